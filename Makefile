@@ -1,0 +1,32 @@
+# The two commands of the README: `make site` (the main job) and `make test` (every test).
+# Each creates its own virtual environment in .venv on first use.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: site test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[docs,sheet,test]'
+	touch $(STAMP)
+
+site: $(STAMP)
+	$(BIN)/havoc check
+	$(BIN)/havoc rules
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf build .venv .pytest_cache .mypy_cache .ruff_cache

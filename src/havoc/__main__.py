@@ -1,0 +1,7 @@
+"""Allow ``python -m havoc``."""
+
+import sys
+
+from havoc.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""CLI commands, one module each (see havoc.cli.COMMAND_MODULES)."""

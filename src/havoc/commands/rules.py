@@ -1,0 +1,216 @@
+"""``havoc check``, ``havoc rules`` and ``havoc rule``: read and validate the rulebook."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import sys
+from typing import Any
+
+from havoc import rulebook
+from havoc.i18n import LANGUAGES, Translator
+from havoc.rulebook.model import Rule, Ruleset
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("check", help="validate the rules (and the translation catalogs)",
+                       description="Validate every rule file; exit 1 with located errors if any is wrong.")
+    p.add_argument("--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("rules", help="print the tree of parts, sections and rules",
+                       description="Print the rulebook's outline: parts, sections and rule IDs with titles.")
+    _common(p)
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("rule", help="print one rule with its parameters, links, source and examples",
+                       description="Print one rule (by ID; a retired ID leads to its successor).")
+    p.add_argument("id", help="the rule's ID, e.g. battle-region-leave")
+    _common(p)
+    p.set_defaults(func=cmd_rule)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON for programs")
+    p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the texts (default: %(default)s)")
+    p.add_argument("--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)")
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    rs = rulebook.load(args.ruleset)
+    checks = [f"{len(rs.rules)} rules", f"{len(rs.sections)} sections", f"{len(rs.terms)} terms",
+              f"{len(rs.params)} parameters", f"{sum(len(r.examples) for r in rs.rules.values())} examples"]
+    from havoc import catalogs
+
+    report = catalogs.check_all(rs)
+    if report.problems:
+        for problem in report.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        print(f"{len(report.problems)} problems in the catalogs", file=sys.stderr)
+        return 1
+    checks.extend(report.summary)
+    print(f"ok: {rs.title}: " + ", ".join(checks))
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    rs = rulebook.load(args.ruleset)
+    tr = Translator(args.lang)
+    tree = [
+        {
+            "id": part.id,
+            "title": tr.text(f"{part.id}:title", part.title),
+            "sections": [_section_entry(rs, tr, sid) for sid in part.section_ids],
+        }
+        for part in rs.parts
+    ]
+    overlays = [
+        {"id": o.id, "kind": o.kind, "fan-made": o.fan_made, "title": tr.text(f"{o.id}:title", o.title),
+         "rules": [{"id": rid, "title": tr.text(f"{rid}:title", rs.rules[rid].title)} for rid in o.rule_ids]}
+        for o in rs.overlays.values()
+    ]
+    if args.json:
+        _dump({"ruleset": rs.id, "title": rs.title, "parts": tree, "overlays": overlays})
+        return 0
+    print(f"{rs.title} ({rs.publisher}, {rs.year}): {len(rs.sections)} sections, {len(rs.rules)} rules")
+    for part in tree:
+        print(f"\n{part['title']}")
+        for sec in part["sections"]:
+            print(f"  {sec['title']}  [{sec['id']}]")
+            for rule in sec["rules"]:
+                print(f"    {rule['id']:<34} {rule['title']}")
+    for o in overlays:
+        flag = " (fan-made)" if o["fan-made"] else ""
+        print(f"\n{o['title']}{flag}  [{o['id']}]")
+        for rule in o["rules"]:
+            print(f"    {rule['id']:<34} {rule['title']}")
+    return 0
+
+
+def _section_entry(rs: Ruleset, tr: Translator, sid: str) -> dict[str, Any]:
+    s = rs.sections[sid]
+    return {
+        "id": sid,
+        "title": tr.text(f"{sid}:title", s.title),
+        "rules": [{"id": rid, "title": tr.text(f"{rid}:title", rs.rules[rid].title)} for rid in s.rule_ids],
+    }
+
+
+def cmd_rule(args: argparse.Namespace) -> int:
+    rs = rulebook.load(args.ruleset)
+    tr = Translator(args.lang)
+    rid = rs.resolve(args.id)
+    if rid is None or rid not in rs.rules:
+        known = list(rs.rules)
+        hint = difflib.get_close_matches(args.id, known, n=3)
+        extra = f"; did you mean {', '.join(hint)}?" if hint else "; `havoc rules` lists them all"
+        print(f"error: no rule {args.id!r}{extra}", file=sys.stderr)
+        return 1
+    data = rule_data(rs, tr, rs.rules[rid])
+    if rid != args.id:
+        data["retired-id"] = args.id
+    if args.json:
+        _dump(data)
+        return 0
+    print(format_rule(data))
+    return 0
+
+
+def rule_data(rs: Ruleset, tr: Translator, rule: Rule) -> dict[str, Any]:
+    """Everything about one rule, in one language (the JSON form of ``havoc rule``)."""
+    view = rs.view()
+    section = rs.sections.get(rule.section_id)
+    data: dict[str, Any] = {
+        "id": rule.id,
+        "title": tr.text(f"{rule.id}:title", rule.title),
+        "section": {"id": rule.section_id, "title": tr.text(f"{rule.section_id}:title", section.title) if section else ""},
+        "text": tr.render(rs, f"{rule.id}:text", rule.text),
+        "summary": tr.render(rs, f"{rule.id}:summary", rule.summary) if rule.summary else None,
+        "parameters": {n: {"value": p.value, "unit": p.unit, "description": p.description} for n, p in rule.params.items()},
+        "uses-parameters": sorted(_used_params(rule)),
+        "see": [{"id": s, "title": _title(rs, tr, s)} for s in rule.see],
+        "terms": sorted(set(rule.terms) | _linked_terms(rule)),
+        "source": {k: v for k, v in (("seed", rule.source.seed), ("heading", rule.source.heading), ("doc", rule.source.doc), ("note", rule.source.note)) if v},
+        "origin": rule.origin,
+        "file": str(rule.loc),
+        "examples": [
+            {"id": ex.id, "title": tr.text(f"{ex.id}:title", ex.title),
+             "text": tr.render(rs, f"{ex.id}:text", ex.text) if ex.text else None,
+             "query": ex.query, "expect": ex.expect}
+            for ex in rule.examples
+        ],
+        "amended-by": [{"id": a.id, "title": tr.text(f"{a.id}:title", a.title), "text": tr.render(rs, f"{a.id}:text", a.text)}
+                       for a in view.amendments.get(rule.id, ())],
+    }
+    if rule.op:
+        data["overlay"] = {"op": rule.op, "target": rule.target}
+    if rule.check:
+        c = rule.check
+        data["check"] = {"queries": list(c.queries), "applies-if": c.applies_if, "requires": c.requires,
+                         "figures": c.figures, "hint": tr.render(rs, f"{rule.id}:hint", c.hint) if c.hint else None}
+    return data
+
+
+def _title(rs: Ruleset, tr: Translator, ident: str) -> str:
+    if ident in rs.rules:
+        return tr.text(f"{ident}:title", rs.rules[ident].title)
+    return tr.text(f"{ident}:title", rs.sections[ident].title)
+
+
+def _used_params(rule: Rule) -> set[str]:
+    from havoc import markup
+
+    names: set[str] = set()
+    for text in (rule.text, rule.summary or ""):
+        for piece in markup.walk(markup.parse(text)):
+            if isinstance(piece, (markup.Param, markup.PluralWord)):
+                names.add(piece.name)
+    return names
+
+
+def _linked_terms(rule: Rule) -> set[str]:
+    from havoc import markup
+
+    return {p.target for p in markup.walk(markup.parse(rule.text)) if isinstance(p, markup.Ref) and p.kind == "term"}
+
+
+def format_rule(d: dict[str, Any]) -> str:
+    lines = [f"{d['title']}  [{d['id']}]", f"section: {d['section']['title']} [{d['section']['id']}]"]
+    if d.get("retired-id"):
+        lines.append(f"(the ID {d['retired-id']!r} is retired; this is its successor)")
+    if d.get("overlay"):
+        lines.append(f"overlay: {d['origin']} ({d['overlay']['op']} {d['overlay']['target'] or ''})".rstrip())
+    lines += ["", d["text"], ""]
+    if d["summary"]:
+        lines.append(f"summary: {d['summary']}")
+    for name, p in d["parameters"].items():
+        unit = f" {p['unit']}" if p.get("unit") else ""
+        lines.append(f"parameter {name} = {p['value']}{unit}" + (f"  ({p['description']})" if p.get("description") else ""))
+    if d["uses-parameters"]:
+        lines.append("uses: " + ", ".join(d["uses-parameters"]))
+    if d["see"]:
+        lines.append("see: " + ", ".join(f"{s['title']} [{s['id']}]" for s in d["see"]))
+    if d["terms"]:
+        lines.append("terms: " + ", ".join(d["terms"]))
+    src = d["source"]
+    if src:
+        lines.append("source: " + ", ".join(f"{k} {v}" for k, v in src.items()))
+    lines.append(f"defined in: {d['file']}")
+    if d.get("check"):
+        c = d["check"]
+        lines.append(f"checked for: {', '.join(c['queries'])}")
+        if c.get("hint"):
+            lines.append(f"hint: {c['hint']}")
+    for a in d["amended-by"]:
+        lines += ["", f"ruling: {a['title']} [{a['id']}]", a["text"]]
+    for ex in d["examples"]:
+        lines += ["", f"example: {ex['title']} [{ex['id']}]"]
+        if ex["text"]:
+            lines.append(ex["text"])
+    return "\n".join(lines)
+
+
+def _dump(data: Any) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")

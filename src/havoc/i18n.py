@@ -1,0 +1,210 @@
+"""Translation of rule data: message contexts, catalogs and plural forms (Babel).
+
+Every translatable string of a ruleset is listed by :func:`messages`, once, with its context
+``<id>:<field>`` and its file:line. The Babel extractor, the catalog check and every view's
+lookup use that same list, so a message cannot be extracted under one context and looked up
+under another.
+"""
+
+from __future__ import annotations
+
+import gettext
+import hashlib
+import os
+import pickle
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from havoc import markup
+
+if TYPE_CHECKING:
+    from havoc.rulebook.model import Ruleset
+
+LANGUAGES = ("en", "pl")
+SOURCE_LANGUAGE = "en"
+DOMAIN = "rules"
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    context: str
+    msgid: str
+    file: str
+    line: int
+    plural: str | None = None  # msgid_plural for term names
+    comment: str | None = None
+
+
+def messages(ruleset: Ruleset) -> Iterator[Message]:
+    """Every translatable string of a ruleset, in reading order."""
+    for part in ruleset.parts:
+        sec = ruleset.sections[part.section_ids[0]] if part.section_ids else None
+        yield Message(f"{part.id}:title", part.title, "ruleset.yaml", sec.loc.line if sec else 0)
+    for section in ruleset.sections.values():
+        yield Message(f"{section.id}:title", section.title, section.loc.file, section.loc.line)
+        if section.intro:
+            yield Message(f"{section.id}:intro", section.intro, section.loc.file, section.loc.line)
+        for rid in section.rule_ids:
+            yield from _rule_messages(ruleset, rid)
+    for overlay in ruleset.overlays.values():
+        yield Message(f"{overlay.id}:title", overlay.title, overlay.loc.file, overlay.loc.line)
+        if overlay.intro:
+            yield Message(f"{overlay.id}:intro", overlay.intro, overlay.loc.file, overlay.loc.line)
+        own = {rid for sid in overlay.section_ids for rid in ruleset.sections[sid].rule_ids}
+        for rid in overlay.rule_ids:
+            if rid not in own:
+                yield from _rule_messages(ruleset, rid)
+    for term in ruleset.terms.values():
+        f, ln = term.loc.file, term.loc.line
+        yield Message(f"term:{term.id}:name", term.name, f, ln, plural=term.plural)
+        yield Message(f"term:{term.id}:definition", term.definition, f, ln)
+        if term.search_forms:
+            yield Message(
+                f"term:{term.id}:search-forms", term.search_forms, f, ln,
+                comment="Comma-separated: every inflected form a reader may search for.",
+            )
+    for fact in ruleset.facts.values():
+        yield Message(f"fact:{fact.name}:description", fact.description, "facts.yaml", 0)
+
+
+def _rule_messages(ruleset: Ruleset, rid: str) -> Iterator[Message]:
+    rule = ruleset.rules[rid]
+    f, ln = rule.loc.file, rule.loc.line
+    yield Message(f"{rid}:title", rule.title, f, ln)
+    if rule.text:
+        yield Message(f"{rid}:text", rule.text, f, ln, comment=_placeholder_note(rule.text))
+    if rule.summary:
+        yield Message(f"{rid}:summary", rule.summary, f, ln, comment=_placeholder_note(rule.summary))
+    if rule.check and rule.check.hint:
+        yield Message(f"{rid}:hint", rule.check.hint, f, ln)
+    for ex in rule.examples:
+        yield Message(f"{ex.id}:title", ex.title, ex.loc.file, ex.loc.line)
+        if ex.text:
+            yield Message(f"{ex.id}:text", ex.text, ex.loc.file, ex.loc.line)
+
+
+def _placeholder_note(text: str) -> str | None:
+    if "{" not in text:
+        return None
+    return "Keep every {placeholder}; a {name:one|few|many} word takes this language's plural forms."
+
+
+# --- catalogs -----------------------------------------------------------------
+
+
+def locales_root() -> Path:
+    env = os.environ.get("HAVOC_LOCALES")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "locales"
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Translations of one language: (context, msgid) -> msgstr or plural msgstrs."""
+
+    lang: str
+    singular: dict[tuple[str, str], str]
+    plural: dict[tuple[str, str], tuple[str, ...]]
+    plural_expr: str
+
+
+def _po_files(lang: str, root: Path) -> list[Path]:
+    return sorted((root / lang / "LC_MESSAGES").glob("*.po"))
+
+
+def load_catalog(lang: str, root: Path | None = None) -> Catalog:
+    """Read a language's .po catalogs (cached on disk by content, like the rulebook)."""
+    root = root or locales_root()
+    files = _po_files(lang, root)
+    h = hashlib.sha256(lang.encode())
+    for p in files:
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    key = h.hexdigest()[:32]
+    from havoc.rulebook.cache import cache_dir
+
+    path = cache_dir() / f"catalog-{lang}-{key}.pickle"
+    try:
+        with path.open("rb") as fh:
+            cached = pickle.load(fh)
+        if isinstance(cached, Catalog):
+            return cached
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
+        pass
+    catalog = _read_catalog(lang, files)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(catalog, fh)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return catalog
+
+
+def _read_catalog(lang: str, files: list[Path]) -> Catalog:
+    from babel.messages.plurals import get_plural
+    from babel.messages.pofile import read_po
+
+    singular: dict[tuple[str, str], str] = {}
+    plural: dict[tuple[str, str], tuple[str, ...]] = {}
+    for path in files:
+        with path.open("rb") as fh:
+            cat = read_po(fh, locale=lang)
+        for msg in cat:
+            if not msg.id or msg.fuzzy:
+                continue
+            ctx = msg.context or ""
+            if isinstance(msg.id, tuple):
+                strings = tuple(msg.string) if isinstance(msg.string, (tuple, list)) else (msg.string,)
+                if all(strings):
+                    plural[(ctx, msg.id[0])] = strings
+            elif msg.string:
+                singular[(ctx, msg.id)] = str(msg.string)
+    return Catalog(lang, singular, plural, get_plural(lang).plural_expr)
+
+
+@lru_cache(maxsize=8)
+def _plural_func(expr: str):  # type: ignore[no-untyped-def]
+    return gettext.c2py(expr)  # type: ignore[attr-defined]
+
+
+class Translator:
+    """Look up rule texts in one language; English is the source and needs no catalog."""
+
+    def __init__(self, lang: str = SOURCE_LANGUAGE, catalog: Catalog | None = None) -> None:
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
+        self.lang = lang
+        if catalog is None and lang != SOURCE_LANGUAGE:
+            catalog = load_catalog(lang)
+        self.catalog = catalog
+        self._plural = _plural_func(catalog.plural_expr if catalog else "(n != 1)")
+
+    def text(self, context: str, msgid: str) -> str:
+        if self.catalog is None:
+            return msgid
+        return self.catalog.singular.get((context, msgid), msgid)
+
+    def plural_index(self, n: int) -> int:
+        return int(self._plural(abs(n)))
+
+    def term_name(self, ruleset: Ruleset, term_id: str, count: int | None = None) -> str:
+        """A term's name, in the plural form that fits ``count`` (None: the singular)."""
+        term = ruleset.terms[term_id]
+        forms = (term.name, term.plural)
+        if self.catalog is not None:
+            forms = self.catalog.plural.get((f"term:{term_id}:name", term.name), forms)
+        if count is None:
+            return forms[0]
+        return forms[min(self.plural_index(count), len(forms) - 1)]
+
+    def render(self, ruleset: Ruleset, context: str, msgid: str) -> str:
+        """A text in this language as plain text, parameters and plural words filled in."""
+        return markup.render_plain(self.text(context, msgid), ruleset.param, self.plural_index)

@@ -1,0 +1,615 @@
+"""Load a ruleset from ``rules/`` into the typed model and check it whole.
+
+Reading and checking are one pass that collects every located problem; a ruleset with any
+problem raises :class:`RulebookError` listing them all, so nothing downstream ever sees a
+half-valid rulebook.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from havoc import markup
+from havoc.errors import Problem, RulebookError
+from havoc.rulebook.model import (
+    Check,
+    Example,
+    FactDef,
+    Loc,
+    Overlay,
+    ParamDef,
+    Part,
+    Retired,
+    Rule,
+    Ruleset,
+    Section,
+    Source,
+    Term,
+)
+from havoc.rulebook.schema import Reader, plain
+from havoc.yamlio import LDict, LList, YamlError, load_file
+
+QUERY_KINDS = frozenset(
+    "move recruit build activate draw-tactics enable-scoring use-skill play-tactic battle "
+    "retreat discard prisoners score winner legal".split()
+)
+OPS = frozenset("add amend replace remove".split())
+REGION_SUBJECTS = ("region.", "from.", "to.")
+BOOL_OPS = {"all", "any"}
+CMP_OPS = {"eq", "ne", "lt", "le", "gt", "ge"}
+ARITH_N = {"add", "mul", "max", "min"}
+ARITH_2 = {"sub", "div-ceil", "div-floor"}
+EN_PLURAL_FORMS = 2
+
+RULE_FIELDS = {"id", "title", "text", "summary", "source", "params", "see", "terms", "check", "examples"}
+OVERLAY_RULE_FIELDS = RULE_FIELDS | {"op", "target", "section"}
+SECTION_FIELDS = {"id", "title", "source", "intro", "rules"}
+
+
+class _Build:
+    """Mutable state while a ruleset is being read."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.problems: list[Problem] = []
+        self.sections: dict[str, Section] = {}
+        self.rules: dict[str, Rule] = {}
+        self.terms: dict[str, Term] = {}
+        self.params: dict[str, ParamDef] = {}
+        self.overlays: dict[str, Overlay] = {}
+        self.retired: dict[str, Retired] = {}
+        self.facts: dict[str, FactDef] = {}
+        self.ids: dict[str, Loc] = {}  # sections, rules, examples, overlays share one namespace
+        # texts to check once everything is known: (loc, field, text)
+        self.texts: list[tuple[Loc, str, str]] = []
+        self.checks: list[tuple[Loc, str, Check]] = []
+        self.refs: list[tuple[Loc, str, str, str]] = []  # (loc, what, kind, target)
+
+    def rel(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.root.parent))
+        except ValueError:
+            return str(path)
+
+    def read(self, path: Path) -> tuple[Any, Reader]:
+        reader = Reader(self.rel(path), self.problems)
+        try:
+            return load_file(path, reader.file), reader
+        except YamlError as exc:
+            self.problems.append(exc.problem)
+            return None, reader
+
+    def claim(self, ident: str, loc: Loc, reader: Reader) -> bool:
+        first = self.ids.get(ident)
+        if first is not None:
+            reader.problem(loc.line, f"duplicate ID {ident!r} (first defined at {first})")
+            return False
+        self.ids[ident] = loc
+        return True
+
+
+def load_ruleset(root: Path) -> Ruleset:
+    """Read and validate ``root`` (a folder such as ``rules/cry-havoc``)."""
+    b = _Build(root)
+    if not (root / "ruleset.yaml").is_file():
+        raise RulebookError([Problem(str(root), None, "no ruleset.yaml in this folder")])
+    _read_facts(b, root.parent / "facts.yaml")
+    meta = _read_meta(b, root / "ruleset.yaml")
+    section_files = sorted((root / "sections").glob("*.yaml"))
+    if not section_files:
+        b.problems.append(Problem(b.rel(root / "sections"), None, "no section files found"))
+    part_of = {sid: part.id for part in meta["parts"] for sid in part.section_ids}
+    for path in section_files:
+        data, reader = b.read(path)
+        if data is None:
+            continue
+        section = _read_section(b, reader, data, data.line if isinstance(data, LDict) else 1, part_of)
+        if section is not None:
+            expected = path.stem.split("-", 1)[1] if path.stem[:2].isdigit() and "-" in path.stem else path.stem
+            if section.id != expected:
+                reader.problem(section.loc.line, f"section id {section.id!r} does not match the file name ({expected!r})")
+    _read_glossary(b, root / "glossary.yaml")
+    _read_retired(b, root / "retired.yaml")
+    for kind, folder in (("errata", "overlays"), ("variant", "variants")):
+        for path in sorted((root / folder).glob("*.yaml")):
+            _read_overlay(b, path, kind)
+    _cross_check(b, meta)
+    if b.problems:
+        raise RulebookError(b.problems)
+    return Ruleset(
+        id=meta["id"],
+        title=meta["title"],
+        publisher=meta["publisher"],
+        year=meta["year"],
+        sources=meta["sources"],
+        parts=meta["parts"],
+        sections=b.sections,
+        rules=b.rules,
+        terms=b.terms,
+        params=b.params,
+        overlays=b.overlays,
+        retired=b.retired,
+        facts=b.facts,
+    )
+
+
+# --- files -------------------------------------------------------------------
+
+
+def _read_facts(b: _Build, path: Path) -> None:
+    data, r = b.read(path)
+    if data is None:
+        return
+    top = r.mapping(data, "facts file", 1, {"facts"}, {"facts"})
+    if top is None:
+        return
+    for item, line in r.items(top, "facts", "facts file"):
+        d = r.mapping(item, "fact", line, {"name", "type", "description"}, {"name", "type", "description"})
+        if d is None:
+            continue
+        name, typ, desc = d.get("name"), d.get("type"), r.text(d, "description", "fact")
+        if not isinstance(name, str) or typ not in {"bool", "int", "string"} or desc is None:
+            r.problem(line, "fact: expected a name, a type of bool/int/string and a description")
+            continue
+        if name in b.facts:
+            r.problem(line, f"duplicate fact {name!r}")
+        b.facts[name] = FactDef(name, typ, desc)
+        b.texts.append((Loc(r.file, line), f"fact {name}.description", desc))
+
+
+def _read_meta(b: _Build, path: Path) -> dict[str, Any]:
+    meta: dict[str, Any] = {"id": "", "title": "", "publisher": "", "year": 0, "sources": {}, "parts": ()}
+    data, r = b.read(path)
+    if data is None:
+        return meta
+    d = r.mapping(data, "ruleset", 1, {"id", "title", "publisher", "year", "sources", "parts"}, {"id", "title", "parts"})
+    if d is None:
+        return meta
+    meta["id"] = r.ident(d, "id", "ruleset") or ""
+    meta["title"] = r.text(d, "title", "ruleset") or ""
+    meta["publisher"] = r.text(d, "publisher", "ruleset") or ""
+    year = d.get("year", 0)
+    meta["year"] = year if isinstance(year, int) else 0
+    sources = d.get("sources", {})
+    if not isinstance(sources, dict):
+        r.problem(d.line_of("sources"), "ruleset.sources: expected a mapping of source keys")
+    else:
+        meta["sources"] = plain(sources)
+    parts: list[Part] = []
+    for item, line in r.items(d, "parts", "ruleset"):
+        p = r.mapping(item, "part", line, {"id", "title", "sections"}, {"id", "title", "sections"})
+        if p is None:
+            continue
+        pid = r.ident(p, "id", "part")
+        title = r.text(p, "title", "part")
+        if pid and title:
+            if b.claim(pid, Loc(r.file, line), r):
+                parts.append(Part(pid, title, r.id_list(p, "sections", "part")))
+                b.texts.append((Loc(r.file, line), f"{pid}.title", title))
+    meta["parts"] = tuple(parts)
+    meta["_file"] = r.file
+    return meta
+
+
+def _source(r: Reader, d: LDict, what: str, default_seed: str | None) -> Source:
+    value = d.get("source")
+    if value is None:
+        return Source(seed=default_seed)
+    s = r.mapping(value, f"{what}.source", d.line_of("source"), {"seed", "heading", "doc", "note"})
+    if s is None:
+        return Source(seed=default_seed)
+    return Source(
+        seed=r.text(s, "seed", f"{what}.source") or default_seed,
+        heading=r.text(s, "heading", f"{what}.source"),
+        doc=r.text(s, "doc", f"{what}.source"),
+        note=r.text(s, "note", f"{what}.source"),
+    )
+
+
+def _read_section(
+    b: _Build, r: Reader, data: Any, line: int, part_of: dict[str, str], origin: str = "base"
+) -> Section | None:
+    d = r.mapping(data, "section", line, SECTION_FIELDS, {"id", "title", "rules"})
+    if d is None:
+        return None
+    sid = r.ident(d, "id", "section")
+    title = r.text(d, "title", "section")
+    if sid is None or title is None:
+        return None
+    loc = Loc(r.file, d.line)
+    if not b.claim(sid, loc, r):
+        return None
+    source = _source(r, d, sid, None)
+    intro = r.text(d, "intro", sid)
+    b.texts.append((loc, f"{sid}.title", title))
+    if intro:
+        b.texts.append((Loc(r.file, d.line_of("intro")), f"{sid}.intro", intro))
+    rule_ids: list[str] = []
+    for item, item_line in r.items(d, "rules", sid):
+        rule = _read_rule(b, r, item, item_line, sid, source.seed, origin)
+        if rule is not None:
+            rule_ids.append(rule.id)
+    section = Section(sid, title, loc, tuple(rule_ids), part_of.get(sid), intro, source, origin)
+    b.sections[sid] = section
+    return section
+
+
+def _read_rule(
+    b: _Build,
+    r: Reader,
+    data: Any,
+    line: int,
+    section_id: str,
+    default_seed: str | None,
+    origin: str,
+    overlay: bool = False,
+) -> Rule | None:
+    fields = OVERLAY_RULE_FIELDS if overlay else RULE_FIELDS
+    required = {"id", "title", "op"} if overlay else {"id", "title", "text"}
+    d = r.mapping(data, "rule", line, fields, required)
+    if d is None:
+        return None
+    rid = r.ident(d, "id", "rule")
+    if rid is None:
+        return None
+    what = f"rule {rid}"
+    title = r.text(d, "title", what)
+    text = r.text(d, "text", what)
+    op = d.get("op") if overlay else None
+    if overlay:
+        if op not in OPS:
+            r.problem(d.line_of("op"), f"{what}.op: expected one of {', '.join(sorted(OPS))}, found {op!r}")
+        if op != "remove" and text is None:
+            r.problem(d.line, f"{what}: missing required field 'text'")
+    loc = Loc(r.file, d.line)
+    if title is None or (text is None and op != "remove") or not b.claim(rid, loc, r):
+        return None
+    summary = r.text(d, "summary", what)
+    for fld, value in (("title", title), ("text", text), ("summary", summary)):
+        if value:
+            b.texts.append((Loc(r.file, d.line_of(fld)), f"{rid}.{fld}", value))
+    params: dict[str, ParamDef] = {}
+    if "params" in d:
+        pmap = d["params"]
+        if not isinstance(pmap, LDict):
+            r.problem(d.line_of("params"), f"{what}.params: expected a mapping of parameter names")
+        else:
+            for name, pdata in pmap.items():
+                pline = pmap.line_of(name)
+                p = r.mapping(pdata, f"{what}.params.{name}", pline, {"value", "unit", "description"}, {"value"})
+                if p is None:
+                    continue
+                value = p.get("value")
+                if not isinstance(value, (int, float, bool, str)):
+                    r.problem(pline, f"{what}.params.{name}.value: expected a number, boolean or short text")
+                    continue
+                if not markup.ID_LIKE.match(name):
+                    r.problem(pline, f"{what}.params: parameter name {name!r} must be lowercase-kebab-case")
+                    continue
+                if name in b.params:
+                    r.problem(pline, f"duplicate parameter {name!r} (first defined at {b.params[name].loc})")
+                    continue
+                pd = ParamDef(name, value, rid, Loc(r.file, pline), r.text(p, "unit", name), r.text(p, "description", name))
+                params[name] = pd
+                b.params[name] = pd
+    see = r.id_list(d, "see", what)
+    terms = r.id_list(d, "terms", what)
+    for target in see:
+        b.refs.append((Loc(r.file, d.line_of("see")), f"{what}.see", "rule", target))
+    for target in terms:
+        b.refs.append((Loc(r.file, d.line_of("terms")), f"{what}.terms", "term", target))
+    check = _read_check(b, r, d, what) if "check" in d else None
+    examples = tuple(
+        ex for item, ex_line in r.items(d, "examples", what) if (ex := _read_example(b, r, item, ex_line, rid)) is not None
+    )
+    target = r.ident(d, "target", what) if overlay else None
+    rule = Rule(
+        id=rid,
+        title=title,
+        text=text or "",
+        section_id=section_id,
+        loc=loc,
+        summary=summary,
+        params=params,
+        see=see,
+        terms=terms,
+        source=_source(r, d, what, default_seed),
+        check=check,
+        examples=examples,
+        origin=origin,
+        op=op if isinstance(op, str) else None,
+        target=target,
+    )
+    b.rules[rid] = rule
+    return rule
+
+
+def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
+    c = r.mapping(d["check"], f"{what}.check", d.line_of("check"), {"queries", "applies-if", "requires", "figures", "hint"}, {"queries"})
+    if c is None:
+        return None
+    queries = r.id_list(c, "queries", f"{what}.check")
+    for q in queries:
+        if q not in QUERY_KINDS:
+            r.problem(c.line_of("queries"), f"{what}.check.queries: unknown query kind {q!r}; expected one of {', '.join(sorted(QUERY_KINDS))}")
+    figures: dict[str, Any] = {}
+    if "figures" in c:
+        if not isinstance(c["figures"], LDict):
+            r.problem(c.line_of("figures"), f"{what}.check.figures: expected a mapping of figure names")
+        else:
+            figures = {k: plain(v) for k, v in c["figures"].items()}
+    hint = r.text(c, "hint", f"{what}.check")
+    if hint:
+        b.texts.append((Loc(r.file, c.line_of("hint")), f"{what.split()[-1]}.hint", hint))
+    check = Check(
+        queries=queries,
+        applies_if=plain(c["applies-if"]) if "applies-if" in c else None,
+        requires=plain(c["requires"]) if "requires" in c else None,
+        figures=figures,
+        hint=hint,
+    )
+    b.checks.append((Loc(r.file, c.line), what, check))
+    return check
+
+
+def _read_example(b: _Build, r: Reader, data: Any, line: int, rule_id: str) -> Example | None:
+    d = r.mapping(data, "example", line, {"id", "title", "text", "position", "query", "expect"}, {"id", "title", "position", "query", "expect"})
+    if d is None:
+        return None
+    eid = r.ident(d, "id", "example")
+    title = r.text(d, "title", f"example {eid}")
+    if eid is None or title is None:
+        return None
+    loc = Loc(r.file, d.line)
+    if not b.claim(eid, loc, r):
+        return None
+    for key in ("position", "query", "expect"):
+        if not isinstance(d.get(key), dict):
+            r.problem(d.line_of(key), f"example {eid}.{key}: expected a mapping")
+            return None
+    text = r.text(d, "text", f"example {eid}")
+    b.texts.append((loc, f"{eid}.title", title))
+    if text:
+        b.texts.append((Loc(r.file, d.line_of("text")), f"{eid}.text", text))
+    return Example(eid, rule_id, title, text, plain(d["position"]), plain(d["query"]), plain(d["expect"]), loc)
+
+
+def _read_glossary(b: _Build, path: Path) -> None:
+    data, r = b.read(path)
+    if data is None:
+        return
+    top = r.mapping(data, "glossary", 1, {"terms"}, {"terms"})
+    if top is None:
+        return
+    for item, line in r.items(top, "terms", "glossary"):
+        d = r.mapping(item, "term", line, {"id", "name", "plural", "definition", "search-forms", "see"}, {"id", "name", "plural", "definition"})
+        if d is None:
+            continue
+        tid = r.ident(d, "id", "term")
+        name, plural = r.text(d, "name", f"term {tid}"), r.text(d, "plural", f"term {tid}")
+        definition = r.text(d, "definition", f"term {tid}")
+        if not (tid and name and plural and definition):
+            continue
+        if tid in b.terms:
+            r.problem(line, f"duplicate term {tid!r} (first defined at {b.terms[tid].loc})")
+            continue
+        loc = Loc(r.file, line)
+        see = r.id_list(d, "see", f"term {tid}")
+        for target in see:
+            b.refs.append((loc, f"term {tid}.see", "rule", target))
+        b.texts.append((Loc(r.file, d.line_of("definition")), f"term {tid}.definition", definition))
+        b.terms[tid] = Term(tid, name, plural, definition, loc, r.text(d, "search-forms", f"term {tid}"), see)
+
+
+def _read_retired(b: _Build, path: Path) -> None:
+    if not path.exists():
+        return
+    data, r = b.read(path)
+    if data is None:
+        return
+    top = r.mapping(data, "retired file", 1, {"retired"}, {"retired"})
+    if top is None:
+        return
+    for item, line in r.items(top, "retired", "retired file"):
+        d = r.mapping(item, "retired ID", line, {"id", "successor", "reason"}, {"id"})
+        if d is None:
+            continue
+        rid = r.ident(d, "id", "retired")
+        if rid is None:
+            continue
+        successor = r.ident(d, "successor", "retired")
+        b.retired[rid] = Retired(rid, successor, r.text(d, "reason", "retired"))
+        if successor:
+            b.refs.append((Loc(r.file, line), f"retired {rid}.successor", "rule", successor))
+
+
+def _read_overlay(b: _Build, path: Path, kind: str) -> None:
+    data, r = b.read(path)
+    if data is None:
+        return
+    allowed = {"id", "title", "kind", "fan-made", "intro", "sources", "entries", "sections"}
+    d = r.mapping(data, "overlay", 1, allowed, {"id", "title", "kind"})
+    if d is None:
+        return
+    oid = r.ident(d, "id", "overlay")
+    title = r.text(d, "title", "overlay")
+    if d.get("kind") != kind:
+        r.problem(d.line_of("kind"), f"overlay.kind: expected {kind!r} for a file in this folder, found {d.get('kind')!r}")
+    if oid is None or title is None or not b.claim(oid, Loc(r.file, d.line), r):
+        return
+    if oid != path.stem:
+        r.problem(d.line, f"overlay id {oid!r} does not match the file name ({path.stem!r})")
+    intro = r.text(d, "intro", oid)
+    b.texts.append((Loc(r.file, d.line_of("title")), f"{oid}.title", title))
+    if intro:
+        b.texts.append((Loc(r.file, d.line_of("intro")), f"{oid}.intro", intro))
+    fan_made = d.get("fan-made", False)
+    if not isinstance(fan_made, bool):
+        r.problem(d.line_of("fan-made"), "overlay.fan-made: expected true or false")
+        fan_made = False
+    sources = d.get("sources", {})
+    if not isinstance(sources, dict):
+        r.problem(d.line_of("sources"), "overlay.sources: expected a mapping of document keys")
+        sources = {}
+    section_ids: list[str] = []
+    for item, line in r.items(d, "sections", oid):
+        section = _read_section(b, r, item, line, {}, origin=oid)
+        if section is not None:
+            section_ids.append(section.id)
+    rule_ids = [rid for sid in section_ids for rid in b.sections[sid].rule_ids]
+    for rid in rule_ids:  # rules written inside an overlay's own sections are additions
+        rule = b.rules[rid]
+        if rule.op is None:
+            b.rules[rid] = _with(rule, op="add")
+    for item, line in r.items(d, "entries", oid):
+        section_id = item.get("section") if isinstance(item, dict) else None
+        rule = _read_rule(b, r, item, line, section_id or "", None, oid, overlay=True)
+        if rule is None:
+            continue
+        rule_ids.append(rule.id)
+        if rule.op == "add" and not section_id:
+            r.problem(line, f"rule {rule.id}: op 'add' needs a 'section' to add the rule to")
+        if rule.op in {"amend", "replace", "remove"} and not rule.target:
+            r.problem(line, f"rule {rule.id}: op {rule.op!r} needs a 'target' rule ID")
+        if rule.source.doc and rule.source.doc not in sources:
+            r.problem(line, f"rule {rule.id}.source.doc: unknown document {rule.source.doc!r}; expected one of {sorted(sources)}")
+    b.overlays[oid] = Overlay(oid, title, kind, fan_made, Loc(r.file, d.line), tuple(rule_ids), tuple(section_ids), intro, plain(sources))
+
+
+def _with(rule: Rule, **changes: Any) -> Rule:
+    from dataclasses import replace
+
+    return replace(rule, **changes)
+
+
+# --- whole-ruleset checks ------------------------------------------------------
+
+
+def _cross_check(b: _Build, meta: dict[str, Any]) -> None:
+    meta_file = meta.get("_file", "ruleset.yaml")
+    listed: dict[str, str] = {}
+    for part in meta["parts"]:
+        for sid in part.section_ids:
+            if sid in listed:
+                b.problems.append(Problem(meta_file, None, f"section {sid!r} is listed in both {listed[sid]!r} and {part.id!r}"))
+            listed[sid] = part.id
+            if sid not in b.sections or b.sections[sid].origin != "base":
+                b.problems.append(Problem(meta_file, None, f"part {part.id!r} lists section {sid!r}, which has no file in sections/"))
+    for section in b.sections.values():
+        if section.origin == "base" and section.id not in listed:
+            b.problems.append(Problem(section.loc.file, section.loc.line, f"section {section.id!r} is not listed in any part of ruleset.yaml"))
+    known_docs = set(meta["sources"])
+    for rule in b.rules.values():
+        if rule.origin == "base" and rule.source.seed and known_docs and rule.source.seed not in known_docs:
+            b.problems.append(Problem(rule.loc.file, rule.loc.line, f"rule {rule.id}.source.seed: unknown source {rule.source.seed!r}; expected one of {sorted(known_docs)}"))
+        if rule.op in {"amend", "replace", "remove"} and rule.target:
+            target = b.rules.get(rule.target)
+            if target is None or target.origin != "base":
+                b.problems.append(Problem(rule.loc.file, rule.loc.line, f"rule {rule.id}.target: no base rule {rule.target!r}{_suggest(rule.target, b.rules)}"))
+        if rule.op == "add" and rule.section_id and rule.section_id not in b.sections:
+            b.problems.append(Problem(rule.loc.file, rule.loc.line, f"rule {rule.id}.section: no section {rule.section_id!r}{_suggest(rule.section_id, b.sections)}"))
+    for loc, what, kind, target in b.refs:
+        _check_ref(b, loc, what, kind, target)
+    for rid, retired in b.retired.items():
+        if rid in b.ids:
+            b.problems.append(Problem("retired.yaml", None, f"retired ID {rid!r} is still in use at {b.ids[rid]}"))
+    for loc, where, text in b.texts:
+        _check_text(b, loc, where, text)
+    for loc, what, check in b.checks:
+        _check_check(b, loc, what, check)
+
+
+def _suggest(name: str, known: Any) -> str:
+    import difflib
+
+    hint = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean {hint[0]!r}?)" if hint else ""
+
+
+def _check_ref(b: _Build, loc: Loc, what: str, kind: str, target: str) -> None:
+    if kind == "term":
+        if target not in b.terms:
+            b.problems.append(Problem(loc.file, loc.line, f"{what}: unknown glossary term {target!r}{_suggest(target, b.terms)}"))
+    elif target not in b.rules and target not in b.sections:
+        if target in b.retired:
+            b.problems.append(Problem(loc.file, loc.line, f"{what}: {target!r} is retired; link its successor {b.retired[target].successor!r}"))
+        else:
+            b.problems.append(Problem(loc.file, loc.line, f"{what}: no rule or section {target!r}{_suggest(target, b.rules)}"))
+
+
+def _check_text(b: _Build, loc: Loc, where: str, text: str) -> None:
+    for piece in markup.walk(markup.parse(text)):
+        if isinstance(piece, (markup.Param, markup.PluralWord)):
+            if piece.name not in b.params:
+                b.problems.append(Problem(loc.file, loc.line, f"{where}: unknown parameter {{{piece.name}}}{_suggest(piece.name, b.params)}"))
+            elif isinstance(piece, markup.PluralWord) and len(piece.forms) != EN_PLURAL_FORMS:
+                b.problems.append(Problem(loc.file, loc.line, f"{where}: {{{piece.name}:…}} needs {EN_PLURAL_FORMS} English forms (one|other), found {len(piece.forms)}"))
+        elif isinstance(piece, markup.Ref):
+            _check_ref(b, loc, where, piece.kind, piece.target)
+    if "{" in text and markup.stray_brace(text):
+        b.problems.append(Problem(loc.file, loc.line, f"{where}: a '{{' that is not a {{parameter}} placeholder"))
+
+
+def _check_check(b: _Build, loc: Loc, what: str, check: Check) -> None:
+    def fact_known(name: str) -> bool:
+        if name in b.facts:
+            return True
+        for prefix in REGION_SUBJECTS:
+            if name.startswith(prefix):
+                return "region." + name[len(prefix) :] in b.facts
+        return False
+
+    def bad(msg: str) -> None:
+        b.problems.append(Problem(loc.file, loc.line, f"{what}.check: {msg}"))
+
+    def expr(e: Any, path: str) -> None:
+        if e is None or isinstance(e, (bool, int, float, str)):
+            return
+        if isinstance(e, list):
+            for i, x in enumerate(e):
+                expr(x, f"{path}[{i}]")
+            return
+        if not isinstance(e, dict) or len(e) != 1:
+            bad(f"{path}: expected a value or a one-key mapping such as {{fact: …}}, found {e!r}")
+            return
+        ((op, arg),) = e.items()
+        if op == "fact":
+            if not isinstance(arg, str) or not fact_known(arg):
+                known = list(b.facts) + [p + f[7:] for f in b.facts if f.startswith("region.") for p in REGION_SUBJECTS]
+                bad(f"{path}: unknown fact {arg!r}{_suggest(str(arg), known)} (see rules/facts.yaml)")
+        elif op == "param":
+            if arg not in b.params:
+                bad(f"{path}: unknown parameter {arg!r}{_suggest(str(arg), b.params)}")
+        elif op == "figure":
+            if arg not in check.figures:
+                bad(f"{path}: unknown figure {arg!r}; this check defines {sorted(check.figures)}")
+        elif op == "not":
+            expr(arg, f"{path}.not")
+        elif op in BOOL_OPS or op in ARITH_N:
+            if not isinstance(arg, list) or not arg:
+                bad(f"{path}.{op}: expected a non-empty list")
+            else:
+                expr(arg, f"{path}.{op}")
+        elif op in CMP_OPS or op in ARITH_2 or op == "in":
+            if not isinstance(arg, list) or len(arg) != 2:
+                bad(f"{path}.{op}: expected a list of two operands")
+            elif op == "in":
+                expr(arg[0], f"{path}.in")
+                if not isinstance(arg[1], list):
+                    bad(f"{path}.in: the second operand must be a list of values")
+            else:
+                expr(arg, f"{path}.{op}")
+        else:
+            ops = sorted(BOOL_OPS | CMP_OPS | ARITH_N | ARITH_2 | {"fact", "param", "figure", "not", "in"})
+            bad(f"{path}: unknown operator {op!r}{_suggest(op, ops)}")
+
+    if check.applies_if is not None:
+        expr(check.applies_if, "applies-if")
+    if check.requires is not None:
+        expr(check.requires, "requires")
+    for name, fig in check.figures.items():
+        expr(fig, f"figures.{name}")
+
+
+__all__ = ["load_ruleset", "LList"]

@@ -1,0 +1,111 @@
+"""Field-level reading of rule files: types, required and unknown keys, with locations.
+
+Every check records a :class:`Problem` naming file and line and goes on, so one run of
+``havoc check`` reports every problem of a file, not just the first.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from havoc.errors import Problem
+from havoc.yamlio import LDict, LList
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+class Reader:
+    """Reads one file's values, collecting located problems instead of raising."""
+
+    def __init__(self, file: str, problems: list[Problem]) -> None:
+        self.file = file
+        self.problems = problems
+
+    def problem(self, line: int | None, message: str) -> None:
+        self.problems.append(Problem(self.file, line, message))
+
+    def mapping(
+        self, value: Any, what: str, line: int, allowed: set[str], required: set[str] = frozenset()  # type: ignore[assignment]
+    ) -> LDict | None:
+        if not isinstance(value, LDict):
+            self.problem(line, f"{what}: expected a mapping, found {_kind(value)}")
+            return None
+        for key in value:
+            if key not in allowed:
+                hint = difflib.get_close_matches(key, sorted(allowed), n=1)
+                extra = f" (did you mean {hint[0]!r}?)" if hint else ""
+                self.problem(value.line_of(key), f"{what}: unknown field {key!r}{extra}")
+        for key in sorted(required - set(value)):
+            self.problem(value.line, f"{what}: missing required field {key!r}")
+        return value
+
+    def text(self, d: LDict, key: str, what: str, required: bool = False) -> str | None:
+        if key not in d:
+            return None
+        value = d[key]
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+        self.problem(d.line_of(key), f"{what}.{key}: expected non-empty text, found {_kind(value)}")
+        return None
+
+    def ident(self, d: LDict, key: str, what: str) -> str | None:
+        value = d.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not ID_RE.match(value):
+            self.problem(d.line_of(key), f"{what}.{key}: expected an ID in lowercase-kebab-case, found {value!r}")
+            return None
+        return value
+
+    def id_list(self, d: LDict, key: str, what: str) -> tuple[str, ...]:
+        value = d.get(key)
+        if value is None:
+            return ()
+        if not isinstance(value, LList):
+            self.problem(d.line_of(key), f"{what}.{key}: expected a list of IDs, found {_kind(value)}")
+            return ()
+        out: list[str] = []
+        for item, line in zip(value, value.item_lines):
+            if not isinstance(item, str) or not ID_RE.match(item):
+                self.problem(line, f"{what}.{key}: expected an ID in lowercase-kebab-case, found {item!r}")
+            else:
+                out.append(item)
+        return tuple(out)
+
+    def items(self, d: LDict, key: str, what: str) -> list[tuple[Any, int]]:
+        value = d.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, LList):
+            self.problem(d.line_of(key), f"{what}.{key}: expected a list, found {_kind(value)}")
+            return []
+        return list(zip(value, value.item_lines))
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return "text" if value.strip() else "empty text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def plain(value: Any) -> Any:
+    """Strip line bookkeeping so the model holds ordinary dicts and lists."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value

@@ -1,0 +1,38 @@
+"""Shared fixtures: isolated caches, the real rules, and a scratch copy of a ruleset to break."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+RULES = REPO / "rules"
+MINI = Path(__file__).parent / "fixtures" / "mini"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test session gets its own cache so tests never see a developer's cache."""
+    monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+    yield
+
+
+@pytest.fixture
+def rules_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A scratch copy of the real rules/ folder, made the one havoc reads."""
+    dest = tmp_path / "rules"
+    shutil.copytree(RULES, dest)
+    monkeypatch.setenv("HAVOC_RULES", str(dest))
+    return dest
+
+
+@pytest.fixture
+def mini_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A scratch copy of the small fixture ruleset (tests/fixtures/mini), made the one havoc reads."""
+    dest = tmp_path / "rules"
+    shutil.copytree(MINI, dest)
+    monkeypatch.setenv("HAVOC_RULES", str(dest))
+    return dest
