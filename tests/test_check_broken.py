@@ -24,10 +24,22 @@ CASES: list[tuple[str, str, str, str, str]] = [
     # (case, file, old, new, expected message fragment incl. file:line)
     ("malformed", DRAW, "rules:\n", "rules: [\n", f"{DRAW}:"),
     ("duplicate-id", BATTLE, "id: battle-region-leave", "id: draw-hand-limit", "duplicate ID 'draw-hand-limit'"),
-    ("dangling-see", DRAW, "see: [battle-region-leave]", "see: [battle-region-leeve]", "no rule or section 'battle-region-leeve' (did you mean 'battle-region-leave'?)"),
+    (
+        "dangling-see",
+        DRAW,
+        "see: [battle-region-leave]",
+        "see: [battle-region-leeve]",
+        "no rule or section 'battle-region-leeve' (did you mean 'battle-region-leave'?)",
+    ),
     ("dangling-text-link", DRAW, "(rule:battle-regions)", "(rule:nowhere)", "no rule or section 'nowhere'"),
     ("unknown-term", BATTLE, "(term:unit)", "(term:soldier)", "unknown glossary term 'soldier'"),
-    ("unknown-param", DRAW, "keep {hand-limit}.", "keep {hand-limits}.", "unknown parameter {hand-limits} (did you mean 'hand-limit'?)"),
+    (
+        "unknown-param",
+        DRAW,
+        "keep {hand-limit}.",
+        "keep {hand-limits}.",
+        "unknown parameter {hand-limits} (did you mean 'hand-limit'?)",
+    ),
     ("unknown-fact", BATTLE, "from.is-battle-region", "from.is-batle-region", "unknown fact 'from.is-batle-region'"),
     ("unknown-operator", BATTLE, "{all: [", "{every: [", "unknown operator 'every'"),
     ("unknown-figure", BATTLE, "{figure: may-leave}", "{figure: may-go}", "unknown figure 'may-go'"),
@@ -36,11 +48,35 @@ CASES: list[tuple[str, str, str, str, str]] = [
     ("wrong-type", DRAW, "title: Hand limit", "title: [Hand, limit]", "expected non-empty text, found a list"),
     ("missing-text", DRAW, "    text: |\n", "    txt: |\n", "missing required field 'text'"),
     ("plural-forms", DRAW, "{draw-count:card|cards}", "{draw-count:card}", "needs 2 English forms"),
-    ("overlay-target", "mini/overlays/errata.yaml", "target: battle-region-leave", "target: battle-region-leafe", "no base rule 'battle-region-leafe'"),
-    ("overlay-op", "mini/overlays/errata.yaml", "op: amend", "op: tweak", "expected one of add, amend, remove, replace"),
+    (
+        "overlay-target",
+        "mini/overlays/errata.yaml",
+        "target: battle-region-leave",
+        "target: battle-region-leafe",
+        "no base rule 'battle-region-leafe'",
+    ),
+    (
+        "overlay-op",
+        "mini/overlays/errata.yaml",
+        "op: amend",
+        "op: tweak",
+        "expected one of add, amend, remove, replace",
+    ),
     ("alias-bomb", DRAW, "id: draw\n", "id: draw\nx: &a [1, 1]\ny: [*a, *a]\n", "anchors and aliases"),
-    ("retired-in-use", "mini/retired.yaml", "id: old-leave", "id: draw-hand-limit", "retired ID 'draw-hand-limit' is still in use"),
-    ("section-not-in-part", "mini/ruleset.yaml", "sections: [draw, battle-regions]", "sections: [draw]", "not listed in any part"),
+    (
+        "retired-in-use",
+        "mini/retired.yaml",
+        "id: old-leave",
+        "id: draw-hand-limit",
+        "retired ID 'draw-hand-limit' is still in use",
+    ),
+    (
+        "section-not-in-part",
+        "mini/ruleset.yaml",
+        "sections: [draw, battle-regions]",
+        "sections: [draw]",
+        "not listed in any part",
+    ),
 ]
 
 
@@ -50,7 +86,7 @@ def test_broken_rules_give_located_errors(
 ) -> None:
     _edit(mini_copy, rel, old, new)
     code = main(["check", "--ruleset", "mini"])
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     assert code == 1
     assert "Traceback" not in err
     assert expected in err

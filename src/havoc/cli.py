@@ -14,7 +14,10 @@ from collections.abc import Sequence
 from havoc.errors import HavocError
 
 # Each module has register(subparsers) and sets args.func(args) -> int.
-COMMAND_MODULES = ["havoc.commands.rules"]
+COMMAND_MODULES = [
+    "havoc.commands.rules",
+    "havoc.commands.catalog",
+]
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
@@ -52,5 +55,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _format_problems(exc: HavocError) -> str:
     lines = [f"error: {p}" for p in exc.problems]
     if len(exc.problems) > 1:
-        lines.append(f"{len(exc.problems)} problems")
+        lines.append(f"{len(exc.problems)} problem" + ("" if len(exc.problems) == 1 else "s"))
     return "\n".join(lines)

@@ -13,7 +13,7 @@ import hashlib
 import os
 import pickle
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -42,8 +42,8 @@ class Message:
 def messages(ruleset: Ruleset) -> Iterator[Message]:
     """Every translatable string of a ruleset, in reading order."""
     for part in ruleset.parts:
-        sec = ruleset.sections[part.section_ids[0]] if part.section_ids else None
-        yield Message(f"{part.id}:title", part.title, "ruleset.yaml", sec.loc.line if sec else 0)
+        ruleset.sections[part.section_ids[0]] if part.section_ids else None
+        yield Message(f"{part.id}:title", part.title, f"rules/{ruleset.id}/ruleset.yaml", 0)
     for section in ruleset.sections.values():
         yield Message(f"{section.id}:title", section.title, section.loc.file, section.loc.line)
         if section.intro:
@@ -64,11 +64,14 @@ def messages(ruleset: Ruleset) -> Iterator[Message]:
         yield Message(f"term:{term.id}:definition", term.definition, f, ln)
         if term.search_forms:
             yield Message(
-                f"term:{term.id}:search-forms", term.search_forms, f, ln,
+                f"term:{term.id}:search-forms",
+                term.search_forms,
+                f,
+                ln,
                 comment="Comma-separated: every inflected form a reader may search for.",
             )
     for fact in ruleset.facts.values():
-        yield Message(f"fact:{fact.name}:description", fact.description, "facts.yaml", 0)
+        yield Message(f"fact:{fact.name}:description", fact.description, "rules/facts.yaml", 0)
 
 
 def _rule_messages(ruleset: Ruleset, rid: str) -> Iterator[Message]:
@@ -162,17 +165,19 @@ def _read_catalog(lang: str, files: list[Path]) -> Catalog:
                 continue
             ctx = msg.context or ""
             if isinstance(msg.id, tuple):
-                strings = tuple(msg.string) if isinstance(msg.string, (tuple, list)) else (msg.string,)
-                if all(strings):
-                    plural[(ctx, msg.id[0])] = strings
+                raw = msg.string if isinstance(msg.string, (tuple, list)) else (msg.string,)
+                strings = tuple(str(s) for s in raw if s)
+                if len(strings) == len(raw):
+                    plural[(ctx, str(msg.id[0]))] = strings
             elif msg.string:
-                singular[(ctx, msg.id)] = str(msg.string)
+                singular[(ctx, str(msg.id))] = str(msg.string)
     return Catalog(lang, singular, plural, get_plural(lang).plural_expr)
 
 
 @lru_cache(maxsize=8)
-def _plural_func(expr: str):  # type: ignore[no-untyped-def]
-    return gettext.c2py(expr)  # type: ignore[attr-defined]
+def _plural_func(expr: str) -> Callable[[int], int]:
+    func: Callable[[int], int] = gettext.c2py(expr)
+    return func
 
 
 class Translator:
@@ -198,7 +203,7 @@ class Translator:
     def term_name(self, ruleset: Ruleset, term_id: str, count: int | None = None) -> str:
         """A term's name, in the plural form that fits ``count`` (None: the singular)."""
         term = ruleset.terms[term_id]
-        forms = (term.name, term.plural)
+        forms: tuple[str, ...] = (term.name, term.plural)
         if self.catalog is not None:
             forms = self.catalog.plural.get((f"term:{term_id}:name", term.name), forms)
         if count is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Union
 
 _INLINE = re.compile(
     r"\{(?P<param>[a-z0-9][a-z0-9-]*)(?::(?P<forms>[^{}]*))?\}"
@@ -55,7 +54,7 @@ class Ref:
     label: str
 
 
-Inline = Union[Text, Emph, Param, PluralWord, Ref]
+Inline = Text | Emph | Param | PluralWord | Ref
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +67,7 @@ class BulletList:
     items: tuple[tuple[Inline, ...], ...]
 
 
-Block = Union[Paragraph, BulletList]
+Block = Paragraph | BulletList
 
 
 def parse_inline(text: str) -> tuple[Inline, ...]:
@@ -148,9 +147,7 @@ def render_inline_plain(inlines: tuple[Inline, ...], value_of: ValueOf, plural_i
     """Render inline pieces as plain text: links become their label."""
     parts: list[str] = []
     for piece in inlines:
-        if isinstance(piece, Text):
-            parts.append(piece.text)
-        elif isinstance(piece, Emph):
+        if isinstance(piece, (Text, Emph)):
             parts.append(piece.text)
         elif isinstance(piece, Param):
             parts.append(format_value(value_of(piece.name)))

@@ -45,7 +45,7 @@ class YamlProblem(Exception):
         self.message = message
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class _Loader(_BaseLoader):  # type: ignore[misc]
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self._depth = 0

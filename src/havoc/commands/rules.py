@@ -14,18 +14,29 @@ from havoc.rulebook.model import Rule, Ruleset
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("check", help="validate the rules (and the translation catalogs)",
-                       description="Validate every rule file; exit 1 with located errors if any is wrong.")
-    p.add_argument("--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)")
+    p = sub.add_parser(
+        "check",
+        help="validate the rules (and the translation catalogs)",
+        description="Validate every rule file; exit 1 with located errors if any is wrong.",
+    )
+    p.add_argument(
+        "--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)"
+    )
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("rules", help="print the tree of parts, sections and rules",
-                       description="Print the rulebook's outline: parts, sections and rule IDs with titles.")
+    p = sub.add_parser(
+        "rules",
+        help="print the tree of parts, sections and rules",
+        description="Print the rulebook's outline: parts, sections and rule IDs with titles.",
+    )
     _common(p)
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("rule", help="print one rule with its parameters, links, source and examples",
-                       description="Print one rule (by ID; a retired ID leads to its successor).")
+    p = sub.add_parser(
+        "rule",
+        help="print one rule with its parameters, links, source and examples",
+        description="Print one rule (by ID; a retired ID leads to its successor).",
+    )
     p.add_argument("id", help="the rule's ID, e.g. battle-region-leave")
     _common(p)
     p.set_defaults(func=cmd_rule)
@@ -34,20 +45,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON for programs")
     p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the texts (default: %(default)s)")
-    p.add_argument("--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)")
+    p.add_argument(
+        "--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)"
+    )
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     rs = rulebook.load(args.ruleset)
-    checks = [f"{len(rs.rules)} rules", f"{len(rs.sections)} sections", f"{len(rs.terms)} terms",
-              f"{len(rs.params)} parameters", f"{sum(len(r.examples) for r in rs.rules.values())} examples"]
+    checks = [
+        f"{len(rs.rules)} rules",
+        f"{len(rs.sections)} sections",
+        f"{len(rs.terms)} terms",
+        f"{len(rs.params)} parameters",
+        f"{sum(len(r.examples) for r in rs.rules.values())} examples",
+    ]
     from havoc import catalogs
 
     report = catalogs.check_all(rs)
     if report.problems:
         for problem in report.problems:
             print(f"error: {problem}", file=sys.stderr)
-        print(f"{len(report.problems)} problems in the catalogs", file=sys.stderr)
+        print(
+            f"{len(report.problems)} problem{'' if len(report.problems) == 1 else 's'} in the catalogs", file=sys.stderr
+        )
         return 1
     checks.extend(report.summary)
     print(f"ok: {rs.title}: " + ", ".join(checks))
@@ -57,7 +77,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     rs = rulebook.load(args.ruleset)
     tr = Translator(args.lang)
-    tree = [
+    tree: list[dict[str, Any]] = [
         {
             "id": part.id,
             "title": tr.text(f"{part.id}:title", part.title),
@@ -65,9 +85,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
         }
         for part in rs.parts
     ]
-    overlays = [
-        {"id": o.id, "kind": o.kind, "fan-made": o.fan_made, "title": tr.text(f"{o.id}:title", o.title),
-         "rules": [{"id": rid, "title": tr.text(f"{rid}:title", rs.rules[rid].title)} for rid in o.rule_ids]}
+    overlays: list[dict[str, Any]] = [
+        {
+            "id": o.id,
+            "kind": o.kind,
+            "fan-made": o.fan_made,
+            "title": tr.text(f"{o.id}:title", o.title),
+            "rules": [{"id": rid, "title": tr.text(f"{rid}:title", rs.rules[rid].title)} for rid in o.rule_ids],
+        }
         for o in rs.overlays.values()
     ]
     if args.json:
@@ -124,31 +149,56 @@ def rule_data(rs: Ruleset, tr: Translator, rule: Rule) -> dict[str, Any]:
     data: dict[str, Any] = {
         "id": rule.id,
         "title": tr.text(f"{rule.id}:title", rule.title),
-        "section": {"id": rule.section_id, "title": tr.text(f"{rule.section_id}:title", section.title) if section else ""},
+        "section": {
+            "id": rule.section_id,
+            "title": tr.text(f"{rule.section_id}:title", section.title) if section else "",
+        },
         "text": tr.render(rs, f"{rule.id}:text", rule.text),
         "summary": tr.render(rs, f"{rule.id}:summary", rule.summary) if rule.summary else None,
-        "parameters": {n: {"value": p.value, "unit": p.unit, "description": p.description} for n, p in rule.params.items()},
+        "parameters": {
+            n: {"value": p.value, "unit": p.unit, "description": p.description} for n, p in rule.params.items()
+        },
         "uses-parameters": sorted(_used_params(rule)),
         "see": [{"id": s, "title": _title(rs, tr, s)} for s in rule.see],
         "terms": sorted(set(rule.terms) | _linked_terms(rule)),
-        "source": {k: v for k, v in (("seed", rule.source.seed), ("heading", rule.source.heading), ("doc", rule.source.doc), ("note", rule.source.note)) if v},
+        "source": {
+            k: v
+            for k, v in (
+                ("seed", rule.source.seed),
+                ("heading", rule.source.heading),
+                ("doc", rule.source.doc),
+                ("note", rule.source.note),
+            )
+            if v
+        },
         "origin": rule.origin,
         "file": str(rule.loc),
         "examples": [
-            {"id": ex.id, "title": tr.text(f"{ex.id}:title", ex.title),
-             "text": tr.render(rs, f"{ex.id}:text", ex.text) if ex.text else None,
-             "query": ex.query, "expect": ex.expect}
+            {
+                "id": ex.id,
+                "title": tr.text(f"{ex.id}:title", ex.title),
+                "text": tr.render(rs, f"{ex.id}:text", ex.text) if ex.text else None,
+                "query": ex.query,
+                "expect": ex.expect,
+            }
             for ex in rule.examples
         ],
-        "amended-by": [{"id": a.id, "title": tr.text(f"{a.id}:title", a.title), "text": tr.render(rs, f"{a.id}:text", a.text)}
-                       for a in view.amendments.get(rule.id, ())],
+        "amended-by": [
+            {"id": a.id, "title": tr.text(f"{a.id}:title", a.title), "text": tr.render(rs, f"{a.id}:text", a.text)}
+            for a in view.amendments.get(rule.id, ())
+        ],
     }
     if rule.op:
         data["overlay"] = {"op": rule.op, "target": rule.target}
     if rule.check:
         c = rule.check
-        data["check"] = {"queries": list(c.queries), "applies-if": c.applies_if, "requires": c.requires,
-                         "figures": c.figures, "hint": tr.render(rs, f"{rule.id}:hint", c.hint) if c.hint else None}
+        data["check"] = {
+            "queries": list(c.queries),
+            "applies-if": c.applies_if,
+            "requires": c.requires,
+            "figures": c.figures,
+            "hint": tr.render(rs, f"{rule.id}:hint", c.hint) if c.hint else None,
+        }
     return data
 
 
@@ -186,7 +236,9 @@ def format_rule(d: dict[str, Any]) -> str:
         lines.append(f"summary: {d['summary']}")
     for name, p in d["parameters"].items():
         unit = f" {p['unit']}" if p.get("unit") else ""
-        lines.append(f"parameter {name} = {p['value']}{unit}" + (f"  ({p['description']})" if p.get("description") else ""))
+        lines.append(
+            f"parameter {name} = {p['value']}{unit}" + (f"  ({p['description']})" if p.get("description") else "")
+        )
     if d["uses-parameters"]:
         lines.append("uses: " + ", ".join(d["uses-parameters"]))
     if d["see"]:

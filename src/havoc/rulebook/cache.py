@@ -32,7 +32,7 @@ def cache_dir() -> Path:
 def fingerprint(root: Path) -> str:
     """A hash of every file the ruleset is read from, and of the code that reads it."""
     h = hashlib.sha256(__version__.encode())
-    files = sorted(root.rglob("*.yaml")) + [root.parent / "facts.yaml"] + _CODE
+    files = [*sorted(root.rglob("*.yaml")), root.parent / "facts.yaml", *_CODE]
     for path in files:
         h.update(str(path.relative_to(path.anchor)).encode())
         try:

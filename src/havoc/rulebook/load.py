@@ -31,10 +31,25 @@ from havoc.rulebook.schema import Reader, plain
 from havoc.yamlio import LDict, LList, YamlError, load_file
 
 QUERY_KINDS = frozenset(
-    "move recruit build activate draw-tactics enable-scoring use-skill play-tactic battle "
-    "retreat discard prisoners score winner legal".split()
+    [
+        "move",
+        "recruit",
+        "build",
+        "activate",
+        "draw-tactics",
+        "enable-scoring",
+        "use-skill",
+        "play-tactic",
+        "battle",
+        "retreat",
+        "discard",
+        "prisoners",
+        "score",
+        "winner",
+        "legal",
+    ]
 )
-OPS = frozenset("add amend replace remove".split())
+OPS = frozenset(["add", "amend", "replace", "remove"])
 REGION_SUBJECTS = ("region.", "from.", "to.")
 BOOL_OPS = {"all", "any"}
 CMP_OPS = {"eq", "ne", "lt", "le", "gt", "ge"}
@@ -59,6 +74,7 @@ class _Build:
         self.params: dict[str, ParamDef] = {}
         self.overlays: dict[str, Overlay] = {}
         self.retired: dict[str, Retired] = {}
+        self.retired_locs: dict[str, Loc] = {}
         self.facts: dict[str, FactDef] = {}
         self.ids: dict[str, Loc] = {}  # sections, rules, examples, overlays share one namespace
         # texts to check once everything is known: (loc, field, text)
@@ -68,7 +84,7 @@ class _Build:
 
     def rel(self, path: Path) -> str:
         try:
-            return str(path.relative_to(self.root.parent))
+            return str(path.relative_to(self.root.parent.parent))
         except ValueError:
             return str(path)
 
@@ -108,7 +124,9 @@ def load_ruleset(root: Path) -> Ruleset:
         if section is not None:
             expected = path.stem.split("-", 1)[1] if path.stem[:2].isdigit() and "-" in path.stem else path.stem
             if section.id != expected:
-                reader.problem(section.loc.line, f"section id {section.id!r} does not match the file name ({expected!r})")
+                reader.problem(
+                    section.loc.line, f"section id {section.id!r} does not match the file name ({expected!r})"
+                )
     _read_glossary(b, root / "glossary.yaml")
     _read_retired(b, root / "retired.yaml")
     for kind, folder in (("errata", "overlays"), ("variant", "variants")):
@@ -163,7 +181,9 @@ def _read_meta(b: _Build, path: Path) -> dict[str, Any]:
     data, r = b.read(path)
     if data is None:
         return meta
-    d = r.mapping(data, "ruleset", 1, {"id", "title", "publisher", "year", "sources", "parts"}, {"id", "title", "parts"})
+    d = r.mapping(
+        data, "ruleset", 1, {"id", "title", "publisher", "year", "sources", "parts"}, {"id", "title", "parts"}
+    )
     if d is None:
         return meta
     meta["id"] = r.ident(d, "id", "ruleset") or ""
@@ -183,10 +203,9 @@ def _read_meta(b: _Build, path: Path) -> dict[str, Any]:
             continue
         pid = r.ident(p, "id", "part")
         title = r.text(p, "title", "part")
-        if pid and title:
-            if b.claim(pid, Loc(r.file, line), r):
-                parts.append(Part(pid, title, r.id_list(p, "sections", "part")))
-                b.texts.append((Loc(r.file, line), f"{pid}.title", title))
+        if pid and title and b.claim(pid, Loc(r.file, line), r):
+            parts.append(Part(pid, title, r.id_list(p, "sections", "part")))
+            b.texts.append((Loc(r.file, line), f"{pid}.title", title))
     meta["parts"] = tuple(parts)
     meta["_file"] = r.file
     return meta
@@ -290,7 +309,9 @@ def _read_rule(
                 if name in b.params:
                     r.problem(pline, f"duplicate parameter {name!r} (first defined at {b.params[name].loc})")
                     continue
-                pd = ParamDef(name, value, rid, Loc(r.file, pline), r.text(p, "unit", name), r.text(p, "description", name))
+                pd = ParamDef(
+                    name, value, rid, Loc(r.file, pline), r.text(p, "unit", name), r.text(p, "description", name)
+                )
                 params[name] = pd
                 b.params[name] = pd
     see = r.id_list(d, "see", what)
@@ -301,9 +322,11 @@ def _read_rule(
         b.refs.append((Loc(r.file, d.line_of("terms")), f"{what}.terms", "term", target))
     check = _read_check(b, r, d, what) if "check" in d else None
     examples = tuple(
-        ex for item, ex_line in r.items(d, "examples", what) if (ex := _read_example(b, r, item, ex_line, rid)) is not None
+        ex
+        for item, ex_line in r.items(d, "examples", what)
+        if (ex := _read_example(b, r, item, ex_line, rid)) is not None
     )
-    target = r.ident(d, "target", what) if overlay else None
+    overlay_target = r.ident(d, "target", what) if overlay else None
     rule = Rule(
         id=rid,
         title=title,
@@ -319,20 +342,29 @@ def _read_rule(
         examples=examples,
         origin=origin,
         op=op if isinstance(op, str) else None,
-        target=target,
+        target=overlay_target,
     )
     b.rules[rid] = rule
     return rule
 
 
 def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
-    c = r.mapping(d["check"], f"{what}.check", d.line_of("check"), {"queries", "applies-if", "requires", "figures", "hint"}, {"queries"})
+    c = r.mapping(
+        d["check"],
+        f"{what}.check",
+        d.line_of("check"),
+        {"queries", "applies-if", "requires", "figures", "hint"},
+        {"queries"},
+    )
     if c is None:
         return None
     queries = r.id_list(c, "queries", f"{what}.check")
     for q in queries:
         if q not in QUERY_KINDS:
-            r.problem(c.line_of("queries"), f"{what}.check.queries: unknown query kind {q!r}; expected one of {', '.join(sorted(QUERY_KINDS))}")
+            r.problem(
+                c.line_of("queries"),
+                f"{what}.check.queries: unknown query kind {q!r}; expected one of {', '.join(sorted(QUERY_KINDS))}",
+            )
     figures: dict[str, Any] = {}
     if "figures" in c:
         if not isinstance(c["figures"], LDict):
@@ -354,7 +386,13 @@ def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
 
 
 def _read_example(b: _Build, r: Reader, data: Any, line: int, rule_id: str) -> Example | None:
-    d = r.mapping(data, "example", line, {"id", "title", "text", "position", "query", "expect"}, {"id", "title", "position", "query", "expect"})
+    d = r.mapping(
+        data,
+        "example",
+        line,
+        {"id", "title", "text", "position", "query", "expect"},
+        {"id", "title", "position", "query", "expect"},
+    )
     if d is None:
         return None
     eid = r.ident(d, "id", "example")
@@ -383,7 +421,13 @@ def _read_glossary(b: _Build, path: Path) -> None:
     if top is None:
         return
     for item, line in r.items(top, "terms", "glossary"):
-        d = r.mapping(item, "term", line, {"id", "name", "plural", "definition", "search-forms", "see"}, {"id", "name", "plural", "definition"})
+        d = r.mapping(
+            item,
+            "term",
+            line,
+            {"id", "name", "plural", "definition", "search-forms", "see"},
+            {"id", "name", "plural", "definition"},
+        )
         if d is None:
             continue
         tid = r.ident(d, "id", "term")
@@ -420,6 +464,7 @@ def _read_retired(b: _Build, path: Path) -> None:
             continue
         successor = r.ident(d, "successor", "retired")
         b.retired[rid] = Retired(rid, successor, r.text(d, "reason", "retired"))
+        b.retired_locs[rid] = Loc(r.file, line)
         if successor:
             b.refs.append((Loc(r.file, line), f"retired {rid}.successor", "rule", successor))
 
@@ -435,7 +480,9 @@ def _read_overlay(b: _Build, path: Path, kind: str) -> None:
     oid = r.ident(d, "id", "overlay")
     title = r.text(d, "title", "overlay")
     if d.get("kind") != kind:
-        r.problem(d.line_of("kind"), f"overlay.kind: expected {kind!r} for a file in this folder, found {d.get('kind')!r}")
+        r.problem(
+            d.line_of("kind"), f"overlay.kind: expected {kind!r} for a file in this folder, found {d.get('kind')!r}"
+        )
     if oid is None or title is None or not b.claim(oid, Loc(r.file, d.line), r):
         return
     if oid != path.stem:
@@ -464,17 +511,22 @@ def _read_overlay(b: _Build, path: Path, kind: str) -> None:
             b.rules[rid] = _with(rule, op="add")
     for item, line in r.items(d, "entries", oid):
         section_id = item.get("section") if isinstance(item, dict) else None
-        rule = _read_rule(b, r, item, line, section_id or "", None, oid, overlay=True)
-        if rule is None:
+        entry = _read_rule(b, r, item, line, section_id or "", None, oid, overlay=True)
+        if entry is None:
             continue
-        rule_ids.append(rule.id)
-        if rule.op == "add" and not section_id:
-            r.problem(line, f"rule {rule.id}: op 'add' needs a 'section' to add the rule to")
-        if rule.op in {"amend", "replace", "remove"} and not rule.target:
-            r.problem(line, f"rule {rule.id}: op {rule.op!r} needs a 'target' rule ID")
-        if rule.source.doc and rule.source.doc not in sources:
-            r.problem(line, f"rule {rule.id}.source.doc: unknown document {rule.source.doc!r}; expected one of {sorted(sources)}")
-    b.overlays[oid] = Overlay(oid, title, kind, fan_made, Loc(r.file, d.line), tuple(rule_ids), tuple(section_ids), intro, plain(sources))
+        rule_ids.append(entry.id)
+        if entry.op == "add" and not section_id:
+            r.problem(line, f"rule {entry.id}: op 'add' needs a 'section' to add the rule to")
+        if entry.op in {"amend", "replace", "remove"} and not entry.target:
+            r.problem(line, f"rule {entry.id}: op {entry.op!r} needs a 'target' rule ID")
+        if entry.source.doc and entry.source.doc not in sources:
+            r.problem(
+                line,
+                f"rule {entry.id}.source.doc: unknown document {entry.source.doc!r}; expected one of {sorted(sources)}",
+            )
+    b.overlays[oid] = Overlay(
+        oid, title, kind, fan_made, Loc(r.file, d.line), tuple(rule_ids), tuple(section_ids), intro, plain(sources)
+    )
 
 
 def _with(rule: Rule, **changes: Any) -> Rule:
@@ -492,28 +544,57 @@ def _cross_check(b: _Build, meta: dict[str, Any]) -> None:
     for part in meta["parts"]:
         for sid in part.section_ids:
             if sid in listed:
-                b.problems.append(Problem(meta_file, None, f"section {sid!r} is listed in both {listed[sid]!r} and {part.id!r}"))
+                b.problems.append(
+                    Problem(meta_file, None, f"section {sid!r} is listed in both {listed[sid]!r} and {part.id!r}")
+                )
             listed[sid] = part.id
             if sid not in b.sections or b.sections[sid].origin != "base":
-                b.problems.append(Problem(meta_file, None, f"part {part.id!r} lists section {sid!r}, which has no file in sections/"))
+                b.problems.append(
+                    Problem(meta_file, None, f"part {part.id!r} lists section {sid!r}, which has no file in sections/")
+                )
     for section in b.sections.values():
         if section.origin == "base" and section.id not in listed:
-            b.problems.append(Problem(section.loc.file, section.loc.line, f"section {section.id!r} is not listed in any part of ruleset.yaml"))
+            b.problems.append(
+                Problem(
+                    section.loc.file,
+                    section.loc.line,
+                    f"section {section.id!r} is not listed in any part of ruleset.yaml",
+                )
+            )
     known_docs = set(meta["sources"])
     for rule in b.rules.values():
         if rule.origin == "base" and rule.source.seed and known_docs and rule.source.seed not in known_docs:
-            b.problems.append(Problem(rule.loc.file, rule.loc.line, f"rule {rule.id}.source.seed: unknown source {rule.source.seed!r}; expected one of {sorted(known_docs)}"))
+            b.problems.append(
+                Problem(
+                    rule.loc.file,
+                    rule.loc.line,
+                    f"rule {rule.id}.source.seed: unknown source {rule.source.seed!r}; expected one of {sorted(known_docs)}",
+                )
+            )
         if rule.op in {"amend", "replace", "remove"} and rule.target:
-            target = b.rules.get(rule.target)
-            if target is None or target.origin != "base":
-                b.problems.append(Problem(rule.loc.file, rule.loc.line, f"rule {rule.id}.target: no base rule {rule.target!r}{_suggest(rule.target, b.rules)}"))
+            target_rule = b.rules.get(rule.target)
+            if target_rule is None or target_rule.origin != "base":
+                b.problems.append(
+                    Problem(
+                        rule.loc.file,
+                        rule.loc.line,
+                        f"rule {rule.id}.target: no base rule {rule.target!r}{_suggest(rule.target, b.rules)}",
+                    )
+                )
         if rule.op == "add" and rule.section_id and rule.section_id not in b.sections:
-            b.problems.append(Problem(rule.loc.file, rule.loc.line, f"rule {rule.id}.section: no section {rule.section_id!r}{_suggest(rule.section_id, b.sections)}"))
+            b.problems.append(
+                Problem(
+                    rule.loc.file,
+                    rule.loc.line,
+                    f"rule {rule.id}.section: no section {rule.section_id!r}{_suggest(rule.section_id, b.sections)}",
+                )
+            )
     for loc, what, kind, target in b.refs:
         _check_ref(b, loc, what, kind, target)
-    for rid, retired in b.retired.items():
+    for rid in b.retired:
         if rid in b.ids:
-            b.problems.append(Problem("retired.yaml", None, f"retired ID {rid!r} is still in use at {b.ids[rid]}"))
+            loc = b.retired_locs[rid]
+            b.problems.append(Problem(loc.file, loc.line, f"retired ID {rid!r} is still in use at {b.ids[rid]}"))
     for loc, where, text in b.texts:
         _check_text(b, loc, where, text)
     for loc, what, check in b.checks:
@@ -530,21 +611,43 @@ def _suggest(name: str, known: Any) -> str:
 def _check_ref(b: _Build, loc: Loc, what: str, kind: str, target: str) -> None:
     if kind == "term":
         if target not in b.terms:
-            b.problems.append(Problem(loc.file, loc.line, f"{what}: unknown glossary term {target!r}{_suggest(target, b.terms)}"))
+            b.problems.append(
+                Problem(loc.file, loc.line, f"{what}: unknown glossary term {target!r}{_suggest(target, b.terms)}")
+            )
     elif target not in b.rules and target not in b.sections:
         if target in b.retired:
-            b.problems.append(Problem(loc.file, loc.line, f"{what}: {target!r} is retired; link its successor {b.retired[target].successor!r}"))
+            b.problems.append(
+                Problem(
+                    loc.file,
+                    loc.line,
+                    f"{what}: {target!r} is retired; link its successor {b.retired[target].successor!r}",
+                )
+            )
         else:
-            b.problems.append(Problem(loc.file, loc.line, f"{what}: no rule or section {target!r}{_suggest(target, b.rules)}"))
+            b.problems.append(
+                Problem(loc.file, loc.line, f"{what}: no rule or section {target!r}{_suggest(target, b.rules)}")
+            )
 
 
 def _check_text(b: _Build, loc: Loc, where: str, text: str) -> None:
     for piece in markup.walk(markup.parse(text)):
         if isinstance(piece, (markup.Param, markup.PluralWord)):
             if piece.name not in b.params:
-                b.problems.append(Problem(loc.file, loc.line, f"{where}: unknown parameter {{{piece.name}}}{_suggest(piece.name, b.params)}"))
+                b.problems.append(
+                    Problem(
+                        loc.file,
+                        loc.line,
+                        f"{where}: unknown parameter {{{piece.name}}}{_suggest(piece.name, b.params)}",
+                    )
+                )
             elif isinstance(piece, markup.PluralWord) and len(piece.forms) != EN_PLURAL_FORMS:
-                b.problems.append(Problem(loc.file, loc.line, f"{where}: {{{piece.name}:…}} needs {EN_PLURAL_FORMS} English forms (one|other), found {len(piece.forms)}"))
+                b.problems.append(
+                    Problem(
+                        loc.file,
+                        loc.line,
+                        f"{where}: {{{piece.name}:…}} needs {EN_PLURAL_FORMS} English forms (one|other), found {len(piece.forms)}",
+                    )
+                )
         elif isinstance(piece, markup.Ref):
             _check_ref(b, loc, where, piece.kind, piece.target)
     if "{" in text and markup.stray_brace(text):
@@ -612,4 +715,4 @@ def _check_check(b: _Build, loc: Loc, what: str, check: Check) -> None:
         expr(fig, f"figures.{name}")
 
 
-__all__ = ["load_ruleset", "LList"]
+__all__ = ["LList", "load_ruleset"]

@@ -27,7 +27,12 @@ class Reader:
         self.problems.append(Problem(self.file, line, message))
 
     def mapping(
-        self, value: Any, what: str, line: int, allowed: set[str], required: set[str] = frozenset()  # type: ignore[assignment]
+        self,
+        value: Any,
+        what: str,
+        line: int,
+        allowed: set[str],
+        required: set[str] = frozenset(),  # type: ignore[assignment]
     ) -> LDict | None:
         if not isinstance(value, LDict):
             self.problem(line, f"{what}: expected a mapping, found {_kind(value)}")
@@ -69,7 +74,7 @@ class Reader:
             self.problem(d.line_of(key), f"{what}.{key}: expected a list of IDs, found {_kind(value)}")
             return ()
         out: list[str] = []
-        for item, line in zip(value, value.item_lines):
+        for item, line in zip(value, value.item_lines, strict=False):
             if not isinstance(item, str) or not ID_RE.match(item):
                 self.problem(line, f"{what}.{key}: expected an ID in lowercase-kebab-case, found {item!r}")
             else:
@@ -83,7 +88,7 @@ class Reader:
         if not isinstance(value, LList):
             self.problem(d.line_of(key), f"{what}.{key}: expected a list, found {_kind(value)}")
             return []
-        return list(zip(value, value.item_lines))
+        return list(zip(value, value.item_lines, strict=False))
 
 
 def _kind(value: Any) -> str:

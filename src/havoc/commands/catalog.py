@@ -1,0 +1,50 @@
+"""``havoc catalog``: keep the translation catalogs in step with the rules."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from havoc import rulebook
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "catalog",
+        help="extract, update or check the translation catalogs",
+        description="Translation catalogs live in locales/: <domain>.pot templates and <lang>/LC_MESSAGES/<domain>.po.",
+    )
+    p.add_argument(
+        "action",
+        choices=["extract", "update", "check"],
+        help="extract: write the .pot templates; update: also merge them into every .po; "
+        "check: fail if a catalog is stale or a translation is missing",
+    )
+    p.add_argument(
+        "--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)"
+    )
+    p.set_defaults(func=cmd_catalog)
+
+
+def cmd_catalog(args: argparse.Namespace) -> int:
+    from havoc import catalogs
+
+    rs = rulebook.load(args.ruleset)
+    if args.action == "extract":
+        for path in catalogs.extract(rs):
+            print(f"wrote {path}")
+        return 0
+    if args.action == "update":
+        for name in catalogs.update(rs):
+            print(f"updated {name}")
+        return 0
+    report = catalogs.check_all(rs)
+    for problem in report.problems:
+        print(f"error: {problem}", file=sys.stderr)
+    if report.problems:
+        print(
+            f"{len(report.problems)} problem{'' if len(report.problems) == 1 else 's'} in the catalogs", file=sys.stderr
+        )
+        return 1
+    print("ok: " + ", ".join(report.summary))
+    return 0

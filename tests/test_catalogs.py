@@ -1,0 +1,112 @@
+"""Catalogs: extraction with context and location, update, and every kind of catalog error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po, write_po
+
+from havoc import catalogs, rulebook
+from havoc.cli import main
+from havoc.i18n import Translator, load_catalog
+
+
+@pytest.fixture
+def locales(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mini_copy: Path) -> Path:
+    root = tmp_path / "locales"
+    monkeypatch.setenv("HAVOC_LOCALES", str(root))
+    return root
+
+
+def _translate_all(po: Path, fill: dict[str, str] | None = None) -> None:
+    with po.open("rb") as fh:
+        cat = read_po(fh, locale="pl")
+    for msg in cat:
+        if not msg.id:
+            continue
+        if isinstance(msg.id, tuple):
+            msg.string = ("Oddział", "Oddziały", "Oddziałów")
+        else:
+            msg.string = (fill or {}).get(msg.context or "", "PL " + msg.id)
+        msg.flags.discard("fuzzy")
+    with po.open("wb") as fh:
+        write_po(fh, cat, width=0)
+
+
+GOOD = {
+    "draw-hand-limit:text": "Dobierz {draw-count} {draw-count:kartę|karty|kart}. Zatrzymaj {hand-limit}. [Regiony Bitwy](rule:battle-regions)"
+}
+
+
+def test_extract_keeps_context_and_location(locales: Path) -> None:
+    rs = rulebook.load("mini")
+    catalogs.extract(rs)
+    pot = (locales / "rules.pot").read_text()
+    assert 'msgctxt "draw-hand-limit:text"' in pot
+    assert "rules/mini/sections/01-draw.yaml:" in pot
+    assert 'msgid_plural "Units"' in pot
+    assert "Keep every {placeholder}" in pot
+
+
+def test_babel_entry_point_extractor_gives_contexts(mini_copy: Path) -> None:
+    from babel.messages.extract import extract
+
+    path = mini_copy / "mini" / "sections" / "02-battle-regions.yaml"
+    with path.open("rb") as fh:
+        found = list(extract("havoc-rules", fh))
+    contexts = {ctx for _line, _msg, _comments, ctx in found}
+    assert "battle-region-leave:text" in contexts and "ex-leave:title" in contexts
+
+
+def test_missing_translations_fail_then_pass(locales: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rs = rulebook.load("mini")
+    catalogs.update(rs)
+    assert main(["catalog", "check", "--ruleset", "mini"]) == 1
+    assert "missing pl translation" in capsys.readouterr().err
+    _translate_all(locales / "pl/LC_MESSAGES/rules.po", GOOD)
+    _translate_all(locales / "pl/LC_MESSAGES/havoc.po")
+    assert main(["catalog", "check", "--ruleset", "mini"]) == 0, capsys.readouterr().err
+    tr = Translator("pl", load_catalog("pl", locales))
+    assert tr.render(rs, "draw-hand-limit:text", rs.rules["draw-hand-limit"].text).startswith("Dobierz 4 karty.")
+    assert tr.term_name(rs, "unit", 1) == "Oddział"
+    assert tr.term_name(rs, "unit", 2) == "Oddziały"
+    assert tr.term_name(rs, "unit", 5) == "Oddziałów"
+
+
+@pytest.mark.parametrize(
+    ("translation", "problem"),
+    [
+        ("Dobierz karty. Zatrzymaj {hand-limit}. [R](rule:battle-regions)", "placeholders differ"),
+        (
+            "Dobierz {draw-count} {draw-count:karty|kart}. Zatrzymaj {hand-limit}. [R](rule:battle-regions)",
+            "needs 3 forms",
+        ),
+        ("Dobierz {draw-count} {draw-count:kartę|karty|kart}. Zatrzymaj {hand-limit}.", "links differ"),
+    ],
+)
+def test_broken_translations_are_located(
+    locales: Path, capsys: pytest.CaptureFixture[str], translation: str, problem: str
+) -> None:
+    catalogs.update(rulebook.load("mini"))
+    _translate_all(locales / "pl/LC_MESSAGES/rules.po", {"draw-hand-limit:text": translation})
+    _translate_all(locales / "pl/LC_MESSAGES/havoc.po")
+    assert main(["catalog", "check", "--ruleset", "mini"]) == 1
+    err = capsys.readouterr().err
+    assert problem in err and "rules.po:" in err and "[draw-hand-limit:text]" in err
+
+
+def test_stale_catalog_after_a_rule_changes(locales: Path, mini_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    catalogs.update(rulebook.load("mini"))
+    _translate_all(locales / "pl/LC_MESSAGES/rules.po", GOOD)
+    _translate_all(locales / "pl/LC_MESSAGES/havoc.po")
+    assert main(["catalog", "check", "--ruleset", "mini"]) == 0, capsys.readouterr().err
+    draw = mini_copy / "mini/sections/01-draw.yaml"
+    draw.write_text(draw.read_text().replace("title: Hand limit", "title: Hand size limit"))
+    assert main(["catalog", "check", "--ruleset", "mini"]) == 1
+    err = capsys.readouterr().err
+    assert "rules.pot: out of date" in err and "missing pl entry [draw-hand-limit:title]" in err
+    assert "stale entry" in err
+    catalogs.update(rulebook.load("mini"))
+    assert main(["catalog", "check", "--ruleset", "mini"]) == 1
+    assert "fuzzy" in capsys.readouterr().err
