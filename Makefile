@@ -23,6 +23,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
+	bash scripts/ensure-system-deps
 	$(BIN)/pytest
 
 bench: $(STAMP)
