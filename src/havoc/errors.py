@@ -5,11 +5,10 @@ The CLI turns these into messages and an exit code; nothing user-facing ever see
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """One located problem in an input file."""
 
     file: str

@@ -8,16 +8,13 @@ under another.
 
 from __future__ import annotations
 
-import gettext
 import hashlib
 import os
 import pickle
-import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from havoc import markup
 
@@ -27,10 +24,14 @@ if TYPE_CHECKING:
 LANGUAGES = ("en", "pl")
 SOURCE_LANGUAGE = "en"
 DOMAIN = "rules"
+ENGLISH_PLURAL = "(n != 1)"
 
 
-@dataclass(frozen=True, slots=True)
-class Message:
+def _english_plural(n: int) -> int:
+    return int(n != 1)
+
+
+class Message(NamedTuple):
     context: str
     msgid: str
     file: str
@@ -106,8 +107,7 @@ def locales_root() -> Path:
     return Path(__file__).resolve().parents[2] / "locales"
 
 
-@dataclass(frozen=True, slots=True)
-class Catalog:
+class Catalog(NamedTuple):
     """Translations of one language: (context, msgid) -> msgstr or plural msgstrs."""
 
     lang: str
@@ -140,6 +140,8 @@ def load_catalog(lang: str, root: Path | None = None) -> Catalog:
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
         pass
     catalog = _read_catalog(lang, files)
+    import tempfile
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
@@ -176,6 +178,10 @@ def _read_catalog(lang: str, files: list[Path]) -> Catalog:
 
 @lru_cache(maxsize=8)
 def _plural_func(expr: str) -> Callable[[int], int]:
+    if expr == ENGLISH_PLURAL:  # the source language needs neither gettext nor Babel
+        return _english_plural
+    import gettext
+
     func: Callable[[int], int] = gettext.c2py(expr)
     return func
 
@@ -190,7 +196,7 @@ class Translator:
         if catalog is None and lang != SOURCE_LANGUAGE:
             catalog = load_catalog(lang)
         self.catalog = catalog
-        self._plural = _plural_func(catalog.plural_expr if catalog else "(n != 1)")
+        self._plural = _plural_func(catalog.plural_expr if catalog else ENGLISH_PLURAL)
 
     def text(self, context: str, msgid: str) -> str:
         if self.catalog is None:

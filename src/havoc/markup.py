@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _INLINE = re.compile(
     r"\{(?P<param>[a-z0-9][a-z0-9-]*)(?::(?P<forms>[^{}]*))?\}"
@@ -20,33 +20,28 @@ _PLACEHOLDER = re.compile(r"\{[a-z0-9][a-z0-9-]*(?::[^{}]*)?\}")
 _LINK = re.compile(r"\]\((?:term|rule):[a-z0-9-]+\)")
 
 
-@dataclass(frozen=True, slots=True)
-class Text:
+class Text(NamedTuple):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Emph:
+class Emph(NamedTuple):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Param:
+class Param(NamedTuple):
     """The value of a parameter."""
 
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class PluralWord:
+class PluralWord(NamedTuple):
     """A word whose form follows the value of a parameter (forms in CLDR order)."""
 
     name: str
     forms: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
+class Ref(NamedTuple):
     """A link to a glossary term (``kind='term'``) or a rule/section (``kind='rule'``)."""
 
     kind: str
@@ -57,13 +52,11 @@ class Ref:
 Inline = Text | Emph | Param | PluralWord | Ref
 
 
-@dataclass(frozen=True, slots=True)
-class Paragraph:
+class Paragraph(NamedTuple):
     inlines: tuple[Inline, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class BulletList:
+class BulletList(NamedTuple):
     items: tuple[tuple[Inline, ...], ...]
 
 

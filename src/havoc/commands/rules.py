@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
-import json
 import sys
 from typing import Any
 
@@ -127,6 +125,8 @@ def cmd_rule(args: argparse.Namespace) -> int:
     tr = Translator(args.lang)
     rid = rs.resolve(args.id)
     if rid is None or rid not in rs.rules:
+        import difflib
+
         known = list(rs.rules)
         hint = difflib.get_close_matches(args.id, known, n=3)
         extra = f"; did you mean {', '.join(hint)}?" if hint else "; `havoc rules` lists them all"
@@ -264,5 +264,7 @@ def format_rule(d: dict[str, Any]) -> str:
 
 
 def _dump(data: Any) -> None:
+    import json
+
     json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")

@@ -7,12 +7,18 @@ from pathlib import Path
 
 from havoc.errors import Problem, RulebookError
 from havoc.rulebook import cache
-from havoc.rulebook.load import load_ruleset
 from havoc.rulebook.model import Check, Example, Overlay, ParamDef, Part, Rule, Ruleset, Section, Term, View
 
 DEFAULT_RULESET = "cry-havoc"
 
 _memo: dict[tuple[Path, str], Ruleset] = {}
+
+
+def load_ruleset(folder: Path) -> Ruleset:
+    """Read and validate a ruleset folder, bypassing every cache."""
+    from havoc.rulebook.loader import load_ruleset as _load
+
+    return _load(folder)
 
 
 def rules_root() -> Path:
@@ -37,7 +43,7 @@ def load(ruleset: str = DEFAULT_RULESET, root: Path | None = None, use_cache: bo
         return memo
     result = cache.read(folder, key) if use_cache else None
     if result is None:
-        result = load_ruleset(folder)
+        result = load_ruleset(folder)  # the YAML parser is imported only on a cache miss
         result.fingerprint = key
         if use_cache:
             cache.write(folder, result)

@@ -10,13 +10,12 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
 from pathlib import Path
 
 from havoc import __version__
 from havoc.rulebook.model import Ruleset
 
-_CODE = [Path(__file__).with_name(n) for n in ("model.py", "load.py", "schema.py", "cache.py")] + [
+_CODE = [Path(__file__).with_name(n) for n in ("model.py", "loader.py", "schema.py", "cache.py")] + [
     Path(__file__).parent.parent / n for n in ("markup.py", "yamlio.py")
 ]
 
@@ -54,6 +53,8 @@ def read(root: Path, key: str) -> Ruleset | None:
 
 def write(root: Path, ruleset: Ruleset) -> None:
     """Store atomically; a cache that cannot be written is simply skipped."""
+    import tempfile
+
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -1,17 +1,24 @@
-"""The typed model of a ruleset: what every view reads, never the YAML itself."""
+"""The typed model of a ruleset: what every view reads, never the YAML itself.
+
+Records are ``NamedTuple``s rather than dataclasses: a ``havoc ask`` process creates these
+classes at start-up and unpickles a cached ruleset, and tuples are the cheapest at both.
+They are immutable; the loader builds them once.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 # A condition or figure expression: plain JSON-like data, validated by the loader
 # (see rules/README.md, "Conditions").
 Expr = Any
 
 
-@dataclass(frozen=True, slots=True)
-class Loc:
+class Loc(NamedTuple):
     """Where a thing is written: the file relative to the rules folder, and the line."""
 
     file: str
@@ -21,8 +28,7 @@ class Loc:
         return f"{self.file}:{self.line}"
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """Where a rule comes from: a seed document and heading, or an overlay's document."""
 
     seed: str | None = None
@@ -31,8 +37,7 @@ class Source:
     note: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ParamDef:
+class ParamDef(NamedTuple):
     name: str
     value: int | float | bool | str
     rule_id: str
@@ -41,17 +46,15 @@ class ParamDef:
     description: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
+class Check(NamedTuple):
     queries: tuple[str, ...]
     applies_if: Expr | None = None
     requires: Expr | None = None
-    figures: dict[str, Expr] = field(default_factory=dict)
+    figures: Mapping[str, Expr] = _EMPTY
     hint: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Example:
+class Example(NamedTuple):
     id: str
     rule_id: str
     title: str
@@ -62,18 +65,17 @@ class Example:
     loc: Loc
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     id: str
     title: str
     text: str
     section_id: str
     loc: Loc
     summary: str | None = None
-    params: dict[str, ParamDef] = field(default_factory=dict)
+    params: Mapping[str, ParamDef] = _EMPTY
     see: tuple[str, ...] = ()
     terms: tuple[str, ...] = ()
-    source: Source = field(default_factory=Source)
+    source: Source = Source()
     check: Check | None = None
     examples: tuple[Example, ...] = ()
     origin: str = "base"  # "base", or the overlay that wrote it
@@ -81,27 +83,24 @@ class Rule:
     target: str | None = None  # for overlay rules: the rule it changes
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(NamedTuple):
     id: str
     title: str
     loc: Loc
     rule_ids: tuple[str, ...]
     part_id: str | None
     intro: str | None = None
-    source: Source = field(default_factory=Source)
+    source: Source = Source()
     origin: str = "base"
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
+class Part(NamedTuple):
     id: str
     title: str
     section_ids: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
+class Term(NamedTuple):
     id: str
     name: str
     plural: str
@@ -111,8 +110,7 @@ class Term:
     see: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Overlay:
+class Overlay(NamedTuple):
     """Errata or a variant: rules that add to, amend, replace or remove base rules by ID."""
 
     id: str
@@ -123,25 +121,22 @@ class Overlay:
     rule_ids: tuple[str, ...]
     section_ids: tuple[str, ...]
     intro: str | None = None
-    sources: dict[str, dict[str, str]] = field(default_factory=dict)
+    sources: Mapping[str, Mapping[str, str]] = _EMPTY
 
 
-@dataclass(frozen=True, slots=True)
-class Retired:
+class Retired(NamedTuple):
     id: str
     successor: str | None
     reason: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class FactDef:
+class FactDef(NamedTuple):
     name: str
     type: str
     description: str
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """The rules in force for one variant: base, then errata, then the variant."""
 
     rules: dict[str, Rule]
@@ -150,23 +145,72 @@ class View:
     removed: frozenset[str]
 
 
-@dataclass(slots=True)
 class Ruleset:
-    id: str
-    title: str
-    publisher: str
-    year: int
-    sources: dict[str, dict[str, Any]]
-    parts: tuple[Part, ...]
-    sections: dict[str, Section]
-    rules: dict[str, Rule]
-    terms: dict[str, Term]
-    params: dict[str, ParamDef]
-    overlays: dict[str, Overlay]
-    retired: dict[str, Retired]
-    facts: dict[str, FactDef]
-    fingerprint: str = ""
-    _views: dict[str | None, View] = field(default_factory=dict, repr=False)
+    """A whole validated ruleset; the one object every view is given."""
+
+    __slots__ = (
+        "_views",
+        "facts",
+        "fingerprint",
+        "id",
+        "overlays",
+        "params",
+        "parts",
+        "publisher",
+        "retired",
+        "rules",
+        "sections",
+        "sources",
+        "terms",
+        "title",
+        "year",
+    )
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        title: str,
+        publisher: str,
+        year: int,
+        sources: dict[str, dict[str, Any]],
+        parts: tuple[Part, ...],
+        sections: dict[str, Section],
+        rules: dict[str, Rule],
+        terms: dict[str, Term],
+        params: dict[str, ParamDef],
+        overlays: dict[str, Overlay],
+        retired: dict[str, Retired],
+        facts: dict[str, FactDef],
+        fingerprint: str = "",
+    ) -> None:
+        self.id = id
+        self.title = title
+        self.publisher = publisher
+        self.year = year
+        self.sources = sources
+        self.parts = parts
+        self.sections = sections
+        self.rules = rules
+        self.terms = terms
+        self.params = params
+        self.overlays = overlays
+        self.retired = retired
+        self.facts = facts
+        self.fingerprint = fingerprint
+        self._views: dict[str | None, View] = {}
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.id} {len(self.rules)} rules {self.fingerprint[:8]}>"
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["_views"] = {}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     # --- lookups -------------------------------------------------------------
     def param(self, name: str) -> int | float | bool | str:
