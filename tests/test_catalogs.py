@@ -110,3 +110,12 @@ def test_stale_catalog_after_a_rule_changes(locales: Path, mini_copy: Path, caps
     catalogs.update(rulebook.load("mini"))
     assert main(["catalog", "check", "--ruleset", "mini"]) == 1
     assert "fuzzy" in capsys.readouterr().err
+
+
+def test_a_translation_may_add_a_plural_word(locales: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    catalogs.update(rulebook.load("mini"))
+    fill = dict(GOOD)
+    fill["draw-hand-limit:summary"] = "Dobierz {draw-count}, zatrzymaj {hand-limit} {hand-limit:kartę|karty|kart}."
+    _translate_all(locales / "pl/LC_MESSAGES/rules.po", fill)
+    _translate_all(locales / "pl/LC_MESSAGES/havoc.po")
+    assert main(["catalog", "check", "--ruleset", "mini"]) == 0, capsys.readouterr().err

@@ -195,8 +195,9 @@ def _check_po(path: Path, lang: str, template: Catalog | None, nplurals: int, re
 
 
 def _compare(where: str, source: str, translation: str, nplurals: int, report: Report) -> None:
-    src = {p.split(":")[0] for p in markup.placeholders(source)}
-    dst = {p.split(":")[0] for p in markup.placeholders(translation)}
+    # Compare parameter names: a translation may add a plural word ({n:…}) the English did not need.
+    src = {p.strip("{}").split(":")[0] for p in markup.placeholders(source)}
+    dst = {p.strip("{}").split(":")[0] for p in markup.placeholders(translation)}
     if src != dst:
         report.problems.append(f"{where}: placeholders differ: source {sorted(src)}, translation {sorted(dst)}")
     for inline in markup.walk(markup.parse(translation)):
