@@ -219,3 +219,31 @@ class Translator:
     def render(self, ruleset: Ruleset, context: str, msgid: str) -> str:
         """A text in this language as plain text, parameters and plural words filled in."""
         return markup.render_plain(self.text(context, msgid), ruleset.param, self.plural_index)
+
+
+UI_CONTEXT = "ui"
+
+
+@lru_cache(maxsize=4)
+def translator(lang: str) -> Translator:
+    """One translator per language per process: loading a catalog is the slow part."""
+    return Translator(lang)
+
+
+def ui(msgid: str, lang: str = SOURCE_LANGUAGE) -> str:
+    """An interface string (a label, not rule data) in ``lang``; written as a literal ``ui("…")``
+    call so ``havoc catalog extract`` finds it, translated under context ``ui`` in ``havoc.po``."""
+    if lang == SOURCE_LANGUAGE:
+        return msgid
+    return translator(lang).text(UI_CONTEXT, msgid)
+
+
+def nui(singular: str, plural: str, n: int, lang: str = SOURCE_LANGUAGE) -> str:
+    """A counted interface word in the plural form ``n`` needs (Polish has three: 1, 2-4, 5+)."""
+    if lang == SOURCE_LANGUAGE:
+        return singular if n == 1 else plural
+    tr = translator(lang)
+    forms = tr.catalog.plural.get((UI_CONTEXT, singular)) if tr.catalog else None
+    if not forms:
+        return singular if n == 1 else plural
+    return forms[min(tr.plural_index(n), len(forms) - 1)]

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from havoc import rulebook
-from havoc.i18n import LANGUAGES, Translator
+from havoc.i18n import LANGUAGES, Translator, nui, ui
 from havoc.rulebook.model import Rule, Ruleset
 
 
@@ -96,7 +96,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.json:
         _dump({"ruleset": rs.id, "title": rs.title, "parts": tree, "overlays": overlays})
         return 0
-    print(f"{rs.title} ({rs.publisher}, {rs.year}): {len(rs.sections)} sections, {len(rs.rules)} rules")
+    lang = args.lang
+    n_sec, n_rules = len(rs.sections), len(rs.rules)
+    counts = f"{n_sec} {nui('section', 'sections', n_sec, lang)}, {n_rules} {nui('rule', 'rules', n_rules, lang)}"
+    print(f"{rs.title} ({rs.publisher}, {rs.year}): {counts}")
     for part in tree:
         print(f"\n{part['title']}")
         for sec in part["sections"]:
@@ -104,7 +107,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             for rule in sec["rules"]:
                 print(f"    {rule['id']:<34} {rule['title']}")
     for o in overlays:
-        flag = " (fan-made)" if o["fan-made"] else ""
+        flag = f" ({ui('fan-made', lang)})" if o["fan-made"] else ""
         print(f"\n{o['title']}{flag}  [{o['id']}]")
         for rule in o["rules"]:
             print(f"    {rule['id']:<34} {rule['title']}")
@@ -138,7 +141,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
     if args.json:
         _dump(data)
         return 0
-    print(format_rule(data))
+    print(format_rule(data, args.lang))
     return 0
 
 
@@ -225,39 +228,38 @@ def _linked_terms(rule: Rule) -> set[str]:
     return {p.target for p in markup.walk(markup.parse(rule.text)) if isinstance(p, markup.Ref) and p.kind == "term"}
 
 
-def format_rule(d: dict[str, Any]) -> str:
-    lines = [f"{d['title']}  [{d['id']}]", f"section: {d['section']['title']} [{d['section']['id']}]"]
+def format_rule(d: dict[str, Any], lang: str = "en") -> str:
+    """One rule for people; the labels in ``lang`` like the texts."""
+    lines = [f"{d['title']}  [{d['id']}]", f"{ui('section', lang)}: {d['section']['title']} [{d['section']['id']}]"]
     if d.get("retired-id"):
-        lines.append(f"(the ID {d['retired-id']!r} is retired; this is its successor)")
+        lines.append(ui("(the ID {id} is retired; this is its successor)", lang).format(id=d["retired-id"]))
     if d.get("overlay"):
-        lines.append(f"overlay: {d['origin']} ({d['overlay']['op']} {d['overlay']['target'] or ''})".rstrip())
+        target = d["overlay"]["target"] or ""
+        lines.append(f"{ui('overlay', lang)}: {d['origin']} ({d['overlay']['op']} {target})".rstrip())
     lines += ["", d["text"], ""]
     if d["summary"]:
-        lines.append(f"summary: {d['summary']}")
+        lines.append(f"{ui('summary', lang)}: {d['summary']}")
     for name, p in d["parameters"].items():
-        unit = f" {p['unit']}" if p.get("unit") else ""
-        lines.append(
-            f"parameter {name} = {p['value']}{unit}" + (f"  ({p['description']})" if p.get("description") else "")
-        )
+        lines.append(f"{ui('parameter', lang)} {name} = {p['value']}")
     if d["uses-parameters"]:
-        lines.append("uses: " + ", ".join(d["uses-parameters"]))
+        lines.append(f"{ui('uses', lang)}: " + ", ".join(d["uses-parameters"]))
     if d["see"]:
-        lines.append("see: " + ", ".join(f"{s['title']} [{s['id']}]" for s in d["see"]))
+        lines.append(f"{ui('see', lang)}: " + ", ".join(f"{s['title']} [{s['id']}]" for s in d["see"]))
     if d["terms"]:
-        lines.append("terms: " + ", ".join(d["terms"]))
+        lines.append(f"{ui('terms', lang)}: " + ", ".join(d["terms"]))
     src = d["source"]
     if src:
-        lines.append("source: " + ", ".join(f"{k} {v}" for k, v in src.items()))
-    lines.append(f"defined in: {d['file']}")
+        lines.append(f"{ui('source', lang)}: " + ", ".join(f"{k} {v}" for k, v in src.items()))
+    lines.append(f"{ui('defined in', lang)}: {d['file']}")
     if d.get("check"):
         c = d["check"]
-        lines.append(f"checked for: {', '.join(c['queries'])}")
+        lines.append(f"{ui('checked for', lang)}: {', '.join(c['queries'])}")
         if c.get("hint"):
-            lines.append(f"hint: {c['hint']}")
+            lines.append(f"{ui('hint', lang)}: {c['hint']}")
     for a in d["amended-by"]:
-        lines += ["", f"ruling: {a['title']} [{a['id']}]", a["text"]]
+        lines += ["", f"{ui('ruling', lang)}: {a['title']} [{a['id']}]", a["text"]]
     for ex in d["examples"]:
-        lines += ["", f"example: {ex['title']} [{ex['id']}]"]
+        lines += ["", f"{ui('example', lang)}: {ex['title']} [{ex['id']}]"]
         if ex["text"]:
             lines.append(ex["text"])
     return "\n".join(lines)
