@@ -10,6 +10,7 @@ placeholder or link, or a wrong number of plural forms is an error of ``havoc ch
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -183,7 +184,14 @@ def _check_po(path: Path, lang: str, template: Catalog | None, nplurals: int, re
         if isinstance(msg.id, tuple) and len(strings) != nplurals:
             report.problems.append(f"{where}: needs {nplurals} plural forms, has {len(strings)}")
         for s in strings:
-            _compare(where, key, str(s), nplurals, report)
+            if path.stem == "rules":
+                _compare(where, key, str(s), nplurals, report)
+            elif isinstance(msg.id, tuple):  # a plural form may drop the count ("one page")
+                allowed = set(_FORMAT.findall(str(msg.id[0])) + _FORMAT.findall(str(msg.id[1])))
+                if not set(_FORMAT.findall(str(s))) <= allowed:
+                    report.problems.append(f"{where}: a placeholder that is not in the source: {str(s)!r}")
+            else:
+                _compare_format(where, key, str(s), report)
         count += 1
     if template is not None:
         for msg in template:
@@ -209,6 +217,18 @@ def _compare(where: str, source: str, translation: str, nplurals: int, report: R
         report.problems.append(f"{where}: links differ from the source (keep every [..](term:…)/(rule:…) target)")
     if markup.stray_brace(translation):
         report.problems.append(f"{where}: a brace that is not a {{placeholder}}")
+
+
+_FORMAT = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\w*\}")
+
+
+def _compare_format(where: str, source: str, translation: str, report: Report) -> None:
+    """Interface and page strings: their Python format placeholders must survive translation."""
+    if sorted(_FORMAT.findall(source)) != sorted(_FORMAT.findall(translation)):
+        report.problems.append(
+            f"{where}: placeholders differ: source {sorted(_FORMAT.findall(source))}, "
+            f"translation {sorted(_FORMAT.findall(translation))}"
+        )
 
 
 def _short(text: str) -> str:

@@ -73,6 +73,10 @@ def messages(ruleset: Ruleset) -> Iterator[Message]:
             )
     for fact in ruleset.facts.values():
         yield Message(f"fact:{fact.name}:description", fact.description, "rules/facts.yaml", 0)
+    from havoc.quickref.layout import sheet_messages
+    from havoc.rulebook import rules_root
+
+    yield from sheet_messages(rules_root() / ruleset.id)
 
 
 def _rule_messages(ruleset: Ruleset, rid: str) -> Iterator[Message]:

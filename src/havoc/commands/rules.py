@@ -58,7 +58,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         f"{sum(len(r.examples) for r in rs.rules.values())} examples",
     ]
     from havoc import catalogs
+    from havoc.quickref.layout import layout_path, load_layout
 
+    sheet_root = rulebook.rules_root() / args.ruleset
+    if layout_path(sheet_root).is_file():
+        load_layout(rs, sheet_root)
+        checks.append("sheet layout")
     report = catalogs.check_all(rs)
     if report.problems:
         for problem in report.problems:

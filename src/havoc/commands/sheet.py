@@ -1,0 +1,90 @@
+"""``havoc sheet``: build the two-page quick-reference sheets (PDF and HTML) from ``rules/``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from havoc import rulebook
+from havoc.i18n import LANGUAGES
+
+DEFAULT_DIR = Path("build") / "sheets"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "sheet",
+        help="build the two-page quick-reference sheets (PDF + HTML)",
+        description=(
+            "Build the quick-reference sheet of each language: two A4 pages laid out by "
+            "rules/<ruleset>/sheet.yaml from the rules' summaries. Writes build/sheets/<lang>.pdf "
+            "and .html. Exits 1 if the layout names an unknown rule or the content does not fit "
+            "two pages (text is never set below 7 pt)."
+        ),
+    )
+    p.add_argument("--lang", choices=[*LANGUAGES, "all"], default="all", help="language (default: %(default)s)")
+    p.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="where to write: FILE.pdf (the HTML goes beside it), FILE.html (HTML only), "
+        "or a folder (with --lang all); default: build/sheets/<lang>.pdf",
+    )
+    p.add_argument(
+        "--png", action="store_true", help="also write page images <lang>-1.png, <lang>-2.png beside the PDF"
+    )
+    p.add_argument(
+        "--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)"
+    )
+    p.set_defaults(func=cmd_sheet)
+
+
+def targets(lang: str, output: Path | None, several: bool) -> tuple[Path | None, Path]:
+    """(PDF, HTML) paths for one language; a ``.html`` output means no PDF."""
+    if output is None or several or output.suffix == "" or output.is_dir():
+        folder = output if output is not None else DEFAULT_DIR
+        return folder / f"{lang}.pdf", folder / f"{lang}.html"
+    if output.suffix.lower() == ".html":
+        return None, output
+    return output, output.with_suffix(".html")
+
+
+def cmd_sheet(args: argparse.Namespace) -> int:
+    from havoc import quickref
+
+    rs = rulebook.load(args.ruleset)
+    root = rulebook.rules_root() / rs.id
+    langs = list(LANGUAGES) if args.lang == "all" else [args.lang]
+    for lang in langs:
+        pdf, page = targets(lang, args.output, len(langs) > 1)
+        started = time.perf_counter()
+        try:
+            sheet = quickref.build(lang, pdf, page, rs, root)
+        except ModuleNotFoundError as exc:
+            if not (exc.name or "").startswith("weasyprint"):
+                raise
+            print(
+                f"error: WeasyPrint is needed for the PDF ({exc}); install it with "
+                "`pip install 'havoc[sheet]'`, or ask for HTML only with -o FILE.html",
+                file=sys.stderr,
+            )
+            return 2
+        written = [p for p in (pdf, page) if p is not None]
+        if args.png and pdf is not None:
+            from havoc.quickref.pdf import write_pngs
+
+            written += write_pngs(pdf)
+        took = time.perf_counter() - started
+        wrote = ", ".join(str(p) for p in written)
+        print(f"{lang}: wrote {wrote} in {took:.1f} s")
+        if sheet.untranslated:
+            first = ", ".join(sheet.untranslated[:3])
+            print(
+                f"warning: {lang}: {len(sheet.untranslated)} of {sheet.texts} texts have no translation yet "
+                f"and are shown in English (first: {first})",
+                file=sys.stderr,
+            )
+    return 0

@@ -1,0 +1,285 @@
+"""Turn a layout, the rules and one language into the sheet's HTML.
+
+The HTML is the single form of the sheet: WeasyPrint prints it to PDF, and the same file is a
+standalone web page with a print stylesheet. Everything shown is looked up here in the
+catalogs (summaries, titles, term names and the layout's headings), so a sheet can never say
+something the rules do not.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+
+from havoc import markup
+from havoc.i18n import Translator
+from havoc.quickref.layout import Block, Item, Layout
+from havoc.rulebook.model import Ruleset
+
+# Type sizes in points. The sheet never goes below MIN_PT; when the content does not fit two
+# pages the build fails instead of shrinking (see havoc.quickref.pdf).
+MIN_PT = 7.0
+BODY_PT = 7.6
+ID_PT = 7.0
+LEADING = 1.2  # line height as a multiple of the body size
+SHORT_BLOCK = 5  # entries; a block this short is kept in one column
+
+_MARKS = {"decimal": lambda n: str(n), "upper-alpha": lambda n: chr(ord("A") + n - 1)}
+
+
+@dataclass(slots=True)
+class Lookup:
+    """A translator that also counts which texts fell back to English."""
+
+    tr: Translator
+    ruleset: Ruleset
+    missing: list[str] = field(default_factory=list)
+    used: int = 0
+
+    def text(self, context: str, msgid: str) -> str:
+        self.used += 1
+        catalog = self.tr.catalog
+        if catalog is not None and (context, msgid) not in catalog.singular:
+            self.missing.append(context)
+        return self.tr.text(context, msgid)
+
+    def term(self, term_id: str) -> str:
+        self.used += 1
+        term = self.ruleset.terms[term_id]
+        catalog = self.tr.catalog
+        if catalog is not None and (f"term:{term_id}:name", term.name) not in catalog.plural:
+            self.missing.append(f"term:{term_id}:name")
+        return self.tr.term_name(self.ruleset, term_id)
+
+
+# Polish typesetting never leaves a one-letter word (a, i, o, u, w, z) at the end of a line.
+_HANGING = {"pl": re.compile(r"(?<![\w\u00a0])([aiouwzAIOUWZ]) ")}
+
+
+def typeset(text: str, lang: str) -> str:
+    """Escape text for HTML and tie what the language's typesetting keeps together."""
+    out = html.escape(text, quote=False)
+    rule = _HANGING.get(lang)
+    return rule.sub("\\1\u00a0", out) if rule else out
+
+
+def inline_html(inlines: tuple[markup.Inline, ...], ruleset: Ruleset, tr: Translator) -> str:
+    """Markup to HTML: numbers that are rule facts in bold, links as their label."""
+    out: list[str] = []
+    after_value = False
+    for piece in inlines:
+        if isinstance(piece, markup.Text):
+            text = typeset(piece.text, tr.lang)
+            if after_value and text.startswith(" "):
+                text = "\u00a0" + text[1:]  # a number stays on the line of what it counts
+            out.append(text)
+        elif isinstance(piece, markup.Emph):
+            out.append(f"<em>{typeset(piece.text, tr.lang)}</em>")
+        elif isinstance(piece, markup.Param):
+            out.append(f'<b class="n">{html.escape(markup.format_value(ruleset.param(piece.name)))}</b>')
+        elif isinstance(piece, markup.PluralWord):
+            out.append(html.escape(markup.choose_form(piece.forms, ruleset.param(piece.name), tr.plural_index)))
+        else:
+            # A link is its label on paper (no wrapper: WeasyPrint hyphenates badly across inline boxes).
+            out.append(typeset(piece.label, tr.lang))
+        after_value = isinstance(piece, markup.Param)
+    return "".join(out)
+
+
+def text_html(text: str, ruleset: Ruleset, tr: Translator) -> str:
+    """A (short) text as inline HTML; paragraphs and list items are run together with spaces."""
+    parts: list[str] = []
+    for block in markup.parse(text):
+        if isinstance(block, markup.Paragraph):
+            parts.append(inline_html(block.inlines, ruleset, tr))
+        else:
+            parts.extend(inline_html(i, ruleset, tr) for i in block.items)
+    return " ".join(parts)
+
+
+def _rid(ident: str) -> str:
+    return f'<span class="rid">{html.escape(ident)}</span>'
+
+
+class SheetRenderer:
+    """Renders one language's sheet; keeps count of the texts not yet translated."""
+
+    def __init__(self, ruleset: Ruleset, layout: Layout, lang: str, translator: Translator | None = None) -> None:
+        self.rs = ruleset
+        self.layout = layout
+        self.lang = lang
+        self.tr = translator or Translator(lang)
+        self.look = Lookup(self.tr, ruleset)
+
+    # --- lines ------------------------------------------------------------------------------
+    def summary(self, rid: str) -> str:
+        rule = self.rs.rules[rid]
+        return text_html(self.look.text(f"{rid}:summary", rule.summary or ""), self.rs, self.tr)
+
+    def title(self, ident: str) -> str:
+        obj = self.rs.rules.get(ident) or self.rs.sections[ident]
+        return typeset(self.look.text(f"{ident}:title", obj.title), self.lang)
+
+    def line(self, rid: str, titles: bool, mark: str | None = None) -> str:
+        lead = f'<span class="mark">{mark}</span>' if mark else ""
+        title = self.title(rid)
+        if mark and title.startswith(f"{mark}. "):
+            title = title[len(mark) + 2 :]  # the badge already shows the step's letter
+        stop = "" if title[-1:] in ".?!:" else "."
+        head = f'<b class="rt">{title}{stop}</b> ' if titles else ""
+        out = f'<li class="line" data-rule="{rid}">{lead}{head}{self.summary(rid)}{_rid(rid)}</li>'
+        # Errata and rulings in force travel with the rule they amend.
+        for ruling in self.rs.view().amendments.get(rid, ()):
+            if ruling.summary:
+                out += (
+                    f'<li class="line ruling" data-rule="{ruling.id}">{self.summary(ruling.id)}{_rid(ruling.id)}</li>'
+                )
+        return out
+
+    def _section_rules(self, item: Item) -> list[str]:
+        if item.rules is not None:
+            return list(item.rules)
+        return [r for r in self.rs.sections[item.id].rule_ids if self.rs.rules[r].summary]
+
+    # --- blocks ---------------------------------------------------------------------------------
+    def block(self, block: Block, columns: int = 1) -> str:
+        classes = ["block", f"block-{block.kind}"]
+        if block.span == "all":
+            classes.append("span-all")
+        if block.column_break:
+            classes.append("column-break")
+        if block.numbering:
+            classes.append("numbered")
+        if self._short(block):
+            classes.append("keep")  # a short block is never split between columns
+        heading = typeset(self.look.text(f"sheet:{block.id}:title", block.title), self.lang)
+        body = {"list": self._list, "table": self._table, "terms": self._terms}[block.kind](block)
+        if columns > 1:
+            body = f'<div class="across" style="column-count: {columns}">{body}</div>'
+        return f'<section class="{" ".join(classes)}" id="block-{block.id}">\n<h2>{heading}</h2>\n{body}\n</section>'
+
+    def _short(self, block: Block) -> bool:
+        size = len(block.rows) + len(block.terms)
+        for item in block.items:
+            size += len(self._section_rules(item)) + 1 if item.id in self.rs.sections else 1
+        return size <= SHORT_BLOCK
+
+    def _list(self, block: Block) -> str:
+        out: list[str] = []
+        lines: list[str] = []
+        n = 0
+
+        def mark() -> str | None:
+            nonlocal n
+            n += 1
+            return _MARKS[block.numbering](n) if block.numbering else None
+
+        def flush() -> None:
+            if lines:
+                out.append('<ul class="lines">' + "".join(lines) + "</ul>")
+                lines.clear()
+
+        for item in block.items:
+            titles = block.titles if item.titles is None else item.titles
+            if item.id in self.rs.sections:
+                flush()
+                rules = "".join(self.line(r, titles) for r in self._section_rules(item))
+                m = mark()
+                lead = f'<span class="mark">{m}</span>' if m else ""
+                out.append(
+                    f'<div class="group" data-section="{item.id}"><h3>{lead}{self.title(item.id)}{_rid(item.id)}</h3>'
+                    f'<ul class="lines">{rules}</ul></div>'
+                )
+            else:
+                lines.append(self.line(item.id, titles, mark()))
+        flush()
+        return "\n".join(out)
+
+    def _table(self, block: Block) -> str:
+        head = ""
+        if block.header:
+            cells = "".join(
+                f"<th>{html.escape(self.look.text(f'sheet:{block.id}:header-{n}', h), quote=False)}</th>"
+                for n, h in enumerate(block.header, 1)
+            )
+            head = f"<thead><tr>{cells}</tr></thead>"
+        rows = []
+        for row in block.rows:
+            value = html.escape(markup.format_value(self.rs.param(row.param)))
+            rows.append(
+                f'<tr data-rule="{row.rule}"><td class="num">{value}</td>'
+                f"<td>{self.summary(row.rule)}{_rid(row.rule)}</td></tr>"
+            )
+        return f'<table class="values">{head}<tbody>{"".join(rows)}</tbody></table>'
+
+    def _terms(self, block: Block) -> str:
+        items = []
+        for tid, _line in block.terms:
+            term = self.rs.terms[tid]
+            name = html.escape(self.look.term(tid), quote=False)
+            definition = text_html(self.look.text(f"term:{tid}:definition", term.definition), self.rs, self.tr)
+            items.append(f'<p class="term-entry" data-term="{tid}"><b class="tn">{name}</b> {definition}</p>')
+        return f'<div class="terms">{"".join(items)}</div>'
+
+    def flow(self, blocks: tuple[Block, ...], columns: int) -> str:
+        """Runs of column blocks as multi-column flows; ``span: all`` blocks between them, full width.
+
+        A full-width block sets its own body in the page's columns, so a strip such as "the
+        round at a glance" reads across the page without nesting one multi-column box in another.
+        """
+        out: list[str] = []
+        run: list[str] = []
+
+        def close() -> None:
+            if run:
+                out.append(f'<div class="flow" style="column-count: {columns}">\n' + "\n".join(run) + "\n</div>")
+                run.clear()
+
+        for block in blocks:
+            if block.span == "all":
+                close()
+                out.append(self.block(block, columns))
+            else:
+                run.append(self.block(block))
+        close()
+        return "\n".join(out)
+
+    # --- the document ---------------------------------------------------------------------------
+    def document(self) -> str:
+        """The whole sheet as one self-contained HTML file (its CSS inlined)."""
+        lo = self.layout
+        title = typeset(self.look.text("sheet:title", lo.title), self.lang)
+        subtitle = typeset(self.look.text("sheet:subtitle", lo.subtitle), self.lang) if lo.subtitle else ""
+        legend = text_html(self.look.text("sheet:legend", lo.legend), self.rs, self.tr) if lo.legend else ""
+        game = html.escape(self.rs.title)
+        pages = []
+        for n, page in enumerate(lo.pages, 1):
+            blocks = self.flow(page.blocks, page.columns)
+            if n == 1:
+                head = (
+                    f'<header class="masthead"><h1><span class="game">{game}</span> {title}</h1>'
+                    f'<p class="subtitle">{subtitle}</p><p class="legend">{legend}</p></header>'
+                )
+            else:
+                head = f'<header class="runhead"><span class="game">{game}</span> {title}</header>'
+            pages.append(
+                f'<section class="page" id="sheet-page-{n}">\n{head}\n{blocks}\n'
+                f'<span class="end" id="sheet-page-{n}-end"></span>\n</section>'
+            )
+        css = stylesheet()
+        return (
+            f'<!DOCTYPE html>\n<html lang="{self.lang}">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{game} — {title}</title>\n"
+            f'<meta name="generator" content="havoc sheet ({self.rs.id} {self.rs.fingerprint[:12]})">\n'
+            f"<style>\n{css}\n</style>\n</head>\n<body>\n" + "\n".join(pages) + "\n</body>\n</html>\n"
+        )
+
+
+def stylesheet() -> str:
+    """The sheet's CSS, with the type sizes filled in from this module's constants."""
+    css = resources.files("havoc.quickref").joinpath("sheet.css").read_text(encoding="utf-8")
+    sizes = f":root {{ --body: {BODY_PT}pt; --id: {ID_PT}pt; --leading: {LEADING}; }}\n"
+    return sizes + css
