@@ -1,0 +1,215 @@
+"""``havoc ask``, ``legal``, ``battle``, ``score`` and ``schema``: the rules assistant.
+
+Kept light at import: the interpreter is imported inside the command functions, so other
+commands do not pay for it, and the assistant itself never imports Sphinx or WeasyPrint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+# The answer languages (havoc.i18n.LANGUAGES; a test keeps them equal). Not imported from
+# there: the catalog machinery is not needed to parse the command line.
+LANGUAGES = ("en", "pl")
+
+if TYPE_CHECKING:
+    from havoc.interpreter.answer import Answer
+
+DEFAULT_RULESET = "cry-havoc"
+
+ASK_EPILOG = """\
+question words (the compact form):  KIND [FACTION] [key=value ...]
+  KIND      move, recruit, build, activate, draw-tactics, enable-scoring, use-skill,
+            play-tactic, battle, retreat, discard, prisoners, score, winner, legal
+  FACTION   humans, pilgrims, machines or trogs (default: the position's `turn`)
+  key=value any field of the query file form: from, to, via, region, units, points,
+            cost, structure, deck, card, card-terrain, skill, activations,
+            during-action, moved-this-action, position, capture-from;
+            lists take commas (via=a,b), yes/no for booleans;
+            Units on the Battle objectives: FACTION=CONTROL/PRISONERS/ATTRITION
+  A bare Region ID after battle, retreat, play-tactic, build, activate or recruit
+  names the region. Some fields in brief: units (default 1), points (the icons on
+  the discarded cards; left out, points are not checked), cost (what the
+  Structures cost, as printed on their tiles), via (Regions passed through),
+  moved-this-action (the Units entered `from` earlier in this action), position
+  (a spot on the Upcoming Initiative track, for Initiative cards).
+
+examples:
+  havoc ask pos.yaml move humans from=foglands to=scorch units=2
+  havoc ask pos.yaml move pilgrims from=example-a to=example-c via=example-b units=1 points=2
+  havoc ask pos.yaml recruit pilgrims units=5 points=5
+  havoc ask pos.yaml build pilgrims example-b structure=harvester points=5 cost=4
+  havoc ask pos.yaml use-skill pilgrims skill=teleport --lang pl
+  havoc ask pos.yaml battle example-battle pilgrims=2/1/1 humans=2/1/1 --json
+  havoc ask pos.yaml --query question.yaml
+
+the query file form (YAML or JSON):
+  {ask: move, faction: humans, from: foglands, to: scorch, units: 2}
+
+POSITION is a YAML or JSON file (`-` reads standard input); `havoc schema` prints its
+JSON Schema, and tests/fixtures/assistant/*.yaml are worked examples. A position lists
+only the Regions the question is about, with their neighbours.
+
+The answer gives the verdict, the rules that decided it with the facts each one read,
+a hint for a "no", and the figures (how many may leave, VP …).
+Exit status: 0 answered (yes or no), 1 the rules are broken, 2 the position or question
+is malformed (every problem is listed with its field and line).
+"""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "ask",
+        help="ask the rules assistant a question about a position",
+        description="Answer a question about a position from the rules, citing the rules that decide it.",
+        epilog=ASK_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
+    p.add_argument("words", metavar="QUESTION", nargs="*", help="the question in compact form (see below)")
+    p.add_argument("--query", metavar="FILE", help="read the question from a YAML or JSON file instead")
+    _common(p)
+    p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser(
+        "legal",
+        help="list what the player whose turn it is may do now",
+        description="List the actions the faction whose turn it is (or FACTION) may take now, with their limits.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  havoc legal pos.yaml\n  havoc legal pos.yaml pilgrims --lang pl",
+    )
+    p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
+    p.add_argument("faction", metavar="FACTION", nargs="?", help="ask for this faction instead of whose turn it is")
+    _common(p)
+    p.set_defaults(func=cmd_legal)
+
+    p = sub.add_parser(
+        "battle",
+        help="resolve a Battle (or list the battle order)",
+        description="Resolve the Battle in REGION from the Units placed on the objectives; without REGION, list the battle order.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=(
+            "placement: FACTION=CONTROL/PRISONERS/ATTRITION for each side, e.g.\n"
+            "  havoc battle pos.yaml example-battle pilgrims=2/1/1 humans=2/1/1\n"
+            "  havoc battle pos.yaml            # the order of the Battles"
+        ),
+    )
+    p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
+    p.add_argument("region", metavar="REGION", nargs="?", help="the Battle Region")
+    p.add_argument(
+        "placement", metavar="FACTION=C/P/A", nargs="*", help="Units on Region Control / Capture Prisoners / Attrition"
+    )
+    p.add_argument("--as", dest="faction", metavar="FACTION", help="report the figures of this side")
+    _common(p)
+    p.set_defaults(func=cmd_battle)
+
+    p = sub.add_parser(
+        "score",
+        help="what each faction scores this round",
+        description="Score the round from the position: the enabler's Region VP, everyone's Crystal VP (Trogs half).",
+    )
+    p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
+    p.add_argument("faction", metavar="FACTION", nargs="?", help="report this faction's figures first")
+    _common(p)
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser(
+        "schema",
+        help="print the JSON Schema of positions",
+        description="Print the JSON Schema of the position format (for editors and the docs).",
+    )
+    p.add_argument("--ruleset", default=DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)")
+    p.add_argument(
+        "--no-limits", action="store_true", help="leave out the maximums that come from the rules' parameters"
+    )
+    p.set_defaults(func=cmd_schema)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the answer (default: %(default)s)")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p.add_argument("--ruleset", default=DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)")
+
+
+def _emit(answer: Answer, as_json: bool) -> int:
+    if as_json:
+        import json
+
+        json.dump(answer.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        from havoc.interpreter.answer import render_text
+
+        print(render_text(answer))
+    return 0
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from havoc import api
+
+    rs, pos = api.prepare(args.position, args.ruleset)
+    if args.query:
+        from havoc.interpreter.query import parse_query
+        from havoc.yamlio import YamlError, load_file
+
+        try:
+            data = load_file(_path(args.query), args.query)
+        except YamlError as exc:
+            from havoc.errors import InputError
+
+            raise InputError([exc.problem]) from None
+        if args.words:
+            from havoc.errors import InputError, Problem
+
+            raise InputError(
+                [Problem("command line", None, "give the question either as words or with --query, not both")]
+            )
+        query = parse_query(data, pos, args.query)
+    else:
+        from havoc.interpreter.query import parse_compact
+
+        query = parse_compact(args.words, pos)
+    return _emit(api.answer_for(rs, pos, query, args.lang), args.json)
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    from havoc import api
+
+    return _emit(api.legal(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json)
+
+
+def cmd_battle(args: argparse.Namespace) -> int:
+    from havoc import api
+    from havoc.interpreter.query import parse_compact
+
+    rs, pos = api.prepare(args.position, args.ruleset)
+    words = ["battle"] + ([f"region={args.region}"] if args.region else []) + list(args.placement)
+    if args.faction:
+        words.append(f"faction={args.faction}")
+    query = parse_compact(words, pos)
+    return _emit(api.answer_for(rs, pos, query, args.lang), args.json)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from havoc import api
+
+    return _emit(api.score(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json)
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    import json
+
+    from havoc import api
+
+    schema: dict[str, Any] = api.schema(None if args.no_limits else args.ruleset)
+    json.dump(schema, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _path(name: str) -> Any:
+    from pathlib import Path
+
+    return Path(name)

@@ -1,0 +1,265 @@
+"""Answers: the verdict, the rules that decided it with the facts each used, figures, hints.
+
+One :class:`Answer` renders as text for people (:func:`render_text`) and as JSON for
+programs (:meth:`Answer.to_dict`). Rule titles and texts come from the catalogs in the
+asker's language; interface words come from :mod:`havoc.interpreter.ui`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from havoc.interpreter.engine import RuleResult
+from havoc.interpreter.ui import figure_label, translator, ui, value_text, yes_no
+from havoc.rulebook.model import Rule, Ruleset
+
+
+@dataclass(slots=True)
+class Decision:
+    """One rule as cited by an answer."""
+
+    id: str
+    title: str
+    text: str
+    origin: str  # base, errata, or the variant's ID
+    passed: bool | None
+    facts: dict[str, Any]
+    figures: dict[str, Any] = field(default_factory=dict)
+    hint: str | None = None
+    note: str | None = None  # which side/step/candidate the rule was checked for
+    amended_by: list[dict[str, str]] = field(default_factory=list)
+    specific: bool = False  # the rule applies only in some situations (its check has applies-if)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "title": self.title,
+            "text": self.text,
+            "overlay": self.origin,
+            "passed": self.passed,
+            "facts": self.facts,
+        }
+        if self.figures:
+            out["figures"] = self.figures
+        if self.hint:
+            out["hint"] = self.hint
+        if self.note:
+            out["for"] = self.note
+        if self.specific:
+            out["conditional"] = True
+        if self.amended_by:
+            out["amended-by"] = self.amended_by
+        return out
+
+
+@dataclass(slots=True)
+class Answer:
+    kind: str
+    question: str
+    verdict: bool | None
+    rules: list[Decision]
+    figures: dict[str, Any]
+    lang: str = "en"
+    hint: str | None = None
+    fixes: list[str] = field(default_factory=list)
+    overlay: str = "base"
+    details: dict[str, Any] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)  # the kind's own report, already in `lang`
+    yes_no: bool = True  # the question is a yes/no one ("Can …?"), not "how many"/"who"/"what"
+
+    @property
+    def rule_ids(self) -> list[str]:
+        return [d.id for d in self.rules]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "question": self.question,
+            "verdict": self.verdict,
+            "answer": yes_no(self.verdict, self.lang),
+            "figures": self.figures,
+            "rules": [d.to_dict() for d in self.rules],
+            "overlay": self.overlay,
+            "lang": self.lang,
+        }
+        if self.hint:
+            out["hint"] = self.hint
+        if self.fixes:
+            out["would-be-legal"] = self.fixes
+        if self.details:
+            out["details"] = self.details
+        if self.lines:
+            out["report"] = self.lines
+        return out
+
+
+class Texts:
+    """Rule titles, texts and hints in one language, rendered once and kept."""
+
+    def __init__(self, rs: Ruleset, lang: str) -> None:
+        self.rs = rs
+        self.lang = lang
+        # English is the source: its texts render straight from the rules, without loading
+        # the catalog machinery (a short `havoc ask` process never imports it).
+        self.tr = translator(lang) if lang != "en" else None
+        self._cache: dict[str, tuple[str, str, str | None]] = {}
+
+    def _render(self, context: str, msgid: str) -> str:
+        if self.tr is not None:
+            return self.tr.render(self.rs, context, msgid)
+        from havoc import markup
+
+        return markup.render_plain(msgid, self.rs.param, _english_plural)
+
+    def rule(self, rule: Rule) -> tuple[str, str, str | None]:
+        found = self._cache.get(rule.id)
+        if found is None:
+            title = self.tr.text(f"{rule.id}:title", rule.title) if self.tr is not None else rule.title
+            text = self._render(f"{rule.id}:text", rule.text) if rule.text else ""
+            hint = rule.check.hint if rule.check else None
+            hint_text = self._render(f"{rule.id}:hint", hint) if hint else None
+            found = self._cache[rule.id] = (title, text, hint_text)
+        return found
+
+    def term(self, term_id: str, count: int | None = None) -> str:
+        term = self.rs.terms.get(term_id)
+        if term is None:
+            return term_id
+        if self.tr is not None:
+            return self.tr.term_name(self.rs, term_id, count)
+        return term.name if count is None or _english_plural(count) == 0 else term.plural
+
+
+def _english_plural(n: int) -> int:
+    return 0 if abs(n) == 1 else 1
+
+
+_texts: dict[tuple[int, str], Texts] = {}
+
+
+def texts(rs: Ruleset, lang: str) -> Texts:
+    key = (id(rs), lang)
+    found = _texts.get(key)
+    if found is None or found.rs is not rs:
+        found = _texts[key] = Texts(rs, lang)
+    return found
+
+
+def decision(
+    t: Texts, view_amendments: dict[str, tuple[Rule, ...]], result: RuleResult, note: str | None = None
+) -> Decision:
+    """Cite one rule; the facts and figures dicts are the evaluation's own (fresh per evaluation)."""
+    rule = result.rule
+    title, text, hint = t.rule(rule)
+    amendments = view_amendments.get(rule.id)
+    amended = (
+        [{"id": a.id, "title": t.rule(a)[0], "text": t.rule(a)[1], "overlay": a.origin} for a in amendments]
+        if amendments
+        else []
+    )
+    return Decision(
+        id=rule.id,
+        title=title,
+        text=text,
+        origin=rule.origin,
+        passed=result.passed,
+        facts=result.facts,
+        figures=result.figures,
+        hint=hint if result.passed is False else None,
+        note=note,
+        amended_by=amended,
+        specific=rule.check is not None and rule.check.applies_if is not None,
+    )
+
+
+def deciding_overlay(rs: Ruleset, decisions: list[Decision]) -> str:
+    """The highest layer among the deciding rules (and their rulings): variant > errata > base."""
+    best, rank = "base", 0
+    for d in decisions:
+        if d.origin == "base" and not d.amended_by:
+            continue
+        for origin in [d.origin, *(a["overlay"] for a in d.amended_by)]:
+            overlay = rs.overlays.get(origin)
+            r = 0 if overlay is None else (2 if overlay.kind == "variant" else 1)
+            if r > rank:
+                best, rank = origin, r
+    return best
+
+
+# --- text -------------------------------------------------------------------------
+
+
+def _fmt_figure(value: Any, lang: str) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{_name(k, lang)} {value_text(v, lang)}" for k, v in value.items())
+    return value_text(value, lang)
+
+
+def _name(key: str, lang: str) -> str:
+    from havoc.interpreter.ui import faction_name
+
+    return faction_name(key, lang)
+
+
+def render_text(a: Answer) -> str:
+    """The answer for a person reading a terminal.
+
+    The rules that said no come first, then those that gave a figure or apply only in some
+    situations (with their text), then the general checks that passed (title and facts).
+    A rule checked several times (once per side or candidate) is shown once.
+    """
+    lang = a.lang
+    head = a.question
+    if a.yes_no and a.verdict is not None:
+        head = f"{a.question}  {yes_no(a.verdict, lang)}"
+    out = [head]
+    for line in a.lines:
+        out.append(f"  {line}")
+    if a.figures and not a.lines:
+        shown = a.figures
+        if a.verdict is False:  # a "no": only the figures of the rules that said no
+            keep = {k for d in a.rules for k in d.figures}
+            shown = {k: v for k, v in a.figures.items() if k in keep}
+        for name, value in shown.items():
+            out.append(f"  {figure_label(name, lang)}: {_fmt_figure(value, lang)}")
+    if a.hint:
+        out.append(ui("Hint", lang) + f": {a.hint}")
+    if a.fixes:
+        out.append(ui("It would be allowed with", lang) + ":")
+    for fix in a.fixes:
+        out.append(f"  - {fix}")
+    grouped: dict[str, list[Decision]] = {}
+    for d in a.rules:
+        grouped.setdefault(d.id, []).append(d)
+
+    def weight(ds: list[Decision]) -> int:
+        d = ds[0]
+        return 0 if any(x.passed is False for x in ds) else 1 if (d.figures or d.specific) else 2
+
+    if grouped:
+        out.append("")
+        out.append(ui("Deciding rules", lang) + ":")
+    for ds in sorted(grouped.values(), key=weight):
+        d = next((x for x in ds if x.passed is False), ds[0])
+        mark = "✗" if d.passed is False else "✓" if d.passed else "•"
+        overlay_word = ui("overlay", lang)
+        origin = f" ({overlay_word}: {d.origin})" if d.origin != "base" else ""
+        notes = list(dict.fromkeys(x.note for x in ds if x.note))
+        note = f" — {'; '.join(notes)}" if notes else ""
+        out.append(f"  {mark} {d.title} [{d.id}]{origin}{note}")
+        if d.passed is False or d.figures or d.specific:
+            for para in d.text.split("\n"):
+                out.append(f"      {para}" if para else "")
+        checked = ui("checked", lang)
+        distinct = [x for i, x in enumerate(ds) if x.facts and all(x.facts != y.facts for y in ds[:i])]
+        for x in distinct if len(distinct) > 1 else [d] if d.facts else []:
+            facts = "; ".join(f"{k} = {value_text(v, lang)}" for k, v in x.facts.items())
+            who = f" ({x.note})" if len(distinct) > 1 and x.note else ""
+            out.append(f"      {checked}{who}: {facts}")
+        for am in d.amended_by:
+            out.append("      " + ui("ruling", lang) + f" [{am['id']}]: {am['text']}")
+    if a.overlay != "base":
+        out.append("")
+        out.append(ui("Decided by overlay", lang) + f": {a.overlay}")
+    return "\n".join(out)

@@ -1,0 +1,373 @@
+"""Resolving a Battle: the mechanism that runs the battle rules in the book's order.
+
+The order of the steps (add Crystals, resolve Region Control, then Capture Prisoners, then
+Attrition, then survivors return or retreat, then the token goes) is the mechanism and lives
+here. *Who* wins an objective, how many prisoners are taken, how many Units are killed and
+what each is worth come from the figures of the rules checked for ``battle``, evaluated once
+per side with that side as the actor. A rule takes part in a step when it defines one of
+that step's figures (see :mod:`havoc.interpreter.contract`); a later rule (the neutral-Trog
+exceptions) overrides an earlier one's figure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from havoc.errors import InputError, Problem, RulebookError
+from havoc.interpreter import contract as C
+from havoc.interpreter.answer import Answer
+from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
+from havoc.interpreter.facts import BattleState, Context
+from havoc.interpreter.queries import Job, retreat_options
+from havoc.interpreter.ui import ui
+from havoc.position import Region
+
+F_NOT_FOUGHT = "not-fought"
+PRE = frozenset({F_NOT_FOUGHT, C.F_BATTLE_CRYSTALS})
+CONTROL = frozenset({C.F_WINS_CONTROL, C.F_CONTROL_VP, C.F_PLACES_CONTROL, C.F_PLACES_NEST})
+PRISONERS = frozenset({C.F_TAKES_PRISONERS, C.F_PRISONERS_TAKEN})
+ATTRITION = frozenset({C.F_KILLS, C.F_KILL_VP})
+CAPTURE_ORDER = ("attrition", "control", "prisoners")  # default: the taker weakens the enemy's Attrition
+
+
+def _stage(names: frozenset[str]) -> Any:
+    def only(cr: CompiledRule) -> bool:
+        return bool(names.intersection(cr.figures)) or (not cr.figures and names is PRE)
+
+    return only
+
+
+def _int(figs: dict[str, Any], name: str, default: int = 0) -> int:
+    v = figs.get(name, default)
+    return v if isinstance(v, int) and not isinstance(v, bool) else default
+
+
+def resolve(job: Job) -> Answer:
+    """Resolve the Battle in the question's Region (or list the battle order without one).
+
+    The verdict says whether the Battle is fought. The figures are the asking faction's own
+    (what the rules gave it at each step: ``wins-control``, ``kills`` …) plus the outcome
+    for both sides (``control-winner``, ``vp-gained``, ``survivors`` …).
+    """
+    if job.q.region is None:
+        return _order(job)
+    pos, q, eng, lang = job.pos, job.q, job.eng, job.lang
+    region = pos.regions[job.q.region]
+    if region.battle is None:
+        raise InputError(
+            [
+                Problem(
+                    q.name,
+                    None,
+                    f"region: {region.id!r} holds no Battle token; Battle Regions here: {', '.join(_battles(job)) or 'none'}",
+                )
+            ]
+        )
+    attacker = region.battle.attacker
+    defender = region.defender()
+    asker = q.faction
+    question = ui("How does the Battle in {region} end?", lang).format(region=region.id)
+    cited: list[tuple[RuleResult, Context, str | None]] = []
+    mine: dict[str, Any] = {}
+
+    def run(side: str, names: frozenset[str], state: BattleState | None, label: str) -> dict[str, Any]:
+        ctx = Context(pos, q, side, region=region, battle=state)
+        rs = eng.evaluate("battle", ctx, only=_stage(names))
+        cited.extend((r, ctx, f"{job.fname(side)}: {label}") for r in rs)
+        figs = merge_figures(rs)
+        if side == asker:
+            mine.update(figs)
+        return figs
+
+    pre_ctx = Context(pos, q, asker or attacker, region=region)
+    pre_rs = eng.evaluate("battle", pre_ctx, only=_stage(PRE))
+    cited.extend((r, pre_ctx, None) for r in pre_rs)
+    pre = merge_figures(pre_rs)
+    mine.update(pre)
+    lines = [
+        ui("Battle token {token}: {attacker} attack, {defender} defend", lang).format(
+            token=region.battle.token, attacker=job.fname(attacker), defender=job.fname(defender) if defender else "—"
+        )
+    ]
+    if any(r.passed is False for r in pre_rs) or pre.get(F_NOT_FOUGHT) or defender is None:
+        remaining = region.sides()
+        holder = remaining[0] if remaining else None
+        lines.append(ui("Only one side is left: no Battle is fought; the token is removed.", lang))
+        if holder:
+            lines.append(ui("{faction} take Control of the Region.", lang).format(faction=job.fname(holder)))
+        failed = [(r, c, n) for r, c, n in cited if r.passed is False] or cited
+        gone = {**mine, "control-winner": holder or ""}
+        return _answer(job, question, failed, gone, lines, verdict=False, details={"fought": False, "control": holder})
+
+    added = _int(pre, C.F_BATTLE_CRYSTALS)
+    lines.append(ui("A. Crystals: +{added} (now {total})", lang).format(added=added, total=region.crystals + added))
+    sides = (attacker, defender)
+    if not q.objectives:
+        lines.append(
+            ui("Give the Units on the objectives to resolve it, e.g. {example}", lang).format(
+                example=f"{attacker}=2/1/1 {defender}=2/1/1"
+            )
+        )
+        return _answer(
+            job,
+            question,
+            cited,
+            {**mine, C.F_BATTLE_CRYSTALS: added},
+            lines,
+            verdict=True,
+            details={"fought": True, "sides": list(sides)},
+        )
+    placed = _placement(job, region, sides)
+    state = BattleState(attacker, defender, placed)
+    start = {s: dict(placed[s]) for s in sides}
+
+    # 1. Region Control.
+    control = {s: run(s, CONTROL, state, ui("Region Control", lang)) for s in sides}
+    winners = [s for s in sides if control[s].get(C.F_WINS_CONTROL)]
+    if len(winners) != 1:
+        raise RulebookError(
+            [
+                Problem(
+                    eng.rs.id,
+                    None,
+                    f"the rules checked for `battle` give {len(winners)} winners of Region Control (figure {C.F_WINS_CONTROL!r}); expected exactly one",
+                )
+            ]
+        )
+    won = winners[0]
+    lost = attacker if won == defender else defender
+    vp = dict.fromkeys(sides, 0)
+    vp[won] += _int(control[won], C.F_CONTROL_VP)
+    lines.append(
+        ui("1. Region Control: {faction} win ({a} : {d}), +{vp} VP", lang).format(
+            faction=job.fname(won),
+            a=start[attacker]["control"],
+            d=start[defender]["control"],
+            vp=_int(control[won], C.F_CONTROL_VP),
+        )
+    )
+
+    # 2. Capture Prisoners.
+    prisoners = {s: run(s, PRISONERS, state, ui("Capture Prisoners", lang)) for s in sides}
+    takers = [s for s in sides if prisoners[s].get(C.F_TAKES_PRISONERS)]
+    if len(takers) > 1:
+        raise RulebookError([Problem(eng.rs.id, None, "the rules checked for `battle` let both sides take prisoners")])
+    taken = dict.fromkeys(sides, 0)
+    taken_from: dict[str, dict[str, int]] = {s: {} for s in sides}
+    for taker in takers:
+        victim = state.opponent(taker)
+        want = _int(prisoners[taker], C.F_PRISONERS_TAKEN)
+        order = ((q.capture_from,) if q.capture_from else ()) + CAPTURE_ORDER
+        taken[taker], taken_from[victim] = _remove(state.placed[victim], want, order)
+    if takers:
+        lines.append(
+            ui("2. Capture Prisoners: {faction} take {count} ({a} : {d})", lang).format(
+                faction=job.fname(takers[0]),
+                count=taken[takers[0]],
+                a=start[attacker]["prisoners"],
+                d=start[defender]["prisoners"],
+            )
+        )
+    else:
+        lines.append(
+            ui("2. Capture Prisoners: nobody takes any ({a} : {d})", lang).format(
+                a=start[attacker]["prisoners"], d=start[defender]["prisoners"]
+            )
+        )
+
+    # 3. Attrition (both sides at once, after the prisoners left the objectives).
+    attrition = {s: run(s, ATTRITION, state, ui("Attrition", lang)) for s in sides}
+    kills = {s: min(_int(attrition[s], C.F_KILLS), state.left(state.opponent(s))) for s in sides}
+    for s in sides:
+        _remove(state.placed[state.opponent(s)], kills[s], ("control", "prisoners", "attrition"))
+        vp[s] += _int(attrition[s], C.F_KILL_VP)
+    lines.append(
+        ui("3. Attrition: {a} kill {ka}, {d} kill {kd}", lang).format(
+            a=job.fname(attacker), ka=kills[attacker], d=job.fname(defender), kd=kills[defender]
+        )
+    )
+
+    # E/F. Survivors return, or retreat.
+    survivors = {s: state.left(s) for s in sides}
+    lines.append(
+        ui("E. {faction} keep {count} {units} in the Region", lang).format(
+            faction=job.fname(won), count=survivors[won], units=job.t.term("unit", survivors[won])
+        )
+    )
+    retreat = retreat_options(job, lost, region)
+    nests = retreat.nests
+    if survivors[lost] > 0:
+        # Cite the retreat rules where they allowed a Region, or, if none qualified, where they refused.
+        shown = [x for x in retreat.results if x[2] in retreat.destinations] or retreat.results
+        for r, c, n in shown:
+            cited.append((r, c, job.fname(lost) + ": " + ui("retreat", lang) + f" → {n}"))
+    nest_on: list[str] = []
+    if survivors[lost] == 0:
+        lines.append(ui("F. {faction}: no Units left to retreat", lang).format(faction=job.fname(lost)))
+    elif nests:
+        nest_on = retreat.nest_on
+        lines.append(
+            ui("F. The Trog Units leave the board; a Trog Nest token goes on one of: {regions}", lang).format(
+                regions=", ".join(nest_on) or "—"
+            )
+        )
+    elif retreat.destinations:
+        lines.append(
+            ui("F. {faction} retreat {count} {units} to one of: {regions}", lang).format(
+                faction=job.fname(lost),
+                count=survivors[lost],
+                units=job.t.term("unit", survivors[lost]),
+                regions=", ".join(retreat.destinations),
+            )
+        )
+    else:
+        lines.append(
+            ui("F. {faction} send {count} {units} back to the Reserve (no Region qualifies)", lang).format(
+                faction=job.fname(lost), count=survivors[lost], units=job.t.term("unit", survivors[lost])
+            )
+        )
+    places_control = bool(control[won].get(C.F_PLACES_CONTROL, True))
+    places_nest = bool(control[won].get(C.F_PLACES_NEST, False))
+    if places_nest:
+        lines.append(
+            ui("G. A Trog Nest token goes on the Region instead of a Control token; the Battle token is removed.", lang)
+        )
+    elif places_control:
+        lines.append(
+            ui("G. {faction} put their Control token on the Region; the Battle token is removed.", lang).format(
+                faction=job.fname(won)
+            )
+        )
+    else:
+        lines.append(ui("G. The Battle token is removed.", lang))
+    lines.append(ui("VP", lang) + ": " + ", ".join(f"{job.fname(s)} +{vp[s]}" for s in sides))
+
+    figures: dict[str, Any] = {
+        **mine,
+        C.F_BATTLE_CRYSTALS: added,
+        "control-winner": won,
+        "vp-gained": vp,
+        "prisoners-by": taken,
+        "kills-by": kills,
+        "survivors": survivors,
+        "retreat-to": [] if nests else retreat.destinations,
+        C.F_TO_RESERVE: survivors[lost] > 0 and not retreat.destinations and not nests,
+        "control-token": won if places_control and not places_nest else "",
+        "nest": places_nest,
+        "nest-options": nest_on,
+    }
+    details = {
+        "fought": True,
+        "token": region.battle.token,
+        "attacker": attacker,
+        "defender": defender,
+        "objectives": start,
+        "captured-from": taken_from,
+        "after": {s: dict(state.placed[s]) for s in sides},
+        "crystals": region.crystals + added,
+    }
+    return _answer(job, question, cited, figures, lines, verdict=True, details=details)
+
+
+def _remove(objectives: dict[str, int], count: int, order: tuple[str, ...]) -> tuple[int, dict[str, int]]:
+    """Take up to ``count`` Units off the objectives in ``order``; how many went, from where."""
+    done = 0
+    where: dict[str, int] = {}
+    for obj in dict.fromkeys(order):
+        while done < count and objectives.get(obj, 0) > 0:
+            objectives[obj] -= 1
+            where[obj] = where.get(obj, 0) + 1
+            done += 1
+    return done, where
+
+
+def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, dict[str, int]]:
+    q, pos = job.q, job.pos
+    problems = []
+    for side in q.objectives:
+        if side not in sides:
+            problems.append(Problem(q.name, None, f"objectives.{side}: not a side of this Battle ({', '.join(sides)})"))
+    placed = {}
+    for side in sides:
+        if side not in q.objectives:
+            problems.append(
+                Problem(
+                    q.name,
+                    None,
+                    f"objectives.{side}: missing; give both sides' Units on the objectives ({side} has {region.units.get(side, 0)} in the Region)",
+                )
+            )
+            continue
+        counts = {o: q.objectives.get(side, {}).get(o, 0) for o in C.OBJECTIVES}
+        total = sum(counts.values())
+        have = region.units.get(side, 0) + pos.reserve(side)
+        if total > have:
+            problems.append(
+                Problem(
+                    q.name,
+                    None,
+                    f"objectives.{side}: {total} Units placed, but the {side} have {region.units.get(side, 0)} in the Region and {pos.reserve(side)} in the Reserve",
+                )
+            )
+        placed[side] = counts
+    if problems:
+        raise InputError(problems)
+    return placed
+
+
+def _battles(job: Job) -> list[str]:
+    regs = [r for r in job.pos.regions.values() if r.battle is not None]
+    return [r.id for r in sorted(regs, key=lambda r: r.battle.token if r.battle else 0)]
+
+
+def _order(job: Job) -> Answer:
+    lang = job.lang
+    question = ui("In what order are the Battles resolved?", lang)
+    lines = []
+    order = _battles(job)
+    for i, rid in enumerate(order, 1):
+        r = job.pos.regions[rid]
+        assert r.battle is not None
+        d = r.defender()
+        lines.append(
+            f"{i}. {rid} — "
+            + ui("Battle token {token}: {attacker} attack, {defender} defend", lang).format(
+                token=r.battle.token, attacker=job.fname(r.battle.attacker), defender=job.fname(d) if d else "—"
+            )
+        )
+    if not order:
+        lines.append(ui("No Battle tokens on the listed Regions.", lang))
+    return _answer(job, question, [], {"order": order}, lines, verdict=None, details={"order": order})
+
+
+def _answer(
+    job: Job,
+    question: str,
+    cited: list[tuple[RuleResult, Context, str | None]],
+    figures: dict[str, Any],
+    lines: list[str],
+    verdict: bool | None,
+    details: dict[str, Any],
+) -> Answer:
+    from havoc.interpreter.answer import deciding_overlay
+
+    seen: set[tuple[str, str | None]] = set()
+    decisions = []
+    for r, _, note in cited:
+        key = (r.rule.id, note)
+        if key in seen:
+            continue
+        seen.add(key)
+        decisions.append(job.decide(r, note))
+    return Answer(
+        kind="battle",
+        question=question,
+        verdict=verdict,
+        rules=decisions,
+        figures=figures,
+        lang=job.lang,
+        overlay=deciding_overlay(job.eng.rs, decisions),
+        details=details,
+        lines=lines,
+        yes_no=False,
+    )

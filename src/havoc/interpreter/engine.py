@@ -1,0 +1,237 @@
+"""The rules in force for one ruleset and variant, with their checks compiled, by query kind.
+
+An :class:`Engine` is built once per (ruleset, variant) and cached: it holds the compiled
+``applies-if``/``requires``/``figures`` of every rule whose check lists a query kind, in
+rulebook order. Evaluating a kind against a :class:`Context` gives one :class:`RuleResult`
+per rule that applies; the mechanisms in ``queries`` and ``battle`` read those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from havoc.errors import HavocError, Problem, RulebookError
+from havoc.interpreter.expr import Compiled, ExprError, compile_expr, rule_error
+from havoc.interpreter.facts import Context
+from havoc.rulebook.model import Rule, Ruleset
+
+
+class CompiledRule:
+    """A rule's check, compiled: ``applies``/``requires``/``figures`` as closures."""
+
+    __slots__ = ("applies", "figures", "needs", "requires", "rule")
+
+    def __init__(
+        self,
+        rule: Rule,
+        applies: Compiled | None,
+        requires: Compiled | None,
+        figures: dict[str, Compiled],
+        needs: frozenset[str],
+    ) -> None:
+        self.rule = rule
+        self.applies = applies
+        self.requires = requires
+        self.figures = figures
+        self.needs = needs  # what a question must supply: from, to, region, structure, skill, objectives
+
+
+class RuleResult:
+    """What one rule said about one question."""
+
+    __slots__ = ("facts", "figures", "passed", "rule")
+
+    def __init__(self, rule: Rule, passed: bool | None, figures: dict[str, Any], facts: dict[str, Any]) -> None:
+        self.rule = rule
+        self.passed = passed  # the requirement held (None: the rule has no requirement)
+        self.figures = figures
+        self.facts = facts
+
+    def __repr__(self) -> str:
+        return f"RuleResult({self.rule.id}, passed={self.passed}, figures={self.figures}, facts={self.facts})"
+
+
+class Engine:
+    """Compiled checks of the rules in force, by query kind."""
+
+    def __init__(self, rs: Ruleset, variant: str | None = None) -> None:
+        self.rs = rs
+        self.variant = variant
+        self.view = rs.view(variant)
+        self.by_kind: dict[str, list[CompiledRule]] = {}
+        # Which rules each kind consults, in reading order; compiled on first use, so a
+        # process that answers one question compiles only the checks it needs.
+        self._pending: dict[str, list[Rule]] = {}
+        order = _reading_order(rs)
+        for rule in sorted(self.view.rules.values(), key=lambda r: order.get(r.id, len(order))):
+            if rule.check is not None:
+                for kind in rule.check.queries:
+                    self._pending.setdefault(kind, []).append(rule)
+        self._compiled: dict[str, CompiledRule] = {}
+        self._subs: dict[int, tuple[Any, Compiled]] = {}
+
+    def _compile(self, rule: Rule) -> CompiledRule:
+        found = self._compiled.get(rule.id)
+        if found is not None:
+            return found
+        check = rule.check
+        assert check is not None
+        try:
+            found = CompiledRule(
+                rule,
+                compile_expr(check.applies_if, self.param) if check.applies_if is not None else None,
+                compile_expr(check.requires, self.param) if check.requires is not None else None,
+                {name: compile_expr(e, self.param) for name, e in check.figures.items()},
+                needs_of(check.applies_if, check.requires, *check.figures.values()),
+            )
+        except ExprError as exc:
+            raise rule_error(rule.loc.file, rule.loc.line, rule.id, exc) from None
+        self._compiled[rule.id] = found
+        return found
+
+    def sub(self, e: Any) -> Compiled:
+        """A compiled part of a check (explaining a "no" walks the parts); kept per expression."""
+        key = id(e)
+        found = self._subs.get(key)
+        if found is None or found[0] is not e:
+            found = self._subs[key] = (e, compile_expr(e, self.param))
+        return found[1]
+
+    def param(self, name: str) -> Any:
+        """A parameter's value; a missing one is a rulebook problem, named."""
+        p = self.rs.params.get(name)
+        if p is None:
+            raise RulebookError(
+                [Problem(f"{self.rs.id}", None, f"the interpreter needs parameter {name!r}, which no rule defines")]
+            )
+        return p.value
+
+    def int_param(self, name: str) -> int:
+        value = self.param(name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulebookError(
+                [Problem(self.rs.id, None, f"parameter {name!r} must be a whole number, found {value!r}")]
+            )
+        return value
+
+    def rules_for(self, kind: str) -> list[CompiledRule]:
+        found = self.by_kind.get(kind)
+        if found is None:
+            found = self.by_kind[kind] = [self._compile(rule) for rule in self._pending.get(kind, ())]
+        return found
+
+    def evaluate(self, kind: str, ctx: Context, only: Callable[[CompiledRule], bool] | None = None) -> list[RuleResult]:
+        """Every rule of ``kind`` that applies in ``ctx``, with its verdict, figures and facts."""
+        out: list[RuleResult] = []
+        for cr in self.by_kind.get(kind) or self.rules_for(kind):
+            if only is not None and not only(cr):
+                continue
+            result = self.evaluate_rule(cr, ctx)
+            if result is not None:
+                out.append(result)
+        return out
+
+    def evaluate_rule(self, cr: CompiledRule, ctx: Context) -> RuleResult | None:
+        used: dict[str, Any] = {}
+        figs: dict[str, Any] = {}
+        ctx.used = used
+        ctx.figs = figs
+        ctx.fig_src = cr.figures
+        try:
+            if cr.applies is not None and not cr.applies(ctx):
+                return None
+            for name, fn in cr.figures.items():
+                if name not in figs:  # a figure another one used is already there
+                    figs[name] = fn(ctx)
+            passed = bool(cr.requires(ctx)) if cr.requires is not None else None
+        except ExprError as exc:
+            raise rule_error(cr.rule.loc.file, cr.rule.loc.line, cr.rule.id, exc) from None
+        except HavocError:
+            raise
+        except (TypeError, ValueError, ArithmeticError) as exc:
+            raise rule_error(cr.rule.loc.file, cr.rule.loc.line, cr.rule.id, exc) from None
+        return RuleResult(cr.rule, passed, figs, used)
+
+
+def fact_names(e: Any) -> set[str]:
+    """Every fact an expression reads (statically, whatever the values)."""
+    out: set[str] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            for op, arg in x.items():
+                if op == "fact" and isinstance(arg, str):
+                    out.add(arg)
+                else:
+                    stack.append(arg)
+        elif isinstance(x, list):
+            stack.extend(x)
+    return out
+
+
+_NEEDS_BY_FACT = {
+    "actor.skill-exhausted": "skill",
+    "region.has-query-structure": "structure",
+    "region.query-structure-owned-by-actor": "structure",
+}
+
+
+def needs_of(*exprs: Any) -> frozenset[str]:
+    """What a rule's check reads that only some questions supply (so a probe can skip it)."""
+    needs: set[str] = set()
+    for e in exprs:
+        for name in fact_names(e):
+            head, _, rest = name.partition(".")
+            if head in ("from", "to", "region"):
+                needs.add(head)
+                tail = f"region.{rest}"
+            elif head == "move":
+                needs.update(("from", "to"))
+                tail = name
+            elif head == "battle":
+                needs.add("region")
+                if rest.startswith(("actor-on-", "enemy-on-")):
+                    needs.add("objectives")
+                tail = name
+            else:
+                tail = name
+            if tail in _NEEDS_BY_FACT:
+                needs.add(_NEEDS_BY_FACT[tail])
+    return frozenset(needs)
+
+
+def _reading_order(rs: Ruleset) -> dict[str, int]:
+    """Rules in book order (parts, sections, rules), then overlay rules: later ones override."""
+    order: dict[str, int] = {}
+    for part in rs.parts:
+        for sid in part.section_ids:
+            for rid in rs.sections[sid].rule_ids:
+                order.setdefault(rid, len(order))
+    for overlay in rs.overlays.values():
+        for rid in overlay.rule_ids:
+            order.setdefault(rid, len(order))
+    for rid in rs.rules:
+        order.setdefault(rid, len(order))
+    return order
+
+
+_engines: dict[tuple[int, str, str | None], Engine] = {}
+
+
+def engine(rs: Ruleset, variant: str | None = None) -> Engine:
+    """The cached engine of a ruleset (keyed by its identity and content) and variant."""
+    key = (id(rs), rs.fingerprint, variant)
+    found = _engines.get(key)
+    if found is None or found.rs is not rs:
+        found = _engines[key] = Engine(rs, variant)
+    return found
+
+
+def merge_figures(results: list[RuleResult]) -> dict[str, Any]:
+    """Figures of every applying rule; a later rule (an exception, an overlay) overrides."""
+    out: dict[str, Any] = {}
+    for r in results:
+        out.update(r.figures)
+    return out

@@ -1,0 +1,320 @@
+"""Questions put to the assistant: one mapping (YAML/JSON) or the compact CLI words.
+
+A query names its kind (``ask: move``) and the few things the kind needs. Validation works
+like the position's: every error names the field and what was expected, with a line number
+when the query came from a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from havoc.errors import InputError, Problem
+from havoc.interpreter.contract import DECKS, FACTIONS, OBJECTIVES, TERRAINS
+from havoc.position import FACTION, REGION_REF, Position, Reader, Spec, _is_ldict, suggest
+
+KINDS: Final = (
+    "move",
+    "recruit",
+    "build",
+    "activate",
+    "draw-tactics",
+    "enable-scoring",
+    "use-skill",
+    "play-tactic",
+    "battle",
+    "retreat",
+    "discard",
+    "prisoners",
+    "score",
+    "winner",
+    "legal",
+)
+# Kinds about the whole table rather than one faction's move.
+NO_ACTOR: Final = frozenset({"battle", "score", "winner"})
+
+PLACEMENT = Spec(
+    "object",
+    "Units one side placed on each Battle objective (after any Tactics cards).",
+    fields={o: Spec("int", f"Units on the {o} objective.", minimum=0) for o in OBJECTIVES},
+)
+QFIELDS: Final[Mapping[str, Spec]] = {
+    "ask": Spec("enum", "The kind of question.", choices=KINDS),
+    "faction": FACTION,
+    "from": REGION_REF,
+    "to": REGION_REF,
+    "via": Spec("list", "Regions passed through between from and to, in order.", item=REGION_REF),
+    "region": REGION_REF,
+    "units": Spec("int", "How many Units the question moves, recruits or places.", minimum=0),
+    "points": Spec("int", "Move, Recruit or Build points spent (icons on the discarded cards).", minimum=0),
+    "structure": Spec("id", "A Structure type (e.g. harvester)."),
+    "deck": Spec("enum", "The deck to draw from.", choices=DECKS),
+    "card": Spec("id", "A card's ID (for the record; its effect is not modelled)."),
+    "card-terrain": Spec(
+        "enum", "The terrain of the Tactics card played (left out for a faction card).", choices=TERRAINS
+    ),
+    "skill": Spec("id", "A Skill's ID as listed under the faction's skills."),
+    "activations": Spec("int", "How often the Structure was already activated in this action.", minimum=0),
+    "during-action": Spec("bool", "The question is asked in the middle of an action."),
+    "moved-this-action": Spec("bool", "The moving Units entered `from` during this same action."),
+    "cost": Spec(
+        "int", "Build points the Structures built or activated cost together (as printed on their tiles).", minimum=0
+    ),
+    "position": Spec(
+        "int", "A spot on the Upcoming Initiative track (cards that change the Initiative), from 1.", minimum=1
+    ),
+    "objectives": Spec("map", "Battle: the Units each side placed on the objectives.", keys="faction", item=PLACEMENT),
+    "capture-from": Spec(
+        "enum",
+        "Battle: the objective a prisoner is taken from (default attrition, then control, then prisoners).",
+        choices=OBJECTIVES,
+    ),
+}
+QTOP: Final = Spec("object", "A question about a position.", fields=QFIELDS, required=("ask",))
+
+# What each kind needs besides `ask` (and `faction`, which defaults to whose turn it is).
+NEEDS: Final[dict[str, tuple[str, ...]]] = {
+    "move": ("from", "to"),
+    "build": ("region", "structure"),
+    "activate": ("region", "structure"),
+    "use-skill": ("skill",),
+    "retreat": ("from",),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A validated question."""
+
+    kind: str
+    faction: str | None = None
+    frm: str | None = None
+    to: str | None = None
+    via: tuple[str, ...] = ()
+    region: str | None = None
+    units: int | None = None
+    points: int | None = None
+    structure: str | None = None
+    deck: str | None = None
+    card: str | None = None
+    card_terrain: str | None = None
+    skill: str | None = None
+    activations: int = 0
+    during_action: bool | None = None
+    moved_this_action: bool = False
+    cost: int | None = None
+    position: int | None = None
+    objectives: dict[str, dict[str, int]] = field(default_factory=dict)
+    capture_from: str | None = None
+    name: str = "query"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The query as the mapping form (what an example stores)."""
+        out: dict[str, Any] = {"ask": self.kind}
+        for key, attr in _ATTRS.items():
+            value = getattr(self, attr)
+            if value in (None, (), {}, False) or (key == "activations" and value == 0):
+                continue
+            out[key] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+_ATTRS: Final = {
+    "faction": "faction",
+    "from": "frm",
+    "to": "to",
+    "via": "via",
+    "region": "region",
+    "units": "units",
+    "points": "points",
+    "structure": "structure",
+    "deck": "deck",
+    "card": "card",
+    "card-terrain": "card_terrain",
+    "skill": "skill",
+    "activations": "activations",
+    "during-action": "during_action",
+    "moved-this-action": "moved_this_action",
+    "cost": "cost",
+    "position": "position",
+    "objectives": "objectives",
+    "capture-from": "capture_from",
+}
+
+
+def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
+    """Validate a query mapping against the position it is about."""
+    r = Reader(name)
+    d = r.read(data, QTOP, "", data.line if _is_ldict(data) else None)
+    if r.problems or not isinstance(d, dict):
+        raise InputError(r.problems or [Problem(name, None, "expected a mapping")])
+
+    def line(key: str) -> int | None:
+        return data.line_of(key) if _is_ldict(data) else None
+
+    kind: str = d["ask"]
+    for key in NEEDS.get(kind, ()):
+        if key not in d:
+            r.problem(getattr(data, "line", None), "", f"this {kind} question needs {key!r}")
+    faction = d.get("faction", pos.turn)
+    if faction is None and kind not in NO_ACTOR:
+        r.problem(
+            getattr(data, "line", None), "faction", "which faction asks? give `faction` (or `turn` in the position)"
+        )
+    elif faction is not None and faction not in pos.players and faction != "trogs":
+        r.problem(line("faction"), "faction", f"{faction!r} is not in players ({', '.join(pos.players)})")
+    for key in ("from", "to", "region"):
+        if key in d and d[key] not in pos.regions:
+            r.problem(
+                line(key),
+                key,
+                f"unknown Region {d[key]!r}; list it under the position's regions{suggest(d[key], list(pos.regions))}",
+            )
+    for i, rid in enumerate(d.get("via", ())):
+        if rid not in pos.regions:
+            r.problem(
+                line("via"),
+                f"via[{i}]",
+                f"unknown Region {rid!r}; list it under the position's regions{suggest(rid, list(pos.regions))}",
+            )
+    if "from" in d and "to" in d and d["from"] == d["to"] and not d.get("via"):
+        r.problem(line("to"), "to", "a move goes into another Region; from and to are the same")
+    if "skill" in d and faction is not None:
+        skills = pos.faction(faction).skills
+        if d["skill"] not in skills:
+            known = list(skills)
+            listed = (
+                f"; the position lists {', '.join(known)}"
+                if known
+                else "; list it under the position's factions." + faction + ".skills"
+            )
+            r.problem(
+                line("skill"),
+                "skill",
+                f"the {faction} have no Skill {d['skill']!r}{listed}{suggest(d['skill'], known)}",
+            )
+    if r.problems:
+        raise InputError(r.problems)
+    return Query(
+        kind=kind,
+        faction=faction,
+        frm=d.get("from"),
+        to=d.get("to"),
+        via=tuple(d.get("via", ())),
+        region=d.get("region"),
+        units=d.get("units"),
+        points=d.get("points"),
+        structure=d.get("structure"),
+        deck=d.get("deck"),
+        card=d.get("card"),
+        card_terrain=d.get("card-terrain"),
+        skill=d.get("skill"),
+        activations=d.get("activations", 0),
+        during_action=d.get("during-action"),
+        moved_this_action=d.get("moved-this-action", False),
+        cost=d.get("cost"),
+        position=d.get("position"),
+        objectives={k: dict(v) for k, v in d.get("objectives", {}).items()},
+        capture_from=d.get("capture-from"),
+        name=name,
+    )
+
+
+def parse_query_text(text: str, pos: Position, name: str = "query") -> Query:
+    from havoc.yamlio import YamlError, loads
+
+    try:
+        data = loads(text, name)
+    except YamlError as exc:
+        raise InputError([exc.problem]) from None
+    return parse_query(data, pos, name)
+
+
+# --- the compact form of the command line ------------------------------------------
+
+COMPACT_HELP: Final = """\
+query words:  KIND [FACTION] [key=value ...]
+  KIND      move, recruit, build, activate, draw-tactics, enable-scoring, use-skill,
+            play-tactic, battle, retreat, discard, prisoners, score, winner, legal
+  FACTION   humans, pilgrims, machines or trogs (default: whose turn it is)
+  key=value any field of the query file form; lists take commas, booleans yes/no,
+            Units on the Battle objectives are FACTION=CONTROL/PRISONERS/ATTRITION
+            (a bare REGION after `battle` or `retreat` names the region)
+"""
+
+
+def parse_compact(words: Sequence[str], pos: Position) -> Query:
+    """``move humans from=foglands to=scorch units=2`` → a Query (via the mapping form)."""
+    name = "query"
+    if not words:
+        raise InputError([Problem(name, None, "no question given; e.g. `move humans from=foglands to=scorch units=2`")])
+    data: dict[str, Any] = {}
+    problems: list[Problem] = []
+    kind, rest = words[0], list(words[1:])
+    data["ask"] = kind
+    placement: dict[str, dict[str, int]] = {}
+    for word in rest:
+        if "=" not in word:
+            if word in FACTIONS and "faction" not in data:
+                data["faction"] = word
+            elif (
+                word in pos.regions
+                and "region" not in data
+                and kind in {"battle", "retreat", "play-tactic", "build", "activate", "recruit"}
+            ):
+                data["region"] = word
+            else:
+                problems.append(
+                    Problem(name, None, f"{word!r}: expected key=value (e.g. units=2), a faction or a region")
+                )
+            continue
+        key, _, raw = word.partition("=")
+        if key in FACTIONS:
+            counts = raw.split("/")
+            try:
+                nums = [int(c) for c in counts]
+            except ValueError:
+                nums = []
+            if len(nums) != len(OBJECTIVES) or any(n < 0 for n in nums):
+                problems.append(
+                    Problem(name, None, f"{word!r}: a placement is {key}=CONTROL/PRISONERS/ATTRITION, e.g. {key}=3/1/0")
+                )
+                continue
+            placement[key] = dict(zip(OBJECTIVES, nums, strict=True))
+            continue
+        spec = QFIELDS.get(key)
+        if spec is None:
+            problems.append(
+                Problem(
+                    name,
+                    None,
+                    f"unknown field {key!r}{suggest(key, list(QFIELDS))}; expected one of {', '.join(QFIELDS)}",
+                )
+            )
+            continue
+        data[key] = _word_value(raw, spec)
+    if placement:
+        data["objectives"] = placement
+    if problems:
+        raise InputError(problems)
+    return parse_query(data, pos, name)
+
+
+def _word_value(raw: str, spec: Spec) -> Any:
+    if spec.kind == "int":
+        try:
+            return int(raw)
+        except ValueError:
+            return raw
+    if spec.kind == "bool":
+        low = raw.lower()
+        if low in {"yes", "true", "1", "tak"}:
+            return True
+        if low in {"no", "false", "0", "nie"}:
+            return False
+        return raw
+    if spec.kind == "list":
+        return [w for w in raw.split(",") if w]
+    return raw

@@ -1,0 +1,137 @@
+"""The assistant's own interface strings (Yes/No, labels), translated through the catalogs.
+
+Every string is written as a literal ``ui("…")`` call so a test (and an extractor) can find
+them all; their Polish lives in ``locales/pl/LC_MESSAGES/havoc.po`` under context ``ui``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from havoc.i18n import Translator
+
+CONTEXT = "ui"
+
+
+@lru_cache(maxsize=4)
+def translator(lang: str) -> Translator:
+    """One translator per language per process (loading a catalog is the slow part).
+
+    havoc.i18n is imported here, not at the top: an English answer never needs it.
+    """
+    from havoc.i18n import Translator
+
+    return Translator(lang)
+
+
+def reset() -> None:
+    """Forget loaded catalogs (after the locales changed, e.g. in tests)."""
+    translator.cache_clear()
+    _labels.clear()
+    _factions.clear()
+    from havoc.interpreter import answer
+
+    answer._texts.clear()
+
+
+def ui(msgid: str, lang: str = "en") -> str:
+    """The interface string ``msgid`` in ``lang`` (English is the source)."""
+    if lang == "en":
+        return msgid
+    return translator(lang).text(CONTEXT, msgid)
+
+
+def _faction_names(lang: str) -> dict[str, str]:
+    return {
+        "humans": ui("Humans", lang),
+        "pilgrims": ui("Pilgrims", lang),
+        "machines": ui("Machines", lang),
+        "trogs": ui("Trogs", lang),
+    }
+
+
+_factions: dict[str, dict[str, str]] = {}
+
+
+def faction_name(faction: str, lang: str = "en") -> str:
+    names = _factions.get(lang)
+    if names is None:
+        names = _factions[lang] = _faction_names(lang)
+    return names.get(faction, faction)
+
+
+def yes_no(verdict: bool | None, lang: str = "en") -> str:
+    if verdict is None:
+        return ui("See below", lang)
+    return ui("Yes", lang) if verdict else ui("No", lang)
+
+
+def value_text(value: object, lang: str = "en") -> str:
+    """A fact or figure value for people: booleans as yes/no, lists joined."""
+    if isinstance(value, bool):
+        return ui("yes", lang) if value else ui("no", lang)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_text(v, lang) for v in value) if value else "—"
+    if value == "":
+        return "—"
+    return str(value)
+
+
+def _figure_labels(lang: str) -> dict[str, str]:
+    """Labels of the figures the rules and mechanisms report (unknown ones show their ID)."""
+    return {
+        "may-leave": ui("may leave", lang),
+        "must-discard": ui("must discard", lang),
+        "may-recruit": ui("may recruit", lang),
+        "points-left": ui("points left", lang),
+        "points-needed": ui("Move points needed", lang),
+        "upcoming-position": ui("new Upcoming Initiative spot", lang),
+        "gains-control": ui("gains Control", lang),
+        "region-vp": ui("VP for Regions", lang),
+        "crystal-vp": ui("VP for Crystals", lang),
+        "prisoners-vp": ui("VP for prisoners", lang),
+        "vp": ui("VP", lang),
+        "vp-gained": ui("VP gained", lang),
+        "total-vp": ui("VP after scoring", lang),
+        "buy-back-cost": ui("VP to pay", lang),
+        "crystals-added": ui("Crystals added", lang),
+        "wins-control": ui("wins Region Control", lang),
+        "places-control-token": ui("puts its Control token", lang),
+        "places-nest": ui("a Trog Nest token instead", lang),
+        "control-vp": ui("VP for Region Control", lang),
+        "takes-prisoners": ui("takes prisoners", lang),
+        "prisoners-taken": ui("prisoners taken", lang),
+        "kills": ui("Units killed", lang),
+        "kill-vp": ui("VP for kills", lang),
+        "control-winner": ui("Region Control won by", lang),
+        "prisoners-by": ui("prisoners taken by", lang),
+        "kills-by": ui("Units killed by", lang),
+        "survivors": ui("Units left", lang),
+        "retreat-to": ui("may retreat to", lang),
+        "to-reserve": ui("to the Reserve", lang),
+        "control-token": ui("Control token", lang),
+        "nest": ui("Trog Nest token", lang),
+        "nest-options": ui("Trog Nest may go on", lang),
+        "final-vp": ui("VP", lang),
+        "tiebreak-prisoners": ui("prisoners held", lang),
+        "tiebreak-initiative": ui("Initiative spot", lang),
+        "winner": ui("winner", lang),
+        "ranking": ui("ranking", lang),
+        "tie-broken-by": ui("tie broken by", lang),
+        "destinations": ui("may retreat to", lang),
+        "actions": ui("actions", lang),
+        "order": ui("Battle order", lang),
+        "not-fought": ui("no Battle", lang),
+    }
+
+
+_labels: dict[str, dict[str, str]] = {}
+
+
+def figure_label(name: str, lang: str = "en") -> str:
+    labels = _labels.get(lang)
+    if labels is None:
+        labels = _labels[lang] = _figure_labels(lang)
+    return labels.get(name, name)

@@ -1,0 +1,371 @@
+"""The command line and the API of the rules assistant: output, languages, exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from havoc import api, rulebook
+from havoc.cli import main
+from havoc.interpreter import ui as ui_module
+
+REPO = Path(__file__).resolve().parents[1]
+TWENTY = Path(__file__).parent / "fixtures" / "assistant" / "twenty.yaml"
+
+POSITION = """\
+players: [humans, pilgrims]
+round: 1
+phase: actions
+turn: humans
+factions:
+  humans: {vp: 3, hand: 9}
+regions:
+  example-a: {units: {humans: 8, pilgrims: 3}, control: humans, battle: {token: 1, attacker: pilgrims}, adjacent: [example-b]}
+  example-b: {control: humans, adjacent: [example-a]}
+  example-hq: {hq: humans, units: {humans: 1}, control: humans}
+"""
+
+
+@pytest.fixture
+def pos_file(tmp_path: Path) -> Path:
+    path = tmp_path / "pos.yaml"
+    path.write_text(POSITION)
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_ask_compact_form(pos_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=2")
+    assert code == 0, err
+    assert out.startswith("Can the Humans move 2 Units from example-a to example-b?  Yes")
+    assert "may leave: 2" in out and "[battle-region-leave]" in out and "from.enemy-units = 3" in out
+
+
+def test_ask_no_with_hint_and_bound(pos_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=3")
+    assert code == 0
+    assert "?  No" in out.splitlines()[0]
+    assert "Hint: Only the Defender may leave" in out and "units: at most 2" in out
+    assert "✗ Leaving a Battle Region [battle-region-leave]" in out
+
+
+def test_ask_json(pos_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=3", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["verdict"] is False and data["answer"] == "No"
+    assert data["figures"]["may-leave"] == 2
+    rule = data["rules"][0]
+    assert rule["id"] == "battle-region-leave" and rule["title"] and rule["text"] and rule["passed"] is False
+    assert rule["facts"]["from.actor-units"] == 8 and rule["hint"]
+    assert data["would-be-legal"] == ["units: at most 2"]
+    assert data["overlay"] in {"base", "errata"}
+
+
+@pytest.mark.parametrize("suffix", ["yaml", "json"])
+def test_ask_query_file(pos_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str) -> None:
+    query = {"ask": "discard", "faction": "humans"}
+    path = tmp_path / f"q.{suffix}"
+    path.write_text(json.dumps(query) if suffix == "json" else "ask: discard\nfaction: humans\n")
+    code, out, _ = run(capsys, "ask", str(pos_file), "--query", str(path), "--json")
+    assert code == 0 and json.loads(out)["figures"]["must-discard"] == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["move", "humans", "from=example-a", "to=nowhere"], "query: to: unknown Region 'nowhere'"),
+        (["move", "humans", "from=example-a", "too=example-b"], "unknown field 'too' (did you mean 'to'?)"),
+        (["move", "elves"], "'elves': expected key=value"),
+        (["fly", "humans"], "ask: expected one of move, recruit"),
+        (
+            ["move", "humans", "from=example-a", "to=example-b", "units=-1"],
+            "units: expected a whole number ≥ 0, found -1",
+        ),
+        (["battle", "example-a", "humans=1/2"], "a placement is humans=CONTROL/PRISONERS/ATTRITION"),
+        ([], "no question given"),
+    ],
+)
+def test_bad_question_exits_2(
+    pos_file: Path, capsys: pytest.CaptureFixture[str], args: list[str], fragment: str
+) -> None:
+    code, out, err = run(capsys, "ask", str(pos_file), *args)
+    assert code == 2 and out == ""
+    assert fragment in err and "Traceback" not in err
+
+
+def test_bad_position_exits_2_with_located_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(POSITION.replace("humans: 8", "humans: -8").replace("round: 1", "rund: 1"))
+    code, _, err = run(capsys, "ask", str(bad), "legal")
+    assert code == 2
+    assert f"error: {bad}:2: unknown field 'rund' (did you mean 'round'?)" in err
+    assert f"error: {bad}:8: regions.example-a.units.humans: expected a whole number ≥ 0, found -8" in err
+    assert "2 problems" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [("players: [", "not valid YAML"), ("a: &x [1]\nb: *x\n", "aliases"), (None, "cannot read file")],
+)
+def test_hostile_position_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, fragment: str
+) -> None:
+    path = tmp_path / "p.yaml"
+    if content is not None:
+        path.write_text(content)
+    code, _, err = run(capsys, "legal", str(path))
+    assert code == 2 and fragment in err
+
+
+def test_position_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(POSITION))
+    code, out, _ = run(capsys, "ask", "-", "discard", "humans")
+    assert code == 0 and "must discard: 2" in out
+
+
+def test_legal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "legal", str(TWENTY))
+    assert code == 0
+    assert out.startswith("What may the Pilgrims do now?\n")
+    assert "✓ Move — example-05: 3 → example-04, example-10" in out
+    assert "✓ Use a Skill — teleport" in out
+    code, out, _ = run(capsys, "legal", str(TWENTY), "humans", "--json")
+    assert json.loads(out)["verdict"] is False
+
+
+WALK = """\
+players: [humans, pilgrims]
+phase: battle-resolution
+regions:
+  example-battle: {units: {humans: 4, pilgrims: 4}, control: humans, battle: {token: 1, attacker: pilgrims}, adjacent: [feralas-banks]}
+  feralas-banks: {control: pilgrims, adjacent: [example-battle]}
+  example-b: {units: {humans: 1, pilgrims: 1}, battle: {token: 2, attacker: humans}, adjacent: [feralas-banks]}
+"""
+
+
+def test_battle_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "walk.yaml"
+    path.write_text(WALK)
+    code, out, _ = run(capsys, "battle", str(path))
+    assert code == 0 and "1. example-battle" in out and "2. example-b" in out
+    code, out, _ = run(capsys, "battle", str(path), "example-battle", "pilgrims=2/1/1", "humans=2/1/1")
+    assert code == 0
+    assert "1. Region Control: Humans win (2 : 2), +2 VP" in out
+    assert "2. Capture Prisoners: nobody takes any (1 : 1)" in out
+    assert "3. Attrition: Pilgrims kill 1, Humans kill 1" in out
+    assert "F. Pilgrims retreat 3 Units to one of: feralas-banks" in out
+    code, out, _ = run(
+        capsys, "battle", str(path), "example-battle", "pilgrims=2/1/1", "humans=2/1/1", "--as", "pilgrims", "--json"
+    )
+    data = json.loads(out)
+    assert (
+        data["figures"]["kills"] == 1
+        and data["figures"]["kill-vp"] == 1
+        and data["figures"]["control-winner"] == "humans"
+    )
+
+
+def test_score_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "score.yaml"
+    path.write_text(
+        "players: [pilgrims, machines]\nphase: scoring\nscoring: {enabled-by: pilgrims}\nregions:\n"
+        "  a: {control: pilgrims, crystals: 3}\n  b: {control: pilgrims, crystals: 5}\n  c: {control: pilgrims}\n  d: {control: pilgrims}\n"
+        "  m: {control: machines, crystals: 5}\n"
+    )
+    code, out, _ = run(capsys, "score", str(path))
+    assert code == 0 and "Pilgrims: +12 VP" in out and "Machines: +5 VP" in out
+
+
+def test_schema_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "schema")
+    data = json.loads(out)
+    assert (
+        code == 0
+        and data["$schema"].startswith("https://json-schema.org/")
+        and data["properties"]["round"]["maximum"] == 5
+    )
+    assert api.schema() == data
+
+
+def test_help_documents_the_query_forms(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["ask", "--help"])
+    out = capsys.readouterr().out
+    for fragment in (
+        "KIND [FACTION] [key=value ...]",
+        "havoc ask pos.yaml move humans from=foglands to=scorch units=2",
+        "--query",
+        "Exit status",
+    ):
+        assert fragment in out
+
+
+# --- Polish ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def polish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A locales folder with our havoc.po and a rules catalog that names the Unit in Polish."""
+    root = tmp_path / "locales"
+    (root / "pl" / "LC_MESSAGES").mkdir(parents=True)
+    shutil.copy(REPO / "locales" / "pl" / "LC_MESSAGES" / "havoc.po", root / "pl" / "LC_MESSAGES" / "havoc.po")
+    (root / "pl" / "LC_MESSAGES" / "rules.po").write_text(
+        'msgid ""\nmsgstr ""\n"Language: pl\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+        '"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n'
+        'msgctxt "term:unit:name"\nmsgid "Unit"\nmsgid_plural "Units"\nmsgstr[0] "Oddział"\nmsgstr[1] "Oddziały"\nmsgstr[2] "Oddziałów"\n\n'
+        'msgctxt "battle-region-leave:title"\nmsgid "Leaving a Battle Region"\nmsgstr "Opuszczanie Regionu Bitwy"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("HAVOC_LOCALES", str(root))
+    ui_module.reset()
+    yield root
+    ui_module.reset()
+
+
+@pytest.mark.parametrize(
+    ("units", "word"),
+    [(1, "1 Oddział"), (2, "2 Oddziały"), (4, "4 Oddziały"), (5, "5 Oddziałów"), (12, "12 Oddziałów")],
+)
+def test_polish_plural_forms(polish: Path, units: int, word: str) -> None:
+    pos = {
+        "players": ["humans", "pilgrims"],
+        "turn": "humans",
+        "regions": {"example-a": {"units": {"humans": 12}, "adjacent": ["example-b"]}, "example-b": {}},
+    }
+    a = api.ask(
+        pos, {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": units}, lang="pl"
+    )
+    assert a.question == f"Czy Ludzie mogą przesunąć {word} z example-a do example-b?"
+
+
+def test_polish_term_forms_follow_babel(polish: Path) -> None:
+    from havoc.interpreter.answer import texts
+
+    t = texts(rulebook.load(), "pl")
+    assert [t.term("unit", n) for n in (1, 2, 5, 12, 21, 22, 25, 112)] == [
+        "Oddział",
+        "Oddziały",
+        "Oddziałów",
+        "Oddziałów",
+        "Oddziałów",
+        "Oddziały",
+        "Oddziałów",
+        "Oddziałów",
+    ]
+
+
+def test_polish_answer(polish: Path, pos_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=3", "--lang", "pl"
+    )
+    assert code == 0
+    assert out.startswith("Czy Ludzie mogą przesunąć 3 Oddziały z example-a do example-b?  Nie")
+    assert "może opuścić: 2" in out and "units: najwyżej 2" in out
+    assert "✗ Opuszczanie Regionu Bitwy [battle-region-leave]" in out
+    assert "sprawdzono: from.is-battle-region = tak" in out
+    code, out, _ = run(capsys, "ask", str(pos_file), "legal", "--lang", "pl", "--json")
+    assert json.loads(out)["answer"] == "Tak"
+
+
+def test_every_ui_string_has_a_polish_translation() -> None:
+    from babel.messages.pofile import read_po
+
+    from havoc import catalogs
+
+    with (REPO / "locales" / "pl" / "LC_MESSAGES" / "havoc.po").open("rb") as fh:
+        po = read_po(fh, locale="pl")
+    assert "nplurals=3" in po.plural_forms
+    for msg in catalogs.ui_template():
+        if not msg.id or not any("interpreter/" in loc[0] or "commands/ask" in loc[0] for loc in msg.locations):
+            continue
+        found = po.get(msg.id, context="ui")
+        assert found is not None and found.string and not found.fuzzy, f"no Polish for {msg.id!r}"
+
+
+def test_answer_languages_are_the_catalog_languages() -> None:
+    from havoc.commands.ask import LANGUAGES
+    from havoc.i18n import LANGUAGES as CATALOG_LANGUAGES
+
+    assert LANGUAGES == CATALOG_LANGUAGES
+
+
+def test_ui_strings_are_literal_calls() -> None:
+    """Babel extracts ui("…") calls: a non-literal argument would never be translated."""
+    import ast
+
+    mine = [
+        *sorted((REPO / "src" / "havoc" / "interpreter").glob("*.py")),
+        REPO / "src" / "havoc" / "commands" / "ask.py",
+    ]
+    for path in mine:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "ui":
+                assert node.args and isinstance(node.args[0], ast.Constant), (
+                    f"{path}:{node.lineno}: ui() needs a literal string"
+                )
+            if isinstance(node, ast.JoinedStr):
+                inner = [
+                    n
+                    for n in ast.walk(node)
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "ui"
+                ]
+                assert not inner, f"{path}:{node.lineno}: ui() inside an f-string is not extracted"
+
+
+# --- the API and the process ------------------------------------------------------------------
+
+
+def test_api_accepts_every_form(pos_file: Path) -> None:
+    rs, pos = api.prepare(pos_file)
+    a1 = api.ask(pos_file, "move humans from=example-a to=example-b units=2")
+    a2 = api.ask(str(pos_file), ["move", "humans", "from=example-a", "to=example-b", "units=2"])
+    a3 = api.ask(pos, {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 2})
+    assert a1.verdict is a2.verdict is a3.verdict is True
+    assert api.legal(pos_file).verdict is True
+    assert api.score(pos_file).kind == "score"
+    assert rs is rulebook.load()
+
+
+def test_the_cli_never_imports_sphinx_or_weasyprint(pos_file: Path) -> None:
+    code = (
+        "import sys; from havoc.cli import main; "
+        f"rc = main(['ask', {str(pos_file)!r}, 'legal']); "
+        "bad = [m for m in ('sphinx', 'weasyprint', 'docutils') if m in sys.modules]; "
+        "print('HEAVY', bad); sys.exit(rc)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=_env())
+    assert done.returncode == 0, done.stderr
+    assert "HEAVY []" in done.stdout
+
+
+def test_the_process_exits_2_without_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("players: [humans, pilgrims]\nround: x\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "havoc", "ask", str(bad), "legal"], capture_output=True, text=True, cwd=REPO, env=_env()
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "round: expected a whole number" in done.stderr
+
+
+def _env() -> dict[str, str]:
+    import os
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    return env

@@ -1,0 +1,378 @@
+"""Positions: every impossible or malformed position gets a located error naming the field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from havoc import position, rulebook
+from havoc.errors import InputError
+from havoc.position import parse_text, position_schema
+
+GOOD = """\
+players: [humans, pilgrims]
+round: 2
+phase: actions
+action-round: 1
+turn: humans
+initiative: [humans, pilgrims]
+scoring: {enabled-by: pilgrims}
+factions:
+  humans: {vp: 4, reserve: 2, hand: 5, skills: {scouting: ready}, prisoners: {pilgrims: 1}}
+  pilgrims: {vp: 3, controlled-at-action-start: [scorch]}
+regions:
+  foglands:
+    terrain: jungle
+    adjacent: [scorch]
+    units: {humans: 8, pilgrims: 3}
+    control: humans
+    crystals: 1
+    battle: {token: 1, attacker: pilgrims}
+    structures: [{type: artillery, owner: humans}]
+  scorch: {adjacent: [foglands], hq: pilgrims, control: pilgrims, units: {pilgrims: 2}, tunnel: true}
+  camerons-sea: {outer: true, trog-token: nest, exploration: true}
+"""
+
+
+def _errors(text: str) -> list[str]:
+    rs = rulebook.load()
+    with pytest.raises(InputError) as caught:
+        parse_text(text, rs, "pos.yaml")
+    return [str(p) for p in caught.value.problems]
+
+
+def test_good_position_reads_into_the_model() -> None:
+    pos = parse_text(GOOD, rulebook.load(), "pos.yaml")
+    assert pos.players == ("humans", "pilgrims")
+    fog = pos.regions["foglands"]
+    assert fog.units == {"humans": 8, "pilgrims": 3}
+    assert fog.battle is not None and fog.battle.attacker == "pilgrims"
+    assert fog.defender() == "humans"
+    assert fog.neighbours == {"scorch"} and pos.regions["scorch"].neighbours == {"foglands"}
+    assert pos.scoring_enabled_by == "pilgrims"
+    assert pos.faction("humans").prisoners == {"pilgrims": 1}
+    assert pos.hq_of("pilgrims") is pos.regions["scorch"]
+
+
+def test_partial_position_is_fine() -> None:
+    pos = parse_text("players: [machines, humans]\n", rulebook.load())
+    assert pos.regions == {} and pos.phase == "actions"
+
+
+def test_reserve_is_derived_from_the_units_per_faction_parameter() -> None:
+    rs = rulebook.load()
+    pos = parse_text(GOOD, rs, "pos.yaml")
+    # The Pilgrims list no Reserve: 12 owned − 5 on the board − 1 held by the Humans.
+    assert pos.reserve("pilgrims") == int(rs.param("units-per-faction")) - 5 - 1
+    assert pos.reserve("humans") == 2
+
+
+def _with(old: str, new: str) -> str:
+    assert old in GOOD, old
+    return GOOD.replace(old, new, 1)
+
+
+CASES = [
+    # (case, position text, expected fragment of one error, including file:line)
+    (
+        "negative-count",
+        _with("units: {humans: 8, pilgrims: 3}", "units: {humans: -1, pilgrims: 3}"),
+        "pos.yaml:15: regions.foglands.units.humans: expected a whole number ≥ 0, found -1",
+    ),
+    (
+        "unknown-faction",
+        _with("units: {humans: 8, pilgrims: 3}", "units: {humans: 8, pilgrim: 3}"),
+        "regions.foglands.units.pilgrim: unknown faction 'pilgrim'; expected one of humans, pilgrims, machines, trogs (did you mean 'pilgrims'?)",
+    ),
+    (
+        "unknown-player",
+        _with("players: [humans, pilgrims]", "players: [humans, elves]"),
+        "pos.yaml:1: players[1]: expected one of humans, pilgrims, machines, trogs, found 'elves'",
+    ),
+    (
+        "faction-not-playing",
+        _with("control: humans\n    crystals", "control: machines\n    crystals"),
+        "regions.foglands.control: 'machines' is not in players (humans, pilgrims)",
+    ),
+    (
+        "unknown-field",
+        _with("    terrain: jungle", "    terain: jungle"),
+        "pos.yaml:13: regions.foglands: unknown field 'terain' (did you mean 'terrain'?)",
+    ),
+    ("unknown-top-field", _with("round: 2", "rund: 2"), "pos.yaml:2: unknown field 'rund' (did you mean 'round'?)"),
+    (
+        "unknown-region-ref",
+        _with("adjacent: [scorch]", "adjacent: [scorchh]"),
+        "regions.foglands.adjacent[0]: unknown Region 'scorchh'; list it under regions (did you mean 'scorch'?)",
+    ),
+    (
+        "unknown-region-in-faction",
+        _with("controlled-at-action-start: [scorch]", "controlled-at-action-start: [nowhere]"),
+        "factions.pilgrims.controlled-at-action-start[0]: unknown Region 'nowhere'",
+    ),
+    (
+        "too-many-units",
+        _with("units: {humans: 8, pilgrims: 3}", "units: {humans: 11, pilgrims: 3}"),
+        "factions.humans.reserve: the humans own 12 Units, found 13 (11 on the board, 0 held as prisoners, 2 in the Reserve)",
+    ),
+    (
+        "too-many-units-prisoners",
+        _with("prisoners: {pilgrims: 1}", "prisoners: {pilgrims: 8}"),
+        "the pilgrims own 12 Units, found 13 (5 on the board, 8 held as prisoners)",
+    ),
+    (
+        "battle-one-side",
+        _with("units: {humans: 8, pilgrims: 3}", "units: {humans: 8}"),
+        "regions.foglands.battle: a Battle token needs Units of two sides in the Region, found humans",
+    ),
+    (
+        "battle-attacker-absent",
+        _with("attacker: pilgrims", "attacker: humans").replace(
+            "units: {humans: 8, pilgrims: 3}", "units: {humans: 8, pilgrims: 3}"
+        ),
+        "",
+    ),  # humans attacking pilgrims is possible; checked below as a non-error
+    (
+        "crystal-in-hq",
+        _with("hq: pilgrims, control: pilgrims", "hq: pilgrims, crystals: 2, control: pilgrims"),
+        "regions.scorch.crystals: an HQ Region never holds Crystals",
+    ),
+    (
+        "action-round",
+        _with("action-round: 1", "action-round: 4"),
+        "pos.yaml:4: action-round: expected an action round from 1 to 3, found 4",
+    ),
+    (
+        "action-round-zero",
+        _with("action-round: 1", "action-round: 0"),
+        "action-round: expected a whole number ≥ 1, found 0",
+    ),
+    ("round", _with("round: 2", "round: 6"), "round: expected a round from 1 to 5, found 6"),
+    ("wrong-type", _with("round: 2", "round: two"), "pos.yaml:2: round: expected a whole number ≥ 1, found 'two'"),
+    ("bool-type", _with("tunnel: true", "tunnel: 1"), "regions.scorch.tunnel: expected true or false, found 1"),
+    (
+        "phase",
+        _with("phase: actions", "phase: action"),
+        "phase: expected one of events, draw-cards, actions, battle-resolution, prisoners, scoring, found 'action' (did you mean 'actions'?)",
+    ),
+    (
+        "step-of-phase",
+        _with("phase: actions", "phase: actions\nstep: buy-back"),
+        "step: not a step of the actions phase",
+    ),
+    ("turn", _with("turn: humans", "turn: machines"), "turn: 'machines' is not in players"),
+    (
+        "initiative",
+        _with("initiative: [humans, pilgrims]", "initiative: [humans, humans]"),
+        "initiative: expected each player once",
+    ),
+    (
+        "two-hqs",
+        _with("    crystals: 1\n", "    crystals: 1\n    hq: pilgrims\n"),
+        "the pilgrims HQ is already in Region",
+    ),
+    (
+        "own-prisoner",
+        _with("prisoners: {pilgrims: 1}", "prisoners: {humans: 1}"),
+        "a faction cannot hold its own Units as prisoners",
+    ),
+    (
+        "structure-twice",
+        _with(
+            "structures: [{type: artillery, owner: humans}]",
+            "structures: [{type: artillery, owner: humans}, {type: artillery, owner: humans}]",
+        ),
+        "only one Structure of a type may stand in a Region",
+    ),
+    (
+        "structure-in-hq",
+        _with(
+            "hq: pilgrims, control: pilgrims",
+            "hq: pilgrims, structures: [{type: harvester, owner: pilgrims}], control: pilgrims",
+        ),
+        "regions.scorch.structures: no Structure can stand in an HQ Region",
+    ),
+    (
+        "neutral-trog-control",
+        _with("trog-token: nest", "trog-token: nest, control: trogs"),
+        "neutral Trogs never hold Control",
+    ),
+    (
+        "trogs-not-in-3p",
+        _with("players: [humans, pilgrims]", "players: [humans, pilgrims, trogs]"),
+        "the Trogs are a player faction only in a 4-player game",
+    ),
+    (
+        "battle-token-range",
+        _with("token: 1", "token: 9"),
+        "regions.foglands.battle.token: expected a Battle token from 1 to 8, found 9",
+    ),
+    ("missing-players", GOOD.replace("players: [humans, pilgrims]\n", ""), "missing required field 'players'"),
+    (
+        "trog-token",
+        _with("trog-token: nest", "trog-token: horde"),
+        "regions.camerons-sea.trog-token: expected one of war-party, nest, found 'horde'",
+    ),
+    (
+        "bad-region-id",
+        _with("  camerons-sea:", "  Camerons Sea:"),
+        "regions.Camerons Sea: expected an ID in lowercase-kebab-case",
+    ),
+    (
+        "variant",
+        _with("round: 2", "round: 2\nvariant: sollo"),
+        "variant: unknown variant 'sollo'; expected one of solo (did you mean 'solo'?)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "text", "fragment"), [c for c in CASES if c[2]], ids=[c[0] for c in CASES if c[2]])
+def test_bad_position_is_located(case: str, text: str, fragment: str) -> None:
+    errors = _errors(text)
+    assert any(fragment in e for e in errors), f"{case}: {fragment!r} not in {errors}"
+    assert all(e.startswith("pos.yaml") for e in errors)
+
+
+def test_attacker_may_be_either_side() -> None:
+    parse_text(_with("attacker: pilgrims", "attacker: humans"), rulebook.load(), "pos.yaml")
+
+
+def test_one_side_gone_is_allowed_at_battle_resolution() -> None:
+    text = _with("units: {humans: 8, pilgrims: 3}", "units: {pilgrims: 3}").replace(
+        "phase: actions", "phase: battle-resolution"
+    )
+    pos = parse_text(text, rulebook.load(), "pos.yaml")
+    assert pos.regions["foglands"].sides() == ["pilgrims"]
+
+
+def test_all_problems_are_reported_at_once() -> None:
+    text = _with("round: 2", "round: -2").replace("units: {humans: 8, pilgrims: 3}", "units: {humans: x, pilgrims: 3}")
+    errors = _errors(text)
+    assert any("round" in e for e in errors) and any("units.humans" in e for e in errors)
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("players: [humans\n", "pos.yaml:2: not valid YAML"),
+        ("a: &x [1]\nb: *x\n", "anchors and aliases"),
+        ("- just\n- a list\n", "expected a mapping, found a list"),
+        ("players: [humans, pilgrims]\nplayers: [humans]\n", "duplicate key 'players'"),
+        ("", "expected a mapping, found nothing"),
+    ],
+)
+def test_malformed_text(text: str, fragment: str) -> None:
+    errors = _errors(text)
+    assert any(fragment in e for e in errors), errors
+
+
+def test_alias_bomb_is_refused() -> None:
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n" for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+    )
+    assert any("aliases" in e for e in _errors(bomb))
+
+
+def test_oversized_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_text("players: [humans, pilgrims]\n" + "# padding\n" * 200_000)
+    with pytest.raises(InputError) as caught:
+        position.load(path, rulebook.load())
+    assert "limit" in str(caught.value)
+
+
+def test_json_positions_are_read_with_lines() -> None:
+    data = json.loads(
+        json.dumps({"players": ["humans", "pilgrims"], "regions": {"a": {"units": {"humans": -3}}}}, indent=1)
+    )
+    text = json.dumps(data, indent=1)
+    errors = _errors(text)
+    assert any(e.startswith("pos.yaml:") and "regions.a.units.humans" in e for e in errors), errors
+
+
+def test_plain_mapping_input_has_no_lines() -> None:
+    with pytest.raises(InputError) as caught:
+        position.parse({"players": ["humans", "pilgrims"], "round": 0}, rulebook.load(), "api")
+    assert str(caught.value.problems[0]) == "api: round: expected a whole number ≥ 1, found 0"
+
+
+def test_limits_follow_the_parameters(rules_copy: Path) -> None:
+    """The unit limit is the rules' parameter, not a number in Python."""
+    comp = rules_copy / "cry-havoc/sections/02-components.yaml"
+    comp.write_text(comp.read_text().replace("units-per-faction: {value: 12", "units-per-faction: {value: 14"))
+    rs = rulebook.load()
+    text = _with("units: {humans: 8, pilgrims: 3}", "units: {humans: 11, pilgrims: 3}")
+    assert parse_text(text, rs, "pos.yaml").regions["foglands"].units["humans"] == 11
+
+
+def test_schema_is_generated_from_the_same_table() -> None:
+    schema = position_schema(rulebook.load())
+    props = schema["properties"]
+    assert schema["required"] == ["players"]
+    assert props["action-round"]["maximum"] == 3 and props["round"]["maximum"] == 5
+    region = props["regions"]["additionalProperties"]
+    assert region["additionalProperties"] is False
+    assert set(region["properties"]) >= {
+        "terrain",
+        "adjacent",
+        "outer",
+        "hq",
+        "tunnel",
+        "units",
+        "control",
+        "crystals",
+        "battle",
+        "structures",
+        "trog-token",
+        "exploration",
+    }
+    assert region["properties"]["units"]["properties"]["humans"]["minimum"] == 0
+    assert set(props["factions"]["properties"]["humans"]["properties"]) >= {
+        "vp",
+        "reserve",
+        "prisoners",
+        "skills",
+        "hand",
+        "passed",
+        "controlled-at-action-start",
+    }
+    assert "maximum" not in position_schema()["properties"]["round"]
+
+
+def test_every_example_position_matches_the_schema() -> None:
+    """The published schema accepts what the validator accepts (checked on the stored examples)."""
+    schema = position_schema(rulebook.load())
+    for rule in rulebook.load().rules.values():
+        for ex in rule.examples:
+            _conforms(ex.position, schema, ex.id)
+
+
+def _conforms(value: object, schema: dict[str, object], where: str) -> None:
+    """A tiny JSON Schema walker for the keywords the generator uses."""
+    kind = schema.get("type")
+    if kind == "object":
+        assert isinstance(value, dict), where
+        props = schema.get("properties", {})
+        assert isinstance(props, dict)
+        for key, item in value.items():
+            if key in props:
+                _conforms(item, props[key], f"{where}.{key}")
+            else:
+                extra = schema.get("additionalProperties")
+                assert extra not in (False, None), f"{where}: {key} not allowed"
+                if isinstance(extra, dict):
+                    _conforms(item, extra, f"{where}.{key}")
+    elif kind == "array":
+        assert isinstance(value, list), where
+        for i, item in enumerate(value):
+            _conforms(item, schema["items"], f"{where}[{i}]")  # type: ignore[arg-type]
+    elif kind == "integer":
+        assert isinstance(value, int) and value >= schema.get("minimum", 0), where  # type: ignore[operator]
+    elif kind == "boolean":
+        assert isinstance(value, bool), where
+    elif kind == "string":
+        assert isinstance(value, str), where
+        if "enum" in schema:
+            assert value in schema["enum"], where  # type: ignore[operator]
