@@ -1,0 +1,301 @@
+"""``havoc docs``: build the rules site in English and Polish (and serve it).
+
+Each language is its own Sphinx build (``-D language=<lang>``, own doctree folder) in its own
+process: Sphinx keeps translations in process-wide state, and two processes also build the two
+languages at the same time. Warnings are errors (``-nW --keep-going``): a broken rule or term
+reference, or a missing Polish string, fails the build. Sphinx is imported only by the child
+processes, never by the CLI itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import http.server
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from havoc import rulebook
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
+
+REPO = Path(__file__).resolve().parents[3]
+SOURCE = REPO / "docsbuild"
+DEFAULT_OUT = Path("build") / "site"
+DEFAULT_DOCTREES = Path("build") / "doctrees"
+DEFAULT_SHEETS = Path("build") / "sheets"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "docs",
+        help="build the rules site (build/site/en, build/site/pl) and optionally serve it",
+        description=(
+            "Build the rules site from rules/ and the catalogs in locales/: build/site/<lang>/ for each "
+            "language and build/site/index.html, which picks the reader's language. Warnings are errors."
+        ),
+    )
+    p.add_argument(
+        "--lang", choices=[*LANGUAGES, "all"], default="all", help="language to build (default: %(default)s)"
+    )
+    p.add_argument("--serve", action="store_true", help="then serve build/site on localhost until Ctrl-C")
+    p.add_argument("--port", type=int, default=8000, help="port for --serve (default: %(default)s)")
+    p.add_argument("--clean", action="store_true", help="rebuild from scratch (ignore the saved doctrees)")
+    p.add_argument("-o", "--output", type=Path, default=DEFAULT_OUT, help="site folder (default: %(default)s)")
+    p.add_argument(
+        "--update-catalog",
+        action="store_true",
+        help="extract the site's strings (pages, labels) to locales/site.pot and merge them into each "
+        "language's site.po, instead of building",
+    )
+    p.add_argument(
+        "--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)"
+    )
+    p.set_defaults(func=cmd_docs)
+
+
+@dataclass
+class Result:
+    lang: str
+    code: int
+    output: str
+    seconds: float
+
+
+def sphinx_command(
+    builder: str,
+    lang: str,
+    out: Path,
+    doctrees: Path,
+    ruleset: str,
+    sheets: Path,
+    source: Path = SOURCE,
+    clean: bool = False,
+) -> list[str]:
+    """The sphinx-build command line for one language (for the site, warnings are errors)."""
+    cmd = [sys.executable, "-m", "sphinx", "-b", builder, "-q"]
+    if builder == "html":
+        cmd += ["-nW", "--keep-going"]
+    cmd += ["-D", f"language={lang}", "-D", f"havoc_ruleset={ruleset}", "-D", f"havoc_sheets_dir={sheets.resolve()}"]
+    cmd += ["-d", str(doctrees)]
+    if clean:
+        cmd.append("-E")
+    return [*cmd, str(source), str(out)]
+
+
+def build_languages(
+    langs: list[str],
+    out: Path,
+    doctrees: Path,
+    ruleset: str,
+    sheets: Path,
+    source: Path = SOURCE,
+    clean: bool = False,
+    verbose: bool = False,
+) -> list[Result]:
+    """Build the languages; return each one's outcome.
+
+    A clean build runs one Sphinx process per language, all at once. An incremental build (every
+    language has its saved environment) runs them one after the other in a single process:
+    starting Python and importing Sphinx costs more than rebuilding the few pages an edit touches.
+    Sphinx reports a page's warnings only when it reads the page, so after a failed build the
+    next one starts afresh: otherwise an unchanged page with a missing translation would pass.
+    """
+    started = time.perf_counter()
+    marker = {lang: doctrees / lang / "havoc-build-failed" for lang in langs}
+    fresh = {
+        lang: clean or marker[lang].exists() or not (doctrees / lang / "environment.pickle").exists() for lang in langs
+    }
+    commands = {
+        lang: [
+            c
+            for c in sphinx_command("html", lang, out / lang, doctrees / lang, ruleset, sheets, source, fresh[lang])
+            if c != "-q" or not verbose
+        ]
+        for lang in langs
+    }
+    outputs: dict[str, tuple[int, str, float]] = {}
+    if len(langs) > 1 and not any(fresh.values()):
+        args = [json.dumps({lang: cmd[3:] for lang, cmd in commands.items()})]
+        proc = subprocess.run(
+            [sys.executable, "-m", "havoc.commands.docs", *args], capture_output=True, text=True, check=False
+        )
+        for chunk in proc.stdout.split(WORKER_MARK)[1:]:
+            head, _, printed = chunk.partition("\n")
+            name, status = head.split()
+            outputs[name] = (int(status), printed, time.perf_counter() - started)
+        for lang in langs:
+            outputs.setdefault(lang, (proc.returncode or 1, proc.stderr, time.perf_counter() - started))
+    else:
+        procs = {
+            lang: subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            for lang, cmd in commands.items()
+        }
+        for lang, popen in procs.items():
+            printed, _ = popen.communicate()
+            outputs[lang] = (popen.returncode, printed, time.perf_counter() - started)
+    results = []
+    for lang in langs:
+        code, printed, seconds = outputs[lang]
+        if code:
+            marker[lang].parent.mkdir(parents=True, exist_ok=True)
+            marker[lang].touch()
+        else:
+            marker[lang].unlink(missing_ok=True)
+        results.append(Result(lang, code, printed, seconds))
+    return results
+
+
+WORKER_MARK = "\n@@havoc-docs-language "
+
+
+def worker(spec: str) -> int:
+    """Build several languages one after the other in this process (``python -m havoc.commands.docs``)."""
+    import contextlib
+    import io
+
+    import sphinx.locale
+    from sphinx.cmd.build import build_main
+
+    for lang, args in json.loads(spec).items():
+        sphinx.locale.translators.clear()  # Sphinx keeps the last language's translations process-wide
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+            code = build_main(args)
+        sys.stdout.write(f"{WORKER_MARK}{lang} {code}\n{buf.getvalue()}")
+    return 0
+
+
+def write_root(out: Path) -> Path:
+    """``index.html`` at the site root: the reader's saved or browser language, with links to both."""
+    links = "\n".join(
+        f'    <li><a href="{lang}/index.html" hreflang="{lang}" lang="{lang}">{NAMES[lang]}</a></li>'
+        for lang in LANGUAGES
+    )
+    page = ROOT_PAGE.replace("@LINKS@", links).replace("@LANGS@", ", ".join(f'"{lang}"' for lang in LANGUAGES))
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "index.html"
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+NAMES = {"en": "English", "pl": "Polski"}
+
+ROOT_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Cry Havoc — rules / zasady</title>
+  <script>
+    (function () {
+      var langs = [@LANGS@];
+      var choice = null;
+      try { choice = localStorage.getItem("havoc-lang"); } catch (e) {}
+      if (langs.indexOf(choice) < 0) {
+        var wanted = (navigator.languages || [navigator.language || "en"]).map(function (l) { return l.toLowerCase().slice(0, 2); });
+        choice = wanted.filter(function (l) { return langs.indexOf(l) >= 0; })[0] || "en";
+      }
+      location.replace(choice + "/index.html" + location.hash);
+    })();
+  </script>
+  <style>body{font-family:system-ui,sans-serif;margin:3rem auto;max-width:30rem;padding:0 1rem;line-height:1.5}</style>
+</head>
+<body>
+  <h1>Cry Havoc</h1>
+  <p>Choose a language / Wybierz język:</p>
+  <ul>
+@LINKS@
+  </ul>
+</body>
+</html>
+"""
+
+
+def update_catalog(ruleset: str, doctrees: Path) -> int:
+    """Extract the site's strings with Sphinx's gettext builder and merge them into each site.po."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    from havoc.i18n import locales_root
+
+    pot_dir = Path("build") / "gettext"
+    cmd = sphinx_command("gettext", SOURCE_LANGUAGE, pot_dir, doctrees / "gettext", ruleset, DEFAULT_SHEETS, clean=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    sys.stdout.write(proc.stdout + proc.stderr)
+    if proc.returncode:
+        return 1
+    root = locales_root()
+    with (pot_dir / "site.pot").open("rb") as fh:
+        template = read_po(fh)
+    template.header_comment = (
+        "# The site's own strings: narrative pages (docsbuild/) and the labels of havoc.sphinxext."
+    )
+    _write_po(root / "site.pot", template, write_po)
+    for lang in LANGUAGES:
+        if lang == SOURCE_LANGUAGE:
+            continue
+        path = root / lang / "LC_MESSAGES" / "site.po"
+        if path.exists():
+            with path.open("rb") as fh:
+                cat = read_po(fh, locale=lang)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            cat = Catalog(locale=lang, project="havoc", version="", fuzzy=False)
+        cat.update(template, update_header_comment=False)
+        cat.obsolete.clear()
+        _write_po(path, cat, write_po)
+        missing = [m.id for m in cat if m.id and (not m.string or m.fuzzy)]
+        print(f"{path}: {len(missing)} strings to translate or review")
+    return 0
+
+
+def _write_po(path: Path, catalog: object, write_po: object) -> None:
+    import io
+
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=100, omit_header=False, sort_output=True, include_lineno=False)  # type: ignore[operator]
+    path.write_bytes(buf.getvalue())
+
+
+def serve(out: Path, port: int) -> None:
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+        print(f"serving {out} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
+        with contextlib.suppress(KeyboardInterrupt):
+            server.serve_forever()
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    rulebook.load(args.ruleset)  # a broken ruleset fails here, with located errors, before Sphinx starts
+    if args.update_catalog:
+        return update_catalog(args.ruleset, DEFAULT_DOCTREES)
+    langs = list(LANGUAGES) if args.lang == "all" else [args.lang]
+    out: Path = args.output
+    results = build_languages(langs, out, DEFAULT_DOCTREES, args.ruleset, DEFAULT_SHEETS, clean=args.clean)
+    failed = False
+    for res in results:
+        if res.output.strip():
+            sys.stderr.write(res.output if res.output.endswith("\n") else res.output + "\n")
+        if res.code:
+            failed = True
+            print(
+                f"error: the {res.lang} site did not build (exit {res.code}); see the messages above", file=sys.stderr
+            )
+        else:
+            print(f"built {res.lang}: {out / res.lang / 'index.html'} ({res.seconds:.1f} s)")
+    root = write_root(out)
+    print(f"site: {root}")
+    if failed:
+        return 1
+    if args.serve:
+        serve(out, args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(worker(sys.argv[1]))

@@ -1,0 +1,71 @@
+"""Wires the components of the extension together (one ``setup_<x>`` per component)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sphinx.errors import ConfigError
+
+from havoc import __version__
+from havoc.errors import HavocError
+from havoc.sphinxext.contents import setup_contents
+from havoc.sphinxext.context import build_context
+from havoc.sphinxext.domain import setup_domain
+from havoc.sphinxext.glossary import setup_glossary
+from havoc.sphinxext.langswitch import setup_langswitch
+from havoc.sphinxext.overlay import setup_overlay
+from havoc.sphinxext.pages import setup_pages, write_stubs
+from havoc.sphinxext.rule import setup_rule
+from havoc.sphinxext.search_pl import setup_search
+from havoc.sphinxext.section import setup_section
+from havoc.sphinxext.sheet import setup_sheet
+from havoc.sphinxext.theme_i18n import setup_theme_i18n
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+HERE = Path(__file__).parent
+
+
+def on_config_inited(app: Sphinx, config: Config) -> None:
+    """Load the ruleset first (a broken one stops here with its located errors) and add our assets."""
+    try:
+        build_context(config, Path(app.srcdir))
+    except HavocError as exc:
+        problems = "\n".join(f"  {p}" for p in exc.problems)
+        raise ConfigError(f"havoc: the rules do not load:\n{problems}") from None
+    config.templates_path = [*config.templates_path, str(HERE / "templates")]
+    config.html_static_path = [*config.html_static_path, str(HERE / "static")]
+
+
+def on_builder_inited(app: Sphinx) -> None:
+    build_context(app.config, Path(app.srcdir))
+    write_stubs(app)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("havoc_ruleset", "cry-havoc", "env", types=[str])
+    app.add_config_value("havoc_rules", "", "env", types=[str])
+    app.connect("config-inited", on_config_inited, priority=400)
+    app.connect("builder-inited", on_builder_inited)
+    setup_domain(app)
+    setup_rule(app)
+    setup_section(app)
+    setup_overlay(app)
+    setup_glossary(app)
+    setup_contents(app)
+    setup_pages(app)
+    setup_langswitch(app)
+    setup_search(app)
+    setup_sheet(app)
+    setup_theme_i18n(app)
+    app.add_css_file("havoc.css")
+    app.add_js_file("havoc.js", loading_method="defer")
+    return {
+        "version": __version__,
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

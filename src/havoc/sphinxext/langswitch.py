@@ -1,0 +1,55 @@
+"""The language switcher: every page links to the same page in the other language.
+
+The languages are built side by side (``build/site/en/…``, ``build/site/pl/…``) from the same
+sources, so the same page name exists in each; the link is relative, so the site works from any
+folder or host. ``<link rel="alternate" hreflang>`` tells search engines the same.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from havoc.sphinxext import labels as L
+from havoc.sphinxext.context import get_context
+
+if TYPE_CHECKING:
+    from docutils import nodes
+    from sphinx.application import Sphinx
+
+NAMES = {"en": "English", "pl": "Polski"}
+
+
+def language_links(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
+    current = app.config.language or "en"
+    up = "../" * (pagename.count("/") + 1)
+    suffix = getattr(app.builder, "out_suffix", ".html")
+    return [
+        {
+            "lang": lang,
+            "name": NAMES.get(lang, lang),
+            "url": f"{up}{lang}/{pagename}{suffix}",
+            "current": lang == current,
+        }
+        for lang in app.config.havoc_languages
+    ]
+
+
+def on_page_context(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
+) -> None:
+    ctx = get_context(app.env)
+    links = language_links(app, pagename)
+    context["havoc_languages"] = links
+    context["havoc_other_languages"] = [link for link in links if not link["current"]]
+    context["havoc_labels"] = {
+        "language": ctx.label(L.LANGUAGE),
+        "rule_index": ctx.label(L.RULE_INDEX),
+        "print_sheet": ctx.label(L.PRINT_SHEET),
+    }
+    sheet = app.config.havoc_sheet_file
+    context["havoc_sheet"] = context["pathto"]("sheet.pdf", 1) if sheet else ""
+
+
+def setup_langswitch(app: Sphinx) -> None:
+    app.add_config_value("havoc_languages", ["en", "pl"], "html", types=[list])
+    app.connect("html-page-context", on_page_context)

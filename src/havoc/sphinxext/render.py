@@ -1,0 +1,268 @@
+"""Rule texts, conditions and example positions as docutils nodes.
+
+Only free text goes through :mod:`havoc.markup`; everything structured (parameters, conditions,
+positions, answers) is built as nodes here, so the site shows what the assistant uses, not a
+hand-written copy of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, cast
+
+from docutils import nodes
+from sphinx import addnodes
+
+from havoc import markup
+from havoc.sphinxext import labels as L
+from havoc.sphinxext.context import Context
+
+CMP_SYMBOLS = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
+ARITH_SYMBOLS = {"add": "+", "sub": "−", "mul": "×"}
+
+
+def xref(
+    kind: str, target: str, children: Iterable[nodes.Node], docname: str, explicit: bool = True
+) -> addnodes.pending_xref:
+    """A reference into the havoc domain (resolved, with its tooltip, when pages are written).
+
+    Without ``explicit`` the link text is the target's title, filled in when the page is written.
+    """
+    node = addnodes.pending_xref(
+        "", refdomain="havoc", reftype=kind, reftarget=target, refexplicit=explicit, refwarn=True, refdoc=docname
+    )
+    node += list(children)
+    return cast("addnodes.pending_xref", node)
+
+
+def text_label(text: str, classes: list[str] | None = None) -> nodes.inline:
+    return nodes.inline(text, text, classes=classes or [])
+
+
+@dataclass
+class Renderer:
+    """Renders the texts of one page and remembers what they used (for dependencies)."""
+
+    ctx: Context
+    docname: str
+    location: Any = None
+
+    # --- free text --------------------------------------------------------------
+    def blocks(self, context: str, msgid: str) -> list[nodes.Element]:
+        """A translatable text (looked up by its catalog context) as paragraphs and lists."""
+        text = self.ctx.text(context, msgid, self.location)
+        out: list[nodes.Element] = []
+        for block in markup.parse(text):
+            if isinstance(block, markup.Paragraph):
+                out.append(nodes.paragraph("", "", *self.inlines(block.inlines)))
+            else:
+                items = [nodes.list_item("", nodes.paragraph("", "", *self.inlines(item))) for item in block.items]
+                out.append(nodes.bullet_list("", *items, bullet="-"))
+        return out
+
+    def inline_text(self, context: str, msgid: str) -> list[nodes.Node]:
+        """A one-line text (a hint, a summary) as inline nodes."""
+        text = self.ctx.text(context, msgid, self.location)
+        return self.inlines(markup.parse_inline(" ".join(text.split())))
+
+    def inlines(self, pieces: Iterable[markup.Inline]) -> list[nodes.Node]:
+        out: list[nodes.Node] = []
+        for piece in pieces:
+            if isinstance(piece, markup.Text):
+                out.append(nodes.Text(piece.text))
+            elif isinstance(piece, markup.Emph):
+                out.append(nodes.emphasis(piece.text, piece.text))
+            elif isinstance(piece, markup.Param):
+                value = self.value(self.ctx.param_value(piece.name))
+                out.append(nodes.inline(value, value, classes=["havoc-param"]))
+            elif isinstance(piece, markup.PluralWord):
+                form = markup.choose_form(
+                    piece.forms, self.ctx.param_value(piece.name), self.ctx.translator.plural_index
+                )
+                out.append(nodes.Text(form))
+            else:
+                classes = ["xref", "havoc", f"havoc-{piece.kind}"]
+                out.append(
+                    xref(
+                        piece.kind,
+                        piece.target,
+                        [nodes.inline(piece.label, piece.label, classes=classes)],
+                        self.docname,
+                    )
+                )
+        return out
+
+    def value(self, value: object) -> str:
+        if isinstance(value, bool):
+            return self.ctx.label(L.TRUE if value else L.FALSE)
+        return markup.format_value(value)
+
+    def rule_link(self, rule_id: str) -> addnodes.pending_xref:
+        """A link titled with the rule's (or section's) current title, from the domain at write time."""
+        placeholder = nodes.inline(rule_id, rule_id, classes=["xref", "havoc"])
+        return xref("rule", rule_id, [placeholder], self.docname, explicit=False)
+
+    def link_list(self, rule_ids: Iterable[str]) -> list[nodes.Node]:
+        out: list[nodes.Node] = []
+        for i, rid in enumerate(rule_ids):
+            if i:
+                out.append(nodes.Text(", "))
+            out.append(self.rule_link(rid))
+        return out
+
+    # --- what the assistant checks ------------------------------------------------
+    def expr_block(self, e: Any) -> list[nodes.Element]:
+        """A condition as readable words: all/any become lists, the rest one line."""
+        if isinstance(e, dict) and len(e) == 1:
+            ((op, arg),) = e.items()
+            if op in ("all", "any") and isinstance(arg, list):
+                head = self.ctx.label(L.ALL_OF if op == "all" else L.ANY_OF)
+                items = [nodes.list_item("", *self.expr_block(x)) for x in arg]
+                return [
+                    nodes.paragraph("", "", text_label(head, ["havoc-op"])),
+                    nodes.bullet_list("", *items, bullet="-"),
+                ]
+            if op == "not":
+                inner = self.expr_block(arg)
+                head = nodes.paragraph("", "", text_label(self.ctx.label(L.NOT), ["havoc-op"]))
+                if len(inner) == 1 and isinstance(inner[0], nodes.paragraph):
+                    head += nodes.Text(" ")
+                    head += inner[0].children
+                    return [head]
+                return [head, nodes.block_quote("", *inner)]
+        return [nodes.paragraph("", "", *self.expr_inline(e))]
+
+    def expr_inline(self, e: Any, nested: bool = False) -> list[nodes.Node]:
+        ctx = self.ctx
+        if isinstance(e, bool):
+            return [text_label(ctx.label(L.TRUE if e else L.FALSE), ["havoc-value"])]
+        if isinstance(e, (int, float)):
+            return [text_label(markup.format_value(e), ["havoc-value"])]
+        if isinstance(e, str):
+            return [nodes.literal(e, e)]
+        if isinstance(e, list):
+            return self._join([self.expr_inline(x, True) for x in e], ", ")
+        if not isinstance(e, dict) or len(e) != 1:
+            return [nodes.literal(repr(e), repr(e))]
+        ((op, arg),) = e.items()
+        if op == "fact":
+            return self.fact(str(arg))
+        if op == "param":
+            value = self.value(ctx.param_value(str(arg)))
+            return [
+                nodes.inline(value, value, classes=["havoc-param"]),
+                nodes.Text(" ("),
+                nodes.literal(str(arg), str(arg)),
+                nodes.Text(")"),
+            ]
+        if op == "figure":
+            return [nodes.literal(str(arg), str(arg), classes=["havoc-figure"])]
+        if op in CMP_SYMBOLS:
+            return self._wrap(self._join([self.expr_inline(x, True) for x in arg], f" {CMP_SYMBOLS[op]} "), nested)
+        if op in ARITH_SYMBOLS:
+            return self._wrap(self._join([self.expr_inline(x, True) for x in arg], f" {ARITH_SYMBOLS[op]} "), nested)
+        if op in ("max", "min"):
+            head = ctx.label(L.LARGER_OF if op == "max" else L.SMALLER_OF)
+            parts = [self.expr_inline(x, True) for x in arg]
+            joined = (
+                self._join(parts[:-1], ", ") + [nodes.Text(f" {ctx.label(L.AND)} ")] + parts[-1]
+                if len(parts) > 1
+                else parts[0]
+            )
+            return self._wrap([text_label(head, ["havoc-op"]), nodes.Text(" "), *joined], nested)
+        if op in ("div-ceil", "div-floor"):
+            how = ctx.label(L.ROUNDED_UP if op == "div-ceil" else L.ROUNDED_DOWN)
+            body = self._join([self.expr_inline(x, True) for x in arg], " ÷ ")
+            return self._wrap([*body, nodes.Text(", "), text_label(how, ["havoc-op"])], nested)
+        if op == "in":
+            left = self.expr_inline(arg[0], True)
+            options = self._join([self.expr_inline(x, True) for x in arg[1]], ", ")
+            return self._wrap(
+                [*left, nodes.Text(" "), text_label(ctx.label(L.ONE_OF), ["havoc-op"]), nodes.Text(" "), *options],
+                nested,
+            )
+        if op in ("all", "any", "not"):
+            if op == "not":
+                return [text_label(ctx.label(L.NOT), ["havoc-op"]), nodes.Text(" "), *self.expr_inline(arg, True)]
+            word = ctx.label(L.AND) if op == "all" else ctx.label(L.OR)
+            return self._wrap(self._join([self.expr_inline(x, True) for x in arg], f" {word} "), True)
+        return [nodes.literal(repr(e), repr(e))]
+
+    def fact(self, name: str) -> list[nodes.Node]:
+        self.ctx.record("fact", name)
+        description = self.ctx.fact_description(name, self.location).strip().rstrip(".")
+        out: list[nodes.Node] = []
+        subject = {"from.": L.SUBJECT_FROM, "to.": L.SUBJECT_TO}.get(name.split(".", 1)[0] + ".")
+        if subject is None and name.startswith("region."):
+            subject = L.SUBJECT_REGION
+        if subject:
+            text = f"[{self.ctx.label(subject)}] "
+            out.append(text_label(text, ["havoc-subject"]))
+        out.append(nodes.inline(description, description, classes=["havoc-fact"]))
+        return out
+
+    @staticmethod
+    def _join(parts: list[list[nodes.Node]], sep: str) -> list[nodes.Node]:
+        out: list[nodes.Node] = []
+        for i, part in enumerate(parts):
+            if i:
+                out.append(nodes.Text(sep))
+            out.extend(part)
+        return out
+
+    @staticmethod
+    def _wrap(body: list[nodes.Node], nested: bool) -> list[nodes.Node]:
+        return [nodes.Text("("), *body, nodes.Text(")")] if nested else body
+
+    # --- example positions ----------------------------------------------------------
+    def key(self, key: str) -> nodes.Node:
+        text = L.KEYS.get(key)
+        if text is not None:
+            label = self.ctx.label(text)
+            return nodes.inline(label, label, classes=["havoc-key"])
+        return nodes.literal(key, key, classes=["havoc-key"])
+
+    def data(self, value: Any) -> list[nodes.Node]:
+        """A position or answer value in short: lists joined, small mappings inline."""
+        if isinstance(value, bool):
+            return [nodes.Text(self.value(value))]
+        if isinstance(value, (int, float)):
+            return [nodes.Text(markup.format_value(value))]
+        if isinstance(value, str):
+            return [nodes.literal(value, value)] if markup.ID_LIKE.match(value) else [nodes.Text(value)]
+        if isinstance(value, list):
+            return self._join([self.data(v) for v in value], ", ")
+        if isinstance(value, dict):
+            parts = []
+            for k, v in value.items():
+                inner = self.data(v)
+                if isinstance(v, dict):
+                    inner = [nodes.Text("("), *inner, nodes.Text(")")]
+                parts.append([self.key(str(k)), nodes.Text(" "), *inner])
+            return self._join(parts, "; ")
+        return [nodes.Text(str(value))]
+
+    def mapping_list(self, mapping: dict[str, Any], classes: list[str]) -> nodes.bullet_list:
+        """A mapping as "key: value" items; nested mappings of mappings get their own list."""
+        items = []
+        for k, v in mapping.items():
+            para = nodes.paragraph("", "", self.key(str(k)), nodes.Text(": "))
+            item = nodes.list_item("", para)
+            if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()):
+                item += self.mapping_list(v, [])
+            else:
+                para.extend(self.data(v))
+            items.append(item)
+        return nodes.bullet_list("", *items, bullet="-", classes=classes)
+
+
+def mark_untranslatable(node: nodes.Node) -> None:
+    """Generated nodes carry rule texts already translated from rules.po: keep Sphinx's i18n off them.
+
+    Inline nodes are left alone: Sphinx treats an inline with a ``translatable`` attribute as a
+    translation placeholder and unwraps it.
+    """
+    for child in node.findall(nodes.TextElement):
+        if not isinstance(child, nodes.Inline):
+            child["translatable"] = False

@@ -1,0 +1,235 @@
+"""A Polish search language for Sphinx: Snowball stemming in Python and in the browser.
+
+Sphinx has no Polish search language and silently falls back to the English stemmer, so
+"oddziałów" would never find "oddziały". The index is stemmed here with snowballstemmer's
+Polish stemmer; the browser stems the query with a JavaScript port of the same algorithm
+(``search/polish-stemmer.js``), whose tables are generated from the Python stemmer so the two
+cannot drift apart. Snowball cuts some game words inconsistently (kryształy → kryszt,
+kryształów → kryształ), so the glossary's inflected forms are fed in as synonyms: every listed
+form of a term stems to one shared key, in Python and in JavaScript alike.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import snowballstemmer
+from sphinx.search import SearchLanguage
+
+HERE = Path(__file__).parent
+SYNONYMS_OPTION = "havoc_synonyms"
+
+# Short function words that carry no meaning for search (a deliberately small list: a game word
+# must never land here).
+POLISH_STOPWORDS = frozenset(
+    [
+        "a",
+        "aby",
+        "ale",
+        "albo",
+        "ani",
+        "az",
+        "aż",
+        "bo",
+        "by",
+        "być",
+        "był",
+        "była",
+        "było",
+        "były",
+        "będzie",
+        "co",
+        "czy",
+        "dla",
+        "do",
+        "gdy",
+        "gdzie",
+        "go",
+        "i",
+        "ich",
+        "ile",
+        "im",
+        "iż",
+        "ja",
+        "jak",
+        "jako",
+        "je",
+        "jego",
+        "jej",
+        "jest",
+        "jeśli",
+        "jeżeli",
+        "już",
+        "ją",
+        "każdy",
+        "ku",
+        "lub",
+        "ma",
+        "może",
+        "na",
+        "nad",
+        "nie",
+        "niż",
+        "o",
+        "od",
+        "oraz",
+        "po",
+        "pod",
+        "przed",
+        "przez",
+        "przy",
+        "się",
+        "so",
+        "są",
+        "ta",
+        "tak",
+        "także",
+        "te",
+        "tego",
+        "tej",
+        "ten",
+        "też",
+        "to",
+        "tu",
+        "ty",
+        "tym",
+        "u",
+        "w",
+        "we",
+        "więc",
+        "z",
+        "za",
+        "ze",
+        "że",
+    ]
+)
+
+
+@cache
+def _stemmer() -> Any:
+    return snowballstemmer.stemmer("polish")
+
+
+def stem(word: str) -> str:
+    """The plain Snowball stem of a lowercased word (no synonyms)."""
+    return str(_stemmer().stemWord(word.lower()))
+
+
+def synonym_map(groups: Iterable[Iterable[str]]) -> dict[str, str]:
+    """Map every single-word form of each group to one key: the stem of the group's first form.
+
+    A form listed for two terms keeps the first term's key (a reader's word can only point one way).
+    """
+    result: dict[str, str] = {}
+    for forms in groups:
+        words = [f.strip().lower() for f in forms if f.strip() and " " not in f.strip()]
+        if not words:
+            continue
+        key = stem(words[0])
+        for word in words:
+            result.setdefault(word, key)
+    return result
+
+
+def _js_among(name: str, table: list[Any]) -> str:
+    rows = []
+    for a in table:
+        row = [json.dumps(a.s), str(a.substring_i), str(a.result)]
+        if a.method is not None:
+            row.append("r_" + a.method.__name__.rsplit("__r_", 1)[-1])
+        rows.append("        [" + ", ".join(row) + "]")
+    return f"    /** @const */ var {name} = [\n" + ",\n".join(rows) + "\n    ];\n"
+
+
+def _js_grouping(name: str, chars: Iterable[str]) -> str:
+    codes = sorted(ord(c) for c in chars)
+    lo, hi = codes[0], codes[-1]
+    bits = [0] * ((hi - lo) // 8 + 1)
+    for c in codes:
+        bits[(c - lo) >> 3] |= 1 << ((c - lo) & 7)
+    return (
+        f"    /** @const */ var {name} = [{', '.join(map(str, bits))}];\n"
+        f"    /** @const */ var {name}_min = {lo};\n    /** @const */ var {name}_max = {hi};\n"
+    )
+
+
+@cache
+def polish_stemmer_js() -> str:
+    """The JavaScript ``PolishStemmer`` (needs Sphinx's ``BaseStemmer``), tables from the Python stemmer."""
+    from snowballstemmer.polish_stemmer import PolishStemmer
+
+    tables = [_js_grouping("g_v", PolishStemmer.g_v)]
+    for attr in sorted(vars(PolishStemmer)):
+        value = getattr(PolishStemmer, attr)
+        if attr.startswith("a_"):
+            tables.append(_js_among(attr, value))
+        elif attr.startswith("as_"):
+            tables.append(f"    /** @const */ var {attr} = {json.dumps(list(value))};\n")
+    source = (HERE / "search" / "polish-stemmer.js").read_text(encoding="utf-8")
+    return source.replace("    /*@TABLES@*/\n", "".join(tables))
+
+
+def base_stemmer_js() -> str:
+    """Sphinx's own Snowball ``BaseStemmer`` (the runtime every Snowball JS stemmer builds on)."""
+    from sphinx.search import _MINIFIED_JS_PATH
+
+    return (Path(_MINIFIED_JS_PATH) / "base-stemmer.js").read_text(encoding="utf-8")
+
+
+def stemmer_js(synonyms: Mapping[str, str]) -> str:
+    """The ``Stemmer`` class searchtools.js instantiates: synonyms first, then Snowball Polish."""
+    return "\n".join(
+        (
+            base_stemmer_js(),
+            polish_stemmer_js(),
+            "var HAVOC_SYNONYMS = " + json.dumps(dict(sorted(synonyms.items())), ensure_ascii=True) + ";",
+            "var Stemmer = function() {\n"
+            "  var polish = new PolishStemmer();\n"
+            "  this.stemWord = function(w) {\n"
+            "    w = w.toLowerCase();\n"
+            "    if (Object.prototype.hasOwnProperty.call(HAVOC_SYNONYMS, w)) return HAVOC_SYNONYMS[w];\n"
+            "    return polish.stemWord(w);\n"
+            "  };\n"
+            "};",
+        )
+    )
+
+
+class SearchPolish(SearchLanguage):
+    """Polish: Snowball stems plus the glossary's inflected forms as synonyms."""
+
+    lang = "pl"
+    language_name = "Polish"
+    stopwords = POLISH_STOPWORDS
+
+    def __init__(self, options: dict[str, str]) -> None:
+        super().__init__(options)
+        raw = options.get(SYNONYMS_OPTION) or "{}"
+        self.synonyms: dict[str, str] = json.loads(raw) if isinstance(raw, str) else dict(raw)
+        self.js_stemmer_code = stemmer_js(self.synonyms)
+
+    def stem(self, word: str) -> str:
+        lower = word.lower()
+        return self.synonyms.get(lower) or stem(lower)
+
+
+def on_config_inited(app: Any, config: Any) -> None:
+    """Feed the glossary's inflected forms (in the build's language) to the Polish search language."""
+    if (config.html_search_language or config.language) != SearchPolish.lang:
+        return
+    from havoc.sphinxext.context import build_context
+
+    ctx = build_context(config, Path(app.srcdir))
+    groups = [ctx.term_forms(term_id) for term_id in ctx.ruleset.terms]
+    options = dict(config.html_search_options or {})
+    options[SYNONYMS_OPTION] = json.dumps(synonym_map(groups), ensure_ascii=False, sort_keys=True)
+    config.html_search_options = options
+
+
+def setup_search(app: Any) -> None:
+    app.add_search_language(SearchPolish)
+    app.connect("config-inited", on_config_inited)

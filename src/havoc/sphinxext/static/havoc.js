@@ -1,0 +1,100 @@
+/* havoc: glossary tooltips that work with a mouse, a keyboard and a finger, and the language choice.
+ *
+ * A link to a glossary term carries the definition in its title attribute (so it works without
+ * this script). Here the title becomes a small popover: shown on hover and focus; on a touch
+ * screen the first tap shows it and a second tap on the same term follows the link.
+ */
+(function () {
+  "use strict";
+  var tip = null;
+  var current = null;
+  var lastPointer = "mouse";
+
+  function tooltip() {
+    if (!tip) {
+      tip = document.createElement("div");
+      tip.id = "havoc-tooltip";
+      tip.className = "havoc-tooltip";
+      tip.setAttribute("role", "tooltip");
+      tip.hidden = true;
+      document.body.appendChild(tip);
+    }
+    return tip;
+  }
+
+  function place(link, box) {
+    var r = link.getBoundingClientRect();
+    var width = document.documentElement.clientWidth;
+    box.style.left = "0px";
+    box.style.top = "0px";
+    var w = box.offsetWidth;
+    var h = box.offsetHeight;
+    var left = Math.min(Math.max(8, r.left), Math.max(8, width - w - 8));
+    var top = r.bottom + 6;
+    if (top + h > window.innerHeight && r.top - h - 6 > 0) top = r.top - h - 6;
+    box.style.left = left + window.scrollX + "px";
+    box.style.top = top + window.scrollY + "px";
+  }
+
+  function show(link) {
+    var box = tooltip();
+    box.textContent = link.getAttribute("data-havoc-tip");
+    box.hidden = false;
+    link.setAttribute("aria-describedby", box.id);
+    current = link;
+    place(link, box);
+  }
+
+  function hide() {
+    if (tip) tip.hidden = true;
+    if (current) current.removeAttribute("aria-describedby");
+    current = null;
+  }
+
+  function init() {
+    document.querySelectorAll("a.havoc-term-ref[title]").forEach(function (link) {
+      link.setAttribute("data-havoc-tip", link.getAttribute("title"));
+      link.removeAttribute("title");
+      link.addEventListener("pointerenter", function (ev) {
+        if (ev.pointerType === "mouse") show(link);
+      });
+      link.addEventListener("pointerleave", function (ev) {
+        if (ev.pointerType === "mouse" && current === link) hide();
+      });
+      link.addEventListener("focus", function () {
+        if (lastPointer !== "touch") show(link);
+      });
+      link.addEventListener("blur", function () {
+        if (current === link && lastPointer !== "touch") hide();
+      });
+      link.addEventListener("click", function (ev) {
+        if (lastPointer === "touch" && current !== link) {
+          ev.preventDefault();
+          show(link);
+        }
+      });
+    });
+    document.addEventListener("pointerdown", function (ev) {
+      lastPointer = ev.pointerType || "mouse";
+      if (current && !ev.target.closest("a.havoc-term-ref") && !(tip && tip.contains(ev.target))) hide();
+    }, true);
+    document.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape") hide();
+    });
+    window.addEventListener("resize", function () {
+      if (current) place(current, tooltip());
+    });
+    document.querySelectorAll("a[data-havoc-lang]").forEach(function (link) {
+      link.addEventListener("click", function () {
+        try {
+          localStorage.setItem("havoc-lang", link.getAttribute("data-havoc-lang"));
+        } catch (e) {
+          /* private mode: the root page falls back to the browser's language */
+        }
+      });
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,372 @@
+"""The rules site: fixture projects and the real site, built in both languages with -nW --keep-going.
+
+Each language is built the way ``havoc docs`` builds it (one Sphinx process per language), so a
+missing Polish string, a broken rule or term reference or a stale catalog fails here exactly as it
+fails for a user. The real site is built once per session (both languages) and shared with
+tests/test_browser.py.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from havoc import rulebook
+from havoc.commands.docs import SOURCE, build_languages, sphinx_command, write_root
+from havoc.i18n import LANGUAGES
+
+REPO = Path(__file__).resolve().parents[1]
+ROOTS = Path(__file__).parent / "roots"
+MINI_RULES = Path(__file__).parent / "fixtures" / "mini"
+
+pytestmark = pytest.mark.slow
+
+
+@dataclass
+class Site:
+    """A built site: ``out/<lang>/`` per language, plus what it was built from."""
+
+    out: Path
+    source: Path
+    doctrees: Path
+    rules: Path
+    ruleset: str
+    outputs: dict[str, str]
+
+    def page(self, lang: str, name: str) -> str:
+        return (self.out / lang / name).read_text(encoding="utf-8")
+
+    def pages(self, lang: str) -> set[str]:
+        return {str(p.relative_to(self.out / lang)) for p in (self.out / lang).rglob("*.html")}
+
+    def rebuild(self, lang: str) -> subprocess.CompletedProcess[str]:
+        """An incremental build of one language (verbose, so the re-read pages are listed)."""
+        cmd = [
+            c
+            for c in sphinx_command(
+                "html", lang, self.out / lang, self.doctrees / lang, self.ruleset, self.out / "no-sheets", self.source
+            )
+            if c != "-q"
+        ]
+        return subprocess.run(cmd, capture_output=True, text=True, check=False)
+
+
+def build_site(source: Path, out: Path, ruleset: str, rules: Path, langs: tuple[str, ...] = LANGUAGES) -> Site:
+    results = build_languages(list(langs), out, out.parent / "doctrees", ruleset, out / "no-sheets", source)
+    site = Site(out, source, out.parent / "doctrees", rules, ruleset, {r.lang: r.output for r in results})
+    for res in results:
+        assert res.code == 0, f"the {res.lang} build of {source} failed:\n{res.output}"
+    return site
+
+
+def copy_root(name: str, dest: Path) -> Path:
+    src = dest / name
+    shutil.copytree(ROOTS / name, src, ignore=shutil.ignore_patterns("rules", "*.mo"))
+    return src
+
+
+@pytest.fixture
+def mini_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Path, Path]]:
+    """A scratch copy of the mini fixture project and its rules, made the ones havoc reads."""
+    rules = tmp_path / "rules"
+    shutil.copytree(MINI_RULES, rules)
+    source = copy_root("test-mini", tmp_path)
+    monkeypatch.setenv("HAVOC_RULES", str(rules))
+    monkeypatch.setenv("HAVOC_LOCALES", str(source / "locales"))
+    yield source, rules
+
+
+@pytest.fixture
+def mini_site(mini_env: tuple[Path, Path], tmp_path: Path) -> Site:
+    source, rules = mini_env
+    return build_site(source, tmp_path / "site", "mini", rules)
+
+
+_REAL: list[Site] = []
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The real site from rules/ and locales/, both languages, as ``havoc docs`` builds it (once)."""
+    if not _REAL:
+        out = tmp_path_factory.mktemp("real") / "site"
+        site = build_site(SOURCE, out, rulebook.DEFAULT_RULESET, rulebook.rules_root())
+        write_root(out)
+        _REAL.append(site)
+    return _REAL[0]
+
+
+def anchors(html: str) -> set[str]:
+    return set(re.findall(r'\sid="([^"]+)"', html))
+
+
+# --- the fixture project ---------------------------------------------------------------
+
+
+def test_mini_builds_in_both_languages(mini_site: Site) -> None:
+    assert "Leaving a Battle Region" in mini_site.page("en", "rules/battle-regions.html")
+    pl = mini_site.page("pl", "rules/battle-regions.html")
+    assert "Opuszczanie Regionu Bitwy" in pl
+    assert "Wyjść może tylko obrońca." in pl
+    # a plural word follows Polish plural rules: 4 -> "karty"
+    assert 'Dobierz <span class="havoc-param">4</span> karty.' in mini_site.page("pl", "rules/draw.html")
+
+
+def test_mini_term_links_carry_the_definition(mini_site: Site) -> None:
+    en = mini_site.page("en", "rules/battle-regions.html")
+    assert re.search(
+        r'<a class="havoc-term-ref[^"]*" href="../glossary.html#term-unit" title="A miniature of an army.">', en
+    )
+    pl = mini_site.page("pl", "rules/battle-regions.html")
+    assert 'title="Figurka armii."' in pl
+
+
+def test_mini_examples_checks_and_params_render(mini_site: Site) -> None:
+    en = mini_site.page("en", "rules/battle-regions.html")
+    assert 'id="ex-leave"' in en and "Expected answer" in en and "may-leave" in en
+    assert '<details class="havoc-check">' in en and "The region holds a Battle token" in en
+    pl = mini_site.page("pl", "rules/battle-regions.html")
+    assert "Co sprawdza asystent" in pl and "W Regionie leży żeton Bitwy" in pl and "Oczekiwana odpowiedź" in pl
+
+
+def test_mini_overlays_and_retired_ids(mini_site: Site) -> None:
+    solo = mini_site.page("en", "rules/solo.html")
+    assert "Fan-made variant" in solo and 'id="solo-no-leave"' in solo and 'id="solo-setup"' in solo
+    # the retired ID in the index page resolves to its successor
+    assert 'href="rules/battle-regions.html#battle-region-leave"' in mini_site.page("en", "index.html")
+    redirect = mini_site.page("en", "rule/old-leave.html")
+    assert "../rules/battle-regions.html#battle-region-leave" in redirect
+
+
+def test_mini_rule_index(mini_site: Site) -> None:
+    for lang, title in (("en", "Rule index"), ("pl", "Indeks zasad")):
+        html = mini_site.page(lang, "havoc-ruleindex.html")
+        assert title in html
+        assert "rules/battle-regions.html#battle-region-leave" in html
+
+
+def test_mini_sheet_is_linked_only_when_built(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+    source, rules = mini_env
+    site = build_site(source, tmp_path / "a", "mini", rules, ("en",))
+    assert "sheet.pdf" not in site.page("en", "index.html")
+    (source / "sheets").mkdir()
+    (source / "sheets" / "en.pdf").write_bytes(b"%PDF-1.4 test")
+    cmd = sphinx_command(
+        "html", "en", tmp_path / "b" / "en", tmp_path / "b-doctrees", "mini", source / "sheets", source
+    )
+    subprocess.run(cmd, check=True, capture_output=True)
+    assert (tmp_path / "b" / "en" / "sheet.pdf").read_bytes() == b"%PDF-1.4 test"
+    assert 'href="sheet.pdf"' in (tmp_path / "b" / "en" / "index.html").read_text(encoding="utf-8")
+
+
+def test_broken_reference_fails_the_build(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+    source, _rules = mini_env
+    (source / "index.md").write_text(
+        (source / "index.md").read_text(encoding="utf-8") + "\nSee {rule}`no-such-rule` and {term}`no-such-term`.\n",
+        encoding="utf-8",
+    )
+    results = build_languages(["en"], tmp_path / "out", tmp_path / "dt", "mini", tmp_path, source)
+    assert results[0].code != 0
+    assert "unknown rule or section ID 'no-such-rule'" in results[0].output
+    assert "unknown glossary term 'no-such-term'" in results[0].output
+
+
+def test_missing_polish_rule_text_fails_the_build(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+    source, _rules = mini_env
+    po = source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Nikt nie wychodzi."', 'msgstr ""'), encoding="utf-8")
+    results = build_languages(["pl"], tmp_path / "out", tmp_path / "dt", "mini", tmp_path, source)
+    assert results[0].code != 0
+    assert "no pl translation of [solo-no-leave:text]" in results[0].output
+
+
+def test_missing_polish_page_text_fails_the_build(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+    source, _rules = mini_env
+    (source / "index.md").write_text(
+        (source / "index.md").read_text(encoding="utf-8") + "\nA sentence nobody translated.\n", encoding="utf-8"
+    )
+    results = build_languages(["pl"], tmp_path / "out", tmp_path / "dt", "mini", tmp_path, source)
+    assert results[0].code != 0
+    assert "no pl translation of 'A sentence nobody translated.' in site.po" in results[0].output
+
+
+def test_editing_a_rule_text_rereads_only_its_page(mini_site: Site) -> None:
+    path = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("discard the rest to your", "throw the rest onto your"),
+        encoding="utf-8",
+    )
+    proc = mini_site.rebuild("en")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    read = re.findall(r"reading sources\.\.\. \[[ \d]+%\] (\S+)", proc.stdout)
+    assert read == ["rules/draw"]
+    assert "throw the rest onto your" in mini_site.page("en", "rules/draw.html")
+
+
+def test_editing_a_polish_msgstr_changes_the_polish_page(mini_site: Site, mini_env: tuple[Path, Path]) -> None:
+    po = mini_env[0] / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
+    po.write_text(
+        po.read_text(encoding="utf-8").replace('msgstr "Nikt nie wychodzi."', 'msgstr "Nikt stąd nie wyjdzie."'),
+        encoding="utf-8",
+    )
+    proc = mini_site.rebuild("pl")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Nikt stąd nie wyjdzie." in mini_site.page("pl", "rules/solo.html")
+
+
+def test_a_changed_title_rewrites_the_pages_linking_to_it(mini_site: Site) -> None:
+    """Link texts come from the target's page; the pages that link to it are rewritten, not re-read."""
+    path = mini_site.rules / "mini" / "variants" / "solo.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("title: No leaving", "title: Nobody leaves"), encoding="utf-8"
+    )
+    proc = mini_site.rebuild("en")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ">Nobody leaves</span></a>" in mini_site.page("en", "rules/battle-regions.html")
+
+
+# --- the real site -----------------------------------------------------------------------
+
+
+def test_real_site_builds_in_both_languages(real_site: Site) -> None:
+    for lang in LANGUAGES:
+        assert (real_site.out / lang / "index.html").is_file()
+    root = (real_site.out / "index.html").read_text(encoding="utf-8")
+    assert 'href="en/index.html"' in root and 'href="pl/index.html"' in root and "navigator.language" in root
+
+
+def test_every_page_exists_in_both_languages(real_site: Site) -> None:
+    en, pl = real_site.pages("en"), real_site.pages("pl")
+    assert en == pl
+    assert len(en) > 20
+
+
+def test_every_rule_has_its_anchor_on_both_sites(real_site: Site) -> None:
+    rs = rulebook.load(real_site.ruleset, real_site.rules)
+    for lang in LANGUAGES:
+        found: dict[str, str] = {}
+        for name in real_site.pages(lang):
+            if name.startswith("rule/"):
+                continue
+            for anchor in anchors(real_site.page(lang, name)):
+                found.setdefault(anchor, name)
+        missing = [rid for rid in rs.rules if rid not in found]
+        assert not missing, f"{lang}: rules without an anchor: {missing[:10]}"
+        for rid in list(rs.rules) + list(rs.retired):
+            redirect = real_site.page(lang, f"rule/{rid}.html")
+            target = re.search(r'<link rel="canonical" href="\.\./([^"#]+)#([^"]+)">', redirect)
+            assert target, rid
+            assert target.group(2) in anchors(real_site.page(lang, target.group(1))), rid
+
+
+def test_every_page_links_to_itself_in_the_other_language(real_site: Site) -> None:
+    for lang, other in (("en", "pl"), ("pl", "en")):
+        for name in real_site.pages(lang):
+            if name.startswith("rule/"):
+                continue
+            html = real_site.page(lang, name)
+            up = "../" * (name.count("/") + 1)
+            assert f'class="havoc-lang" href="{up}{other}/{name}"' in html, f"{lang}/{name}"
+
+
+def test_polish_pages_show_no_english_interface(real_site: Site) -> None:
+    english = [
+        ">Next<",
+        ">Previous<",
+        ">Search<",
+        ">Contents<",
+        "On this page",
+        "Back to top",
+        "Skip to content",
+        'title="Link to this heading"',
+        'placeholder="Search"',
+        "Toggle site navigation",
+        ">Expected answer<",
+        ">Example: ",
+        "What the assistant checks",
+        "Made with",
+        ">Rule index<",
+    ]
+    for name in real_site.pages("pl"):
+        html = real_site.page("pl", name)
+        for text in english:
+            assert text not in html, f"pl/{name} shows {text!r}"
+    translations = (real_site.out / "pl" / "_static" / "translations.js").read_text(encoding="utf-8")
+    assert "Wyszukiwanie zako\\u0144czone" in translations
+
+
+def test_real_glossary_terms_show_definitions(real_site: Site) -> None:
+    rs = rulebook.load(real_site.ruleset, real_site.rules)
+    for lang in LANGUAGES:
+        glossary = real_site.page(lang, "glossary.html")
+        for term_id in rs.terms:
+            assert f'id="term-{term_id}"' in glossary
+        linked = [
+            name
+            for name in real_site.pages(lang)
+            if 'class="havoc-term-ref reference internal"' in real_site.page(lang, name)
+        ]
+        assert linked, lang
+        for name in linked:
+            for title in re.findall(
+                r'class="havoc-term-ref reference internal" href="[^"]+" title="([^"]*)"', real_site.page(lang, name)
+            ):
+                assert title.strip(), f"{lang}/{name}: a term link without its definition"
+
+
+def test_site_catalog_is_fresh(real_site: Site, tmp_path: Path) -> None:
+    """site.po holds exactly what Sphinx's gettext builder extracts, all of it translated."""
+    from babel.messages.pofile import read_po
+
+    cmd = sphinx_command(
+        "gettext", "en", tmp_path / "pot", tmp_path / "dt", real_site.ruleset, tmp_path, SOURCE, clean=True
+    )
+    subprocess.run(cmd, check=True, capture_output=True)
+    with (tmp_path / "pot" / "site.pot").open("rb") as fh:
+        wanted = {m.id for m in read_po(fh) if m.id}
+    for lang in LANGUAGES[1:]:
+        path = REPO / "locales" / lang / "LC_MESSAGES" / "site.po"
+        with path.open("rb") as fh:
+            po = read_po(fh, locale=lang)
+        have = {m.id: m for m in po if m.id}
+        assert not wanted - have.keys(), (
+            f"{path}: missing, run `havoc docs --update-catalog`: {sorted(wanted - have.keys())[:5]}"
+        )
+        assert not have.keys() - wanted, f"{path}: stale entries: {sorted(have.keys() - wanted)[:5]}"
+        untranslated = [k for k, m in have.items() if not m.string or m.fuzzy]
+        assert not untranslated, f"{path}: untranslated: {untranslated[:5]}"
+
+
+def test_incremental_rebuild_after_editing_one_rule(real_site: Site, rules_copy: Path, tmp_path: Path) -> None:
+    """Edit a rule's text in a copy of rules/: after a rebuild the page shows it, and few pages were re-read."""
+    site = build_site(SOURCE, tmp_path / "site", real_site.ruleset, rules_copy, ("en",))
+    rs = rulebook.load(site.ruleset, rules_copy)
+    folder = rules_copy / site.ruleset / "sections"
+    for rule in rs.base_rules():
+        file = next(p for p in folder.glob("*.yaml") if p.name.split("-", 1)[1] == f"{rule.section_id}.yaml")
+        text = file.read_text(encoding="utf-8")
+        key = " ".join(rule.text.splitlines()[0].split()[:4])
+        if len(key) > 15 and text.count(key) == 1:
+            break
+    else:
+        pytest.fail("no rule text to edit")
+    first, rest = key.split(" ", 1)
+    file.write_text(text.replace(key, f"{first} EDITED-MARKER {rest}"), encoding="utf-8")
+    proc = site.rebuild("en")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "EDITED-MARKER" in site.page("en", f"rules/{rule.section_id}.html")
+    read = re.findall(r"reading sources\.\.\. \[[ \d]+%\] (\S+)", proc.stdout)
+    assert f"rules/{rule.section_id}" in read
+    assert len(read) <= 5, read
+
+
+def test_havoc_docs_command_help() -> None:
+    proc = subprocess.run([sys.executable, "-m", "havoc", "docs", "--help"], capture_output=True, text=True, check=True)
+    assert "--serve" in proc.stdout and "--lang" in proc.stdout
