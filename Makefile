@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: site test lint bench clean
+.PHONY: site test lint bench serve clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -14,8 +14,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 site: $(STAMP)
+	bash scripts/ensure-system-deps site
 	$(BIN)/havoc check
-	$(BIN)/havoc rules
+	$(BIN)/havoc sheet --lang all
+	$(BIN)/havoc docs --lang all
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
@@ -25,6 +27,9 @@ lint: $(STAMP)
 test: lint
 	bash scripts/ensure-system-deps
 	$(BIN)/pytest
+
+serve: site
+	$(BIN)/havoc docs --serve
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -119,3 +119,14 @@ def test_a_translation_may_add_a_plural_word(locales: Path, capsys: pytest.Captu
     _translate_all(locales / "pl/LC_MESSAGES/rules.po", fill)
     _translate_all(locales / "pl/LC_MESSAGES/havoc.po")
     assert main(["catalog", "check", "--ruleset", "mini"]) == 0, capsys.readouterr().err
+
+
+def test_moving_a_line_does_not_make_the_template_stale(
+    locales: Path, mini_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalogs.update(rulebook.load("mini"))
+    _translate_all(locales / "pl/LC_MESSAGES/rules.po", GOOD)
+    _translate_all(locales / "pl/LC_MESSAGES/havoc.po")
+    draw = mini_copy / "mini/sections/01-draw.yaml"
+    draw.write_text("# a comment that moves every line down\n" + draw.read_text())
+    assert main(["catalog", "check", "--ruleset", "mini"]) == 0, capsys.readouterr().err

@@ -80,3 +80,17 @@ def test_help_on_every_command(capsys: pytest.CaptureFixture[str]) -> None:
             main([name, "--help"])
         assert done.value.code == 0
         assert "usage: havoc" in capsys.readouterr().out
+
+
+def test_the_command_map_matches_what_modules_register() -> None:
+    import argparse
+    import importlib
+
+    from havoc.cli import COMMAND_MODULES, COMMANDS
+
+    for module in COMMAND_MODULES:
+        parser = argparse.ArgumentParser()
+        sub = parser.add_subparsers()
+        importlib.import_module(module).register(sub)
+        registered = set(sub.choices)
+        assert registered == {name for name, mod in COMMANDS.items() if mod == module}

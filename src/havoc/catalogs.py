@@ -80,9 +80,10 @@ def _render(cat: Catalog) -> bytes:
 
 
 def _strip_header(data: bytes) -> bytes:
-    """Template bytes without the volatile header (creation date)."""
-    lines = [ln for ln in data.splitlines() if not ln.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))]
-    return b"\n".join(lines)
+    """Template bytes without what changes when nothing a translator sees did: the creation date
+    and the ``#:`` locations (a moved line of code or YAML is not a new message)."""
+    volatile = (b'"POT-Creation-Date', b'"PO-Revision-Date', b"#:")
+    return b"\n".join(ln for ln in data.splitlines() if not ln.startswith(volatile))
 
 
 def extract(ruleset: Ruleset, root: Path | None = None) -> list[Path]:

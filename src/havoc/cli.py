@@ -13,16 +13,29 @@ from collections.abc import Sequence
 
 from havoc.errors import HavocError
 
-# Each module has register(subparsers) and sets args.func(args) -> int.
-COMMAND_MODULES = [
-    "havoc.commands.rules",
-    "havoc.commands.catalog",
-]
+# Each module has register(subparsers) and sets args.func(args) -> int. The command names map
+# to their module so that running one command imports only its module (start-up time is part
+# of every answer); a test keeps this map equal to what the modules register.
+COMMANDS = {
+    "check": "havoc.commands.rules",
+    "rules": "havoc.commands.rules",
+    "rule": "havoc.commands.rules",
+    "catalog": "havoc.commands.catalog",
+    "sheet": "havoc.commands.sheet",
+    "ask": "havoc.commands.ask",
+    "legal": "havoc.commands.ask",
+    "battle": "havoc.commands.ask",
+    "score": "havoc.commands.ask",
+    "schema": "havoc.commands.ask",
+    "docs": "havoc.commands.docs",
+}
+COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command`` known, only that command's module is imported."""
     parser = argparse.ArgumentParser(
         prog="havoc",
         description="The Cry Havoc rulebook as data: check it, read it, build its site and sheets, ask it.",
@@ -32,20 +45,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"havoc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES:
+    modules = [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES
+    for name in modules:
         importlib.import_module(name).register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words[0] if words else None)
     args = parser.parse_args(argv)
     try:
         code: int = args.func(args)
         return code
     except HavocError as exc:
         print(_format_problems(exc), file=sys.stderr)
-        return getattr(exc, "exit_code", EXIT_RULES if exc.__class__.__name__ == "RulebookError" else EXIT_INPUT)
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -23,6 +23,8 @@ class Problem(NamedTuple):
 class HavocError(Exception):
     """Base of every error havoc reports to a user (never a programming error)."""
 
+    exit_code = 1
+
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
@@ -34,3 +36,5 @@ class RulebookError(HavocError):
 
 class InputError(HavocError):
     """A position or query given by a user is malformed or impossible."""
+
+    exit_code = 2

@@ -103,7 +103,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
         return 0
     lang = args.lang
     n_sec, n_rules = len(rs.sections), len(rs.rules)
-    counts = f"{n_sec} {nui('section', 'sections', n_sec, lang)}, {n_rules} {nui('rule', 'rules', n_rules, lang)}"
+    sections = nui("{n} section", "{n} sections", n_sec, lang).format(n=n_sec)
+    rules = nui("{n} rule", "{n} rules", n_rules, lang).format(n=n_rules)
+    counts = f"{sections}, {rules}"
     print(f"{rs.title} ({rs.publisher}, {rs.year}): {counts}")
     for part in tree:
         print(f"\n{part['title']}")
@@ -112,7 +114,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
             for rule in sec["rules"]:
                 print(f"    {rule['id']:<34} {rule['title']}")
     for o in overlays:
-        flag = f" ({ui('fan-made', lang)})" if o["fan-made"] else ""
+        flag = " (" + ui("fan-made", lang) + ")" if o["fan-made"] else ""
         print(f"\n{o['title']}{flag}  [{o['id']}]")
         for rule in o["rules"]:
             print(f"    {rule['id']:<34} {rule['title']}")
@@ -233,38 +235,58 @@ def _linked_terms(rule: Rule) -> set[str]:
     return {p.target for p in markup.walk(markup.parse(rule.text)) if isinstance(p, markup.Ref) and p.kind == "term"}
 
 
+def _labels(lang: str) -> dict[str, str]:
+    """The labels of ``havoc rule``, as literal ``ui()`` calls so the catalog extraction finds them."""
+    return {
+        "section": ui("section", lang),
+        "overlay": ui("overlay", lang),
+        "summary": ui("summary", lang),
+        "parameter": ui("parameter", lang),
+        "uses": ui("uses", lang),
+        "see": ui("see", lang),
+        "terms": ui("terms", lang),
+        "source": ui("source", lang),
+        "defined in": ui("defined in", lang),
+        "checked for": ui("checked for", lang),
+        "hint": ui("hint", lang),
+        "ruling": ui("ruling", lang),
+        "example": ui("example", lang),
+    }
+
+
 def format_rule(d: dict[str, Any], lang: str = "en") -> str:
     """One rule for people; the labels in ``lang`` like the texts."""
-    lines = [f"{d['title']}  [{d['id']}]", f"{ui('section', lang)}: {d['section']['title']} [{d['section']['id']}]"]
+    lab = _labels(lang)
+    lines = [f"{d['title']}  [{d['id']}]", f"{lab['section']}: {d['section']['title']} [{d['section']['id']}]"]
     if d.get("retired-id"):
         lines.append(ui("(the ID {id} is retired; this is its successor)", lang).format(id=d["retired-id"]))
     if d.get("overlay"):
         target = d["overlay"]["target"] or ""
-        lines.append(f"{ui('overlay', lang)}: {d['origin']} ({d['overlay']['op']} {target})".rstrip())
+        lines.append(f"{lab['overlay']}: {d['origin']} ({d['overlay']['op']} {target})".rstrip())
     lines += ["", d["text"], ""]
     if d["summary"]:
-        lines.append(f"{ui('summary', lang)}: {d['summary']}")
+        lines.append(f"{lab['summary']}: {d['summary']}")
     for name, p in d["parameters"].items():
-        lines.append(f"{ui('parameter', lang)} {name} = {p['value']}")
+        lines.append(f"{lab['parameter']} {name} = {p['value']}")
     if d["uses-parameters"]:
-        lines.append(f"{ui('uses', lang)}: " + ", ".join(d["uses-parameters"]))
+        lines.append(f"{lab['uses']}: " + ", ".join(d["uses-parameters"]))
     if d["see"]:
-        lines.append(f"{ui('see', lang)}: " + ", ".join(f"{s['title']} [{s['id']}]" for s in d["see"]))
+        lines.append(f"{lab['see']}: " + ", ".join(f"{s['title']} [{s['id']}]" for s in d["see"]))
     if d["terms"]:
-        lines.append(f"{ui('terms', lang)}: " + ", ".join(d["terms"]))
+        lines.append(f"{lab['terms']}: " + ", ".join(d["terms"]))
     src = d["source"]
     if src:
-        lines.append(f"{ui('source', lang)}: " + ", ".join(f"{k} {v}" for k, v in src.items()))
-    lines.append(f"{ui('defined in', lang)}: {d['file']}")
+        lines.append(f"{lab['source']}: " + ", ".join(f"{k} {v}" for k, v in src.items()))
+    lines.append(f"{lab['defined in']}: {d['file']}")
     if d.get("check"):
         c = d["check"]
-        lines.append(f"{ui('checked for', lang)}: {', '.join(c['queries'])}")
+        lines.append(f"{lab['checked for']}: {', '.join(c['queries'])}")
         if c.get("hint"):
-            lines.append(f"{ui('hint', lang)}: {c['hint']}")
+            lines.append(f"{lab['hint']}: {c['hint']}")
     for a in d["amended-by"]:
-        lines += ["", f"{ui('ruling', lang)}: {a['title']} [{a['id']}]", a["text"]]
+        lines += ["", f"{lab['ruling']}: {a['title']} [{a['id']}]", a["text"]]
     for ex in d["examples"]:
-        lines += ["", f"{ui('example', lang)}: {ex['title']} [{ex['id']}]"]
+        lines += ["", f"{lab['example']}: {ex['title']} [{ex['id']}]"]
         if ex["text"]:
             lines.append(ex["text"])
     return "\n".join(lines)

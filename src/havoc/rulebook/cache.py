@@ -7,9 +7,9 @@ a fact or the loader invalidates it; a stale or unreadable cache entry is just r
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
+import zlib
 from pathlib import Path
 
 from havoc import __version__
@@ -29,20 +29,27 @@ def cache_dir() -> Path:
 
 
 def fingerprint(root: Path) -> str:
-    """A hash of every file the ruleset is read from, and of the code that reads it."""
-    h = hashlib.sha256(__version__.encode())
+    """A key for every file the ruleset is read from, and for the code that reads it.
+
+    Each file contributes its path, size and CRC-32: enough to notice any edit, and zlib is
+    already loaded at start-up where hashlib's OpenSSL binding would add milliseconds to every
+    command.
+    """
+    parts = [__version__]
     files = [*sorted(root.rglob("*.yaml")), root.parent / "facts.yaml", *_CODE]
     for path in files:
-        h.update(str(path.relative_to(path.anchor)).encode())
         try:
-            h.update(path.read_bytes())
+            data = path.read_bytes()
         except OSError:
-            h.update(b"<missing>")
-    return h.hexdigest()
+            parts.append(f"{path.name}:missing")
+            continue
+        parts.append(f"{path.relative_to(path.anchor)}:{len(data)}:{zlib.crc32(data):08x}")
+    whole = "\n".join(parts).encode()
+    return f"{zlib.crc32(whole):08x}{zlib.adler32(whole):08x}{len(whole):x}"
 
 
 def read(root: Path, key: str) -> Ruleset | None:
-    path = cache_dir() / f"{root.name}-{key[:32]}.pickle"
+    path = cache_dir() / f"{root.name}-{key}.pickle"
     try:
         with path.open("rb") as fh:
             ruleset = pickle.load(fh)
@@ -61,6 +68,6 @@ def write(root: Path, ruleset: Ruleset) -> None:
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             pickle.dump(ruleset, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, folder / f"{root.name}-{ruleset.fingerprint[:32]}.pickle")
+        os.replace(tmp, folder / f"{root.name}-{ruleset.fingerprint}.pickle")
     except OSError:
         pass
