@@ -8,6 +8,7 @@ tests/test_browser.py.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -55,7 +56,9 @@ class Site:
             )
             if c != "-q"
         ]
-        return subprocess.run(cmd, capture_output=True, text=True, check=False)
+        # Plain output: Sphinx colours its progress lines when CI=true, which hides the page names.
+        env = {**os.environ, "NO_COLOR": "1"}
+        return subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
 
 
 def build_site(source: Path, out: Path, ruleset: str, rules: Path, langs: tuple[str, ...] = LANGUAGES) -> Site:

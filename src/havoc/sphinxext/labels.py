@@ -132,6 +132,44 @@ KEYS = {
 }
 
 
+# Values that stand in positions and questions: shown as words, not codes, in the reader's
+# language. Region IDs stay as code (the printed map's names are not in our sources).
+VALUES = {
+    key: label(text)
+    for key, text in {
+        "humans": "Humans",
+        "pilgrims": "Pilgrims",
+        "machines": "Machines",
+        "trogs": "Trogs",
+        "events": "Events",
+        "draw-cards": "Draw Cards",
+        "actions": "Actions",
+        "battle-resolution": "Battle Resolution",
+        "prisoners": "Prisoners",
+        "scoring": "Scoring",
+        "mountains": "Mountains",
+        "desert": "Desert",
+        "jungle": "Jungle",
+        "ocean": "Ocean",
+        "move": "Move",
+        "recruit": "Recruit",
+        "build": "Build",
+        "activate": "Activate",
+        "draw-tactics": "Draw Tactics cards",
+        "enable-scoring": "Enable Scoring",
+        "use-skill": "Use a Skill",
+        "play-tactic": "Play a Tactics card",
+        "retreat": "Retreat",
+        "discard": "Discard",
+        "score": "Score",
+        "winner": "Winner",
+        "legal": "Legal actions",
+        "war-party": "Trog War Party",
+        "nest": "Trog Nest",
+    }.items()
+}
+
+
 @dataclass
 class LabelCatalog:
     """``site`` translations of one language, read from every locale dir in order (first wins)."""

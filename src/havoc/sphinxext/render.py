@@ -217,7 +217,7 @@ class Renderer:
 
     # --- example positions ----------------------------------------------------------
     def key(self, key: str) -> nodes.Node:
-        text = L.KEYS.get(key)
+        text = L.KEYS.get(key) or L.VALUES.get(key)
         if text is not None:
             label = self.ctx.label(text)
             return nodes.inline(label, label, classes=["havoc-key"])
@@ -230,6 +230,8 @@ class Renderer:
         if isinstance(value, (int, float)):
             return [nodes.Text(markup.format_value(value))]
         if isinstance(value, str):
+            if value in L.VALUES:
+                return [nodes.Text(self.ctx.label(L.VALUES[value]))]
             return [nodes.literal(value, value)] if markup.ID_LIKE.match(value) else [nodes.Text(value)]
         if isinstance(value, list):
             return self._join([self.data(v) for v in value], ", ")
