@@ -14,24 +14,9 @@ from typing import Any, Final
 from havoc.errors import InputError, Problem
 from havoc.interpreter.contract import DECKS, FACTIONS, OBJECTIVES, TERRAINS
 from havoc.position import FACTION, REGION_REF, Position, Reader, Spec, _is_ldict, suggest
+from havoc.rulebook.model import QUERY_KINDS
 
-KINDS: Final = (
-    "move",
-    "recruit",
-    "build",
-    "activate",
-    "draw-tactics",
-    "enable-scoring",
-    "use-skill",
-    "play-tactic",
-    "battle",
-    "retreat",
-    "discard",
-    "prisoners",
-    "score",
-    "winner",
-    "legal",
-)
+KINDS: Final = QUERY_KINDS
 # Kinds about the whole table rather than one faction's move.
 NO_ACTOR: Final = frozenset({"battle", "score", "winner"})
 

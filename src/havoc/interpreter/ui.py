@@ -6,24 +6,10 @@ them all; their Polish lives in ``locales/pl/LC_MESSAGES/havoc.po`` under contex
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from havoc.i18n import UI_CONTEXT as CONTEXT
+from havoc.i18n import translator, ui
 
-if TYPE_CHECKING:
-    from havoc.i18n import Translator
-
-CONTEXT = "ui"
-
-
-@lru_cache(maxsize=4)
-def translator(lang: str) -> Translator:
-    """One translator per language per process (loading a catalog is the slow part).
-
-    havoc.i18n is imported here, not at the top: an English answer never needs it.
-    """
-    from havoc.i18n import Translator
-
-    return Translator(lang)
+__all__ = ["CONTEXT", "faction_name", "reset", "translator", "ui", "value_text", "yes_no"]
 
 
 def reset() -> None:
@@ -34,13 +20,6 @@ def reset() -> None:
     from havoc.interpreter import answer
 
     answer._texts.clear()
-
-
-def ui(msgid: str, lang: str = "en") -> str:
-    """The interface string ``msgid`` in ``lang`` (English is the source)."""
-    if lang == "en":
-        return msgid
-    return translator(lang).text(CONTEXT, msgid)
 
 
 def _faction_names(lang: str) -> dict[str, str]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from havoc import markup
 from havoc.errors import Problem, RulebookError
+from havoc.rulebook.model import QUERY_KINDS as MODEL_QUERY_KINDS
 from havoc.rulebook.model import (
     Check,
     Example,
@@ -30,25 +31,7 @@ from havoc.rulebook.model import (
 from havoc.rulebook.schema import Reader, plain
 from havoc.yamlio import LDict, LList, YamlError, load_file
 
-QUERY_KINDS = frozenset(
-    [
-        "move",
-        "recruit",
-        "build",
-        "activate",
-        "draw-tactics",
-        "enable-scoring",
-        "use-skill",
-        "play-tactic",
-        "battle",
-        "retreat",
-        "discard",
-        "prisoners",
-        "score",
-        "winner",
-        "legal",
-    ]
-)
+QUERY_KINDS = frozenset(MODEL_QUERY_KINDS)
 OPS = frozenset(["add", "amend", "replace", "remove"])
 REGION_SUBJECTS = ("region.", "from.", "to.")
 BOOL_OPS = {"all", "any"}

@@ -13,6 +13,26 @@ from typing import Any, NamedTuple
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
+# The kinds of question a rule's check can be consulted for; the loader rejects others and the
+# interpreter answers each (see rules/README.md, "Conditions").
+QUERY_KINDS: tuple[str, ...] = (
+    "move",
+    "recruit",
+    "build",
+    "activate",
+    "draw-tactics",
+    "enable-scoring",
+    "use-skill",
+    "play-tactic",
+    "battle",
+    "retreat",
+    "discard",
+    "prisoners",
+    "score",
+    "winner",
+    "legal",
+)
+
 # A condition or figure expression: plain JSON-like data, validated by the loader
 # (see rules/README.md, "Conditions").
 Expr = Any
