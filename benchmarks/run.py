@@ -1,24 +1,29 @@
-"""Print every performance figure the issues ask for: `make bench` or `python benchmarks/run.py`."""
+"""Print every performance figure the issues ask for: `make bench` or `python benchmarks/run.py`.
+
+Each benchmark runs in its own process, so one's environment (a temporary rules folder, a
+cache directory) or warm imports cannot change another's figures.
+"""
 
 from __future__ import annotations
 
-import importlib
+import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
+HERE = Path(__file__).resolve().parent
 MODULES = ["bench_rulebook", "bench_ask", "bench_site", "bench_sheet"]
 
 
 def main() -> int:
+    failed = 0
     for name in MODULES:
-        if not (Path(__file__).parent / f"{name}.py").exists():
+        script = HERE / f"{name}.py"
+        if not script.exists():
             continue
-        print(f"== {name} ==")
-        importlib.import_module(name).main()
-        print()
-    return 0
+        print(f"== {name} ==", flush=True)
+        failed += subprocess.run([sys.executable, str(script)], check=False).returncode != 0
+        print(flush=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -8,9 +8,9 @@ under another.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
+import zlib
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -128,11 +128,12 @@ def load_catalog(lang: str, root: Path | None = None) -> Catalog:
     """Read a language's .po catalogs (cached on disk by content, like the rulebook)."""
     root = root or locales_root()
     files = _po_files(lang, root)
-    h = hashlib.sha256(lang.encode())
+    parts = [lang]
     for p in files:
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
-    key = h.hexdigest()[:32]
+        data = p.read_bytes()
+        parts.append(f"{p.name}:{len(data)}:{zlib.crc32(data):08x}")
+    whole = "\n".join(parts).encode()
+    key = f"{zlib.crc32(whole):08x}{zlib.adler32(whole):08x}"
     from havoc.rulebook.cache import cache_dir
 
     path = cache_dir() / f"catalog-{lang}-{key}.pickle"
