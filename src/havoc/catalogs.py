@@ -86,12 +86,12 @@ def _strip_header(data: bytes) -> bytes:
     return b"\n".join(ln for ln in data.splitlines() if not ln.startswith(volatile))
 
 
-def extract(ruleset: Ruleset, root: Path | None = None) -> list[Path]:
+def extract(ruleset: Ruleset, root: Path | None = None, tmpls: dict[str, Catalog] | None = None) -> list[Path]:
     """Write ``locales/<domain>.pot`` for every domain; return the paths written."""
     root = root or locales_root()
     root.mkdir(parents=True, exist_ok=True)
     written = []
-    for domain, cat in templates(ruleset).items():
+    for domain, cat in (tmpls or templates(ruleset)).items():
         path = root / f"{domain}.pot"
         data = _render(cat)
         if not path.exists() or _strip_header(path.read_bytes()) != _strip_header(data):
@@ -103,12 +103,13 @@ def extract(ruleset: Ruleset, root: Path | None = None) -> list[Path]:
 def update(ruleset: Ruleset, root: Path | None = None) -> list[str]:
     """Merge the templates into each language's catalog (like ``pybabel update``)."""
     root = root or locales_root()
-    extract(ruleset, root)
+    tmpls = templates(ruleset)  # one extraction (it scans the whole package) serves every language
+    extract(ruleset, root, tmpls)
     done = []
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:
             continue
-        for domain, template in templates(ruleset).items():
+        for domain, template in tmpls.items():
             path = root / lang / "LC_MESSAGES" / f"{domain}.po"
             if path.exists():
                 with path.open("rb") as fh:
