@@ -177,7 +177,7 @@ def schema(ruleset: str | None = rulebook.DEFAULT_RULESET) -> dict[str, Any]:
 
 
 def _check_lang(lang: str) -> None:
-    from havoc.commands.ask import LANGUAGES
+    from havoc.i18n import LANGUAGES
 
     if lang not in LANGUAGES:
         raise InputError([Problem("lang", None, f"expected one of {', '.join(LANGUAGES)}, found {lang!r}")])

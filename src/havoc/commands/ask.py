@@ -10,14 +10,10 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-# The answer languages (havoc.i18n.LANGUAGES; a test keeps them equal). Not imported from
-# there: the catalog machinery is not needed to parse the command line.
-LANGUAGES = ("en", "pl")
+from havoc.commands import add_output_options, add_ruleset_option
 
 if TYPE_CHECKING:
     from havoc.interpreter.answer import Answer
-
-DEFAULT_RULESET = "cry-havoc"
 
 ASK_EPILOG = """\
 question words (the compact form):  KIND [FACTION] [key=value ...]
@@ -120,7 +116,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="print the JSON Schema of positions",
         description="Print the JSON Schema of the position format (for editors and the docs).",
     )
-    p.add_argument("--ruleset", default=DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)")
+    add_ruleset_option(p)
     p.add_argument(
         "--no-limits", action="store_true", help="leave out the maximums that come from the rules' parameters"
     )
@@ -128,9 +124,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the answer (default: %(default)s)")
-    p.add_argument("--json", action="store_true", help="print the answer as JSON")
-    p.add_argument("--ruleset", default=DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)")
+    add_output_options(p, "language of the answer", "print the answer as JSON")
 
 
 def _emit(answer: Answer, as_json: bool) -> int:

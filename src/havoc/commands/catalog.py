@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from havoc import rulebook
+from havoc.commands import add_ruleset_option
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,9 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="extract: write the .pot templates; update: also merge them into every .po; "
         "check: fail if a catalog is stale or a translation is missing",
     )
-    p.add_argument(
-        "--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)"
-    )
+    add_ruleset_option(p)
     p.set_defaults(func=cmd_catalog)
 
 

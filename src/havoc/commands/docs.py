@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from havoc import rulebook
+from havoc.commands import add_ruleset_option
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
 
 REPO = Path(__file__).resolve().parents[3]
@@ -52,9 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="extract the site's strings (pages, labels) to locales/site.pot and merge them into each "
         "language's site.po, instead of building",
     )
-    p.add_argument(
-        "--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)"
-    )
+    add_ruleset_option(p)
     p.set_defaults(func=cmd_docs)
 
 

@@ -7,7 +7,8 @@ import sys
 from typing import Any
 
 from havoc import rulebook
-from havoc.i18n import LANGUAGES, Translator, nui, ui
+from havoc.commands import add_output_options, add_ruleset_option
+from havoc.i18n import Translator, nui, ui
 from havoc.rulebook.model import Rule, Ruleset
 
 
@@ -17,9 +18,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="validate the rules (and the translation catalogs)",
         description="Validate every rule file; exit 1 with located errors if any is wrong.",
     )
-    p.add_argument(
-        "--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)"
-    )
+    add_ruleset_option(p)
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser(
@@ -41,11 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print JSON for programs")
-    p.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the texts (default: %(default)s)")
-    p.add_argument(
-        "--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)"
-    )
+    add_output_options(p, "language of the texts", "print JSON for programs")
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from havoc import rulebook
+from havoc.commands import add_ruleset_option
 from havoc.i18n import LANGUAGES
 
 DEFAULT_DIR = Path("build") / "sheets"
@@ -36,9 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--png", action="store_true", help="also write page images <lang>-1.png, <lang>-2.png beside the PDF"
     )
-    p.add_argument(
-        "--ruleset", default=rulebook.DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)"
-    )
+    add_ruleset_option(p)
     p.set_defaults(func=cmd_sheet)
 
 
