@@ -198,7 +198,7 @@ def example_box(d: HavocDirective, r: Renderer, ex: Example) -> nodes.admonition
         ask = query.pop("ask", None)
         para = nodes.paragraph()
         if ask is not None:
-            para += nodes.literal(str(ask), str(ask), classes=["havoc-ask"])
+            para += nodes.inline("", "", *r.data(str(ask)), classes=["havoc-ask"])
             if query:
                 para += nodes.Text(" — ")
         para.extend(r.data(query))
