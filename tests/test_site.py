@@ -373,3 +373,21 @@ def test_incremental_rebuild_after_editing_one_rule(real_site: Site, rules_copy:
 def test_havoc_docs_command_help() -> None:
     proc = subprocess.run([sys.executable, "-m", "havoc", "docs", "--help"], capture_output=True, text=True, check=True)
     assert "--serve" in proc.stdout and "--lang" in proc.stdout
+
+
+def test_editing_the_extension_code_invalidates_saved_doctrees(tmp_path: Path) -> None:
+    from havoc.sphinxext.extension import RENDERING_CODE, code_version
+
+    copies = []
+    for p in RENDERING_CODE:
+        dest = tmp_path / p.name
+        if p.is_dir():
+            shutil.copytree(p, dest, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(p, dest)
+        copies.append(dest)
+    before = code_version(tuple(copies))
+    assert before == code_version(tuple(copies))
+    rule_py = tmp_path / "sphinxext" / "rule.py"
+    rule_py.write_text(rule_py.read_text() + "\n# changed\n")
+    assert code_version(tuple(copies)) != before

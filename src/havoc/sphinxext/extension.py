@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,18 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 HERE = Path(__file__).parent
+# The code that turns the model into doctrees: when it changes, saved doctrees are stale.
+RENDERING_CODE = (HERE, HERE.parent / "markup.py", HERE.parent / "i18n.py")
+
+
+def code_version(paths: tuple[Path, ...] = RENDERING_CODE) -> int:
+    """A number that changes with the rendering code, given to Sphinx as ``env_version`` so an
+    edited extension re-reads every page instead of serving doctrees made by the old code."""
+    files = sorted(f for p in paths for f in (p.rglob("*.py") if p.is_dir() else [p]))
+    crc = 0
+    for f in files:
+        crc = zlib.crc32(f.name.encode() + f.read_bytes(), crc)
+    return crc
 
 
 def on_config_inited(app: Sphinx, config: Config) -> None:
@@ -65,7 +78,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_js_file("havoc.js", loading_method="defer")
     return {
         "version": __version__,
-        "env_version": 1,
+        "env_version": code_version(),
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }
