@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from havoc import markup
 from havoc.i18n import LANGUAGES, Translator, translator, ui
 from havoc.rulebook.model import Rule, Ruleset
+from havoc.search import query as Q
 from havoc.search import text as T
 
 FORMAT = 1
@@ -256,4 +257,6 @@ def for_language(index: dict[str, Any], lang: str) -> dict[str, Any]:
         "postings": index["postings"],
         "vocab": index["vocab"],
         "phrases": index["phrases"],
+        "stopwords": sorted(T.FOLDED_STOPWORDS),
+        "params": Q.PARAMS,
     }

@@ -26,6 +26,14 @@ TYPO_WEIGHT = 0.7
 PREFIX_WEIGHT = 0.8
 PREFIX_LIMIT = 20
 TYPO_MIN, PREFIX_MIN = 5, 3
+# Shipped in the site's index, so the browser's query uses the very same numbers.
+PARAMS = {
+    "typo_weight": TYPO_WEIGHT,
+    "prefix_weight": PREFIX_WEIGHT,
+    "prefix_limit": PREFIX_LIMIT,
+    "typo_min": TYPO_MIN,
+    "prefix_min": PREFIX_MIN,
+}
 
 
 class Result(NamedTuple):
@@ -126,7 +134,7 @@ class Engine:
                 covered.setdefault(d, 0)
         n = len(ws)
         ranked = sorted(
-            ((total[d] * (covered[d] / n) ** 2, d) for d in total),
+            ((total[d] * ((covered[d] / n) * (covered[d] / n)), d) for d in total),
             key=lambda sd: (-sd[0], sd[1]),
         )
         keys = frozenset(k for a in alts for k, _ in a) | frozenset(extra)

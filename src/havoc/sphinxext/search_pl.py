@@ -230,6 +230,72 @@ def on_config_inited(app: Any, config: Any) -> None:
     config.html_search_options = options
 
 
+# --- the site's rule-level search (havoc.search) -------------------------------------------
+
+
+def english_stemmer_js() -> str:
+    """Snowball's JavaScript English stemmer as Sphinx ships it (same algorithm as Python's)."""
+    from sphinx.search import _MINIFIED_JS_PATH
+
+    return (Path(_MINIFIED_JS_PATH) / "english-stemmer.js").read_text(encoding="utf-8")
+
+
+@cache
+def search_script() -> str:
+    """``havoc-search.js``: both stemmers, the query engine and the page's search interface."""
+    from havoc.search.site import ENGINE_JS
+
+    parts = (
+        base_stemmer_js(),
+        english_stemmer_js(),
+        polish_stemmer_js(),
+        ENGINE_JS.read_text(encoding="utf-8"),
+        (HERE / "search" / "ui.js").read_text(encoding="utf-8"),
+    )
+    return "\n".join(parts)
+
+
+def _write(path: Path, text: str) -> None:
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except OSError:
+        pass
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.chmod(tmp, 0o644)  # mkstemp makes it private; a web server must be able to read it
+    os.replace(tmp, path)
+
+
+def write_search_files(app: Any, exception: BaseException | None) -> None:
+    """Write the query script and this language's index into ``_static`` after an HTML build."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from havoc.search.index import build
+    from havoc.search.site import index_script
+    from havoc.sphinxext.context import get_context
+
+    lang = app.config.language or "en"
+    static = Path(app.outdir) / "_static"
+    _write(static / "havoc-search.js", search_script())
+    _write(static / "havoc-searchindex.js", index_script(build(get_context(app.env).ruleset), lang))
+
+
+def on_html_page_context(app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    from havoc.search.site import labels
+
+    context["havoc_search_labels"] = labels(app.config.language or "en")
+
+
 def setup_search(app: Any) -> None:
     app.add_search_language(SearchPolish)
     app.connect("config-inited", on_config_inited)
+    app.connect("build-finished", write_search_files)
+    app.connect("html-page-context", on_html_page_context)
+    app.add_js_file("havoc-search.js", loading_method="defer")
+    app.add_css_file("havoc-search.css")
