@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from havoc.errors import InputError, Problem
 from havoc.i18n import LANGUAGES
 from havoc.search.index import build, for_language
 from havoc.search.query import Engine
@@ -59,14 +60,14 @@ def engine(lang: str = "en", ruleset: str | None = None) -> Engine:
     from havoc.rulebook import DEFAULT_RULESET
 
     if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
+        raise InputError([Problem("lang", None, f"expected one of {', '.join(LANGUAGES)}, found {lang!r}")])
     name = ruleset or DEFAULT_RULESET
     return _engines(rulebook.load(name).fingerprint, name)[lang]
 
 
-def lookup(text: str, lang: str = "en", limit: int = 10) -> list[Hit]:
+def lookup(text: str, lang: str = "en", limit: int = 10, *, ruleset: str | None = None) -> list[Hit]:
     """The rules that answer ``text`` (either language), best first, shown in ``lang``."""
-    eng = engine(lang)
+    eng = engine(lang, ruleset)
     hits = []
     for result in eng.search(text, limit):
         doc_id, kind, url, title, section, body = eng.docs[result.doc]

@@ -14,11 +14,11 @@ the same numbers and rank alike.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from havoc import markup
 from havoc.i18n import LANGUAGES, Translator, translator, ui
 from havoc.rulebook.model import Rule, Ruleset
 from havoc.search import query as Q
@@ -65,8 +65,12 @@ def _section_title(rs: Ruleset, rule: Rule, tr: Translator) -> str:
     return name
 
 
+_TERM_LINK = re.compile(r"\]\(term:([a-z0-9-]+)\)")
+
+
 def _linked_terms(*texts: str | None) -> list[str]:
-    return [t.split(":", 1)[1] for s in texts if s for t in markup.link_targets(s) if t.startswith("term:")]
+    """The glossary terms a text links to (in the order they appear)."""
+    return [m.group(1) for s in texts if s for m in _TERM_LINK.finditer(s)]
 
 
 def documents(rs: Ruleset) -> list[Doc]:
@@ -178,7 +182,7 @@ def build(rs: Ruleset) -> dict[str, Any]:
     for lang in LANGUAGES:
         for tid, forms in groups[lang].items():
             for form in forms:
-                if len(T.words(form)) == 1:
+                if len(T.words(form)) == 1 and not _fragment(form, forms, lang):
                     concepts.setdefault(T.fold(form), CONCEPT + tid)
     analyzers = {lang: Analyzer(lang, concepts) for lang in LANGUAGES}
     phrases: list[tuple[list[str], str]] = []  # multi-word forms, as stem keys -> concept key
@@ -235,6 +239,20 @@ def build(rs: Ruleset) -> dict[str, Any]:
         "vocab": {w: sorted(ks) for w, ks in sorted(vocab.items()) if ks},
         "phrases": [[keys, c] for keys, c in _unique(phrases) if c in postings],
     }
+
+
+def _fragment(form: str, forms: list[str], lang: str) -> bool:
+    """Whether a single word is only a piece of a term whose name is several words.
+
+    "punkty" is listed under Punkty Zwycięstwa and "card" under Tactics card, but alone they are
+    broader words (Recruit points, any card): they keep their own stem, not the term's concept.
+    The term's own name (and its plural forms) are its first three forms.
+    """
+    name = [w for w in T.words(forms[0]) if not T.is_stopword(w)]
+    if len(name) < 2:
+        return False
+    pieces = {T.key(w, lang) for f in forms[:3] for w in T.words(f)}
+    return T.key(form, lang) in pieces
 
 
 def _unique(items: Iterable[tuple[list[str], str]]) -> list[tuple[list[str], str]]:

@@ -26,7 +26,7 @@ STEMMER_NAMES = {"en": "english", "pl": "polish"}
 # must never land here). Compared after folding, so "sie" is "się" too.
 POLISH_STOPWORDS = frozenset(
     """a aby ale albo ani az aż bo by być był była było były będzie co czy dla do gdy go i ich
-    im iż ja jak jako je jego jej jest jeśli jeżeli już ją ku lub ma mi mnie może mu na nad niż o od
+    im iż ja jak jako je jego jej jest jeśli jeżeli już ją ku lub ma mi mnie mu na nad niż o od
     oraz po pod przez przy się są ta tak także te tego tej ten też to tu ty tym u w we więc z
     za ze że ile ilu kiedy jaki jaka jakie można mogę""".split()
 )

@@ -13,7 +13,7 @@
 
   function root() {
     var r = document.documentElement.getAttribute("data-content_root");
-    return r === null ? "" : r;
+    return r === null || r === "./" ? "" : r;
   }
 
   function withEngine(callback) {
