@@ -56,9 +56,9 @@ def cmd_lookup(args: argparse.Namespace) -> int:
         return 0
     bold = sys.stdout.isatty()
     for n, hit in enumerate(hits, 1):
-        title = hit.title if hit.kind != "example" else f"{ui('Example', args.lang)}: {hit.title}"
-        print(f"{n}. {title} — {hit.section}")
-        print("   " + _marked(hit.snippet, hit.highlights, bold))
+        print(f"{n}. {hit.title} — {hit.section}")
+        tag = f"{ui('Example', args.lang)}: " if hit.kind == "example" else ""
+        print("   " + tag + _marked(hit.snippet, hit.highlights, bold))
         print(f"   {hit.url}")
     return 0
 

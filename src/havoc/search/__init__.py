@@ -8,6 +8,7 @@ the rule on either language's side through the shared rule ID. The site ships th
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -54,15 +55,27 @@ def _engines(fingerprint: str, ruleset: str) -> dict[str, Engine]:
     return {lang: Engine(for_language(index, lang)) for lang in LANGUAGES}
 
 
+_CHECKED: dict[str, tuple[float, str]] = {}
+RECHECK_SECONDS = 2.0
+
+
 def engine(lang: str = "en", ruleset: str | None = None) -> Engine:
-    """The query engine of one language, built once per process from the current rules."""
+    """The query engine of one language, built once per process from the current rules.
+
+    Whether the rule files changed is checked at most every couple of seconds (hashing them
+    costs more than a query), so a long-running server still picks up edited rules.
+    """
     from havoc import rulebook
     from havoc.rulebook import DEFAULT_RULESET
 
     if lang not in LANGUAGES:
         raise InputError([Problem("lang", None, f"expected one of {', '.join(LANGUAGES)}, found {lang!r}")])
     name = ruleset or DEFAULT_RULESET
-    return _engines(rulebook.load(name).fingerprint, name)[lang]
+    now = time.monotonic()
+    checked = _CHECKED.get(name)
+    if checked is None or now - checked[0] > RECHECK_SECONDS:
+        checked = _CHECKED[name] = (now, rulebook.load(name).fingerprint)
+    return _engines(checked[1], name)[lang]
 
 
 def lookup(text: str, lang: str = "en", limit: int = 10, *, ruleset: str | None = None) -> list[Hit]:

@@ -43,6 +43,9 @@ class Doc(NamedTuple):
     summary: dict[str, str]
     text: dict[str, str]  # plain text, for the snippet
     terms: tuple[str, ...]  # linked term IDs
+    # what a result shows when it is not what is indexed: an example is shown as its rule
+    shown_title: dict[str, str] | None = None
+    shown_section: dict[str, str] | None = None
 
 
 def _page(rs: Ruleset, rule: Rule) -> str:
@@ -105,12 +108,14 @@ def documents(rs: Ruleset) -> list[Doc]:
                 Doc(
                     rule.id,
                     "example",
-                    f"{page}#{ex.id}",
+                    f"{page}#{rule.id}",
                     each(f"{ex.id}:title", ex.title),
                     title,
                     dict.fromkeys(LANGUAGES, ""),
                     each(f"{ex.id}:text", ex.text),
                     tuple(dict.fromkeys(_linked_terms(ex.text))),
+                    shown_title=title,
+                    shown_section=section,
                 )
             )
     for term in rs.terms.values():
@@ -271,7 +276,17 @@ def for_language(index: dict[str, Any], lang: str) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "lang": lang,
-        "docs": [[d.id, d.kind, d.url, d.title[lang], d.section[lang], d.text[lang] or d.summary[lang]] for d in docs],
+        "docs": [
+            [
+                d.id,
+                d.kind,
+                d.url,
+                (d.shown_title or d.title)[lang],
+                (d.shown_section or d.section)[lang],
+                d.text[lang] or d.summary[lang],
+            ]
+            for d in docs
+        ],
         "postings": index["postings"],
         "vocab": index["vocab"],
         "phrases": index["phrases"],

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import snowballstemmer
@@ -38,6 +38,7 @@ ENGLISH_STOPWORDS = frozenset(
 STOPWORDS = frozenset(unicodedata.normalize("NFC", w) for w in POLISH_STOPWORDS | ENGLISH_STOPWORDS)
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Lowercase without diacritics (ł → l too, which Unicode does not decompose)."""
     decomposed = unicodedata.normalize("NFD", text.lower())

@@ -65,9 +65,7 @@
     var a = document.createElement("a");
     a.href = root() + doc[2];
     a.className = "havoc-result-title";
-    var title = doc[3];
-    if (doc[1] === "example" && labels().example) title = labels().example + ": " + title;
-    a.textContent = title;
+    a.textContent = doc[3];
     li.appendChild(a);
     var sec = document.createElement("span");
     sec.className = "havoc-result-section";
@@ -76,6 +74,13 @@
     var snip = eng.snippet(doc[5], result.keys, width);
     var p = document.createElement("p");
     p.className = "context";
+    if (doc[1] === "example") {
+      // the words were found in one of the rule's worked examples
+      var tag = document.createElement("span");
+      tag.className = "havoc-result-kind";
+      tag.textContent = (labels().example || "Example") + ": ";
+      p.appendChild(tag);
+    }
     fillSnippet(p, snip[0], snip[1]);
     li.appendChild(p);
     return li;
