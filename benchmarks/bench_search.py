@@ -28,7 +28,14 @@ from havoc.search.site import index_script  # noqa: E402
 
 QUERIES = REPO / "tests" / "fixtures" / "search" / "queries.yaml"
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def queries() -> list[tuple[str, str, str, list[str], bool]]:
@@ -77,7 +84,9 @@ def size() -> None:
     index = build(rulebook.load())
     for lang in LANGUAGES:
         raw = index_script(index, lang).encode("utf-8")
-        print(f"index {lang}: {len(raw) / 1024:.0f} KB, {len(gzip.compress(raw, 9)) / 1024:.0f} KB gzipped (target ≤ 300 KB)")
+        print(
+            f"index {lang}: {len(raw) / 1024:.0f} KB, {len(gzip.compress(raw, 9)) / 1024:.0f} KB gzipped (target ≤ 300 KB)"
+        )
 
 
 # Measured in the page: from the keystroke's input event to the next frame after the results
@@ -101,7 +110,9 @@ def browser() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "site"
-        results = build_languages(list(LANGUAGES), out, Path(tmp) / "doctrees", rulebook.DEFAULT_RULESET, out / "no-sheets", SOURCE)
+        results = build_languages(
+            list(LANGUAGES), out, Path(tmp) / "doctrees", rulebook.DEFAULT_RULESET, out / "no-sheets", SOURCE
+        )
         if any(r.code for r in results):
             print("site build failed; no browser figure")
             return

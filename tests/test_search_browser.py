@@ -31,7 +31,9 @@ def browser() -> Any:
 
 
 def _results(page: Any) -> list[dict[str, Any]]:
-    page.wait_for_function("document.querySelector('#search-results p.search-summary') && document.querySelector('#search-results p.search-summary').textContent.length > 0")
+    page.wait_for_function(
+        "document.querySelector('#search-results p.search-summary') && document.querySelector('#search-results p.search-summary').textContent.length > 0"
+    )
     return page.evaluate(
         """() => Array.from(document.querySelectorAll('#search-results ul.search > li')).map(li => ({
             href: li.querySelector('a').getAttribute('href'),
@@ -47,7 +49,7 @@ def _results(page: Any) -> list[dict[str, Any]]:
 
 def _rule_id(href: str) -> str:
     path, anchor = href.split("#", 1)
-    return f"term:{anchor[len('term-'):]}" if path.endswith("glossary.html") else anchor
+    return f"term:{anchor[len('term-') :]}" if path.endswith("glossary.html") else anchor
 
 
 def test_query_subset_top3_on_the_built_site(browser: Any, server: str, real_site: Site) -> None:  # noqa: F811
@@ -79,7 +81,7 @@ def test_query_subset_top3_on_the_built_site(browser: Any, server: str, real_sit
 @pytest.mark.parametrize(("lang", "query", "expect"), [("pl", "wykup jeńców", "prisoners"), ("en", "sztab", "hq")])
 def test_phone_header_search_shows_results_as_you_type(
     browser: Any,
-    server: str,
+    server: str,  # noqa: F811
     lang: str,
     query: str,
     expect: str,

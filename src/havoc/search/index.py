@@ -198,9 +198,7 @@ def build(rs: Ruleset) -> dict[str, Any]:
                 if len(stems) > 1:
                     phrases.append((stems, CONCEPT + tid))
 
-    term_names = {
-        tid: {lang: " ".join(term_forms(rs, tid, lang)[:3]) for lang in LANGUAGES} for tid in rs.terms
-    }
+    term_names = {tid: {lang: " ".join(term_forms(rs, tid, lang)[:3]) for lang in LANGUAGES} for tid in rs.terms}
     fields_of: list[dict[str, Counter[str]]] = []
     for doc in docs:
         counts: dict[str, Counter[str]] = {f: Counter() for f in FIELDS}
@@ -225,9 +223,7 @@ def build(rs: Ruleset) -> dict[str, Any]:
     for i, (doc, counts) in enumerate(zip(docs, fields_of, strict=True)):
         lengths = {f: sum(counts[f].values()) for f in FIELDS}
         for k in sorted(set().union(*(c.keys() for c in counts.values()))):
-            tf = sum(
-                WEIGHTS[f] * counts[f][k] / (1 - B + B * lengths[f] / avg[f]) for f in FIELDS if counts[f][k]
-            )
+            tf = sum(WEIGHTS[f] * counts[f][k] / (1 - B + B * lengths[f] / avg[f]) for f in FIELDS if counts[f][k])
             idf = math.log(1 + (n - df[k] + 0.5) / (df[k] + 0.5))
             score = round(KIND_BOOST[doc.kind] * idf * tf * (K1 + 1) / (K1 + tf), 3)
             if score > 0:

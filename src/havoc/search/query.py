@@ -79,7 +79,7 @@ class Engine:
 
     def _prefixed(self, f: str) -> list[str]:
         i = bisect.bisect_left(self.words, f)
-        out = []
+        out: list[str] = []
         while i < len(self.words) and self.words[i].startswith(f) and len(out) < PREFIX_LIMIT:
             out.append(self.words[i])
             i += 1
@@ -137,7 +137,7 @@ class Engine:
             ((total[d] * ((covered[d] / n) * (covered[d] / n)), d) for d in total),
             key=lambda sd: (-sd[0], sd[1]),
         )
-        keys = frozenset(k for a in alts for k, _ in a) | frozenset(extra)
+        matched = frozenset(k for a in alts for k, _ in a) | frozenset(extra)
         out: list[Result] = []
         seen: set[str] = set()
         for s, d in ranked:
@@ -145,7 +145,7 @@ class Engine:
             if s <= 0 or rule_id in seen:
                 continue
             seen.add(rule_id)
-            out.append(Result(d, s, keys))
+            out.append(Result(d, s, matched))
             if len(out) == limit:
                 break
         return out

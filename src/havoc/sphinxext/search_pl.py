@@ -7,6 +7,12 @@ Polish stemmer; the browser stems the query with a JavaScript port of the same a
 cannot drift apart. Snowball cuts some game words inconsistently (kryształy → kryszt,
 kryształów → kryształ), so the glossary's inflected forms are fed in as synonyms: every listed
 form of a term stems to one shared key, in Python and in JavaScript alike.
+
+The site's search page itself answers from the rule-level index of :mod:`havoc.search`: after an
+HTML build this module writes ``_static/havoc-search.js`` (Snowball's English and Polish
+stemmers, the query engine, the page's search interface) and ``_static/havoc-searchindex.js``
+(the index in the build's language). Sphinx's own page index above is still built for tools that
+read it.
 """
 
 from __future__ import annotations
@@ -20,93 +26,10 @@ from typing import Any
 import snowballstemmer
 from sphinx.search import SearchLanguage
 
+from havoc.search.text import POLISH_STOPWORDS  # one list for Sphinx's index and the rule search
+
 HERE = Path(__file__).parent
 SYNONYMS_OPTION = "havoc_synonyms"
-
-# Short function words that carry no meaning for search (a deliberately small list: a game word
-# must never land here).
-POLISH_STOPWORDS = frozenset(
-    [
-        "a",
-        "aby",
-        "ale",
-        "albo",
-        "ani",
-        "az",
-        "aż",
-        "bo",
-        "by",
-        "być",
-        "był",
-        "była",
-        "było",
-        "były",
-        "będzie",
-        "co",
-        "czy",
-        "dla",
-        "do",
-        "gdy",
-        "gdzie",
-        "go",
-        "i",
-        "ich",
-        "ile",
-        "im",
-        "iż",
-        "ja",
-        "jak",
-        "jako",
-        "je",
-        "jego",
-        "jej",
-        "jest",
-        "jeśli",
-        "jeżeli",
-        "już",
-        "ją",
-        "każdy",
-        "ku",
-        "lub",
-        "ma",
-        "może",
-        "na",
-        "nad",
-        "nie",
-        "niż",
-        "o",
-        "od",
-        "oraz",
-        "po",
-        "pod",
-        "przed",
-        "przez",
-        "przy",
-        "się",
-        "so",
-        "są",
-        "ta",
-        "tak",
-        "także",
-        "te",
-        "tego",
-        "tej",
-        "ten",
-        "też",
-        "to",
-        "tu",
-        "ty",
-        "tym",
-        "u",
-        "w",
-        "we",
-        "więc",
-        "z",
-        "za",
-        "ze",
-        "że",
-    ]
-)
 
 
 @cache
