@@ -92,7 +92,9 @@
     var box = document.getElementById("search-results");
     if (!box) return;
     withEngine(function (eng) {
-      var results = query.trim() ? eng.search(query, PAGE_LIMIT) : [];
+      // every matching rule counts in the summary; the list shows the best PAGE_LIMIT
+      var all = query.trim() ? eng.search(query, eng.docs.length) : [];
+      var results = all.slice(0, PAGE_LIMIT);
       box.textContent = "";
       var h = document.createElement("h2");
       h.textContent = labels().results || "Search results";
@@ -104,7 +106,7 @@
       results.forEach(function (r) { ul.appendChild(item(eng, r, 220)); });
       box.appendChild(summary);
       box.appendChild(ul);
-      summary.textContent = results.length ? found(results.length) : (labels().none || "No results.");
+      summary.textContent = all.length ? found(all.length) : (labels().none || "No results.");
     });
   }
 
