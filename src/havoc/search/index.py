@@ -199,17 +199,23 @@ def build(rs: Ruleset) -> dict[str, Any]:
                     phrases.append((stems, CONCEPT + tid))
 
     term_names = {tid: {lang: " ".join(term_forms(rs, tid, lang)[:3]) for lang in LANGUAGES} for tid in rs.terms}
+    by_first: dict[str, list[tuple[list[str], str]]] = defaultdict(list)
+    for stems, concept in phrases:
+        by_first[stems[0]].append((stems, concept))
     fields_of: list[dict[str, Counter[str]]] = []
     for doc in docs:
         counts: dict[str, Counter[str]] = {f: Counter() for f in FIELDS}
+        used = set(doc.terms)
         for lang, an in analyzers.items():
             counts["title"].update(an.keys(doc.title[lang]))
             counts["summary"].update(an.keys(doc.summary[lang]))
             counts["text"].update(an.keys(doc.text[lang]))
             counts["section"].update(an.keys(doc.section[lang]))
-            for tid in doc.terms:
+            if doc.kind != "term":
+                used |= _named_terms(an, f"{doc.title[lang]} . {doc.summary[lang]} . {doc.text[lang]}", by_first)
+        for tid in sorted(used):
+            for lang, an in analyzers.items():
                 counts["terms"].update(an.keys(term_names[tid][lang]))
-        for tid in doc.terms:
             # a glossary entry is its own term's best answer: its concept counts as title
             counts["title" if doc.kind == "term" else "terms"][CONCEPT + tid] += 2
         fields_of.append(counts)
@@ -240,6 +246,17 @@ def build(rs: Ruleset) -> dict[str, Any]:
         "vocab": {w: sorted(ks) for w, ks in sorted(vocab.items()) if ks},
         "phrases": [[keys, c] for keys, c in _unique(phrases) if c in postings],
     }
+
+
+def _named_terms(an: Analyzer, text: str, by_first: dict[str, list[tuple[list[str], str]]]) -> set[str]:
+    """The multi-word terms a text names without linking them ("on Region Control")."""
+    seq = [an.word_keys(w)[0] for w in T.words(text) if not T.is_stopword(w)]
+    found = set()
+    for i, stem in enumerate(seq):
+        for stems, concept in by_first.get(stem, ()):
+            if seq[i : i + len(stems)] == stems:
+                found.add(concept[len(CONCEPT) :])
+    return found
 
 
 def _fragment(form: str, forms: list[str], lang: str) -> bool:
