@@ -121,6 +121,19 @@ def test_a_word_maps_to_its_own_concept_never_a_broader_one() -> None:
     assert "@victory-points" in eng.search("punktów zwycięstwa")[0].keys
 
 
+def test_a_rule_naming_a_term_uses_it_even_without_a_link() -> None:
+    eng = engine("en")
+    docs = {d[0]: i for i, d in enumerate(eng.docs) if d[1] == "rule"}
+    region_control = dict(eng._pairs["@region-control"])
+    assert docs["objective-control-defender-tie"] in region_control  # "… on Region Control …"
+    assert docs["hand-limit"] not in region_control
+
+
+def test_a_long_paste_is_cut_not_slow() -> None:
+    text = " ".join(["prisoners"] * 500 + ["xyzzyq"] * 500)
+    assert ids(text, "en") == ids("prisoners", "en")
+
+
 def test_inflected_forms_find_each_other() -> None:
     assert any("trog" in i for i in ids("trogowie", "pl")), ids("trogowie", "pl")
     eng = engine("pl")
@@ -265,8 +278,16 @@ def test_browser_query_script_ranks_exactly_like_python() -> None:
 
     index = build(rulebook.load())
     extra = {
-        "pl": ["jeńcó", "odwr", "krysztaly punkty", "2 PZ", "wycofac", "trogowie"],
-        "en": ["retreet", "kryształy", "hand lim", "+50"],
+        "pl": [
+            "jeńcó",
+            "odwr",
+            "krysztaly punkty",
+            "2 PZ",
+            "wycofac",
+            "trogowie",
+            " ".join(["jeńców"] * 40 + ["zasady"]),
+        ],
+        "en": ["retreet", "kryształy", "hand lim", "+50", "The Trogs' priorities"],
     }
     for lang in ("en", "pl"):
         data = index_data(index, lang)

@@ -114,7 +114,7 @@ var HavocSearchEngine = (function () {
   Engine.prototype.search = function (query, limit) {
     var self = this, i, j, m;
     if (limit === undefined) limit = 10;
-    var ws = words(query).filter(function (w) { return !self.isStopword(w); });
+    var ws = words(query).filter(function (w) { return !self.isStopword(w); }).slice(0, this.params.max_words);
     if (!ws.length || limit <= 0) return [];
     var alts = ws.map(function (w, k) { return self.wordKeys(w, k === ws.length - 1); });
     var keySets = alts.map(function (a) {

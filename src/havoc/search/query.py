@@ -1,6 +1,6 @@
 """Answering a query from the index; ``havoc-search.js`` is the same algorithm, step by step.
 
-1. The query's words, stopwords dropped.
+1. The query's words, stopwords dropped (the first 32).
 2. Each word's keys: the keys its folded form had in the rulebook (which include the concept of a
    glossary term it is a form of); else its Polish and English stems (or, when a stem is itself a
    word of the rulebook, that word's keys: trogowie → trogow → trogów); else, for a word of 5+
@@ -26,6 +26,7 @@ TYPO_WEIGHT = 0.7
 PREFIX_WEIGHT = 0.8
 PREFIX_LIMIT = 20
 TYPO_MIN, PREFIX_MIN = 5, 3
+MAX_WORDS = 32  # a pasted paragraph is cut here: a question is never that long
 # Shipped in the site's index, so the browser's query uses the very same numbers.
 PARAMS = {
     "typo_weight": TYPO_WEIGHT,
@@ -33,6 +34,7 @@ PARAMS = {
     "prefix_limit": PREFIX_LIMIT,
     "typo_min": TYPO_MIN,
     "prefix_min": PREFIX_MIN,
+    "max_words": MAX_WORDS,
 }
 
 
@@ -104,7 +106,7 @@ class Engine:
     # -- the query -------------------------------------------------------------------------
 
     def search(self, query: str, limit: int = 10) -> list[Result]:
-        ws = [w for w in T.words(query) if not T.is_stopword(w)]
+        ws = [w for w in T.words(query) if not T.is_stopword(w)][:MAX_WORDS]
         if not ws or limit <= 0:
             return []
         alts = [self.word_keys(w, i == len(ws) - 1) for i, w in enumerate(ws)]

@@ -101,6 +101,7 @@
       box.appendChild(h);
       var summary = document.createElement("p");
       summary.className = "search-summary";
+      summary.setAttribute("role", "status");
       var ul = document.createElement("ul");
       ul.className = "search";
       results.forEach(function (r) { ul.appendChild(item(eng, r, 220)); });
@@ -116,6 +117,7 @@
     var form = input.form;
     var pop = document.createElement("div");
     pop.className = "havoc-search-pop";
+    pop.setAttribute("aria-live", "polite");
     pop.hidden = true;
     pop.id = "havoc-search-pop-" + Math.random().toString(36).slice(2, 8);
     input.setAttribute("autocomplete", "off");
