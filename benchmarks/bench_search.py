@@ -103,6 +103,16 @@ document.addEventListener('input', function (ev) {
 """
 
 
+# The one-time cost on a page: load the index script and make the engine (done on first focus).
+LOAD_PROBE = """() => new Promise(function (resolve) {
+  var t0 = performance.now();
+  var s = document.createElement('script');
+  s.src = '../_static/havoc-searchindex.js';
+  s.onload = function () { new HavocSearchEngine.Engine(window.HAVOC_SEARCH_INDEX); resolve(performance.now() - t0); };
+  document.head.appendChild(s);
+})"""
+
+
 def browser() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -117,9 +127,18 @@ def browser() -> None:
             print("site build failed; no browser figure")
             return
         lat: list[float] = []
+        load: dict[str, list[float]] = {lang: [] for lang in LANGUAGES}
         with sync_playwright() as p:
             b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             page = b.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            for lang in LANGUAGES:
+                for _ in range(5):
+                    page.goto(f"file://{out}/{lang}/rules/battle.html")
+                    load[lang].append(page.evaluate(LOAD_PROBE))
+            for lang in LANGUAGES:
+                print(
+                    f"browser index load {lang} (script, parse, engine): median {statistics.median(load[lang]):.0f} ms, once per page"
+                )
             for _, text, lang, _, in_browser in queries():
                 if not in_browser:
                     continue
