@@ -44,9 +44,7 @@ def ensure_site(site: Path, ruleset: str) -> int:
     from havoc.commands import docs
 
     print(f"building the site into {site} first …", file=sys.stderr)
-    results = docs.build_languages(
-        list(LANGUAGES), site, docs.DEFAULT_DOCTREES, ruleset, docs.DEFAULT_SHEETS
-    )
+    results = docs.build_languages(list(LANGUAGES), site, docs.DEFAULT_DOCTREES, ruleset, docs.DEFAULT_SHEETS)
     failed = [r for r in results if r.code]
     for r in failed:
         sys.stderr.write(r.output)

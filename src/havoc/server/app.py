@@ -19,7 +19,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from havoc import api
@@ -159,7 +159,7 @@ class Api:
             try:
                 data = json.loads(text)
             except ValueError as exc:
-                where = {"in": "request", "field": "", "message": str(exc)}
+                where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
                 if isinstance(exc, json.JSONDecodeError):
                     where.update(message=exc.msg, line=exc.lineno, column=exc.colno)
                 raise HTTPProblem(400, "malformed", ui("The request is not valid JSON.", lang), [where]) from None
@@ -260,7 +260,7 @@ class Api:
 
     async def rule(self, request: Request) -> Response:
         from havoc.commands.rules import rule_data
-        from havoc.i18n import Translator
+        from havoc.i18n import translator
 
         lang = self.lang_of(request)
         rule_id = request.path_params["rule_id"]
@@ -278,7 +278,7 @@ class Api:
         if rid != rule_id:
             url = str(request.url_for("rule", rule_id=rid))
             return RedirectResponse(f"{url}?lang={lang}", status_code=308)
-        data = rule_data(self.rs, Translator(lang), self.rs.rules[rid])
+        data = rule_data(self.rs, translator(lang), self.rs.rules[rid])
         return self.cached(request, data)
 
     async def search(self, request: Request) -> Response:
@@ -298,6 +298,22 @@ class Api:
             raise HTTPProblem(503, "unavailable", ui("Search is not available in this installation.", lang)) from None
         hits = lookup(text, lang=lang, limit=int(raw_limit))
         return _json({"query": text, "lang": lang, "hits": [h.as_json() for h in hits]})
+
+    async def labels(self, request: Request) -> Response:
+        """The words an answer's JSON leaves as IDs (figures, factions), for a page to show."""
+        from havoc.interpreter import ui as words
+
+        lang = self.lang_of(request)
+        figure_labels = getattr(words, "_figure_labels", None)
+        figures = figure_labels(lang) if figure_labels else {}
+        factions = {f: words.faction_name(f, lang) for f in self.factions()}
+        return self.cached(request, {"lang": lang, "figures": figures, "factions": factions})
+
+    @staticmethod
+    def factions() -> tuple[str, ...]:
+        from havoc.interpreter.contract import FACTIONS
+
+        return FACTIONS
 
     async def position_schema(self, request: Request) -> Response:
         return self.cached(request, _schema(self.rs))
@@ -392,6 +408,7 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
         Route("/api/score", guarded(handlers.score), methods=["POST"]),
         Route("/api/rules/{rule_id}", guarded(handlers.rule), methods=["GET"], name="rule"),
         Route("/api/search", guarded(handlers.search), methods=["GET"]),
+        Route("/api/labels", guarded(handlers.labels), methods=["GET"]),
         Route("/api/schema/position", guarded(handlers.position_schema), methods=["GET"]),
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/api/docs", docs_page, methods=["GET"]),
@@ -406,7 +423,9 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
         return Response("Not found", 404, media_type="text/plain; charset=utf-8")
 
     async def not_allowed(request: Request, exc: Exception) -> Response:
-        return HTTPProblem(405, "method-not-allowed", ui("This address does not take this method.", Api.safe_lang(request))).response()
+        return HTTPProblem(
+            405, "method-not-allowed", ui("This address does not take this method.", Api.safe_lang(request))
+        ).response()
 
     async def crashed(request: Request, exc: Exception) -> Response:
         # A crash is a bug (the tests look for these); the asker still gets JSON, not a trace.
