@@ -22,7 +22,7 @@ def _strip(schema: dict[str, Any]) -> dict[str, Any]:
 
 def openapi(rs: Ruleset) -> dict[str, Any]:
     from havoc.interpreter.query import QTOP
-    from havoc.position import _schema, position_schema
+    from havoc.position import _schema
 
     question = _schema(QTOP)
     lang = {"type": "string", "enum": list(LANGUAGES), "description": "The language of the answer and the errors."}
@@ -73,7 +73,14 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
         "422": _resp("The position or question is invalid: located problems.", "Problem"),
     }
 
-    def post(summary: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    def post(summary: str, props: dict[str, Any], required: list[str], kind: str | None = None) -> dict[str, Any]:
+        """One POST operation; its examples are the rulebook's worked examples that fit it."""
+        fitting = {k: v for k, v in examples.items() if kind is None or v["question"].get("ask") == kind}
+        if kind is not None:
+            fitting = {
+                k: {"position": v["position"], **{f: v["question"][f] for f in props if f in v["question"]}}
+                for k, v in fitting.items()
+            }
         return {
             "post": {
                 "summary": summary,
@@ -86,7 +93,8 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                                 "properties": {"position": position_ref, **props, "lang": lang},
                                 "required": ["position", *required],
                                 "additionalProperties": False,
-                            }
+                            },
+                            "examples": {k: {"value": v} for k, v in fitting.items()},
                         },
                         "application/yaml": {"schema": {"type": "object"}},
                     },
@@ -96,6 +104,7 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
         }
 
     lang_param = {"name": "lang", "in": "query", "required": False, "schema": lang}
+    examples = _examples(rs)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -137,7 +146,9 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                 },
                 ["question"],
             ),
-            "/api/legal": post("What a faction may do now (like `havoc legal --json`).", {"faction": faction}, []),
+            "/api/legal": post(
+                "What a faction may do now (like `havoc legal --json`).", {"faction": faction}, [], "legal"
+            ),
             "/api/battle": post(
                 "Resolve a Battle, or list the battle order (like `havoc battle --json`).",
                 {
@@ -146,8 +157,11 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                     "faction": faction,
                 },
                 [],
+                "battle",
             ),
-            "/api/score": post("What each faction scores (like `havoc score --json`).", {"faction": faction}, []),
+            "/api/score": post(
+                "What each faction scores (like `havoc score --json`).", {"faction": faction}, [], "score"
+            ),
             "/api/rules/{id}": {
                 "get": {
                     "summary": "One rule in the asked language; a retired ID redirects to its successor.",
@@ -192,13 +206,44 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
         },
         "components": {
             "schemas": {
-                "Position": _strip(position_schema(rs)),
+                "Position": _position(rs),
                 "Question": question,
                 "Answer": answer,
                 "Problem": problem,
             }
         },
     }
+
+
+def _position(rs: Ruleset) -> dict[str, Any]:
+    """The position schema, with what the validator also checks about the list of players."""
+    from havoc.interpreter.contract import FACTIONS
+    from havoc.position import position_schema
+
+    schema = _strip(position_schema(rs))
+    players = schema["properties"]["players"]
+    players.setdefault("minItems", 2)
+    players.setdefault("maxItems", len(FACTIONS))
+    players.setdefault("uniqueItems", True)
+    return schema
+
+
+def _examples(rs: Ruleset) -> dict[str, dict[str, Any]]:
+    """The rulebook's worked examples as API requests (position + question), by example ID."""
+    out: dict[str, dict[str, Any]] = {}
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            out[ex.id] = {"position": _plain(ex.position), "question": _plain(ex.query)}
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """Line-aware YAML mappings and lists as plain JSON values."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _json_any() -> dict[str, Any]:
