@@ -29,7 +29,7 @@ test: lint
 	$(BIN)/pytest
 
 serve: site
-	$(BIN)/havoc docs --serve
+	$(BIN)/havoc serve
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -26,7 +26,7 @@
   function initialState() {
     return {
       players: ["humans", "pilgrims"], round: "1", phase: "actions", turn: "humans",
-      regions: [emptyRegion(), emptyRegion()], paste: "", usePaste: false,
+      regions: [emptyRegion(), emptyRegion()], paste: "", usePaste: false, sides: {},
       q: {kind: "legal", faction: "", from: "", to: "", via: "", units: "", points: "", region: "", structure: "",
           cost: "", activations: "", moved: false, obj: {}}
     };
@@ -74,11 +74,19 @@
       .toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "region";
   }
   function regionIds() {
-    return state.regions.map(function (r) { return slug(r.name); }).filter(function (x) { return x; });
+    var ids = state.regions.map(function (r) { return slug(r.name); }).filter(function (x) { return x; });
+    state.regions.forEach(function (r) { names(r.adjacent).forEach(function (n) { if (ids.indexOf(n) < 0) ids.push(n); }); });
+    return ids;
   }
   function shownName(id) {
     var r = state.regions.filter(function (x) { return slug(x.name) === id; })[0];
-    return r ? r.name.trim() : (D.known[id] || id);
+    if (r) return r.name.trim();
+    if (D.known[id]) return D.known[id];
+    for (var i = 0; i < state.regions.length; i++) {
+      var named = String(state.regions[i].adjacent || "").split(",").map(function (x) { return x.trim(); });
+      for (var j = 0; j < named.length; j++) if (slug(named[j]) === id) return named[j];
+    }
+    return id;
   }
 
   // --- DOM helpers --------------------------------------------------------------------------
@@ -154,7 +162,8 @@
       var box = el("input", {type: "checkbox", id: "ha-player-" + f, checked: state.players.indexOf(f) >= 0});
       box.addEventListener("change", function () {
         state.players = FACTIONS.filter(function (g) { return document.getElementById("ha-player-" + g).checked; });
-        save(); renderRegions(); renderQuestion();
+        save(); renderTable(); renderRegions(); renderQuestion();
+        document.getElementById("ha-player-" + f).focus();
       });
       players.append(el("label", {"class": "ha-check", "for": box.id}, [box, document.createTextNode(" " + D.factions[f])]));
     });
@@ -167,6 +176,21 @@
       field(W.turn, select(factionOptions(state.players), state.turn, function (v) { state.turn = v; }, true, W.none), "turn")
     ]);
     tableBox.append(players, row);
+    state.sides = state.sides || {};
+    state.players.forEach(function (f) {
+      var side = state.sides[f] = state.sides[f] || {};
+      side.prisoners = side.prisoners || {};
+      var box = el("div", {"class": "ha-row ha-side"}, [el("span", {"class": "ha-side-name", text: D.factions[f]})]);
+      box.append(field(W.vp, number(side.vp, function (v) { side.vp = v; }), "side:" + f + ".vp"));
+      box.append(field(W.hand, number(side.hand, function (v) { side.hand = v; }), "side:" + f + ".hand"));
+      box.append(field(W.reserve, number(side.reserve, function (v) { side.reserve = v; }), "side:" + f + ".reserve"));
+      state.players.forEach(function (g) {
+        if (g === f) return;
+        box.append(field(W["prisoners-of"] + ": " + D.factions[g],
+                         number(side.prisoners[g], function (v) { side.prisoners[g] = v; }), "side:" + f + ".prisoners." + g));
+      });
+      tableBox.append(box);
+    });
   }
 
   function renderRegions() {
@@ -294,6 +318,23 @@
     if (int(state.round) !== undefined) p.round = int(state.round);
     if (state.phase) p.phase = state.phase;
     if (state.turn) p.turn = state.turn;
+    var sides = {};
+    state.players.forEach(function (f) {
+      var side = (state.sides || {})[f], out = {};
+      if (!side) return;
+      ["vp", "hand", "reserve"].forEach(function (k) {
+        if (int(side[k]) !== undefined) out[k] = int(side[k]);
+        paths["factions." + f + "." + k] = fieldId("side:" + f + "." + k);
+      });
+      var held = {};
+      Object.keys(side.prisoners || {}).forEach(function (g) {
+        if (int(side.prisoners[g]) !== undefined && state.players.indexOf(g) >= 0) held[g] = int(side.prisoners[g]);
+        paths["factions." + f + ".prisoners." + g] = fieldId("side:" + f + ".prisoners." + g);
+      });
+      if (Object.keys(held).length) out.prisoners = held;
+      if (Object.keys(out).length) sides[f] = out;
+    });
+    if (Object.keys(sides).length) p.factions = sides;
     var regions = {};
     state.regions.forEach(function (r, i) {
       var id = slug(r.name);
@@ -434,10 +475,23 @@
     return String(v);
   }
 
+  // Region IDs in the answer's sentences read as the names the player typed (or the known names).
+  function named(sentence) {
+    var out = String(sentence || "");
+    var ids = regionIds().concat(Object.keys(D.known)).sort(function (x, y) { return y.length - x.length; });
+    ids.forEach(function (id) {
+      var name = shownName(id);
+      if (name === id) return;
+      var re = new RegExp("(^|[^a-z0-9-])" + id.replace(/[-]/g, "\\-") + "(?=$|[^a-z0-9-])", "g");
+      out = out.replace(re, function (m, pre) { return pre + name; });
+    });
+    return out;
+  }
+
   function show(a) {
     var verdict = a.verdict === null || a.verdict === undefined ? "" : a.verdict ? "yes" : "no";
     var nodes = [el("h2", {text: W.answer})];
-    nodes.push(el("p", {"class": "ha-question-text", text: a.question}));
+    nodes.push(el("p", {"class": "ha-question-text", text: named(a.question)}));
     nodes.push(el("p", {"class": "ha-verdict ha-verdict-" + (verdict || "info"), text: a.answer}));
     var figs = a.figures || {};
     var keys = Object.keys(figs);
@@ -448,7 +502,7 @@
     }
     if (a.report && a.report.length) {
       var ul = el("ul", {"class": "ha-report"});
-      a.report.forEach(function (line) { ul.append(el("li", {text: line})); });
+      a.report.forEach(function (line) { ul.append(el("li", {text: named(line)})); });
       nodes.push(ul);
     } else if (keys.length) {
       var dl = el("dl", {"class": "ha-figures"});
@@ -457,10 +511,10 @@
       });
       nodes.push(el("h3", {text: W.figures}), dl);
     }
-    if (a.hint) nodes.push(el("p", {"class": "ha-hint"}, [el("strong", {text: W.hint + ": "}), document.createTextNode(a.hint)]));
+    if (a.hint) nodes.push(el("p", {"class": "ha-hint"}, [el("strong", {text: W.hint + ": "}), document.createTextNode(named(a.hint))]));
     if (a["would-be-legal"] && a["would-be-legal"].length) {
       var fx = el("ul");
-      a["would-be-legal"].forEach(function (f) { fx.append(el("li", {text: f})); });
+      a["would-be-legal"].forEach(function (f) { fx.append(el("li", {text: named(f)})); });
       nodes.push(el("p", {text: W.fixes + ":"}), fx);
     }
     var seen = {}, rules = el("ul", {"class": "ha-rules"});
