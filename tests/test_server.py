@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "assistant"
 
 with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx is what its client runs on here
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from havoc.server import MAX_BODY, create_app  # noqa: E402
@@ -397,3 +397,25 @@ def test_serve_binds_to_loopback_by_default() -> None:
 
     args = build_parser("serve").parse_args(["serve"])
     assert args.host == "127.0.0.1" and args.port == 8000 and args.workers == 1
+
+
+def test_a_kept_position_answers_like_a_fresh_one(site: Path) -> None:
+    """The server keeps validated positions between questions: the answers must not depend on
+    what was asked about the same table before (the interpreter must not change a position)."""
+    import copy
+
+    from havoc import api, rulebook
+
+    rs = rulebook.load()
+    examples = [ex for rule in rs.rules.values() for ex in rule.examples]
+    assert len(examples) > 10
+    with TestClient(create_app(site)) as kept:
+        for ex in examples:
+            body = {"position": json.loads(json.dumps(ex.position)), "question": json.loads(json.dumps(ex.query))}
+            first = kept.post("/api/ask", json=body).json()
+            for other in examples[:8]:  # other questions about the same table
+                kept.post("/api/ask", json={"position": body["position"], "question": copy.deepcopy(other.query)})
+            again = kept.post("/api/ask", json=body).json()
+            assert again == first, ex.id
+            fresh = api.ask(body["position"], body["question"]).to_dict()
+            assert json.loads(json.dumps(fresh)) == again, ex.id

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     import schemathesis
     from schemathesis.checks import not_a_server_error
 
@@ -113,7 +113,7 @@ _CLIENT: list[Any] = []
 
 def _client() -> Any:
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
+        warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
 
     if not _CLIENT:

@@ -12,7 +12,9 @@ event loop rather than in a thread pool (a thread hop would cost more than the w
 
 from __future__ import annotations
 
+import gc
 import json
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -73,11 +75,18 @@ def problem_json(where: str, p: Problem) -> dict[str, Any]:
     return out
 
 
+POSITIONS_KEPT = 256
+"""Validated positions kept in memory, most recently asked first (players ask several questions
+about one table, and the page sends the whole table with each)."""
+POSITION_KEY_LIMIT = 32 * 1024  # larger positions are validated every time rather than kept
+
+
 class Api:
     """The handlers, bound to one loaded ruleset."""
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
+        self._positions: OrderedDict[str, Any] = OrderedDict()
 
     # --- request reading ------------------------------------------------------------
     @staticmethod
@@ -181,6 +190,32 @@ class Api:
         return data, lang
 
     def position(self, data: Any, lang: str) -> Any:
+        """The validated position; one asked about before comes from memory (never from disk).
+
+        The interpreter only reads a position, so one validated Position can answer many
+        questions; the key is the position as sent.
+        """
+        if isinstance(data, str):
+            key = "text:" + data
+        elif isinstance(data, dict):
+            # repr of JSON values is unambiguous and twice as fast as json.dumps; a table sent with
+            # its keys in another order is only a miss
+            key = repr(data)
+        else:
+            key = ""
+        if key and len(key) <= POSITION_KEY_LIMIT:
+            found = self._positions.get(key)
+            if found is not None:
+                self._positions.move_to_end(key)
+                return found
+        pos = self._validate(data, lang)
+        if key and len(key) <= POSITION_KEY_LIMIT:
+            self._positions[key] = pos
+            if len(self._positions) > POSITIONS_KEPT:
+                self._positions.popitem(last=False)
+        return pos
+
+    def _validate(self, data: Any, lang: str) -> Any:
         from havoc import position as positions
 
         try:
@@ -209,7 +244,8 @@ class Api:
             result = api.answer_for(self.rs, pos, q, lang)
         except InputError as exc:
             raise self.invalid(exc, "question", lang) from None
-        return _json(result.to_dict())
+        # the C encoder's fast path (ASCII escapes): the same JSON values as `havoc ask --json`
+        return Response(json.dumps(result.to_dict()), media_type=JSON_TYPE)
 
     # --- endpoints ----------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
@@ -431,6 +467,10 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
         # A crash is a bug (the tests look for these); the asker still gets JSON, not a trace.
         return HTTPProblem(500, "internal", "internal error").response()
 
+    # The rulebook and catalogs live as long as the process: keep them out of the collector's
+    # scans, so a collection during a request does not walk them (it shows in the p99).
+    gc.collect()
+    gc.freeze()
     return Starlette(
         routes=routes,
         exception_handlers={404: not_found, 405: not_allowed, Exception: crashed},
