@@ -310,7 +310,7 @@ def test_openapi_lists_every_endpoint_and_docs_are_local(client: TestClient) -> 
     spec = client.get("/openapi.json").json()
     assert spec["openapi"].startswith("3.1")
     for path in ("/api/health", "/api/ask", "/api/legal", "/api/battle", "/api/score", "/api/rules/{id}",
-                 "/api/search", "/api/schema/position"):  # fmt: skip
+                 "/api/search", "/api/schema/position", "/api/labels"):  # fmt: skip
         assert path in spec["paths"]
     docs = client.get("/api/docs")
     assert docs.status_code == 200 and "openapi.json" in docs.text

@@ -197,6 +197,16 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                     },
                 }
             },
+            "/api/labels": {
+                "get": {
+                    "summary": "The words an answer leaves as IDs (figure names, factions) in one language.",
+                    "parameters": [lang_param],
+                    "responses": {
+                        "200": {"description": "figures and factions, ID → label.", "content": _json_any()},
+                        "422": _resp("An unknown language.", "Problem"),
+                    },
+                }
+            },
             "/api/schema/position": {
                 "get": {
                     "summary": "The JSON Schema of positions (like `havoc schema`).",
