@@ -419,3 +419,17 @@ def test_a_kept_position_answers_like_a_fresh_one(site: Path) -> None:
             assert again == first, ex.id
             fresh = api.ask(body["position"], body["question"]).to_dict()
             assert json.loads(json.dumps(fresh)) == again, ex.id
+
+
+def test_every_server_message_has_a_polish_translation() -> None:
+    from babel.messages.pofile import read_po
+
+    from havoc import catalogs
+
+    with (REPO / "locales" / "pl" / "LC_MESSAGES" / "havoc.po").open("rb") as fh:
+        po = read_po(fh, locale="pl")
+    mine = [m for m in catalogs.ui_template() if m.id and any("server/" in loc[0] for loc in m.locations)]
+    assert len(mine) >= 10
+    for msg in mine:
+        found = po.get(msg.id, context="ui")
+        assert found is not None and found.string and not found.fuzzy, f"no Polish for {msg.id!r}"

@@ -205,3 +205,21 @@ def test_opened_as_files_it_says_how_to_start_the_server(browser: Any, real_site
     assert "serwer" in box.inner_text()
     pg.screenshot(path=str(SCREENSHOTS / "ask-offline-pl-phone.png"))
     context.close()
+
+
+def test_a_pasted_position_is_asked_and_its_errors_show_their_line(page: Any) -> None:
+    pg = page
+    pg.click(".ha-paste summary")
+    text = "players: [humans, pilgrims]\nturn: humans\nround: first\nregions:\n  a: {units: {humans: 2}}\n"
+    pg.fill("#ha-paste", text)
+    assert pg.is_checked("#ha-use-paste")  # pasting switches the question to the pasted table
+    pg.select_option("#ha-kind", "legal")
+    pg.click("button.ha-ask")
+    err = pg.locator("#ha-paste-err")
+    err.wait_for(state="visible")
+    assert "(3)" in err.inner_text() and "round" in err.inner_text()
+    pg.fill("#ha-paste", text.replace("round: first", "round: 2"))
+    pg.click("button.ha-ask")
+    pg.locator("#ha-answer").wait_for(state="visible")
+    assert pg.locator("#ha-paste-err").is_hidden()
+    assert pg.locator(".ha-question-text").inner_text()

@@ -422,6 +422,7 @@
       }
       if (!id && where === "request" && problem.field === "position") id = state.usePaste ? "ha-paste" : undefined;
     }
+    if (id === "ha-paste" && problem.field) msg = problem.field + ": " + msg;
     var input = id && document.getElementById(id);
     var err = input && (document.getElementById(id + "-err") || (input.closest(".ha-field, .ha-players") || input).querySelector(".ha-error"));
     if (!err) {
