@@ -433,3 +433,33 @@ def test_every_server_message_has_a_polish_translation() -> None:
     for msg in mine:
         found = po.get(msg.id, context="ui")
         assert found is not None and found.string and not found.fuzzy, f"no Polish for {msg.id!r}"
+
+
+def test_serve_builds_the_site_only_when_a_language_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from havoc.commands import docs, serve
+
+    built: list[list[str]] = []
+
+    def fake_build(langs: list[str], out: Path, *args: Any, **kwargs: Any) -> list[docs.Result]:
+        built.append(langs)
+        for lang in langs:
+            (out / lang).mkdir(parents=True, exist_ok=True)
+            (out / lang / "index.html").write_text("x")
+        return [docs.Result(lang, 0, "", 0.0) for lang in langs]
+
+    monkeypatch.setattr(docs, "build_languages", fake_build)
+    site = tmp_path / "site"
+    assert serve.ensure_site(site, "cry-havoc") == 0
+    assert built == [["en", "pl"]] and (site / "index.html").is_file()
+    assert serve.ensure_site(site, "cry-havoc") == 0
+    assert len(built) == 1  # complete: not built again
+    (site / "pl" / "index.html").unlink()
+    assert serve.ensure_site(site, "cry-havoc") == 0
+    assert len(built) == 2
+
+
+@pytest.mark.parametrize("args", [["--workers", "0"], ["--port", "70000"]])
+def test_serve_refuses_bad_options(args: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-m", "havoc", "serve", *args], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "error:" in proc.stderr and "Traceback" not in proc.stderr
