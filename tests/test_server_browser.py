@@ -179,6 +179,7 @@ def test_a_battle_shows_who_wins_each_objective(page: Any) -> None:
     assert any(line.startswith("3. Wyniszczenie: Pielgrzymi zabijają 1, Ludzie zabijają 1") for line in report), text
     assert "Wybrzeże Feralas" in text and "feralas-banks" not in text  # Regions by the names the player gave
     assert pg.locator('a[data-rule="objective-control-defender-tie"]').count() == 1
+    assert pg.locator(".ha-verdict").count() == 0  # "how does it end" is not a yes/no question
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pg.screenshot(path=str(SCREENSHOTS / "ask-battle-pl-phone.png"), full_page=True)
 

@@ -455,7 +455,7 @@
     fetch(API + "ask", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
       .then(function (r) { return r.json().then(function (data) { return [r.status, data]; }); })
       .then(function (res) {
-        if (res[0] === 200) return show(res[1]);
+        if (res[0] === 200) return show(res[1], body.question);
         answerBox.hidden = true;
         var first = null;
         (res[1].problems || []).forEach(function (p) { var i = place(p); first = first || i; });
@@ -489,11 +489,13 @@
     return out;
   }
 
-  function show(a) {
+  function show(a, sent) {
     var verdict = a.verdict === null || a.verdict === undefined ? "" : a.verdict ? "yes" : "no";
     var nodes = [el("h2", {text: W.answer})];
     nodes.push(el("p", {"class": "ha-question-text", text: named(a.question)}));
-    nodes.push(el("p", {"class": "ha-verdict ha-verdict-" + (verdict || "info"), text: a.answer}));
+    // "what can I do", "how does the Battle end", "what do we score" are not yes/no questions
+    // (the CLI shows no Yes/No for them either): their report or figures are the answer
+    if (!openQuestion(a.kind, sent)) nodes.push(el("p", {"class": "ha-verdict ha-verdict-" + (verdict || "info"), text: a.answer}));
     var figs = a.figures || {};
     var keys = Object.keys(figs);
     if (a.verdict === false) {
@@ -534,6 +536,14 @@
     answerBox.replaceChildren.apply(answerBox, nodes);
     answerBox.hidden = false;
     answerBox.focus();
+  }
+  // mirrors the interpreter's Answer.yes_no, which the JSON does not carry
+  function openQuestion(kind, q) {
+    q = q || {};
+    if (["legal", "battle", "score", "discard"].indexOf(kind) >= 0) return true;
+    if (kind === "retreat") return !q.to;
+    if (kind === "winner") return !q.faction;
+    return false;
   }
   function weight(d) { return d.passed === false ? 0 : (d.figures || d.conditional) ? 1 : 2; }
 
