@@ -224,3 +224,47 @@ def test_a_pasted_position_is_asked_and_its_errors_show_their_line(page: Any) ->
     pg.locator("#ha-answer").wait_for(state="visible")
     assert pg.locator("#ha-paste-err").is_hidden()
     assert pg.locator(".ha-question-text").inner_text()
+
+
+def test_the_whole_question_by_keyboard_alone(page: Any) -> None:
+    """Tab, type, arrow keys and Enter: no pointer, no scripted filling."""
+    pg = page
+    kb = pg.keyboard
+
+    def tab_to(selector: str) -> None:
+        for _ in range(80):
+            kb.press("Tab")
+            if pg.evaluate(f"document.activeElement === document.querySelector({selector!r})"):
+                return
+        pytest.fail(f"Tab never reached {selector}")
+
+    tab_to("#ha-region-0-name")
+    kb.type("Pole bitwy")
+    kb.press("Tab")
+    kb.type("8")  # Units: Humans
+    kb.press("Tab")
+    kb.type("3")  # Units: Pilgrims
+    kb.press("Tab")
+    kb.press("ArrowDown")  # Control: Humans
+    tab_to('[data-path="region:0.battle.token"]')
+    kb.type("1")
+    kb.press("Tab")
+    kb.press("ArrowDown")
+    kb.press("ArrowDown")  # Attacker: Pilgrims
+    tab_to('[data-path="region:0.adjacent"]')
+    kb.type("Mgielnia")
+    tab_to("#ha-kind")
+    kb.press("ArrowDown")  # from "What can I do now?" to Move
+    kb.press("Tab")
+    kb.press("ArrowDown")  # Who asks: Humans
+    kb.press("Tab")
+    kb.press("ArrowDown")  # From: the first Region, Pole bitwy
+    kb.press("Tab")
+    kb.press("ArrowDown")
+    kb.press("ArrowDown")  # To: Mgielnia
+    tab_to('[data-path="q.units"]')
+    kb.type("2")
+    kb.press("Enter")
+    pg.locator("#ha-answer").wait_for(state="visible")
+    assert pg.locator('dd[data-figure="may-leave"]').inner_text() == "2"
+    assert pg.evaluate("document.activeElement.id") == "ha-answer"  # the answer is read next
