@@ -29,6 +29,7 @@ COMMANDS = {
     "schema": "havoc.commands.ask",
     "docs": "havoc.commands.docs",
     "lookup": "havoc.commands.lookup",
+    "serve": "havoc.commands.serve",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 
