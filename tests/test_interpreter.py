@@ -624,8 +624,9 @@ def test_prisoners_buy_back_and_score() -> None:
     }
     a = ask(pos, {"ask": "prisoners", "faction": "pilgrims", "units": 2})
     assert a.verdict is True and a.figures["buy-back-cost"] == 4 and a.figures["prisoners-vp"] == 2
-    too_many = ask(pos, {"ask": "prisoners", "faction": "pilgrims", "units": 4})
-    assert too_many.verdict is False
+    # Issue 9: 4 of 3 held Prisoners is a table that does not exist: a located error, not a "no".
+    with pytest.raises(InputError, match="units"):
+        ask(pos, {"ask": "prisoners", "faction": "pilgrims", "units": 4})
 
 
 def test_score_all_factions() -> None:

@@ -250,6 +250,9 @@ def resolve(job: Job) -> Answer:
         "prisoners-by": taken,
         "kills-by": kills,
         "survivors": survivors,
+        "units-in-region": {s: region.units.get(s, 0) for s in sides},
+        "returned": {s: survivors[s] if s == won else 0 for s in sides},
+        "retreated": {s: survivors[s] if s == lost else 0 for s in sides},
         "retreat-to": [] if nests else retreat.destinations,
         C.F_TO_RESERVE: survivors[lost] > 0 and not retreat.destinations and not nests,
         "control-token": won if places_control and not places_nest else "",
@@ -287,6 +290,9 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
     for side in q.objectives:
         if side not in sides:
             problems.append(Problem(q.name, None, f"objectives.{side}: not a side of this Battle ({', '.join(sides)})"))
+    for side in q.card_units:
+        if side not in sides:
+            problems.append(Problem(q.name, None, f"card-units.{side}: not a side of this Battle ({', '.join(sides)})"))
     placed = {}
     for side in sides:
         if side not in q.objectives:
@@ -300,13 +306,26 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
             continue
         counts = {o: q.objectives.get(side, {}).get(o, 0) for o in C.OBJECTIVES}
         total = sum(counts.values())
-        have = region.units.get(side, 0) + pos.reserve(side)
-        if total > have:
+        in_region = region.units.get(side, 0)
+        change = q.card_units.get(side, 0)
+        want = in_region + change
+        if change > 0 and change > pos.reserve(side):
             problems.append(
                 Problem(
                     q.name,
                     None,
-                    f"objectives.{side}: {total} Units placed, but the {side} have {region.units.get(side, 0)} in the Region and {pos.reserve(side)} in the Reserve",
+                    f"card-units.{side}: the card adds {change} Units, but the {side} have {pos.reserve(side)} in the Reserve",
+                )
+            )
+        if total != want:
+            by_card = f" and {change:+d} by {q.card}" if change else ""
+            problems.append(
+                Problem(
+                    q.name,
+                    None,
+                    f"objectives.{side}: {total} Units placed, but the {side} have {in_region} in {region.id!r}"
+                    f"{by_card}: place exactly {want} (regions.{region.id}.units.{side}); a card that adds or "
+                    "removes Units is named with card= and card-units=",
                 )
             )
         placed[side] = counts

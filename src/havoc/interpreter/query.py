@@ -56,6 +56,12 @@ QFIELDS: Final[Mapping[str, Spec]] = {
         "Battle: the objective a prisoner is taken from (default attrition, then control, then prisoners).",
         choices=OBJECTIVES,
     ),
+    "card-units": Spec(
+        "map",
+        "Battle: Units a named card (`card`) added to the objectives (positive) or took off them (negative), per side.",
+        keys="faction",
+        item=Spec("int", "Units added (positive) or removed (negative) by the card.", minimum=-99),
+    ),
 }
 QTOP: Final = Spec("object", "A question about a position.", fields=QFIELDS, required=("ask",))
 
@@ -93,6 +99,7 @@ class Query:
     position: int | None = None
     objectives: dict[str, dict[str, int]] = field(default_factory=dict)
     capture_from: str | None = None
+    card_units: dict[str, int] = field(default_factory=dict)
     name: str = "query"
 
     def as_dict(self) -> dict[str, Any]:
@@ -126,6 +133,7 @@ _ATTRS: Final = {
     "position": "position",
     "objectives": "objectives",
     "capture-from": "capture_from",
+    "card-units": "card_units",
 }
 
 
@@ -180,6 +188,10 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
                 "skill",
                 f"the {faction} have no Skill {d['skill']!r}{listed}{suggest(d['skill'], known)}",
             )
+    if "card-units" in d and "card" not in d:
+        r.problem(line("card-units"), "card-units", "name the card that adds or removes Units (`card`)")
+    if not r.problems and faction is not None:
+        _check_counts(r, d, pos, kind, faction, line)
     if r.problems:
         raise InputError(r.problems)
     return Query(
@@ -203,8 +215,39 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
         position=d.get("position"),
         objectives={k: dict(v) for k, v in d.get("objectives", {}).items()},
         capture_from=d.get("capture-from"),
+        card_units=dict(d.get("card-units", {})),
         name=name,
     )
+
+
+def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, faction: str, line: Any) -> None:
+    """A count the question gives must fit what is on the table; a mismatch is an input error.
+
+    A question that moves 5 Units out of a Region holding 3 describes a table that does not
+    exist: answering it (yes or no) would be an answer to another game. Only a card named in
+    the question (``card`` with ``card-units``) changes how many Units a Battle involves.
+    Recruiting more than the Reserve holds stays a rules "no": the book itself says a
+    Reserve is limited and an empty one allows no Recruit (glossary, "Rezerwa").
+    """
+    units = d.get("units")
+    if units is None:
+        return
+    if kind in ("move", "retreat") and "from" in d:
+        have = pos.regions[d["from"]].units.get(faction, 0)
+        if units > have:
+            r.problem(
+                line("units"),
+                "units",
+                f"{units} Units, but the {faction} have {have} in {d['from']!r} (regions.{d['from']}.units.{faction})",
+            )
+    elif kind == "prisoners":
+        have = pos.held_by_others(faction)
+        if units > have:
+            r.problem(
+                line("units"),
+                "units",
+                f"{units} Units, but only {have} {faction} Units are held as Prisoners (factions.*.prisoners.{faction})",
+            )
 
 
 def parse_query_text(text: str, pos: Position, name: str = "query") -> Query:
@@ -302,4 +345,14 @@ def _word_value(raw: str, spec: Spec) -> Any:
         return raw
     if spec.kind == "list":
         return [w for w in raw.split(",") if w]
+    if spec.kind == "map":
+        # card-units=humans:1,pilgrims:-1
+        out: dict[str, Any] = {}
+        for part in (w for w in raw.split(",") if w):
+            key, _, num = part.partition(":")
+            try:
+                out[key] = int(num)
+            except ValueError:
+                out[key] = num
+        return out
     return raw
