@@ -833,8 +833,8 @@ def test_a_check_that_cannot_be_evaluated_is_a_rulebook_error(rules_copy: Path) 
     text = path.read_text()
     path.write_text(
         text.replace(
-            "must-discard: {max: [0, {sub: [{fact: actor.hand-size}, {param: hand-limit}]}]}",
-            "must-discard: {max: [0, {sub: [{fact: game.phase}, {param: hand-limit}]}]}",
+            "{add: [{fact: actor.hand-size}, {mul: [{fact: game.draw-pending}, {param: draw-count}]}]}",
+            "{add: [{fact: game.phase}, {mul: [{fact: game.draw-pending}, {param: draw-count}]}]}",
         )
     )
     with pytest.raises(RulebookError, match=r"rule hand-limit\.check"):

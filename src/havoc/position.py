@@ -257,6 +257,12 @@ class Position:
     regions: dict[str, Region] = field(default_factory=dict)
     name: str = "position"
     unit_totals: dict[str, int] = field(default_factory=dict)  # every Unit a faction owns (a rule parameter)
+    last_round: int | None = None  # the last round a game can have (a rule parameter)
+
+    @property
+    def is_final_round(self) -> bool:
+        """The final round: the event was resolved, or no game goes on past this round."""
+        return self.final_round or (self.last_round is not None and self.round >= self.last_round)
 
     def faction(self, name: str) -> FactionState:
         """A faction's state; one not listed has the defaults (0 VP, no prisoners …)."""
@@ -570,6 +576,7 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
             f"not a step of the {pos.phase} phase; expected one of {', '.join(STEPS[pos.phase])}{suggest(pos.step, STEPS[pos.phase])}",
         )
     rounds = _param_int(rs, P_MAX_ROUNDS)
+    pos.last_round = rounds
     if rounds is not None and pos.round > rounds:
         r.problem(line_of("round"), "round", f"expected a round from 1 to {rounds}, found {pos.round}")
     actions = _param_int(rs, P_ACTIONS_PER_ROUND)

@@ -67,17 +67,27 @@ class Answer:
     details: dict[str, Any] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)  # the kind's own report, already in `lang`
     yes_no: bool = True  # the question is a yes/no one ("Can …?"), not "how many"/"who"/"what"
+    # A "no" that a card, Skill or Structure effect the position does not show could turn:
+    # the rules stating that exception, cited (the verdict is then "no-unless").
+    unless: list[str] = field(default_factory=list)
 
     @property
     def rule_ids(self) -> list[str]:
         return [d.id for d in self.rules]
 
+    @property
+    def verdict_value(self) -> bool | str | None:
+        """The verdict as JSON gives it: true, false, null, or "no-unless" (a qualified no)."""
+        if self.verdict is False and self.unless:
+            return VERDICT_NO_UNLESS
+        return self.verdict
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "kind": self.kind,
             "question": self.question,
-            "verdict": self.verdict,
-            "answer": yes_no(self.verdict, self.lang),
+            "verdict": self.verdict_value,
+            "answer": _verdict_word(self),
             "figures": self.figures,
             "rules": [d.to_dict() for d in self.rules],
             "overlay": self.overlay,
@@ -91,7 +101,18 @@ class Answer:
             out["details"] = self.details
         if self.lines:
             out["report"] = self.lines
+        if self.unless:
+            out["unless"] = self.unless
         return out
+
+
+VERDICT_NO_UNLESS = "no-unless"
+
+
+def _verdict_word(a: Answer) -> str:
+    if a.verdict is False and a.unless:
+        return ui("No, unless a card, Skill or Structure allows it", a.lang)
+    return yes_no(a.verdict, a.lang)
 
 
 class Texts:
@@ -212,7 +233,7 @@ def render_text(a: Answer) -> str:
     lang = a.lang
     head = a.question
     if a.yes_no and a.verdict is not None:
-        head = f"{a.question}  {yes_no(a.verdict, lang)}"
+        head = f"{a.question}  {_verdict_word(a)}"
     out = [head]
     for line in a.lines:
         out.append(f"  {line}")

@@ -173,12 +173,22 @@ def _player_count(ctx: Context) -> int:
 
 @fact("game.is-final-round", "bool")
 def _final(ctx: Context) -> bool:
-    return ctx.pos.final_round
+    return ctx.pos.is_final_round
 
 
 @fact("game.scoring-enabled", "bool")
 def _scoring_enabled(ctx: Context) -> bool:
-    return ctx.pos.final_round or ctx.pos.scoring_enabled_by is not None
+    return ctx.pos.is_final_round or ctx.pos.scoring_enabled_by is not None
+
+
+@fact("game.trog-reserve", "int")
+def _trog_reserve(ctx: Context) -> int:
+    return ctx.pos.reserve(TROGS)
+
+
+@fact("game.draw-pending", "bool")
+def _draw_pending(ctx: Context) -> bool:
+    return ctx.pos.phase == "draw-cards" and ctx.pos.step == "draw"
 
 
 @fact("game.trogs-are-player", "bool")
@@ -227,6 +237,14 @@ def _hand(ctx: Context) -> int:
 @fact("actor.prisoners-held", "int")
 def _prisoners_held(ctx: Context) -> int:
     return sum(ctx.pos.faction(ctx.who()).prisoners.values())
+
+
+@fact("actor.prisoners-not-yet-scored", "int")
+def _prisoners_unscored(ctx: Context) -> int:
+    pos = ctx.pos
+    if pos.phase != "prisoners" or pos.step == "buy-back":
+        return 0
+    return sum(pos.faction(ctx.who()).prisoners.values())
 
 
 @fact("actor.own-units-held-as-prisoners", "int")

@@ -83,6 +83,11 @@ def _finish(
     fixes: list[str] = []
     for r, c, _ in failed:
         fixes.extend(_fixes(job, r, c))
+    unless = _exceptions(failed) if verdict is False else []
+    for rid in unless:
+        rule = job.eng.view.rules.get(rid) or job.eng.rs.rules.get(rid)
+        if rule is not None:
+            decisions.append(job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang)))
     return Answer(
         kind=job.q.kind,
         question=question,
@@ -93,7 +98,19 @@ def _finish(
         hint=hint,
         fixes=list(dict.fromkeys(fixes)),
         overlay=deciding_overlay(job.eng.rs, decisions),
+        unless=unless,
     )
+
+
+def _exceptions(failed: list[tuple[RuleResult, Context, str | None]]) -> list[str]:
+    """The exception rules of a "no", when every rule that said no names one (else none)."""
+    out: list[str] = []
+    for r, _, _ in failed:
+        check = r.rule.check
+        if check is None or not check.unless:
+            return []
+        out.extend(check.unless)
+    return list(dict.fromkeys(out))
 
 
 def _generic(job: Job, ctx: Context, question: str) -> Answer:
@@ -398,7 +415,7 @@ def ask_score(job: Job) -> Answer:
     if (
         not any(v for v in gained.values())
         and not any(r.passed is False for r in gates)
-        and not (pos.final_round or pos.scoring_enabled_by)
+        and not (pos.is_final_round or pos.scoring_enabled_by)
     ):
         ans.lines.append(ui("Scoring is not enabled this round: nobody scores.", job.lang))
     for f in players:

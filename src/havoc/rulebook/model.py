@@ -72,6 +72,9 @@ class Check(NamedTuple):
     requires: Expr | None = None
     figures: Mapping[str, Expr] = _EMPTY
     hint: str | None = None
+    # Rules that state the exception a position cannot show (a card, Skill or Structure
+    # effect): a "no" from this check is then "no, unless" that exception applies.
+    unless: tuple[str, ...] = ()
 
 
 class Example(NamedTuple):
