@@ -183,6 +183,11 @@ def test_yes(case: str, pos: dict[str, Any], query: dict[str, Any], figures: dic
 # Every rule that can say "no": one question it says no to. (rule, position, query)
 NO_CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     (
+        "hq-no-crystals",
+        ACTIONS,
+        {"ask": "place", "faction": "pilgrims", "region": "example-hq", "item": "crystal"},
+    ),
+    (
         "move-points",
         BATTLE_8_3,
         {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 2, "points": 1},
@@ -390,9 +395,13 @@ def test_every_rule_that_can_say_no_has_a_no_test() -> None:
 def test_a_no_gives_the_hint_and_the_bound() -> None:
     a = ask(BATTLE_8_3, {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 3})
     assert a.hint and "Defender" in a.hint
-    assert a.fixes == ["units: at most 2"]
-    text = render_text(a)
-    assert "units: at most 2" in text and "from.actor-units = 8" in text and "from.enemy-units = 3" in text
+    assert a.fixes == ["Units: at most 2"]
+    text = render_text(a, explain=True)
+    assert "Units: at most 2" in text and "from.actor-units = 8" in text and "from.enemy-units = 3" in text
+    plain = render_text(a)
+    # Issue 9: without --explain the answer says in words what the rule looked at; no trace.
+    assert "from.actor-units" not in plain and "battle-region-leave" not in plain
+    assert "The asking faction's Units in the region (the Region the Units leave): 8" in plain
 
 
 def test_the_attacker_cannot_leave() -> None:

@@ -370,6 +370,11 @@ def _has_trog_token(ctx: Context, r: Region) -> bool:
     return r.trog_token is not None
 
 
+@region_fact("region.has-exploration", "bool")
+def _has_exploration(ctx: Context, r: Region) -> bool:
+    return r.exploration
+
+
 @region_fact("region.crystals", "int")
 def _crystals(ctx: Context, r: Region) -> int:
     return r.crystals
@@ -418,6 +423,16 @@ def _q_units(ctx: Context) -> int:
 @fact("query.points", "int")
 def _q_points(ctx: Context) -> int:
     return ctx.q.points or 0
+
+
+@fact("query.item", "string")
+def _q_item(ctx: Context) -> str:
+    return ctx.q.item or ""
+
+
+@fact("query.experience", "string")
+def _q_experience(ctx: Context) -> str:
+    return ctx.q.experience or "beginner"
 
 
 @fact("query.deck", "string")

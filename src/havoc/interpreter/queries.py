@@ -54,11 +54,24 @@ class Job:
     def fname(self, faction: str | None) -> str:
         return faction_name(faction, self.lang) if faction else "?"
 
+    def titles(self, rule_ids: list[str]) -> str:
+        """Rules named for people: their titles in the asker's language, not their IDs."""
+        out = []
+        for rid in rule_ids:
+            rule = self.eng.view.rules.get(rid) or self.eng.rs.rules.get(rid)
+            out.append(self.t.rule(rule)[0] if rule is not None else rid)
+        return "; ".join(out)
+
 
 def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
     """Answer one question about one position."""
     job = Job(engine(rs, pos.variant), pos, q, lang, texts(rs, lang))
-    return HANDLERS[q.kind](job)
+    handler = HANDLERS.get(q.kind)
+    if handler is None:
+        from havoc.interpreter.kinds import HANDLERS as MORE
+
+        handler = MORE[q.kind]
+    return handler(job)
 
 
 # --- generic kinds ------------------------------------------------------------------
@@ -330,7 +343,7 @@ def ask_retreat(job: Job) -> Answer:
         if rid in opts.destinations:
             lines.append(f"{rid}: " + ui("yes", job.lang))
         else:
-            why = ", ".join(opts.refused.get(rid, []))
+            why = job.titles(opts.refused.get(rid, []))
             lines.append(f"{rid}: " + ui("no", job.lang) + (f" [{why}]" if why else ""))
     if opts.nests:
         lines.append(
@@ -771,7 +784,9 @@ def ask_legal(job: Job) -> Answer:
             key = tuple(a["refused-by"]) or (a["text"],)
             refused.setdefault(key, []).append(a["label"])
     for why_key, labels in refused.items():
-        lines.append(f"✗ {', '.join(labels)}" + (f" [{', '.join(w for w in why_key if w)}]" if any(why_key) else ""))
+        reason = job.titles([w for w in why_key if w]) if any(why_key) and actions_refused_by_rules(why_key) else ""
+        reason = reason or ", ".join(w for w in why_key if w)
+        lines.append(f"✗ {', '.join(labels)}" + (f" — {reason}" if reason else ""))
     figures = merge_figures(general)
     figures["actions"] = [a["action"] for a in allowed]
     ans = _finish(job, cited, question, figures, verdict=bool(allowed))
@@ -783,6 +798,11 @@ def ask_legal(job: Job) -> Answer:
         "actions": [{k: v for k, v in a.items() if k not in {"label", "text"}} for a in actions],
     }
     return ans
+
+
+def actions_refused_by_rules(why: tuple[str, ...]) -> bool:
+    """A refused action's reason is rule IDs (named by title) rather than a sentence."""
+    return all(" " not in w for w in why if w)
 
 
 # --- fixes: what would make a "no" legal ----------------------------------------------------
@@ -844,12 +864,24 @@ def _explain(job: Job, e: Any, ctx: Context, out: list[str]) -> None:
         value = bound if op == "le" else bound - 1
         if value < 1:
             return  # "at most 0" is no way to make it legal
-        out.append(ui("{field}: at most {value}", lang).format(field=name, value=value))
+        out.append(ui("{field}: at most {value}", lang).format(field=_field_word(name, lang), value=value))
     elif op in ("ge", "gt"):
         value = bound if op == "ge" else bound + 1
-        out.append(ui("{field}: at least {value}", lang).format(field=name, value=value))
+        out.append(ui("{field}: at least {value}", lang).format(field=_field_word(name, lang), value=value))
     elif op == "eq":
-        out.append(ui("{field}: exactly {value}", lang).format(field=name, value=bound))
+        out.append(ui("{field}: exactly {value}", lang).format(field=_field_word(name, lang), value=bound))
+
+
+def _field_word(name: str, lang: str) -> str:
+    """A question field as a word in the asker's language."""
+    words = {
+        "units": ui("Units", lang),
+        "points": ui("points", lang),
+        "cost": ui("Build points for the Structures", lang),
+        "activations": ui("activations in this action", lang),
+        "position": ui("Initiative spot", lang),
+    }
+    return words.get(name, name)
 
 
 HANDLERS: dict[str, Callable[[Job], Answer]] = {

@@ -18,7 +18,12 @@ from havoc.rulebook.model import QUERY_KINDS
 
 KINDS: Final = QUERY_KINDS
 # Kinds about the whole table rather than one faction's move.
-NO_ACTOR: Final = frozenset({"battle", "score", "winner"})
+NO_ACTOR: Final = frozenset({"battle", "score", "winner", "setup"})
+# `how-many` questions: the number each one returns (a figure of the rules).
+HOW_MANY: Final = ("may-leave", "may-recruit", "must-discard", "may-buy-back")
+# `place` questions: what is put on a Region.
+ITEMS: Final = ("crystal", "structure")
+EXPERIENCE: Final = ("beginner", "experienced", "veteran")
 
 PLACEMENT = Spec(
     "object",
@@ -56,6 +61,9 @@ QFIELDS: Final[Mapping[str, Spec]] = {
         "Battle: the objective a prisoner is taken from (default attrition, then control, then prisoners).",
         choices=OBJECTIVES,
     ),
+    "of": Spec("enum", "how-many: the number asked for.", choices=HOW_MANY),
+    "item": Spec("enum", "place: what is put on the Region.", choices=ITEMS),
+    "experience": Spec("enum", "setup: the players' experience (which Skills they start with).", choices=EXPERIENCE),
     "card-units": Spec(
         "map",
         "Battle: Units a named card (`card`) added to the objectives (positive) or took off them (negative), per side.",
@@ -72,6 +80,9 @@ NEEDS: Final[dict[str, tuple[str, ...]]] = {
     "activate": ("region", "structure"),
     "use-skill": ("skill",),
     "retreat": ("from",),
+    "how-many": ("of",),
+    "place": ("region", "item"),
+    "end-of-move": ("region",),
 }
 
 
@@ -100,6 +111,9 @@ class Query:
     objectives: dict[str, dict[str, int]] = field(default_factory=dict)
     capture_from: str | None = None
     card_units: dict[str, int] = field(default_factory=dict)
+    of: str | None = None
+    item: str | None = None
+    experience: str | None = None
     name: str = "query"
 
     def as_dict(self) -> dict[str, Any]:
@@ -134,6 +148,9 @@ _ATTRS: Final = {
     "objectives": "objectives",
     "capture-from": "capture_from",
     "card-units": "card_units",
+    "of": "of",
+    "item": "item",
+    "experience": "experience",
 }
 
 
@@ -190,6 +207,8 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
             )
     if "card-units" in d and "card" not in d:
         r.problem(line("card-units"), "card-units", "name the card that adds or removes Units (`card`)")
+    if kind == "how-many" and d.get("of") == "may-leave" and "from" not in d:
+        r.problem(getattr(data, "line", None), "", "how many may leave: give `from`, the Region they leave")
     if not r.problems and faction is not None:
         _check_counts(r, d, pos, kind, faction, line)
     if r.problems:
@@ -216,6 +235,9 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
         objectives={k: dict(v) for k, v in d.get("objectives", {}).items()},
         capture_from=d.get("capture-from"),
         card_units=dict(d.get("card-units", {})),
+        of=d.get("of"),
+        item=d.get("item"),
+        experience=d.get("experience"),
         name=name,
     )
 
@@ -265,11 +287,13 @@ def parse_query_text(text: str, pos: Position, name: str = "query") -> Query:
 COMPACT_HELP: Final = """\
 query words:  KIND [FACTION] [key=value ...]
   KIND      move, recruit, build, activate, draw-tactics, enable-scoring, use-skill,
-            play-tactic, battle, retreat, discard, prisoners, score, winner, legal
+            play-tactic, battle, retreat, discard, prisoners, score, winner, legal,
+            how-many, place, end-of-move, setup
   FACTION   humans, pilgrims, machines or trogs (default: whose turn it is)
   key=value any field of the query file form; lists take commas, booleans yes/no,
             Units on the Battle objectives are FACTION=CONTROL/PRISONERS/ATTRITION
-            (a bare REGION after `battle` or `retreat` names the region)
+            (a bare REGION after `battle` names the region, after `retreat` the
+            Battle Region the Units leave)
 """
 
 
@@ -287,10 +311,18 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
         if "=" not in word:
             if word in FACTIONS and "faction" not in data:
                 data["faction"] = word
+            elif kind == "how-many" and word in HOW_MANY and "of" not in data:
+                data["of"] = word
+            elif kind == "place" and word in ITEMS and "item" not in data:
+                data["item"] = word
+            elif kind == "setup" and word in EXPERIENCE and "experience" not in data:
+                data["experience"] = word
+            elif kind == "retreat" and word in pos.regions and "from" not in data:
+                data["from"] = word  # `retreat pilgrims foglands`: retreat out of that Battle Region
             elif (
                 word in pos.regions
                 and "region" not in data
-                and kind in {"battle", "retreat", "play-tactic", "build", "activate", "recruit"}
+                and kind in {"battle", "play-tactic", "build", "activate", "recruit", "place", "end-of-move"}
             ):
                 data["region"] = word
             else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from havoc.i18n import UI_CONTEXT as CONTEXT
 from havoc.i18n import translator, ui
 
-__all__ = ["CONTEXT", "faction_name", "reset", "translator", "ui", "value_text", "yes_no"]
+__all__ = ["CONTEXT", "faction_name", "kind_label", "reset", "translator", "ui", "value_text", "yes_no"]
 
 
 def reset() -> None:
@@ -103,7 +103,55 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "actions": ui("actions", lang),
         "order": ui("Battle order", lang),
         "not-fought": ui("no Battle", lang),
+        "may-buy-back": ui("may buy back", lang),
+        "vp-to-spend": ui("VP to pay from (after scoring Prisoners)", lang),
+        "units-lost": ui("Units sent back to the Reserve", lang),
+        "units-in-region": ui("Units in the Region", lang),
+        "returned": ui("Units back in the Region", lang),
+        "retreated": ui("Units that retreat", lang),
+        "reveals-exploration": ui("reveals an Exploration token", lang),
+        "reveals-trog-token": ui("reveals a Trog token", lang),
+        "trogs-join-army": ui("the Trog Units join the Trog player", lang),
+        "places-battle-token": ui("places a Battle token", lang),
+        "battle-token": ui("Battle token", lang),
+        "two-player-board-side": ui("board side for two players", lang),
+        "hq-units": ui("Units with each HQ", lang),
+        "hq-control-tokens": ui("Control tokens with each HQ", lang),
+        "skills": ui("Skills per player", lang),
+        "trog-hq-units": ui("Trog Units in World Caverns", lang),
+        "tunnels": ui("Tunnel tokens", lang),
+        "tokens-as-printed": ui("tokens and Crystals as printed on the map", lang),
     }
+
+
+def _kind_labels(lang: str) -> dict[str, str]:
+    """Names of the question kinds, for people (help, site, answers)."""
+    return {
+        "move": ui("Move", lang),
+        "recruit": ui("Recruit", lang),
+        "build": ui("Build", lang),
+        "activate": ui("Activate", lang),
+        "draw-tactics": ui("Draw Tactics cards", lang),
+        "enable-scoring": ui("Enable scoring", lang),
+        "use-skill": ui("Use a Skill", lang),
+        "play-tactic": ui("Play a Tactics card", lang),
+        "battle": ui("Battle", lang),
+        "retreat": ui("retreat", lang),
+        "discard": ui("Discard", lang),
+        "prisoners": ui("Buy back prisoners", lang),
+        "score": ui("Score", lang),
+        "winner": ui("winner", lang),
+        "legal": ui("What may I do now?", lang),
+        "how-many": ui("How many?", lang),
+        "place": ui("May it be placed here?", lang),
+        "end-of-move": ui("End of a Move", lang),
+        "setup": ui("Setup", lang),
+    }
+
+
+def kind_label(kind: str, lang: str = "en") -> str:
+    """A question kind as a word in ``lang`` (the ID when unknown)."""
+    return _kind_labels(lang).get(kind, kind)
 
 
 _labels: dict[str, dict[str, str]] = {}

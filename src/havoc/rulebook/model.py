@@ -31,6 +31,10 @@ QUERY_KINDS: tuple[str, ...] = (
     "score",
     "winner",
     "legal",
+    "how-many",
+    "place",
+    "end-of-move",
+    "setup",
 )
 
 # A condition or figure expression: plain JSON-like data, validated by the loader
