@@ -101,9 +101,7 @@ def test_a_battle_that_cannot_happen_is_refused() -> None:
 
 
 def test_a_named_card_may_add_a_unit() -> None:
-    got = _ask(
-        ["battle", "swamp", "pilgrims=1/0/0", "humans=1/1/1", "card=air-support", "card-units=humans:1"]
-    )
+    got = _ask(["battle", "swamp", "pilgrims=1/0/0", "humans=1/1/1", "card=air-support", "card-units=humans:1"])
     assert got.figures["units-in-region"] == {"pilgrims": 1, "humans": 2}
     assert got.figures["control-winner"] == "humans"
 

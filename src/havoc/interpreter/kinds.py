@@ -10,12 +10,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from havoc.i18n import nui
 from havoc.interpreter import contract as C
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import RuleResult, merge_figures
 from havoc.interpreter.facts import Context
 from havoc.interpreter.queries import Job, _finish, _units
-from havoc.i18n import nui
 from havoc.interpreter.ui import ui
 
 Cited = list[tuple[RuleResult, Context, str | None]]
@@ -105,31 +105,25 @@ def ask_how_many(job: Job) -> Answer:
     n, cited = HOW_MANY[q.of](job)
     who = job.fname(q.faction)
     if q.of == "may-leave":
-        question = ui("How many Units may the {faction} move out of {region}?", lang).format(
-            faction=who, region=q.frm
-        )
+        question = ui("How many Units may the {faction} move out of {region}?", lang).format(faction=who, region=q.frm)
         line = ui("The {faction} may move {count} {units} out of {region}.", lang).format(
             faction=who, count=n, units=_units(job, n), region=q.frm
         )
     elif q.of == "may-recruit":
         question = ui("How many Units may the {faction} recruit?", lang).format(faction=who)
-        line = ui("The {faction} may recruit {count} {units}.", lang).format(
-            faction=who, count=n, units=_units(job, n)
-        )
+        line = ui("The {faction} may recruit {count} {units}.", lang).format(faction=who, count=n, units=_units(job, n))
     elif q.of == "must-discard":
         question = ui("How many cards must the {faction} discard?", lang).format(faction=who)
         line = ui("The {faction} must discard {count} {cards}.", lang).format(
             faction=who, count=n, cards=nui("card", "cards", n, lang)
         )
     else:
-        question = ui("How many of their Units held as Prisoners may the {faction} buy back?", lang).format(
-            faction=who
-        )
+        question = ui("How many of their Units held as Prisoners may the {faction} buy back?", lang).format(faction=who)
         line = ui("The {faction} may buy back {count} {units}.", lang).format(
             faction=who, count=n, units=_units(job, n)
         )
     ans = _finish(job, cited, question, {q.of: n}, verdict=None)
-    ans.figures = {q.of: n, **{k: v for k, v in ans.figures.items() if k != q.of}}
+    ans.figures = {q.of: n}
     ans.verdict = None  # a number, not a yes or no
     ans.yes_no = False
     ans.lines = [line]

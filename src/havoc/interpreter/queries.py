@@ -187,10 +187,44 @@ def ask_recruit(job: Job) -> Answer:
     return _generic(job, job.ctx(region=region), question)
 
 
+def _known_cost(job: Job) -> None:
+    """The printed build cost of the question's Structure, from the rules (``<type>-build-cost``).
+
+    Left out, the question uses it; given and different, the question describes another
+    game (a located error, never an answer).
+    """
+    q = job.q
+    if q.structure is None:
+        return
+    param = job.eng.rs.params.get(f"{q.structure}-build-cost")
+    if param is None or isinstance(param.value, bool) or not isinstance(param.value, int):
+        return
+    if q.cost is None:
+        job.q = dataclasses.replace(q, cost=param.value)
+    elif q.cost != param.value:
+        raise InputError(
+            [
+                Problem(
+                    q.name,
+                    None,
+                    f"cost: {q.cost}, but the rules give a {q.structure} a build cost of {param.value} "
+                    f"(parameter {param.name}); leave cost out or give {param.value}",
+                )
+            ]
+        )
+
+
+def _structure_name(job: Job) -> str:
+    """A Structure's name in the asker's language when the glossary knows it, else its ID."""
+    s = job.q.structure or "?"
+    return job.t.term(s) if s in job.eng.rs.terms else s
+
+
 def ask_build(job: Job) -> Answer:
+    _known_cost(job)
     q = job.q
     question = ui("Can the {faction} build a {structure} in {region}?", job.lang).format(
-        faction=job.fname(q.faction), structure=q.structure, region=q.region
+        faction=job.fname(q.faction), structure=_structure_name(job), region=q.region
     )
     return _generic(job, job.ctx(region=job.region(q.region)), question)
 
@@ -198,7 +232,7 @@ def ask_build(job: Job) -> Answer:
 def ask_activate(job: Job) -> Answer:
     q = job.q
     question = ui("Can the {faction} activate their {structure} in {region}?", job.lang).format(
-        faction=job.fname(q.faction), structure=q.structure, region=q.region
+        faction=job.fname(q.faction), structure=_structure_name(job), region=q.region
     )
     return _generic(job, job.ctx(region=job.region(q.region)), question)
 
@@ -618,6 +652,7 @@ def ask_legal(job: Job) -> Answer:
     mq = _probe(job, "move", units=1, points=None, frm=None, to=None, via=())
     if gate("move", mq, ui("Move", lang)):
         moves: dict[str, dict[str, Any]] = {}
+        held: list[str] = []  # the rules that keep Units where they are (e.g. a Battle Region)
         for rid in sorted(pos.regions):
             region = pos.regions[rid]
             own = region.units.get(who, 0)
@@ -626,6 +661,7 @@ def ask_legal(job: Job) -> Answer:
             leave = eng.evaluate("move", Context(pos, mq, who, frm=region), only=detail(_B_FROM))
             limit = merge_figures(leave).get("may-leave", own)
             if not _ok(leave) or not isinstance(limit, int) or limit <= 0:
+                held.extend(_why(leave) or [r.rule.id for r in leave if "may-leave" in r.figures])
                 continue
             dests = []
             for nid in sorted(region.neighbours):
@@ -635,7 +671,15 @@ def ask_legal(job: Job) -> Answer:
             if dests:
                 moves[rid] = {"units": min(own, limit), "to": dests}
         text = "; ".join(f"{rid}: {m['units']} → {', '.join(m['to'])}" for rid, m in moves.items())
-        add("move", ui("Move", lang), bool(moves), {"from": moves} if moves else {}, [], text or nothing)
+        why_not = [] if moves else list(dict.fromkeys(held))
+        add(
+            "move",
+            ui("Move", lang),
+            bool(moves),
+            {"from": moves} if moves else {},
+            why_not,
+            text or ("" if why_not else nothing),
+        )
 
     # Recruit: into the own HQ, as many as the Reserve holds (points permitting).
     hq = pos.hq_of(who)
