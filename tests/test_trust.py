@@ -67,7 +67,7 @@ def test_a_contradicting_cost_is_an_error() -> None:
 def test_the_cost_follows_the_rules_parameter(rules_copy: Path) -> None:
     path = rules_copy / "cry-havoc" / "sections" / "26-factions.yaml"
     path.write_text(path.read_text().replace("harvester-build-cost: {value: 2", "harvester-build-cost: {value: 3"))
-    rs = rulebook.load(rules_copy / "cry-havoc")
+    rs = rulebook.load()
     pos = position.parse(PILGRIMS, rs)
     got = answer(rs, pos, parse_compact(["build", "pilgrims", "example-a", "structure=harvester", "points=5"], pos))
     assert got.figures["points-left"] == 2
@@ -249,3 +249,28 @@ def test_polish_text_answers_have_no_machine_names(words: list[str]) -> None:
     assert not _TRACE.findall(text), _TRACE.findall(text)
     for english in ("harvester", "units:", "Units:", "checked", "overlay"):
         assert english not in text, english
+
+
+# --- havoc new ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", ["humans,pilgrims", "pilgrims,machines,humans", "humans,pilgrims,machines,trogs"])
+def test_new_writes_a_template_the_assistant_accepts(
+    players: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "pos.yaml"
+    code, _, err = run(capsys, "new", str(out), "--players", players)
+    assert code == 0, err
+    text = out.read_text()
+    assert text.count("#") > 10  # commented
+    code, answer_text, err = run(capsys, "ask", str(out), "legal")
+    assert code == 0, err and "Move" in answer_text
+    code, _, err = run(capsys, "new", str(out), "--players", players)
+    assert code == 2 and "--force" in err  # never overwrites silently
+
+
+def test_new_in_polish_and_bad_players(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "new", "-", "--lang", "pl")
+    assert code == 0 and "# Frakcje w grze" in out and "Runda od 1 do 5" in out
+    code, _, err = run(capsys, "new", "-", "--players", "humans,elves")
+    assert code == 2 and "elves" in err and "Traceback" not in err

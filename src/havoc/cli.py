@@ -28,6 +28,7 @@ COMMANDS = {
     "score": "havoc.commands.ask",
     "schema": "havoc.commands.ask",
     "docs": "havoc.commands.docs",
+    "new": "havoc.commands.new",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 
