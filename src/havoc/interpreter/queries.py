@@ -100,7 +100,9 @@ def _finish(
     for rid in unless:
         rule = job.eng.view.rules.get(rid) or job.eng.rs.rules.get(rid)
         if rule is not None:
-            decisions.append(job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang)))
+            exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
+            exception.specific = True  # its text is what the player checks the card against
+            decisions.append(exception)
     return Answer(
         kind=job.q.kind,
         question=question,
