@@ -274,3 +274,25 @@ def test_new_in_polish_and_bad_players(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 0 and "# Frakcje w grze" in out and "Runda od 1 do 5" in out
     code, _, err = run(capsys, "new", "-", "--players", "humans,elves")
     assert code == 2 and "elves" in err and "Traceback" not in err
+
+
+# --- errors in the asker's language ---------------------------------------------------------
+
+
+def test_errors_are_polish_with_lang_pl(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 9: every error message was English, even with --lang pl."""
+    pos = tmp_path / "pos.yaml"
+    pos.write_text(
+        "players: [humans, pilgrims]\nphase: battle-resolution\nregions:\n"
+        "  swamp: {units: {pilgrims: 1, humans: 2}, battle: {token: 1, attacker: pilgrims}}\n"
+    )
+    code, _, err = run(capsys, "battle", str(pos), "swamp", "pilgrims=5/0/0", "humans=0/0/0", "--lang", "pl")
+    assert code == 2
+    assert err.startswith("błąd: ") and "rozmieść dokładnie 1" in err and "2 problemy" in err
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("players: [humans, elves]\nregions:\n  a: {units: {humans: 2}, control: pilgrims}\n")
+    code, _, err = run(capsys, "ask", str(bad), "legal", "--lang", "pl")
+    assert code == 2 and "oczekiwano jednej z wartości" in err and "expected" not in err
+    # and back to English for the next command without --lang pl
+    code, _, err = run(capsys, "ask", str(bad), "legal")
+    assert code == 2 and "expected one of" in err and err.startswith("error: ")

@@ -142,6 +142,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd_schema)
 
 
+def _speak(lang: str) -> None:
+    """Error messages in the asker's language too, not only answers."""
+    from havoc.interpreter.ui import set_message_language
+
+    set_message_language(lang)
+
+
 def _figures_help() -> str:
     from havoc.interpreter.figures import help_text
 
@@ -169,6 +176,7 @@ def _emit(answer: Answer, as_json: bool, explain: bool = False) -> int:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
+    _speak(args.lang)
     from havoc import api
 
     rs, pos = api.prepare(args.position, args.ruleset)
@@ -184,9 +192,16 @@ def cmd_ask(args: argparse.Namespace) -> int:
             raise InputError([exc.problem]) from None
         if args.words:
             from havoc.errors import InputError, Problem
+            from havoc.interpreter.ui import ui
 
             raise InputError(
-                [Problem("command line", None, "give the question either as words or with --query, not both")]
+                [
+                    Problem(
+                        "command line",
+                        None,
+                        ui("give the question either as words or with --query, not both", args.lang),
+                    )
+                ]
             )
         query = parse_query(data, pos, args.query)
     else:
@@ -197,12 +212,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
+    _speak(args.lang)
     from havoc import api
 
     return _emit(api.legal(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
 
 
 def cmd_battle(args: argparse.Namespace) -> int:
+    _speak(args.lang)
     from havoc import api
     from havoc.interpreter.query import parse_compact
 
@@ -215,6 +232,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    _speak(args.lang)
     from havoc import api
 
     return _emit(api.score(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)

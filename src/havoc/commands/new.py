@@ -123,6 +123,9 @@ def cmd_new(args: argparse.Namespace) -> int:
     from havoc import position, rulebook
     from havoc.errors import InputError, Problem
     from havoc.interpreter.contract import FACTIONS
+    from havoc.interpreter.ui import set_message_language, ui
+
+    set_message_language(args.lang)
 
     players = [w.strip() for w in args.players.split(",") if w.strip()]
     wrong = [w for w in players if w not in FACTIONS]
@@ -132,7 +135,9 @@ def cmd_new(args: argparse.Namespace) -> int:
                 Problem(
                     "--players",
                     None,
-                    f"expected factions from {', '.join(FACTIONS)}, comma-separated; found {', '.join(wrong) or 'none'}",
+                    ui("expected factions from {choices}, comma-separated; found {found}", args.lang).format(
+                        choices=", ".join(FACTIONS), found=", ".join(wrong) or "—"
+                    ),
                 )
             ]
         )
@@ -146,9 +151,11 @@ def cmd_new(args: argparse.Namespace) -> int:
         return 0
     out = Path(args.output)
     if out.exists() and not args.force:
-        raise InputError([Problem(str(out), None, "the file exists; choose another name or add --force")])
+        raise InputError(
+            [Problem(str(out), None, ui("the file exists; choose another name or add --force", args.lang))]
+        )
     _write_atomic(out, text)
-    print(f"wrote {out}")
+    print(ui("wrote {file}", args.lang).format(file=out))
     return 0
 
 

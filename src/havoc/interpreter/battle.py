@@ -19,7 +19,8 @@ from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
 from havoc.interpreter.facts import BattleState, Context
 from havoc.interpreter.queries import Job, retreat_options
-from havoc.interpreter.ui import ui
+from havoc.interpreter.ui import faction_name, ui
+from havoc.interpreter.ui import message_language as _ml
 from havoc.position import Region
 
 F_NOT_FOUGHT = "not-fought"
@@ -59,7 +60,10 @@ def resolve(job: Job) -> Answer:
                 Problem(
                     q.name,
                     None,
-                    f"region: {region.id!r} holds no Battle token; Battle Regions here: {', '.join(_battles(job)) or 'none'}",
+                    "region: "
+                    + ui("{region} holds no Battle token; Battle Regions here: {regions}", _ml()).format(
+                        region=repr(region.id), regions=", ".join(_battles(job)) or "—"
+                    ),
                 )
             ]
         )
@@ -289,10 +293,24 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
     problems = []
     for side in q.objectives:
         if side not in sides:
-            problems.append(Problem(q.name, None, f"objectives.{side}: not a side of this Battle ({', '.join(sides)})"))
+            problems.append(
+                Problem(
+                    q.name,
+                    None,
+                    f"objectives.{side}: "
+                    + ui("not a side of this Battle ({sides})", _ml()).format(sides=", ".join(sides)),
+                )
+            )
     for side in q.card_units:
         if side not in sides:
-            problems.append(Problem(q.name, None, f"card-units.{side}: not a side of this Battle ({', '.join(sides)})"))
+            problems.append(
+                Problem(
+                    q.name,
+                    None,
+                    f"card-units.{side}: "
+                    + ui("not a side of this Battle ({sides})", _ml()).format(sides=", ".join(sides)),
+                )
+            )
     placed = {}
     for side in sides:
         if side not in q.objectives:
@@ -300,7 +318,10 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
                 Problem(
                     q.name,
                     None,
-                    f"objectives.{side}: missing; give both sides' Units on the objectives ({side} has {region.units.get(side, 0)} in the Region)",
+                    f"objectives.{side}: "
+                    + ui(
+                        "missing; give both sides' Units on the objectives ({faction} has {count} in the Region)", _ml()
+                    ).format(faction=faction_name(side, _ml()), count=region.units.get(side, 0)),
                 )
             )
             continue
@@ -314,18 +335,28 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
                 Problem(
                     q.name,
                     None,
-                    f"card-units.{side}: the card adds {change} Units, but the {side} have {pos.reserve(side)} in the Reserve",
+                    f"card-units.{side}: "
+                    + ui("the card adds {count} Units, but the {faction} have {have} in the Reserve", _ml()).format(
+                        count=change, faction=faction_name(side, _ml()), have=pos.reserve(side)
+                    ),
                 )
             )
         if total != want:
-            by_card = f" and {change:+d} by {q.card}" if change else ""
+            by_card = ui(" and {change} by {card}", _ml()).format(change=f"{change:+d}", card=q.card) if change else ""
             problems.append(
                 Problem(
                     q.name,
                     None,
-                    f"objectives.{side}: {total} Units placed, but the {side} have {in_region} in {region.id!r}"
-                    f"{by_card}: place exactly {want} (regions.{region.id}.units.{side}); a card that adds or "
-                    "removes Units is named with card= and card-units=",
+                    f"objectives.{side}: "
+                    + ui("{total} Units placed, but the {faction} have {have} in {region}", _ml()).format(
+                        total=total, faction=faction_name(side, _ml()), have=in_region, region=repr(region.id)
+                    )
+                    + by_card
+                    + ": "
+                    + ui(
+                        "place exactly {want} ({path}); a card that adds or removes Units is named with card= and card-units=",
+                        _ml(),
+                    ).format(want=want, path=f"regions.{region.id}.units.{side}"),
                 )
             )
         placed[side] = counts

@@ -21,7 +21,7 @@ from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, engine, m
 from havoc.interpreter.expr import ExprError
 from havoc.interpreter.facts import Context
 from havoc.interpreter.query import Query
-from havoc.interpreter.ui import faction_name, figure_label, ui, value_text
+from havoc.interpreter.ui import faction_name, figure_label, message_language, ui, value_text
 from havoc.position import Position, Region
 from havoc.rulebook.model import Ruleset
 
@@ -209,8 +209,12 @@ def _known_cost(job: Job) -> None:
                 Problem(
                     q.name,
                     None,
-                    f"cost: {q.cost}, but the rules give a {q.structure} a build cost of {param.value} "
-                    f"(parameter {param.name}); leave cost out or give {param.value}",
+                    "cost: "
+                    + ui(
+                        "{cost}, but the rules give a {structure} a build cost of {printed} (parameter {param}); "
+                        "leave cost out or give {printed}",
+                        message_language(),
+                    ).format(cost=q.cost, structure=q.structure, printed=param.value, param=param.name),
                 )
             ]
         )

@@ -13,6 +13,8 @@ from typing import Any, Final
 
 from havoc.errors import InputError, Problem
 from havoc.interpreter.contract import DECKS, FACTIONS, OBJECTIVES, TERRAINS
+from havoc.interpreter.ui import faction_name, ui
+from havoc.interpreter.ui import message_language as _ml
 from havoc.position import FACTION, REGION_REF, Position, Reader, Spec, _is_ldict, suggest
 from havoc.rulebook.model import QUERY_KINDS
 
@@ -159,7 +161,7 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
     r = Reader(name)
     d = r.read(data, QTOP, "", data.line if _is_ldict(data) else None)
     if r.problems or not isinstance(d, dict):
-        raise InputError(r.problems or [Problem(name, None, "expected a mapping")])
+        raise InputError(r.problems or [Problem(name, None, ui("expected a mapping", _ml()))])
 
     def line(key: str) -> int | None:
         return data.line_of(key) if _is_ldict(data) else None
@@ -167,48 +169,65 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
     kind: str = d["ask"]
     for key in NEEDS.get(kind, ()):
         if key not in d:
-            r.problem(getattr(data, "line", None), "", f"this {kind} question needs {key!r}")
+            r.problem(
+                getattr(data, "line", None),
+                "",
+                ui("this {kind} question needs {field}", _ml()).format(kind=kind, field=repr(key)),
+            )
     faction = d.get("faction", pos.turn)
     if faction is None and kind not in NO_ACTOR:
         r.problem(
-            getattr(data, "line", None), "faction", "which faction asks? give `faction` (or `turn` in the position)"
+            getattr(data, "line", None),
+            "faction",
+            ui("which faction asks? give `faction` (or `turn` in the position)", _ml()),
         )
     elif faction is not None and faction not in pos.players and faction != "trogs":
-        r.problem(line("faction"), "faction", f"{faction!r} is not in players ({', '.join(pos.players)})")
+        r.problem(
+            line("faction"),
+            "faction",
+            ui("{name} is not in players ({players})", _ml()).format(
+                name=repr(faction), players=", ".join(pos.players)
+            ),
+        )
     for key in ("from", "to", "region"):
         if key in d and d[key] not in pos.regions:
             r.problem(
                 line(key),
                 key,
-                f"unknown Region {d[key]!r}; list it under the position's regions{suggest(d[key], list(pos.regions))}",
+                ui("unknown Region {name}; list it under the position's regions", _ml()).format(name=repr(d[key]))
+                + suggest(d[key], list(pos.regions)),
             )
     for i, rid in enumerate(d.get("via", ())):
         if rid not in pos.regions:
             r.problem(
                 line("via"),
                 f"via[{i}]",
-                f"unknown Region {rid!r}; list it under the position's regions{suggest(rid, list(pos.regions))}",
+                ui("unknown Region {name}; list it under the position's regions", _ml()).format(name=repr(rid))
+                + suggest(rid, list(pos.regions)),
             )
     if "from" in d and "to" in d and d["from"] == d["to"] and not d.get("via"):
-        r.problem(line("to"), "to", "a move goes into another Region; from and to are the same")
+        r.problem(line("to"), "to", ui("a move goes into another Region; from and to are the same", _ml()))
     if "skill" in d and faction is not None:
         skills = pos.faction(faction).skills
         if d["skill"] not in skills:
             known = list(skills)
             listed = (
-                f"; the position lists {', '.join(known)}"
+                ui("the position lists {skills}", _ml()).format(skills=", ".join(known))
                 if known
-                else "; list it under the position's factions." + faction + ".skills"
+                else ui("list it under the position's {path}", _ml()).format(path=f"factions.{faction}.skills")
             )
             r.problem(
                 line("skill"),
                 "skill",
-                f"the {faction} have no Skill {d['skill']!r}{listed}{suggest(d['skill'], known)}",
+                ui("the {faction} have no Skill {name}", _ml()).format(faction=faction, name=repr(d["skill"]))
+                + "; "
+                + listed
+                + suggest(d["skill"], known),
             )
     if "card-units" in d and "card" not in d:
-        r.problem(line("card-units"), "card-units", "name the card that adds or removes Units (`card`)")
+        r.problem(line("card-units"), "card-units", ui("name the card that adds or removes Units (`card`)", _ml()))
     if kind == "how-many" and d.get("of") == "may-leave" and "from" not in d:
-        r.problem(getattr(data, "line", None), "", "how many may leave: give `from`, the Region they leave")
+        r.problem(getattr(data, "line", None), "", ui("how many may leave: give `from`, the Region they leave", _ml()))
     if not r.problems and faction is not None:
         _check_counts(r, d, pos, kind, faction, line)
     if r.problems:
@@ -260,7 +279,13 @@ def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, factio
             r.problem(
                 line("units"),
                 "units",
-                f"{units} Units, but the {faction} have {have} in {d['from']!r} (regions.{d['from']}.units.{faction})",
+                ui("{units} Units, but the {faction} have {have} in {region} ({path})", _ml()).format(
+                    units=units,
+                    faction=faction_name(faction, _ml()),
+                    have=have,
+                    region=repr(d["from"]),
+                    path=f"regions.{d['from']}.units.{faction}",
+                ),
             )
     elif kind == "prisoners":
         have = pos.held_by_others(faction)
@@ -268,7 +293,9 @@ def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, factio
             r.problem(
                 line("units"),
                 "units",
-                f"{units} Units, but only {have} {faction} Units are held as Prisoners (factions.*.prisoners.{faction})",
+                ui("{units} Units, but only {have} {faction} Units are held as Prisoners ({path})", _ml()).format(
+                    units=units, have=have, faction=faction_name(faction, _ml()), path=f"factions.*.prisoners.{faction}"
+                ),
             )
 
 
@@ -301,7 +328,9 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
     """``move humans from=foglands to=scorch units=2`` → a Query (via the mapping form)."""
     name = "query"
     if not words:
-        raise InputError([Problem(name, None, "no question given; e.g. `move humans from=foglands to=scorch units=2`")])
+        raise InputError(
+            [Problem(name, None, ui("no question given; e.g. `move humans from=foglands to=scorch units=2`", _ml()))]
+        )
     data: dict[str, Any] = {}
     problems: list[Problem] = []
     kind, rest = words[0], list(words[1:])
@@ -327,7 +356,13 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                 data["region"] = word
             else:
                 problems.append(
-                    Problem(name, None, f"{word!r}: expected key=value (e.g. units=2), a faction or a region")
+                    Problem(
+                        name,
+                        None,
+                        ui("{word}: expected key=value (e.g. units=2), a faction or a region", _ml()).format(
+                            word=repr(word)
+                        ),
+                    )
                 )
             continue
         key, _, raw = word.partition("=")
@@ -339,7 +374,13 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                 nums = []
             if len(nums) != len(OBJECTIVES) or any(n < 0 for n in nums):
                 problems.append(
-                    Problem(name, None, f"{word!r}: a placement is {key}=CONTROL/PRISONERS/ATTRITION, e.g. {key}=3/1/0")
+                    Problem(
+                        name,
+                        None,
+                        ui("{word}: a placement is {key}=CONTROL/PRISONERS/ATTRITION, e.g. {key}=3/1/0", _ml()).format(
+                            word=repr(word), key=key
+                        ),
+                    )
                 )
                 continue
             placement[key] = dict(zip(OBJECTIVES, nums, strict=True))
@@ -350,7 +391,9 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                 Problem(
                     name,
                     None,
-                    f"unknown field {key!r}{suggest(key, list(QFIELDS))}; expected one of {', '.join(QFIELDS)}",
+                    ui("unknown field {name}{hint}; expected one of {choices}", _ml()).format(
+                        name=repr(key), hint=suggest(key, list(QFIELDS)), choices=", ".join(QFIELDS)
+                    ),
                 )
             )
             continue

@@ -9,7 +9,32 @@ from __future__ import annotations
 from havoc.i18n import UI_CONTEXT as CONTEXT
 from havoc.i18n import translator, ui
 
-__all__ = ["CONTEXT", "faction_name", "kind_label", "reset", "translator", "ui", "value_text", "yes_no"]
+_message_lang = "en"
+
+
+def set_message_language(lang: str) -> None:
+    """The language of error messages for this process (the command's ``--lang``)."""
+    global _message_lang
+    _message_lang = lang
+
+
+def message_language() -> str:
+    """The language error messages are written in (English unless a command chose one)."""
+    return _message_lang
+
+
+__all__ = [
+    "CONTEXT",
+    "faction_name",
+    "kind_label",
+    "message_language",
+    "reset",
+    "set_message_language",
+    "translator",
+    "ui",
+    "value_text",
+    "yes_no",
+]
 
 
 def reset() -> None:
