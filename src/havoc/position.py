@@ -177,7 +177,11 @@ FIELDS: Final[Mapping[str, Spec]] = {
     "action-round": _int("The action round of the Actions phase, from 1.", 1),
     "turn": _enum("The faction whose turn it is.", FACTIONS),
     "initiative": Spec("list", "The Initiative track, first to last.", item=FACTION),
-    "upcoming-initiative": Spec("list", "The Upcoming Initiative track, first to last.", item=FACTION),
+    "upcoming-initiative": Spec(
+        "list",
+        "The Upcoming Initiative track, first to last (an Initiative card's answer gives its new order).",
+        item=FACTION,
+    ),
     "scoring": SCORING,
     "factions": Spec("map", "Per faction: VP, Reserve, prisoners, Skills, hand.", keys="faction", item=FACTION_STATE),
     "regions": Spec("map", "The Regions the question is about, by ID.", keys="id", item=REGION),

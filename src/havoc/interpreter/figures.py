@@ -50,7 +50,7 @@ FIGURES: Final[dict[str, tuple[str, ...]]] = {
     "prisoners": ("buy-back-cost", "prisoners-vp", "vp-to-spend"),
     "score": ("vp", "vp-gained", "total-vp", "region-vp", "crystal-vp"),
     "winner": ("winner", "ranking", "tie-broken-by", "final-vp", "tiebreak-prisoners", "tiebreak-initiative"),
-    "legal": ("actions", "upcoming-position"),
+    "legal": ("actions", "upcoming-position", "upcoming-order"),
     "how-many": ("may-leave", "may-recruit", "must-discard", "may-buy-back"),
     "place": (),
     "end-of-move": (

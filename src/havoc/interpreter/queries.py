@@ -838,6 +838,12 @@ def ask_legal(job: Job) -> Answer:
         reason = reason or ", ".join(w for w in why_key if w)
         lines.append(f"✗ {', '.join(labels)}" + (f" — {reason}" if reason else ""))
     figures = merge_figures(general)
+    spot = figures.get("upcoming-position")
+    if isinstance(spot, int) and not isinstance(spot, bool) and pos.upcoming_initiative and spot >= 1:
+        # An Initiative card puts the token on that spot; the tokens from there on shift back.
+        order = [f for f in pos.upcoming_initiative if f != who]
+        order.insert(min(spot, len(order) + 1) - 1, who)
+        figures["upcoming-order"] = order
     figures["actions"] = [a["action"] for a in allowed]
     ans = _finish(job, cited, question, figures, verdict=bool(allowed))
     ans.yes_no = False

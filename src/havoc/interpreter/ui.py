@@ -129,6 +129,7 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "order": ui("Battle order", lang),
         "not-fought": ui("no Battle", lang),
         "may-buy-back": ui("may buy back", lang),
+        "upcoming-order": ui("Upcoming Initiative track after the card", lang),
         "vp-to-spend": ui("VP to pay from (after scoring Prisoners)", lang),
         "units-lost": ui("Units sent back to the Reserve", lang),
         "units-in-region": ui("Units in the Region", lang),
