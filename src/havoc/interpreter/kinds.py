@@ -123,6 +123,11 @@ def ask_how_many(job: Job) -> Answer:
             faction=who, count=n, units=_units(job, n)
         )
     ans = _finish(job, cited, question, {q.of: n}, verdict=None)
+    for d in ans.rules:
+        # The count is the answer here, not something the question gave: drop the probe's own.
+        if "query.units" in d.facts:
+            d.facts = {k: v for k, v in d.facts.items() if k != "query.units"}
+            d.said = [job.t.fact(k, v) for k, v in d.facts.items()]
     ans.figures = {q.of: n}
     ans.verdict = None  # a number, not a yes or no
     ans.yes_no = False

@@ -41,6 +41,7 @@ def reset() -> None:
     """Forget loaded catalogs (after the locales changed, e.g. in tests)."""
     translator.cache_clear()
     _labels.clear()
+    _words.clear()
     _factions.clear()
     from havoc.interpreter import answer
 
@@ -73,14 +74,39 @@ def yes_no(verdict: bool | None, lang: str = "en") -> str:
 
 
 def value_text(value: object, lang: str = "en") -> str:
-    """A fact or figure value for people: booleans as yes/no, lists joined."""
+    """A fact or figure value for people: booleans as yes/no, lists joined, game words named."""
     if isinstance(value, bool):
         return ui("yes", lang) if value else ui("no", lang)
     if isinstance(value, (list, tuple)):
         return ", ".join(value_text(v, lang) for v in value) if value else "—"
     if value == "":
         return "—"
+    if isinstance(value, str):
+        words = _words.get(lang)
+        if words is None:
+            words = _words[lang] = _value_words(lang)
+        return words.get(value, value)
     return str(value)
+
+
+def _value_words(lang: str) -> dict[str, str]:
+    """Phases, terrains and factions, the string values facts report, as words."""
+    return {
+        **_faction_names(lang),
+        "events": ui("Events phase", lang),
+        "draw-cards": ui("Draw Cards phase", lang),
+        "actions": ui("Actions phase", lang),
+        "battle-resolution": ui("Battle Resolution phase", lang),
+        "prisoners": ui("Prisoners phase", lang),
+        "scoring": ui("Scoring phase", lang),
+        "mountains": ui("Mountains", lang),
+        "desert": ui("Desert", lang),
+        "jungle": ui("Jungle", lang),
+        "ocean": ui("Ocean", lang),
+    }
+
+
+_words: dict[str, dict[str, str]] = {}
 
 
 def _figure_labels(lang: str) -> dict[str, str]:
