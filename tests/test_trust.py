@@ -296,3 +296,12 @@ def test_errors_are_polish_with_lang_pl(capsys: pytest.CaptureFixture[str], tmp_
     # and back to English for the next command without --lang pl
     code, _, err = run(capsys, "ask", str(bad), "legal")
     assert code == 2 and "expected one of" in err and err.startswith("error: ")
+
+
+def test_an_outer_region_with_a_terrain_is_refused() -> None:
+    """Every position field is honoured or refused: `outer` contradicts a `terrain`."""
+    with pytest.raises(InputError, match=r"regions\.camerons-sea\.terrain: an outer Region has no terrain"):
+        position.parse(
+            {"players": ["humans", "pilgrims"], "regions": {"camerons-sea": {"outer": True, "terrain": "ocean"}}},
+            rulebook.load(),
+        )

@@ -703,6 +703,13 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                 )
             else:
                 must_play(region.control, f"{base}.control", "regions", rid, "control")
+        if region.outer and region.terrain is not None:
+            # Seed 003 (C. Zagrywajcie karty Taktyk): outer Regions have no terrain.
+            r.problem(
+                line_of("regions", rid, "terrain"),
+                f"{base}.terrain",
+                ui("an outer Region has no terrain; leave terrain out or outer false", _ml()),
+            )
         if region.hq is not None:
             must_play(region.hq, f"{base}.hq", "regions", rid, "hq")
             if region.hq in hqs:
