@@ -6,21 +6,24 @@ them all; their Polish lives in ``locales/pl/LC_MESSAGES/havoc.po`` under contex
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from havoc.i18n import UI_CONTEXT as CONTEXT
 from havoc.i18n import translator, ui
 
-_message_lang = "en"
+# A context variable, not a global: a server answering several requests at once (threads or
+# asyncio tasks) sets it per request, and each request's errors come in its own language.
+_message_lang: ContextVar[str] = ContextVar("havoc_message_lang", default="en")
 
 
 def set_message_language(lang: str) -> None:
-    """The language of error messages for this process (the command's ``--lang``)."""
-    global _message_lang
-    _message_lang = lang
+    """The language of error messages in this context (the command's or request's ``lang``)."""
+    _message_lang.set(lang)
 
 
 def message_language() -> str:
     """The language error messages are written in (English unless a command chose one)."""
-    return _message_lang
+    return _message_lang.get()
 
 
 __all__ = [
