@@ -29,6 +29,7 @@ COMMANDS = {
     "schema": "havoc.commands.ask",
     "docs": "havoc.commands.docs",
     "new": "havoc.commands.new",
+    "lookup": "havoc.commands.lookup",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 
