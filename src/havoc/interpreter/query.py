@@ -326,7 +326,7 @@ query words:  KIND [FACTION] [key=value ...]
 
 def parse_compact(words: Sequence[str], pos: Position) -> Query:
     """``move humans from=foglands to=scorch units=2`` → a Query (via the mapping form)."""
-    name = "query"
+    name = ui("query", _ml())  # where errors point: the question on the command line
     if not words:
         raise InputError(
             [Problem(name, None, ui("no question given; e.g. `move humans from=foglands to=scorch units=2`", _ml()))]
