@@ -237,6 +237,18 @@ def test_the_422_envelope_is_in_the_requests_language(client: TestClient) -> Non
     assert en.json()["message"] == "The position or the question has problems."
 
 
+def test_the_422_problems_are_in_the_requests_language_and_do_not_leak(client: TestClient) -> None:
+    bad = {"players": ["humans", "orcs"]}
+    pl = client.post("/api/ask", json={"position": bad, "question": "legal", "lang": "pl"}).json()
+    en = client.post("/api/ask", json={"position": bad, "question": "legal"}).json()
+    (pl_problem,) = pl["problems"]
+    (en_problem,) = en["problems"]
+    assert pl_problem["field"] == en_problem["field"] == "players[1]"
+    assert "expected one of" in en_problem["message"]
+    assert pl_problem["message"] != en_problem["message"]
+    assert "expected" not in pl_problem["message"]
+
+
 @pytest.mark.parametrize(
     "body",
     [

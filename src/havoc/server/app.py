@@ -27,6 +27,7 @@ from starlette.routing import Route
 from havoc import api
 from havoc.errors import HavocError, InputError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, ui
+from havoc.interpreter.ui import set_message_language
 from havoc.rulebook.model import Ruleset
 from havoc.server.site import SiteFiles
 
@@ -177,6 +178,7 @@ class Api:
                 400, "malformed", ui("The request must be a JSON object with a position.", lang)
             ) from None
         lang = self.lang_of(request, data)
+        set_message_language(lang)  # the located problems below come in the asker's language
         unknown = [k for k in data if k not in allowed]
         missing = "position" not in data
         if unknown or missing:
