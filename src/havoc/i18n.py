@@ -89,6 +89,9 @@ def _rule_messages(ruleset: Ruleset, rid: str) -> Iterator[Message]:
         yield Message(f"{rid}:summary", rule.summary, f, ln, comment=_placeholder_note(rule.summary))
     if rule.check and rule.check.hint:
         yield Message(f"{rid}:hint", rule.check.hint, f, ln)
+    for name, param in rule.params.items():
+        if param.description:
+            yield Message(f"param:{name}:description", param.description, param.loc.file, param.loc.line)
     for ex in rule.examples:
         yield Message(f"{ex.id}:title", ex.title, ex.loc.file, ex.loc.line)
         if ex.text:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 
 from havoc.i18n import UI_CONTEXT as CONTEXT
-from havoc.i18n import translator, ui
+from havoc.i18n import nui, translator, ui
 
 # A context variable, not a global: a server answering several requests at once (threads or
 # asyncio tasks) sets it per request, and each request's errors come in its own language.
@@ -204,9 +204,36 @@ def _kind_labels(lang: str) -> dict[str, str]:
     }
 
 
+def unit_text(unit: str, n: int, lang: str = "en") -> str:
+    """A parameter's unit ("cards", "VP") counted for ``n`` in ``lang`` (1 akcja, 2 akcje, 5 akcji)."""
+    forms = {
+        "actions": lambda: nui("action", "actions", n, lang),
+        "activations": lambda: nui("activation", "activations", n, lang),
+        "tokens": lambda: nui("token", "tokens", n, lang),
+        "cards": lambda: nui("card", "cards", n, lang),
+        "VP": lambda: nui("VP", "VP", n, lang),
+        "units": lambda: nui("Unit", "Units", n, lang),
+        "skills": lambda: nui("Skill", "Skills", n, lang),
+        "tiles": lambda: nui("tile", "tiles", n, lang),
+        "crystals": lambda: nui("Crystal", "Crystals", n, lang),
+        "pieces": lambda: nui("piece", "pieces", n, lang),
+        "players": lambda: nui("player", "players", n, lang),
+        "Build points": lambda: nui("Build point", "Build points", n, lang),
+        "spots": lambda: nui("spot", "spots", n, lang),
+        "rounds": lambda: nui("round", "rounds", n, lang),
+        "factions": lambda: nui("faction", "factions", n, lang),
+    }.get(unit)
+    return forms() if forms else ""
+
+
 def kind_label(kind: str, lang: str = "en") -> str:
     """A question kind as a word in ``lang`` (the ID when unknown)."""
     return _kind_labels(lang).get(kind, kind)
+
+
+def has_label(what: str, name: str) -> bool:
+    """Whether a figure or question kind has words of its own (the site warns when not)."""
+    return name in (_figure_labels("en") if what == "figure" else _kind_labels("en"))
 
 
 _labels: dict[str, dict[str, str]] = {}

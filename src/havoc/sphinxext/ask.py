@@ -28,15 +28,8 @@ LINKS_MARK = "@HAVOC_RULE_LINKS@"
 # The question kinds the form offers, in the order a player needs them (all are in QUERY_KINDS).
 FORM_KINDS = ("legal", "move", "recruit", "build", "activate", "battle", "retreat", "prisoners", "score", "discard")
 
-# The six Region names known from the rulebook's examples (rules/README.md); others are free.
-KNOWN_REGIONS = {
-    "foglands": L.label("Foglands"),
-    "feralas-banks": L.label("Feralas Banks"),
-    "sapos-deep": L.label("Sapos Deep"),
-    "scorch": L.label("Scorch"),
-    "camerons-sea": L.label("Cameron's Sea"),
-    "world-caverns": L.label("World Caverns"),
-}
+# The six Region names known from the rulebook's examples; others are free.
+KNOWN_REGIONS = L.KNOWN_REGIONS
 
 WORDS = {
     key: L.label(text)

@@ -131,6 +131,19 @@ class Context:
             return msgid
         return found
 
+    def missing_label(self, what: str, name: str, location: Any = None) -> None:
+        """A figure or question kind with no words to show: a warning (so ``-W`` fails the build)."""
+        if (what, name) not in self._warned:
+            self._warned.add((what, name))
+            logger.warning(
+                "the %s %r has no label; add one in src/havoc/interpreter/ui.py and its Polish in havoc.po",
+                what,
+                name,
+                type="havoc",
+                subtype="i18n",
+                location=location,
+            )
+
     def label(self, msgid: str, location: Any = None) -> str:
         self.record("label", msgid)
         return self.labels.get(msgid, location)

@@ -72,7 +72,20 @@ PRINT_SHEET = label("Printable quick-reference sheet (PDF)")
 OBJ_RULE = label("rule")
 OBJ_TERM = label("term")
 OBJ_SECTION = label("section")
-EXAMPLE_REGION = label("invented example region")
+EXAMPLE_REGIONS = label("Region A, B, …: invented Regions of an example (the printed map is not in our sources).")
+# An invented example Region, shown by its letter; {letter} is kept as it is.
+EXAMPLE_REGION_NAME = label("Region {letter}")
+
+# The six Region names known from the rulebook's examples (rules/README.md); examples and the Ask
+# page show them by name, and other example Regions as "Region A", "Region B" ….
+KNOWN_REGIONS = {
+    "foglands": label("Foglands"),
+    "feralas-banks": label("Feralas Banks"),
+    "sapos-deep": label("Sapos Deep"),
+    "scorch": label("Scorch"),
+    "camerons-sea": label("Cameron's Sea"),
+    "world-caverns": label("World Caverns"),
+}
 CONTENTS_OVERLAYS = label("Glossary, errata and variants")
 # --- what the assistant checks: the expression vocabulary ----------------------
 ALL_OF = label("all of these:")
@@ -109,6 +122,7 @@ KEYS = {
         "ask": "Question",
         "card": "Card",
         "card-units": "Units the card added or removed",
+        "card-terrain": "Terrain of the card",
         "of": "How many",
         "item": "What is placed",
         "experience": "Experience",
@@ -185,6 +199,7 @@ VALUES = {
         "veteran": "veterans",
         "war-party": "Trog War Party",
         "nest": "Trog Nest",
+        "air-support": "Air Support",
     }.items()
 }
 

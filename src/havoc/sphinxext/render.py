@@ -8,7 +8,7 @@ hand-written copy of it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from docutils import nodes
@@ -47,6 +47,8 @@ class Renderer:
     ctx: Context
     docname: str
     location: Any = None
+    # Region IDs of the example being rendered → the names a reader sees ("Mgielnia", "Region A")
+    regions: dict[str, str] = field(default_factory=dict)
 
     # --- free text --------------------------------------------------------------
     def blocks(self, context: str, msgid: str) -> list[nodes.Element]:
@@ -140,7 +142,7 @@ class Renderer:
         if isinstance(e, (int, float)):
             return [text_label(markup.format_value(e), ["havoc-value"])]
         if isinstance(e, str):
-            return [nodes.literal(e, e)]
+            return self.data(e)
         if isinstance(e, list):
             return self._join([self.expr_inline(x, True) for x in e], ", ")
         if not isinstance(e, dict) or len(e) != 1:
@@ -153,11 +155,11 @@ class Renderer:
             return [
                 nodes.inline(value, value, classes=["havoc-param"]),
                 nodes.Text(" ("),
-                nodes.literal(str(arg), str(arg)),
+                self.param_name(str(arg)),
                 nodes.Text(")"),
             ]
         if op == "figure":
-            return [nodes.literal(str(arg), str(arg), classes=["havoc-figure"])]
+            return [self.figure(str(arg))]
         if op in CMP_SYMBOLS:
             return self._wrap(self._join([self.expr_inline(x, True) for x in arg], f" {CMP_SYMBOLS[op]} "), nested)
         if op in ARITH_SYMBOLS:
@@ -215,8 +217,60 @@ class Renderer:
     def _wrap(body: list[nodes.Node], nested: bool) -> list[nodes.Node]:
         return [nodes.Text("("), *body, nodes.Text(")")] if nested else body
 
+    # --- names of things the rules data identifies by ID ------------------------------
+    def param_name(self, name: str) -> nodes.inline:
+        """A parameter by its description in the reader's language (its ID only as a tooltip)."""
+        p = self.ctx.ruleset.params.get(name)
+        text = name
+        if p is not None and p.description:
+            text = self.ctx.text(f"param:{name}:description", p.description, self.location).strip().rstrip(".")
+        return nodes.inline(text, text, classes=["havoc-param-name"])
+
+    def figure(self, name: str) -> nodes.inline:
+        """A figure of the assistant's answers by its label in the reader's language."""
+        from havoc.interpreter.ui import figure_label, has_label
+
+        text = figure_label(name, self.ctx.lang)
+        if not has_label("figure", name):
+            self.ctx.missing_label("figure", name, self.location)
+        return nodes.inline(text, text, classes=["havoc-figure"])
+
+    def kind(self, kind: str) -> nodes.inline:
+        """A question kind as the words the reader knows ("Ruch", "How many?")."""
+        from havoc.interpreter.ui import has_label, kind_label
+
+        text = kind_label(kind, self.ctx.lang)
+        if not has_label("question kind", kind):
+            self.ctx.missing_label("question kind", kind, self.location)
+        return nodes.inline(text, text, classes=["havoc-kind"])
+
+    def name_regions(self, keys: Iterable[str]) -> dict[str, str]:
+        """Display names of an example's Regions: the known ones by name, invented ones by letter.
+
+        ``example-b`` is "Region B"; other invented keys (``example-battle``) take the first
+        letter no other Region of the example uses, so every Region has one short name.
+        """
+        names: dict[str, str] = {}
+        keys = list(dict.fromkeys(keys))
+        used = {
+            k[len("example-") :].upper() for k in keys if len(k) == len("example-") + 1 and k.startswith("example-")
+        }
+        letters = (c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in used)
+        template = self.ctx.label(L.EXAMPLE_REGION_NAME)
+        for key in keys:
+            if key in L.KNOWN_REGIONS:
+                names[key] = self.ctx.label(L.KNOWN_REGIONS[key])
+            elif key.startswith("example-"):
+                rest = key[len("example-") :]
+                letter = rest.upper() if len(rest) == 1 else next(letters)
+                names[key] = template.format(letter=letter)
+        return names
+
     # --- example positions ----------------------------------------------------------
     def key(self, key: str) -> nodes.Node:
+        if key in self.regions:
+            name = self.regions[key]
+            return nodes.inline(name, name, classes=["havoc-key", "havoc-region"])
         text = L.KEYS.get(key) or L.VALUES.get(key)
         if text is not None:
             label = self.ctx.label(text)
@@ -230,8 +284,12 @@ class Renderer:
         if isinstance(value, (int, float)):
             return [nodes.Text(markup.format_value(value))]
         if isinstance(value, str):
+            if value in self.regions:
+                return [nodes.Text(self.regions[value])]
             if value in L.VALUES:
                 return [nodes.Text(self.ctx.label(L.VALUES[value]))]
+            if value in L.KNOWN_REGIONS:
+                return [nodes.Text(self.ctx.label(L.KNOWN_REGIONS[value]))]
             return [nodes.literal(value, value)] if markup.ID_LIKE.match(value) else [nodes.Text(value)]
         if isinstance(value, list):
             return self._join([self.data(v) for v in value], ", ")

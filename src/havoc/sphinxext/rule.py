@@ -129,19 +129,15 @@ def rule_section(d: HavocDirective, r: Renderer, rule: Rule, group: str, files: 
 
 
 def params_paragraph(ctx: Context, r: Renderer, rule: Rule) -> nodes.paragraph:
-    """The numbers this rule defines, by name: the same values the assistant uses."""
+    """The numbers this rule defines, each with what it counts: the values the assistant uses."""
+    from havoc.interpreter.ui import unit_text
+
     parts: list[list[nodes.Node]] = []
     for name, p in rule.params.items():
         value = r.value(p.value)
-        item: list[nodes.Node] = [
-            nodes.literal(name, name),
-            nodes.Text(" = "),
-            nodes.inline(value, value, classes=["havoc-param"]),
-        ]
-        if ctx.lang == "en" and (p.unit or p.description):
-            note = " ".join(x for x in (p.unit, f"({p.description.rstrip('.')})" if p.description else None) if x)
-            item.append(nodes.Text(" " + note))
-        parts.append(item)
+        if isinstance(p.value, int) and not isinstance(p.value, bool) and p.unit:
+            value = f"{value} {unit_text(p.unit, p.value, ctx.lang)}".rstrip()
+        parts.append([r.param_name(name), nodes.Text(": "), nodes.inline(value, value, classes=["havoc-param"])])
     return labelled(ctx, L.PARAMETERS, *Renderer._join(parts, "; "), classes=["havoc-params"])
 
 
@@ -181,31 +177,33 @@ def example_box(d: HavocDirective, r: Renderer, ex: Example) -> nodes.admonition
     if ex.text:
         box.extend(r.blocks(f"{ex.id}:text", ex.text))
     facts = nodes.definition_list(classes=["havoc-example-facts"])
+    regions = dict(ex.position.get("regions") or {}) if ex.position else {}
+    r.regions = r.name_regions([*map(str, regions), *_region_words(ex.query)])
     if ex.position:
         body = r.mapping_list(ex.position, ["havoc-position"])
         facts += _item(ctx, L.POSITION, body)
-        if any(str(name).startswith("example-") for name in (ex.position.get("regions") or {})):
-            note = nodes.paragraph(
-                "",
-                "",
-                nodes.literal("example-…", "example-…"),
-                nodes.Text(": " + ctx.label(L.EXAMPLE_REGION)),
-                classes=["havoc-note"],
-            )
+        if any(str(name).startswith("example-") for name in regions):
+            note = nodes.paragraph("", "", nodes.Text(ctx.label(L.EXAMPLE_REGIONS)), classes=["havoc-note"])
             facts[-1][-1] += note
     if ex.query:
         query = dict(ex.query)
         ask = query.pop("ask", None)
         para = nodes.paragraph()
         if ask is not None:
-            para += nodes.inline("", "", *r.data(str(ask)), classes=["havoc-ask"])
+            para += nodes.inline("", "", r.kind(str(ask)), classes=["havoc-ask"])
             if query:
                 para += nodes.Text(" — ")
         para.extend(r.data(query))
         facts += _item(ctx, L.QUESTION, para)
     facts += _item(ctx, L.ANSWER, *answer_nodes(ctx, r, ex.expect))
+    r.regions = {}
     box += facts
     return box
+
+
+def _region_words(query: dict[str, Any]) -> list[str]:
+    """Region IDs a question names that the position may not list (an example's own IDs)."""
+    return [str(v) for v in query.values() if isinstance(v, str) and str(v).startswith("example-")]
 
 
 def answer_nodes(ctx: Context, r: Renderer, expect: dict[str, Any]) -> list[nodes.Node]:
@@ -230,10 +228,7 @@ def answer_nodes(ctx: Context, r: Renderer, expect: dict[str, Any]) -> list[node
         )
     figures = rest.pop("figures", None)
     if isinstance(figures, dict) and figures:
-        parts = [
-            [nodes.literal(str(k), str(k), classes=["havoc-figure"]), nodes.Text(" = "), *r.data(v)]
-            for k, v in figures.items()
-        ]
+        parts = [[r.figure(str(k)), nodes.Text(": "), *r.data(v)] for k, v in figures.items()]
         out.append(labelled(ctx, L.FIGURES, *Renderer._join(parts, "; ")))
     rules = rest.pop("rules", None)
     if rules:
@@ -261,7 +256,7 @@ def check_details(d: HavocDirective, r: Renderer, rule: Rule, files: set[Path]) 
         body += _item(
             ctx,
             L.CONSULTED_FOR,
-            nodes.paragraph("", "", *Renderer._join([[nodes.literal(q, q)] for q in check.queries], ", ")),
+            nodes.paragraph("", "", *Renderer._join([[r.kind(q)] for q in check.queries], ", ")),
         )
     if check.applies_if is not None:
         body += _item(ctx, L.APPLIES_IF, *r.expr_block(check.applies_if))
@@ -270,7 +265,7 @@ def check_details(d: HavocDirective, r: Renderer, rule: Rule, files: set[Path]) 
     if check.figures:
         items = []
         for name, expr in check.figures.items():
-            para = nodes.paragraph("", "", nodes.literal(name, name, classes=["havoc-figure"]), nodes.Text(" = "))
+            para = nodes.paragraph("", "", r.figure(name), nodes.Text(" = "))
             para.extend(r.expr_inline(expr))
             items.append(nodes.list_item("", para))
         body += _item(ctx, L.FIGURES, nodes.bullet_list("", *items, bullet="-"))
