@@ -165,3 +165,61 @@ def test_phone_screenshot_of_a_rule_page(browser: Any, server: str, lang: str) -
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"{lang}: the page is {width}px wide"
     page.close()
+
+
+def test_switcher_keeps_the_rule_anchor_and_the_query(browser: Any, server: str) -> None:
+    page = browser.new_page(**PHONE)
+    page.goto(f"{server}/pl/{RULE_PAGE}?from=share#battle-region-leave")
+    page.locator(".mobile-header a.havoc-lang").click()
+    page.wait_for_url(f"{server}/en/{RULE_PAGE}?from=share#battle-region-leave")
+    # a rule followed after the page loaded (a link within the page) is kept too
+    page.goto(f"{server}/en/{RULE_PAGE}")
+    page.evaluate("location.hash = 'battle-region-no-entry'")
+    page.locator(".mobile-header a.havoc-lang").click()
+    page.wait_for_url(f"{server}/pl/{RULE_PAGE}#battle-region-no-entry")
+    page.close()
+
+
+def test_examples_and_metadata_fold_on_a_phone_and_open_on_a_wide_screen(browser: Any, server: str) -> None:
+    page = browser.new_page(**PHONE)
+    page.goto(f"{server}/pl/{RULE_PAGE}")
+    example = page.locator("details.havoc-example").first
+    meta = page.locator("details.havoc-meta-box").first
+    assert example.get_attribute("open") is None and meta.get_attribute("open") is None
+    assert not page.locator("details.havoc-example .havoc-example-facts").first.is_visible()
+    example.locator("summary").click()
+    assert example.get_attribute("open") is not None
+    assert page.locator("details.havoc-example .havoc-example-facts").first.is_visible()
+    meta.locator("summary").click()
+    assert meta.locator("code.havoc-id").is_visible()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "folded-pl-phone.png"))
+    # a link to an example opens it, even on a phone
+    page.goto(f"{server}/pl/{RULE_PAGE}#ex-leave-8-vs-3")
+    assert page.locator("details#ex-leave-8-vs-3").get_attribute("open") is not None
+    page.close()
+    wide = browser.new_page(viewport={"width": 1280, "height": 900})
+    wide.goto(f"{server}/en/{RULE_PAGE}")
+    assert wide.locator("details.havoc-example").first.get_attribute("open") is not None
+    assert wide.locator("details.havoc-meta-box code.havoc-id").first.is_visible()
+    wide.close()
+
+
+def test_touch_targets_in_the_phone_header_are_44_px(browser: Any, server: str) -> None:
+    page = browser.new_page(**PHONE)
+    page.goto(f"{server}/pl/{RULE_PAGE}")
+    for selector in (".mobile-header a.havoc-lang", ".mobile-header .theme-toggle", ".mobile-header .toc-overlay-icon"):
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, (selector, box)
+    page.close()
+
+
+def test_print_shows_examples_in_full_without_navigation(browser: Any, server: str) -> None:
+    page = browser.new_page(**PHONE)
+    page.goto(f"{server}/pl/{RULE_PAGE}")
+    page.emulate_media(media="print")
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert page.locator("details.havoc-example").first.get_attribute("open") is not None
+    assert not page.locator(".mobile-header").is_visible()
+    assert not page.locator(".skip-to-content").first.is_visible()
+    page.close()

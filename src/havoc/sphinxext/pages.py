@@ -78,6 +78,10 @@ REDIRECT = """<!DOCTYPE html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="robots" content="noindex">
   <title>{title}</title>
+  <meta property="og:title" content="{title}">
+  <meta property="og:site_name" content="{site}">
+  <meta property="og:type" content="article">
+  <meta property="og:locale" content="{locale}">
   <link rel="canonical" href="{uri}">
   <meta http-equiv="refresh" content="0; url={uri}">
   <script>location.replace({uri_json});</script>
@@ -118,6 +122,8 @@ def redirects(app: Sphinx) -> dict[str, str]:
         pages[pagename] = REDIRECT.format(
             lang=html.escape(app.config.language or "en"),
             title=html.escape(obj.title),
+            site=html.escape(app.config.project),
+            locale={"pl": "pl_PL"}.get(app.config.language or "en", "en_GB"),
             uri=html.escape(uri),
             uri_json=json.dumps(uri).replace("</", "<\\/"),
             message=html.escape(ctx.label(L.RULE_RETIRED if retired else L.RULE_MOVED)),

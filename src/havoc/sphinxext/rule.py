@@ -34,7 +34,8 @@ class summary(nodes.General, nodes.TextElement):  # type: ignore[misc]
 
 
 def _visit_details(self: HTML5Translator, node: details) -> None:
-    self.body.append(self.starttag(node, "details"))
+    extra = {"open": "open"} if node.get("open") else {}
+    self.body.append(self.starttag(node, "details", **extra))
 
 
 def _depart_details(self: HTML5Translator, node: details) -> None:
@@ -82,8 +83,14 @@ def source_nodes(ctx: Context, source: Source, overlay: Overlay | None) -> list[
     return Renderer._join(parts, ", ")
 
 
-def meta_line(ctx: Context, rule_id: str, source: list[nodes.Node]) -> nodes.paragraph:
-    """The small line under a title: the rule's ID (to cite it) and its source."""
+def meta_line(ctx: Context, rule_id: str, source: list[nodes.Node]) -> details:
+    """The small line under a title: the rule's ID (to cite it) and its source.
+
+    Folded on a phone (``havoc-fold``: open without the script and on wide screens, in print).
+    """
+    head = ctx.label(L.RULE_ID) + (" · " + ctx.label(L.SOURCE) if source else "")
+    box = details(classes=["havoc-meta-box", "havoc-fold"], open=True)
+    box += summary(head, head, classes=["havoc-meta-summary"])
     para = nodes.paragraph("", "", classes=["havoc-meta"])
     para += nodes.inline("", ctx.label(L.RULE_ID) + " ", classes=["havoc-meta-label"])
     para += nodes.literal(rule_id, rule_id, classes=["havoc-id"])
@@ -91,7 +98,8 @@ def meta_line(ctx: Context, rule_id: str, source: list[nodes.Node]) -> nodes.par
         para += nodes.Text(" · ")
         para += nodes.inline("", ctx.label(L.SOURCE) + ": ", classes=["havoc-meta-label"])
         para += source
-    return para
+    box += para
+    return cast("details", box)
 
 
 def rule_section(d: HavocDirective, r: Renderer, rule: Rule, group: str, files: set[Path]) -> nodes.section:
@@ -168,12 +176,16 @@ def overlay_notes(d: HavocDirective, r: Renderer, rule: Rule, files: set[Path]) 
     return out
 
 
-def example_box(d: HavocDirective, r: Renderer, ex: Example) -> nodes.admonition:
-    """A worked example: the position in short, the question and the expected answer."""
+def example_box(d: HavocDirective, r: Renderer, ex: Example) -> details:
+    """A worked example: the position in short, the question and the expected answer.
+
+    Folded on a phone, where a rule page would otherwise be mostly examples; open on a wide
+    screen, without the script, when linked to, and in print.
+    """
     ctx = d.ctx
-    box = nodes.admonition(ids=[ex.id], classes=["havoc-example"])
+    box = details(ids=[ex.id], classes=["admonition", "havoc-example", "havoc-fold"], open=True)
     head = f"{ctx.label(L.EXAMPLE)}: {ctx.text(f'{ex.id}:title', ex.title, d.get_location())}"
-    box += nodes.title(head, head)
+    box += summary(head, head, classes=["admonition-title"])
     if ex.text:
         box.extend(r.blocks(f"{ex.id}:text", ex.text))
     facts = nodes.definition_list(classes=["havoc-example-facts"])
@@ -198,7 +210,7 @@ def example_box(d: HavocDirective, r: Renderer, ex: Example) -> nodes.admonition
     facts += _item(ctx, L.ANSWER, *answer_nodes(ctx, r, ex.expect))
     r.regions = {}
     box += facts
-    return box
+    return cast("details", box)
 
 
 def _region_words(query: dict[str, Any]) -> list[str]:

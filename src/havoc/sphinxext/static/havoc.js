@@ -52,6 +52,7 @@
   }
 
   function init() {
+    fold();
     document.querySelectorAll("a.havoc-term-ref[title]").forEach(function (link) {
       link.setAttribute("data-havoc-tip", link.getAttribute("title"));
       link.removeAttribute("title");
@@ -85,7 +86,13 @@
       if (current) place(current, tooltip());
     });
     document.querySelectorAll("a[data-havoc-lang]").forEach(function (link) {
+      // the same place in the other language: the rule anchor and the search words come along
+      keepPlace(link);
+      window.addEventListener("hashchange", function () {
+        keepPlace(link);
+      });
       link.addEventListener("click", function () {
+        keepPlace(link);
         try {
           localStorage.setItem("havoc-lang", link.getAttribute("data-havoc-lang"));
         } catch (e) {
@@ -94,6 +101,47 @@
       });
     });
   }
+
+  function keepPlace(link) {
+    var base = link.getAttribute("data-havoc-base");
+    if (base === null) {
+      base = link.getAttribute("href").split("#")[0].split("?")[0];
+      link.setAttribute("data-havoc-base", base);
+    }
+    link.setAttribute("href", base + window.location.search + window.location.hash);
+  }
+
+  // Examples and rule details are folded on a phone (a rule page stays short at the table) and
+  // open on a wide screen; printing always shows them in full.
+  function unfoldAll() {
+    document.querySelectorAll("details.havoc-fold").forEach(function (d) {
+      d.setAttribute("data-havoc-was-open", d.open ? "1" : "0");
+      d.open = true;
+    });
+  }
+  function refold() {
+    document.querySelectorAll("details.havoc-fold[data-havoc-was-open]").forEach(function (d) {
+      d.open = d.getAttribute("data-havoc-was-open") === "1";
+      d.removeAttribute("data-havoc-was-open");
+    });
+  }
+  function fold() {
+    var wide = window.matchMedia("(min-width: 50em)").matches;
+    document.querySelectorAll("details.havoc-fold").forEach(function (d) {
+      d.open = wide;
+    });
+    openTarget();
+  }
+  function openTarget() {
+    var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";
+    var target = id ? document.getElementById(id) : null;
+    for (var el = target; el; el = el.parentElement) {
+      if (el.tagName === "DETAILS" && el.classList.contains("havoc-fold")) el.open = true;
+    }
+  }
+  window.addEventListener("hashchange", openTarget);
+  window.addEventListener("beforeprint", unfoldAll);
+  window.addEventListener("afterprint", refold);
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
