@@ -126,3 +126,18 @@ def test_parameter_units_have_words() -> None:
         assert unit_text(unit, 5, "pl"), unit
     assert [unit_text("actions", n, "pl") for n in (1, 2, 5)] == ["akcja", "akcje", "akcji"]
     assert [unit_text("actions", n, "en") for n in (1, 2)] == ["action", "actions"]
+
+
+def test_a_to_z_index_and_home_page(real_site: Site) -> None:  # noqa: F811
+    """The A–Z index lists rules and terms by title in each language; the home page starts with search."""
+    pl = real_site.page("pl", "havoc-azindex.html")
+    en = real_site.page("en", "havoc-azindex.html")
+    assert "Indeks A–Ż" in pl and "A–Z index" in en
+    assert "Agresor" in pl and "(termin)" in pl and "(zasada)" in pl
+    assert "Attacker" in en and "(term)" in en
+    # Polish letters sort in the Polish alphabet: Ł after L, Ż last
+    letters = re.findall(r'<tr class="cap" id="cap-([^"]+)">', pl)
+    assert letters[-1] == "Ż" and letters.index("W") < letters.index("Z") < letters.index("Ż")
+    home = real_site.page("pl", "index.html")
+    assert home.index('class="havoc-home-search"') < home.index("Runda w skrócie")
+    assert 'href="rules/events.html#events"' in home

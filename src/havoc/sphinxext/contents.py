@@ -69,12 +69,14 @@ class ContentsDirective(HavocDirective):
         extra += [f"{folder}/{oid}" for oid in rs.overlays]
         if extra:
             out.append(toctree(self.docname, extra, ctx.label(L.CONTENTS_OVERLAYS)))
-        text = ctx.label(L.RULE_INDEX)
+        text, az = ctx.label(L.RULE_INDEX), ctx.label(L.AZ_INDEX)
         out.append(
             nodes.paragraph(
                 "",
                 "",
                 xref("index", "ruleindex", [nodes.inline(text, text)], self.docname),
+                nodes.Text(" · "),
+                xref("index", "azindex", [nodes.inline(az, az)], self.docname),
                 classes=["havoc-index-link"],
             )
         )

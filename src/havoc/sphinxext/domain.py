@@ -62,6 +62,35 @@ class RuleIndex(Index):
         return [(group, [e for _, e in sorted(entries, key=lambda x: x[0])]) for group, entries in ordered], False
 
 
+class AZIndex(Index):
+    """Every rule and glossary term by its title, A to Z in the page's language (``havoc-azindex``).
+
+    The rule index follows the book; this one is for a reader who knows the word, not the chapter.
+    """
+
+    name = "azindex"
+    localname = LazyLabel("A–Z index")  # type: ignore[assignment]
+    shortname = LazyLabel("A–Z")  # type: ignore[assignment]
+
+    def generate(self, docnames: Iterable[str] | None = None) -> tuple[list[tuple[str, list[IndexEntry]]], bool]:
+        from havoc.sphinxext import labels as L
+        from havoc.sphinxext.glossary import collation_key
+
+        domain = self.domain
+        assert isinstance(domain, HavocDomain)
+        ctx = get_context(domain.env)
+        kinds = {"rule": ctx.label(L.OBJ_RULE), "term": ctx.label(L.OBJ_TERM)}
+        wanted = set(docnames) if docnames is not None else None
+        groups: dict[str, list[IndexEntry]] = {}
+        for (kind, _name), obj in domain.objects.items():
+            if kind not in kinds or (wanted is not None and obj.docname not in wanted) or not obj.title:
+                continue
+            letter = obj.title.lstrip("„“\"'(")[:1].upper()
+            groups.setdefault(letter, []).append(IndexEntry(obj.title, 0, obj.docname, obj.anchor, kinds[kind], "", ""))
+        ordered = sorted(groups.items(), key=lambda kv: collation_key(kv[0]))
+        return [(letter, sorted(entries, key=lambda e: collation_key(e.name))) for letter, entries in ordered], False
+
+
 class HavocDomain(Domain):
     """Rules (and sections) by stable ID, glossary terms by term ID."""
 
@@ -76,7 +105,7 @@ class HavocDomain(Domain):
         "rule": XRefRole(innernodeclass=nodes.inline, warn_dangling=True),
         "term": XRefRole(innernodeclass=nodes.inline, warn_dangling=True),
     }
-    indices = [RuleIndex]  # noqa: RUF012
+    indices = [RuleIndex, AZIndex]  # noqa: RUF012
     dangling_warnings = {  # noqa: RUF012
         "rule": "unknown rule or section ID %(target)r",
         "term": "unknown glossary term %(target)r",
@@ -179,9 +208,10 @@ class HavocDomain(Domain):
         contnode: nodes.Element,
     ) -> nodes.reference | None:
         if typ == "index":
-            if target != RuleIndex.name:
+            if target not in (RuleIndex.name, AZIndex.name):
                 return None
-            ref = nodes.reference("", "", internal=True, refuri=builder.get_relative_uri(fromdocname, INDEX_DOCNAME))
+            docname = f"{self.name}-{target}"
+            ref = nodes.reference("", "", internal=True, refuri=builder.get_relative_uri(fromdocname, docname))
             ref += contnode
             return ref
         found = self.find(typ, target)

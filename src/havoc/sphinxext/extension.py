@@ -15,6 +15,7 @@ from havoc.sphinxext.contents import setup_contents
 from havoc.sphinxext.context import build_context
 from havoc.sphinxext.domain import setup_domain
 from havoc.sphinxext.glossary import setup_glossary
+from havoc.sphinxext.home import setup_home
 from havoc.sphinxext.langswitch import setup_langswitch
 from havoc.sphinxext.overlay import setup_overlay
 from havoc.sphinxext.pages import setup_pages, write_stubs
@@ -76,6 +77,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_sheet(app)
     setup_theme_i18n(app)
     setup_ask(app)
+    setup_home(app)
     app.add_css_file("havoc.css")
     app.add_js_file("havoc.js", loading_method="defer")
     return {

@@ -44,6 +44,7 @@ def on_page_context(
     context["havoc_labels"] = {
         "language": ctx.label(L.LANGUAGE),
         "rule_index": ctx.label(L.RULE_INDEX),
+        "az_index": ctx.label(L.AZ_INDEX),
         "print_sheet": ctx.label(L.PRINT_SHEET),
     }
     sheet = app.config.havoc_sheet_file

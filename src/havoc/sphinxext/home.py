@@ -1,0 +1,38 @@
+"""``havoc-search-box``: a large search field, for the home page (a player arrives to look a rule up).
+
+The field submits to the site's search page (``search.html?q=…``), where the rule search answers;
+its words are the search's own labels in the build's language.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx.util.docutils import SphinxDirective
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+class SearchBox(SphinxDirective):
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        from havoc.search.site import labels
+
+        words = labels(self.config.language or "en")
+        up = "../" * self.env.docname.count("/")
+        placeholder = html.escape(words["placeholder"])
+        form = (
+            f'<form class="havoc-home-search" method="get" action="{up}search.html" role="search">'
+            f'<input type="search" name="q" placeholder="{placeholder}" aria-label="{placeholder}" '
+            'enterkeyhint="search" autocomplete="off">'
+            "</form>"
+        )
+        return [nodes.raw("", form, format="html")]
+
+
+def setup_home(app: Sphinx) -> None:
+    app.add_directive("havoc-search-box", SearchBox)
