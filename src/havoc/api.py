@@ -32,11 +32,26 @@ def load_position(source: PositionLike, rs: Ruleset | None = None) -> Position:
         return source
     if isinstance(source, Mapping):
         return positions.parse(source, rs)
-    if str(source) == "-":
-        return positions.parse_text(sys.stdin.read(2_000_000), rs, "<stdin>")
+    if isinstance(source, str) and source == "-":
+        return positions.parse_text(_read_stdin(), rs, "<stdin>")
+    if not isinstance(source, (str, Path)):
+        raise InputError(
+            [Problem("position", None, f"expected a mapping, a file path or '-', found {type(source).__name__}")]
+        )
     if rs is not None:
         return _cached(Path(source), rs)
     return positions.load(source, rs)
+
+
+def _read_stdin() -> str:
+    """Standard input, bounded and strictly UTF-8 (a stray byte is a located error, not a traceback)."""
+    from havoc import safeio
+    from havoc.yamlio import MAX_BYTES
+
+    try:
+        return safeio.decode_utf8(safeio.read_stream(getattr(sys.stdin, "buffer", sys.stdin), MAX_BYTES))
+    except safeio.ReadError as exc:
+        raise InputError([Problem("<stdin>", None, str(exc))]) from None
 
 
 _CODE = (Path(positions.__file__), Path(positions.__file__).parent / "interpreter" / "contract.py")
@@ -46,54 +61,34 @@ def _cached(path: Path, rs: Ruleset) -> Position:
     """A position file validated before (same bytes, same rules, same code) comes from the cache.
 
     Players ask several questions about one table; the cache spares each later question the
-    YAML parser and the validation, which are most of a short process's work.
+    YAML parser and the validation, which are most of a short process's work. The file is
+    read once (bounded, regular files only): the key and the position come from those bytes.
     """
-    import hashlib
-    import pickle
-
-    from havoc.rulebook.cache import cache_dir
+    from havoc import cache, safeio
+    from havoc.yamlio import MAX_BYTES
 
     try:
-        data = path.read_bytes() if path.stat().st_size <= 1_000_000 else None
-    except OSError:
-        data = None
-    if data is None:
-        return positions.load(path, rs)  # reports the unreadable or oversized file
-    h = hashlib.sha256(data)
-    h.update(rs.fingerprint.encode())
+        data = safeio.read_bytes(path, MAX_BYTES)
+    except safeio.ReadError as exc:
+        raise InputError([Problem(str(path), None, str(exc))]) from None
+    chunks = [data, rs.fingerprint.encode()]
     for code in _CODE:
-        h.update(code.read_bytes())
-    file = cache_dir() / f"position-{h.hexdigest()[:32]}.pickle"
+        try:
+            chunks.append(code.read_bytes())
+        except OSError:
+            chunks.append(b"\0missing")
+    key = cache.digest(*chunks)
+    pos = cache.get("position", key, Position)
+    if pos is not None:
+        pos.name = str(path)
+        return pos
     try:
-        with file.open("rb") as fh:
-            pos = pickle.load(fh)
-        if isinstance(pos, Position):
-            pos.name = str(path)
-            return pos
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
-        pass
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return positions.load(path, rs)  # reports it
+        text = safeio.decode_utf8(data)
+    except safeio.ReadError as exc:
+        raise InputError([Problem(str(path), None, str(exc))]) from None
     pos = positions.parse_text(text, rs, str(path))
-    _store(file, pos)
+    cache.put("position", key, pos)
     return pos
-
-
-def _store(file: Path, pos: Position) -> None:
-    import os
-    import pickle
-    import tempfile
-
-    try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=file.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(pos, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, file)
-    except OSError:
-        pass
 
 
 def prepare(source: PositionLike, ruleset: str = rulebook.DEFAULT_RULESET) -> tuple[Ruleset, Position]:

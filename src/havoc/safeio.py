@@ -49,7 +49,7 @@ def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise ReadError(f"file is larger than {limit:,} bytes")
+                raise ReadError(f"file is larger than the limit of {limit:,} bytes")
         return b"".join(chunks)
     except OSError as exc:
         raise ReadError(f"cannot read file: {exc.strerror or exc}") from None
@@ -71,7 +71,7 @@ def read_stream(stream: object, limit: int = MAX_BYTES) -> bytes:
     if not isinstance(data, bytes):
         raise ReadError("nothing to read from")
     if len(data) > limit:
-        raise ReadError(f"input is larger than {limit:,} bytes")
+        raise ReadError(f"input is larger than the limit of {limit:,} bytes")
     return data
 
 

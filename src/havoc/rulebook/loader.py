@@ -12,6 +12,7 @@ from typing import Any
 
 from havoc import markup
 from havoc.errors import Problem, RulebookError
+from havoc.rulebook.cache import Snapshot
 from havoc.rulebook.model import QUERY_KINDS as MODEL_QUERY_KINDS
 from havoc.rulebook.model import (
     Check,
@@ -29,7 +30,7 @@ from havoc.rulebook.model import (
     Term,
 )
 from havoc.rulebook.schema import Reader, plain
-from havoc.yamlio import LDict, LList, YamlError, load_file
+from havoc.yamlio import LDict, LList, YamlError, loads
 
 QUERY_KINDS = frozenset(MODEL_QUERY_KINDS)
 OPS = frozenset(["add", "amend", "replace", "remove"])
@@ -48,8 +49,9 @@ SECTION_FIELDS = {"id", "title", "source", "intro", "rules"}
 class _Build:
     """Mutable state while a ruleset is being read."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, snapshot: Snapshot) -> None:
         self.root = root
+        self.snapshot = snapshot
         self.problems: list[Problem] = []
         self.sections: dict[str, Section] = {}
         self.rules: dict[str, Rule] = {}
@@ -74,7 +76,17 @@ class _Build:
     def read(self, path: Path) -> tuple[Any, Reader]:
         reader = Reader(self.rel(path), self.problems)
         try:
-            return load_file(path, reader.file), reader
+            error = self.snapshot.errors.get(path)
+            if error is not None:
+                raise YamlError(Problem(reader.file, None, error))
+            data = self.snapshot.files.get(path)
+            if data is None:
+                raise YamlError(Problem(reader.file, None, "cannot read file: No such file or directory"))
+            try:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise YamlError(Problem(reader.file, None, "file is not UTF-8 text")) from None
+            return loads(text, reader.file), reader
         except YamlError as exc:
             self.problems.append(exc.problem)
             return None, reader
@@ -88,14 +100,19 @@ class _Build:
         return True
 
 
-def load_ruleset(root: Path) -> Ruleset:
-    """Read and validate ``root`` (a folder such as ``rules/cry-havoc``)."""
-    b = _Build(root)
-    if not (root / "ruleset.yaml").is_file():
+def load_ruleset(root: Path, snapshot: Snapshot | None = None) -> Ruleset:
+    """Read and validate ``root`` (a folder such as ``rules/cry-havoc``).
+
+    With a ``snapshot`` the files are parsed from its bytes (the bytes the cache key was made
+    from), never read again from the disk.
+    """
+    snapshot = snapshot or Snapshot(root)
+    b = _Build(root, snapshot)
+    if root / "ruleset.yaml" not in snapshot.files:
         raise RulebookError([Problem(str(root), None, "no ruleset.yaml in this folder")])
     _read_facts(b, root.parent / "facts.yaml")
     meta = _read_meta(b, root / "ruleset.yaml")
-    section_files = sorted((root / "sections").glob("*.yaml"))
+    section_files = snapshot.glob(root / "sections")
     if not section_files:
         b.problems.append(Problem(b.rel(root / "sections"), None, "no section files found"))
     part_of = {sid: part.id for part in meta["parts"] for sid in part.section_ids}
@@ -113,7 +130,7 @@ def load_ruleset(root: Path) -> Ruleset:
     _read_glossary(b, root / "glossary.yaml")
     _read_retired(b, root / "retired.yaml")
     for kind, folder in (("errata", "overlays"), ("variant", "variants")):
-        for path in sorted((root / folder).glob("*.yaml")):
+        for path in snapshot.glob(root / folder):
             _read_overlay(b, path, kind)
     _cross_check(b, meta)
     if b.problems:
@@ -430,7 +447,7 @@ def _read_glossary(b: _Build, path: Path) -> None:
 
 
 def _read_retired(b: _Build, path: Path) -> None:
-    if not path.exists():
+    if not b.snapshot.exists(path):
         return
     data, r = b.read(path)
     if data is None:
