@@ -69,7 +69,7 @@ def test_edits_during_cold_loads_never_give_wrong_rules(mini_copy: Path) -> None
         _fresh(mini_copy)
         stop = threading.Event()
 
-        def flip(pause: float = 0.0005 * (i % 5)) -> None:
+        def flip(stop: threading.Event = stop, pause: float = 0.0005 * (i % 5)) -> None:
             while not stop.is_set():
                 draw.write_text(edited)
                 time.sleep(pause)

@@ -296,12 +296,15 @@ def _read_rule(
         else:
             for name, pdata in pmap.items():
                 pline = pmap.line_of(name)
-                p = r.mapping(pdata, f"{what}.params.{name}", pline, {"value", "unit", "description"}, {"value"})
+                p = r.mapping(pdata, f"{what}.params.{name}", pline, PARAM_FIELDS, {"value"})
                 if p is None:
                     continue
+                typed = _param_type(r, p, f"{what}.params.{name}")
+                if typed is None:
+                    continue
+                ptype, lo, hi = typed
                 value = p.get("value")
-                if not isinstance(value, (int, float, bool, str)):
-                    r.problem(pline, f"{what}.params.{name}.value: expected a number, boolean or short text")
+                if not _param_ok(r, p, f"{what}.params.{name}", value, ptype, lo, hi):
                     continue
                 if not markup.ID_LIKE.match(name):
                     r.problem(pline, f"{what}.params: parameter name {name!r} must be lowercase-kebab-case")
@@ -310,7 +313,15 @@ def _read_rule(
                     r.problem(pline, f"duplicate parameter {name!r} (first defined at {b.params[name].loc})")
                     continue
                 pd = ParamDef(
-                    name, value, rid, Loc(r.file, pline), r.text(p, "unit", name), r.text(p, "description", name)
+                    name,
+                    value,
+                    rid,
+                    Loc(r.file, pline),
+                    r.text(p, "unit", name),
+                    r.text(p, "description", name),
+                    ptype,
+                    lo,
+                    hi,
                 )
                 params[name] = pd
                 b.params[name] = pd
@@ -346,6 +357,74 @@ def _read_rule(
     )
     b.rules[rid] = rule
     return rule
+
+
+PARAM_FIELDS = {"value", "unit", "description", "type", "min", "max"}
+PARAM_TYPES = ("int", "bool", "text")
+# A parameter is a count unless it says otherwise: a whole number from 1 (a rule that counts
+# nothing has no parameter) to a bound no table reaches. `min: 0` (starting VP) and other
+# ranges are declared next to the value; the site and the assistant then never meet "nan
+# Units", a negative hand limit or a 200-digit figure.
+PARAM_DEFAULT_MIN = 1
+PARAM_DEFAULT_MAX = 1000
+PARAM_MAX_TEXT = 200
+
+
+def _param_type(r: Reader, p: LDict, where: str) -> tuple[str, int | None, int | None] | None:
+    ptype = p.get("type", "int")
+    if ptype not in PARAM_TYPES:
+        r.problem(p.line_of("type"), f"{where}.type: expected one of {', '.join(PARAM_TYPES)}, found {ptype!r}")
+        return None
+    if ptype != "int":
+        for key in ("min", "max"):
+            if key in p:
+                r.problem(p.line_of(key), f"{where}.{key}: only an int parameter has a range")
+                return None
+        return ptype, None, None
+    bounds: list[int] = []
+    for key, default in (("min", PARAM_DEFAULT_MIN), ("max", PARAM_DEFAULT_MAX)):
+        got = p.get(key, default)
+        if isinstance(got, bool) or not isinstance(got, int) or abs(got) > 10**9:
+            r.problem(p.line_of(key), f"{where}.{key}: expected a whole number, found {got!r}")
+            return None
+        bounds.append(got)
+    if bounds[0] > bounds[1]:
+        r.problem(p.line_of("min"), f"{where}: min {bounds[0]} is above max {bounds[1]}")
+        return None
+    return ptype, bounds[0], bounds[1]
+
+
+def _param_ok(r: Reader, p: LDict, where: str, value: Any, ptype: str, lo: int | None, hi: int | None) -> bool:
+    line = p.line_of("value")
+    if ptype == "bool":
+        if not isinstance(value, bool):
+            r.problem(line, f"{where}.value: expected true or false (type: bool), found {_shown(value)}")
+            return False
+        return True
+    if ptype == "text":
+        if not isinstance(value, str) or not value.strip() or len(value) > PARAM_MAX_TEXT:
+            r.problem(line, f"{where}.value: expected a short text (type: text), found {_shown(value)}")
+            return False
+        return True
+    if isinstance(value, bool) or not isinstance(value, int):
+        r.problem(line, f"{where}.value: expected a whole number from {lo} to {hi}, found {_shown(value)}")
+        return False
+    assert lo is not None and hi is not None
+    if not lo <= value <= hi:
+        r.problem(
+            line,
+            f"{where}.value: expected a whole number from {lo} to {hi}, found {_shown(value)}"
+            + ("; declare `min:` if this parameter may be lower" if value < lo else ""),
+        )
+        return False
+    return True
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+        return "a number too large"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
 
 
 def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
