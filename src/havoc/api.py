@@ -3,8 +3,16 @@
 Positions may be given as a :class:`~havoc.position.Position`, a mapping (the YAML/JSON form),
 a path, or ``"-"`` for standard input; questions as a :class:`~havoc.interpreter.query.Query`,
 a mapping (``{"ask": "move", …}``) or the compact words (``"move humans from=a to=b"``).
-Every function returns an :class:`~havoc.interpreter.answer.Answer`; bad input raises
-:class:`~havoc.errors.InputError` with located problems, nothing else.
+Every question function returns an :class:`~havoc.interpreter.answer.Answer`.
+
+The error contract: every public function here raises only
+
+- :class:`~havoc.errors.InputError` for anything the caller passed (a position, question,
+  faction, language or ruleset name that is malformed, impossible or unknown; a file that
+  cannot be read), with located problems; the CLI exits 2;
+- :class:`~havoc.errors.RulebookError` when the rules themselves are broken; the CLI exits 1.
+
+Any other exception is a bug; the fuzz suite (tests/test_fuzz.py, ``make fuzz``) counts them.
 """
 
 from __future__ import annotations
@@ -91,13 +99,28 @@ def _cached(path: Path, rs: Ruleset) -> Position:
     return pos
 
 
+def load_ruleset(ruleset: str = rulebook.DEFAULT_RULESET) -> Ruleset:
+    """The (cached) ruleset; a ruleset name that does not exist is the caller's input error.
+
+    Raises InputError for an unknown ruleset, RulebookError when the named rules are broken.
+    """
+    try:
+        return rulebook.load(ruleset)
+    except rulebook.UnknownRuleset as exc:
+        raise InputError(exc.problems) from None
+
+
 def prepare(source: PositionLike, ruleset: str = rulebook.DEFAULT_RULESET) -> tuple[Ruleset, Position]:
-    """The (cached) ruleset and the validated position."""
-    rs = rulebook.load(ruleset)
+    """The (cached) ruleset and the validated position.
+
+    Raises InputError (bad position or ruleset name) or RulebookError (broken rules), nothing else.
+    """
+    rs = load_ruleset(ruleset)
     return rs, load_position(source, rs)
 
 
 def load_query(query: QueryLike, pos: Position) -> Query:
+    """A validated question from a Query, a mapping or compact words; raises InputError only."""
     if isinstance(query, Query):
         return query
     if isinstance(query, Mapping):
@@ -118,7 +141,10 @@ def answer_for(rs: Ruleset, pos: Position, query: Query, lang: str = "en") -> An
 
 
 def ask(position: PositionLike, query: QueryLike, lang: str = "en", ruleset: str = rulebook.DEFAULT_RULESET) -> Answer:
-    """Answer one question about one position."""
+    """Answer one question about one position.
+
+    Raises InputError (bad input) or RulebookError (broken rules) only.
+    """
     rs, pos = prepare(position, ruleset)
     return answer_for(rs, pos, load_query(query, pos), lang)
 
@@ -126,7 +152,10 @@ def ask(position: PositionLike, query: QueryLike, lang: str = "en", ruleset: str
 def legal(
     position: PositionLike, faction: str | None = None, lang: str = "en", ruleset: str = rulebook.DEFAULT_RULESET
 ) -> Answer:
-    """What ``faction`` (default: whose turn it is) may do now, with the limits."""
+    """What ``faction`` (default: whose turn it is) may do now, with the limits.
+
+    Raises InputError (bad input) or RulebookError (broken rules) only.
+    """
     rs, pos = prepare(position, ruleset)
     data: dict[str, Any] = {"ask": "legal"}
     if faction:
@@ -142,13 +171,18 @@ def battle(
     lang: str = "en",
     ruleset: str = rulebook.DEFAULT_RULESET,
 ) -> Answer:
-    """Resolve the Battle in ``region`` from the Units on the objectives (or list the order)."""
+    """Resolve the Battle in ``region`` from the Units on the objectives (or list the order).
+
+    Raises InputError (bad input) or RulebookError (broken rules) only.
+    """
     rs, pos = prepare(position, ruleset)
     data: dict[str, Any] = {"ask": "battle"}
     if region:
         data["region"] = region
     if objectives:
-        data["objectives"] = {k: dict(v) for k, v in objectives.items()}
+        if not isinstance(objectives, Mapping):
+            raise InputError([Problem("query", None, "objectives: expected a mapping of factions")])
+        data["objectives"] = {k: dict(v) if isinstance(v, Mapping) else v for k, v in objectives.items()}
     if faction:
         data["faction"] = faction
     return answer_for(rs, pos, parse_query(data, pos), lang)
@@ -157,7 +191,10 @@ def battle(
 def score(
     position: PositionLike, faction: str | None = None, lang: str = "en", ruleset: str = rulebook.DEFAULT_RULESET
 ) -> Answer:
-    """What each faction scores this round (``faction``'s own figures first)."""
+    """What each faction scores this round (``faction``'s own figures first).
+
+    Raises InputError (bad input) or RulebookError (broken rules) only.
+    """
     rs, pos = prepare(position, ruleset)
     data: dict[str, Any] = {"ask": "score"}
     if faction:
@@ -167,7 +204,7 @@ def score(
 
 def schema(ruleset: str | None = rulebook.DEFAULT_RULESET) -> dict[str, Any]:
     """The JSON Schema of positions (with the rules' limits when a ruleset is named)."""
-    rs = rulebook.load(ruleset) if ruleset else None
+    rs = load_ruleset(ruleset) if ruleset else None
     return positions.position_schema(rs)
 
 
@@ -185,6 +222,7 @@ __all__ = [
     "legal",
     "load_position",
     "load_query",
+    "load_ruleset",
     "position_schema",
     "prepare",
     "schema",

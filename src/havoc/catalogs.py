@@ -267,7 +267,7 @@ def merge(
             stored.previous_id = msg.previous_id
     for key, msg in pool.items():
         if key not in wanted and key not in used and _has_text(msg):
-            new.obsolete[key] = msg
+            new.obsolete[key[1] if key[0] is None else (key[1], key[0])] = msg  # Babel's own key order
     return new
 
 

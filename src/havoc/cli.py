@@ -65,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # an output that cannot be written, a full disk: one line, never a traceback
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_RULES
 
 
 def _format_problems(exc: HavocError) -> str:

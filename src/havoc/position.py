@@ -391,12 +391,9 @@ class Reader:
             key_line = _lines(value).line_of(key) if _is_ldict(value) else line
             sub = f"{path}.{key}"
             if spec.keys == "faction":
-                if key not in FACTIONS:
-                    self.problem(
-                        key_line,
-                        sub,
-                        f"unknown faction {key!r}; expected one of {', '.join(FACTIONS)}{suggest(key, FACTIONS)}",
-                    )
+                if not isinstance(key, str) or key not in FACTIONS:
+                    near = suggest(key, FACTIONS) if isinstance(key, str) else ""
+                    self.problem(key_line, sub, f"unknown faction {key!r}; expected one of {', '.join(FACTIONS)}{near}")
                     continue
             elif not isinstance(key, str) or not ID_RE.match(key):
                 self.problem(key_line, sub, "expected an ID in lowercase-kebab-case (like example-a) as the key")

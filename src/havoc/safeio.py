@@ -116,3 +116,16 @@ def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
 def write_text(path: Path, text: str) -> None:
     """:func:`write_bytes` for UTF-8 text."""
     write_bytes(path, text.encode("utf-8"))
+
+
+def writable_dir(folder: Path) -> Path:
+    """Make ``folder`` (and parents) and prove it can take a file, before any long work starts."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".havoc-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise OutputError([Problem(str(folder), None, f"cannot write here: {exc.strerror or exc}")]) from None
+    return folder

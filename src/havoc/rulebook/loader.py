@@ -306,6 +306,7 @@ def _read_rule(
                 value = p.get("value")
                 if not _param_ok(r, p, f"{what}.params.{name}", value, ptype, lo, hi):
                     continue
+                assert isinstance(value, (int, str, bool))
                 if not markup.ID_LIKE.match(name):
                     r.problem(pline, f"{what}.params: parameter name {name!r} must be lowercase-kebab-case")
                     continue
@@ -314,7 +315,7 @@ def _read_rule(
                     continue
                 pd = ParamDef(
                     name,
-                    value,
+                    value,  # checked by _param_ok
                     rid,
                     Loc(r.file, pline),
                     r.text(p, "unit", name),
