@@ -76,9 +76,44 @@ def templates(ruleset: Ruleset) -> dict[str, Catalog]:
 
 
 def _render(cat: Catalog) -> bytes:
+    return render_po(cat)
+
+
+def render_po(cat: Catalog, width: int = 0, sort_output: bool = False, include_lineno: bool = True) -> bytes:
+    """The catalog as ``.po`` bytes, with each previous msgid (``#|``) on one line.
+
+    Babel wraps ``#|`` lines like prose, at spaces and after hyphens, even inside the quoted
+    string, so they cannot be read back exactly; written whole, a second update reads them
+    as written and changes nothing.
+    """
+    from babel.messages.pofile import escape
+
+    previous: dict[tuple[str | None, str], list[str]] = {}
+    for msg in cat:
+        if msg.id and msg.previous_id:
+            previous[_key(msg)] = [str(p) for p in msg.previous_id]
     buf = io.BytesIO()
-    write_po(buf, cat, width=0, omit_header=False, sort_output=False, include_previous=True)
-    return buf.getvalue()
+    saved = {k: m.previous_id for m in cat if m.id and (k := _key(m)) in previous}
+    try:
+        for msg in cat:
+            if msg.id and _key(msg) in previous:
+                msg.previous_id = []
+        write_po(buf, cat, width=width, omit_header=False, sort_output=sort_output, include_lineno=include_lineno)
+    finally:
+        for msg in cat:
+            if msg.id and _key(msg) in saved:
+                msg.previous_id = saved[_key(msg)]
+    if not previous:
+        return buf.getvalue()
+    text = buf.getvalue().decode("utf-8")
+    lines = text.split("\n")
+    entries, _problems = pofile.parse(text, "render")
+    for entry in sorted(entries, key=lambda e: -e.line):
+        ids = previous.get(entry.key) if not entry.obsolete else None
+        if ids:
+            words = ("msgid", "msgid_plural")
+            lines[entry.line - 1 : entry.line - 1] = [f"#| {w} {escape(i)}" for w, i in zip(words, ids, strict=False)]
+    return "\n".join(lines).encode("utf-8")
 
 
 def _strip_header(data: bytes) -> bytes:
@@ -123,8 +158,8 @@ def update(ruleset: Ruleset, root: Path | None = None) -> list[str]:
             path = root / lang / "LC_MESSAGES" / f"{domain}.po"
             old_bytes = None
             if path.exists():
-                old_bytes = _read_catalog_bytes(path)
-                cat, previous = _read_checked(path, old_bytes, lang)
+                old_bytes = read_catalog_bytes(path)
+                cat, previous = read_checked(path, old_bytes, lang)
             else:
                 cat = Catalog(locale=lang, project=HEADER_PROJECT, version="", fuzzy=False)
                 previous = {}
@@ -136,14 +171,14 @@ def update(ruleset: Ruleset, root: Path | None = None) -> list[str]:
     return done
 
 
-def _read_catalog_bytes(path: Path) -> bytes:
+def read_catalog_bytes(path: Path) -> bytes:
     try:
         return safeio.read_bytes(path, limit=20_000_000)
     except safeio.ReadError as exc:
         raise RulebookError([Problem(_rel(path), None, str(exc))]) from None
 
 
-def _read_checked(path: Path, data: bytes, lang: str) -> tuple[Catalog, dict[tuple[str | None, str], list[str]]]:
+def read_checked(path: Path, data: bytes, lang: str) -> tuple[Catalog, dict[tuple[str | None, str], list[str]]]:
     """The catalog, after a strict syntax check; and the ``#|`` previous msgids Babel drops."""
     try:
         text = safeio.decode_utf8(data)
@@ -258,7 +293,8 @@ def merge(
             msg.user_comments = [
                 c for c in source.user_comments if not c.startswith("|")
             ]  # Babel reads #| as a comment
-            msg.flags = set(source.flags) - {"fuzzy"}
+            auto = {"python-format", "python-brace-format"}  # Babel derives these from the msgid
+            msg.flags = (set(source.flags) - {"fuzzy"} - auto) | (msg.flags & auto)
             if fuzzy or not _fits(source.string, msg.id, new.num_plurals):
                 msg.flags.add("fuzzy")
         new[msg.id] = msg

@@ -36,6 +36,15 @@ def _unescape(body: str) -> str:
     return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
 
 
+_PREVIOUS = re.compile(r'(msgctxt|msgid_plural|msgid)\s+((?:"(?:[^"\\]|\\.)*"\s*)+)')
+_LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _previous(text: str) -> dict[str, str]:
+    """The ``#|`` fields, read leniently: they are comments, a broken one is not an error."""
+    return {m.group(1): "".join(_unescape(x) for x in _LITERAL.findall(m.group(2))) for m in _PREVIOUS.finditer(text)}
+
+
 def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:
     """Every entry of a PO file, and every syntax problem with its line."""
     entries: list[Entry] = []
@@ -43,6 +52,7 @@ def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:
     cur: Entry | None = None
     last: tuple[dict[str, str], str] | None = None  # where a continuation string goes
     seen: dict[tuple[bool, str | None, str], int] = {}
+    pending: list[str] = []  # the #| lines before the next entry
 
     def close() -> None:
         nonlocal cur, last
@@ -60,7 +70,7 @@ def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:
                 entries.append(cur)
         cur, last = None, None
 
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):  # not splitlines: \v, \f are text here
         line = raw.strip()
         obsolete = False
         if line.startswith("#~"):
@@ -71,11 +81,14 @@ def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:
         if not line:
             close()
             continue
-        previous = False
         if line.startswith("#|"):
-            previous = True
-            line = line[2:].strip()
-        elif line.startswith("#"):
+            # Previous msgids are comments, and Babel wraps comments at spaces, even inside a
+            # quoted string: collect the lines and read them whole when the entry starts.
+            if cur is not None and any(k.startswith("msgstr") for k in cur.fields):
+                close()
+            pending.append(line[2:].strip())
+            continue
+        if line.startswith("#"):
             if cur is not None and any(k.startswith("msgstr") for k in cur.fields):
                 close()  # comments open the next entry
             continue
@@ -87,14 +100,11 @@ def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:
                 problems.append(Problem(name, number, f"{word}: expected one quoted string, found {rest[:40]!r}"))
                 last = None
                 continue
-            if cur is None or (not previous and word in ("msgctxt", "msgid") and "msgid" in cur.fields):
+            if cur is None or (word in ("msgctxt", "msgid") and "msgid" in cur.fields):
                 close()
-                cur = Entry(number, obsolete)
-            target = cur.previous if previous else cur.fields
-            if previous:
-                target[word] = _unescape(s.group(1))
-                last = (target, word)
-                continue
+                cur = Entry(number, obsolete, previous=_previous(" ".join(pending)))
+                pending.clear()
+            target = cur.fields
             key = "msgstr" if word.startswith("msgstr[") else word
             if key == "msgid_plural" and "msgid" not in target:
                 problems.append(Problem(name, number, "msgid_plural before msgid"))

@@ -247,9 +247,9 @@ ROOT_PAGE = """<!DOCTYPE html>
 def update_catalog(ruleset: str, doctrees: Path) -> int:
     """Extract the site's strings with Sphinx's gettext builder and merge them into each site.po."""
     from babel.messages.catalog import Catalog
-    from babel.messages.pofile import read_po, write_po
+    from babel.messages.pofile import read_po
 
-    from havoc.catalogs import merge
+    from havoc.catalogs import merge, read_catalog_bytes, read_checked
     from havoc.i18n import locales_root
 
     pot_dir = Path("build") / "gettext"
@@ -264,30 +264,27 @@ def update_catalog(ruleset: str, doctrees: Path) -> int:
     template.header_comment = (
         "# The site's own strings: narrative pages (docsbuild/) and the labels of havoc.sphinxext."
     )
-    _write_po(root / "site.pot", template, write_po)
+    _write_po(root / "site.pot", template)
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:
             continue
         path = root / lang / "LC_MESSAGES" / "site.po"
-        if path.exists():
-            with path.open("rb") as fh:
-                cat = read_po(fh, locale=lang)
+        previous: dict[tuple[str | None, str], list[str]] = {}
+        if path.exists():  # a broken site.po is refused at its line, never rewritten
+            cat, previous = read_checked(path, read_catalog_bytes(path), lang)
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
             cat = Catalog(locale=lang, project="havoc", version="", fuzzy=False)
-        cat = merge(cat, template)  # never drops a translation: reworded ones turn fuzzy, others stay #~
-        _write_po(path, cat, write_po)
+        cat = merge(cat, template, None, previous)  # reworded strings turn fuzzy, unused ones stay #~
+        _write_po(path, cat)
         missing = [m.id for m in cat if m.id and (not m.string or m.fuzzy)]
         print(f"{path}: {len(missing)} strings to translate or review")
     return 0
 
 
-def _write_po(path: Path, catalog: object, write_po: object) -> None:
-    import io
+def _write_po(path: Path, catalog: Any) -> None:
+    from havoc.catalogs import render_po
 
-    buf = io.BytesIO()
-    write_po(buf, catalog, width=100, omit_header=False, sort_output=True, include_lineno=False, include_previous=True)  # type: ignore[operator]
-    safeio.write_bytes(path, buf.getvalue())
+    safeio.write_bytes(path, render_po(catalog, width=100, sort_output=True, include_lineno=False))
 
 
 class BuiltPagesHandler(http.server.SimpleHTTPRequestHandler):
