@@ -9,6 +9,7 @@ exception escapes: that is a crash, and the caller counts it.
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 import random
@@ -357,7 +358,7 @@ def mutate_structure(data: bytes, rnd: random.Random) -> bytes:
             node = node[key]
         if path:
             parent, key = path[-1]
-            parent[key] = rnd.choice(NASTY_VALUES if rnd.random() < 0.5 else PLAUSIBLE_VALUES)
+            parent[key] = copy.deepcopy(rnd.choice(NASTY_VALUES if rnd.random() < 0.5 else PLAUSIBLE_VALUES))
     return json.dumps(tree).encode()
 
 

@@ -54,7 +54,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from havoc import catalogs
     from havoc.quickref.layout import layout_path, load_layout
 
-    sheet_root = rulebook.rules_root() / args.ruleset
+    sheet_root = rulebook.ruleset_folder(args.ruleset)
     if layout_path(sheet_root).is_file():
         load_layout(rs, sheet_root)
         checks.append("sheet layout")
