@@ -54,10 +54,9 @@ def load_position(source: PositionLike, rs: Ruleset | None = None) -> Position:
 def _read_stdin() -> str:
     """Standard input, bounded and strictly UTF-8 (a stray byte is a located error, not a traceback)."""
     from havoc import safeio
-    from havoc.yamlio import MAX_BYTES
 
     try:
-        return safeio.decode_utf8(safeio.read_stream(getattr(sys.stdin, "buffer", sys.stdin), MAX_BYTES))
+        return safeio.decode_utf8(safeio.read_stream(getattr(sys.stdin, "buffer", sys.stdin), safeio.MAX_BYTES))
     except safeio.ReadError as exc:
         raise InputError([Problem("<stdin>", None, str(exc))]) from None
 
@@ -72,11 +71,10 @@ def _cached(path: Path, rs: Ruleset) -> Position:
     YAML parser and the validation, which are most of a short process's work. The file is
     read once (bounded, regular files only): the key and the position come from those bytes.
     """
-    from havoc import cache, safeio
-    from havoc.yamlio import MAX_BYTES
+    from havoc import cache, safeio  # not havoc.yamlio: a cache hit never imports the YAML parser
 
     try:
-        data = safeio.read_bytes(path, MAX_BYTES)
+        data = safeio.read_bytes(path, safeio.MAX_BYTES)
     except safeio.ReadError as exc:
         raise InputError([Problem(str(path), None, str(exc))]) from None
     chunks = [data, rs.fingerprint.encode()]

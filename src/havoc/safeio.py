@@ -12,12 +12,11 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from havoc.errors import HavocError, Problem
 
-MAX_BYTES = 1_000_000
+MAX_BYTES = 1_000_000  # the same limit as havoc.yamlio's
 
 
 class ReadError(Exception):
@@ -88,6 +87,8 @@ def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
 
     Raises :class:`OutputError` naming the path when the folder cannot be made or written.
     """
+    import tempfile  # only writers pay for it (it imports shutil, random, …)
+
     path = Path(path)
     tmp = None
     try:
@@ -120,6 +121,8 @@ def write_text(path: Path, text: str) -> None:
 
 def writable_dir(folder: Path) -> Path:
     """Make ``folder`` (and parents) and prove it can take a file, before any long work starts."""
+    import tempfile
+
     folder = Path(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -15,8 +15,8 @@ from typing import Any
 import yaml
 
 from havoc.errors import Problem
+from havoc.safeio import MAX_BYTES
 
-MAX_BYTES = 1_000_000
 MAX_DEPTH = 64
 
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
