@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[docs,sheet,test]'
+	$(BIN)/python -m pip install --quiet -e '.[docs,sheet,serve,test]'
 	touch $(STAMP)
 
 site: $(STAMP)
@@ -29,7 +29,7 @@ test: lint
 	$(BIN)/pytest
 
 serve: site
-	$(BIN)/havoc docs --serve
+	$(BIN)/havoc serve
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

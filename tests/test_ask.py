@@ -47,18 +47,23 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def test_ask_compact_form(pos_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=2")
+    words = ["ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=2"]
+    code, out, err = run(capsys, *words, "--explain")
     assert code == 0, err
     assert out.startswith("Can the Humans move 2 Units from example-a to example-b?  Yes")
     assert "may leave: 2" in out and "[battle-region-leave]" in out and "from.enemy-units = 3" in out
+    # Without --explain: words for players, no machine trace (issue 9).
+    code, out, err = run(capsys, *words)
+    assert "may leave: 2" in out and "[battle-region-leave]" not in out and "from.enemy-units" not in out
+    assert "Units of all other factions (Trogs included) in the region (the Region the Units leave): 3" in out
 
 
 def test_ask_no_with_hint_and_bound(pos_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=3")
     assert code == 0
     assert "?  No" in out.splitlines()[0]
-    assert "Hint: Only the Defender may leave" in out and "units: at most 2" in out
-    assert "✗ Leaving a Battle Region [battle-region-leave]" in out
+    assert "Hint: Only the Defender may leave" in out and "Units: at most 2" in out
+    assert "✗ Leaving a Battle Region" in out and "[battle-region-leave]" not in out
 
 
 def test_ask_json(pos_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,7 +77,7 @@ def test_ask_json(pos_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rule = data["rules"][0]
     assert rule["id"] == "battle-region-leave" and rule["title"] and rule["text"] and rule["passed"] is False
     assert rule["facts"]["from.actor-units"] == 8 and rule["hint"]
-    assert data["would-be-legal"] == ["units: at most 2"]
+    assert data["would-be-legal"] == ["Units: at most 2"]
     assert data["overlay"] in {"base", "errata"}
 
 
@@ -275,7 +280,14 @@ def test_polish_answer(polish: Path, pos_file: Path, capsys: pytest.CaptureFixtu
     )
     assert code == 0
     assert out.startswith("Czy Ludzie mogą przesunąć 3 Oddziały z example-a do example-b?  Nie")
-    assert "może opuścić: 2" in out and "units: najwyżej 2" in out
+    assert "może opuścić: 2" in out and "Oddziały: najwyżej 2" in out
+    assert "✗ Opuszczanie Regionu Bitwy" in out and "battle-region-leave" not in out
+    assert "(Region, z którego wychodzą Oddziały): tak" in out
+    code, out, _ = run(
+        capsys,
+        *["ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=3", "--lang", "pl"],
+        "--explain",
+    )
     assert "✗ Opuszczanie Regionu Bitwy [battle-region-leave]" in out
     assert "sprawdzono: from.is-battle-region = tak" in out
     code, out, _ = run(capsys, "ask", str(pos_file), "legal", "--lang", "pl", "--json")

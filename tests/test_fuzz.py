@@ -113,6 +113,14 @@ def test_mutated_catalogs_never_lose_a_translation(rnd: random.Random) -> None:
 
 
 @BUDGET
+@given(st.integers(1, 6), st.randoms(use_true_random=False))
+def test_a_changed_plural_count_never_cuts_forms(nplurals: int, rnd: random.Random) -> None:
+    """A header that says another number of plural forms must not cut a translator's forms."""
+    text = t.catalog_seed().decode("utf-8").replace("nplurals=3;", f"nplurals={nplurals};")
+    _clean(t.catalog(t.mutate(text.encode(), rnd) if rnd.random() < 0.3 else text.encode()))
+
+
+@BUDGET
 @given(st.randoms(use_true_random=False))
 def test_catalog_renames_never_lose_a_translation(rnd: random.Random) -> None:
     renamed = {"draw-hand-limit": "draw-keep", "battle-region-leave": "leave-battle"}

@@ -183,6 +183,11 @@ def test_yes(case: str, pos: dict[str, Any], query: dict[str, Any], figures: dic
 # Every rule that can say "no": one question it says no to. (rule, position, query)
 NO_CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     (
+        "hq-no-crystals",
+        ACTIONS,
+        {"ask": "place", "faction": "pilgrims", "region": "example-hq", "item": "crystal"},
+    ),
+    (
         "move-points",
         BATTLE_8_3,
         {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 2, "points": 1},
@@ -390,9 +395,13 @@ def test_every_rule_that_can_say_no_has_a_no_test() -> None:
 def test_a_no_gives_the_hint_and_the_bound() -> None:
     a = ask(BATTLE_8_3, {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 3})
     assert a.hint and "Defender" in a.hint
-    assert a.fixes == ["units: at most 2"]
-    text = render_text(a)
-    assert "units: at most 2" in text and "from.actor-units = 8" in text and "from.enemy-units = 3" in text
+    assert a.fixes == ["Units: at most 2"]
+    text = render_text(a, explain=True)
+    assert "Units: at most 2" in text and "from.actor-units = 8" in text and "from.enemy-units = 3" in text
+    plain = render_text(a)
+    # Issue 9: without --explain the answer says in words what the rule looked at; no trace.
+    assert "from.actor-units" not in plain and "battle-region-leave" not in plain
+    assert "The asking faction's Units in the region (the Region the Units leave): 8" in plain
 
 
 def test_the_attacker_cannot_leave() -> None:
@@ -624,8 +633,9 @@ def test_prisoners_buy_back_and_score() -> None:
     }
     a = ask(pos, {"ask": "prisoners", "faction": "pilgrims", "units": 2})
     assert a.verdict is True and a.figures["buy-back-cost"] == 4 and a.figures["prisoners-vp"] == 2
-    too_many = ask(pos, {"ask": "prisoners", "faction": "pilgrims", "units": 4})
-    assert too_many.verdict is False
+    # Issue 9: 4 of 3 held Prisoners is a table that does not exist: a located error, not a "no".
+    with pytest.raises(InputError, match="units"):
+        ask(pos, {"ask": "prisoners", "faction": "pilgrims", "units": 4})
 
 
 def test_score_all_factions() -> None:
@@ -832,8 +842,8 @@ def test_a_check_that_cannot_be_evaluated_is_a_rulebook_error(rules_copy: Path) 
     text = path.read_text()
     path.write_text(
         text.replace(
-            "must-discard: {max: [0, {sub: [{fact: actor.hand-size}, {param: hand-limit}]}]}",
-            "must-discard: {max: [0, {sub: [{fact: game.phase}, {param: hand-limit}]}]}",
+            "{add: [{fact: actor.hand-size}, {mul: [{fact: game.draw-pending}, {param: draw-count}]}]}",
+            "{add: [{fact: game.phase}, {mul: [{fact: game.draw-pending}, {param: draw-count}]}]}",
         )
     )
     with pytest.raises(RulebookError, match=r"rule hand-limit\.check"):

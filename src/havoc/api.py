@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from havoc import position as positions
 from havoc import rulebook
@@ -29,6 +29,9 @@ from havoc.interpreter.answer import Answer
 from havoc.interpreter.query import Query, parse_compact, parse_query
 from havoc.position import Position
 from havoc.rulebook.model import Ruleset
+
+if TYPE_CHECKING:
+    from havoc.search import Hit
 
 PositionLike = Position | Mapping[str, Any] | str | Path
 QueryLike = Query | Mapping[str, Any] | str | Sequence[str]
@@ -206,6 +209,15 @@ def schema(ruleset: str | None = rulebook.DEFAULT_RULESET) -> dict[str, Any]:
     return positions.position_schema(rs)
 
 
+def lookup(text: str, lang: str = "en", limit: int = 10) -> list[Hit]:
+    """The rules that answer a few words (English or Polish), best first, shown in ``lang``:
+    the same search as ``havoc lookup`` and the site's search page."""
+    from havoc.search import lookup as search_lookup
+
+    _check_lang(lang)
+    return search_lookup(text, lang, limit)
+
+
 def _check_lang(lang: str) -> None:
     from havoc.i18n import LANGUAGES
 
@@ -221,6 +233,7 @@ __all__ = [
     "load_position",
     "load_query",
     "load_ruleset",
+    "lookup",
     "position_schema",
     "prepare",
     "schema",

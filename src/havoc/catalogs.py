@@ -317,7 +317,9 @@ def _fit(string: Any, msgid: Any, nplurals: int) -> Any:
     """The old translation in the shape the new entry needs (singular or n plural forms)."""
     if isinstance(msgid, (tuple, list)):
         forms = list(string) if isinstance(string, (tuple, list)) else [string]
-        return tuple((forms + [""] * nplurals)[:nplurals])
+        # Extra forms are kept (and the entry marked fuzzy): `havoc check` names the count; a
+        # translator's text is never cut away by a merge.
+        return tuple(forms + [""] * (nplurals - len(forms)))
     return string[0] if isinstance(string, (tuple, list)) else string
 
 

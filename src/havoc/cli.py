@@ -28,6 +28,9 @@ COMMANDS = {
     "score": "havoc.commands.ask",
     "schema": "havoc.commands.ask",
     "docs": "havoc.commands.docs",
+    "new": "havoc.commands.new",
+    "lookup": "havoc.commands.lookup",
+    "serve": "havoc.commands.serve",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 
@@ -55,6 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(words[0] if words else None)
     args = parser.parse_args(argv)
+    from havoc.interpreter.ui import set_message_language
+
+    lang = getattr(args, "lang", None)
+    set_message_language(lang if isinstance(lang, str) and lang != "all" else "en")  # errors in --lang
     try:
         code: int = args.func(args)
         return code
@@ -69,10 +76,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_RULES
+    finally:
+        set_message_language("en")  # a library caller after this command gets English again
 
 
 def _format_problems(exc: HavocError) -> str:
-    lines = [f"error: {p}" for p in exc.problems]
+    from havoc.i18n import nui, ui
+    from havoc.interpreter.ui import message_language
+
+    lang = message_language()  # a command with --lang sets it
+    word = ui("error", lang)
+    lines = [f"{word}: {p}" for p in exc.problems]
     if len(exc.problems) > 1:
-        lines.append(f"{len(exc.problems)} problem" + ("" if len(exc.problems) == 1 else "s"))
+        n = len(exc.problems)
+        lines.append(nui("{n} problem", "{n} problems", n, lang).format(n=n))
     return "\n".join(lines)

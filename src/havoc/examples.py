@@ -35,8 +35,9 @@ def run(rs: Ruleset, ex: Example) -> list[Problem]:
         return [problem(f"the assistant refused the question: {p.message}") for p in exc.problems]
     expect: dict[str, Any] = ex.expect
     out: list[Problem] = []
-    if "verdict" in expect and got.verdict != expect["verdict"]:
-        out.append(problem(f"expect.verdict is {expect['verdict']!r}, the assistant answers {got.verdict!r}"))
+    verdict = getattr(got, "verdict_value", got.verdict)  # true, false, null or "no-unless"
+    if "verdict" in expect and verdict != expect["verdict"]:
+        out.append(problem(f"expect.verdict is {expect['verdict']!r}, the assistant answers {verdict!r}"))
     figures = expect.get("figures") or {}
     for name, value in figures.items() if isinstance(figures, dict) else ():
         if name not in got.figures:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from havoc.errors import InputError, Problem
+from havoc.i18n import ui
 from havoc.interpreter.contract import (
     FACTIONS,
     P_ACTIONS_PER_ROUND,
@@ -177,7 +178,11 @@ FIELDS: Final[Mapping[str, Spec]] = {
     "action-round": _int("The action round of the Actions phase, from 1.", 1),
     "turn": _enum("The faction whose turn it is.", FACTIONS),
     "initiative": Spec("list", "The Initiative track, first to last.", item=FACTION),
-    "upcoming-initiative": Spec("list", "The Upcoming Initiative track, first to last.", item=FACTION),
+    "upcoming-initiative": Spec(
+        "list",
+        "The Upcoming Initiative track, first to last (an Initiative card's answer gives its new order).",
+        item=FACTION,
+    ),
     "scoring": SCORING,
     "factions": Spec("map", "Per faction: VP, Reserve, prisoners, Skills, hand.", keys="faction", item=FACTION_STATE),
     "regions": Spec("map", "The Regions the question is about, by ID.", keys="id", item=REGION),
@@ -258,6 +263,12 @@ class Position:
     regions: dict[str, Region] = field(default_factory=dict)
     name: str = "position"
     unit_totals: dict[str, int] = field(default_factory=dict)  # every Unit a faction owns (a rule parameter)
+    last_round: int | None = None  # the last round a game can have (a rule parameter)
+
+    @property
+    def is_final_round(self) -> bool:
+        """The final round: the event was resolved, or no game goes on past this round."""
+        return self.final_round or (self.last_round is not None and self.round >= self.last_round)
 
     def faction(self, name: str) -> FactionState:
         """A faction's state; one not listed has the defaults (0 VP, no prisoners …)."""
@@ -295,19 +306,29 @@ class Position:
 _BAD: Final = object()
 
 
+def _ml() -> str:
+    """The language of error messages (set by the command from ``--lang``)."""
+    from havoc.interpreter.ui import message_language
+
+    return message_language()
+
+
 def _kind(value: Any) -> str:
+    from havoc.interpreter.ui import message_language
+
+    lang = message_language()
     if value is None:
-        return "nothing"
+        return ui("nothing", lang)
     if isinstance(value, bool):
-        return "a boolean"
+        return ui("a boolean", lang)
     if isinstance(value, (int, float)):
         return f"{value!r}"
     if isinstance(value, str):
-        return f"{value!r}" if len(value) <= 40 else "a long text"
+        return f"{value!r}" if len(value) <= 40 else ui("a long text", lang)
     if isinstance(value, list):
-        return "a list"
+        return ui("a list", lang)
     if isinstance(value, dict):
-        return "a mapping"
+        return ui("a mapping", lang)
     return type(value).__name__
 
 
@@ -316,7 +337,7 @@ def suggest(name: str, known: list[str] | tuple[str, ...]) -> str:
     import difflib
 
     hint = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {hint[0]!r}?)" if hint else ""
+    return " " + ui("(did you mean {name}?)", _ml()).format(name=repr(hint[0])) if hint else ""
 
 
 class Reader:
@@ -346,19 +367,30 @@ class Reader:
             return value
         if kind == "bool":
             if not isinstance(value, bool):
-                self.problem(line, path, f"expected true or false, found {_kind(value)}")
+                self.problem(line, path, ui("expected true or false, found {found}", _ml()).format(found=_kind(value)))
                 return _BAD
             return value
         if kind == "enum":
             if not isinstance(value, str) or value not in spec.choices:
                 near = suggest(value, spec.choices) if isinstance(value, str) else ""
-                self.problem(line, path, f"expected one of {', '.join(spec.choices)}, found {_kind(value)}{near}")
+                self.problem(
+                    line,
+                    path,
+                    ui("expected one of {choices}, found {found}", _ml()).format(
+                        choices=", ".join(spec.choices), found=_kind(value)
+                    )
+                    + near,
+                )
                 return _BAD
             return value
         if kind == "id":
             if not isinstance(value, str) or not ID_RE.match(value):
                 self.problem(
-                    line, path, f"expected an ID in lowercase-kebab-case (like example-a), found {_kind(value)}"
+                    line,
+                    path,
+                    ui("expected an ID in lowercase-kebab-case (like example-a), found {found}", _ml()).format(
+                        found=_kind(value)
+                    ),
                 )
                 return _BAD
             return value
@@ -370,7 +402,7 @@ class Reader:
 
     def _list(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
         if not isinstance(value, list):
-            self.problem(line, path, f"expected a list, found {_kind(value)}")
+            self.problem(line, path, ui("expected a list, found {found}", _ml()).format(found=_kind(value)))
             return _BAD
         assert spec.item is not None
         lines = _lines(value).item_lines if _is_llist(value) else [None] * len(value)
@@ -383,7 +415,7 @@ class Reader:
 
     def _map(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
         if not isinstance(value, dict):
-            self.problem(line, path, f"expected a mapping, found {_kind(value)}")
+            self.problem(line, path, ui("expected a mapping, found {found}", _ml()).format(found=_kind(value)))
             return _BAD
         assert spec.item is not None
         out: dict[str, Any] = {}
@@ -392,11 +424,19 @@ class Reader:
             sub = f"{path}.{key}"
             if spec.keys == "faction":
                 if not isinstance(key, str) or key not in FACTIONS:
-                    near = suggest(key, FACTIONS) if isinstance(key, str) else ""
-                    self.problem(key_line, sub, f"unknown faction {key!r}; expected one of {', '.join(FACTIONS)}{near}")
+                    self.problem(
+                        key_line,
+                        sub,
+                        ui("unknown faction {name}; expected one of {choices}", _ml()).format(
+                            name=repr(key), choices=", ".join(FACTIONS)
+                        )
+                        + (suggest(key, FACTIONS) if isinstance(key, str) else ""),
+                    )
                     continue
             elif not isinstance(key, str) or not ID_RE.match(key):
-                self.problem(key_line, sub, "expected an ID in lowercase-kebab-case (like example-a) as the key")
+                self.problem(
+                    key_line, sub, ui("expected an ID in lowercase-kebab-case (like example-a) as the key", _ml())
+                )
                 continue
             got = self.read(item, spec.item, sub, key_line)
             if got is not _BAD:
@@ -405,7 +445,7 @@ class Reader:
 
     def _object(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
         if not isinstance(value, dict):
-            self.problem(line, path, f"expected a mapping, found {_kind(value)}")
+            self.problem(line, path, ui("expected a mapping, found {found}", _ml()).format(found=_kind(value)))
             return _BAD
         assert spec.fields is not None
         out: dict[str, Any] = {}
@@ -418,7 +458,9 @@ class Reader:
                 self.problem(
                     key_line,
                     path,
-                    f"unknown field {key!r}{suggest(str(key), known)}; expected one of {', '.join(known)}",
+                    ui("unknown field {name}{hint}; expected one of {choices}", _ml()).format(
+                        name=repr(key), hint=suggest(str(key), known), choices=", ".join(known)
+                    ),
                 )
                 continue
             got = self.read(item, fspec, sub, key_line)
@@ -426,7 +468,11 @@ class Reader:
                 out[key] = got
         for key in spec.required:
             if key not in value:
-                self.problem(_lines(value).line if _is_ldict(value) else line, path, f"missing required field {key!r}")
+                self.problem(
+                    _lines(value).line if _is_ldict(value) else line,
+                    path,
+                    ui("missing required field {name}", _ml()).format(name=repr(key)),
+                )
         return out
 
 
@@ -540,52 +586,83 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
     """The checks that need more than one field: references, counts, impossible states."""
     players = pos.players
     if len(set(players)) != len(players):
-        r.problem(line_of("players"), "players", "a faction is listed twice")
+        r.problem(line_of("players"), "players", ui("a faction is listed twice", _ml()))
     # A variant (the solo mode) may change who plays; the base game has 2-4 players.
     if pos.variant is None and not 2 <= len(players) <= len(FACTIONS):
-        r.problem(line_of("players"), "players", f"expected 2 to {len(FACTIONS)} factions, found {len(players)}")
+        r.problem(
+            line_of("players"),
+            "players",
+            ui("expected 2 to {most} factions, found {count}", _ml()).format(most=len(FACTIONS), count=len(players)),
+        )
     if pos.variant is None and TROGS in players and len(players) != len(FACTIONS):
         r.problem(
             line_of("players"),
             "players",
-            "the Trogs are a player faction only in a 4-player game; leave them out (they are neutral)",
+            ui("the Trogs are a player faction only in a 4-player game; leave them out (they are neutral)", _ml()),
         )
     if rs is not None and pos.variant is not None and pos.variant not in {o.id for o in rs.variants()}:
         known = [o.id for o in rs.variants()]
         r.problem(
             line_of("variant"),
             "variant",
-            f"unknown variant {pos.variant!r}; expected one of {', '.join(known) or '(none)'}{suggest(pos.variant, known)}",
+            ui("unknown variant {name}; expected one of {choices}", _ml()).format(
+                name=repr(pos.variant), choices=", ".join(known) or "—"
+            )
+            + suggest(pos.variant, known),
         )
 
     def must_play(faction: str | None, path: str, *keys: str, neutral_ok: bool = False) -> None:
         if faction is None or faction in players or (neutral_ok and faction == TROGS):
             return
-        r.problem(line_of(*keys), path, f"{faction!r} is not in players ({', '.join(players)})")
+        r.problem(
+            line_of(*keys),
+            path,
+            ui("{name} is not in players ({players})", _ml()).format(name=repr(faction), players=", ".join(players)),
+        )
 
     must_play(pos.turn, "turn", "turn")
     must_play(pos.scoring_enabled_by, "scoring.enabled-by", "scoring", "enabled-by")
     for key, order in (("initiative", pos.initiative), ("upcoming-initiative", pos.upcoming_initiative)):
         if order and sorted(order) != sorted(players):
-            r.problem(line_of(key), key, f"expected each player once ({', '.join(players)}), found {', '.join(order)}")
+            r.problem(
+                line_of(key),
+                key,
+                ui("expected each player once ({players}), found {found}", _ml()).format(
+                    players=", ".join(players), found=", ".join(order)
+                ),
+            )
     if pos.step is not None and pos.step not in STEPS[pos.phase]:
         r.problem(
             line_of("step"),
             "step",
-            f"not a step of the {pos.phase} phase; expected one of {', '.join(STEPS[pos.phase])}{suggest(pos.step, STEPS[pos.phase])}",
+            ui("not a step of the {phase} phase; expected one of {choices}", _ml()).format(
+                phase=pos.phase, choices=", ".join(STEPS[pos.phase])
+            )
+            + suggest(pos.step, STEPS[pos.phase]),
         )
     rounds = _param_int(rs, P_MAX_ROUNDS)
+    pos.last_round = rounds
     if rounds is not None and pos.round > rounds:
-        r.problem(line_of("round"), "round", f"expected a round from 1 to {rounds}, found {pos.round}")
+        r.problem(
+            line_of("round"),
+            "round",
+            ui("expected a round from 1 to {last}, found {found}", _ml()).format(last=rounds, found=pos.round),
+        )
     actions = _param_int(rs, P_ACTIONS_PER_ROUND)
     if actions is not None and pos.action_round > actions:
         r.problem(
             line_of("action-round"),
             "action-round",
-            f"expected an action round from 1 to {actions}, found {pos.action_round}",
+            ui("expected an action round from 1 to {last}, found {found}", _ml()).format(
+                last=actions, found=pos.action_round
+            ),
         )
     if len(pos.regions) > MAX_REGIONS:
-        r.problem(line_of("regions"), "regions", f"at most {MAX_REGIONS} Regions, found {len(pos.regions)}")
+        r.problem(
+            line_of("regions"),
+            "regions",
+            ui("at most {most} Regions, found {count}", _ml()).format(most=MAX_REGIONS, count=len(pos.regions)),
+        )
 
     for fname, state in pos.factions.items():
         must_play(fname, f"factions.{fname}", "factions", fname, neutral_ok=True)
@@ -594,7 +671,7 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                 r.problem(
                     line_of("factions", fname, "prisoners", owner),
                     f"factions.{fname}.prisoners.{owner}",
-                    "a faction cannot hold its own Units as prisoners",
+                    ui("a faction cannot hold its own Units as prisoners", _ml()),
                 )
             else:
                 must_play(
@@ -619,7 +696,7 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                 r.problem(
                     line_of("regions", rid, "adjacent", str(i)),
                     f"{base}.adjacent[{i}]",
-                    "a Region is not adjacent to itself",
+                    ui("a Region is not adjacent to itself", _ml()),
                 )
             else:
                 _region_ref(pos, r, other, f"{base}.adjacent[{i}]", line_of("regions", rid, "adjacent", str(i)))
@@ -630,30 +707,39 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                 r.problem(
                     line_of("regions", rid, "control"),
                     f"{base}.control",
-                    "neutral Trogs never hold Control (they leave a Trog Nest token instead)",
+                    ui("neutral Trogs never hold Control (they leave a Trog Nest token instead)", _ml()),
                 )
             else:
                 must_play(region.control, f"{base}.control", "regions", rid, "control")
+        if region.outer and region.terrain is not None:
+            # Seed 003 (C. Zagrywajcie karty Taktyk): outer Regions have no terrain.
+            r.problem(
+                line_of("regions", rid, "terrain"),
+                f"{base}.terrain",
+                ui("an outer Region has no terrain; leave terrain out or outer false", _ml()),
+            )
         if region.hq is not None:
             must_play(region.hq, f"{base}.hq", "regions", rid, "hq")
             if region.hq in hqs:
                 r.problem(
                     line_of("regions", rid, "hq"),
                     f"{base}.hq",
-                    f"the {region.hq} HQ is already in Region {hqs[region.hq]!r}",
+                    ui("the {faction} HQ is already in Region {region}", _ml()).format(
+                        faction=region.hq, region=repr(hqs[region.hq])
+                    ),
                 )
             hqs[region.hq] = rid
             if region.crystals:
                 r.problem(
                     line_of("regions", rid, "crystals"),
                     f"{base}.crystals",
-                    "an HQ Region never holds Crystals; expected 0 or no field",
+                    ui("an HQ Region never holds Crystals; expected 0 or no field", _ml()),
                 )
             if region.structures:
                 r.problem(
                     line_of("regions", rid, "structures"),
                     f"{base}.structures",
-                    "no Structure can stand in an HQ Region",
+                    ui("no Structure can stand in an HQ Region", _ml()),
                 )
         seen_types: set[str] = set()
         for i, s in enumerate(region.structures):
@@ -662,7 +748,9 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                 r.problem(
                     line_of("regions", rid, "structures", str(i)),
                     f"{base}.structures[{i}]",
-                    f"a second {s.type!r}: only one Structure of a type may stand in a Region",
+                    ui("a second {name}: only one Structure of a type may stand in a Region", _ml()).format(
+                        name=repr(s.type)
+                    ),
                 )
             seen_types.add(s.type)
         if region.battle is not None:
@@ -671,31 +759,41 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
             must_play(b.attacker, f"{base}.battle.attacker", "regions", rid, "battle", "attacker", neutral_ok=True)
             sides = region.sides()
             if len(sides) > 2:
-                r.problem(bline, f"{base}.battle", f"a Battle has two sides, found Units of {', '.join(sides)}")
+                r.problem(
+                    bline,
+                    f"{base}.battle",
+                    ui("a Battle has two sides, found Units of {sides}", _ml()).format(sides=", ".join(sides)),
+                )
             elif len(sides) < 2 and pos.phase != "battle-resolution":
                 r.problem(
                     bline,
                     f"{base}.battle",
-                    f"a Battle token needs Units of two sides in the Region, found {', '.join(sides) or 'none'}",
+                    ui("a Battle token needs Units of two sides in the Region, found {sides}", _ml()).format(
+                        sides=", ".join(sides) or "—"
+                    ),
                 )
             elif b.attacker not in sides and len(sides) == 2:
                 r.problem(
                     line_of("regions", rid, "battle", "attacker"),
                     f"{base}.battle.attacker",
-                    f"the attacker must have Units in the Region ({', '.join(sides)})",
+                    ui("the attacker must have Units in the Region ({sides})", _ml()).format(sides=", ".join(sides)),
                 )
             if b.token in tokens:
                 r.problem(
                     line_of("regions", rid, "battle", "token"),
                     f"{base}.battle.token",
-                    f"Battle token {b.token} is already on Region {tokens[b.token]!r}",
+                    ui("Battle token {token} is already on Region {region}", _ml()).format(
+                        token=b.token, region=repr(tokens[b.token])
+                    ),
                 )
             tokens[b.token] = rid
             if max_tokens is not None and b.token > max_tokens:
                 r.problem(
                     line_of("regions", rid, "battle", "token"),
                     f"{base}.battle.token",
-                    f"expected a Battle token from 1 to {max_tokens}, found {b.token}",
+                    ui("expected a Battle token from 1 to {last}, found {found}", _ml()).format(
+                        last=max_tokens, found=b.token
+                    ),
                 )
 
     # Unit counts: board + Reserve + held as prisoners never exceed what the faction owns.
@@ -711,12 +809,20 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
         reserve = pos.factions[faction].reserve if faction in pos.factions else None
         count = board + held + (reserve or 0)
         if count > total:
-            parts = [f"{board} on the board", f"{held} held as prisoners"] + (
-                [f"{reserve} in the Reserve"] if reserve is not None else []
-            )
+            lang = _ml()
+            parts = [
+                ui("{count} on the board", lang).format(count=board),
+                ui("{count} held as prisoners", lang).format(count=held),
+            ] + ([ui("{count} in the Reserve", lang).format(count=reserve)] if reserve is not None else [])
             path = f"factions.{faction}.reserve" if reserve else _busiest(pos, faction)
             keys = ("factions", faction, "reserve") if reserve else tuple(path.split("."))
-            r.problem(line_of(*keys), path, f"the {faction} own {total} Units, found {count} ({', '.join(parts)})")
+            r.problem(
+                line_of(*keys),
+                path,
+                ui("the {faction} own {total} Units, found {count} ({parts})", lang).format(
+                    faction=faction, total=total, count=count, parts=", ".join(parts)
+                ),
+            )
 
 
 def _busiest(pos: Position, faction: str) -> str:
@@ -729,7 +835,11 @@ def _busiest(pos: Position, faction: str) -> str:
 def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None) -> None:
     if rid not in pos.regions:
         known = list(pos.regions)
-        r.problem(line, path, f"unknown Region {rid!r}; list it under regions{suggest(rid, known)}")
+        r.problem(
+            line,
+            path,
+            ui("unknown Region {name}; list it under regions", _ml()).format(name=repr(rid)) + suggest(rid, known),
+        )
 
 
 def load(path: str | Path, rs: Ruleset | None = None) -> Position:

@@ -18,25 +18,41 @@ if TYPE_CHECKING:
 ASK_EPILOG = """\
 question words (the compact form):  KIND [FACTION] [key=value ...]
   KIND      move, recruit, build, activate, draw-tactics, enable-scoring, use-skill,
-            play-tactic, battle, retreat, discard, prisoners, score, winner, legal
+            play-tactic, battle, retreat, discard, prisoners, score, winner, legal,
+            how-many, place, end-of-move, setup
   FACTION   humans, pilgrims, machines or trogs (default: the position's `turn`)
   key=value any field of the query file form: from, to, via, region, units, points,
-            cost, structure, deck, card, card-terrain, skill, activations,
-            during-action, moved-this-action, position, capture-from;
-            lists take commas (via=a,b), yes/no for booleans;
+            cost, structure, deck, card, card-terrain, card-units, skill,
+            activations, during-action, moved-this-action, position, capture-from,
+            of, item, experience;
+            lists take commas (via=a,b), yes/no for booleans, maps FACTION:N
+            (card-units=humans:1);
             Units on the Battle objectives: FACTION=CONTROL/PRISONERS/ATTRITION
-  A bare Region ID after battle, retreat, play-tactic, build, activate or recruit
-  names the region. Some fields in brief: units (default 1), points (the icons on
-  the discarded cards; left out, points are not checked), cost (what the
-  Structures cost, as printed on their tiles), via (Regions passed through),
-  moved-this-action (the Units entered `from` earlier in this action), position
-  (a spot on the Upcoming Initiative track, for Initiative cards).
+  A bare Region ID after battle, play-tactic, build, activate, recruit, place or
+  end-of-move names the region; after retreat it names `from` (the Battle Region).
+  Some fields in brief: units (default 1; never more than the table holds),
+  points (the icons on the discarded cards; left out, points are not checked),
+  cost (what the Structures cost; left out, the printed cost from the rules),
+  via (Regions passed through), moved-this-action (the Units entered `from`
+  earlier in this action), position (a spot on the Upcoming Initiative track),
+  card + card-units (a Tactics card that added or removed Units in a Battle).
+
+new kinds:
+  how-many OF      OF is may-leave (with from=), may-recruit, must-discard or
+                   may-buy-back: the answer is the number itself
+  place ITEM R     may a crystal or structure (structure=TYPE) be put in Region R
+  end-of-move R    the four end steps of a Move that ended in R, in order
+  setup [EXP]      what a game of the position's player count sets up; EXP is
+                   beginner, experienced or veteran
 
 examples:
+  havoc ask pos.yaml how-many humans may-leave from=foglands
+  havoc ask pos.yaml end-of-move pilgrims example-a
+  havoc ask pos.yaml setup veteran
   havoc ask pos.yaml move humans from=foglands to=scorch units=2
   havoc ask pos.yaml move pilgrims from=example-a to=example-c via=example-b units=1 points=2
   havoc ask pos.yaml recruit pilgrims units=5 points=5
-  havoc ask pos.yaml build pilgrims example-b structure=harvester points=5 cost=4
+  havoc ask pos.yaml build pilgrims example-b structure=harvester points=5
   havoc ask pos.yaml use-skill pilgrims skill=teleport --lang pl
   havoc ask pos.yaml battle example-battle pilgrims=2/1/1 humans=2/1/1 --json
   havoc ask pos.yaml --query question.yaml
@@ -44,12 +60,14 @@ examples:
 the query file form (YAML or JSON):
   {ask: move, faction: humans, from: foglands, to: scorch, units: 2}
 
-POSITION is a YAML or JSON file (`-` reads standard input); `havoc schema` prints its
-JSON Schema, and tests/fixtures/assistant/*.yaml are worked examples. A position lists
-only the Regions the question is about, with their neighbours.
+POSITION is a YAML or JSON file (`-` reads standard input); `havoc new POS.yaml` writes
+a commented template, `havoc schema` prints its JSON Schema (`--answers`: the answers'),
+and the docs page "Describing the table" explains it. A position lists only the
+Regions the question is about, with their neighbours.
 
-The answer gives the verdict, the rules that decided it with the facts each one read,
-a hint for a "no", and the figures (how many may leave, VP …).
+The answer gives the verdict (yes, no, or "no, unless" a card, Skill or Structure
+allows it), the rules that decided it, a hint for a "no", and the figures; --json and
+--explain add the facts each rule read.
 Exit status: 0 answered (yes or no), 1 the rules are broken, 2 the position or question
 is malformed (every problem is listed with its field and line).
 """
@@ -60,7 +78,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "ask",
         help="ask the rules assistant a question about a position",
         description="Answer a question about a position from the rules, citing the rules that decide it.",
-        epilog=ASK_EPILOG,
+        epilog=ASK_EPILOG + "\n" + _figures_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
@@ -120,14 +138,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--no-limits", action="store_true", help="leave out the maximums that come from the rules' parameters"
     )
+    p.add_argument("--answers", action="store_true", help="print the JSON Schema of answers (--json) instead")
     p.set_defaults(func=cmd_schema)
+
+
+def _speak(lang: str) -> None:
+    """Error messages in the asker's language too, not only answers."""
+    from havoc.interpreter.ui import set_message_language
+
+    set_message_language(lang)
+
+
+def _figures_help() -> str:
+    from havoc.interpreter.figures import help_text
+
+    return help_text()
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     add_output_options(p, "language of the answer", "print the answer as JSON")
+    p.add_argument(
+        "--explain", action="store_true", help="add the machine trace: rule IDs, fact names and values, overlays"
+    )
 
 
-def _emit(answer: Answer, as_json: bool) -> int:
+def _emit(answer: Answer, as_json: bool, explain: bool = False) -> int:
     if as_json:
         import json
 
@@ -136,11 +171,12 @@ def _emit(answer: Answer, as_json: bool) -> int:
     else:
         from havoc.interpreter.answer import render_text
 
-        print(render_text(answer))
+        print(render_text(answer, explain))
     return 0
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
+    _speak(args.lang)
     from havoc import api
 
     rs, pos = api.prepare(args.position, args.ruleset)
@@ -156,25 +192,34 @@ def cmd_ask(args: argparse.Namespace) -> int:
             raise InputError([exc.problem]) from None
         if args.words:
             from havoc.errors import InputError, Problem
+            from havoc.interpreter.ui import ui
 
             raise InputError(
-                [Problem("command line", None, "give the question either as words or with --query, not both")]
+                [
+                    Problem(
+                        "command line",
+                        None,
+                        ui("give the question either as words or with --query, not both", args.lang),
+                    )
+                ]
             )
         query = parse_query(data, pos, args.query)
     else:
         from havoc.interpreter.query import parse_compact
 
         query = parse_compact(args.words, pos)
-    return _emit(api.answer_for(rs, pos, query, args.lang), args.json)
+    return _emit(api.answer_for(rs, pos, query, args.lang), args.json, args.explain)
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
+    _speak(args.lang)
     from havoc import api
 
-    return _emit(api.legal(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json)
+    return _emit(api.legal(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
 
 
 def cmd_battle(args: argparse.Namespace) -> int:
+    _speak(args.lang)
     from havoc import api
     from havoc.interpreter.query import parse_compact
 
@@ -183,13 +228,14 @@ def cmd_battle(args: argparse.Namespace) -> int:
     if args.faction:
         words.append(f"faction={args.faction}")
     query = parse_compact(words, pos)
-    return _emit(api.answer_for(rs, pos, query, args.lang), args.json)
+    return _emit(api.answer_for(rs, pos, query, args.lang), args.json, args.explain)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    _speak(args.lang)
     from havoc import api
 
-    return _emit(api.score(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json)
+    return _emit(api.score(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -197,7 +243,12 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
     from havoc import api
 
-    schema: dict[str, Any] = api.schema(None if args.no_limits else args.ruleset)
+    if args.answers:
+        from havoc.interpreter.figures import answer_schema
+
+        schema: dict[str, Any] = answer_schema()
+    else:
+        schema = api.schema(None if args.no_limits else args.ruleset)
     json.dump(schema, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
     return 0

@@ -30,6 +30,7 @@ class Decision:
     note: str | None = None  # which side/step/candidate the rule was checked for
     amended_by: list[dict[str, str]] = field(default_factory=list)
     specific: bool = False  # the rule applies only in some situations (its check has applies-if)
+    said: list[str] = field(default_factory=list)  # the facts it read, in words, in the asker's language
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -50,6 +51,8 @@ class Decision:
             out["conditional"] = True
         if self.amended_by:
             out["amended-by"] = self.amended_by
+        if self.said:
+            out["said"] = self.said
         return out
 
 
@@ -67,17 +70,27 @@ class Answer:
     details: dict[str, Any] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)  # the kind's own report, already in `lang`
     yes_no: bool = True  # the question is a yes/no one ("Can …?"), not "how many"/"who"/"what"
+    # A "no" that a card, Skill or Structure effect the position does not show could turn:
+    # the rules stating that exception, cited (the verdict is then "no-unless").
+    unless: list[str] = field(default_factory=list)
 
     @property
     def rule_ids(self) -> list[str]:
         return [d.id for d in self.rules]
 
+    @property
+    def verdict_value(self) -> bool | str | None:
+        """The verdict as JSON gives it: true, false, null, or "no-unless" (a qualified no)."""
+        if self.verdict is False and self.unless:
+            return VERDICT_NO_UNLESS
+        return self.verdict
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "kind": self.kind,
             "question": self.question,
-            "verdict": self.verdict,
-            "answer": yes_no(self.verdict, self.lang),
+            "verdict": self.verdict_value,
+            "answer": _verdict_word(self),
             "figures": self.figures,
             "rules": [d.to_dict() for d in self.rules],
             "overlay": self.overlay,
@@ -91,7 +104,18 @@ class Answer:
             out["details"] = self.details
         if self.lines:
             out["report"] = self.lines
+        if self.unless:
+            out["unless"] = self.unless
         return out
+
+
+VERDICT_NO_UNLESS = "no-unless"
+
+
+def _verdict_word(a: Answer) -> str:
+    if a.verdict is False and a.unless:
+        return ui("No, unless a card, Skill or Structure allows it", a.lang)
+    return yes_no(a.verdict, a.lang)
 
 
 class Texts:
@@ -104,6 +128,7 @@ class Texts:
         # the catalog machinery (a short `havoc ask` process never imports it).
         self.tr = translator(lang) if lang != "en" else None
         self._cache: dict[str, tuple[str, str, str | None]] = {}
+        self._facts: dict[str, str] = {}
 
     def _render(self, context: str, msgid: str) -> str:
         if self.tr is not None:
@@ -121,6 +146,24 @@ class Texts:
             hint_text = self._render(f"{rule.id}:hint", hint) if hint else None
             found = self._cache[rule.id] = (title, text, hint_text)
         return found
+
+    def fact(self, name: str, value: Any) -> str:
+        """What a rule looked at, in words: the fact's documented meaning and its value."""
+        found = self._facts.get(name)
+        if found is None:
+            head, _, rest = name.partition(".")
+            key = f"region.{rest}" if head in ("from", "to") else name
+            fdef = self.rs.facts.get(key)
+            desc = fdef.description if fdef is not None else name
+            if self.tr is not None and fdef is not None:
+                desc = self.tr.text(f"fact:{key}:description", desc)
+            desc = desc.strip().rstrip(".")
+            if head == "from":
+                desc += " (" + ui("the Region the Units leave", self.lang) + ")"
+            elif head == "to":
+                desc += " (" + ui("the Region the Units enter", self.lang) + ")"
+            found = self._facts[name] = desc
+        return f"{found}: {value_text(value, self.lang)}"
 
     def term(self, term_id: str, count: int | None = None) -> str:
         term = self.rs.terms.get(term_id)
@@ -170,6 +213,7 @@ def decision(
         note=note,
         amended_by=amended,
         specific=rule.check is not None and rule.check.applies_if is not None,
+        said=[t.fact(k, v) for k, v in result.facts.items()],
     )
 
 
@@ -202,8 +246,11 @@ def _name(key: str, lang: str) -> str:
     return faction_name(key, lang)
 
 
-def render_text(a: Answer) -> str:
+def render_text(a: Answer, explain: bool = False) -> str:
     """The answer for a person reading a terminal.
+
+    What each rule looked at is said in words in the asker's language; ``explain`` adds the
+    machine trace (fact names and values, the deciding overlay) for those who check the data.
 
     The rules that said no come first, then those that gave a figure or apply only in some
     situations (with their text), then the general checks that passed (title and facts).
@@ -212,7 +259,7 @@ def render_text(a: Answer) -> str:
     lang = a.lang
     head = a.question
     if a.yes_no and a.verdict is not None:
-        head = f"{a.question}  {yes_no(a.verdict, lang)}"
+        head = f"{a.question}  {_verdict_word(a)}"
     out = [head]
     for line in a.lines:
         out.append(f"  {line}")
@@ -244,22 +291,28 @@ def render_text(a: Answer) -> str:
         d = next((x for x in ds if x.passed is False), ds[0])
         mark = "✗" if d.passed is False else "✓" if d.passed else "•"
         overlay_word = ui("overlay", lang)
-        origin = f" ({overlay_word}: {d.origin})" if d.origin != "base" else ""
+        origin = f" ({overlay_word}: {d.origin})" if d.origin != "base" and explain else ""
         notes = list(dict.fromkeys(x.note for x in ds if x.note))
         note = f" — {'; '.join(notes)}" if notes else ""
-        out.append(f"  {mark} {d.title} [{d.id}]{origin}{note}")
+        rid = f" [{d.id}]" if explain else ""
+        out.append(f"  {mark} {d.title}{rid}{origin}{note}")
         if d.passed is False or d.figures or d.specific:
             for para in d.text.split("\n"):
                 out.append(f"      {para}" if para else "")
         checked = ui("checked", lang)
         distinct = [x for i, x in enumerate(ds) if x.facts and all(x.facts != y.facts for y in ds[:i])]
         for x in distinct if len(distinct) > 1 else [d] if d.facts else []:
-            facts = "; ".join(f"{k} = {value_text(v, lang)}" for k, v in x.facts.items())
             who = f" ({x.note})" if len(distinct) > 1 and x.note else ""
-            out.append(f"      {checked}{who}: {facts}")
+            if explain:
+                facts = "; ".join(f"{k} = {value_text(v, lang)}" for k, v in x.facts.items())
+                out.append(f"      {checked}{who}: {facts}")
+            else:
+                said = ui("looked at", lang)
+                out.append(f"      {said}{who}: " + "; ".join(x.said))
         for am in d.amended_by:
-            out.append("      " + ui("ruling", lang) + f" [{am['id']}]: {am['text']}")
-    if a.overlay != "base":
+            ref = f" [{am['id']}]" if explain else ""
+            out.append("      " + ui("ruling", lang) + f"{ref}: {am['text']}")
+    if a.overlay != "base" and explain:
         out.append("")
         out.append(ui("Decided by overlay", lang) + f": {a.overlay}")
     return "\n".join(out)

@@ -19,7 +19,8 @@ from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
 from havoc.interpreter.facts import BattleState, Context
 from havoc.interpreter.queries import Job, retreat_options
-from havoc.interpreter.ui import ui
+from havoc.interpreter.ui import faction_name, ui
+from havoc.interpreter.ui import message_language as _ml
 from havoc.position import Region
 
 F_NOT_FOUGHT = "not-fought"
@@ -59,7 +60,10 @@ def resolve(job: Job) -> Answer:
                 Problem(
                     q.name,
                     None,
-                    f"region: {region.id!r} holds no Battle token; Battle Regions here: {', '.join(_battles(job)) or 'none'}",
+                    "region: "
+                    + ui("{region} holds no Battle token; Battle Regions here: {regions}", _ml()).format(
+                        region=repr(region.id), regions=", ".join(_battles(job)) or "—"
+                    ),
                 )
             ]
         )
@@ -250,6 +254,9 @@ def resolve(job: Job) -> Answer:
         "prisoners-by": taken,
         "kills-by": kills,
         "survivors": survivors,
+        "units-in-region": {s: region.units.get(s, 0) for s in sides},
+        "returned": {s: survivors[s] if s == won else 0 for s in sides},
+        "retreated": {s: survivors[s] if s == lost else 0 for s in sides},
         "retreat-to": [] if nests else retreat.destinations,
         C.F_TO_RESERVE: survivors[lost] > 0 and not retreat.destinations and not nests,
         "control-token": won if places_control and not places_nest else "",
@@ -286,7 +293,24 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
     problems = []
     for side in q.objectives:
         if side not in sides:
-            problems.append(Problem(q.name, None, f"objectives.{side}: not a side of this Battle ({', '.join(sides)})"))
+            problems.append(
+                Problem(
+                    q.name,
+                    None,
+                    f"objectives.{side}: "
+                    + ui("not a side of this Battle ({sides})", _ml()).format(sides=", ".join(sides)),
+                )
+            )
+    for side in q.card_units:
+        if side not in sides:
+            problems.append(
+                Problem(
+                    q.name,
+                    None,
+                    f"card-units.{side}: "
+                    + ui("not a side of this Battle ({sides})", _ml()).format(sides=", ".join(sides)),
+                )
+            )
     placed = {}
     for side in sides:
         if side not in q.objectives:
@@ -294,19 +318,45 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
                 Problem(
                     q.name,
                     None,
-                    f"objectives.{side}: missing; give both sides' Units on the objectives ({side} has {region.units.get(side, 0)} in the Region)",
+                    f"objectives.{side}: "
+                    + ui(
+                        "missing; give both sides' Units on the objectives ({faction} has {count} in the Region)", _ml()
+                    ).format(faction=faction_name(side, _ml()), count=region.units.get(side, 0)),
                 )
             )
             continue
         counts = {o: q.objectives.get(side, {}).get(o, 0) for o in C.OBJECTIVES}
         total = sum(counts.values())
-        have = region.units.get(side, 0) + pos.reserve(side)
-        if total > have:
+        in_region = region.units.get(side, 0)
+        change = q.card_units.get(side, 0)
+        want = in_region + change
+        if change > 0 and change > pos.reserve(side):
             problems.append(
                 Problem(
                     q.name,
                     None,
-                    f"objectives.{side}: {total} Units placed, but the {side} have {region.units.get(side, 0)} in the Region and {pos.reserve(side)} in the Reserve",
+                    f"card-units.{side}: "
+                    + ui("the card adds {count} Units, but the {faction} have {have} in the Reserve", _ml()).format(
+                        count=change, faction=faction_name(side, _ml()), have=pos.reserve(side)
+                    ),
+                )
+            )
+        if total != want:
+            by_card = ui(" and {change} by {card}", _ml()).format(change=f"{change:+d}", card=q.card) if change else ""
+            problems.append(
+                Problem(
+                    q.name,
+                    None,
+                    f"objectives.{side}: "
+                    + ui("{total} Units placed, but the {faction} have {have} in {region}", _ml()).format(
+                        total=total, faction=faction_name(side, _ml()), have=in_region, region=repr(region.id)
+                    )
+                    + by_card
+                    + ": "
+                    + ui(
+                        "place exactly {want} ({path}); a card that adds or removes Units is named with card= and card-units=",
+                        _ml(),
+                    ).format(want=want, path=f"regions.{region.id}.units.{side}"),
                 )
             )
         placed[side] = counts

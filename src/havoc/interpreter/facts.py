@@ -14,6 +14,8 @@ from typing import Any, Final
 from havoc.errors import InputError, Problem
 from havoc.interpreter.contract import TROGS
 from havoc.interpreter.query import Query
+from havoc.interpreter.ui import message_language as _ml
+from havoc.interpreter.ui import ui
 from havoc.position import Position, Region
 
 SUBJECTS: Final = ("region", "from", "to")
@@ -92,13 +94,29 @@ class Context:
         region = self.region if name == "region" else self.frm if name == "from" else self.to
         if region is None:
             raise InputError(
-                [Problem(self.q.name, None, f"this {self.q.kind} question needs {name!r} (a Region of the position)")]
+                [
+                    Problem(
+                        self.q.name,
+                        None,
+                        ui("this {kind} question needs {field} (a Region of the position)", _ml()).format(
+                            kind=self.q.kind, field=repr(name)
+                        ),
+                    )
+                ]
             )
         return region
 
     def who(self) -> str:
         if self.actor is None:
-            raise InputError([Problem(self.q.name, None, f"this {self.q.kind} question needs 'faction'")])
+            raise InputError(
+                [
+                    Problem(
+                        self.q.name,
+                        None,
+                        ui("this {kind} question needs {field}", _ml()).format(kind=self.q.kind, field="'faction'"),
+                    )
+                ]
+            )
         return self.actor
 
 
@@ -141,7 +159,16 @@ def region_fact(name: str, type_: str) -> Callable[[RegionFactFn], RegionFactFn]
 
 def need(ctx: Context, path: str, what: str) -> InputError:
     """The error for a position that lacks what this question needs."""
-    return InputError([Problem(ctx.pos.name, None, f"{path}: needed to answer this {ctx.q.kind} question ({what})")])
+    return InputError(
+        [
+            Problem(
+                ctx.pos.name,
+                None,
+                f"{path}: "
+                + ui("needed to answer this {kind} question ({what})", _ml()).format(kind=ctx.q.kind, what=what),
+            )
+        ]
+    )
 
 
 def _all_factions(pos: Position) -> list[str]:
@@ -173,12 +200,22 @@ def _player_count(ctx: Context) -> int:
 
 @fact("game.is-final-round", "bool")
 def _final(ctx: Context) -> bool:
-    return ctx.pos.final_round
+    return ctx.pos.is_final_round
 
 
 @fact("game.scoring-enabled", "bool")
 def _scoring_enabled(ctx: Context) -> bool:
-    return ctx.pos.final_round or ctx.pos.scoring_enabled_by is not None
+    return ctx.pos.is_final_round or ctx.pos.scoring_enabled_by is not None
+
+
+@fact("game.trog-reserve", "int")
+def _trog_reserve(ctx: Context) -> int:
+    return ctx.pos.reserve(TROGS)
+
+
+@fact("game.draw-pending", "bool")
+def _draw_pending(ctx: Context) -> bool:
+    return ctx.pos.phase == "draw-cards" and ctx.pos.step == "draw"
 
 
 @fact("game.trogs-are-player", "bool")
@@ -220,13 +257,21 @@ def _hand(ctx: Context) -> int:
     who = ctx.who()
     hand = ctx.pos.faction(who).hand
     if hand is None:
-        raise need(ctx, f"factions.{who}.hand", "the number of cards in hand")
+        raise need(ctx, f"factions.{who}.hand", ui("the number of cards in hand", _ml()))
     return hand
 
 
 @fact("actor.prisoners-held", "int")
 def _prisoners_held(ctx: Context) -> int:
     return sum(ctx.pos.faction(ctx.who()).prisoners.values())
+
+
+@fact("actor.prisoners-not-yet-scored", "int")
+def _prisoners_unscored(ctx: Context) -> int:
+    pos = ctx.pos
+    if pos.phase != "prisoners" or pos.step == "buy-back":
+        return 0
+    return sum(pos.faction(ctx.who()).prisoners.values())
 
 
 @fact("actor.own-units-held-as-prisoners", "int")
@@ -256,7 +301,7 @@ def _skill_exhausted(ctx: Context) -> bool:
     who = ctx.who()
     skill = ctx.q.skill
     if skill is None:
-        raise InputError([Problem(ctx.q.name, None, "skill: name the Skill this question is about")])
+        raise InputError([Problem(ctx.q.name, None, "skill: " + ui("name the Skill this question is about", _ml()))])
     return ctx.pos.faction(who).skills.get(skill) == "exhausted"
 
 
@@ -269,7 +314,7 @@ def _enabled_scoring(ctx: Context) -> bool:
 def _initiative_spot(ctx: Context) -> int:
     who = ctx.who()
     if not ctx.pos.initiative:
-        raise need(ctx, "initiative", "the order of the Initiative track")
+        raise need(ctx, "initiative", ui("the order of the Initiative track", _ml()))
     return ctx.pos.initiative.index(who) + 1 if who in ctx.pos.initiative else 0
 
 
@@ -352,6 +397,11 @@ def _has_trog_token(ctx: Context, r: Region) -> bool:
     return r.trog_token is not None
 
 
+@region_fact("region.has-exploration", "bool")
+def _has_exploration(ctx: Context, r: Region) -> bool:
+    return r.exploration
+
+
 @region_fact("region.crystals", "int")
 def _crystals(ctx: Context, r: Region) -> int:
     return r.crystals
@@ -385,7 +435,9 @@ def _structure_owned(ctx: Context, r: Region) -> bool:
 
 def _structure(ctx: Context) -> str:
     if ctx.q.structure is None:
-        raise InputError([Problem(ctx.q.name, None, "structure: name the Structure type this question is about")])
+        raise InputError(
+            [Problem(ctx.q.name, None, "structure: " + ui("name the Structure type this question is about", _ml()))]
+        )
     return ctx.q.structure
 
 
@@ -400,6 +452,16 @@ def _q_units(ctx: Context) -> int:
 @fact("query.points", "int")
 def _q_points(ctx: Context) -> int:
     return ctx.q.points or 0
+
+
+@fact("query.item", "string")
+def _q_item(ctx: Context) -> str:
+    return ctx.q.item or ""
+
+
+@fact("query.experience", "string")
+def _q_experience(ctx: Context) -> str:
+    return ctx.q.experience or "beginner"
 
 
 @fact("query.deck", "string")
@@ -480,7 +542,13 @@ def _stopped(ctx: Context) -> bool:
 def _battle_region(ctx: Context) -> Region:
     r = ctx.subject("region")
     if r.battle is None:
-        raise InputError([Problem(ctx.q.name, None, f"region: {r.id!r} holds no Battle token")])
+        raise InputError(
+            [
+                Problem(
+                    ctx.q.name, None, "region: " + ui("{region} holds no Battle token", _ml()).format(region=repr(r.id))
+                )
+            ]
+        )
     return r
 
 
@@ -520,7 +588,13 @@ def _b_one_side_gone(ctx: Context) -> bool:
 def _placed(ctx: Context, side: str, objective: str) -> int:
     if ctx.battle is None:
         raise InputError(
-            [Problem(ctx.q.name, None, "objectives: give the Units each side placed on the Battle objectives")]
+            [
+                Problem(
+                    ctx.q.name,
+                    None,
+                    "objectives: " + ui("give the Units each side placed on the Battle objectives", _ml()),
+                )
+            ]
         )
     return ctx.battle.placed.get(side, {}).get(objective, 0)
 
@@ -528,7 +602,13 @@ def _placed(ctx: Context, side: str, objective: str) -> int:
 def _opponent(ctx: Context) -> str:
     if ctx.battle is None:
         raise InputError(
-            [Problem(ctx.q.name, None, "objectives: give the Units each side placed on the Battle objectives")]
+            [
+                Problem(
+                    ctx.q.name,
+                    None,
+                    "objectives: " + ui("give the Units each side placed on the Battle objectives", _ml()),
+                )
+            ]
         )
     return ctx.battle.opponent(ctx.who())
 

@@ -21,7 +21,7 @@ from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, engine, m
 from havoc.interpreter.expr import ExprError
 from havoc.interpreter.facts import Context
 from havoc.interpreter.query import Query
-from havoc.interpreter.ui import faction_name, figure_label, ui, value_text
+from havoc.interpreter.ui import faction_name, figure_label, message_language, ui, value_text
 from havoc.position import Position, Region
 from havoc.rulebook.model import Ruleset
 
@@ -54,11 +54,24 @@ class Job:
     def fname(self, faction: str | None) -> str:
         return faction_name(faction, self.lang) if faction else "?"
 
+    def titles(self, rule_ids: list[str]) -> str:
+        """Rules named for people: their titles in the asker's language, not their IDs."""
+        out = []
+        for rid in rule_ids:
+            rule = self.eng.view.rules.get(rid) or self.eng.rs.rules.get(rid)
+            out.append(self.t.rule(rule)[0] if rule is not None else rid)
+        return "; ".join(out)
+
 
 def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
     """Answer one question about one position."""
     job = Job(engine(rs, pos.variant), pos, q, lang, texts(rs, lang))
-    return HANDLERS[q.kind](job)
+    handler = HANDLERS.get(q.kind)
+    if handler is None:
+        from havoc.interpreter.kinds import HANDLERS as MORE
+
+        handler = MORE[q.kind]
+    return handler(job)
 
 
 # --- generic kinds ------------------------------------------------------------------
@@ -83,6 +96,13 @@ def _finish(
     fixes: list[str] = []
     for r, c, _ in failed:
         fixes.extend(_fixes(job, r, c))
+    unless = _exceptions(failed) if verdict is False else []
+    for rid in unless:
+        rule = job.eng.view.rules.get(rid) or job.eng.rs.rules.get(rid)
+        if rule is not None:
+            exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
+            exception.specific = True  # its text is what the player checks the card against
+            decisions.append(exception)
     return Answer(
         kind=job.q.kind,
         question=question,
@@ -93,7 +113,19 @@ def _finish(
         hint=hint,
         fixes=list(dict.fromkeys(fixes)),
         overlay=deciding_overlay(job.eng.rs, decisions),
+        unless=unless,
     )
+
+
+def _exceptions(failed: list[tuple[RuleResult, Context, str | None]]) -> list[str]:
+    """The exception rules of a "no", when every rule that said no names one (else none)."""
+    out: list[str] = []
+    for r, _, _ in failed:
+        check = r.rule.check
+        if check is None or not check.unless:
+            return []
+        out.extend(check.unless)
+    return list(dict.fromkeys(out))
 
 
 def _generic(job: Job, ctx: Context, question: str) -> Answer:
@@ -157,10 +189,48 @@ def ask_recruit(job: Job) -> Answer:
     return _generic(job, job.ctx(region=region), question)
 
 
+def _known_cost(job: Job) -> None:
+    """The printed build cost of the question's Structure, from the rules (``<type>-build-cost``).
+
+    Left out, the question uses it; given and different, the question describes another
+    game (a located error, never an answer).
+    """
+    q = job.q
+    if q.structure is None:
+        return
+    param = job.eng.rs.params.get(f"{q.structure}-build-cost")
+    if param is None or isinstance(param.value, bool) or not isinstance(param.value, int):
+        return
+    if q.cost is None:
+        job.q = dataclasses.replace(q, cost=param.value)
+    elif q.cost != param.value:
+        raise InputError(
+            [
+                Problem(
+                    q.name,
+                    None,
+                    "cost: "
+                    + ui(
+                        "{cost}, but the rules give a {structure} a build cost of {printed} (parameter {param}); "
+                        "leave cost out or give {printed}",
+                        message_language(),
+                    ).format(cost=q.cost, structure=q.structure, printed=param.value, param=param.name),
+                )
+            ]
+        )
+
+
+def _structure_name(job: Job) -> str:
+    """A Structure's name in the asker's language when the glossary knows it, else its ID."""
+    s = job.q.structure or "?"
+    return job.t.term(s) if s in job.eng.rs.terms else s
+
+
 def ask_build(job: Job) -> Answer:
+    _known_cost(job)
     q = job.q
     question = ui("Can the {faction} build a {structure} in {region}?", job.lang).format(
-        faction=job.fname(q.faction), structure=q.structure, region=q.region
+        faction=job.fname(q.faction), structure=_structure_name(job), region=q.region
     )
     return _generic(job, job.ctx(region=job.region(q.region)), question)
 
@@ -168,7 +238,7 @@ def ask_build(job: Job) -> Answer:
 def ask_activate(job: Job) -> Answer:
     q = job.q
     question = ui("Can the {faction} activate their {structure} in {region}?", job.lang).format(
-        faction=job.fname(q.faction), structure=q.structure, region=q.region
+        faction=job.fname(q.faction), structure=_structure_name(job), region=q.region
     )
     return _generic(job, job.ctx(region=job.region(q.region)), question)
 
@@ -313,7 +383,7 @@ def ask_retreat(job: Job) -> Answer:
         if rid in opts.destinations:
             lines.append(f"{rid}: " + ui("yes", job.lang))
         else:
-            why = ", ".join(opts.refused.get(rid, []))
+            why = job.titles(opts.refused.get(rid, []))
             lines.append(f"{rid}: " + ui("no", job.lang) + (f" [{why}]" if why else ""))
     if opts.nests:
         lines.append(
@@ -398,7 +468,7 @@ def ask_score(job: Job) -> Answer:
     if (
         not any(v for v in gained.values())
         and not any(r.passed is False for r in gates)
-        and not (pos.final_round or pos.scoring_enabled_by)
+        and not (pos.is_final_round or pos.scoring_enabled_by)
     ):
         ans.lines.append(ui("Scoring is not enabled this round: nobody scores.", job.lang))
     for f in players:
@@ -588,6 +658,7 @@ def ask_legal(job: Job) -> Answer:
     mq = _probe(job, "move", units=1, points=None, frm=None, to=None, via=())
     if gate("move", mq, ui("Move", lang)):
         moves: dict[str, dict[str, Any]] = {}
+        held: list[str] = []  # the rules that keep Units where they are (e.g. a Battle Region)
         for rid in sorted(pos.regions):
             region = pos.regions[rid]
             own = region.units.get(who, 0)
@@ -596,6 +667,7 @@ def ask_legal(job: Job) -> Answer:
             leave = eng.evaluate("move", Context(pos, mq, who, frm=region), only=detail(_B_FROM))
             limit = merge_figures(leave).get("may-leave", own)
             if not _ok(leave) or not isinstance(limit, int) or limit <= 0:
+                held.extend(_why(leave) or [r.rule.id for r in leave if "may-leave" in r.figures])
                 continue
             dests = []
             for nid in sorted(region.neighbours):
@@ -605,7 +677,15 @@ def ask_legal(job: Job) -> Answer:
             if dests:
                 moves[rid] = {"units": min(own, limit), "to": dests}
         text = "; ".join(f"{rid}: {m['units']} → {', '.join(m['to'])}" for rid, m in moves.items())
-        add("move", ui("Move", lang), bool(moves), {"from": moves} if moves else {}, [], text or nothing)
+        why_not = [] if moves else list(dict.fromkeys(held))
+        add(
+            "move",
+            ui("Move", lang),
+            bool(moves),
+            {"from": moves} if moves else {},
+            why_not,
+            text or ("" if why_not else nothing),
+        )
 
     # Recruit: into the own HQ, as many as the Reserve holds (points permitting).
     hq = pos.hq_of(who)
@@ -754,8 +834,16 @@ def ask_legal(job: Job) -> Answer:
             key = tuple(a["refused-by"]) or (a["text"],)
             refused.setdefault(key, []).append(a["label"])
     for why_key, labels in refused.items():
-        lines.append(f"✗ {', '.join(labels)}" + (f" [{', '.join(w for w in why_key if w)}]" if any(why_key) else ""))
+        reason = job.titles([w for w in why_key if w]) if any(why_key) and actions_refused_by_rules(why_key) else ""
+        reason = reason or ", ".join(w for w in why_key if w)
+        lines.append(f"✗ {', '.join(labels)}" + (f" — {reason}" if reason else ""))
     figures = merge_figures(general)
+    spot = figures.get("upcoming-position")
+    if isinstance(spot, int) and not isinstance(spot, bool) and pos.upcoming_initiative and spot >= 1:
+        # An Initiative card puts the token on that spot; the tokens from there on shift back.
+        order = [f for f in pos.upcoming_initiative if f != who]
+        order.insert(min(spot, len(order) + 1) - 1, who)
+        figures["upcoming-order"] = order
     figures["actions"] = [a["action"] for a in allowed]
     ans = _finish(job, cited, question, figures, verdict=bool(allowed))
     ans.yes_no = False
@@ -766,6 +854,11 @@ def ask_legal(job: Job) -> Answer:
         "actions": [{k: v for k, v in a.items() if k not in {"label", "text"}} for a in actions],
     }
     return ans
+
+
+def actions_refused_by_rules(why: tuple[str, ...]) -> bool:
+    """A refused action's reason is rule IDs (named by title) rather than a sentence."""
+    return all(" " not in w for w in why if w)
 
 
 # --- fixes: what would make a "no" legal ----------------------------------------------------
@@ -827,12 +920,24 @@ def _explain(job: Job, e: Any, ctx: Context, out: list[str]) -> None:
         value = bound if op == "le" else bound - 1
         if value < 1:
             return  # "at most 0" is no way to make it legal
-        out.append(ui("{field}: at most {value}", lang).format(field=name, value=value))
+        out.append(ui("{field}: at most {value}", lang).format(field=_field_word(name, lang), value=value))
     elif op in ("ge", "gt"):
         value = bound if op == "ge" else bound + 1
-        out.append(ui("{field}: at least {value}", lang).format(field=name, value=value))
+        out.append(ui("{field}: at least {value}", lang).format(field=_field_word(name, lang), value=value))
     elif op == "eq":
-        out.append(ui("{field}: exactly {value}", lang).format(field=name, value=bound))
+        out.append(ui("{field}: exactly {value}", lang).format(field=_field_word(name, lang), value=bound))
+
+
+def _field_word(name: str, lang: str) -> str:
+    """A question field as a word in the asker's language."""
+    words = {
+        "units": ui("Units", lang),
+        "points": ui("points", lang),
+        "cost": ui("Build points for the Structures", lang),
+        "activations": ui("activations in this action", lang),
+        "position": ui("Initiative spot", lang),
+    }
+    return words.get(name, name)
 
 
 HANDLERS: dict[str, Callable[[Job], Answer]] = {

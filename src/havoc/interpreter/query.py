@@ -13,12 +13,19 @@ from typing import Any, Final
 
 from havoc.errors import InputError, Problem
 from havoc.interpreter.contract import DECKS, FACTIONS, OBJECTIVES, TERRAINS
+from havoc.interpreter.ui import faction_name, ui
+from havoc.interpreter.ui import message_language as _ml
 from havoc.position import FACTION, REGION_REF, Position, Reader, Spec, _is_ldict, suggest
 from havoc.rulebook.model import QUERY_KINDS
 
 KINDS: Final = QUERY_KINDS
 # Kinds about the whole table rather than one faction's move.
-NO_ACTOR: Final = frozenset({"battle", "score", "winner"})
+NO_ACTOR: Final = frozenset({"battle", "score", "winner", "setup"})
+# `how-many` questions: the number each one returns (a figure of the rules).
+HOW_MANY: Final = ("may-leave", "may-recruit", "must-discard", "may-buy-back")
+# `place` questions: what is put on a Region.
+ITEMS: Final = ("crystal", "structure")
+EXPERIENCE: Final = ("beginner", "experienced", "veteran")
 
 PLACEMENT = Spec(
     "object",
@@ -56,6 +63,15 @@ QFIELDS: Final[Mapping[str, Spec]] = {
         "Battle: the objective a prisoner is taken from (default attrition, then control, then prisoners).",
         choices=OBJECTIVES,
     ),
+    "of": Spec("enum", "how-many: the number asked for.", choices=HOW_MANY),
+    "item": Spec("enum", "place: what is put on the Region.", choices=ITEMS),
+    "experience": Spec("enum", "setup: the players' experience (which Skills they start with).", choices=EXPERIENCE),
+    "card-units": Spec(
+        "map",
+        "Battle: Units a named card (`card`) added to the objectives (positive) or took off them (negative), per side.",
+        keys="faction",
+        item=Spec("int", "Units added (positive) or removed (negative) by the card.", minimum=-99),
+    ),
 }
 QTOP: Final = Spec("object", "A question about a position.", fields=QFIELDS, required=("ask",))
 
@@ -66,6 +82,9 @@ NEEDS: Final[dict[str, tuple[str, ...]]] = {
     "activate": ("region", "structure"),
     "use-skill": ("skill",),
     "retreat": ("from",),
+    "how-many": ("of",),
+    "place": ("region", "item"),
+    "end-of-move": ("region",),
 }
 
 
@@ -93,6 +112,10 @@ class Query:
     position: int | None = None
     objectives: dict[str, dict[str, int]] = field(default_factory=dict)
     capture_from: str | None = None
+    card_units: dict[str, int] = field(default_factory=dict)
+    of: str | None = None
+    item: str | None = None
+    experience: str | None = None
     name: str = "query"
 
     def as_dict(self) -> dict[str, Any]:
@@ -126,6 +149,10 @@ _ATTRS: Final = {
     "position": "position",
     "objectives": "objectives",
     "capture-from": "capture_from",
+    "card-units": "card_units",
+    "of": "of",
+    "item": "item",
+    "experience": "experience",
 }
 
 
@@ -134,7 +161,7 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
     r = Reader(name)
     d = r.read(data, QTOP, "", data.line if _is_ldict(data) else None)
     if r.problems or not isinstance(d, dict):
-        raise InputError(r.problems or [Problem(name, None, "expected a mapping")])
+        raise InputError(r.problems or [Problem(name, None, ui("expected a mapping", _ml()))])
 
     def line(key: str) -> int | None:
         return data.line_of(key) if _is_ldict(data) else None
@@ -142,44 +169,67 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
     kind: str = d["ask"]
     for key in NEEDS.get(kind, ()):
         if key not in d:
-            r.problem(getattr(data, "line", None), "", f"this {kind} question needs {key!r}")
+            r.problem(
+                getattr(data, "line", None),
+                "",
+                ui("this {kind} question needs {field}", _ml()).format(kind=kind, field=repr(key)),
+            )
     faction = d.get("faction", pos.turn)
     if faction is None and kind not in NO_ACTOR:
         r.problem(
-            getattr(data, "line", None), "faction", "which faction asks? give `faction` (or `turn` in the position)"
+            getattr(data, "line", None),
+            "faction",
+            ui("which faction asks? give `faction` (or `turn` in the position)", _ml()),
         )
     elif faction is not None and faction not in pos.players and faction != "trogs":
-        r.problem(line("faction"), "faction", f"{faction!r} is not in players ({', '.join(pos.players)})")
+        r.problem(
+            line("faction"),
+            "faction",
+            ui("{name} is not in players ({players})", _ml()).format(
+                name=repr(faction), players=", ".join(pos.players)
+            ),
+        )
     for key in ("from", "to", "region"):
         if key in d and d[key] not in pos.regions:
             r.problem(
                 line(key),
                 key,
-                f"unknown Region {d[key]!r}; list it under the position's regions{suggest(d[key], list(pos.regions))}",
+                ui("unknown Region {name}; list it under the position's regions", _ml()).format(name=repr(d[key]))
+                + suggest(d[key], list(pos.regions)),
             )
     for i, rid in enumerate(d.get("via", ())):
         if rid not in pos.regions:
             r.problem(
                 line("via"),
                 f"via[{i}]",
-                f"unknown Region {rid!r}; list it under the position's regions{suggest(rid, list(pos.regions))}",
+                ui("unknown Region {name}; list it under the position's regions", _ml()).format(name=repr(rid))
+                + suggest(rid, list(pos.regions)),
             )
     if "from" in d and "to" in d and d["from"] == d["to"] and not d.get("via"):
-        r.problem(line("to"), "to", "a move goes into another Region; from and to are the same")
+        r.problem(line("to"), "to", ui("a move goes into another Region; from and to are the same", _ml()))
     if "skill" in d and faction is not None:
         skills = pos.faction(faction).skills
         if d["skill"] not in skills:
             known = list(skills)
             listed = (
-                f"; the position lists {', '.join(known)}"
+                ui("the position lists {skills}", _ml()).format(skills=", ".join(known))
                 if known
-                else "; list it under the position's factions." + faction + ".skills"
+                else ui("list it under the position's {path}", _ml()).format(path=f"factions.{faction}.skills")
             )
             r.problem(
                 line("skill"),
                 "skill",
-                f"the {faction} have no Skill {d['skill']!r}{listed}{suggest(d['skill'], known)}",
+                ui("the {faction} have no Skill {name}", _ml()).format(faction=faction, name=repr(d["skill"]))
+                + "; "
+                + listed
+                + suggest(d["skill"], known),
             )
+    if "card-units" in d and "card" not in d:
+        r.problem(line("card-units"), "card-units", ui("name the card that adds or removes Units (`card`)", _ml()))
+    if kind == "how-many" and d.get("of") == "may-leave" and "from" not in d:
+        r.problem(getattr(data, "line", None), "", ui("how many may leave: give `from`, the Region they leave", _ml()))
+    if not r.problems and faction is not None:
+        _check_counts(r, d, pos, kind, faction, line)
     if r.problems:
         raise InputError(r.problems)
     return Query(
@@ -203,8 +253,50 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
         position=d.get("position"),
         objectives={k: dict(v) for k, v in d.get("objectives", {}).items()},
         capture_from=d.get("capture-from"),
+        card_units=dict(d.get("card-units", {})),
+        of=d.get("of"),
+        item=d.get("item"),
+        experience=d.get("experience"),
         name=name,
     )
+
+
+def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, faction: str, line: Any) -> None:
+    """A count the question gives must fit what is on the table; a mismatch is an input error.
+
+    A question that moves 5 Units out of a Region holding 3 describes a table that does not
+    exist: answering it (yes or no) would be an answer to another game. Only a card named in
+    the question (``card`` with ``card-units``) changes how many Units a Battle involves.
+    Recruiting more than the Reserve holds stays a rules "no": the book itself says a
+    Reserve is limited and an empty one allows no Recruit (glossary, "Rezerwa").
+    """
+    units = d.get("units")
+    if units is None:
+        return
+    if kind in ("move", "retreat") and "from" in d:
+        have = pos.regions[d["from"]].units.get(faction, 0)
+        if units > have:
+            r.problem(
+                line("units"),
+                "units",
+                ui("{units} Units, but the {faction} have {have} in {region} ({path})", _ml()).format(
+                    units=units,
+                    faction=faction_name(faction, _ml()),
+                    have=have,
+                    region=repr(d["from"]),
+                    path=f"regions.{d['from']}.units.{faction}",
+                ),
+            )
+    elif kind == "prisoners":
+        have = pos.held_by_others(faction)
+        if units > have:
+            r.problem(
+                line("units"),
+                "units",
+                ui("{units} Units, but only {have} {faction} Units are held as Prisoners ({path})", _ml()).format(
+                    units=units, have=have, faction=faction_name(faction, _ml()), path=f"factions.*.prisoners.{faction}"
+                ),
+            )
 
 
 def parse_query_text(text: str, pos: Position, name: str = "query") -> Query:
@@ -222,19 +314,23 @@ def parse_query_text(text: str, pos: Position, name: str = "query") -> Query:
 COMPACT_HELP: Final = """\
 query words:  KIND [FACTION] [key=value ...]
   KIND      move, recruit, build, activate, draw-tactics, enable-scoring, use-skill,
-            play-tactic, battle, retreat, discard, prisoners, score, winner, legal
+            play-tactic, battle, retreat, discard, prisoners, score, winner, legal,
+            how-many, place, end-of-move, setup
   FACTION   humans, pilgrims, machines or trogs (default: whose turn it is)
   key=value any field of the query file form; lists take commas, booleans yes/no,
             Units on the Battle objectives are FACTION=CONTROL/PRISONERS/ATTRITION
-            (a bare REGION after `battle` or `retreat` names the region)
+            (a bare REGION after `battle` names the region, after `retreat` the
+            Battle Region the Units leave)
 """
 
 
 def parse_compact(words: Sequence[str], pos: Position) -> Query:
     """``move humans from=foglands to=scorch units=2`` → a Query (via the mapping form)."""
-    name = "query"
+    name = ui("query", _ml())  # where errors point: the question on the command line
     if not words:
-        raise InputError([Problem(name, None, "no question given; e.g. `move humans from=foglands to=scorch units=2`")])
+        raise InputError(
+            [Problem(name, None, ui("no question given; e.g. `move humans from=foglands to=scorch units=2`", _ml()))]
+        )
     data: dict[str, Any] = {}
     problems: list[Problem] = []
     kind, rest = words[0], list(words[1:])
@@ -244,15 +340,29 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
         if "=" not in word:
             if word in FACTIONS and "faction" not in data:
                 data["faction"] = word
+            elif kind == "how-many" and word in HOW_MANY and "of" not in data:
+                data["of"] = word
+            elif kind == "place" and word in ITEMS and "item" not in data:
+                data["item"] = word
+            elif kind == "setup" and word in EXPERIENCE and "experience" not in data:
+                data["experience"] = word
+            elif kind == "retreat" and word in pos.regions and "from" not in data:
+                data["from"] = word  # `retreat pilgrims foglands`: retreat out of that Battle Region
             elif (
                 word in pos.regions
                 and "region" not in data
-                and kind in {"battle", "retreat", "play-tactic", "build", "activate", "recruit"}
+                and kind in {"battle", "play-tactic", "build", "activate", "recruit", "place", "end-of-move"}
             ):
                 data["region"] = word
             else:
                 problems.append(
-                    Problem(name, None, f"{word!r}: expected key=value (e.g. units=2), a faction or a region")
+                    Problem(
+                        name,
+                        None,
+                        ui("{word}: expected key=value (e.g. units=2), a faction or a region", _ml()).format(
+                            word=repr(word)
+                        ),
+                    )
                 )
             continue
         key, _, raw = word.partition("=")
@@ -264,7 +374,13 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                 nums = []
             if len(nums) != len(OBJECTIVES) or any(n < 0 for n in nums):
                 problems.append(
-                    Problem(name, None, f"{word!r}: a placement is {key}=CONTROL/PRISONERS/ATTRITION, e.g. {key}=3/1/0")
+                    Problem(
+                        name,
+                        None,
+                        ui("{word}: a placement is {key}=CONTROL/PRISONERS/ATTRITION, e.g. {key}=3/1/0", _ml()).format(
+                            word=repr(word), key=key
+                        ),
+                    )
                 )
                 continue
             placement[key] = dict(zip(OBJECTIVES, nums, strict=True))
@@ -275,7 +391,9 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                 Problem(
                     name,
                     None,
-                    f"unknown field {key!r}{suggest(key, list(QFIELDS))}; expected one of {', '.join(QFIELDS)}",
+                    ui("unknown field {name}{hint}; expected one of {choices}", _ml()).format(
+                        name=repr(key), hint=suggest(key, list(QFIELDS)), choices=", ".join(QFIELDS)
+                    ),
                 )
             )
             continue
@@ -302,4 +420,14 @@ def _word_value(raw: str, spec: Spec) -> Any:
         return raw
     if spec.kind == "list":
         return [w for w in raw.split(",") if w]
+    if spec.kind == "map":
+        # card-units=humans:1,pilgrims:-1
+        out: dict[str, Any] = {}
+        for part in (w for w in raw.split(",") if w):
+            key, _, num = part.partition(":")
+            try:
+                out[key] = int(num)
+            except ValueError:
+                out[key] = num
+        return out
     return raw

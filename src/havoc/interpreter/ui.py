@@ -6,16 +6,45 @@ them all; their Polish lives in ``locales/pl/LC_MESSAGES/havoc.po`` under contex
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from havoc.i18n import UI_CONTEXT as CONTEXT
 from havoc.i18n import translator, ui
 
-__all__ = ["CONTEXT", "faction_name", "reset", "translator", "ui", "value_text", "yes_no"]
+# A context variable, not a global: a server answering several requests at once (threads or
+# asyncio tasks) sets it per request, and each request's errors come in its own language.
+_message_lang: ContextVar[str] = ContextVar("havoc_message_lang", default="en")
+
+
+def set_message_language(lang: str) -> None:
+    """The language of error messages in this context (the command's or request's ``lang``)."""
+    _message_lang.set(lang)
+
+
+def message_language() -> str:
+    """The language error messages are written in (English unless a command chose one)."""
+    return _message_lang.get()
+
+
+__all__ = [
+    "CONTEXT",
+    "faction_name",
+    "kind_label",
+    "message_language",
+    "reset",
+    "set_message_language",
+    "translator",
+    "ui",
+    "value_text",
+    "yes_no",
+]
 
 
 def reset() -> None:
     """Forget loaded catalogs (after the locales changed, e.g. in tests)."""
     translator.cache_clear()
     _labels.clear()
+    _words.clear()
     _factions.clear()
     from havoc.interpreter import answer
 
@@ -48,14 +77,39 @@ def yes_no(verdict: bool | None, lang: str = "en") -> str:
 
 
 def value_text(value: object, lang: str = "en") -> str:
-    """A fact or figure value for people: booleans as yes/no, lists joined."""
+    """A fact or figure value for people: booleans as yes/no, lists joined, game words named."""
     if isinstance(value, bool):
         return ui("yes", lang) if value else ui("no", lang)
     if isinstance(value, (list, tuple)):
         return ", ".join(value_text(v, lang) for v in value) if value else "—"
     if value == "":
         return "—"
+    if isinstance(value, str):
+        words = _words.get(lang)
+        if words is None:
+            words = _words[lang] = _value_words(lang)
+        return words.get(value, value)
     return str(value)
+
+
+def _value_words(lang: str) -> dict[str, str]:
+    """Phases, terrains and factions, the string values facts report, as words."""
+    return {
+        **_faction_names(lang),
+        "events": ui("Events phase", lang),
+        "draw-cards": ui("Draw Cards phase", lang),
+        "actions": ui("Actions phase", lang),
+        "battle-resolution": ui("Battle Resolution phase", lang),
+        "prisoners": ui("Prisoners phase", lang),
+        "scoring": ui("Scoring phase", lang),
+        "mountains": ui("Mountains", lang),
+        "desert": ui("Desert", lang),
+        "jungle": ui("Jungle", lang),
+        "ocean": ui("Ocean", lang),
+    }
+
+
+_words: dict[str, dict[str, str]] = {}
 
 
 def _figure_labels(lang: str) -> dict[str, str]:
@@ -103,7 +157,56 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "actions": ui("actions", lang),
         "order": ui("Battle order", lang),
         "not-fought": ui("no Battle", lang),
+        "may-buy-back": ui("may buy back", lang),
+        "upcoming-order": ui("Upcoming Initiative track after the card", lang),
+        "vp-to-spend": ui("VP to pay from (after scoring Prisoners)", lang),
+        "units-lost": ui("Units sent back to the Reserve", lang),
+        "units-in-region": ui("Units in the Region", lang),
+        "returned": ui("Units back in the Region", lang),
+        "retreated": ui("Units that retreat", lang),
+        "reveals-exploration": ui("reveals an Exploration token", lang),
+        "reveals-trog-token": ui("reveals a Trog token", lang),
+        "trogs-join-army": ui("the Trog Units join the Trog player", lang),
+        "places-battle-token": ui("places a Battle token", lang),
+        "battle-token": ui("Battle token", lang),
+        "two-player-board-side": ui("board side for two players", lang),
+        "hq-units": ui("Units with each HQ", lang),
+        "hq-control-tokens": ui("Control tokens with each HQ", lang),
+        "skills": ui("Skills per player", lang),
+        "trog-hq-units": ui("Trog Units in World Caverns", lang),
+        "tunnels": ui("Tunnel tokens", lang),
+        "tokens-as-printed": ui("tokens and Crystals as printed on the map", lang),
     }
+
+
+def _kind_labels(lang: str) -> dict[str, str]:
+    """Names of the question kinds, for people (help, site, answers)."""
+    return {
+        "move": ui("Move", lang),
+        "recruit": ui("Recruit", lang),
+        "build": ui("Build", lang),
+        "activate": ui("Activate", lang),
+        "draw-tactics": ui("Draw Tactics cards", lang),
+        "enable-scoring": ui("Enable scoring", lang),
+        "use-skill": ui("Use a Skill", lang),
+        "play-tactic": ui("Play a Tactics card", lang),
+        "battle": ui("Battle", lang),
+        "retreat": ui("retreat", lang),
+        "discard": ui("Discard", lang),
+        "prisoners": ui("Buy back prisoners", lang),
+        "score": ui("Score", lang),
+        "winner": ui("winner", lang),
+        "legal": ui("What may I do now?", lang),
+        "how-many": ui("How many?", lang),
+        "place": ui("May it be placed here?", lang),
+        "end-of-move": ui("End of a Move", lang),
+        "setup": ui("Setup", lang),
+    }
+
+
+def kind_label(kind: str, lang: str = "en") -> str:
+    """A question kind as a word in ``lang`` (the ID when unknown)."""
+    return _kind_labels(lang).get(kind, kind)
 
 
 _labels: dict[str, dict[str, str]] = {}

@@ -433,7 +433,7 @@ def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
         d["check"],
         f"{what}.check",
         d.line_of("check"),
-        {"queries", "applies-if", "requires", "figures", "hint"},
+        {"queries", "applies-if", "requires", "figures", "hint", "unless"},
         {"queries"},
     )
     if c is None:
@@ -451,6 +451,9 @@ def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
             r.problem(c.line_of("figures"), f"{what}.check.figures: expected a mapping of figure names")
         else:
             figures = {k: plain(v) for k, v in c["figures"].items()}
+    unless = r.id_list(c, "unless", f"{what}.check")
+    for target in unless:
+        b.refs.append((Loc(r.file, c.line_of("unless")), f"{what}.check.unless", "rule", target))
     hint = r.text(c, "hint", f"{what}.check")
     if hint:
         b.texts.append((Loc(r.file, c.line_of("hint")), f"{what.split()[-1]}.hint", hint))
@@ -460,6 +463,7 @@ def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
         requires=plain(c["requires"]) if "requires" in c else None,
         figures=figures,
         hint=hint,
+        unless=tuple(unless),
     )
     b.checks.append((Loc(r.file, c.line), what, check))
     return check

@@ -31,6 +31,10 @@ QUERY_KINDS: tuple[str, ...] = (
     "score",
     "winner",
     "legal",
+    "how-many",
+    "place",
+    "end-of-move",
+    "setup",
 )
 
 # A condition or figure expression: plain JSON-like data, validated by the loader
@@ -75,6 +79,9 @@ class Check(NamedTuple):
     requires: Expr | None = None
     figures: Mapping[str, Expr] = _EMPTY
     hint: str | None = None
+    # Rules that state the exception a position cannot show (a card, Skill or Structure
+    # effect): a "no" from this check is then "no, unless" that exception applies.
+    unless: tuple[str, ...] = ()
 
 
 class Example(NamedTuple):

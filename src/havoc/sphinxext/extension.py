@@ -10,6 +10,7 @@ from sphinx.errors import ConfigError
 
 from havoc import __version__
 from havoc.errors import HavocError
+from havoc.sphinxext.ask import setup_ask
 from havoc.sphinxext.contents import setup_contents
 from havoc.sphinxext.context import build_context
 from havoc.sphinxext.domain import setup_domain
@@ -74,6 +75,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_search(app)
     setup_sheet(app)
     setup_theme_i18n(app)
+    setup_ask(app)
     app.add_css_file("havoc.css")
     app.add_js_file("havoc.js", loading_method="defer")
     return {

@@ -38,6 +38,7 @@ QUESTION = label("Question")
 ANSWER = label("Expected answer")
 VERDICT_YES = label("Yes")
 VERDICT_NO = label("No")
+VERDICT_NO_UNLESS = label("No, unless a card, Skill or Structure allows it")
 DECIDED_BY = label("Decided by")
 FIGURES = label("Figures")
 PARAMETERS = label("Parameters")
@@ -106,6 +107,11 @@ KEYS = {
         "factions": "Factions",
         "regions": "Regions",
         "ask": "Question",
+        "card": "Card",
+        "card-units": "Units the card added or removed",
+        "of": "How many",
+        "item": "What is placed",
+        "experience": "Experience",
         "faction": "Faction",
         "from": "From",
         "to": "To",
@@ -164,6 +170,19 @@ VALUES = {
         "score": "Score",
         "winner": "Winner",
         "legal": "Legal actions",
+        "how-many": "How many?",
+        "place": "May it be placed here?",
+        "end-of-move": "End of a Move",
+        "setup": "Setup",
+        "may-leave": "may leave",
+        "may-recruit": "may recruit",
+        "must-discard": "must discard",
+        "may-buy-back": "may buy back",
+        "crystal": "Crystal",
+        "structure": "Structure",
+        "beginner": "beginners",
+        "experienced": "experienced players",
+        "veteran": "veterans",
         "war-party": "Trog War Party",
         "nest": "Trog Nest",
     }.items()

@@ -213,7 +213,13 @@ def answer_nodes(ctx: Context, r: Renderer, expect: dict[str, Any]) -> list[node
     rest = dict(expect)
     verdict = rest.pop("verdict", None)
     if verdict is not None:
-        word = ctx.label(L.VERDICT_YES if verdict else L.VERDICT_NO) if isinstance(verdict, bool) else str(verdict)
+        word = (
+            ctx.label(L.VERDICT_YES if verdict else L.VERDICT_NO)
+            if isinstance(verdict, bool)
+            else ctx.label(L.VERDICT_NO_UNLESS)
+            if verdict == "no-unless"
+            else str(verdict)
+        )
         yes = verdict is True
         out.append(
             nodes.paragraph(

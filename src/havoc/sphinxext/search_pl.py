@@ -7,6 +7,12 @@ Polish stemmer; the browser stems the query with a JavaScript port of the same a
 cannot drift apart. Snowball cuts some game words inconsistently (kryształy → kryszt,
 kryształów → kryształ), so the glossary's inflected forms are fed in as synonyms: every listed
 form of a term stems to one shared key, in Python and in JavaScript alike.
+
+The site's search page itself answers from the rule-level index of :mod:`havoc.search`: after an
+HTML build this module writes ``_static/havoc-search.js`` (Snowball's English and Polish
+stemmers, the query engine, the page's search interface) and ``_static/havoc-searchindex.js``
+(the index in the build's language). Sphinx's own page index above is still built for tools that
+read it.
 """
 
 from __future__ import annotations
@@ -20,93 +26,10 @@ from typing import Any
 import snowballstemmer
 from sphinx.search import SearchLanguage
 
+from havoc.search.text import POLISH_STOPWORDS  # one list for Sphinx's index and the rule search
+
 HERE = Path(__file__).parent
 SYNONYMS_OPTION = "havoc_synonyms"
-
-# Short function words that carry no meaning for search (a deliberately small list: a game word
-# must never land here).
-POLISH_STOPWORDS = frozenset(
-    [
-        "a",
-        "aby",
-        "ale",
-        "albo",
-        "ani",
-        "az",
-        "aż",
-        "bo",
-        "by",
-        "być",
-        "był",
-        "była",
-        "było",
-        "były",
-        "będzie",
-        "co",
-        "czy",
-        "dla",
-        "do",
-        "gdy",
-        "gdzie",
-        "go",
-        "i",
-        "ich",
-        "ile",
-        "im",
-        "iż",
-        "ja",
-        "jak",
-        "jako",
-        "je",
-        "jego",
-        "jej",
-        "jest",
-        "jeśli",
-        "jeżeli",
-        "już",
-        "ją",
-        "każdy",
-        "ku",
-        "lub",
-        "ma",
-        "może",
-        "na",
-        "nad",
-        "nie",
-        "niż",
-        "o",
-        "od",
-        "oraz",
-        "po",
-        "pod",
-        "przed",
-        "przez",
-        "przy",
-        "się",
-        "so",
-        "są",
-        "ta",
-        "tak",
-        "także",
-        "te",
-        "tego",
-        "tej",
-        "ten",
-        "też",
-        "to",
-        "tu",
-        "ty",
-        "tym",
-        "u",
-        "w",
-        "we",
-        "więc",
-        "z",
-        "za",
-        "ze",
-        "że",
-    ]
-)
 
 
 @cache
@@ -230,6 +153,72 @@ def on_config_inited(app: Any, config: Any) -> None:
     config.html_search_options = options
 
 
+# --- the site's rule-level search (havoc.search) -------------------------------------------
+
+
+def english_stemmer_js() -> str:
+    """Snowball's JavaScript English stemmer as Sphinx ships it (same algorithm as Python's)."""
+    from sphinx.search import _MINIFIED_JS_PATH
+
+    return (Path(_MINIFIED_JS_PATH) / "english-stemmer.js").read_text(encoding="utf-8")
+
+
+@cache
+def search_script() -> str:
+    """``havoc-search.js``: both stemmers, the query engine and the page's search interface."""
+    from havoc.search.site import ENGINE_JS
+
+    parts = (
+        base_stemmer_js(),
+        english_stemmer_js(),
+        polish_stemmer_js(),
+        ENGINE_JS.read_text(encoding="utf-8"),
+        (HERE / "search" / "ui.js").read_text(encoding="utf-8"),
+    )
+    return "\n".join(parts)
+
+
+def _write(path: Path, text: str) -> None:
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except OSError:
+        pass
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.chmod(tmp, 0o644)  # mkstemp makes it private; a web server must be able to read it
+    os.replace(tmp, path)
+
+
+def write_search_files(app: Any, exception: BaseException | None) -> None:
+    """Write the query script and this language's index into ``_static`` after an HTML build."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from havoc.search.index import build
+    from havoc.search.site import index_script
+    from havoc.sphinxext.context import get_context
+
+    lang = app.config.language or "en"
+    static = Path(app.outdir) / "_static"
+    _write(static / "havoc-search.js", search_script())
+    _write(static / "havoc-searchindex.js", index_script(build(get_context(app.env).ruleset), lang))
+
+
+def on_html_page_context(app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    from havoc.search.site import labels
+
+    context["havoc_search_labels"] = labels(app.config.language or "en")
+
+
 def setup_search(app: Any) -> None:
     app.add_search_language(SearchPolish)
     app.connect("config-inited", on_config_inited)
+    app.connect("build-finished", write_search_files)
+    app.connect("html-page-context", on_html_page_context)
+    app.add_js_file("havoc-search.js", loading_method="defer")
+    app.add_css_file("havoc-search.css")

@@ -1,0 +1,96 @@
+"""``havoc serve``: the rules site and the assistant's JSON API, on loopback by default.
+
+The web framework is imported only here, inside the command (through :mod:`havoc.server`), so
+no other command pays for it. The site is built first when ``build/site`` lacks a language.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from havoc.commands import add_ruleset_option
+
+DEFAULT_SITE = Path("build") / "site"
+SITE_ENV = "HAVOC_SERVE_SITE"
+RULESET_ENV = "HAVOC_SERVE_RULESET"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="serve the rules site and the assistant's JSON API (loopback only by default)",
+        description=(
+            "Serve build/site (both languages; built first if missing) and the JSON API under /api "
+            "(OpenAPI at /openapi.json, an interactive page at /api/docs). Ctrl-C stops it."
+        ),
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s, this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
+    p.add_argument("--site", type=Path, default=DEFAULT_SITE, help="the built site folder (default: %(default)s)")
+    add_ruleset_option(p)
+    p.set_defaults(func=cmd_serve)
+
+
+def ensure_site(site: Path, ruleset: str) -> int:
+    """Build the site when a language is missing from ``site``."""
+    from havoc.i18n import LANGUAGES
+
+    if all((site / lang / "index.html").is_file() for lang in LANGUAGES) and (site / "index.html").is_file():
+        return 0
+    from havoc.commands import docs
+
+    print(f"building the site into {site} first …", file=sys.stderr)
+    results = docs.build_languages(list(LANGUAGES), site, docs.DEFAULT_DOCTREES, ruleset, docs.DEFAULT_SHEETS)
+    failed = [r for r in results if r.code]
+    for r in failed:
+        sys.stderr.write(r.output)
+    if failed:
+        print("error: the site did not build; see above", file=sys.stderr)
+        return 1
+    docs.write_root(site)
+    return 0
+
+
+def app_factory() -> object:
+    """The application a uvicorn worker builds (configured through the environment)."""
+    from havoc.server import create_app
+
+    return create_app(Path(os.environ[SITE_ENV]), os.environ.get(RULESET_ENV))
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from havoc.errors import InputError, Problem
+
+    if args.workers < 1:
+        raise InputError([Problem("--workers", None, "expected a whole number ≥ 1")])
+    if not 0 < args.port < 65536:
+        raise InputError([Problem("--port", None, "expected a port number from 1 to 65535")])
+    code = ensure_site(args.site, args.ruleset)
+    if code:
+        return code
+    try:
+        import uvicorn
+    except ImportError:
+        print("error: `havoc serve` needs the serve extra: pip install -e '.[serve]'", file=sys.stderr)
+        return 1
+    os.environ[SITE_ENV] = str(args.site.resolve())
+    os.environ[RULESET_ENV] = args.ruleset
+    from havoc import rulebook
+
+    rulebook.load(args.ruleset)  # a broken rulebook stops here with its located problems
+    print(f"serving http://{args.host}:{args.port}/ (the assistant: /en/assistant.html, API: /api/docs)")
+    uvicorn.run(
+        "havoc.commands.serve:app_factory",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="warning",
+        access_log=False,
+        server_header=False,
+    )
+    return 0

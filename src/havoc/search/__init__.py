@@ -1,0 +1,89 @@
+"""Rule-level search in English and Polish: one core for the site, ``havoc lookup`` and the API.
+
+``lookup("ilu oddziałów może wycofać się z bitwy", lang="pl")`` returns the rules (glossary
+terms, examples) that answer it, best first, shown in ``lang``; a query in either language finds
+the rule on either language's side through the shared rule ID. The site ships the same index
+(:func:`havoc.search.index.for_language`) and repeats the query in ``havoc-search.js``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from havoc.errors import InputError, Problem
+from havoc.i18n import LANGUAGES
+from havoc.search.index import build, for_language
+from havoc.search.query import Engine
+
+__all__ = ["Hit", "engine", "lookup"]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One result: a rule (or glossary term, or example) with where to read it."""
+
+    rule_id: str
+    kind: str  # rule | term | example
+    title: str
+    section: str
+    snippet: str  # plain text of the rule in the asked language
+    url: str  # site-relative, rules/<page>.html#<rule-id>
+    score: float
+    highlights: tuple[tuple[int, int], ...] = ()  # [start, end) of matched words in snippet
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rule_id": self.rule_id,
+            "kind": self.kind,
+            "title": self.title,
+            "section": self.section,
+            "snippet": self.snippet,
+            "highlights": [list(h) for h in self.highlights],
+            "url": self.url,
+            "score": round(self.score, 4),
+        }
+
+
+@lru_cache(maxsize=8)
+def _engines(fingerprint: str, ruleset: str) -> dict[str, Engine]:
+    from havoc import rulebook
+
+    index = build(rulebook.load(ruleset))
+    return {lang: Engine(for_language(index, lang)) for lang in LANGUAGES}
+
+
+_CHECKED: dict[str, tuple[float, str]] = {}
+RECHECK_SECONDS = 2.0
+
+
+def engine(lang: str = "en", ruleset: str | None = None) -> Engine:
+    """The query engine of one language, built once per process from the current rules.
+
+    Whether the rule files changed is checked at most every couple of seconds (hashing them
+    costs more than a query), so a long-running server still picks up edited rules.
+    """
+    from havoc import rulebook
+    from havoc.rulebook import DEFAULT_RULESET
+
+    if lang not in LANGUAGES:
+        raise InputError([Problem("lang", None, f"expected one of {', '.join(LANGUAGES)}, found {lang!r}")])
+    name = ruleset or DEFAULT_RULESET
+    now = time.monotonic()
+    checked = _CHECKED.get(name)
+    if checked is None or now - checked[0] > RECHECK_SECONDS:
+        checked = _CHECKED[name] = (now, rulebook.load(name).fingerprint)
+    return _engines(checked[1], name)[lang]
+
+
+def lookup(text: str, lang: str = "en", limit: int = 10, *, ruleset: str | None = None) -> list[Hit]:
+    """The rules that answer ``text`` (either language), best first, shown in ``lang``."""
+    eng = engine(lang, ruleset)
+    hits = []
+    for result in eng.search(text, limit):
+        doc_id, kind, url, title, section, body = eng.docs[result.doc]
+        snippet, marks = eng.snippet(body, result.keys)
+        hits.append(Hit(doc_id, kind, title, section, snippet, url, result.score, tuple(marks)))
+    return hits

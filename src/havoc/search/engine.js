@@ -1,0 +1,214 @@
+// havoc search in the browser: the same query as havoc/search/query.py, step by step.
+//
+// Needs EnglishStemmer and PolishStemmer (Snowball's JavaScript stemmers, which the build puts
+// before this file) and an index written by havoc.search.index.for_language. Every number that
+// decides a ranking (each key's BM25F score per document, the typo and prefix weights, the
+// stopwords) comes from the index, so Python and JavaScript add up the same numbers; a test runs
+// both over the query set and compares the rankings.
+/* exported HavocSearchEngine */
+var HavocSearchEngine = (function () {
+  "use strict";
+
+  var WORD = /[\p{L}\p{N}]+/gu;
+  var MARKS = /[\u0300-\u036f]/g;
+
+  function fold(text) {
+    return text.toLowerCase().normalize("NFD").replace(MARKS, "").normalize("NFC").replace(/ł/g, "l");
+  }
+
+  function words(text) {
+    return text.normalize("NFC").toLowerCase().match(WORD) || [];
+  }
+
+  function spans(text) {
+    var out = [];
+    var re = new RegExp(WORD.source, "gu");
+    var m;
+    while ((m = re.exec(text)) !== null) out.push([m.index, m.index + m[0].length, m[0].toLowerCase()]);
+    return out;
+  }
+
+  function edit1(a, b) {
+    var la = a.length, lb = b.length;
+    if (a === b || Math.abs(la - lb) > 1) return false;
+    var i = 0;
+    while (i < Math.min(la, lb) && a[i] === b[i]) i++;
+    if (la === lb) {
+      if (a.slice(i + 1) === b.slice(i + 1)) return true;
+      return i + 1 < la && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+    }
+    if (la < lb) return a.slice(i) === b.slice(i + 1);
+    return a.slice(i + 1) === b.slice(i);
+  }
+
+  function has(obj, key) {
+    return Object.prototype.hasOwnProperty.call(obj, key);
+  }
+
+  function Engine(data) {
+    this.lang = data.lang;
+    this.docs = data.docs;
+    this.postings = data.postings;
+    this.vocab = data.vocab;
+    this.words = Object.keys(data.vocab).sort();
+    this.phrases = data.phrases;
+    this.params = data.params;
+    this.stop = {};
+    for (var i = 0; i < data.stopwords.length; i++) this.stop[data.stopwords[i]] = true;
+    this.stemmers = { pl: new PolishStemmer(), en: new EnglishStemmer() };
+  }
+
+  Engine.prototype.isStopword = function (w) {
+    return has(this.stop, fold(w));
+  };
+
+  Engine.prototype.prefixed = function (f) {
+    var lo = 0, hi = this.words.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (this.words[mid] < f) lo = mid + 1;
+      else hi = mid;
+    }
+    var out = [];
+    for (var i = lo; i < this.words.length && this.words[i].indexOf(f) === 0 && out.length < this.params.prefix_limit; i++) {
+      out.push(this.words[i]);
+    }
+    return out;
+  };
+
+  Engine.prototype.wordKeys = function (word, last) {
+    var f = fold(word), self = this, p = this.params, out = [], i, j;
+    if (has(this.vocab, f) && this.vocab[f].length) {
+      return this.vocab[f].map(function (k) { return [k, 1.0]; });
+    }
+    var stems = /^\p{N}+$/u.test(word) ? [word] : [fold(this.stemmers.pl.stemWord(word)), fold(this.stemmers.en.stemWord(word))];
+    var seenStem = {};
+    for (i = 0; i < stems.length; i++) {
+      var s = stems[i];
+      if (has(seenStem, s)) continue;
+      seenStem[s] = true;
+      if (has(this.postings, s)) out.push([s, 1.0]);
+      else if (has(this.vocab, s)) for (j = 0; j < this.vocab[s].length; j++) out.push([this.vocab[s][j], 1.0]);
+    }
+    if (!out.length && f.length >= p.typo_min) {
+      this.words.forEach(function (w) {
+        if (edit1(f, w)) self.vocab[w].forEach(function (k) { out.push([k, p.typo_weight]); });
+      });
+    }
+    if (!out.length && last && f.length >= p.prefix_min) {
+      this.prefixed(f).forEach(function (w) {
+        self.vocab[w].forEach(function (k) { out.push([k, p.prefix_weight]); });
+      });
+    }
+    var seen = {}, result = [];
+    for (i = 0; i < out.length; i++) {
+      if (!has(seen, out[i][0])) {
+        seen[out[i][0]] = true;
+        result.push(out[i]);
+      }
+    }
+    return result;
+  };
+
+  // Returns [{doc, score, keys}] best first, one per rule.
+  Engine.prototype.search = function (query, limit) {
+    var self = this, i, j, m;
+    if (limit === undefined) limit = 10;
+    var ws = words(query).filter(function (w) { return !self.isStopword(w); }).slice(0, this.params.max_words);
+    if (!ws.length || limit <= 0) return [];
+    var alts = ws.map(function (w, k) { return self.wordKeys(w, k === ws.length - 1); });
+    var keySets = alts.map(function (a) {
+      var s = {};
+      a.forEach(function (kw) { s[kw[0]] = true; });
+      return s;
+    });
+    var extra = [];
+    for (i = 0; i < this.phrases.length; i++) {
+      var keys = this.phrases[i][0], concept = this.phrases[i][1], n = keys.length;
+      for (var start = 0; start + n <= ws.length; start++) {
+        var all = true;
+        for (m = 0; m < n; m++) if (!has(keySets[start + m], keys[m])) { all = false; break; }
+        if (all) { extra.push(concept); break; }
+      }
+    }
+    var total = new Map(), covered = new Map();
+    alts.forEach(function (a) {
+      var best = new Map();
+      a.forEach(function (kw) {
+        var post = has(self.postings, kw[0]) ? self.postings[kw[0]] : [];
+        for (j = 0; j < post.length; j += 2) {
+          var d = post[j], s = kw[1] * post[j + 1];
+          if (s > (best.has(d) ? best.get(d) : 0.0)) best.set(d, s);
+        }
+      });
+      best.forEach(function (s, d) {
+        total.set(d, (total.has(d) ? total.get(d) : 0.0) + s);
+        covered.set(d, (covered.has(d) ? covered.get(d) : 0) + 1);
+      });
+    });
+    var seenConcept = {};
+    extra.forEach(function (c) {
+      if (has(seenConcept, c)) return;
+      seenConcept[c] = true;
+      var post = has(self.postings, c) ? self.postings[c] : [];
+      for (j = 0; j < post.length; j += 2) {
+        var d = post[j];
+        total.set(d, (total.has(d) ? total.get(d) : 0.0) + post[j + 1]);
+        if (!covered.has(d)) covered.set(d, 0);
+      }
+    });
+    var ranked = [];
+    total.forEach(function (t, d) {
+      var r = covered.get(d) / ws.length;
+      ranked.push([t * (r * r), d]);
+    });
+    ranked.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
+    var qkeys = {};
+    alts.forEach(function (a) { a.forEach(function (kw) { qkeys[kw[0]] = true; }); });
+    extra.forEach(function (c) { qkeys[c] = true; });
+    var out = [], seenRule = {};
+    for (i = 0; i < ranked.length && out.length < limit; i++) {
+      var ruleId = this.docs[ranked[i][1]][0];
+      if (ranked[i][0] <= 0 || has(seenRule, ruleId)) continue;
+      seenRule[ruleId] = true;
+      out.push({ doc: ranked[i][1], score: ranked[i][0], keys: qkeys });
+    }
+    return out;
+  };
+
+  // A window of text around its matched words: [snippet, [[start, end], ...]].
+  Engine.prototype.snippet = function (text, keys, width) {
+    var self = this;
+    if (width === undefined) width = 200;
+    var toks = spans(text);
+    var hits = toks.filter(function (t) {
+      var f = fold(t[2]);
+      return has(self.vocab, f) && self.vocab[f].some(function (k) { return has(keys, k); });
+    });
+    var start = 0, end = text.length, i;
+    if (text.length > width) {
+      var best = 0, bestN = -1;
+      hits.forEach(function (h) {
+        var n = 0;
+        hits.forEach(function (h2) { if (h2[0] >= h[0] && h2[1] <= h[0] + width - 40) n++; });
+        if (n > bestN) { best = h[0]; bestN = n; }
+      });
+      var begin = Math.max(0, best - 40);
+      start = 0;
+      if (begin > 0) {
+        for (i = 0; i < toks.length; i++) if (toks[i][0] >= begin) { start = toks[i][0]; break; }
+      }
+      var lastEnd = -1;
+      for (i = 0; i < toks.length; i++) if (toks[i][1] <= start + width) lastEnd = toks[i][1];
+      end = lastEnd >= 0 ? lastEnd : Math.min(text.length, start + width);
+      if (end < text.length && ".,;:!?)".indexOf(text[end]) >= 0) end = Math.min(text.length, end + 1);
+    }
+    var prefix = start > 0 ? "…" : "", suffix = end < text.length ? "…" : "";
+    var shift = prefix.length - start;
+    var marks = hits.filter(function (h) { return h[0] >= start && h[1] <= end; }).map(function (h) { return [h[0] + shift, h[1] + shift]; });
+    return [prefix + text.slice(start, end) + suffix, marks];
+  };
+
+  return { Engine: Engine, fold: fold, words: words, edit1: edit1 };
+})();
+if (typeof module !== "undefined") module.exports = HavocSearchEngine;

@@ -1,0 +1,308 @@
+"""The search index: one document per rule, glossary term and example, both languages at once.
+
+Documents come from the rulebook model and the catalogs, never from rendered pages, so a result
+is a rule (with its own anchor), not a page that happens to hold every word. Each document has
+the fields title, summary, terms (the glossary terms it links), text and section, in English and
+in Polish; a word of either language finds the rule, and the result is shown in the reader's.
+
+Ranking is BM25F: a key's field frequencies are weighted (title > summary > terms > text >
+section), length-normalised per field and saturated once per document. Every (key, document)
+score is computed here and rounded, so the Python query and the browser's query add up exactly
+the same numbers and rank alike.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from havoc.i18n import LANGUAGES, Translator, translator, ui
+from havoc.rulebook.model import Rule, Ruleset
+from havoc.search import query as Q
+from havoc.search import text as T
+
+FORMAT = 1
+FIELDS = ("title", "summary", "terms", "text", "section")
+WEIGHTS = {"title": 4.0, "summary": 2.5, "terms": 1.5, "text": 1.0, "section": 0.6}
+KIND_BOOST = {"rule": 1.0, "term": 1.0, "example": 0.55}
+K1, B = 1.2, 0.75
+CONCEPT = "@"  # concept keys: "@" + term ID, shared by both languages
+PAGES_DIR = "rules"
+GLOSSARY_PAGE = "glossary.html"
+
+
+class Doc(NamedTuple):
+    id: str  # the rule's ID (an example's rule), or term:<id>
+    kind: str  # rule | term | example
+    url: str  # site-relative: rules/<page>.html#<anchor>
+    title: dict[str, str]  # per language
+    section: dict[str, str]
+    summary: dict[str, str]
+    text: dict[str, str]  # plain text, for the snippet
+    terms: tuple[str, ...]  # linked term IDs
+    # what a result shows when it is not what is indexed: an example is shown as its rule
+    shown_title: dict[str, str] | None = None
+    shown_section: dict[str, str] | None = None
+
+
+def _page(rs: Ruleset, rule: Rule) -> str:
+    """The page a rule is rendered on: its section's, or its overlay's."""
+    if rule.section_id and rs.sections[rule.section_id].origin == "base":
+        return f"{PAGES_DIR}/{rule.section_id}.html"
+    origin = rule.origin if rule.origin != "base" else rs.sections[rule.section_id].origin
+    return f"{PAGES_DIR}/{origin}.html"
+
+
+def _section_title(rs: Ruleset, rule: Rule, tr: Translator) -> str:
+    if rule.section_id and rs.sections[rule.section_id].origin == "base":
+        section = rs.sections[rule.section_id]
+        return tr.text(f"{section.id}:title", section.title)
+    overlay = rs.overlays[rule.origin]
+    name = tr.text(f"{overlay.id}:title", overlay.title)
+    if rule.section_id:
+        section = rs.sections[rule.section_id]
+        return f"{name}: {tr.text(f'{section.id}:title', section.title)}"
+    return name
+
+
+_TERM_LINK = re.compile(r"\]\(term:([a-z0-9-]+)\)")
+
+
+def _linked_terms(*texts: str | None) -> list[str]:
+    """The glossary terms a text links to (in the order they appear)."""
+    return [m.group(1) for s in texts if s for m in _TERM_LINK.finditer(s)]
+
+
+def documents(rs: Ruleset) -> list[Doc]:
+    """Every searchable thing of the ruleset, in book order."""
+    trs = {lang: translator(lang) for lang in LANGUAGES}
+
+    def each(context: str, msgid: str | None) -> dict[str, str]:
+        if not msgid:
+            return dict.fromkeys(LANGUAGES, "")
+        return {lang: " ".join(tr.render(rs, context, msgid).split()) for lang, tr in trs.items()}
+
+    docs: list[Doc] = []
+    for rule in _book_order(rs):
+        page = _page(rs, rule)
+        section = {lang: _section_title(rs, rule, tr) for lang, tr in trs.items()}
+        title = each(f"{rule.id}:title", rule.title)
+        terms = tuple(dict.fromkeys([*rule.terms, *_linked_terms(rule.text, rule.summary)]))
+        docs.append(
+            Doc(
+                rule.id,
+                "rule",
+                f"{page}#{rule.id}",
+                title,
+                section,
+                each(f"{rule.id}:summary", rule.summary),
+                each(f"{rule.id}:text", rule.text),
+                terms,
+            )
+        )
+        for ex in rule.examples:
+            docs.append(
+                Doc(
+                    rule.id,
+                    "example",
+                    f"{page}#{rule.id}",
+                    each(f"{ex.id}:title", ex.title),
+                    title,
+                    dict.fromkeys(LANGUAGES, ""),
+                    each(f"{ex.id}:text", ex.text),
+                    tuple(dict.fromkeys(_linked_terms(ex.text))),
+                    shown_title=title,
+                    shown_section=section,
+                )
+            )
+    for term in rs.terms.values():
+        docs.append(
+            Doc(
+                f"term:{term.id}",
+                "term",
+                f"{GLOSSARY_PAGE}#term-{term.id}",
+                {lang: tr.term_name(rs, term.id) for lang, tr in trs.items()},
+                {lang: ui("Glossary", lang) for lang in LANGUAGES},
+                dict.fromkeys(LANGUAGES, ""),
+                each(f"term:{term.id}:definition", term.definition),
+                (term.id,),
+            )
+        )
+    return docs
+
+
+def _book_order(rs: Ruleset) -> list[Rule]:
+    ids = [rid for part in rs.parts for sid in part.section_ids for rid in rs.sections[sid].rule_ids]
+    ids += [rid for rid in rs.rules if rid not in set(ids)]
+    return [rs.rules[rid] for rid in dict.fromkeys(ids)]
+
+
+def term_forms(rs: Ruleset, term_id: str, lang: str) -> list[str]:
+    """The forms a reader may type for a term: its name's plural forms and listed inflections."""
+    tr = translator(lang)
+    term = rs.terms[term_id]
+    forms = [tr.term_name(rs, term_id), tr.term_name(rs, term_id, 2), tr.term_name(rs, term_id, 5)]
+    if term.search_forms:
+        forms += tr.text(f"term:{term_id}:search-forms", term.search_forms).split(",")
+    return list(dict.fromkeys(f.strip().lower() for f in forms if f.strip()))
+
+
+class Analyzer:
+    """Turns one language's text into keys, remembering every surface form it saw.
+
+    A word's key is its own stem; a word that is a form of a glossary term also carries that
+    term's concept key. The concept joins the forms Snowball splits (kryształy, kryształów) and
+    the two languages' names of a term, while the stem keeps a word's own meaning: "wykup" is
+    listed under Prisoner, yet a rule that says "wykup" still beats one that only says "Jeniec".
+    """
+
+    def __init__(self, lang: str, concepts: dict[str, str]) -> None:
+        self.lang = lang
+        self.concepts = concepts
+        self._keys: dict[str, tuple[str, ...]] = {}
+        self.vocab: dict[str, set[str]] = defaultdict(set)
+
+    def word_keys(self, word: str) -> tuple[str, ...]:
+        ks = self._keys.get(word)
+        if ks is None:
+            f = T.fold(word)
+            concept = self.concepts.get(f)
+            ks = (T.key(word, self.lang), concept) if concept else (T.key(word, self.lang),)
+            self._keys[word] = ks
+            self.vocab[f].update(ks)
+        return ks
+
+    def keys(self, text: str) -> list[str]:
+        return [k for w in T.words(text) if not T.is_stopword(w) for k in self.word_keys(w)]
+
+
+def build(rs: Ruleset) -> dict[str, Any]:
+    """The whole index (both languages' displays): see :func:`for_language` for the site's part."""
+    docs = documents(rs)
+    groups = {lang: {tid: term_forms(rs, tid, lang) for tid in rs.terms} for lang in LANGUAGES}
+    concepts: dict[str, str] = {}  # folded single-word form -> concept key (first term wins)
+    for lang in LANGUAGES:
+        for tid, forms in groups[lang].items():
+            for form in forms:
+                if len(T.words(form)) == 1 and not _fragment(form, forms, lang):
+                    concepts.setdefault(T.fold(form), CONCEPT + tid)
+    analyzers = {lang: Analyzer(lang, concepts) for lang in LANGUAGES}
+    phrases: list[tuple[list[str], str]] = []  # multi-word forms, as stem keys -> concept key
+    for lang, an in analyzers.items():
+        for tid, forms in groups[lang].items():
+            for form in forms:
+                stems = [an.word_keys(w)[0] for w in T.words(form) if not T.is_stopword(w)]
+                if len(stems) > 1:
+                    phrases.append((stems, CONCEPT + tid))
+
+    term_names = {tid: {lang: " ".join(term_forms(rs, tid, lang)[:3]) for lang in LANGUAGES} for tid in rs.terms}
+    by_first: dict[str, list[tuple[list[str], str]]] = defaultdict(list)
+    for stems, concept in phrases:
+        by_first[stems[0]].append((stems, concept))
+    fields_of: list[dict[str, Counter[str]]] = []
+    for doc in docs:
+        counts: dict[str, Counter[str]] = {f: Counter() for f in FIELDS}
+        used = set(doc.terms)
+        for lang, an in analyzers.items():
+            counts["title"].update(an.keys(doc.title[lang]))
+            counts["summary"].update(an.keys(doc.summary[lang]))
+            counts["text"].update(an.keys(doc.text[lang]))
+            counts["section"].update(an.keys(doc.section[lang]))
+            if doc.kind != "term":
+                used |= _named_terms(an, f"{doc.title[lang]} . {doc.summary[lang]} . {doc.text[lang]}", by_first)
+        for tid in sorted(used):
+            for lang, an in analyzers.items():
+                counts["terms"].update(an.keys(term_names[tid][lang]))
+            # a glossary entry is its own term's best answer: its concept counts as title
+            counts["title" if doc.kind == "term" else "terms"][CONCEPT + tid] += 2
+        fields_of.append(counts)
+
+    n = len(docs)
+    avg = {f: max(1.0, sum(sum(c[f].values()) for c in fields_of) / n) for f in FIELDS}
+    df: Counter[str] = Counter()
+    for counts in fields_of:
+        df.update(set().union(*(c.keys() for c in counts.values())))
+    postings: dict[str, list[float]] = {}
+    for i, (doc, counts) in enumerate(zip(docs, fields_of, strict=True)):
+        lengths = {f: sum(counts[f].values()) for f in FIELDS}
+        for k in sorted(set().union(*(c.keys() for c in counts.values()))):
+            tf = sum(WEIGHTS[f] * counts[f][k] / (1 - B + B * lengths[f] / avg[f]) for f in FIELDS if counts[f][k])
+            idf = math.log(1 + (n - df[k] + 0.5) / (df[k] + 0.5))
+            score = round(KIND_BOOST[doc.kind] * idf * tf * (K1 + 1) / (K1 + tf), 3)
+            if score > 0:
+                postings.setdefault(k, []).extend((i, score))
+
+    vocab: dict[str, set[str]] = defaultdict(set)
+    for an in analyzers.values():
+        for word, keys in an.vocab.items():
+            vocab[word] |= {k for k in keys if k in postings}
+    return {
+        "format": FORMAT,
+        "docs": docs,
+        "postings": postings,
+        "vocab": {w: sorted(ks) for w, ks in sorted(vocab.items()) if ks},
+        "phrases": [[keys, c] for keys, c in _unique(phrases) if c in postings],
+    }
+
+
+def _named_terms(an: Analyzer, text: str, by_first: dict[str, list[tuple[list[str], str]]]) -> set[str]:
+    """The multi-word terms a text names without linking them ("on Region Control")."""
+    seq = [an.word_keys(w)[0] for w in T.words(text) if not T.is_stopword(w)]
+    found = set()
+    for i, stem in enumerate(seq):
+        for stems, concept in by_first.get(stem, ()):
+            if seq[i : i + len(stems)] == stems:
+                found.add(concept[len(CONCEPT) :])
+    return found
+
+
+def _fragment(form: str, forms: list[str], lang: str) -> bool:
+    """Whether a single word is only a piece of a term whose name is several words.
+
+    "punkty" is listed under Punkty Zwycięstwa and "card" under Tactics card, but alone they are
+    broader words (Recruit points, any card): they keep their own stem, not the term's concept.
+    The term's own name (and its plural forms) are its first three forms.
+    """
+    name = [w for w in T.words(forms[0]) if not T.is_stopword(w)]
+    if len(name) < 2:
+        return False
+    pieces = {T.key(w, lang) for f in forms[:3] for w in T.words(f)}
+    return T.key(form, lang) in pieces
+
+
+def _unique(items: Iterable[tuple[list[str], str]]) -> list[tuple[list[str], str]]:
+    seen: set[tuple[str, ...]] = set()
+    out = []
+    for keys, concept in items:
+        if tuple(keys) not in seen:
+            seen.add(tuple(keys))
+            out.append((keys, concept))
+    return out
+
+
+def for_language(index: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The part of the index one language's site ships: every key, each document shown in ``lang``."""
+    docs: list[Doc] = index["docs"]
+    return {
+        "format": FORMAT,
+        "lang": lang,
+        "docs": [
+            [
+                d.id,
+                d.kind,
+                d.url,
+                (d.shown_title or d.title)[lang],
+                (d.shown_section or d.section)[lang],
+                d.text[lang] or d.summary[lang],
+            ]
+            for d in docs
+        ],
+        "postings": index["postings"],
+        "vocab": index["vocab"],
+        "phrases": index["phrases"],
+        "stopwords": sorted(T.FOLDED_STOPWORDS),
+        "params": Q.PARAMS,
+    }

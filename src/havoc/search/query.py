@@ -1,0 +1,180 @@
+"""Answering a query from the index; ``havoc-search.js`` is the same algorithm, step by step.
+
+1. The query's words, stopwords dropped (the first 32).
+2. Each word's keys: the keys its folded form had in the rulebook (which include the concept of a
+   glossary term it is a form of); else its Polish and English stems (or, when a stem is itself a
+   word of the rulebook, that word's keys: trogowie → trogow → trogów); else, for a word of 5+
+   letters, the words one typo away (weight 0.7); else, for the last word only (the reader may
+   still be typing), the words it begins (weight 0.8, 20 at most).
+3. A run of words that spells a multi-word glossary term (on keys, so any inflection) adds
+   that term's concept: "punkty zwycięstwa" means Victory Points, "punkty" alone does not.
+4. A document scores, per word, its best key, summed over words; the sum is multiplied by
+   (words matched / words)², so every word is optional but covering more of them wins.
+5. Results are rules: an example counts as its rule, and a rule is listed once, where it ranks
+   best (its own text or one of its examples).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from typing import Any, NamedTuple
+
+from havoc.search import text as T
+
+TYPO_WEIGHT = 0.7
+PREFIX_WEIGHT = 0.8
+PREFIX_LIMIT = 20
+TYPO_MIN, PREFIX_MIN = 5, 3
+MAX_WORDS = 32  # a pasted paragraph is cut here: a question is never that long
+# Shipped in the site's index, so the browser's query uses the very same numbers.
+PARAMS = {
+    "typo_weight": TYPO_WEIGHT,
+    "prefix_weight": PREFIX_WEIGHT,
+    "prefix_limit": PREFIX_LIMIT,
+    "typo_min": TYPO_MIN,
+    "prefix_min": PREFIX_MIN,
+    "max_words": MAX_WORDS,
+}
+
+
+class Result(NamedTuple):
+    doc: int
+    score: float
+    keys: frozenset[str]  # the query's keys, for highlighting
+
+
+class Engine:
+    """One language's index, ready to query."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.lang: str = data["lang"]
+        self.docs: list[list[str]] = data["docs"]
+        self.postings: dict[str, list[float]] = data["postings"]
+        self.vocab: dict[str, list[str]] = data["vocab"]
+        self.words = sorted(self.vocab)
+        self.phrases: list[tuple[list[str], str]] = [(list(k), c) for k, c in data["phrases"]]
+        self._deletes: dict[str, list[str]] | None = None
+        # the same postings as (document, score) pairs: a faster loop in Python
+        self._pairs = {k: list(zip(map(int, v[::2]), v[1::2], strict=True)) for k, v in self.postings.items()}
+        self._tokens: dict[str, list[tuple[int, int, frozenset[str]]]] = {}
+
+    # -- keys of one word ------------------------------------------------------------------
+
+    def _typos(self, f: str) -> list[str]:
+        """Vocabulary words one edit away (found through shared one-letter deletions)."""
+        if self._deletes is None:
+            deletes: dict[str, list[str]] = defaultdict(list)
+            for w in self.words:
+                if len(w) >= TYPO_MIN - 1:
+                    for i in range(len(w)):
+                        deletes[w[:i] + w[i + 1 :]].append(w)
+                    deletes[w].append(w)
+            self._deletes = dict(deletes)
+        candidates: set[str] = set(self._deletes.get(f, ()))
+        for i in range(len(f)):
+            d = f[:i] + f[i + 1 :]
+            candidates.update(self._deletes.get(d, ()))
+            if d in self.vocab:
+                candidates.add(d)
+        return sorted(w for w in candidates if T.edit1(f, w))
+
+    def _prefixed(self, f: str) -> list[str]:
+        i = bisect.bisect_left(self.words, f)
+        out: list[str] = []
+        while i < len(self.words) and self.words[i].startswith(f) and len(out) < PREFIX_LIMIT:
+            out.append(self.words[i])
+            i += 1
+        return out
+
+    def word_keys(self, word: str, last: bool) -> list[tuple[str, float]]:
+        f = T.fold(word)
+        found = self.vocab.get(f)
+        if found:
+            return [(k, 1.0) for k in found]
+        stems = [word] if word.isdigit() else [T.fold(T.snowball(word, lang)) for lang in ("pl", "en")]
+        out = [(k, 1.0) for s in dict.fromkeys(stems) for k in ([s] if s in self.postings else self.vocab.get(s, []))]
+        if not out and len(f) >= TYPO_MIN:
+            out = [(k, TYPO_WEIGHT) for w in self._typos(f) for k in self.vocab[w]]
+        if not out and last and len(f) >= PREFIX_MIN:
+            out = [(k, PREFIX_WEIGHT) for w in self._prefixed(f) for k in self.vocab[w]]
+        seen: dict[str, float] = {}
+        for k, wt in out:
+            seen.setdefault(k, wt)
+        return list(seen.items())
+
+    # -- the query -------------------------------------------------------------------------
+
+    def search(self, query: str, limit: int = 10) -> list[Result]:
+        ws = [w for w in T.words(query) if not T.is_stopword(w)][:MAX_WORDS]
+        if not ws or limit <= 0:
+            return []
+        alts = [self.word_keys(w, i == len(ws) - 1) for i, w in enumerate(ws)]
+        key_sets = [{k for k, _ in a} for a in alts]
+        extra: list[str] = []
+        for keys, concept in self.phrases:
+            n = len(keys)
+            for start in range(len(ws) - n + 1):
+                if all(keys[m] in key_sets[start + m] for m in range(n)):
+                    extra.append(concept)
+                    break
+        total: dict[int, float] = {}
+        covered: dict[int, int] = {}
+        for a in alts:
+            best: dict[int, float] = {}
+            for k, wt in a:
+                for d, score in self._pairs.get(k, ()):
+                    s = wt * score
+                    if s > best.get(d, 0.0):
+                        best[d] = s
+            for d, s in best.items():
+                total[d] = total.get(d, 0.0) + s
+                covered[d] = covered.get(d, 0) + 1
+        for concept in dict.fromkeys(extra):
+            for d, score in self._pairs.get(concept, ()):
+                total[d] = total.get(d, 0.0) + score
+                covered.setdefault(d, 0)
+        n = len(ws)
+        ranked = sorted(
+            ((total[d] * ((covered[d] / n) * (covered[d] / n)), d) for d in total),
+            key=lambda sd: (-sd[0], sd[1]),
+        )
+        matched = frozenset(k for a in alts for k, _ in a) | frozenset(extra)
+        out: list[Result] = []
+        seen: set[str] = set()
+        for s, d in ranked:
+            rule_id = self.docs[d][0]
+            if s <= 0 or rule_id in seen:
+                continue
+            seen.add(rule_id)
+            out.append(Result(d, s, matched))
+            if len(out) == limit:
+                break
+        return out
+
+    # -- the snippet -----------------------------------------------------------------------
+
+    def snippet(self, text: str, keys: frozenset[str], width: int = 200) -> tuple[str, list[tuple[int, int]]]:
+        """A window of ``text`` around its matched words, and where those words are in it."""
+        toks = self._tokens.get(text)
+        if toks is None:
+            toks = self._tokens[text] = [(s, e, frozenset(self.vocab.get(T.fold(w), ()))) for s, e, w in T.spans(text)]
+        hits = [(s, e) for s, e, ks in toks if not keys.isdisjoint(ks)]
+        start, end = 0, len(text)
+        if len(text) > width:
+            best, best_n = 0, -1
+            for s, _ in hits:
+                n_in = sum(1 for s2, e2 in hits if s2 >= s and e2 <= s + width - 40)
+                if n_in > best_n:
+                    best, best_n = s, n_in
+            begin = max(0, best - 40)
+            starts = [s for s, _, _ in toks if s >= begin]
+            start = starts[0] if begin > 0 and starts else 0
+            ends = [e for _, e, _ in toks if e <= start + width]
+            end = ends[-1] if ends else min(len(text), start + width)
+            end = min(len(text), end + (1 if end < len(text) and text[end] in ".,;:!?)" else 0))
+        prefix = "…" if start > 0 else ""
+        suffix = "…" if end < len(text) else ""
+        out = prefix + text[start:end] + suffix
+        shift = len(prefix) - start
+        return out, [(s + shift, e + shift) for s, e in hits if s >= start and e <= end]

@@ -1,0 +1,47 @@
+"""What the site ships for search: one index script per language and the query script's parts.
+
+The index script sets ``window.HAVOC_SEARCH_INDEX``: the documents shown in the site's language,
+every key's postings (both languages, so a Polish word finds the rule on the English site), the
+vocabulary, the term phrases, the stopwords, the ranking numbers and the interface's words.
+Loaded by a script tag (not fetch), so the site also works opened from disk.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from havoc.i18n import nui, ui
+from havoc.search.index import for_language
+
+HERE = Path(__file__).parent
+ENGINE_JS = HERE / "engine.js"
+
+
+def labels(lang: str) -> dict[str, Any]:
+    """The search interface's words in ``lang`` (the plural forms for 1, 2 and 5 results)."""
+
+    def found(n: int) -> str:
+        return nui("Found {n} rule", "Found {n} rules", n, lang)
+
+    return {
+        "placeholder": ui("Search the rules", lang),
+        "results": ui("Search results", lang),
+        "found": [found(1), found(2), found(5)],
+        "none": ui("No rule matches these words.", lang),
+        "example": ui("Example", lang),
+        "all": ui("All results", lang),
+    }
+
+
+def index_data(index: dict[str, Any], lang: str) -> dict[str, Any]:
+    data = for_language(index, lang)
+    data["labels"] = labels(lang)
+    return data
+
+
+def index_script(index: dict[str, Any], lang: str) -> str:
+    """``havoc-searchindex.js`` for one language's site: compact JSON behind one assignment."""
+    body = json.dumps(index_data(index, lang), ensure_ascii=False, separators=(",", ":"))
+    return "window.HAVOC_SEARCH_INDEX=" + body.replace("</", "<\\/") + ";\n"

@@ -1,0 +1,489 @@
+"""The ASGI application: the built site as static files and the assistant's JSON API.
+
+Starlette rather than FastAPI: our request bodies are validated by havoc's own field tables
+(the same located problems as the CLI), so FastAPI's pydantic models would be a second,
+disagreeing validator, and its Swagger UI loads from a CDN. The OpenAPI description is
+generated from the same field tables (:mod:`havoc.server.openapi`).
+
+The application reads the ruleset and both languages' catalogs once, at start-up; a request
+writes nothing to disk. Answering is a few hundred microseconds of Python, so it runs on the
+event loop rather than in a thread pool (a thread hop would cost more than the work).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from havoc import api
+from havoc.errors import HavocError, InputError, Problem
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, ui
+from havoc.interpreter.ui import set_message_language
+from havoc.rulebook.model import Ruleset
+from havoc.server.site import SiteFiles
+
+MAX_BODY = 256 * 1024
+"""Request bodies larger than this are refused (413) while they are read."""
+
+HERE = Path(__file__).parent
+JSON_TYPE = "application/json; charset=utf-8"
+
+
+class HTTPProblem(Exception):
+    """A request the API refuses: status, a short code, and a message in the asker's language."""
+
+    def __init__(self, status: int, code: str, message: str, problems: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.problems = problems or []
+
+    def response(self) -> Response:
+        body: dict[str, Any] = {"error": self.code, "message": self.message}
+        if self.problems:
+            body["problems"] = self.problems
+        return _json(body, self.status)
+
+
+def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return Response(body, status, headers=dict(headers or {}), media_type=JSON_TYPE)
+
+
+def problem_json(where: str, p: Problem) -> dict[str, Any]:
+    """A located problem as JSON: which input, the field path, the line, what was expected.
+
+    The validators write ``field.path: expected …``; the path is split off so a form can put the
+    message next to the field it names.
+    """
+    field, sep, rest = p.message.partition(": ")
+    if not sep or " " in field or not field:
+        field, rest = "", p.message
+    out: dict[str, Any] = {"in": where if p.file in ("position", "query", "") else p.file, "field": field}
+    out["message"] = rest
+    if p.line is not None:
+        out["line"] = p.line
+    return out
+
+
+POSITIONS_KEPT = 256
+"""Validated positions kept in memory, most recently asked first (players ask several questions
+about one table, and the page sends the whole table with each)."""
+POSITION_KEY_LIMIT = 32 * 1024  # larger positions are validated every time rather than kept
+
+
+class Api:
+    """The handlers, bound to one loaded ruleset."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self._positions: OrderedDict[str, Any] = OrderedDict()
+
+    # --- request reading ------------------------------------------------------------
+    @staticmethod
+    def lang_of(request: Request, body: Mapping[str, Any] | None = None) -> str:
+        """The request's language: the body's ``lang``, else ``?lang=``, else Accept-Language."""
+        wanted = body.get("lang") if body is not None else None
+        if wanted is None:
+            wanted = request.query_params.get("lang")
+        if wanted is None:
+            accept = request.headers.get("accept-language", "")
+            for part in accept.split(","):
+                code = part.split(";")[0].strip().lower()[:2]
+                if code in LANGUAGES:
+                    return code
+            return SOURCE_LANGUAGE
+        if not isinstance(wanted, str) or wanted not in LANGUAGES:
+            raise HTTPProblem(
+                422,
+                "invalid-input",
+                ui("The request has problems.", SOURCE_LANGUAGE),
+                [
+                    {
+                        "in": "request",
+                        "field": "lang",
+                        "message": f"expected one of {', '.join(LANGUAGES)}, found {wanted!r}",
+                    }
+                ],
+            )
+        return wanted
+
+    @staticmethod
+    async def read_body(request: Request) -> bytes:
+        """The body, refused as soon as it passes :data:`MAX_BODY` (whatever Content-Length says)."""
+        lang = Api.safe_lang(request)
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY:
+            raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", lang))
+        size = 0
+        chunks: list[bytes] = []
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", lang))
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    @staticmethod
+    def safe_lang(request: Request) -> str:
+        """The language from the URL or headers alone, for errors found before the body is read."""
+        wanted = request.query_params.get("lang")
+        if wanted in LANGUAGES:
+            return str(wanted)
+        for part in request.headers.get("accept-language", "").split(","):
+            code = part.split(";")[0].strip().lower()[:2]
+            if code in LANGUAGES:
+                return code
+        return SOURCE_LANGUAGE
+
+    async def body(self, request: Request, allowed: tuple[str, ...]) -> tuple[dict[str, Any], str]:
+        """The body as a mapping (JSON, or YAML when the Content-Type says so) and its language."""
+        raw = await self.read_body(request)
+        lang = self.safe_lang(request)
+        ctype = request.headers.get("content-type", "").lower()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise HTTPProblem(400, "malformed", ui("The request is not UTF-8 text.", lang)) from None
+        data: Any
+        if "yaml" in ctype:
+            from havoc.yamlio import YamlError, loads
+
+            try:
+                data = loads(text, "request")
+            except YamlError as exc:
+                raise HTTPProblem(
+                    400, "malformed", ui("The request is not valid YAML.", lang), [problem_json("request", exc.problem)]
+                ) from None
+        else:
+            try:
+                data = json.loads(text)
+            except ValueError as exc:
+                where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
+                if isinstance(exc, json.JSONDecodeError):
+                    where.update(message=exc.msg, line=exc.lineno, column=exc.colno)
+                raise HTTPProblem(400, "malformed", ui("The request is not valid JSON.", lang), [where]) from None
+        if not isinstance(data, dict):
+            raise HTTPProblem(
+                400, "malformed", ui("The request must be a JSON object with a position.", lang)
+            ) from None
+        lang = self.lang_of(request, data)
+        set_message_language(lang)  # the located problems below come in the asker's language
+        unknown = [k for k in data if k not in allowed]
+        missing = "position" not in data
+        if unknown or missing:
+            problems = [
+                {"in": "request", "field": str(k), "message": f"unknown field; expected one of {', '.join(allowed)}"}
+                for k in unknown
+            ]
+            if missing:
+                problems.append({"in": "request", "field": "position", "message": "expected a position (required)"})
+            raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems)
+        return data, lang
+
+    def position(self, data: Any, lang: str) -> Any:
+        """The validated position; one asked about before comes from memory (never from disk).
+
+        The interpreter only reads a position, so one validated Position can answer many
+        questions; the key is the position as sent.
+        """
+        if isinstance(data, str):
+            key = "text:" + data
+        elif isinstance(data, dict):
+            # repr of JSON values is unambiguous and twice as fast as json.dumps; a table sent with
+            # its keys in another order is only a miss
+            key = repr(data)
+        else:
+            key = ""
+        if key and len(key) <= POSITION_KEY_LIMIT:
+            found = self._positions.get(key)
+            if found is not None:
+                self._positions.move_to_end(key)
+                return found
+        pos = self._validate(data, lang)
+        if key and len(key) <= POSITION_KEY_LIMIT:
+            self._positions[key] = pos
+            if len(self._positions) > POSITIONS_KEPT:
+                self._positions.popitem(last=False)
+        return pos
+
+    def _validate(self, data: Any, lang: str) -> Any:
+        from havoc import position as positions
+
+        try:
+            if isinstance(data, str):
+                return positions.parse_text(data, self.rs, "position")
+            if isinstance(data, dict):
+                return api.load_position(data, self.rs)
+            raise InputError([Problem("position", None, f"expected a mapping or YAML/JSON text, found {_kind(data)}")])
+        except InputError as exc:
+            raise self.invalid(exc, "position", lang) from None
+
+    def invalid(self, exc: InputError, where: str, lang: str) -> HTTPProblem:
+        return HTTPProblem(
+            422,
+            "invalid-input",
+            ui("The position or the question has problems.", lang),
+            [problem_json(where, p) for p in exc.problems],
+        )
+
+    def answer(self, pos: Any, query: Any, lang: str) -> Response:
+        try:
+            q = api.load_query(query, pos)
+        except InputError as exc:
+            raise self.invalid(exc, "question", lang) from None
+        try:
+            result = api.answer_for(self.rs, pos, q, lang)
+        except InputError as exc:
+            raise self.invalid(exc, "question", lang) from None
+        # the C encoder's fast path (ASCII escapes): the same JSON values as `havoc ask --json`
+        return Response(json.dumps(result.to_dict()), media_type=JSON_TYPE)
+
+    # --- endpoints ----------------------------------------------------------------------
+    async def health(self, request: Request) -> Response:
+        return _json({"status": "ok"}, headers={"Cache-Control": "no-store"})
+
+    async def ask(self, request: Request) -> Response:
+        data, lang = await self.body(request, ("position", "question", "lang"))
+        pos = self.position(data["position"], lang)
+        question = data.get("question")
+        if question is None:
+            raise HTTPProblem(
+                422,
+                "invalid-input",
+                ui("The request has problems.", lang),
+                [{"in": "request", "field": "question", "message": "expected a question (required)"}],
+            )
+        if isinstance(question, list) and not all(isinstance(w, str) for w in question):
+            question = None
+        if not isinstance(question, (dict, str, list)):
+            raise HTTPProblem(
+                422,
+                "invalid-input",
+                ui("The request has problems.", lang),
+                [
+                    {
+                        "in": "request",
+                        "field": "question",
+                        "message": "expected a mapping ({ask: move, …}) or the compact words",
+                    }
+                ],
+            )
+        return self.answer(pos, question, lang)
+
+    async def legal(self, request: Request) -> Response:
+        data, lang = await self.body(request, ("position", "faction", "lang"))
+        pos = self.position(data["position"], lang)
+        return self.answer(pos, _query("legal", data, ("faction",)), lang)
+
+    async def battle(self, request: Request) -> Response:
+        data, lang = await self.body(request, ("position", "region", "objectives", "faction", "lang"))
+        pos = self.position(data["position"], lang)
+        return self.answer(pos, _query("battle", data, ("region", "objectives", "faction")), lang)
+
+    async def score(self, request: Request) -> Response:
+        data, lang = await self.body(request, ("position", "faction", "lang"))
+        pos = self.position(data["position"], lang)
+        return self.answer(pos, _query("score", data, ("faction",)), lang)
+
+    async def rule(self, request: Request) -> Response:
+        from havoc.commands.rules import rule_data
+        from havoc.i18n import translator
+
+        lang = self.lang_of(request)
+        rule_id = request.path_params["rule_id"]
+        rid = self.rs.resolve(rule_id)
+        if rid is None or rid not in self.rs.rules:
+            import difflib
+
+            close = difflib.get_close_matches(rule_id, list(self.rs.rules), n=3)
+            return HTTPProblem(
+                404,
+                "not-found",
+                ui("No rule has this ID.", lang),
+                [{"in": "path", "field": "id", "message": f"no rule {rule_id!r}", "did-you-mean": close}],
+            ).response()
+        if rid != rule_id:
+            url = str(request.url_for("rule", rule_id=rid))
+            return RedirectResponse(f"{url}?lang={lang}", status_code=308)
+        data = rule_data(self.rs, translator(lang), self.rs.rules[rid])
+        return self.cached(request, data)
+
+    async def search(self, request: Request) -> Response:
+        lang = self.lang_of(request)
+        text = request.query_params.get("q", "")
+        raw_limit = request.query_params.get("limit", "10")
+        problems = []
+        if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= 100:
+            problems.append({"in": "query", "field": "limit", "message": "expected a whole number from 1 to 100"})
+        if len(text) > 500:
+            problems.append({"in": "query", "field": "q", "message": "expected at most 500 characters"})
+        if problems:
+            raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems)
+        try:
+            from havoc.search import lookup
+        except ImportError:
+            raise HTTPProblem(503, "unavailable", ui("Search is not available in this installation.", lang)) from None
+        hits = lookup(text, lang=lang, limit=int(raw_limit))
+        return _json({"query": text, "lang": lang, "hits": [h.as_json() for h in hits]})
+
+    async def labels(self, request: Request) -> Response:
+        """The words an answer's JSON leaves as IDs (figures, factions), for a page to show."""
+        from havoc.interpreter import ui as words
+
+        lang = self.lang_of(request)
+        figure_labels = getattr(words, "_figure_labels", None)
+        figures = figure_labels(lang) if figure_labels else {}
+        factions = {f: words.faction_name(f, lang) for f in self.factions()}
+        return self.cached(request, {"lang": lang, "figures": figures, "factions": factions})
+
+    @staticmethod
+    def factions() -> tuple[str, ...]:
+        from havoc.interpreter.contract import FACTIONS
+
+        return FACTIONS
+
+    async def position_schema(self, request: Request) -> Response:
+        return self.cached(request, _schema(self.rs))
+
+    def cached(self, request: Request, data: Any) -> Response:
+        """A response that depends only on the loaded rules: ETag, revalidated by the browser."""
+        body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+        import hashlib
+
+        etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+        headers = {"ETag": etag, "Cache-Control": "public, max-age=0, must-revalidate", "Vary": "Accept-Language"}
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(body, headers=headers, media_type=JSON_TYPE)
+
+
+def _schema(rs: Ruleset) -> dict[str, Any]:
+    from havoc.position import position_schema
+
+    return position_schema(rs)
+
+
+def _kind(value: Any) -> str:
+    return {list: "a list", int: "a number", float: "a number", bool: "yes/no", type(None): "nothing"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _query(kind: str, data: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {"ask": kind}
+    for key in keys:
+        if data.get(key) is not None:
+            out[key] = data[key]
+    return out
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = Api.safe_lang) -> Handler:
+    """Turn refusals into their JSON responses; a rulebook that does not load is a 503."""
+
+    async def run(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except HTTPProblem as exc:
+            return exc.response()
+        except InputError as exc:
+            lang = lang_fallback(request)
+            return HTTPProblem(
+                422,
+                "invalid-input",
+                ui("The position or the question has problems.", lang),
+                [problem_json("request", p) for p in exc.problems],
+            ).response()
+        except HavocError as exc:
+            return HTTPProblem(
+                503,
+                "rules-broken",
+                ui("The rules on this server do not load.", lang_fallback(request)),
+                [problem_json("rules", p) for p in exc.problems],
+            ).response()
+
+    return run
+
+
+def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
+    """The application for one ruleset, serving ``site`` (the built site folder) if given."""
+    from havoc import rulebook
+    from havoc.i18n import translator
+    from havoc.server.openapi import DOCS_PAGE, openapi
+
+    rs = rulebook.load(ruleset or rulebook.DEFAULT_RULESET)
+    for lang in LANGUAGES:  # warm the catalogs now: a request never reads or writes a file
+        translator(lang)
+        ui("Yes", lang)
+    handlers = Api(rs)
+    spec = json.dumps(openapi(rs), ensure_ascii=False).encode()
+    docs = (HERE / DOCS_PAGE).read_bytes()
+
+    async def openapi_json(request: Request) -> Response:
+        return _static_bytes(request, spec, JSON_TYPE)
+
+    async def docs_page(request: Request) -> Response:
+        return _static_bytes(request, docs, "text/html; charset=utf-8")
+
+    routes = [
+        Route("/api/health", guarded(handlers.health), methods=["GET"]),
+        Route("/api/ask", guarded(handlers.ask), methods=["POST"]),
+        Route("/api/legal", guarded(handlers.legal), methods=["POST"]),
+        Route("/api/battle", guarded(handlers.battle), methods=["POST"]),
+        Route("/api/score", guarded(handlers.score), methods=["POST"]),
+        Route("/api/rules/{rule_id}", guarded(handlers.rule), methods=["GET"], name="rule"),
+        Route("/api/search", guarded(handlers.search), methods=["GET"]),
+        Route("/api/labels", guarded(handlers.labels), methods=["GET"]),
+        Route("/api/schema/position", guarded(handlers.position_schema), methods=["GET"]),
+        Route("/openapi.json", openapi_json, methods=["GET"]),
+        Route("/api/docs", docs_page, methods=["GET"]),
+    ]
+    files = SiteFiles(site) if site is not None else None
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        if request.url.path.startswith("/api/"):
+            return HTTPProblem(404, "not-found", ui("There is no such address.", Api.safe_lang(request))).response()
+        if files is not None:
+            return await files.serve(request)
+        return Response("Not found", 404, media_type="text/plain; charset=utf-8")
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        return HTTPProblem(
+            405, "method-not-allowed", ui("This address does not take this method.", Api.safe_lang(request))
+        ).response()
+
+    async def crashed(request: Request, exc: Exception) -> Response:
+        # A crash is a bug (the tests look for these); the asker still gets JSON, not a trace.
+        return HTTPProblem(500, "internal", "internal error").response()
+
+    # The rulebook and catalogs live as long as the process: keep them out of the collector's
+    # scans, so a collection during a request does not walk them (it shows in the p99).
+    gc.collect()
+    gc.freeze()
+    return Starlette(
+        routes=routes,
+        exception_handlers={404: not_found, 405: not_allowed, Exception: crashed},
+    )
+
+
+def _static_bytes(request: Request, body: bytes, media_type: str) -> Response:
+    import hashlib
+
+    etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+    headers = {"ETag": etag, "Cache-Control": "public, max-age=0, must-revalidate"}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(body, headers=headers, media_type=media_type)

@@ -1,0 +1,569 @@
+/* havoc: the "Ask the rules" page. Builds a position and a question from a form (or pasted
+ * YAML/JSON), asks `havoc serve` (POST ../api/ask), and shows the verdict, the figures, the hint
+ * and the deciding rules linked to their anchors on this site.
+ *
+ * The words, the vocabulary and the rule links come from the page (#havoc-ask-data, written by
+ * havoc.sphinxext.ask in the page's language). The position lives in the URL (#s=…, a shareable
+ * link) and in localStorage. Nothing is loaded from the internet.
+ */
+(function () {
+  "use strict";
+  var root = document.getElementById("havoc-ask");
+  var blob = document.getElementById("havoc-ask-data");
+  if (!root || !blob) return;
+  var D = JSON.parse(blob.textContent);
+  var W = D.words;
+  var FACTIONS = Object.keys(D.factions);
+  var API = "../api/";
+  var STORE = "havoc-ask-state";
+  var labels = null; // figure labels etc. from /api/labels, in this language
+  var online = false;
+
+  // --- state -----------------------------------------------------------------------------
+  function emptyRegion() {
+    return {name: "", units: {}, control: "", battle: "", attacker: "", crystals: "", structure: "", owner: "", hq: "", adjacent: ""};
+  }
+  function initialState() {
+    return {
+      players: ["humans", "pilgrims"], round: "1", phase: "actions", turn: "humans",
+      regions: [emptyRegion(), emptyRegion()], paste: "", usePaste: false, sides: {},
+      q: {kind: "legal", faction: "", from: "", to: "", via: "", units: "", points: "", region: "", structure: "",
+          cost: "", activations: "", moved: false, obj: {}}
+    };
+  }
+  function encode(s) {
+    var bytes = new TextEncoder().encode(JSON.stringify(s));
+    var bin = "";
+    bytes.forEach(function (b) { bin += String.fromCharCode(b); });
+    return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function decode(text) {
+    var bin = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return JSON.parse(new TextDecoder().decode(bytes));
+  }
+  function merge(saved) {
+    var s = initialState();
+    if (!saved || typeof saved !== "object") return s;
+    Object.keys(s).forEach(function (k) { if (saved[k] !== undefined) s[k] = saved[k]; });
+    s.q = Object.assign(initialState().q, saved.q || {});
+    if (!Array.isArray(s.regions)) s.regions = [emptyRegion()];
+    s.regions = s.regions.map(function (r) { return Object.assign(emptyRegion(), r); });
+    if (!Array.isArray(s.players)) s.players = ["humans", "pilgrims"];
+    return s;
+  }
+  function load() {
+    var m = /[#&]s=([A-Za-z0-9_-]+)/.exec(location.hash);
+    if (m) { try { return merge(decode(m[1])); } catch (e) { /* a damaged link: fall through */ } }
+    try { var saved = localStorage.getItem(STORE); if (saved) return merge(JSON.parse(saved)); } catch (e) {}
+    return initialState();
+  }
+  var state = load();
+  function save() {
+    try { localStorage.setItem(STORE, JSON.stringify(state)); } catch (e) {}
+    try { history.replaceState(null, "", "#s=" + encode(state)); } catch (e) {}
+  }
+
+  // --- ids of Regions ----------------------------------------------------------------------
+  function slug(name) {
+    var t = String(name || "").trim();
+    if (!t) return "";
+    for (var id in D.known) { if (D.known[id].toLowerCase() === t.toLowerCase() || id === t.toLowerCase()) return id; }
+    return t.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ł/g, "l").replace(/Ł/g, "L")
+      .toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "region";
+  }
+  function regionIds() {
+    var ids = state.regions.map(function (r) { return slug(r.name); }).filter(function (x) { return x; });
+    state.regions.forEach(function (r) { names(r.adjacent).forEach(function (n) { if (ids.indexOf(n) < 0) ids.push(n); }); });
+    return ids;
+  }
+  function shownName(id) {
+    var r = state.regions.filter(function (x) { return slug(x.name) === id; })[0];
+    if (r) return r.name.trim();
+    if (D.known[id]) return D.known[id];
+    for (var i = 0; i < state.regions.length; i++) {
+      var named = String(state.regions[i].adjacent || "").split(",").map(function (x) { return x.trim(); });
+      for (var j = 0; j < named.length; j++) if (slug(named[j]) === id) return named[j];
+    }
+    return id;
+  }
+
+  // --- DOM helpers --------------------------------------------------------------------------
+  var uid = 0;
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    if (attrs) Object.keys(attrs).forEach(function (k) {
+      if (k === "text") e.textContent = attrs[k];
+      else if (k === "class") e.className = attrs[k];
+      else if (k.slice(0, 5) === "data-" || k.slice(0, 5) === "aria-" || k === "for" || k === "list") e.setAttribute(k, attrs[k]);
+      else e[k] = attrs[k];
+    });
+    (children || []).forEach(function (c) { if (c) e.append(c); });
+    return e;
+  }
+  function field(labelText, input, path, help) {
+    input.id = input.id || "ha-f" + (++uid);
+    if (path) input.dataset.path = path;
+    var wrap = el("div", {"class": "ha-field"}, [el("label", {"for": input.id, text: labelText}), input]);
+    if (help) {
+      var h = el("small", {"class": "ha-help", id: input.id + "-help", text: help});
+      input.setAttribute("aria-describedby", h.id);
+      wrap.append(h);
+    }
+    wrap.append(el("span", {"class": "ha-error", id: input.id + "-err", hidden: true, "aria-live": "polite"}));
+    return wrap;
+  }
+  function select(options, value, onChange, allowEmpty, emptyText) {
+    var s = el("select");
+    if (allowEmpty) s.append(el("option", {value: "", text: emptyText || "—"}));
+    options.forEach(function (o) { s.append(el("option", {value: o[0], text: o[1]})); });
+    s.value = value || "";
+    s.addEventListener("change", function () { onChange(s.value); save(); });
+    return s;
+  }
+  function number(value, onChange, min) {
+    var i = el("input", {type: "number", inputMode: "numeric", min: String(min || 0), value: value === undefined ? "" : value});
+    i.addEventListener("input", function () { onChange(i.value); save(); });
+    return i;
+  }
+  function text(value, onChange, list) {
+    var i = el("input", {type: "text", value: value || "", autocomplete: "off", spellcheck: false});
+    if (list) i.setAttribute("list", list);
+    i.addEventListener("input", function () { onChange(i.value); save(); });
+    i.addEventListener("change", function () { renderQuestion(); });
+    return i;
+  }
+  function factionOptions(only) {
+    return (only || FACTIONS).map(function (f) { return [f, D.factions[f]]; });
+  }
+
+  // --- the form ------------------------------------------------------------------------------
+  var form = el("form", {"class": "ha-form", noValidate: true});
+  var tableBox = el("fieldset", {"class": "ha-table"});
+  var regionsBox = el("fieldset", {"class": "ha-regions"});
+  var pasteBox = el("details", {"class": "ha-paste"});
+  var questionBox = el("fieldset", {"class": "ha-question"});
+  var topErrors = el("div", {"class": "ha-top-errors", role: "alert", hidden: true});
+  var askButton = el("button", {type: "submit", "class": "ha-ask", text: W.ask});
+  var shareButton = el("button", {type: "button", "class": "ha-share", text: W.share});
+  var answerBox = el("section", {"class": "ha-answer", id: "ha-answer", "aria-live": "polite", tabIndex: -1, hidden: true});
+  var datalist = el("datalist", {id: "ha-known"});
+  Object.keys(D.known).forEach(function (id) { datalist.append(el("option", {value: D.known[id]})); });
+  form.append(datalist, tableBox, regionsBox, pasteBox, questionBox, topErrors,
+              el("div", {"class": "ha-buttons"}, [askButton, shareButton]));
+  root.append(form, answerBox);
+
+  function renderTable() {
+    tableBox.replaceChildren(el("legend", {text: W.table}));
+    var players = el("div", {"class": "ha-players", role: "group", "aria-label": W.players, "data-path": "players"});
+    players.append(el("span", {"class": "ha-group-label", text: W.players}));
+    FACTIONS.forEach(function (f) {
+      var box = el("input", {type: "checkbox", id: "ha-player-" + f, checked: state.players.indexOf(f) >= 0});
+      box.addEventListener("change", function () {
+        state.players = FACTIONS.filter(function (g) { return document.getElementById("ha-player-" + g).checked; });
+        save(); renderTable(); renderRegions(); renderQuestion();
+        document.getElementById("ha-player-" + f).focus();
+      });
+      players.append(el("label", {"class": "ha-check", "for": box.id}, [box, document.createTextNode(" " + D.factions[f])]));
+    });
+    players.append(el("span", {"class": "ha-error", id: "ha-players-err", hidden: true}));
+    players.id = "ha-players";
+    var row = el("div", {"class": "ha-row"}, [
+      field(W.round, number(state.round, function (v) { state.round = v; }, 1), "round"),
+      field(W.phase, select(Object.keys(D.phases).map(function (p) { return [p, D.phases[p]]; }), state.phase,
+                            function (v) { state.phase = v; }, true, W.none), "phase"),
+      field(W.turn, select(factionOptions(state.players), state.turn, function (v) { state.turn = v; }, true, W.none), "turn")
+    ]);
+    tableBox.append(players, row);
+    state.sides = state.sides || {};
+    state.players.forEach(function (f) {
+      var side = state.sides[f] = state.sides[f] || {};
+      side.prisoners = side.prisoners || {};
+      var box = el("div", {"class": "ha-row ha-side"}, [el("span", {"class": "ha-side-name", text: D.factions[f]})]);
+      box.append(field(W.vp, number(side.vp, function (v) { side.vp = v; }), "side:" + f + ".vp"));
+      box.append(field(W.hand, number(side.hand, function (v) { side.hand = v; }), "side:" + f + ".hand"));
+      box.append(field(W.reserve, number(side.reserve, function (v) { side.reserve = v; }), "side:" + f + ".reserve"));
+      state.players.forEach(function (g) {
+        if (g === f) return;
+        box.append(field(W["prisoners-of"] + ": " + D.factions[g],
+                         number(side.prisoners[g], function (v) { side.prisoners[g] = v; }), "side:" + f + ".prisoners." + g));
+      });
+      tableBox.append(box);
+    });
+  }
+
+  function renderRegions() {
+    regionsBox.replaceChildren(el("legend", {text: W.regions}), el("p", {"class": "ha-help", text: W["example-note"]}));
+    state.regions.forEach(function (r, i) {
+      var card = el("div", {"class": "ha-region"});
+      var name = text(r.name, function (v) { r.name = v; }, "ha-known");
+      name.id = "ha-region-" + i + "-name";
+      card.append(field(W["region-name"], name, "region-name:" + i, W["region-name-help"]));
+      var units = el("div", {"class": "ha-row"});
+      state.players.forEach(function (f) {
+        units.append(field(W["units-of"] + ": " + D.factions[f],
+                           number(r.units[f], function (v) { r.units[f] = v; }), "region:" + i + ".units." + f));
+      });
+      card.append(units);
+      var opts = factionOptions(state.players);
+      card.append(el("div", {"class": "ha-row"}, [
+        field(W.control, select(opts, r.control, function (v) { r.control = v; }, true, W.none), "region:" + i + ".control"),
+        field(W.hq, select(opts, r.hq, function (v) { r.hq = v; }, true, W.none), "region:" + i + ".hq"),
+        field(W.crystals, number(r.crystals, function (v) { r.crystals = v; }), "region:" + i + ".crystals")
+      ]));
+      card.append(el("div", {"class": "ha-row"}, [
+        field(W["battle-token"], number(r.battle, function (v) { r.battle = v; }, 1), "region:" + i + ".battle.token"),
+        field(W.attacker, select(opts, r.attacker, function (v) { r.attacker = v; }, true, W.none), "region:" + i + ".battle.attacker")
+      ]));
+      card.append(el("div", {"class": "ha-row"}, [
+        field(W["structure-type"], text(r.structure, function (v) { r.structure = v; }), "region:" + i + ".structures"),
+        field(W["structure-owner"], select(opts, r.owner, function (v) { r.owner = v; }, true, W.none), "region:" + i + ".structures.owner")
+      ]));
+      card.append(field(W.neighbours, text(r.adjacent, function (v) { r.adjacent = v; }, "ha-known"), "region:" + i + ".adjacent", W["names-help"]));
+      var remove = el("button", {type: "button", "class": "ha-remove", text: W["remove-region"]});
+      remove.addEventListener("click", function () { state.regions.splice(i, 1); save(); renderRegions(); renderQuestion(); });
+      card.append(remove);
+      regionsBox.append(card);
+    });
+    var add = el("button", {type: "button", "class": "ha-add", text: W["add-region"]});
+    add.addEventListener("click", function () {
+      state.regions.push(emptyRegion()); save(); renderRegions(); renderQuestion();
+      document.getElementById("ha-region-" + (state.regions.length - 1) + "-name").focus();
+    });
+    regionsBox.append(add);
+  }
+
+  function renderPaste() {
+    pasteBox.replaceChildren(el("summary", {text: W.paste}));
+    var area = el("textarea", {id: "ha-paste", rows: 8, value: state.paste, spellcheck: false});
+    area.addEventListener("input", function () { state.paste = area.value; if (area.value.trim()) { state.usePaste = true; use.checked = true; } save(); });
+    var use = el("input", {type: "checkbox", id: "ha-use-paste", checked: !!state.usePaste});
+    use.addEventListener("change", function () { state.usePaste = use.checked; save(); });
+    pasteBox.append(field(W.paste, area, "paste"),
+                    el("label", {"class": "ha-check", "for": use.id}, [use, document.createTextNode(" " + W["use-paste"])]));
+    if (state.usePaste) pasteBox.open = true;
+  }
+
+  var FIELDS = {
+    legal: ["faction"],
+    move: ["faction", "from", "to", "via", "units", "points", "moved"],
+    recruit: ["faction", "units", "points", "region"],
+    build: ["faction", "region", "structure", "points", "cost"],
+    activate: ["faction", "region", "structure", "cost", "activations"],
+    battle: ["region", "objectives"],
+    retreat: ["faction", "from", "to", "units"],
+    prisoners: ["faction", "units"],
+    score: ["faction"],
+    discard: ["faction"]
+  };
+
+  function renderQuestion() {
+    var q = state.q;
+    questionBox.replaceChildren(el("legend", {text: W.question}));
+    var kinds = Object.keys(D.kinds).map(function (k) { return [k, D.kinds[k]]; });
+    var kind = select(kinds, q.kind, function (v) { q.kind = v; renderQuestion(); document.getElementById("ha-kind").focus(); });
+    kind.id = "ha-kind";
+    questionBox.append(field(W.kind, kind, "q.ask"));
+    var ids = regionIds().map(function (id) { return [id, shownName(id)]; });
+    var box = el("div", {"class": "ha-row"});
+    (FIELDS[q.kind] || []).forEach(function (name) {
+      var path = "q." + name;
+      if (name === "faction") box.append(field(W.faction, select(factionOptions(state.players), q.faction, function (v) { q.faction = v; }, true, W["whose-turn"]), path));
+      else if (name === "from" || name === "to" || name === "region") box.append(field(W[name], select(ids, q[name], function (v) { q[name] = v; }, true, "—"), path));
+      else if (name === "via") box.append(field(W.via, text(q.via, function (v) { q.via = v; }, "ha-known"), path, W["names-help"]));
+      else if (name === "structure") box.append(field(W["structure-type"], text(q.structure, function (v) { q.structure = v; }), path));
+      else if (name === "moved") {
+        var c = el("input", {type: "checkbox", id: "ha-q-moved", checked: !!q.moved});
+        c.addEventListener("change", function () { q.moved = c.checked; save(); });
+        box.append(el("div", {"class": "ha-field ha-wide"}, [el("label", {"class": "ha-check", "for": c.id}, [c, document.createTextNode(" " + W.moved)])]));
+      } else if (name === "objectives") box.append(objectives());
+      else box.append(field(W[name], number(q[name], function (v) { q[name] = v; }), path));
+    });
+    questionBox.append(box);
+  }
+
+  function objectives() {
+    var q = state.q;
+    var table = el("table", {"class": "ha-objectives"});
+    var head = el("tr", {}, [el("th", {text: ""})]);
+    D.objectives.forEach(function (o) { head.append(el("th", {scope: "col", text: W["obj-" + o]})); });
+    table.append(el("caption", {text: W.objectives}), el("thead", {}, [head]));
+    var body = el("tbody");
+    state.players.forEach(function (f) {
+      var row = el("tr", {}, [el("th", {scope: "row", text: D.factions[f]})]);
+      q.obj[f] = q.obj[f] || {};
+      D.objectives.forEach(function (o) {
+        var i = number(q.obj[f][o], function (v) { q.obj[f][o] = v; });
+        i.setAttribute("aria-label", D.factions[f] + ": " + W["obj-" + o]);
+        i.dataset.path = "q.objectives." + f + "." + o;
+        i.id = "ha-obj-" + f + "-" + o;
+        row.append(el("td", {}, [i]));
+      });
+      body.append(row);
+    });
+    table.append(body);
+    return el("div", {"class": "ha-field ha-wide", "data-path": "q.objectives"}, [table,
+      el("span", {"class": "ha-error", id: "ha-objectives-err", hidden: true})]);
+  }
+
+  // --- from the form to the request --------------------------------------------------------------
+  function int(v) { var n = parseInt(v, 10); return isNaN(n) ? undefined : n; }
+  function names(v) { return String(v || "").split(",").map(slug).filter(function (x) { return x; }); }
+  var paths = {}; // API field path → form element id
+
+  function position() {
+    paths = {players: "ha-players", round: fieldId("round"), phase: fieldId("phase"), turn: fieldId("turn")};
+    var p = {players: state.players.slice()};
+    if (int(state.round) !== undefined) p.round = int(state.round);
+    if (state.phase) p.phase = state.phase;
+    if (state.turn) p.turn = state.turn;
+    var sides = {};
+    state.players.forEach(function (f) {
+      var side = (state.sides || {})[f], out = {};
+      if (!side) return;
+      ["vp", "hand", "reserve"].forEach(function (k) {
+        if (int(side[k]) !== undefined) out[k] = int(side[k]);
+        paths["factions." + f + "." + k] = fieldId("side:" + f + "." + k);
+      });
+      var held = {};
+      Object.keys(side.prisoners || {}).forEach(function (g) {
+        if (int(side.prisoners[g]) !== undefined && state.players.indexOf(g) >= 0) held[g] = int(side.prisoners[g]);
+        paths["factions." + f + ".prisoners." + g] = fieldId("side:" + f + ".prisoners." + g);
+      });
+      if (Object.keys(held).length) out.prisoners = held;
+      if (Object.keys(out).length) sides[f] = out;
+    });
+    if (Object.keys(sides).length) p.factions = sides;
+    var regions = {};
+    state.regions.forEach(function (r, i) {
+      var id = slug(r.name);
+      if (!id) return;
+      var pre = "regions." + id;
+      var out = {};
+      paths[pre] = fieldId("region-name:" + i);
+      var units = {};
+      Object.keys(r.units).forEach(function (f) {
+        var n = int(r.units[f]);
+        if (n !== undefined && state.players.indexOf(f) >= 0) { units[f] = n; }
+        paths[pre + ".units." + f] = fieldId("region:" + i + ".units." + f);
+      });
+      if (Object.keys(units).length) out.units = units;
+      if (r.control) out.control = r.control;
+      if (r.hq) out.hq = r.hq;
+      if (int(r.crystals) !== undefined) out.crystals = int(r.crystals);
+      if (int(r.battle) !== undefined || r.attacker) out.battle = {token: int(r.battle), attacker: r.attacker || undefined};
+      if (r.structure.trim()) out.structures = [{type: slug(r.structure), owner: r.owner || undefined}];
+      var adj = names(r.adjacent);
+      if (adj.length) out.adjacent = adj;
+      ["control", "hq", "crystals", "battle.token", "battle.attacker", "adjacent", "structures", "structures.owner"].forEach(function (k) {
+        paths[pre + "." + k] = fieldId("region:" + i + "." + k);
+      });
+      paths[pre + ".battle"] = paths[pre + ".battle.token"];
+      paths[pre + ".structures[0].type"] = paths[pre + ".structures"];
+      paths[pre + ".structures[0].owner"] = paths[pre + ".structures.owner"];
+      regions[id] = out;
+    });
+    // a neighbour named only in another Region's list is added, so the question can use it
+    Object.keys(regions).forEach(function (id) {
+      (regions[id].adjacent || []).forEach(function (n) { if (!regions[n]) regions[n] = {adjacent: [id]}; });
+    });
+    p.regions = regions;
+    return p;
+  }
+  function fieldId(path) {
+    var e = form.querySelector('[data-path="' + path.replace(/"/g, '\\"') + '"]');
+    return e ? e.id : undefined;
+  }
+  function question() {
+    var q = state.q, out = {ask: q.kind};
+    (FIELDS[q.kind] || []).forEach(function (name) {
+      paths[name] = fieldId("q." + name);
+      if (name === "faction" && q.faction) out.faction = q.faction;
+      else if ((name === "from" || name === "to" || name === "region") && q[name]) out[name] = q[name];
+      else if (name === "via" && names(q.via).length) out.via = names(q.via);
+      else if (name === "structure" && q.structure.trim()) out.structure = slug(q.structure);
+      else if (name === "moved" && q.moved) out["moved-this-action"] = true;
+      else if (name === "objectives") {
+        var obj = {};
+        state.players.forEach(function (f) {
+          var side = {}, any = false;
+          D.objectives.forEach(function (o) {
+            var n = int((q.obj[f] || {})[o]);
+            paths["objectives." + f + "." + o] = "ha-obj-" + f + "-" + o;
+            if (n !== undefined) { side[o] = n; any = true; }
+          });
+          if (any) obj[f] = side;
+        });
+        if (Object.keys(obj).length) out.objectives = obj;
+        paths.objectives = "ha-objectives";
+      } else if (["units", "points", "cost", "activations"].indexOf(name) >= 0 && int(q[name]) !== undefined) out[name] = int(q[name]);
+    });
+    paths.ask = "ha-kind";
+    return out;
+  }
+
+  // --- errors --------------------------------------------------------------------------------------
+  function clearErrors() {
+    form.querySelectorAll(".ha-error").forEach(function (e) { e.hidden = true; e.textContent = ""; });
+    form.querySelectorAll("[aria-invalid]").forEach(function (e) { e.removeAttribute("aria-invalid"); });
+    topErrors.hidden = true; topErrors.replaceChildren();
+  }
+  function place(problem) {
+    var where = problem["in"], path = problem.field || "", id;
+    var msg = (problem.line ? "(" + problem.line + ") " : "") + problem.message;
+    if (state.usePaste && where === "position") id = "ha-paste";
+    else {
+      var key = path;
+      while (key && !(id = paths[key])) {
+        key = key.replace(/(\.[^.]*|\[\d+\])$/, "");
+        if (key === path) break;
+        path = key;
+      }
+      if (!id && where === "request" && problem.field === "position") id = state.usePaste ? "ha-paste" : undefined;
+    }
+    if (id === "ha-paste" && problem.field) msg = problem.field + ": " + msg;
+    var input = id && document.getElementById(id);
+    var err = input && (document.getElementById(id + "-err") || (input.closest(".ha-field, .ha-players") || input).querySelector(".ha-error"));
+    if (!err) {
+      topErrors.hidden = false;
+      topErrors.append(el("p", {text: (problem.field ? problem.field + ": " : "") + msg}));
+      return null;
+    }
+    err.hidden = false;
+    err.textContent = (err.textContent ? err.textContent + " " : "") + msg;
+    if (input.matches("input, select, textarea")) input.setAttribute("aria-invalid", "true");
+    return input;
+  }
+
+  // --- asking -----------------------------------------------------------------------------------------
+  function request() {
+    var body = {lang: D.lang};
+    body.position = state.usePaste && state.paste.trim() ? state.paste : position();
+    if (!state.usePaste) position(); // fills the field map even when the text is asked
+    body.question = question();
+    return body;
+  }
+
+  form.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    clearErrors();
+    if (!online) { showOffline(true); return; }
+    askButton.disabled = true;
+    askButton.textContent = W.asking;
+    var body = request();
+    fetch(API + "ask", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
+      .then(function (r) { return r.json().then(function (data) { return [r.status, data]; }); })
+      .then(function (res) {
+        if (res[0] === 200) return show(res[1], body.question);
+        answerBox.hidden = true;
+        var first = null;
+        (res[1].problems || []).forEach(function (p) { var i = place(p); first = first || i; });
+        if (!(res[1].problems || []).length) { topErrors.hidden = false; topErrors.append(el("p", {text: res[1].message || String(res[0])})); }
+        else { topErrors.hidden = false; topErrors.prepend(el("p", {"class": "ha-lead", text: W["fix-fields"]})); }
+        (first || topErrors).focus && (first || topErrors).focus();
+      })
+      .catch(function () { topErrors.hidden = false; topErrors.append(el("p", {text: W.unreachable})); })
+      .then(function () { askButton.disabled = false; askButton.textContent = W.ask; });
+  });
+
+  function value(v) {
+    if (v === true) return W.yes;
+    if (v === false) return W.no;
+    if (Array.isArray(v)) return v.length ? v.map(value).join(", ") : "—";
+    if (v && typeof v === "object") return Object.keys(v).map(function (k) { return (D.factions[k] || shownName(k)) + " " + value(v[k]); }).join(", ");
+    if (typeof v === "string") return D.factions[v] || (regionIds().indexOf(v) >= 0 ? shownName(v) : v);
+    return String(v);
+  }
+
+  // Region IDs in the answer's sentences read as the names the player typed (or the known names).
+  function named(sentence) {
+    var out = String(sentence || "");
+    var ids = regionIds().concat(Object.keys(D.known)).sort(function (x, y) { return y.length - x.length; });
+    ids.forEach(function (id) {
+      var name = shownName(id);
+      if (name === id) return;
+      var re = new RegExp("(^|[^a-z0-9-])" + id.replace(/[-]/g, "\\-") + "(?=$|[^a-z0-9-])", "g");
+      out = out.replace(re, function (m, pre) { return pre + name; });
+    });
+    return out;
+  }
+
+  function show(a, sent) {
+    var verdict = a.verdict === null || a.verdict === undefined ? "" : a.verdict ? "yes" : "no";
+    var nodes = [el("h2", {text: W.answer})];
+    nodes.push(el("p", {"class": "ha-question-text", text: named(a.question)}));
+    // "what can I do", "how does the Battle end", "what do we score" are not yes/no questions
+    // (the CLI shows no Yes/No for them either): their report or figures are the answer
+    if (!openQuestion(a.kind, sent)) nodes.push(el("p", {"class": "ha-verdict ha-verdict-" + (verdict || "info"), text: a.answer}));
+    var figs = a.figures || {};
+    var keys = Object.keys(figs);
+    if (a.verdict === false) {
+      var keep = {};
+      (a.rules || []).forEach(function (d) { Object.keys(d.figures || {}).forEach(function (k) { keep[k] = 1; }); });
+      keys = keys.filter(function (k) { return keep[k]; });
+    }
+    if (a.report && a.report.length) {
+      var ul = el("ul", {"class": "ha-report"});
+      a.report.forEach(function (line) { ul.append(el("li", {text: named(line)})); });
+      nodes.push(ul);
+    } else if (keys.length) {
+      var dl = el("dl", {"class": "ha-figures"});
+      keys.forEach(function (k) {
+        dl.append(el("dt", {text: (labels && labels.figures[k]) || k}), el("dd", {"data-figure": k, text: value(figs[k])}));
+      });
+      nodes.push(el("h3", {text: W.figures}), dl);
+    }
+    if (a.hint) nodes.push(el("p", {"class": "ha-hint"}, [el("strong", {text: W.hint + ": "}), document.createTextNode(named(a.hint))]));
+    if (a["would-be-legal"] && a["would-be-legal"].length) {
+      var fx = el("ul");
+      a["would-be-legal"].forEach(function (f) { fx.append(el("li", {text: named(f)})); });
+      nodes.push(el("p", {text: W.fixes + ":"}), fx);
+    }
+    var seen = {}, rules = el("ul", {"class": "ha-rules"});
+    var order = (a.rules || []).slice().sort(function (x, y) { return weight(x) - weight(y); });
+    order.forEach(function (d) {
+      if (seen[d.id]) return;
+      seen[d.id] = 1;
+      var href = D.links[d.id];
+      var title = href ? el("a", {href: href, text: d.title, "data-rule": d.id}) : el("span", {text: d.title});
+      var mark = d.passed === false ? "✗ " : d.passed ? "✓ " : "• ";
+      var li = el("li", {"class": d.passed === false ? "ha-failed" : ""}, [document.createTextNode(mark), title]);
+      if (d.passed === false || d.figures || d.conditional) li.append(el("p", {text: d.text}));
+      rules.append(li);
+    });
+    if (order.length) nodes.push(el("h3", {text: W.rules}), rules);
+    answerBox.replaceChildren.apply(answerBox, nodes);
+    answerBox.hidden = false;
+    answerBox.focus();
+  }
+  // mirrors the interpreter's Answer.yes_no, which the JSON does not carry
+  function openQuestion(kind, q) {
+    q = q || {};
+    if (["legal", "battle", "score", "discard"].indexOf(kind) >= 0) return true;
+    if (kind === "retreat") return !q.to;
+    if (kind === "winner") return !q.faction;
+    return false;
+  }
+  function weight(d) { return d.passed === false ? 0 : (d.figures || d.conditional) ? 1 : 2; }
+
+  shareButton.addEventListener("click", function () {
+    save();
+    var done = function () { shareButton.textContent = W.copied; setTimeout(function () { shareButton.textContent = W.share; }, 2000); };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(location.href).then(done, done);
+    else done();
+  });
+
+  function showOffline(focus) {
+    var box = document.getElementById("ha-offline");
+    box.hidden = false;
+    if (focus) { box.tabIndex = -1; box.focus(); }
+  }
+
+  renderTable(); renderRegions(); renderPaste(); renderQuestion();
+  if (location.protocol === "file:") { showOffline(false); return; }
+  fetch(API + "health").then(function (r) { if (!r.ok) throw new Error(); return r.json(); }).then(function () {
+    online = true;
+    return fetch(API + "labels?lang=" + encodeURIComponent(D.lang)).then(function (r) { return r.json(); }).then(function (l) { labels = l; });
+  }).catch(function () { if (!online) showOffline(false); });
+})();

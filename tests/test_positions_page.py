@@ -1,0 +1,67 @@
+"""The docs page on positions: every template is a valid position whose stated answers are right.
+
+A reader copies a template from ``docsbuild/positions.md`` and asks the question printed under
+it; the page's ``% expect:`` comments (MyST comments, not shown) record what the page says the
+answer is, and this test asks the assistant the same. The page must also list every question
+kind with exactly the figures ``havoc.interpreter.figures`` gives.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from havoc import position, rulebook
+from havoc.interpreter.figures import FIGURES
+from havoc.interpreter.queries import answer
+from havoc.interpreter.query import parse_compact
+
+PAGE = Path(__file__).resolve().parents[1] / "docsbuild" / "positions.md"
+
+
+def _cases() -> list[tuple[str, str, str]]:
+    text = PAGE.read_text(encoding="utf-8")
+    out = []
+    for block in text.split("```yaml\n")[1:]:
+        body, rest = block.split("```", 1)
+        rest = rest.split("```yaml")[0]
+        for line in re.findall(r"^% expect: (.*)$", rest, re.M):
+            words, _, want = line.partition(" -> ")
+            out.append((body, words, want))
+    return out
+
+
+CASES = _cases()
+
+
+def test_every_template_states_an_answer() -> None:
+    assert len(CASES) >= 7
+    assert PAGE.read_text(encoding="utf-8").count("```yaml") == len({c[0] for c in CASES})
+
+
+@pytest.mark.parametrize(("body", "words", "want"), CASES, ids=[c[1] for c in CASES])
+def test_template_answers_as_the_page_says(body: str, words: str, want: str) -> None:
+    rs = rulebook.load()
+    pos = position.parse(yaml.safe_load(body), rs, "positions.md")
+    got = answer(rs, pos, parse_compact(words.split(), pos))
+    key, _, value = want.partition("=")
+    actual: Any = got.verdict_value if key == "verdict" else got.figures.get(key)
+    assert str(actual).lower() == value.lower(), f"{words}: {key} = {actual!r}, the page says {value}"
+
+
+def test_the_page_lists_every_kind_with_its_figures() -> None:
+    rows: dict[str, set[str]] = {}
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`"):
+            continue
+        figures = set(re.findall(r"`([a-z-]+)`", cells[2]))
+        for kind in re.findall(r"`([a-z-]+)`", cells[0]):
+            rows[kind] = figures
+    assert set(rows) == set(FIGURES)
+    for kind, names in FIGURES.items():
+        assert rows[kind] == set(names), kind
