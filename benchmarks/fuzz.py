@@ -76,7 +76,7 @@ def _good_entry() -> bytes:
 
         from havoc import cache
 
-        cache.put("position", "fuzz", t.base_position())
+        cache.put("position", "fuzz", t.stored_position())
         _GOOD.append((cache.cache_dir() / "position-fuzz.bin").read_bytes())
     return _GOOD[0]
 

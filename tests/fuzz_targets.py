@@ -55,6 +55,13 @@ def position_seeds() -> tuple[bytes, ...]:
 
 @lru_cache(maxsize=1)
 def base_position() -> positions.Position:
+    """The table the question fuzzer asks about (answering may add defaults to it)."""
+    return positions.parse_text((FIXTURES / "assistant" / "twenty.yaml").read_text(), ruleset(), "twenty")
+
+
+@lru_cache(maxsize=1)
+def stored_position() -> positions.Position:
+    """The value the cache fuzzer stores: its own object, never asked anything."""
     return positions.parse_text((FIXTURES / "assistant" / "twenty.yaml").read_text(), ruleset(), "twenty")
 
 
@@ -237,7 +244,7 @@ def _previous(data: bytes) -> dict[tuple[str | None, str], list[str]]:
 
 def cache_file(data: bytes, folder: Path) -> Outcome:
     """A damaged or forged cache entry: read back, it must be a miss or exactly what was stored."""
-    value = base_position()
+    value = stored_position()
     key = "fuzz"
     cache.put("position", key, value)
     entry = folder / f"position-{key}.bin"

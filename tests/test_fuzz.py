@@ -131,7 +131,7 @@ def test_catalog_renames_never_lose_a_translation(rnd: random.Random) -> None:
 @given(st.randoms(use_true_random=False))
 def test_damaged_cache_entries(rnd: random.Random) -> None:
     folder = cache.cache_dir()
-    cache.put("position", "fuzz", t.base_position())
+    cache.put("position", "fuzz", t.stored_position())
     good = (folder / "position-fuzz.bin").read_bytes()
     _clean(t.cache_file(t.mutate(good, rnd), Path(folder)))
 
