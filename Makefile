@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: site test lint bench serve clean
+.PHONY: site test lint bench fuzz serve clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -33,6 +33,10 @@ serve: site
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# The long fuzz campaign (100,000 generated inputs; FUZZ_ARGS="--count N --seed S" to vary).
+fuzz: $(STAMP)
+	$(BIN)/python benchmarks/fuzz.py $(FUZZ_ARGS)
 
 clean:
 	rm -rf build .venv .pytest_cache .mypy_cache .ruff_cache

@@ -125,4 +125,4 @@ def test_a_failed_check_writes_nothing(mini_copy: Path, capsys: pytest.CaptureFi
 
 def test_missing_ruleset_folder(mini_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--ruleset", "nope"]) == 1
-    assert "no ruleset folder 'nope'" in capsys.readouterr().err
+    assert "no ruleset 'nope'" in capsys.readouterr().err

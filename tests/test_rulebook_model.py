@@ -35,7 +35,7 @@ def test_retired_ids_resolve_to_their_successor(mini_copy: Path, capsys: pytest.
 def test_cache_is_used_and_invalidated(mini_copy: Path) -> None:
     cache = Path(os.environ["HAVOC_CACHE_DIR"])
     rs1 = rulebook.load("mini")
-    files = sorted(cache.glob("mini-*.pickle"))
+    files = sorted(cache.glob("rules-mini-*.bin"))
     assert files, "the validated ruleset is cached on disk"
     rulebook._memo.clear()
     rs2 = rulebook.load("mini")

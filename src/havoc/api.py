@@ -3,8 +3,16 @@
 Positions may be given as a :class:`~havoc.position.Position`, a mapping (the YAML/JSON form),
 a path, or ``"-"`` for standard input; questions as a :class:`~havoc.interpreter.query.Query`,
 a mapping (``{"ask": "move", …}``) or the compact words (``"move humans from=a to=b"``).
-Every function returns an :class:`~havoc.interpreter.answer.Answer`; bad input raises
-:class:`~havoc.errors.InputError` with located problems, nothing else.
+Every question function returns an :class:`~havoc.interpreter.answer.Answer`.
+
+The error contract: every public function here raises only
+
+- :class:`~havoc.errors.InputError` for anything the caller passed (a position, question,
+  faction, language or ruleset name that is malformed, impossible or unknown; a file that
+  cannot be read), with located problems; the CLI exits 2;
+- :class:`~havoc.errors.RulebookError` when the rules themselves are broken; the CLI exits 1.
+
+Any other exception is a bug; the fuzz suite (tests/test_fuzz.py, ``make fuzz``) counts them.
 """
 
 from __future__ import annotations
@@ -35,11 +43,25 @@ def load_position(source: PositionLike, rs: Ruleset | None = None) -> Position:
         return source
     if isinstance(source, Mapping):
         return positions.parse(source, rs)
-    if str(source) == "-":
-        return positions.parse_text(sys.stdin.read(2_000_000), rs, "<stdin>")
+    if isinstance(source, str) and source == "-":
+        return positions.parse_text(_read_stdin(), rs, "<stdin>")
+    if not isinstance(source, (str, Path)):
+        raise InputError(
+            [Problem("position", None, f"expected a mapping, a file path or '-', found {type(source).__name__}")]
+        )
     if rs is not None:
         return _cached(Path(source), rs)
     return positions.load(source, rs)
+
+
+def _read_stdin() -> str:
+    """Standard input, bounded and strictly UTF-8 (a stray byte is a located error, not a traceback)."""
+    from havoc import safeio
+
+    try:
+        return safeio.decode_utf8(safeio.read_stream(getattr(sys.stdin, "buffer", sys.stdin), safeio.MAX_BYTES))
+    except safeio.ReadError as exc:
+        raise InputError([Problem("<stdin>", None, str(exc))]) from None
 
 
 _CODE = (Path(positions.__file__), Path(positions.__file__).parent / "interpreter" / "contract.py")
@@ -49,63 +71,57 @@ def _cached(path: Path, rs: Ruleset) -> Position:
     """A position file validated before (same bytes, same rules, same code) comes from the cache.
 
     Players ask several questions about one table; the cache spares each later question the
-    YAML parser and the validation, which are most of a short process's work.
+    YAML parser and the validation, which are most of a short process's work. The file is
+    read once (bounded, regular files only): the key and the position come from those bytes.
     """
-    import hashlib
-    import pickle
-
-    from havoc.rulebook.cache import cache_dir
+    from havoc import cache, safeio  # not havoc.yamlio: a cache hit never imports the YAML parser
 
     try:
-        data = path.read_bytes() if path.stat().st_size <= 1_000_000 else None
-    except OSError:
-        data = None
-    if data is None:
-        return positions.load(path, rs)  # reports the unreadable or oversized file
-    h = hashlib.sha256(data)
-    h.update(rs.fingerprint.encode())
+        data = safeio.read_bytes(path, safeio.MAX_BYTES)
+    except safeio.ReadError as exc:
+        raise InputError([Problem(str(path), None, str(exc))]) from None
+    chunks = [data, rs.fingerprint.encode()]
     for code in _CODE:
-        h.update(code.read_bytes())
-    file = cache_dir() / f"position-{h.hexdigest()[:32]}.pickle"
+        try:
+            chunks.append(code.read_bytes())
+        except OSError:
+            chunks.append(b"\0missing")
+    key = cache.digest(*chunks)
+    pos = cache.get("position", key, Position)
+    if pos is not None:
+        pos.name = str(path)
+        return pos
     try:
-        with file.open("rb") as fh:
-            pos = pickle.load(fh)
-        if isinstance(pos, Position):
-            pos.name = str(path)
-            return pos
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
-        pass
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return positions.load(path, rs)  # reports it
+        text = safeio.decode_utf8(data)
+    except safeio.ReadError as exc:
+        raise InputError([Problem(str(path), None, str(exc))]) from None
     pos = positions.parse_text(text, rs, str(path))
-    _store(file, pos)
+    cache.put("position", key, pos)
     return pos
 
 
-def _store(file: Path, pos: Position) -> None:
-    import os
-    import pickle
-    import tempfile
+def load_ruleset(ruleset: str = rulebook.DEFAULT_RULESET) -> Ruleset:
+    """The (cached) ruleset; a ruleset name that does not exist is the caller's input error.
 
+    Raises InputError for an unknown ruleset, RulebookError when the named rules are broken.
+    """
     try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=file.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(pos, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, file)
-    except OSError:
-        pass
+        return rulebook.load(ruleset)
+    except rulebook.UnknownRuleset as exc:
+        raise InputError(exc.problems) from None
 
 
 def prepare(source: PositionLike, ruleset: str = rulebook.DEFAULT_RULESET) -> tuple[Ruleset, Position]:
-    """The (cached) ruleset and the validated position."""
-    rs = rulebook.load(ruleset)
+    """The (cached) ruleset and the validated position.
+
+    Raises InputError (bad position or ruleset name) or RulebookError (broken rules), nothing else.
+    """
+    rs = load_ruleset(ruleset)
     return rs, load_position(source, rs)
 
 
 def load_query(query: QueryLike, pos: Position) -> Query:
+    """A validated question from a Query, a mapping or compact words; raises InputError only."""
     if isinstance(query, Query):
         return query
     if isinstance(query, Mapping):
@@ -126,7 +142,10 @@ def answer_for(rs: Ruleset, pos: Position, query: Query, lang: str = "en") -> An
 
 
 def ask(position: PositionLike, query: QueryLike, lang: str = "en", ruleset: str = rulebook.DEFAULT_RULESET) -> Answer:
-    """Answer one question about one position."""
+    """Answer one question about one position.
+
+    Raises InputError (bad input) or RulebookError (broken rules) only.
+    """
     rs, pos = prepare(position, ruleset)
     return answer_for(rs, pos, load_query(query, pos), lang)
 
@@ -134,7 +153,10 @@ def ask(position: PositionLike, query: QueryLike, lang: str = "en", ruleset: str
 def legal(
     position: PositionLike, faction: str | None = None, lang: str = "en", ruleset: str = rulebook.DEFAULT_RULESET
 ) -> Answer:
-    """What ``faction`` (default: whose turn it is) may do now, with the limits."""
+    """What ``faction`` (default: whose turn it is) may do now, with the limits.
+
+    Raises InputError (bad input) or RulebookError (broken rules) only.
+    """
     rs, pos = prepare(position, ruleset)
     data: dict[str, Any] = {"ask": "legal"}
     if faction:
@@ -150,13 +172,18 @@ def battle(
     lang: str = "en",
     ruleset: str = rulebook.DEFAULT_RULESET,
 ) -> Answer:
-    """Resolve the Battle in ``region`` from the Units on the objectives (or list the order)."""
+    """Resolve the Battle in ``region`` from the Units on the objectives (or list the order).
+
+    Raises InputError (bad input) or RulebookError (broken rules) only.
+    """
     rs, pos = prepare(position, ruleset)
     data: dict[str, Any] = {"ask": "battle"}
     if region:
         data["region"] = region
     if objectives:
-        data["objectives"] = {k: dict(v) for k, v in objectives.items()}
+        if not isinstance(objectives, Mapping):
+            raise InputError([Problem("query", None, "objectives: expected a mapping of factions")])
+        data["objectives"] = {k: dict(v) if isinstance(v, Mapping) else v for k, v in objectives.items()}
     if faction:
         data["faction"] = faction
     return answer_for(rs, pos, parse_query(data, pos), lang)
@@ -165,7 +192,10 @@ def battle(
 def score(
     position: PositionLike, faction: str | None = None, lang: str = "en", ruleset: str = rulebook.DEFAULT_RULESET
 ) -> Answer:
-    """What each faction scores this round (``faction``'s own figures first)."""
+    """What each faction scores this round (``faction``'s own figures first).
+
+    Raises InputError (bad input) or RulebookError (broken rules) only.
+    """
     rs, pos = prepare(position, ruleset)
     data: dict[str, Any] = {"ask": "score"}
     if faction:
@@ -175,7 +205,7 @@ def score(
 
 def schema(ruleset: str | None = rulebook.DEFAULT_RULESET) -> dict[str, Any]:
     """The JSON Schema of positions (with the rules' limits when a ruleset is named)."""
-    rs = rulebook.load(ruleset) if ruleset else None
+    rs = load_ruleset(ruleset) if ruleset else None
     return positions.position_schema(rs)
 
 
@@ -202,6 +232,7 @@ __all__ = [
     "legal",
     "load_position",
     "load_query",
+    "load_ruleset",
     "lookup",
     "position_schema",
     "prepare",

@@ -13,13 +13,15 @@ import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
-from havoc import markup
+from havoc import markup, pofile, safeio
+from havoc.errors import Problem, RulebookError
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, locales_root, messages
 from havoc.rulebook.model import Ruleset
 
@@ -74,9 +76,44 @@ def templates(ruleset: Ruleset) -> dict[str, Catalog]:
 
 
 def _render(cat: Catalog) -> bytes:
+    return render_po(cat)
+
+
+def render_po(cat: Catalog, width: int = 0, sort_output: bool = False, include_lineno: bool = True) -> bytes:
+    """The catalog as ``.po`` bytes, with each previous msgid (``#|``) on one line.
+
+    Babel wraps ``#|`` lines like prose, at spaces and after hyphens, even inside the quoted
+    string, so they cannot be read back exactly; written whole, a second update reads them
+    as written and changes nothing.
+    """
+    from babel.messages.pofile import escape
+
+    previous: dict[tuple[str | None, str], list[str]] = {}
+    for msg in cat:
+        if msg.id and msg.previous_id:
+            previous[_key(msg)] = [str(p) for p in msg.previous_id]
     buf = io.BytesIO()
-    write_po(buf, cat, width=0, omit_header=False, sort_output=False, include_previous=True)
-    return buf.getvalue()
+    saved = {k: m.previous_id for m in cat if m.id and (k := _key(m)) in previous}
+    try:
+        for msg in cat:
+            if msg.id and _key(msg) in previous:
+                msg.previous_id = []
+        write_po(buf, cat, width=width, omit_header=False, sort_output=sort_output, include_lineno=include_lineno)
+    finally:
+        for msg in cat:
+            if msg.id and _key(msg) in saved:
+                msg.previous_id = saved[_key(msg)]
+    if not previous:
+        return buf.getvalue()
+    text = buf.getvalue().decode("utf-8")
+    lines = text.split("\n")
+    entries, _problems = pofile.parse(text, "render")
+    for entry in sorted(entries, key=lambda e: -e.line):
+        ids = previous.get(entry.key) if not entry.obsolete else None
+        if ids:
+            words = ("msgid", "msgid_plural")
+            lines[entry.line - 1 : entry.line - 1] = [f"#| {w} {escape(i)}" for w, i in zip(words, ids, strict=False)]
+    return "\n".join(lines).encode("utf-8")
 
 
 def _strip_header(data: bytes) -> bytes:
@@ -89,39 +126,206 @@ def _strip_header(data: bytes) -> bytes:
 def extract(ruleset: Ruleset, root: Path | None = None, tmpls: dict[str, Catalog] | None = None) -> list[Path]:
     """Write ``locales/<domain>.pot`` for every domain; return the paths written."""
     root = root or locales_root()
-    root.mkdir(parents=True, exist_ok=True)
     written = []
     for domain, cat in (tmpls or templates(ruleset)).items():
         path = root / f"{domain}.pot"
         data = _render(cat)
         if not path.exists() or _strip_header(path.read_bytes()) != _strip_header(data):
-            path.write_bytes(data)
+            safeio.write_bytes(path, data)
         written.append(path)
     return written
 
 
 def update(ruleset: Ruleset, root: Path | None = None) -> list[str]:
-    """Merge the templates into each language's catalog (like ``pybabel update``)."""
+    """Merge the templates into each language's catalog, never dropping a translation.
+
+    Unlike a plain ``pybabel update``: an entry whose English changed keeps its old
+    translation as fuzzy with the previous msgid (matched by its rule-ID context, not by
+    spelling); an entry of a rule renamed in ``retired.yaml`` moves to the successor's ID;
+    anything no longer used stays in the file as an obsolete ``#~`` entry to be reused later.
+    A catalog with a syntax error is refused, not rewritten. Files are written atomically
+    and only when their content changes, so a second update changes nothing.
+    """
     root = root or locales_root()
     tmpls = templates(ruleset)  # one extraction (it scans the whole package) serves every language
     extract(ruleset, root, tmpls)
+    renamed = {old: r.successor for old, r in ruleset.retired.items() if r.successor}
     done = []
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:
             continue
         for domain, template in tmpls.items():
             path = root / lang / "LC_MESSAGES" / f"{domain}.po"
+            old_bytes = None
             if path.exists():
-                with path.open("rb") as fh:
-                    cat = read_po(fh, locale=lang)
+                old_bytes = read_catalog_bytes(path)
+                cat, previous = read_checked(path, old_bytes, lang)
             else:
-                path.parent.mkdir(parents=True, exist_ok=True)
                 cat = Catalog(locale=lang, project=HEADER_PROJECT, version="", fuzzy=False)
-            cat.update(template, no_fuzzy_matching=False, update_header_comment=False)
-            cat.obsolete.clear()
-            path.write_bytes(_render(cat))
+                previous = {}
+            merged = merge(cat, template, renamed, previous)
+            data = _render(merged)
+            if old_bytes is None or _strip_dates(old_bytes) != _strip_dates(data):
+                safeio.write_bytes(path, data)
             done.append(str(path))
     return done
+
+
+def read_catalog_bytes(path: Path) -> bytes:
+    try:
+        return safeio.read_bytes(path, limit=20_000_000)
+    except safeio.ReadError as exc:
+        raise RulebookError([Problem(_rel(path), None, str(exc))]) from None
+
+
+def read_checked(path: Path, data: bytes, lang: str) -> tuple[Catalog, dict[tuple[str | None, str], list[str]]]:
+    """The catalog, after a strict syntax check; and the ``#|`` previous msgids Babel drops."""
+    try:
+        text = safeio.decode_utf8(data)
+    except safeio.ReadError as exc:
+        raise RulebookError([Problem(_rel(path), None, str(exc))]) from None
+    entries, problems = pofile.parse(text, _rel(path))
+    if problems:
+        raise RulebookError(problems)
+    try:
+        cat = read_po(io.BytesIO(data), locale=lang, abort_invalid=True)
+    except Exception as exc:  # Babel raises several types for a broken PO file
+        raise RulebookError([Problem(_rel(path), None, f"not a valid PO file: {exc}")]) from None
+    previous = {
+        e.key: [v for k in ("msgid", "msgid_plural") if (v := e.previous.get(k)) is not None]
+        for e in entries
+        if e.previous.get("msgid") is not None and not e.obsolete
+    }
+    return cat, previous
+
+
+def _key(msg: Message) -> tuple[str | None, str]:
+    return msg.context, str(msg.id[0] if isinstance(msg.id, (tuple, list)) else msg.id)
+
+
+def _has_text(msg: Message) -> bool:
+    strings = msg.string if isinstance(msg.string, (tuple, list)) else [msg.string]
+    return any(strings)
+
+
+def merge(
+    old: Catalog,
+    template: Catalog,
+    renamed: dict[str, str] | None = None,
+    previous: dict[tuple[str | None, str], list[str]] | None = None,
+) -> Catalog:
+    """A new catalog for ``template`` that reuses every translation ``old`` has (see :func:`update`)."""
+    from difflib import SequenceMatcher
+
+    renamed = renamed or {}
+    previous = previous or {}
+    pool: dict[tuple[str | None, str], Message] = {}
+    for msg in old.obsolete.values():
+        if msg.id and _has_text(msg):
+            pool[_key(msg)] = msg
+    for msg in old:
+        if msg.id:
+            pool[_key(msg)] = msg  # the live entry wins over an obsolete one of the same key
+    wanted = {_key(m) for m in template if m.id}
+    by_context: dict[str | None, list[tuple[str | None, str]]] = {}
+    for key, msg in pool.items():
+        if key not in wanted and _has_text(msg):
+            by_context.setdefault(key[0], []).append(key)
+    per_context: dict[str | None, int] = {}
+    for m in template:
+        if m.id:
+            per_context[m.context] = per_context.get(m.context, 0) + 1
+    successor_of_context: dict[str, list[str]] = {}
+    for ctx in by_context:
+        if ctx and ":" in ctx:
+            ident, fld = ctx.split(":", 1)
+            if ident in renamed:
+                successor_of_context.setdefault(f"{renamed[ident]}:{fld}", []).append(ctx)
+
+    new = old  # keeps the header (translator, plural forms) as it is
+    for m in list(new):
+        if m.id:
+            new.delete(m.id, context=m.context)
+    new.obsolete = type(new.obsolete)()
+    used: set[tuple[str | None, str]] = set()
+    for tmsg in template:
+        if not tmsg.id:
+            continue
+        key = _key(tmsg)
+        msg = Message(
+            tmsg.id,
+            "" if not isinstance(tmsg.id, (tuple, list)) else ("",) * new.num_plurals,
+            locations=list(tmsg.locations),
+            auto_comments=list(tmsg.auto_comments),
+            context=tmsg.context,
+        )
+        source = pool.get(key)
+        fuzzy = False
+        if source is not None:
+            used.add(key)
+            fuzzy = source.fuzzy
+            msg.previous_id = list(previous.get(key, [])) if fuzzy else []
+        else:
+            cands = [
+                c
+                for ctx in (tmsg.context, *successor_of_context.get(tmsg.context or "", []))
+                for c in by_context.get(ctx, [])
+            ]
+            cands = [c for c in cands if c not in used]
+            best = None
+            if len(cands) == 1 and (per_context.get(tmsg.context, 0) == 1 or cands[0][0] != tmsg.context):
+                best = cands[0]
+            elif cands:
+                scored = [(SequenceMatcher(None, c[1], key[1]).ratio(), c) for c in cands]
+                score, choice = max(scored)
+                best = choice if score >= 0.6 else None
+            if best is not None:
+                used.add(best)
+                source = pool[best]
+                fuzzy = best[1] != key[1] or source.fuzzy
+                old_id = source.id
+                if best[1] != key[1]:
+                    msg.previous_id = list(old_id) if isinstance(old_id, (tuple, list)) else [str(old_id)]
+                else:
+                    msg.previous_id = list(previous.get(best, []))
+        if source is not None:
+            msg.string = _fit(source.string, msg.id, new.num_plurals)
+            msg.user_comments = [
+                c for c in source.user_comments if not c.startswith("|")
+            ]  # Babel reads #| as a comment
+            auto = {"python-format", "python-brace-format"}  # Babel derives these from the msgid
+            msg.flags = (set(source.flags) - {"fuzzy"} - auto) | (msg.flags & auto)
+            if fuzzy or not _fits(source.string, msg.id, new.num_plurals):
+                msg.flags.add("fuzzy")
+        new[msg.id] = msg
+        stored = new.get(msg.id, context=msg.context)
+        if stored is not None:
+            stored.previous_id = msg.previous_id
+    for key, msg in pool.items():
+        if key not in wanted and key not in used and _has_text(msg):
+            new.obsolete[key[1] if key[0] is None else (key[1], key[0])] = msg  # Babel's own key order
+    return new
+
+
+def _fits(string: Any, msgid: Any, nplurals: int) -> bool:
+    if isinstance(msgid, (tuple, list)):
+        return isinstance(string, (tuple, list)) and len(string) == nplurals
+    return isinstance(string, str)
+
+
+def _fit(string: Any, msgid: Any, nplurals: int) -> Any:
+    """The old translation in the shape the new entry needs (singular or n plural forms)."""
+    if isinstance(msgid, (tuple, list)):
+        forms = list(string) if isinstance(string, (tuple, list)) else [string]
+        # Extra forms are kept (and the entry marked fuzzy): `havoc check` names the count; a
+        # translator's text is never cut away by a merge.
+        return tuple(forms + [""] * (nplurals - len(forms)))
+    return string[0] if isinstance(string, (tuple, list)) else string
+
+
+def _strip_dates(data: bytes) -> bytes:
+    volatile = (b'"POT-Creation-Date', b'"PO-Revision-Date')
+    return b"\n".join(ln for ln in data.splitlines() if not ln.startswith(volatile))
 
 
 def check_all(ruleset: Ruleset, root: Path | None = None) -> Report:
@@ -158,8 +362,16 @@ def check_all(ruleset: Ruleset, root: Path | None = None) -> Report:
 
 def _check_po(path: Path, lang: str, template: Catalog | None, nplurals: int, report: Report) -> int:
     try:
-        with path.open("rb") as fh:
-            cat = read_po(fh, locale=lang, abort_invalid=True)
+        data = safeio.read_bytes(path, limit=20_000_000)
+        _entries, syntax = pofile.parse(safeio.decode_utf8(data), _rel(path))
+    except safeio.ReadError as exc:
+        report.problems.append(f"{_rel(path)}: {exc}")
+        return 0
+    if syntax:
+        report.problems.extend(str(p) for p in syntax)
+        return 0
+    try:
+        cat = read_po(io.BytesIO(data), locale=lang, abort_invalid=True)
     except Exception as exc:  # Babel raises several types for a broken PO file
         report.problems.append(f"{_rel(path)}: not a valid PO file: {exc}")
         return 0

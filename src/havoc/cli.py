@@ -72,6 +72,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # an output that cannot be written, a full disk: one line, never a traceback
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_RULES
     finally:
         set_message_language("en")  # a library caller after this command gets English again
 

@@ -9,8 +9,6 @@ under another.
 from __future__ import annotations
 
 import os
-import pickle
-import zlib
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -128,48 +126,41 @@ def _po_files(lang: str, root: Path) -> list[Path]:
 
 
 def load_catalog(lang: str, root: Path | None = None) -> Catalog:
-    """Read a language's .po catalogs (cached on disk by content, like the rulebook)."""
+    """Read a language's .po catalogs (cached on disk by content, like the rulebook).
+
+    Each file is read once; the cache key and the parsed catalog come from those bytes.
+    """
+    from havoc import cache, safeio
+
     root = root or locales_root()
-    files = _po_files(lang, root)
-    parts = [lang]
-    for p in files:
-        data = p.read_bytes()
-        parts.append(f"{p.name}:{len(data)}:{zlib.crc32(data):08x}")
-    whole = "\n".join(parts).encode()
-    key = f"{zlib.crc32(whole):08x}{zlib.adler32(whole):08x}"
-    from havoc.rulebook.cache import cache_dir
-
-    path = cache_dir() / f"catalog-{lang}-{key}.pickle"
-    try:
-        with path.open("rb") as fh:
-            cached = pickle.load(fh)
-        if isinstance(cached, Catalog):
-            return cached
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, TypeError, ValueError):
-        pass
+    files: list[tuple[Path, bytes]] = []
+    for p in _po_files(lang, root):
+        try:
+            files.append((p, safeio.read_bytes(p, 20_000_000)))
+        except safeio.ReadError:
+            continue  # `havoc check` reports it; a reader gets the source language for it
+    key = cache.digest(lang.encode(), *(x for p, data in files for x in (p.name.encode(), data)))
+    cached = cache.get(f"catalog-{lang}", key, Catalog)
+    if cached is not None:
+        return cached
     catalog = _read_catalog(lang, files)
-    import tempfile
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(catalog, fh)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    cache.put(f"catalog-{lang}", key, catalog)
     return catalog
 
 
-def _read_catalog(lang: str, files: list[Path]) -> Catalog:
+def _read_catalog(lang: str, files: list[tuple[Path, bytes]]) -> Catalog:
     from babel.messages.plurals import get_plural
     from babel.messages.pofile import read_po
 
     singular: dict[tuple[str, str], str] = {}
     plural: dict[tuple[str, str], tuple[str, ...]] = {}
-    for path in files:
-        with path.open("rb") as fh:
-            cat = read_po(fh, locale=lang)
+    import io
+
+    for _path, data in files:
+        try:
+            cat = read_po(io.BytesIO(data), locale=lang)
+        except Exception:  # a broken catalog is `havoc check`'s to report; readers fall back to English
+            continue
         for msg in cat:
             if not msg.id or msg.fuzzy:
                 continue

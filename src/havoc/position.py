@@ -55,6 +55,7 @@ def _lines(value: Any) -> Any:
 
 
 ID_RE: Final = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+MAX_INT: Final = 1_000_000  # no count on a game table comes near; bounds every figure derived from one
 MAX_REGIONS: Final = 200  # a printed board has far fewer; bounds the work a hostile file can cause
 
 
@@ -352,16 +353,16 @@ class Reader:
     def read(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
         kind = spec.kind
         if kind == "int":
+            if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_INT:
+                value = int(value)  # 3.0 is 3; 1e300 is refused below as what it is, not a 301-digit int
             if isinstance(value, bool) or not isinstance(value, int):
-                if isinstance(value, float) and value.is_integer() and value >= (spec.minimum or 0):
-                    return int(value)
                 self.problem(line, path, f"expected a whole number ≥ {spec.minimum}, found {_kind(value)}")
                 return _BAD
             if spec.minimum is not None and value < spec.minimum:
-                self.problem(line, path, f"expected a whole number ≥ {spec.minimum}, found {value}")
+                self.problem(line, path, f"expected a whole number ≥ {spec.minimum}, found {_short_number(value)}")
                 return _BAD
-            if value > 1_000_000:
-                self.problem(line, path, f"expected a whole number ≤ 1000000, found {value}")
+            if value > MAX_INT:
+                self.problem(line, path, f"expected a whole number ≤ {MAX_INT}, found {_short_number(value)}")
                 return _BAD
             return value
         if kind == "bool":
@@ -422,14 +423,14 @@ class Reader:
             key_line = _lines(value).line_of(key) if _is_ldict(value) else line
             sub = f"{path}.{key}"
             if spec.keys == "faction":
-                if key not in FACTIONS:
+                if not isinstance(key, str) or key not in FACTIONS:
                     self.problem(
                         key_line,
                         sub,
                         ui("unknown faction {name}; expected one of {choices}", _ml()).format(
                             name=repr(key), choices=", ".join(FACTIONS)
                         )
-                        + suggest(key, FACTIONS),
+                        + (suggest(key, FACTIONS) if isinstance(key, str) else ""),
                     )
                     continue
             elif not isinstance(key, str) or not ID_RE.match(key):
@@ -473,6 +474,13 @@ class Reader:
                     ui("missing required field {name}", _ml()).format(name=repr(key)),
                 )
         return out
+
+
+def _short_number(value: int) -> str:
+    """A number as a message shows it: a 300-digit integer is not printed whole."""
+    if abs(value) < 10**30:
+        return str(value)
+    return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
 
 
 def _param_int(rs: Ruleset | None, name: str) -> int | None:

@@ -8,14 +8,15 @@ later validation can point at the offending line.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from havoc.errors import Problem
+from havoc.safeio import MAX_BYTES
 
-MAX_BYTES = 1_000_000
 MAX_DEPTH = 64
 
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -92,10 +93,54 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
+# The C parser composes the whole node tree recursively before any constructor runs, so a
+# deep file overflows the C stack (a segfault, no message) before MAX_DEPTH is ever checked.
+# The pre-scan bounds the depth the composer can reach: flow brackets still open, plus the
+# width of a line's leading indentation and block indicators (each block level needs at
+# least one column). It over-counts (a bracket inside a quoted string), never under-counts;
+# the bound is far above MAX_DEPTH so real files pass and the constructor reports the line.
+MAX_COMPOSE_DEPTH = 1000
+_BLOCK_PREFIX = re.compile(r"^(?:[ \t]+|[-?:](?=[ \t]|$)|[&!][^ \t]*)*", re.M)
+_FLOW = re.compile(r"[\[\]{}]")
+
+
+def _too_deep(text: str) -> int | None:
+    """The line where nesting could pass :data:`MAX_COMPOSE_DEPTH`, or None when it cannot."""
+    prefixes = _BLOCK_PREFIX.findall(text)
+    block = max(map(len, prefixes), default=0)
+    if block > MAX_COMPOSE_DEPTH:
+        widest = max(range(len(prefixes)), key=lambda i: len(prefixes[i]))
+        return _line_of_prefix(text, widest)
+    budget = MAX_COMPOSE_DEPTH - block
+    if text.count("[") + text.count("{") <= budget:
+        return None
+    depth = 0
+    for m in _FLOW.finditer(text):
+        depth = depth + 1 if m.group() in "[{" else max(depth - 1, 0)
+        if depth > budget:
+            return text.count("\n", 0, m.start()) + 1
+    return None
+
+
+def _line_of_prefix(text: str, index: int) -> int:
+    line = 1
+    for i, m in enumerate(_BLOCK_PREFIX.finditer(text)):
+        if i == index:
+            return text.count("\n", 0, m.start()) + 1
+    return line
+
+
 def loads(text: str, name: str) -> Any:
     """Parse YAML (or JSON) text; raise :class:`YamlError` with the line on any problem."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        raise YamlError(Problem(name, None, f"file is larger than {MAX_BYTES:,} bytes"))
+    if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise YamlError(Problem(name, None, f"file is larger than the limit of {MAX_BYTES:,} bytes"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise YamlError(Problem(name, None, f"not UTF-8 text (character {exc.start + 1})")) from None
+    deep = _too_deep(text)
+    if deep is not None:
+        raise YamlError(Problem(name, deep, f"nesting deeper than {MAX_DEPTH} levels"))
     try:
         loader = _Loader(text)
         try:
@@ -111,26 +156,27 @@ def loads(text: str, name: str) -> Any:
         raise YamlError(Problem(name, line, f"not valid YAML: {what}")) from None
     except yaml.YAMLError as exc:
         raise YamlError(Problem(name, None, f"not valid YAML: {exc}")) from None
-    except RecursionError:
+    except ValueError as exc:  # e.g. an integer longer than Python converts (4300 digits)
+        raise YamlError(Problem(name, None, f"not a usable value: {str(exc)[:80]}")) from None
+    except (RecursionError, MemoryError):
         raise YamlError(Problem(name, None, "nesting too deep")) from None
 
 
-def load_file(path: Path, display: str | None = None) -> Any:
-    """Read and parse a YAML file with the size limit checked before reading it all."""
+def read_text(path: Path, display: str | None = None) -> str:
+    """The UTF-8 text of a regular file of at most :data:`MAX_BYTES` (counted as read)."""
+    from havoc import safeio
+
     name = display or str(path)
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise YamlError(Problem(name, None, f"cannot read file: {exc.strerror}")) from None
-    if size > MAX_BYTES:
-        raise YamlError(Problem(name, None, f"file is {size:,} bytes; the limit is {MAX_BYTES:,}"))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise YamlError(Problem(name, None, "file is not UTF-8 text")) from None
-    except OSError as exc:
-        raise YamlError(Problem(name, None, f"cannot read file: {exc.strerror}")) from None
-    return loads(text, name)
+        return safeio.decode_utf8(safeio.read_bytes(path, MAX_BYTES))
+    except safeio.ReadError as exc:
+        raise YamlError(Problem(name, None, str(exc))) from None
+
+
+def load_file(path: Path, display: str | None = None) -> Any:
+    """Read and parse a YAML file: only a regular file, bounded by the bytes actually read."""
+    name = display or str(path)
+    return loads(read_text(path, name), name)
 
 
 class YamlError(Exception):

@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import functools
 import http.server
 import json
+import os
+import shutil
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from havoc import rulebook
+from havoc import rulebook, safeio
 from havoc.commands import add_ruleset_option
+from havoc.errors import HavocError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
 
 REPO = Path(__file__).resolve().parents[3]
@@ -109,10 +114,11 @@ def build_languages(
     fresh = {
         lang: clean or marker[lang].exists() or not (doctrees / lang / "environment.pickle").exists() for lang in langs
     }
+    staging = {lang: _stage(out, lang) for lang in langs}
     commands = {
         lang: [
             c
-            for c in sphinx_command("html", lang, out / lang, doctrees / lang, ruleset, sheets, source, fresh[lang])
+            for c in sphinx_command("html", lang, staging[lang], doctrees / lang, ruleset, sheets, source, fresh[lang])
             if c != "-q" or not verbose
         ]
         for lang in langs
@@ -143,10 +149,34 @@ def build_languages(
         if code:
             marker[lang].parent.mkdir(parents=True, exist_ok=True)
             marker[lang].touch()
+            shutil.rmtree(staging[lang], ignore_errors=True)  # the previous site stays as it was
         else:
             marker[lang].unlink(missing_ok=True)
+            _swap(staging[lang], out / lang)
         results.append(Result(lang, code, printed, seconds))
     return results
+
+
+def _stage(out: Path, lang: str) -> Path:
+    """A build folder beside ``out/<lang>``, starting as a copy of it (Sphinx then rewrites only what
+    changed). Always the same name, so Sphinx sees the same output folder from build to build."""
+    stage = out / f".building-{lang}"
+    shutil.rmtree(stage, ignore_errors=True)
+    if (out / lang).is_dir():
+        shutil.copytree(out / lang, stage, symlinks=True)
+    else:
+        stage.mkdir(parents=True)
+    return stage
+
+
+def _swap(stage: Path, final: Path) -> None:
+    """Put a finished build in place: readers see the old site or the new one, never a mix."""
+    old = final.with_name(f".old-{final.name}")
+    shutil.rmtree(old, ignore_errors=True)
+    if final.exists():
+        os.replace(final, old)
+    os.replace(stage, final)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 WORKER_MARK = "\n@@havoc-docs-language "
@@ -176,9 +206,8 @@ def write_root(out: Path) -> Path:
         for lang in LANGUAGES
     )
     page = ROOT_PAGE.replace("@LINKS@", links).replace("@LANGS@", ", ".join(f'"{lang}"' for lang in LANGUAGES))
-    out.mkdir(parents=True, exist_ok=True)
     path = out / "index.html"
-    path.write_text(page, encoding="utf-8")
+    safeio.write_text(path, page)
     return path
 
 
@@ -218,8 +247,9 @@ ROOT_PAGE = """<!DOCTYPE html>
 def update_catalog(ruleset: str, doctrees: Path) -> int:
     """Extract the site's strings with Sphinx's gettext builder and merge them into each site.po."""
     from babel.messages.catalog import Catalog
-    from babel.messages.pofile import read_po, write_po
+    from babel.messages.pofile import read_po
 
+    from havoc.catalogs import merge, read_catalog_bytes, read_checked
     from havoc.i18n import locales_root
 
     pot_dir = Path("build") / "gettext"
@@ -234,39 +264,74 @@ def update_catalog(ruleset: str, doctrees: Path) -> int:
     template.header_comment = (
         "# The site's own strings: narrative pages (docsbuild/) and the labels of havoc.sphinxext."
     )
-    _write_po(root / "site.pot", template, write_po)
+    _write_po(root / "site.pot", template)
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:
             continue
         path = root / lang / "LC_MESSAGES" / "site.po"
-        if path.exists():
-            with path.open("rb") as fh:
-                cat = read_po(fh, locale=lang)
+        previous: dict[tuple[str | None, str], list[str]] = {}
+        if path.exists():  # a broken site.po is refused at its line, never rewritten
+            cat, previous = read_checked(path, read_catalog_bytes(path), lang)
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
             cat = Catalog(locale=lang, project="havoc", version="", fuzzy=False)
-        cat.update(template, update_header_comment=False)
-        cat.obsolete.clear()
-        _write_po(path, cat, write_po)
+        cat = merge(cat, template, None, previous)  # reworded strings turn fuzzy, unused ones stay #~
+        _write_po(path, cat)
         missing = [m.id for m in cat if m.id and (not m.string or m.fuzzy)]
         print(f"{path}: {len(missing)} strings to translate or review")
     return 0
 
 
-def _write_po(path: Path, catalog: object, write_po: object) -> None:
-    import io
+def _write_po(path: Path, catalog: Any) -> None:
+    from havoc.catalogs import render_po
 
-    buf = io.BytesIO()
-    write_po(buf, catalog, width=100, omit_header=False, sort_output=True, include_lineno=False)  # type: ignore[operator]
-    path.write_bytes(buf.getvalue())
+    safeio.write_bytes(path, render_po(catalog, width=100, sort_output=True, include_lineno=False))
 
 
-def serve(out: Path, port: int) -> None:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(out))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
-        print(f"serving {out} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)")
+class BuiltPagesHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built pages only: no folder listings, no ``_sources/``, no dot-files
+    (``.buildinfo``, build folders in progress)."""
+
+    def list_directory(self, path: str | os.PathLike[str]) -> None:
+        self.send_error(404, "Not found")
+        return None
+
+    def send_head(self) -> Any:
+        from urllib.parse import unquote, urlsplit
+
+        parts = [p for p in unquote(urlsplit(self.path).path).split("/") if p]
+        if any(p.startswith(".") or p == "_sources" for p in parts):
+            self.send_error(404, "Not found")
+            return None
+        return super().send_head()
+
+
+def check_port(port: int) -> int:
+    if not 0 <= port <= 65535:
+        raise PortError([Problem("--port", None, f"expected a port from 1 to 65535 (0: any free port), found {port}")])
+    return port
+
+
+def bind(out: Path, port: int) -> http.server.ThreadingHTTPServer:
+    """The preview server, bound before the build so a busy port fails in a second, not after it."""
+    handler = functools.partial(BuiltPagesHandler, directory=str(out))
+    try:
+        return http.server.ThreadingHTTPServer(("127.0.0.1", check_port(port)), handler)
+    except OSError as exc:
+        why = "is in use" if exc.errno in (errno.EADDRINUSE, errno.EACCES) else f"cannot be used ({exc.strerror})"
+        if exc.errno == errno.EACCES:
+            why = "needs more privileges (use a port above 1023)"
+        raise PortError([Problem("--port", None, f"port {port} {why}")]) from None
+
+
+class PortError(HavocError):
+    """The preview port is invalid or busy: exit 1 with one line."""
+
+
+def serve(out: Path, port: int, server: http.server.ThreadingHTTPServer | None = None) -> None:
+    with server or bind(out, port) as srv:
+        print(f"serving {out} on http://127.0.0.1:{srv.server_address[1]}/ (Ctrl-C to stop)")
         with contextlib.suppress(KeyboardInterrupt):
-            server.serve_forever()
+            srv.serve_forever()
 
 
 def cmd_docs(args: argparse.Namespace) -> int:
@@ -274,7 +339,8 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if args.update_catalog:
         return update_catalog(args.ruleset, DEFAULT_DOCTREES)
     langs = list(LANGUAGES) if args.lang == "all" else [args.lang]
-    out: Path = args.output
+    out: Path = safeio.writable_dir(args.output)  # an unwritable -o fails now, not after the build
+    server = bind(out, args.port) if args.serve else None
     results = build_languages(langs, out, DEFAULT_DOCTREES, args.ruleset, DEFAULT_SHEETS, clean=args.clean)
     failed = False
     for res in results:
@@ -290,9 +356,11 @@ def cmd_docs(args: argparse.Namespace) -> int:
     root = write_root(out)
     print(f"site: {root}")
     if failed:
+        if server is not None:
+            server.server_close()
         return 1
-    if args.serve:
-        serve(out, args.port)
+    if server is not None:
+        serve(out, args.port, server)
     return 0
 
 

@@ -50,15 +50,21 @@ def cmd_check(args: argparse.Namespace) -> int:
         f"{len(rs.sections)} sections",
         f"{len(rs.terms)} terms",
         f"{len(rs.params)} parameters",
-        f"{sum(len(r.examples) for r in rs.rules.values())} examples",
     ]
     from havoc import catalogs
     from havoc.quickref.layout import layout_path, load_layout
 
-    sheet_root = rulebook.rules_root() / args.ruleset
+    sheet_root = rulebook.ruleset_folder(args.ruleset)
     if layout_path(sheet_root).is_file():
         load_layout(rs, sheet_root)
         checks.append("sheet layout")
+    from havoc import examples
+
+    ran, failed = examples.run_all(rs)  # examples are checks, not only tests
+    if failed:
+        from havoc.errors import RulebookError
+
+        raise RulebookError(failed)
     report = catalogs.check_all(rs)
     if report.problems:
         for problem in report.problems:
@@ -67,6 +73,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             f"{len(report.problems)} problem{'' if len(report.problems) == 1 else 's'} in the catalogs", file=sys.stderr
         )
         return 1
+    checks.append(f"{ran} examples run")
     checks.extend(report.summary)
     print(f"ok: {rs.title}: " + ", ".join(checks))
     return 0

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 
-from havoc import rulebook
+from havoc import rulebook, safeio
 from havoc.commands import add_ruleset_option
+from havoc.errors import Problem
 from havoc.i18n import LANGUAGES
 
 DEFAULT_DIR = Path("build") / "sheets"
@@ -51,17 +53,35 @@ def targets(lang: str, output: Path | None, several: bool) -> tuple[Path | None,
     return output, output.with_suffix(".html")
 
 
+def _staging(final: Path) -> Path:
+    """Where a sheet is written first: beside its final place, so the rename cannot cross disks."""
+    return final.with_name(f".{final.name}.building")
+
+
+def _publish(tmp: Path, final: Path) -> None:
+    try:
+        os.replace(tmp, final)
+    except OSError as exc:
+        raise safeio.OutputError([Problem(str(final), None, f"cannot write: {exc.strerror or exc}")]) from None
+
+
 def cmd_sheet(args: argparse.Namespace) -> int:
     from havoc import quickref
 
     rs = rulebook.load(args.ruleset)
-    root = rulebook.rules_root() / rs.id
+    root = rulebook.ruleset_folder(args.ruleset)
     langs = list(LANGUAGES) if args.lang == "all" else [args.lang]
     for lang in langs:
         pdf, page = targets(lang, args.output, len(langs) > 1)
         started = time.perf_counter()
+        for target in (pdf, page):
+            if target is not None:
+                safeio.writable_dir(target.parent)  # an unwritable -o fails before the slow part
+        staged = {final: _staging(final) for final in (pdf, page) if final is not None}
         try:
-            sheet = quickref.build(lang, pdf, page, rs, root)
+            sheet = quickref.build(lang, staged.get(pdf) if pdf else None, staged.get(page) if page else None, rs, root)
+            for final, tmp in staged.items():  # all or nothing: the previous sheet stays until both are done
+                _publish(tmp, final)
         except ModuleNotFoundError as exc:
             if not (exc.name or "").startswith("weasyprint"):
                 raise
@@ -71,6 +91,13 @@ def cmd_sheet(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+        except OSError as exc:
+            raise safeio.OutputError(
+                [Problem(str(exc.filename or pdf or page), None, f"cannot write: {exc.strerror or exc}")]
+            ) from None
+        finally:
+            for tmp in staged.values():
+                tmp.unlink(missing_ok=True)
         written = [p for p in (pdf, page) if p is not None]
         if args.png and pdf is not None:
             from havoc.quickref.pdf import write_pngs

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from havoc.errors import Problem, RulebookError
@@ -32,18 +33,55 @@ def rules_root() -> Path:
     return Path.cwd() / "rules"
 
 
+class UnknownRuleset(RulebookError):
+    """The ruleset named is neither a folder under the rules root nor a folder with ruleset.yaml."""
+
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def ruleset_folder(ruleset: str, root: Path | None = None) -> Path:
+    """The folder of ``ruleset``: a name under the rules root, or a path holding ``ruleset.yaml``.
+
+    Never a walk of an arbitrary folder: ``--ruleset /`` is refused before anything is read.
+    """
+    root = root or rules_root()
+    if not isinstance(ruleset, str) or not ruleset or "\0" in ruleset:
+        raise UnknownRuleset([Problem("ruleset", None, f"expected a ruleset name, found {ruleset!r}")])
+    folder = root / ruleset if _NAME.match(ruleset) else Path(ruleset)
+    try:
+        ok = (folder / "ruleset.yaml").is_file()
+    except OSError:
+        ok = False
+    if ok:
+        return folder
+    known = sorted(p.parent.name for p in root.glob("*/ruleset.yaml")) if root.is_dir() else []
+    listed = f"; rulesets under {root}: {', '.join(known)}" if known else ""
+    raise UnknownRuleset(
+        [
+            Problem(
+                "ruleset",
+                None,
+                f"no ruleset {ruleset!r}: expected a folder name under the rules folder, "
+                f"or a path to a folder holding ruleset.yaml{listed}",
+            )
+        ]
+    )
+
+
 def load(ruleset: str = DEFAULT_RULESET, root: Path | None = None, use_cache: bool = True) -> Ruleset:
     """The validated ruleset, from the in-process memo or the disk cache when unchanged."""
-    folder = (root or rules_root()) / ruleset
-    if not folder.is_dir():
-        raise RulebookError([Problem(str(folder), None, f"no ruleset folder {ruleset!r} here")])
-    key = cache.fingerprint(folder)
+    folder = ruleset_folder(ruleset, root)
+    snapshot = cache.Snapshot(folder)  # read once: the key and the rules come from these bytes
+    key = snapshot.key()
     memo = _memo.get((folder, key))
     if memo is not None and use_cache:
         return memo
     result = cache.read(folder, key) if use_cache else None
     if result is None:
-        result = load_ruleset(folder)  # the YAML parser is imported only on a cache miss
+        from havoc.rulebook.loader import load_ruleset as _load
+
+        result = _load(folder, snapshot)  # the YAML parser is imported only on a cache miss
         result.fingerprint = key
         if use_cache:
             cache.write(folder, result)

@@ -1,73 +1,86 @@
-"""Cache of validated rulesets, keyed by the content of every rule file.
+"""The files of a ruleset, read once; their key; and the verified cache of validated rulesets.
 
-Validating the YAML is the slow part of a CLI call, and rule files change rarely. The cache
-key is a hash of the rule files' bytes and of the loader's own source, so any edit to a rule,
-a fact or the loader invalidates it; a stale or unreadable cache entry is just rebuilt.
+Validating the YAML is the slow part of a CLI call, and rule files change rarely. The key
+is a digest of the very bytes the loader then parses (a :class:`Snapshot`), and of the
+loader's own source, so an edit to a rule, a fact or the loader invalidates it, and an edit
+made while a load runs can never leave the edited rules under the old key. Storage and
+verification are :mod:`havoc.cache`'s.
 """
 
 from __future__ import annotations
 
-import os
-import pickle
-import zlib
 from pathlib import Path
 
 from havoc import __version__
+from havoc import cache as store
+from havoc.cache import cache_dir
 from havoc.rulebook.model import Ruleset
 
 _CODE = [Path(__file__).with_name(n) for n in ("model.py", "loader.py", "schema.py", "cache.py")] + [
-    Path(__file__).parent.parent / n for n in ("markup.py", "yamlio.py")
+    Path(__file__).parent.parent / n for n in ("markup.py", "yamlio.py", "cache.py")
 ]
+# Where a ruleset's files are: its own top folder and these subfolders (never a recursive walk).
+SUBFOLDERS = ("sections", "overlays", "variants")
+MAX_FILES = 2_000
 
 
-def cache_dir() -> Path:
-    env = os.environ.get("HAVOC_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "havoc"
+class Snapshot:
+    """Every file of one ruleset, read once: the loader parses these bytes, the key hashes them."""
+
+    def __init__(self, root: Path) -> None:
+        from havoc import safeio
+
+        self.root = root
+        self.files: dict[Path, bytes] = {}
+        self.errors: dict[Path, str] = {}
+        paths = [root.parent / "facts.yaml"]
+        for folder in (root, *(root / s for s in SUBFOLDERS)):
+            try:
+                paths.extend(sorted(p for p in folder.glob("*.yaml")))
+            except OSError:
+                continue
+            if len(paths) > MAX_FILES:
+                break
+        for path in paths[:MAX_FILES]:
+            try:
+                self.files[path] = safeio.read_bytes(path)
+            except safeio.ReadError as exc:
+                if path.exists() or path.is_symlink():
+                    self.errors[path] = str(exc)
+
+    def glob(self, folder: Path) -> list[Path]:
+        """The ``*.yaml`` files of ``folder`` (one of the ruleset's own folders), sorted."""
+        return sorted(p for p in (*self.files, *self.errors) if p.parent == folder)
+
+    def exists(self, path: Path) -> bool:
+        return path in self.files or path in self.errors
+
+    def key(self) -> str:
+        chunks = [__version__.encode()]
+        for path in sorted(self.files):
+            chunks += [str(path).encode(), self.files[path]]
+        for path in sorted(self.errors):
+            chunks += [str(path).encode(), b"\0unreadable"]
+        for code in _CODE:
+            try:
+                chunks.append(code.read_bytes())
+            except OSError:
+                chunks.append(b"\0missing")
+        return store.digest(*chunks)
 
 
 def fingerprint(root: Path) -> str:
-    """A key for every file the ruleset is read from, and for the code that reads it.
-
-    Each file contributes its path, size and CRC-32: enough to notice any edit, and zlib is
-    already loaded at start-up where hashlib's OpenSSL binding would add milliseconds to every
-    command.
-    """
-    parts = [__version__]
-    files = [*sorted(root.rglob("*.yaml")), root.parent / "facts.yaml", *_CODE]
-    for path in files:
-        try:
-            data = path.read_bytes()
-        except OSError:
-            parts.append(f"{path.name}:missing")
-            continue
-        parts.append(f"{path.relative_to(path.anchor)}:{len(data)}:{zlib.crc32(data):08x}")
-    whole = "\n".join(parts).encode()
-    return f"{zlib.crc32(whole):08x}{zlib.adler32(whole):08x}{len(whole):x}"
+    """The key of the ruleset in ``root`` as its files are now."""
+    return Snapshot(root).key()
 
 
 def read(root: Path, key: str) -> Ruleset | None:
-    path = cache_dir() / f"{root.name}-{key}.pickle"
-    try:
-        with path.open("rb") as fh:
-            ruleset = pickle.load(fh)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
-        return None
-    return ruleset if isinstance(ruleset, Ruleset) and ruleset.fingerprint == key else None
+    ruleset = store.get(f"rules-{root.name}", key, Ruleset)
+    return ruleset if ruleset is not None and ruleset.fingerprint == key else None
 
 
 def write(root: Path, ruleset: Ruleset) -> None:
-    """Store atomically; a cache that cannot be written is simply skipped."""
-    import tempfile
+    store.put(f"rules-{root.name}", ruleset.fingerprint, ruleset)
 
-    folder = cache_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(ruleset, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, folder / f"{root.name}-{ruleset.fingerprint}.pickle")
-    except OSError:
-        pass
+
+__all__ = ["Snapshot", "cache_dir", "fingerprint", "read", "write"]

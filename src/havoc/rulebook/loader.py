@@ -12,6 +12,7 @@ from typing import Any
 
 from havoc import markup
 from havoc.errors import Problem, RulebookError
+from havoc.rulebook.cache import Snapshot
 from havoc.rulebook.model import QUERY_KINDS as MODEL_QUERY_KINDS
 from havoc.rulebook.model import (
     Check,
@@ -29,7 +30,7 @@ from havoc.rulebook.model import (
     Term,
 )
 from havoc.rulebook.schema import Reader, plain
-from havoc.yamlio import LDict, LList, YamlError, load_file
+from havoc.yamlio import LDict, LList, YamlError, loads
 
 QUERY_KINDS = frozenset(MODEL_QUERY_KINDS)
 OPS = frozenset(["add", "amend", "replace", "remove"])
@@ -48,8 +49,9 @@ SECTION_FIELDS = {"id", "title", "source", "intro", "rules"}
 class _Build:
     """Mutable state while a ruleset is being read."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, snapshot: Snapshot) -> None:
         self.root = root
+        self.snapshot = snapshot
         self.problems: list[Problem] = []
         self.sections: dict[str, Section] = {}
         self.rules: dict[str, Rule] = {}
@@ -74,7 +76,17 @@ class _Build:
     def read(self, path: Path) -> tuple[Any, Reader]:
         reader = Reader(self.rel(path), self.problems)
         try:
-            return load_file(path, reader.file), reader
+            error = self.snapshot.errors.get(path)
+            if error is not None:
+                raise YamlError(Problem(reader.file, None, error))
+            data = self.snapshot.files.get(path)
+            if data is None:
+                raise YamlError(Problem(reader.file, None, "cannot read file: No such file or directory"))
+            try:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise YamlError(Problem(reader.file, None, "file is not UTF-8 text")) from None
+            return loads(text, reader.file), reader
         except YamlError as exc:
             self.problems.append(exc.problem)
             return None, reader
@@ -88,14 +100,19 @@ class _Build:
         return True
 
 
-def load_ruleset(root: Path) -> Ruleset:
-    """Read and validate ``root`` (a folder such as ``rules/cry-havoc``)."""
-    b = _Build(root)
-    if not (root / "ruleset.yaml").is_file():
+def load_ruleset(root: Path, snapshot: Snapshot | None = None) -> Ruleset:
+    """Read and validate ``root`` (a folder such as ``rules/cry-havoc``).
+
+    With a ``snapshot`` the files are parsed from its bytes (the bytes the cache key was made
+    from), never read again from the disk.
+    """
+    snapshot = snapshot or Snapshot(root)
+    b = _Build(root, snapshot)
+    if root / "ruleset.yaml" not in snapshot.files:
         raise RulebookError([Problem(str(root), None, "no ruleset.yaml in this folder")])
     _read_facts(b, root.parent / "facts.yaml")
     meta = _read_meta(b, root / "ruleset.yaml")
-    section_files = sorted((root / "sections").glob("*.yaml"))
+    section_files = snapshot.glob(root / "sections")
     if not section_files:
         b.problems.append(Problem(b.rel(root / "sections"), None, "no section files found"))
     part_of = {sid: part.id for part in meta["parts"] for sid in part.section_ids}
@@ -113,7 +130,7 @@ def load_ruleset(root: Path) -> Ruleset:
     _read_glossary(b, root / "glossary.yaml")
     _read_retired(b, root / "retired.yaml")
     for kind, folder in (("errata", "overlays"), ("variant", "variants")):
-        for path in sorted((root / folder).glob("*.yaml")):
+        for path in snapshot.glob(root / folder):
             _read_overlay(b, path, kind)
     _cross_check(b, meta)
     if b.problems:
@@ -279,13 +296,17 @@ def _read_rule(
         else:
             for name, pdata in pmap.items():
                 pline = pmap.line_of(name)
-                p = r.mapping(pdata, f"{what}.params.{name}", pline, {"value", "unit", "description"}, {"value"})
+                p = r.mapping(pdata, f"{what}.params.{name}", pline, PARAM_FIELDS, {"value"})
                 if p is None:
                     continue
-                value = p.get("value")
-                if not isinstance(value, (int, float, bool, str)):
-                    r.problem(pline, f"{what}.params.{name}.value: expected a number, boolean or short text")
+                typed = _param_type(r, p, f"{what}.params.{name}")
+                if typed is None:
                     continue
+                ptype, lo, hi = typed
+                value = p.get("value")
+                if not _param_ok(r, p, f"{what}.params.{name}", value, ptype, lo, hi):
+                    continue
+                assert isinstance(value, (int, str, bool))
                 if not markup.ID_LIKE.match(name):
                     r.problem(pline, f"{what}.params: parameter name {name!r} must be lowercase-kebab-case")
                     continue
@@ -293,7 +314,15 @@ def _read_rule(
                     r.problem(pline, f"duplicate parameter {name!r} (first defined at {b.params[name].loc})")
                     continue
                 pd = ParamDef(
-                    name, value, rid, Loc(r.file, pline), r.text(p, "unit", name), r.text(p, "description", name)
+                    name,
+                    value,  # checked by _param_ok
+                    rid,
+                    Loc(r.file, pline),
+                    r.text(p, "unit", name),
+                    r.text(p, "description", name),
+                    ptype,
+                    lo,
+                    hi,
                 )
                 params[name] = pd
                 b.params[name] = pd
@@ -329,6 +358,74 @@ def _read_rule(
     )
     b.rules[rid] = rule
     return rule
+
+
+PARAM_FIELDS = {"value", "unit", "description", "type", "min", "max"}
+PARAM_TYPES = ("int", "bool", "text")
+# A parameter is a count unless it says otherwise: a whole number from 1 (a rule that counts
+# nothing has no parameter) to a bound no table reaches. `min: 0` (starting VP) and other
+# ranges are declared next to the value; the site and the assistant then never meet "nan
+# Units", a negative hand limit or a 200-digit figure.
+PARAM_DEFAULT_MIN = 1
+PARAM_DEFAULT_MAX = 1000
+PARAM_MAX_TEXT = 200
+
+
+def _param_type(r: Reader, p: LDict, where: str) -> tuple[str, int | None, int | None] | None:
+    ptype = p.get("type", "int")
+    if ptype not in PARAM_TYPES:
+        r.problem(p.line_of("type"), f"{where}.type: expected one of {', '.join(PARAM_TYPES)}, found {ptype!r}")
+        return None
+    if ptype != "int":
+        for key in ("min", "max"):
+            if key in p:
+                r.problem(p.line_of(key), f"{where}.{key}: only an int parameter has a range")
+                return None
+        return ptype, None, None
+    bounds: list[int] = []
+    for key, default in (("min", PARAM_DEFAULT_MIN), ("max", PARAM_DEFAULT_MAX)):
+        got = p.get(key, default)
+        if isinstance(got, bool) or not isinstance(got, int) or abs(got) > 10**9:
+            r.problem(p.line_of(key), f"{where}.{key}: expected a whole number, found {got!r}")
+            return None
+        bounds.append(got)
+    if bounds[0] > bounds[1]:
+        r.problem(p.line_of("min"), f"{where}: min {bounds[0]} is above max {bounds[1]}")
+        return None
+    return ptype, bounds[0], bounds[1]
+
+
+def _param_ok(r: Reader, p: LDict, where: str, value: Any, ptype: str, lo: int | None, hi: int | None) -> bool:
+    line = p.line_of("value")
+    if ptype == "bool":
+        if not isinstance(value, bool):
+            r.problem(line, f"{where}.value: expected true or false (type: bool), found {_shown(value)}")
+            return False
+        return True
+    if ptype == "text":
+        if not isinstance(value, str) or not value.strip() or len(value) > PARAM_MAX_TEXT:
+            r.problem(line, f"{where}.value: expected a short text (type: text), found {_shown(value)}")
+            return False
+        return True
+    if isinstance(value, bool) or not isinstance(value, int):
+        r.problem(line, f"{where}.value: expected a whole number from {lo} to {hi}, found {_shown(value)}")
+        return False
+    assert lo is not None and hi is not None
+    if not lo <= value <= hi:
+        r.problem(
+            line,
+            f"{where}.value: expected a whole number from {lo} to {hi}, found {_shown(value)}"
+            + ("; declare `min:` if this parameter may be lower" if value < lo else ""),
+        )
+        return False
+    return True
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+        return "a number too large"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
 
 
 def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
@@ -434,7 +531,7 @@ def _read_glossary(b: _Build, path: Path) -> None:
 
 
 def _read_retired(b: _Build, path: Path) -> None:
-    if not path.exists():
+    if not b.snapshot.exists(path):
         return
     data, r = b.read(path)
     if data is None:

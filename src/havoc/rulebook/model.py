@@ -68,6 +68,9 @@ class ParamDef(NamedTuple):
     loc: Loc
     unit: str | None = None
     description: str | None = None
+    type: str = "int"  # int | bool | text (see loader.PARAM_TYPES)
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 class Check(NamedTuple):

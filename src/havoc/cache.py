@@ -1,0 +1,188 @@
+"""One verified disk cache for everything havoc derives from files: rulebooks, catalogs, positions.
+
+A cache entry is only as trustworthy as the folder it sits in, so:
+
+- **Key and content from the same bytes.** Callers read their sources once, compute the key
+  with :func:`digest` from those bytes and build the value from the same bytes; an edit made
+  during a load can never be stored under the key of the text before it.
+- **Verified payload.** Each file is ``MAGIC + tag + payload``, the tag a keyed BLAKE2b of the
+  kind, the key and the payload. The key (32 random bytes) is made once per user, kept in the
+  cache folder with mode 0600; the folder is 0700. A flipped bit, a truncated file, an entry
+  from another user or one planted by anyone without the key fails the tag and is rebuilt.
+- **Nothing executes on load.** The payload is a pickle (the fastest format for the model's
+  NamedTuples, which start-up time depends on), read by an unpickler that can only build
+  havoc's own record classes and plain containers: even a validly tagged entry cannot name
+  ``os.system`` or any other callable. The tag keeps out corruption; the allow-list keeps out
+  code. Either alone would leave a gap.
+- **Silent rebuild.** Any unreadable, corrupt, foreign or unexpected entry counts as a miss.
+  A cache that cannot be written (read-only home, odd permissions) is simply not used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pickle
+import stat
+from pathlib import Path
+from typing import Any, TypeVar
+
+try:  # the C module alone: hashlib would load OpenSSL, milliseconds on every command
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - other Python builds
+    from hashlib import blake2b
+
+MAGIC = b"havoc-cache-2\n"
+TAG_SIZE = 32
+KEY_FILE = "key"
+MAX_ENTRY_BYTES = 64_000_000
+
+T = TypeVar("T")
+
+# Modules whose classes a cache payload may build; every one is plain data (NamedTuple,
+# dataclass, Enum). Functions and anything outside this list are refused by find_class.
+_ALLOWED_MODULES = ("havoc.",)
+_ALLOWED_BUILTINS = {("builtins", "set"), ("builtins", "frozenset"), ("builtins", "slice")}
+
+
+def cache_dir() -> Path:
+    """``$HAVOC_CACHE_DIR``, else ``$XDG_CACHE_HOME/havoc``, else ``~/.cache/havoc``."""
+    env = os.environ.get("HAVOC_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "havoc"
+
+
+def digest(*chunks: bytes) -> str:
+    """A content key: BLAKE2b over the chunks, each length-prefixed so boundaries count."""
+    h = blake2b(digest_size=20)
+    for chunk in chunks:
+        h.update(len(chunk).to_bytes(8, "little"))
+        h.update(chunk)
+    return h.hexdigest()
+
+
+_keys: dict[Path, bytes | None] = {}
+
+
+def _safe_folder(folder: Path) -> bool:
+    """The folder is ours and closed to others (0700); made so when it is new."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = folder.stat()
+        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+            return False
+        if stat.S_IMODE(st.st_mode) & 0o077:
+            os.chmod(folder, 0o700)
+        return True
+    except OSError:
+        return False
+
+
+def _user_key(folder: Path) -> bytes | None:
+    """The per-user secret of this cache folder (made on first use), or None: no caching."""
+    if folder in _keys:
+        return _keys[folder]
+    key: bytes | None = None
+    if _safe_folder(folder):
+        path = folder / KEY_FILE
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            try:
+                st = os.fstat(fd)
+                if stat.S_ISREG(st.st_mode) and stat.S_IMODE(st.st_mode) & 0o077 == 0:
+                    data = os.read(fd, 64)
+                    key = data if len(data) == 32 else None
+            finally:
+                os.close(fd)
+        except FileNotFoundError:
+            key = _new_key(path)
+        except OSError:
+            key = None
+    _keys[folder] = key
+    return key
+
+
+def _new_key(path: Path) -> bytes | None:
+    secret = os.urandom(32)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first: use theirs
+        _keys.pop(path.parent, None)
+        try:
+            return path.read_bytes()[:32] or None
+        except OSError:
+            return None
+    except OSError:
+        return None
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(secret)
+    return secret
+
+
+def _tag(secret: bytes, kind: str, key: str, payload: bytes) -> bytes:
+    h = blake2b(key=secret, digest_size=TAG_SIZE)
+    h.update(f"{kind}\0{key}\0".encode())
+    h.update(payload)
+    return h.digest()
+
+
+def _entry(folder: Path, kind: str, key: str) -> Path:
+    return folder / f"{kind}-{key}.bin"
+
+
+class _Unpickler(pickle.Unpickler):
+    """Builds only havoc's own data classes and plain containers."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _ALLOWED_BUILTINS:
+            return super().find_class(module, name)
+        if module.startswith(_ALLOWED_MODULES) and "." not in name:
+            obj = super().find_class(module, name)
+            if isinstance(obj, type) and not issubclass(obj, BaseException):
+                return obj
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a havoc cache")
+
+
+def get(kind: str, key: str, expected: type[T]) -> T | None:
+    """The cached value of ``kind``/``key`` if it is present, intact, ours and an ``expected``."""
+    folder = cache_dir()
+    secret = _user_key(folder)
+    if secret is None:
+        return None
+    path = _entry(folder, kind, key)
+    try:
+        from havoc import safeio
+
+        data = safeio.read_bytes(path, MAX_ENTRY_BYTES)
+    except Exception:
+        return None
+    head = len(MAGIC) + TAG_SIZE
+    payload = data[head:]
+    if not data.startswith(MAGIC) or len(data) < head or data[len(MAGIC) : head] != _tag(secret, kind, key, payload):
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+    try:
+        value = _Unpickler(io.BytesIO(payload)).load()
+    except Exception:  # a tagged but unusable entry (an older model, say) is just a miss
+        return None
+    return value if isinstance(value, expected) else None
+
+
+def put(kind: str, key: str, value: Any) -> None:
+    """Store ``value`` (atomically, 0600); a cache that cannot be written is skipped."""
+    folder = cache_dir()
+    secret = _user_key(folder)
+    if secret is None:
+        return
+    try:
+        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return
+    from havoc import safeio
+
+    with contextlib.suppress(safeio.OutputError):
+        safeio.write_bytes(_entry(folder, kind, key), MAGIC + _tag(secret, kind, key, payload) + payload, mode=0o600)

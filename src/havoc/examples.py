@@ -1,0 +1,62 @@
+"""Stored examples are checks: ``havoc check`` runs every one, not only the test suite.
+
+An example is a position, a question and the expected answer, stored with the rule it
+illustrates. A wrong ``expect`` or an example position the assistant refuses is a problem of
+the rulebook, reported at the example's file:line like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from havoc.errors import HavocError, Problem
+from havoc.rulebook.model import Example, Ruleset
+
+
+def run(rs: Ruleset, ex: Example) -> list[Problem]:
+    """What is wrong with one example (nothing when the assistant agrees with it)."""
+    from havoc import api
+    from havoc import position as positions
+
+    def problem(message: str) -> Problem:
+        return Problem(ex.loc.file, ex.loc.line, f"example {ex.id}: {message}")
+
+    try:
+        pos = positions.parse(ex.position, rs, f"example {ex.id}")
+    except HavocError as exc:
+        return [problem(f"position: {p.message}") for p in exc.problems]
+    try:
+        query = api.load_query(ex.query, pos)
+    except HavocError as exc:
+        return [problem(f"query: {p.message}") for p in exc.problems]
+    try:
+        got = api.answer_for(rs, pos, query)
+    except HavocError as exc:
+        return [problem(f"the assistant refused the question: {p.message}") for p in exc.problems]
+    expect: dict[str, Any] = ex.expect
+    out: list[Problem] = []
+    verdict = getattr(got, "verdict_value", got.verdict)  # true, false, null or "no-unless"
+    if "verdict" in expect and verdict != expect["verdict"]:
+        out.append(problem(f"expect.verdict is {expect['verdict']!r}, the assistant answers {verdict!r}"))
+    figures = expect.get("figures") or {}
+    for name, value in figures.items() if isinstance(figures, dict) else ():
+        if name not in got.figures:
+            out.append(
+                problem(f"expect.figures.{name}: the answer has no such figure ({', '.join(sorted(got.figures))})")
+            )
+        elif got.figures[name] != value:
+            out.append(problem(f"expect.figures.{name} is {value!r}, the assistant computes {got.figures[name]!r}"))
+    wanted = [str(r) for r in expect.get("rules") or []]
+    missing = [r for r in wanted if r not in got.rule_ids]
+    if missing:
+        out.append(
+            problem(f"expect.rules: {', '.join(missing)} not cited (the answer cites {', '.join(got.rule_ids)})")
+        )
+    return out
+
+
+def run_all(rs: Ruleset) -> tuple[int, list[Problem]]:
+    """How many examples ran, and every problem they found."""
+    examples = [ex for rule in rs.rules.values() for ex in rule.examples]
+    problems = [p for ex in examples for p in run(rs, ex)]
+    return len(examples), problems

@@ -1,0 +1,134 @@
+"""Bounded reads and atomic writes: the only way havoc touches files that people hand it.
+
+A path on the command line may name a FIFO, a device (``/dev/zero``), a folder or a file that
+grows while it is read; ``stat()`` says nothing reliable about any of them. So a read opens the
+file without blocking, refuses anything that is not a regular file, and counts the bytes it
+actually gets. A write goes to a temporary file in the target's own folder and is renamed into
+place, so a reader (or a crash) never sees half a catalog, half a sheet or half a cache entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from pathlib import Path
+
+from havoc.errors import HavocError, Problem
+
+MAX_BYTES = 1_000_000  # the same limit as havoc.yamlio's
+
+
+class ReadError(Exception):
+    """A file that could not be read: the message says why, in words for a user."""
+
+
+class OutputError(HavocError):
+    """An output (file or folder) that cannot be written: exit 1 with a one-line message."""
+
+
+def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file, at most ``limit`` of them (more is an error, not a cut)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise ReadError(f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ReadError("this is a folder, not a file")
+        if not stat.S_ISREG(mode):
+            raise ReadError("not a regular file (a pipe, device or socket cannot be read as a file)")
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, min(65536, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise ReadError(f"file is larger than the limit of {limit:,} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise ReadError(f"cannot read file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def read_stream(stream: object, limit: int = MAX_BYTES) -> bytes:
+    """At most ``limit`` bytes from a binary stream (standard input); more is an error."""
+    reader = getattr(stream, "read", None)
+    if reader is None:
+        raise ReadError("nothing to read from")
+    try:
+        data = reader(limit + 1)
+    except OSError as exc:
+        raise ReadError(f"cannot read: {exc.strerror or exc}") from None
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogateescape")
+    if not isinstance(data, bytes):
+        raise ReadError("nothing to read from")
+    if len(data) > limit:
+        raise ReadError(f"input is larger than the limit of {limit:,} bytes")
+    return data
+
+
+def decode_utf8(data: bytes) -> str:
+    """Text from bytes that must be UTF-8 (a byte-order mark is allowed and dropped)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ReadError(f"not UTF-8 text (byte {exc.start + 1} is 0x{data[exc.start]:02x})") from None
+
+
+def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write ``path`` atomically (temporary file in the same folder, then rename).
+
+    Raises :class:`OutputError` naming the path when the folder cannot be made or written.
+    """
+    import tempfile  # only writers pay for it (it imports shutil, random, …)
+
+    path = Path(path)
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        elif path.exists():
+            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        raise OutputError([Problem(str(path), None, f"cannot write: {exc.strerror or exc}")]) from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def write_text(path: Path, text: str) -> None:
+    """:func:`write_bytes` for UTF-8 text."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def writable_dir(folder: Path) -> Path:
+    """Make ``folder`` (and parents) and prove it can take a file, before any long work starts."""
+    import tempfile
+
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".havoc-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise OutputError([Problem(str(folder), None, f"cannot write here: {exc.strerror or exc}")]) from None
+    return folder

@@ -1,0 +1,184 @@
+"""The one cache (havoc.cache): key and content from the same bytes, verified, never executing code.
+
+Before: the key was computed from one read of the rule files and the model from a second,
+so an edit during a cold load (then reverted) stayed cached under the original key; a
+byte-flipped pickle was served as rules or ended in a MemoryError traceback; and anyone able
+to write the cache folder could run code as the user.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import stat
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from havoc import cache, rulebook
+from havoc.cli import main
+
+TITLE = "title: Hand limit"
+
+
+def _cache_dir() -> Path:
+    return Path(os.environ["HAVOC_CACHE_DIR"])
+
+
+def _entries(kind: str = "rules-mini") -> list[Path]:
+    return sorted(_cache_dir().glob(f"{kind}-*.bin"))
+
+
+def _fresh(mini_copy: Path) -> None:
+    rulebook._memo.clear()
+    for p in _entries():
+        p.unlink()
+
+
+def test_an_edit_between_key_and_parse_is_never_cached_under_the_old_key(
+    mini_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deterministic version of the race: the file changes after the key is taken."""
+    from havoc.rulebook import loader
+
+    _fresh(mini_copy)
+    draw = mini_copy / "mini/sections/01-draw.yaml"
+    original = draw.read_text()
+    real = loader._read_facts
+
+    def edit_then_read(b: object, path: Path) -> None:
+        draw.write_text(original.replace(TITLE, "title: EDITED"))
+        real(b, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(loader, "_read_facts", edit_then_read)
+    rulebook.load("mini")
+    monkeypatch.setattr(loader, "_read_facts", real)
+    draw.write_text(original)  # the edit is reverted
+    rulebook._memo.clear()
+    assert rulebook.load("mini").rules["draw-hand-limit"].title == "Hand limit"
+
+
+def test_edits_during_cold_loads_never_give_wrong_rules(mini_copy: Path) -> None:
+    draw = mini_copy / "mini/sections/01-draw.yaml"
+    original = draw.read_text()
+    edited = original.replace(TITLE, "title: EDITED")
+    seen: dict[str, str] = {}
+    for i in range(25):
+        _fresh(mini_copy)
+        stop = threading.Event()
+
+        def flip(stop: threading.Event = stop, pause: float = 0.0005 * (i % 5)) -> None:
+            while not stop.is_set():
+                draw.write_text(edited)
+                time.sleep(pause)
+                draw.write_text(original)
+                time.sleep(pause)
+
+        t = threading.Thread(target=flip)
+        t.start()
+        try:
+            for _ in range(3):
+                rulebook._memo.clear()
+                try:
+                    rs = rulebook.load("mini")
+                except rulebook.RulebookError:
+                    continue  # a half-written file is a located error, never wrong rules
+                title = rs.rules["draw-hand-limit"].title
+                assert seen.setdefault(rs.fingerprint, title) == title, "one key, two different rulebooks"
+        finally:
+            stop.set()
+            t.join()
+        draw.write_text(original)
+        rulebook._memo.clear()
+        assert rulebook.load("mini").rules["draw-hand-limit"].title == "Hand limit"
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "empty", "garbage", "huge-length"])
+def test_a_damaged_entry_is_rebuilt_silently(mini_copy: Path, damage: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _fresh(mini_copy)
+    rulebook.load("mini")
+    (entry,) = _entries()
+    data = bytearray(entry.read_bytes())
+    if damage == "flip":
+        data[len(data) // 2] ^= 0x40
+    elif damage == "truncate":
+        data = data[: len(data) // 3]
+    elif damage == "empty":
+        data = bytearray()
+    elif damage == "garbage":
+        data = bytearray(os.urandom(len(data)))
+    else:  # a pickle that asks for a 2**62-byte string: MemoryError/OverflowError before
+        data = bytearray(cache.MAGIC + b"\0" * cache.TAG_SIZE + b"\x80\x05\x8e" + (2**62).to_bytes(8, "little"))
+    entry.write_bytes(bytes(data))
+    rulebook._memo.clear()
+    assert main(["rule", "draw-hand-limit", "--ruleset", "mini"]) == 0
+    out = capsys.readouterr()
+    assert "Hand limit" in out.out and out.err == ""
+    assert rulebook.load("mini").rules["draw-hand-limit"].title == "Hand limit"
+
+
+class _Boom:
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, ("touch PWNED",))
+
+
+def test_a_planted_pickle_is_never_run(mini_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _fresh(mini_copy)
+    rulebook.load("mini")
+    (entry,) = _entries()
+    entry.write_bytes(pickle.dumps(_Boom()))  # a plain pickle, as the old cache format was
+    rulebook._memo.clear()
+    rulebook.load("mini")
+    assert not (tmp_path / "PWNED").exists()
+    # even with the right tag (an attacker who has the key), the unpickler refuses callables
+    secret = (_cache_dir() / cache.KEY_FILE).read_bytes()
+    payload = pickle.dumps(_Boom())
+    key = entry.name.removeprefix("rules-mini-").removesuffix(".bin")
+    entry.write_bytes(cache.MAGIC + cache._tag(secret, "rules-mini", key, payload) + payload)
+    rulebook._memo.clear()
+    assert rulebook.load("mini").rules["draw-hand-limit"].title == "Hand limit"
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_an_entry_from_another_key_is_foreign_and_rebuilt(mini_copy: Path) -> None:
+    _fresh(mini_copy)
+    rulebook.load("mini")
+    (entry,) = _entries()
+    stored = entry.read_bytes()
+    key_file = _cache_dir() / cache.KEY_FILE
+    key_file.write_bytes(os.urandom(32))  # another user's cache folder, copied here
+    cache._keys.clear()
+    rulebook._memo.clear()
+    assert rulebook.load("mini").rules["draw-hand-limit"].title == "Hand limit"
+    assert entry.read_bytes() != stored  # re-signed with this key
+
+
+def test_folder_and_files_are_private(mini_copy: Path) -> None:
+    _fresh(mini_copy)
+    rulebook.load("mini")
+    assert stat.S_IMODE(_cache_dir().stat().st_mode) == 0o700
+    assert stat.S_IMODE((_cache_dir() / cache.KEY_FILE).stat().st_mode) == 0o600
+    for entry in _entries():
+        assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+
+
+def test_an_unusable_cache_folder_just_means_no_cache(mini_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HAVOC_CACHE_DIR", "/proc/havoc-no-cache")
+    cache._keys.clear()
+    rulebook._memo.clear()
+    assert rulebook.load("mini").rules["draw-hand-limit"].title == "Hand limit"
+
+
+def test_positions_and_catalogs_use_the_same_cache() -> None:
+    from havoc import api
+    from havoc.i18n import load_catalog
+
+    api.legal(Path(__file__).parent / "fixtures/assistant/twenty.yaml")
+    load_catalog("pl")
+    assert _entries("position") and _entries("catalog-pl")
+    for entry in _entries("position"):
+        entry.write_bytes(entry.read_bytes()[:-5] + b"xxxxx")
+    assert api.legal(Path(__file__).parent / "fixtures/assistant/twenty.yaml").verdict is not None
