@@ -152,7 +152,7 @@ def test_html_lines_carry_rule_ids_and_values(mini_copy: Path) -> None:
     html = sheet.html
     assert '<html lang="en">' in html
     assert 'data-rule="draw-hand-limit"' in html
-    assert '<span class="rid">draw-hand-limit</span>' in html
+    assert '<span class="rid">§' in html and "draw-hand-limit</span>" not in html  # cited by number, not ID
     assert 'Draw <b class="n">4</b>, keep <b class="n">7</b>.' in html  # parameter values, in bold
     assert '<span class="mark">A</span><b class="rt">Hand limit.</b>' in html  # numbering and titles
     assert '<td class="num">7</td>' in html  # table row: the parameter's value

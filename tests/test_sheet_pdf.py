@@ -15,6 +15,7 @@ import pytest
 from havoc import markup, quickref, rulebook
 from havoc.cli import main
 from havoc.i18n import Translator
+from havoc.numbering import numbers
 from havoc.quickref.render import MIN_PT
 
 pytest.importorskip("weasyprint")
@@ -109,19 +110,27 @@ def test_every_phase_battle_step_and_objective_is_printed(sheets: dict[str, Path
     assert len(steps) == 7
     for letter, rid in zip("ABCDEFG", steps, strict=True):
         title = re.sub(r"^[A-G]\. ", "", tr.text(f"{rid}:title", rs.rules[rid].title))
-        assert rid in text and contains(text, title), f"battle step {letter} ({rid}) is not on the {lang} sheet"
+        assert f"§{numbers(rs)[rid]}" in text and contains(text, title), (
+            f"battle step {letter} ({rid}) is not on the {lang} sheet"
+        )
     for tid in ("region-control", "capture-prisoners", "attrition"):
         name = tr.term_name(rs, tid)
         assert contains(text, name), f"objective {name!r} is not on the {lang} sheet"
-        assert f"objective-{tid}" in text
+        assert f"§{numbers(rs)[f'objective-{tid}']}" in text
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])
-def test_every_line_carries_its_rule_id(sheets: dict[str, Path], lang: str) -> None:
+def test_every_line_carries_its_rule_number_and_no_machine_name(sheets: dict[str, Path], lang: str) -> None:
+    """Each line cites its rule by the number the site shows (§11.4); no rule ID or parameter name is printed."""
+    rs = rulebook.load()
     html = sheets[lang].with_suffix(".html").read_text(encoding="utf-8")
     text = pdf_text(sheets[lang])
+    flat = re.sub(r"\s+", " ", text)
     for rid in set(re.findall(r'data-rule="([a-z0-9-]+)"', html)):
-        assert rid in text, rid
+        assert f"§{numbers(rs)[rid]}" in flat, rid
+    machine = {i for i in (*rs.rules, *rs.sections, *rs.params) if "-" in i}
+    leaked = sorted(i for i in machine if re.search(r"(?<![\w-])" + re.escape(i) + r"(?![\w-])", flat))
+    assert not leaked, f"machine names on the {lang} sheet: {leaked}"
 
 
 def test_polish_letters_extract_correctly(mini_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,6 +15,7 @@ from importlib import resources
 
 from havoc import markup
 from havoc.i18n import Translator
+from havoc.numbering import numbers
 from havoc.quickref.layout import Block, Item, Layout
 from havoc.rulebook.model import Ruleset
 
@@ -99,8 +100,9 @@ def text_html(text: str, ruleset: Ruleset, tr: Translator) -> str:
     return " ".join(parts)
 
 
-def _rid(ident: str) -> str:
-    return f'<span class="rid">{html.escape(ident)}</span>'
+def _ref(number: str) -> str:
+    """A line's reference: the rule's display number on the site ("§11.4"), small and grey."""
+    return f'<span class="rid">§{html.escape(number)}</span>'
 
 
 class SheetRenderer:
@@ -112,6 +114,7 @@ class SheetRenderer:
         self.lang = lang
         self.tr = translator or Translator(lang)
         self.look = Lookup(self.tr, ruleset)
+        self.numbers = numbers(ruleset)
 
     # --- lines ------------------------------------------------------------------------------
     def summary(self, rid: str) -> str:
@@ -129,13 +132,11 @@ class SheetRenderer:
             title = title[len(mark) + 2 :]  # the badge already shows the step's letter
         stop = "" if title[-1:] in ".?!:" else "."
         head = f'<b class="rt">{title}{stop}</b> ' if titles else ""
-        out = f'<li class="line" data-rule="{rid}">{lead}{head}{self.summary(rid)}{_rid(rid)}</li>'
+        out = f'<li class="line" data-rule="{rid}">{lead}{head}{self.summary(rid)}{_ref(self.numbers[rid])}</li>'
         # Errata and rulings in force travel with the rule they amend.
         for ruling in self.rs.view().amendments.get(rid, ()):
             if ruling.summary:
-                out += (
-                    f'<li class="line ruling" data-rule="{ruling.id}">{self.summary(ruling.id)}{_rid(ruling.id)}</li>'
-                )
+                out += f'<li class="line ruling" data-rule="{ruling.id}">{self.summary(ruling.id)}{_ref(self.numbers[ruling.id])}</li>'
         return out
 
     def _section_rules(self, item: Item) -> list[str]:
@@ -189,7 +190,7 @@ class SheetRenderer:
                 m = mark()
                 lead = f'<span class="mark">{m}</span>' if m else ""
                 out.append(
-                    f'<div class="group" data-section="{item.id}"><h3>{lead}{self.title(item.id)}{_rid(item.id)}</h3>'
+                    f'<div class="group" data-section="{item.id}"><h3>{lead}{self.title(item.id)}{_ref(self.numbers[item.id])}</h3>'
                     f'<ul class="lines">{rules}</ul></div>'
                 )
             else:
@@ -210,7 +211,7 @@ class SheetRenderer:
             value = html.escape(markup.format_value(self.rs.param(row.param)))
             rows.append(
                 f'<tr data-rule="{row.rule}"><td class="num">{value}</td>'
-                f"<td>{self.summary(row.rule)}{_rid(row.rule)}</td></tr>"
+                f"<td>{self.summary(row.rule)}{_ref(self.numbers[row.rule])}</td></tr>"
             )
         return f'<table class="values">{head}<tbody>{"".join(rows)}</tbody></table>'
 

@@ -14,7 +14,7 @@ from docutils import nodes
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.base import HavocDirective
 from havoc.sphinxext.domain import Obj
-from havoc.sphinxext.rule import meta_line, rule_section
+from havoc.sphinxext.rule import meta_line, numbered_title, rule_section
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -62,7 +62,7 @@ class OverlayDirective(HavocDirective):
                 section = rs.sections[sid]
                 stitle = ctx.title(sid, self.get_location())
                 sec = nodes.section(ids=[sid], classes=["havoc-section"])
-                sec += nodes.title(stitle, stitle)
+                sec += numbered_title(ctx, sid, stitle)
                 self.note_object("section", sid, Obj(self.docname, sid, stitle, "", title, -1))
                 if section.intro:
                     sec.extend(r.blocks(f"{sid}:intro", section.intro))

@@ -54,6 +54,16 @@ def _pass(self: Any, node: nodes.Node) -> None:
     """Other builders show the content without the wrapper."""
 
 
+def numbered_title(ctx: Context, ident: str, title: str) -> nodes.title:
+    """A rule's or section's title with its display number ("11.4"), the one the sheet cites."""
+    from havoc.numbering import numbers
+
+    number = numbers(ctx.ruleset).get(ident)
+    if number is None:
+        return nodes.title(title, title)
+    return nodes.title("", "", nodes.inline(number, number, classes=["havoc-num"]), nodes.Text(" "), nodes.Text(title))
+
+
 def labelled(ctx: Context, msgid: str, *body: nodes.Node, classes: list[str] | None = None) -> nodes.paragraph:
     """A paragraph "Label: body" (the label is a site label, translated)."""
     text = ctx.label(msgid) + ": "
@@ -109,7 +119,7 @@ def rule_section(d: HavocDirective, r: Renderer, rule: Rule, group: str, files: 
     ctx.record("rule", rule.id)
     title = ctx.title(rule.id, d.get_location())
     sec = nodes.section(ids=[rule.id], classes=["havoc-rule"])
-    sec += nodes.title(title, title)
+    sec += numbered_title(ctx, rule.id, title)
     d.note_object("rule", rule.id, Obj(d.docname, rule.id, title, "", group, ctx.order().get(rule.id, 0)))
     overlay = rs.overlays.get(rule.origin)
     sec += meta_line(ctx, rule.id, source_nodes(ctx, rule.source, overlay))

@@ -11,7 +11,7 @@ from havoc.sphinxext import labels as L
 from havoc.sphinxext.base import HavocDirective
 from havoc.sphinxext.domain import Obj
 from havoc.sphinxext.glossary import search_entries
-from havoc.sphinxext.rule import labelled, meta_line, rule_section, source_nodes
+from havoc.sphinxext.rule import labelled, meta_line, numbered_title, rule_section, source_nodes
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -33,7 +33,7 @@ class SectionDirective(HavocDirective):
         files: set[Path] = {ctx.path(section.loc)}
         title = ctx.title(sid, self.get_location())
         sec = nodes.section(ids=[sid], classes=["havoc-section"])
-        sec += nodes.title(title, title)
+        sec += numbered_title(ctx, sid, title)
         self.note_object("section", sid, Obj(self.docname, sid, title, "", title, -1))
         sec += meta_line(ctx, sid, source_nodes(ctx, section.source, None))
         if section.intro:
