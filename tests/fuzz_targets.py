@@ -223,9 +223,11 @@ def catalog(data: bytes, renamed: dict[str, str] | None = None) -> Outcome:
         if not all(str(s) in kept for s in _strings(string) if s):
             return LOST
     once = catalogs._render(merged)
-    again = catalogs._render(
-        catalogs.merge(read_po(io.BytesIO(once), locale="pl"), template, renamed or {}, _previous(once))
-    )
+    try:  # read back as the next `havoc catalog update` reads it: strictly
+        reread = read_po(io.BytesIO(once), locale="pl", abort_invalid=True)
+    except Exception:
+        return LOST  # the next update would refuse what this one wrote
+    again = catalogs._render(catalogs.merge(reread, template, renamed or {}, _previous(once)))
     return ACCEPTED if catalogs._strip_dates(once) == catalogs._strip_dates(again) else LOST
 
 

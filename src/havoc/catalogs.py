@@ -242,7 +242,11 @@ def merge(
             if ident in renamed:
                 successor_of_context.setdefault(f"{renamed[ident]}:{fld}", []).append(ctx)
 
-    new = old  # keeps the header (translator, plural forms) as it is
+    new = old  # keeps the header (translator, team) as it is …
+    # … except the plural rule, which is the language's (CLDR), as `havoc check` requires: a
+    # damaged Plural-Forms line would make the next reader drop forms a translator wrote.
+    new._num_plurals = None
+    new._plural_expr = None
     for m in list(new):
         if m.id:
             new.delete(m.id, context=m.context)
