@@ -305,3 +305,17 @@ def test_an_outer_region_with_a_terrain_is_refused() -> None:
             {"players": ["humans", "pilgrims"], "regions": {"camerons-sea": {"outer": True, "terrain": "ocean"}}},
             rulebook.load(),
         )
+
+
+def test_answering_never_changes_the_position() -> None:
+    """A kept position (havoc serve) answers the next question exactly as a fresh one would."""
+    import copy
+
+    from havoc import api
+
+    path = Path(__file__).parent / "fixtures" / "assistant" / "twenty.yaml"
+    pos = api.load_position(path)
+    before = copy.deepcopy(pos.factions), copy.deepcopy(pos.regions)
+    for question in ("legal", "score"):
+        api.ask(pos, question)
+    assert (pos.factions, pos.regions) == before

@@ -271,11 +271,13 @@ class Position:
         return self.final_round or (self.last_round is not None and self.round >= self.last_round)
 
     def faction(self, name: str) -> FactionState:
-        """A faction's state; one not listed has the defaults (0 VP, no prisoners …)."""
+        """A faction's state; one not listed has the defaults (0 VP, no prisoners …).
+
+        The default is not stored: answering a question never changes the position, so a server
+        can keep one validated position for many questions.
+        """
         state = self.factions.get(name)
-        if state is None:
-            state = self.factions[name] = FactionState()
-        return state
+        return state if state is not None else FactionState()
 
     def on_board(self, faction: str) -> int:
         return sum(r.units.get(faction, 0) for r in self.regions.values())
