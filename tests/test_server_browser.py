@@ -17,22 +17,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from test_browser import ARGS, CHROMIUM, PHONE, SCREENSHOTS
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-SCREENSHOTS = REPO / "build" / "screenshots"
 
 
 def free_port() -> int:
