@@ -319,3 +319,17 @@ def test_answering_never_changes_the_position() -> None:
     for question in ("legal", "score"):
         api.ask(pos, question)
     assert (pos.factions, pos.regions) == before
+
+
+def test_number_range_errors_are_polish_with_lang_pl() -> None:
+    import subprocess
+    import sys
+
+    text = "players: [humans, pilgrims]\nround: -3\nregions:\n  a: {units: {humans: 1.0e+300}}\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "havoc", "legal", "-", "--lang", "pl"], input=text, capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert "round: oczekiwano liczby całkowitej ≥ 1, znaleziono -3" in proc.stderr
+    assert "regions.a.units.humans: oczekiwano liczby całkowitej ≥ 0, znaleziono 1e+300" in proc.stderr
+    assert "expected" not in proc.stderr and "Traceback" not in proc.stderr

@@ -358,13 +358,18 @@ class Reader:
             if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_INT:
                 value = int(value)  # 3.0 is 3; 1e300 is refused below as what it is, not a 301-digit int
             if isinstance(value, bool) or not isinstance(value, int):
-                self.problem(line, path, f"expected a whole number ≥ {spec.minimum}, found {_kind(value)}")
+                self.problem(line, path, _at_least(spec.minimum, _kind(value)))
                 return _BAD
             if spec.minimum is not None and value < spec.minimum:
-                self.problem(line, path, f"expected a whole number ≥ {spec.minimum}, found {_short_number(value)}")
+                self.problem(line, path, _at_least(spec.minimum, _short_number(value)))
                 return _BAD
             if value > MAX_INT:
-                self.problem(line, path, f"expected a whole number ≤ {MAX_INT}, found {_short_number(value)}")
+                found = _short_number(value)
+                self.problem(
+                    line,
+                    path,
+                    ui("expected a whole number ≤ {most}, found {found}", _ml()).format(most=MAX_INT, found=found),
+                )
                 return _BAD
             return value
         if kind == "bool":
@@ -478,11 +483,18 @@ class Reader:
         return out
 
 
+def _at_least(minimum: int | None, found: str) -> str:
+    if minimum is None:
+        return ui("expected a whole number, found {found}", _ml()).format(found=found)
+    return ui("expected a whole number ≥ {least}, found {found}", _ml()).format(least=minimum, found=found)
+
+
 def _short_number(value: int) -> str:
     """A number as a message shows it: a 300-digit integer is not printed whole."""
     if abs(value) < 10**30:
         return str(value)
-    return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    digits = int(value.bit_length() * 0.30103) + 1
+    return ui("a number of about {digits} digits", _ml()).format(digits=digits)
 
 
 def _param_int(rs: Ruleset | None, name: str) -> int | None:
