@@ -55,14 +55,17 @@ def _bodies(count: int) -> list[bytes]:
         asks: list[tuple[dict[str, Any], Any]] = []
         if kind < 0.5:  # a Battle Region's leave question: may these Units go?
             pos = copy.deepcopy(leave)
-            pos["regions"]["example-a"]["units"] = {"humans": rnd.randint(2, 11), "pilgrims": rnd.randint(1, 9)}
-            asks = [(pos, f"move humans from=example-a to=example-b units={n}") for n in range(1, 8)]
+            humans = rnd.randint(2, 11)
+            pos["regions"]["example-a"]["units"] = {"humans": humans, "pilgrims": rnd.randint(1, 9)}
+            # only counts the table holds: more Units than stand there is a 422, not a question
+            asks = [(pos, f"move humans from=example-a to=example-b units={n}") for n in range(1, min(humans, 7) + 1)]
             asks.append((pos, "move pilgrims from=example-a to=example-b units=1"))
         elif kind < 0.8:  # moves across a 20-Region table, and what may I do now
             pos = copy.deepcopy(twenty)
-            pos["regions"]["example-08"]["units"] = {"pilgrims": rnd.randint(1, 3)}
-            asks = [(pos, f"move pilgrims from=example-08 to=example-09 units={n}") for n in range(1, 6)]
-            asks += [(pos, f"move pilgrims from=example-08 to=example-03 units={n}") for n in range(1, 4)]
+            pilgrims = rnd.randint(1, 3)
+            pos["regions"]["example-08"]["units"] = {"pilgrims": pilgrims}
+            asks = [(pos, f"move pilgrims from=example-08 to=example-09 units={n}") for n in range(1, pilgrims + 1)]
+            asks += [(pos, f"move pilgrims from=example-08 to=example-03 units={n}") for n in range(1, pilgrims + 1)]
             asks.append((pos, "legal"))
         else:  # how a Battle ends, from the Units on the objectives
             pos = copy.deepcopy(battle)

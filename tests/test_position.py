@@ -115,12 +115,12 @@ CASES = [
     (
         "too-many-units",
         _with("units: {humans: 8, pilgrims: 3}", "units: {humans: 11, pilgrims: 3}"),
-        "factions.humans.reserve: the humans own 12 Units, found 13 (11 on the board, 0 held as prisoners, 2 in the Reserve)",
+        "factions.humans.reserve: the Humans own 12 Units, found 13 (11 on the board, 0 held as prisoners, 2 in the Reserve)",
     ),
     (
         "too-many-units-prisoners",
         _with("prisoners: {pilgrims: 1}", "prisoners: {pilgrims: 8}"),
-        "the pilgrims own 12 Units, found 13 (5 on the board, 8 held as prisoners)",
+        "the Pilgrims own 12 Units, found 13 (5 on the board, 8 held as prisoners)",
     ),
     (
         "battle-one-side",

@@ -823,6 +823,8 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
         reserve = pos.factions[faction].reserve if faction in pos.factions else None
         count = board + held + (reserve or 0)
         if count > total:
+            from havoc.interpreter.ui import faction_name
+
             lang = _ml()
             parts = [
                 ui("{count} on the board", lang).format(count=board),
@@ -834,7 +836,7 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                 line_of(*keys),
                 path,
                 ui("the {faction} own {total} Units, found {count} ({parts})", lang).format(
-                    faction=faction, total=total, count=count, parts=", ".join(parts)
+                    faction=faction_name(faction, lang), total=total, count=count, parts=", ".join(parts)
                 ),
             )
 

@@ -219,7 +219,9 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
             r.problem(
                 line("skill"),
                 "skill",
-                ui("the {faction} have no Skill {name}", _ml()).format(faction=faction, name=repr(d["skill"]))
+                ui("the {faction} have no Skill {name}", _ml()).format(
+                    faction=faction_name(faction, _ml()), name=repr(d["skill"])
+                )
                 + "; "
                 + listed
                 + suggest(d["skill"], known),
