@@ -94,3 +94,16 @@ def test_the_command_map_matches_what_modules_register() -> None:
         importlib.import_module(module).register(sub)
         registered = set(sub.choices)
         assert registered == {name for name, mod in COMMANDS.items() if mod == module}
+
+
+def test_rule_parameters_read_in_the_readers_language() -> None:
+    """``havoc rule --lang pl`` gives a parameter's value with its counted unit and its description in Polish."""
+    from havoc.commands.rules import rule_data
+    from havoc.i18n import Translator
+
+    rs = rulebook.load()
+    pl = rule_data(rs, Translator("pl"), rs.rules["actions-count"])["parameters"]["actions-per-round"]
+    en = rule_data(rs, Translator("en"), rs.rules["actions-count"])["parameters"]["actions-per-round"]
+    assert pl["value"] == en["value"] == 3
+    assert pl["text"] == "3 akcje" and en["text"] == "3 actions"
+    assert pl["description"] and pl["description"] != en["description"]

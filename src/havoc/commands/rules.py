@@ -9,7 +9,7 @@ from typing import Any
 from havoc import rulebook
 from havoc.commands import add_output_options, add_ruleset_option
 from havoc.i18n import Translator, nui, ui
-from havoc.rulebook.model import Rule, Ruleset
+from havoc.rulebook.model import ParamDef, Rule, Ruleset
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -167,9 +167,7 @@ def rule_data(rs: Ruleset, tr: Translator, rule: Rule) -> dict[str, Any]:
         },
         "text": tr.render(rs, f"{rule.id}:text", rule.text),
         "summary": tr.render(rs, f"{rule.id}:summary", rule.summary) if rule.summary else None,
-        "parameters": {
-            n: {"value": p.value, "unit": p.unit, "description": p.description} for n, p in rule.params.items()
-        },
+        "parameters": {n: _param_data(tr, n, p) for n, p in rule.params.items()},
         "uses-parameters": sorted(_used_params(rule)),
         "see": [{"id": s, "title": _title(rs, tr, s)} for s in rule.see],
         "terms": sorted(set(rule.terms) | _linked_terms(rule)),
@@ -256,6 +254,21 @@ def _labels(lang: str) -> dict[str, str]:
     }
 
 
+def _param_data(tr: Translator, name: str, p: ParamDef) -> dict[str, Any]:
+    """A parameter's value, its counted unit and description in the reader's language (1 akcja, 5 akcji)."""
+    from havoc.interpreter.ui import unit_text
+
+    counted = isinstance(p.value, int) and not isinstance(p.value, bool) and p.unit
+    words = unit_text(p.unit, p.value, tr.lang) if counted else ""  # type: ignore[arg-type]
+    description = tr.text(f"param:{name}:description", p.description) if p.description else None
+    return {
+        "value": p.value,
+        "unit": p.unit,
+        "text": f"{p.value} {words}".strip(),
+        "description": description,
+    }
+
+
 def format_rule(d: dict[str, Any], lang: str = "en") -> str:
     """One rule for people; the labels in ``lang`` like the texts."""
     lab = _labels(lang)
@@ -269,7 +282,8 @@ def format_rule(d: dict[str, Any], lang: str = "en") -> str:
     if d["summary"]:
         lines.append(f"{lab['summary']}: {d['summary']}")
     for name, p in d["parameters"].items():
-        lines.append(f"{lab['parameter']} {name} = {p['value']}")
+        about = f" — {p['description']}" if p.get("description") else ""
+        lines.append(f"{lab['parameter']} {name} = {p['text']}{about}")
     if d["uses-parameters"]:
         lines.append(f"{lab['uses']}: " + ", ".join(d["uses-parameters"]))
     if d["see"]:
