@@ -54,7 +54,7 @@ def process_ratio(repeat: int = 15) -> tuple[float, float]:
 def moves_per_second(seconds: float = 1.0) -> float:
     """In-process answers to "can this Unit move there?" on the 20-Region position."""
     from havoc import api
-    from havoc.interpreter.query import Query
+    from havoc.games.cry_havoc.query import Query
 
     rs, pos = api.prepare(TWENTY)
     pairs = [
@@ -78,7 +78,7 @@ def moves_per_second(seconds: float = 1.0) -> float:
 def legal_ms(repeat: int = 300) -> float:
     """Median time of the legal-actions list for the player whose turn it is."""
     from havoc import api
-    from havoc.interpreter.query import Query
+    from havoc.games.cry_havoc.query import Query
 
     rs, pos = api.prepare(TWENTY)
     q = Query(kind="legal", faction=pos.turn)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from havoc import api, cache, pofile, rulebook, safeio
-from havoc import position as positions
+from havoc.games.cry_havoc import position as positions
 from havoc.errors import HavocError
 from havoc.rulebook.model import Ruleset
 from havoc.yamlio import YamlError

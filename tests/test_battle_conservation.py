@@ -14,11 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from havoc import position, rulebook
+from havoc import rulebook
+from havoc.games.cry_havoc import position
 from havoc.errors import InputError
-from havoc.interpreter.contract import FACTIONS
-from havoc.interpreter.queries import answer
-from havoc.interpreter.query import parse_compact, parse_query
+from havoc.games.cry_havoc.contract import FACTIONS
+from havoc.games.cry_havoc.queries import answer
+from havoc.games.cry_havoc.query import parse_compact, parse_query
 
 PLAYERS = [f for f in FACTIONS if f != "trogs"]
 

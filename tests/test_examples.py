@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from havoc import position, rulebook
-from havoc.interpreter.queries import answer
-from havoc.interpreter.query import parse_query
+from havoc import rulebook
+from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc.queries import answer
+from havoc.games.cry_havoc.query import parse_query
 from havoc.rulebook.model import Example
 
 

@@ -11,7 +11,7 @@ import yaml
 from havoc import api, rulebook
 from havoc.errors import InputError, RulebookError
 from havoc.interpreter.answer import Answer, render_text
-from havoc.interpreter.facts import FACTS
+from havoc.games.cry_havoc.facts import FACTS
 from havoc.rulebook import rules_root
 
 
@@ -34,7 +34,7 @@ def test_fact_registry_matches_facts_yaml_exactly() -> None:
 
 
 def test_region_facts_serve_from_and_to() -> None:
-    from havoc.interpreter.facts import resolve
+    from havoc.games.cry_havoc.facts import resolve
 
     for subject in ("region", "from", "to"):
         found = resolve(f"{subject}.is-battle-region")

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from havoc import api, rulebook
 from havoc.errors import InputError
 from havoc.interpreter.answer import render_text
-from havoc.interpreter.contract import DECKS, FACTIONS, OBJECTIVES, PHASES, STEPS, TERRAINS, TROG_TOKENS
-from havoc.interpreter.query import KINDS, QFIELDS
+from havoc.games.cry_havoc.contract import DECKS, FACTIONS, OBJECTIVES, PHASES, STEPS, TERRAINS, TROG_TOKENS
+from havoc.games.cry_havoc.query import KINDS, QFIELDS
 
 REGIONS = ["foglands", "scorch", "example-a", "example-b", "example-c", "Bad Id"]
 JUNK = st.one_of(

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from havoc import position, rulebook
+from havoc import rulebook
+from havoc.games.cry_havoc import position
 from havoc.errors import InputError
-from havoc.position import parse_text, position_schema
+from havoc.games.cry_havoc.position import parse_text, position_schema
 
 GOOD = """\
 players: [humans, pilgrims]

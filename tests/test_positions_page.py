@@ -3,7 +3,7 @@
 A reader copies a template from ``docsbuild/positions.md`` and asks the question printed under
 it; the page's ``% expect:`` comments (MyST comments, not shown) record what the page says the
 answer is, and this test asks the assistant the same. The page must also list every question
-kind with exactly the figures ``havoc.interpreter.figures`` gives.
+kind with exactly the figures ``havoc.games.cry_havoc.figures`` gives.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 import yaml
 
-from havoc import position, rulebook
-from havoc.interpreter.figures import FIGURES
-from havoc.interpreter.queries import answer
-from havoc.interpreter.query import parse_compact
+from havoc import rulebook
+from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc.figures import FIGURES
+from havoc.games.cry_havoc.queries import answer
+from havoc.games.cry_havoc.query import parse_compact
 
 PAGE = Path(__file__).resolve().parents[1] / "docsbuild" / "positions.md"
 

@@ -59,7 +59,7 @@ NUMBERS = st.one_of(st.integers(0, 12), st.integers(-3, 200), st.sampled_from(["
 def near_examples(draw: st.DrawFn) -> dict[str, Any]:
     """A worked example of the rulebook with its numbers, sides and phase shaken: mostly valid
     positions that reach the interpreter, and some that are just wrong."""
-    from havoc.interpreter.contract import FACTIONS, OBJECTIVES, PHASES
+    from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES, PHASES
 
     ex = copy.deepcopy(draw(st.sampled_from(EXAMPLES)))
     pos, q = ex["position"], ex["question"]

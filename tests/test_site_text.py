@@ -17,7 +17,7 @@ import pytest
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
 from havoc import rulebook
-from havoc.interpreter.contract import FACTIONS, PHASES
+from havoc.games.cry_havoc.contract import FACTIONS, PHASES
 from havoc.rulebook.model import QUERY_KINDS, Ruleset
 from havoc.sphinxext.labels import KNOWN_REGIONS
 
@@ -117,7 +117,7 @@ def test_the_check_catches_a_leak() -> None:
 
 def test_parameter_units_have_words() -> None:
     """Every unit a parameter declares is counted in words in both languages (1 akcja, 2 akcje, 5 akcji)."""
-    from havoc.interpreter.ui import unit_text
+    from havoc.games.cry_havoc.ui import unit_text
 
     rs = rulebook.load()
     units = {p.unit for p in rs.params.values() if p.unit and isinstance(p.value, int)} - {"divisor"}

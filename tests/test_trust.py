@@ -17,10 +17,10 @@ import pytest
 from havoc import cli, position, rulebook
 from havoc.errors import InputError
 from havoc.interpreter.answer import render_text
-from havoc.interpreter.figures import FIGURES, answer_schema
-from havoc.interpreter.queries import answer
-from havoc.interpreter.query import KINDS, parse_compact, parse_query
-from havoc.interpreter.ui import figure_label, kind_label
+from havoc.games.cry_havoc.figures import FIGURES, answer_schema
+from havoc.games.cry_havoc.queries import answer
+from havoc.games.cry_havoc.query import KINDS, parse_compact, parse_query
+from havoc.games.cry_havoc.ui import figure_label, kind_label
 
 PILGRIMS = {
     "players": ["pilgrims", "machines"],
@@ -176,7 +176,7 @@ def test_every_kind_lists_its_figures_and_every_rule_figure_is_listed() -> None:
         for kind in rule.check.queries:
             missing = set(rule.check.figures) - set(FIGURES[kind])
             assert not missing, (
-                f"{rule.id}: figures {missing} of kind {kind} are not listed in havoc.interpreter.figures"
+                f"{rule.id}: figures {missing} of kind {kind} are not listed in havoc.games.cry_havoc.figures"
             )
 
 
@@ -191,7 +191,7 @@ def test_every_example_answer_gives_only_listed_figures() -> None:
 
 
 def test_every_figure_and_kind_has_words_in_both_languages() -> None:
-    from havoc.interpreter.ui import _figure_labels, _kind_labels
+    from havoc.games.cry_havoc.ui import _figure_labels, _kind_labels
 
     labelled, kinds = _figure_labels("en"), _kind_labels("en")
     for names in FIGURES.values():

@@ -1,7 +1,7 @@
 """The rules assistant as a Python API: the same operations as ``havoc ask/legal/battle/score``.
 
-Positions may be given as a :class:`~havoc.position.Position`, a mapping (the YAML/JSON form),
-a path, or ``"-"`` for standard input; questions as a :class:`~havoc.interpreter.query.Query`,
+Positions may be given as a :class:`~havoc.games.cry_havoc.position.Position`, a mapping (the YAML/JSON form),
+a path, or ``"-"`` for standard input; questions as a :class:`~havoc.games.cry_havoc.query.Query`,
 a mapping (``{"ask": "move", …}``) or the compact words (``"move humans from=a to=b"``).
 Every question function returns an :class:`~havoc.interpreter.answer.Answer`.
 
@@ -22,12 +22,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from havoc import position as positions
+from havoc.games.cry_havoc import position as positions
 from havoc import rulebook
 from havoc.errors import InputError, Problem
 from havoc.interpreter.answer import Answer
-from havoc.interpreter.query import Query, parse_compact, parse_query
-from havoc.position import Position
+from havoc.games.cry_havoc.query import Query, parse_compact, parse_query
+from havoc.games.cry_havoc.position import Position
 from havoc.rulebook.model import Ruleset
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ def load_query(query: QueryLike, pos: Position) -> Query:
 
 def answer_for(rs: Ruleset, pos: Position, query: Query, lang: str = "en") -> Answer:
     """Answer a validated query (the fast path the benchmarks measure)."""
-    from havoc.interpreter.queries import answer
+    from havoc.games.cry_havoc.queries import answer
 
     _check_lang(lang)
     return answer(rs, pos, query, lang)

@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(words[0] if words else None)
     args = parser.parse_args(argv)
-    from havoc.interpreter.ui import set_message_language
+    from havoc.games.cry_havoc.ui import set_message_language
 
     lang = getattr(args, "lang", None)
     set_message_language(lang if isinstance(lang, str) and lang != "all" else "en")  # errors in --lang
@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _format_problems(exc: HavocError) -> str:
     from havoc.i18n import nui, ui
-    from havoc.interpreter.ui import message_language
+    from havoc.games.cry_havoc.ui import message_language
 
     lang = message_language()  # a command with --lang sets it
     word = ui("error", lang)

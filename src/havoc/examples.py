@@ -16,7 +16,7 @@ from havoc.rulebook.model import Example, Ruleset
 def run(rs: Ruleset, ex: Example) -> list[Problem]:
     """What is wrong with one example (nothing when the assistant agrees with it)."""
     from havoc import api
-    from havoc import position as positions
+    from havoc.games.cry_havoc import position as positions
 
     def problem(message: str) -> Problem:
         return Problem(ex.loc.file, ex.loc.line, f"example {ex.id}: {message}")

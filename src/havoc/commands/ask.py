@@ -144,13 +144,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _speak(lang: str) -> None:
     """Error messages in the asker's language too, not only answers."""
-    from havoc.interpreter.ui import set_message_language
+    from havoc.games.cry_havoc.ui import set_message_language
 
     set_message_language(lang)
 
 
 def _figures_help() -> str:
-    from havoc.interpreter.figures import help_text
+    from havoc.games.cry_havoc.figures import help_text
 
     return help_text()
 
@@ -181,7 +181,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     rs, pos = api.prepare(args.position, args.ruleset)
     if args.query:
-        from havoc.interpreter.query import parse_query
+        from havoc.games.cry_havoc.query import parse_query
         from havoc.yamlio import YamlError, load_file
 
         try:
@@ -192,7 +192,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             raise InputError([exc.problem]) from None
         if args.words:
             from havoc.errors import InputError, Problem
-            from havoc.interpreter.ui import ui
+            from havoc.games.cry_havoc.ui import ui
 
             raise InputError(
                 [
@@ -205,7 +205,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             )
         query = parse_query(data, pos, args.query)
     else:
-        from havoc.interpreter.query import parse_compact
+        from havoc.games.cry_havoc.query import parse_compact
 
         query = parse_compact(args.words, pos)
     return _emit(api.answer_for(rs, pos, query, args.lang), args.json, args.explain)
@@ -221,7 +221,7 @@ def cmd_legal(args: argparse.Namespace) -> int:
 def cmd_battle(args: argparse.Namespace) -> int:
     _speak(args.lang)
     from havoc import api
-    from havoc.interpreter.query import parse_compact
+    from havoc.games.cry_havoc.query import parse_compact
 
     rs, pos = api.prepare(args.position, args.ruleset)
     words = ["battle"] + ([f"region={args.region}"] if args.region else []) + list(args.placement)
@@ -244,7 +244,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     from havoc import api
 
     if args.answers:
-        from havoc.interpreter.figures import answer_schema
+        from havoc.games.cry_havoc.figures import answer_schema
 
         schema: dict[str, Any] = answer_schema()
     else:

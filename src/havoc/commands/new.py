@@ -48,7 +48,7 @@ def template(players: list[str], lang: str, last_round: object, max_players: obj
     The numbers the comments mention (the last round, the players for the Trogs) are the
     rules' parameters, passed in.
     """
-    from havoc.interpreter.ui import faction_name, ui
+    from havoc.games.cry_havoc.ui import faction_name, ui
 
     def c(text: str) -> str:
         return "# " + text
@@ -120,10 +120,11 @@ def template(players: list[str], lang: str, last_round: object, max_players: obj
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from havoc import position, rulebook
+    from havoc import rulebook
+    from havoc.games.cry_havoc import position
     from havoc.errors import InputError, Problem
-    from havoc.interpreter.contract import FACTIONS
-    from havoc.interpreter.ui import set_message_language, ui
+    from havoc.games.cry_havoc.contract import FACTIONS
+    from havoc.games.cry_havoc.ui import set_message_language, ui
 
     set_message_language(args.lang)
 
@@ -142,7 +143,7 @@ def cmd_new(args: argparse.Namespace) -> int:
             ]
         )
     rs = rulebook.load(args.ruleset)
-    from havoc.interpreter.contract import P_MAX_ROUNDS
+    from havoc.games.cry_havoc.contract import P_MAX_ROUNDS
 
     text = template(players, args.lang, rs.param(P_MAX_ROUNDS), rs.param("max-players"))
     position.parse_text(text, rs, "--players")  # a bad --players is reported like a bad position

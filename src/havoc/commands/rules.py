@@ -256,7 +256,7 @@ def _labels(lang: str) -> dict[str, str]:
 
 def _param_data(tr: Translator, name: str, p: ParamDef) -> dict[str, Any]:
     """A parameter's value, its counted unit and description in the reader's language (1 akcja, 5 akcji)."""
-    from havoc.interpreter.ui import unit_text
+    from havoc.games.cry_havoc.ui import unit_text
 
     counted = isinstance(p.value, int) and not isinstance(p.value, bool) and p.unit
     words = unit_text(p.unit, p.value, tr.lang) if counted else ""  # type: ignore[arg-type]

@@ -2,7 +2,7 @@
 
 One :class:`Answer` renders as text for people (:func:`render_text`) and as JSON for
 programs (:meth:`Answer.to_dict`). Rule titles and texts come from the catalogs in the
-asker's language; interface words come from :mod:`havoc.interpreter.ui`.
+asker's language; interface words come from :mod:`havoc.games.cry_havoc.ui`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from havoc.interpreter.engine import RuleResult
-from havoc.interpreter.ui import figure_label, translator, ui, value_text, yes_no
+from havoc.games.cry_havoc.ui import figure_label, translator, ui, value_text, yes_no
 from havoc.rulebook.model import Rule, Ruleset
 
 
@@ -241,7 +241,7 @@ def _fmt_figure(value: Any, lang: str) -> str:
 
 
 def _name(key: str, lang: str) -> str:
-    from havoc.interpreter.ui import faction_name
+    from havoc.games.cry_havoc.ui import faction_name
 
     return faction_name(key, lang)
 

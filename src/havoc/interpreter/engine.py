@@ -13,7 +13,7 @@ from typing import Any
 
 from havoc.errors import HavocError, Problem, RulebookError
 from havoc.interpreter.expr import Compiled, ExprError, compile_expr, rule_error
-from havoc.interpreter.facts import Context
+from havoc.games.cry_havoc.facts import Context
 from havoc.rulebook.model import Rule, Ruleset
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from havoc.errors import Problem, RulebookError
-from havoc.interpreter.facts import Context, resolve
+from havoc.games.cry_havoc.facts import Context, resolve
 
 Compiled = Callable[[Context], Any]
 
@@ -142,7 +142,7 @@ def compile_expr(e: Any, params: Callable[[str], Any]) -> Compiled:
 def _fact(name: str) -> Compiled:
     found = resolve(name)
     if found is None:
-        raise ExprError(f"unknown fact {name!r} (not implemented in havoc.interpreter.facts)")
+        raise ExprError(f"unknown fact {name!r} (not implemented in havoc.games.cry_havoc.facts)")
     impl, subject = found
     fn = impl.fn
     if subject is None:

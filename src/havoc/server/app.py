@@ -27,7 +27,7 @@ from starlette.routing import Route
 from havoc import api
 from havoc.errors import HavocError, InputError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, ui
-from havoc.interpreter.ui import set_message_language
+from havoc.games.cry_havoc.ui import set_message_language
 from havoc.rulebook.model import Ruleset
 from havoc.server.site import SiteFiles
 
@@ -218,7 +218,7 @@ class Api:
         return pos
 
     def _validate(self, data: Any, lang: str) -> Any:
-        from havoc import position as positions
+        from havoc.games.cry_havoc import position as positions
 
         try:
             if isinstance(data, str):
@@ -349,7 +349,7 @@ class Api:
 
     @staticmethod
     def factions() -> tuple[str, ...]:
-        from havoc.interpreter.contract import FACTIONS
+        from havoc.games.cry_havoc.contract import FACTIONS
 
         return FACTIONS
 
@@ -369,7 +369,7 @@ class Api:
 
 
 def _schema(rs: Ruleset) -> dict[str, Any]:
-    from havoc.position import position_schema
+    from havoc.games.cry_havoc.position import position_schema
 
     return position_schema(rs)
 

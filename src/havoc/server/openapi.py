@@ -1,7 +1,7 @@
 """The OpenAPI description of the JSON API, generated from havoc's own field tables.
 
-The position and question schemas are the ones the validators read (``havoc.position.FIELDS``,
-``havoc.interpreter.query.QFIELDS``), so the description cannot drift from what is accepted.
+The position and question schemas are the ones the validators read (``havoc.games.cry_havoc.position.FIELDS``,
+``havoc.games.cry_havoc.query.QFIELDS``), so the description cannot drift from what is accepted.
 OpenAPI 3.1 takes JSON Schema 2020-12 as it is.
 """
 
@@ -21,8 +21,8 @@ def _strip(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def openapi(rs: Ruleset) -> dict[str, Any]:
-    from havoc.interpreter.query import QTOP
-    from havoc.position import _schema
+    from havoc.games.cry_havoc.query import QTOP
+    from havoc.games.cry_havoc.position import _schema
 
     question = _schema(QTOP)
     lang = {"type": "string", "enum": list(LANGUAGES), "description": "The language of the answer and the errors."}
@@ -227,8 +227,8 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
 
 def _position(rs: Ruleset) -> dict[str, Any]:
     """The position schema, with what the validator also checks about the list of players."""
-    from havoc.interpreter.contract import FACTIONS
-    from havoc.position import position_schema
+    from havoc.games.cry_havoc.contract import FACTIONS
+    from havoc.games.cry_havoc.position import position_schema
 
     schema = _strip(position_schema(rs))
     players = schema["properties"]["players"]

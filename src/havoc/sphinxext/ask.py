@@ -116,7 +116,7 @@ class AskDirective(SphinxDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        from havoc.interpreter.contract import FACTIONS, OBJECTIVES, PHASES
+        from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES, PHASES
 
         ctx = get_context(self.env)
         loc = self.get_location()

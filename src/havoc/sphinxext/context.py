@@ -136,7 +136,7 @@ class Context:
         if (what, name) not in self._warned:
             self._warned.add((what, name))
             logger.warning(
-                "the %s %r has no label; add one in src/havoc/interpreter/ui.py and its Polish in havoc.po",
+                "the %s %r has no label; add one in src/havoc/games/cry_havoc/ui.py and its Polish in havoc.po",
                 what,
                 name,
                 type="havoc",

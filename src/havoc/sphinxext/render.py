@@ -228,7 +228,7 @@ class Renderer:
 
     def figure(self, name: str) -> nodes.inline:
         """A figure of the assistant's answers by its label in the reader's language."""
-        from havoc.interpreter.ui import figure_label, has_label
+        from havoc.games.cry_havoc.ui import figure_label, has_label
 
         text = figure_label(name, self.ctx.lang)
         if not has_label("figure", name):
@@ -237,7 +237,7 @@ class Renderer:
 
     def kind(self, kind: str) -> nodes.inline:
         """A question kind as the words the reader knows ("Ruch", "How many?")."""
-        from havoc.interpreter.ui import has_label, kind_label
+        from havoc.games.cry_havoc.ui import has_label, kind_label
 
         text = kind_label(kind, self.ctx.lang)
         if not has_label("question kind", kind):

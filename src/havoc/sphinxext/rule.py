@@ -148,7 +148,7 @@ def rule_section(d: HavocDirective, r: Renderer, rule: Rule, group: str, files: 
 
 def params_paragraph(ctx: Context, r: Renderer, rule: Rule) -> nodes.paragraph:
     """The numbers this rule defines, each with what it counts: the values the assistant uses."""
-    from havoc.interpreter.ui import unit_text
+    from havoc.games.cry_havoc.ui import unit_text
 
     parts: list[list[nodes.Node]] = []
     for name, p in rule.params.items():

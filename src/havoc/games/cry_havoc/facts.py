@@ -12,11 +12,11 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from havoc.errors import InputError, Problem
-from havoc.interpreter.contract import TROGS
-from havoc.interpreter.query import Query
-from havoc.interpreter.ui import message_language as _ml
-from havoc.interpreter.ui import ui
-from havoc.position import Position, Region
+from havoc.games.cry_havoc.contract import TROGS
+from havoc.games.cry_havoc.query import Query
+from havoc.games.cry_havoc.ui import message_language as _ml
+from havoc.games.cry_havoc.ui import ui
+from havoc.games.cry_havoc.position import Position, Region
 
 SUBJECTS: Final = ("region", "from", "to")
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from havoc.errors import InputError, Problem
 from havoc.i18n import ui
-from havoc.interpreter.contract import (
+from havoc.games.cry_havoc.contract import (
     FACTIONS,
     P_ACTIONS_PER_ROUND,
     P_BATTLE_TOKENS,
@@ -310,13 +310,13 @@ _BAD: Final = object()
 
 def _ml() -> str:
     """The language of error messages (set by the command from ``--lang``)."""
-    from havoc.interpreter.ui import message_language
+    from havoc.games.cry_havoc.ui import message_language
 
     return message_language()
 
 
 def _kind(value: Any) -> str:
-    from havoc.interpreter.ui import message_language
+    from havoc.games.cry_havoc.ui import message_language
 
     lang = message_language()
     if value is None:
@@ -823,7 +823,7 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
         reserve = pos.factions[faction].reserve if faction in pos.factions else None
         count = board + held + (reserve or 0)
         if count > total:
-            from havoc.interpreter.ui import faction_name
+            from havoc.games.cry_havoc.ui import faction_name
 
             lang = _ml()
             parts = [

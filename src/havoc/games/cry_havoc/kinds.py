@@ -1,6 +1,6 @@
 """The question kinds added for players: how-many, place, end-of-move and setup.
 
-Each is a mechanism over rule checks, like the kinds in :mod:`havoc.interpreter.queries`:
+Each is a mechanism over rule checks, like the kinds in :mod:`havoc.games.cry_havoc.queries`:
 which rules apply and every number come from the checks and parameters in ``rules/``;
 this module only knows in which order to read them and how to say the result in words.
 """
@@ -11,12 +11,12 @@ import dataclasses
 from typing import Any
 
 from havoc.i18n import nui
-from havoc.interpreter import contract as C
+from havoc.games.cry_havoc import contract as C
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import RuleResult, merge_figures
-from havoc.interpreter.facts import Context
-from havoc.interpreter.queries import Job, _finish, _units
-from havoc.interpreter.ui import ui
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.queries import Job, _finish, _units
+from havoc.games.cry_havoc.ui import ui
 
 Cited = list[tuple[RuleResult, Context, str | None]]
 

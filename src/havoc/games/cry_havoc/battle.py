@@ -5,7 +5,7 @@ Attrition, then survivors return or retreat, then the token goes) is the mechani
 here. *Who* wins an objective, how many prisoners are taken, how many Units are killed and
 what each is worth come from the figures of the rules checked for ``battle``, evaluated once
 per side with that side as the actor. A rule takes part in a step when it defines one of
-that step's figures (see :mod:`havoc.interpreter.contract`); a later rule (the neutral-Trog
+that step's figures (see :mod:`havoc.games.cry_havoc.contract`); a later rule (the neutral-Trog
 exceptions) overrides an earlier one's figure.
 """
 
@@ -14,14 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from havoc.errors import InputError, Problem, RulebookError
-from havoc.interpreter import contract as C
+from havoc.games.cry_havoc import contract as C
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
-from havoc.interpreter.facts import BattleState, Context
-from havoc.interpreter.queries import Job, retreat_options
-from havoc.interpreter.ui import faction_name, ui
-from havoc.interpreter.ui import message_language as _ml
-from havoc.position import Region
+from havoc.games.cry_havoc.facts import BattleState, Context
+from havoc.games.cry_havoc.queries import Job, retreat_options
+from havoc.games.cry_havoc.ui import faction_name, ui
+from havoc.games.cry_havoc.ui import message_language as _ml
+from havoc.games.cry_havoc.position import Region
 
 F_NOT_FOUGHT = "not-fought"
 PRE = frozenset({F_NOT_FOUGHT, C.F_BATTLE_CRYSTALS})

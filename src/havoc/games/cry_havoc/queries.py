@@ -3,7 +3,7 @@
 Most kinds are *generic*: every rule whose check lists the kind is evaluated, the answer is
 "yes" when every requirement holds, and the figures are the rules' figures. A few kinds are
 *mechanisms* that combine rule checks in an order the rules describe — retreat (which
-neighbours qualify), battle (objectives in order, in :mod:`havoc.interpreter.battle`), score,
+neighbours qualify), battle (objectives in order, in :mod:`havoc.games.cry_havoc.battle`), score,
 winner (tie-breaks), legal (probing every action). Numbers and conditions always come from
 the checks and parameters in ``rules/``; this module only knows how to combine them.
 """
@@ -15,14 +15,14 @@ from collections.abc import Callable
 from typing import Any
 
 from havoc.errors import InputError, Problem, RulebookError
-from havoc.interpreter import contract as C
+from havoc.games.cry_havoc import contract as C
 from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, texts
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, engine, merge_figures
 from havoc.interpreter.expr import ExprError
-from havoc.interpreter.facts import Context
-from havoc.interpreter.query import Query
-from havoc.interpreter.ui import faction_name, figure_label, message_language, ui, value_text
-from havoc.position import Position, Region
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.query import Query
+from havoc.games.cry_havoc.ui import faction_name, figure_label, message_language, ui, value_text
+from havoc.games.cry_havoc.position import Position, Region
 from havoc.rulebook.model import Ruleset
 
 
@@ -68,7 +68,7 @@ def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
     job = Job(engine(rs, pos.variant), pos, q, lang, texts(rs, lang))
     handler = HANDLERS.get(q.kind)
     if handler is None:
-        from havoc.interpreter.kinds import HANDLERS as MORE
+        from havoc.games.cry_havoc.kinds import HANDLERS as MORE
 
         handler = MORE[q.kind]
     return handler(job)
@@ -586,7 +586,7 @@ def ask_winner(job: Job) -> Answer:
 
 
 def ask_battle(job: Job) -> Answer:
-    from havoc.interpreter.battle import resolve
+    from havoc.games.cry_havoc.battle import resolve
 
     return resolve(job)
 

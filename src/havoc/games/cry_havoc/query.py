@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from havoc.errors import InputError, Problem
-from havoc.interpreter.contract import DECKS, FACTIONS, OBJECTIVES, TERRAINS
-from havoc.interpreter.ui import faction_name, ui
-from havoc.interpreter.ui import message_language as _ml
-from havoc.position import FACTION, REGION_REF, Position, Reader, Spec, _is_ldict, suggest
+from havoc.games.cry_havoc.contract import DECKS, FACTIONS, OBJECTIVES, TERRAINS
+from havoc.games.cry_havoc.ui import faction_name, ui
+from havoc.games.cry_havoc.ui import message_language as _ml
+from havoc.games.cry_havoc.position import FACTION, REGION_REF, Position, Reader, Spec, _is_ldict, suggest
 from havoc.rulebook.model import QUERY_KINDS
 
 KINDS: Final = QUERY_KINDS
