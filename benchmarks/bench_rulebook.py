@@ -23,7 +23,7 @@ def main() -> None:
     from havoc import rulebook
     from havoc.rulebook import cache, load_ruleset, rules_root
 
-    folder = rules_root() / rulebook.DEFAULT_RULESET
+    folder = rules_root() / rulebook.default_ruleset()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["HAVOC_CACHE_DIR"] = tmp
         cold = _time(lambda: load_ruleset(folder), 5)

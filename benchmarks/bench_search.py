@@ -121,7 +121,7 @@ def browser() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "site"
         results = build_languages(
-            list(LANGUAGES), out, Path(tmp) / "doctrees", rulebook.DEFAULT_RULESET, out / "no-sheets", SOURCE
+            list(LANGUAGES), out, Path(tmp) / "doctrees", rulebook.default_ruleset(), out / "no-sheets", SOURCE
         )
         if any(r.code for r in results):
             print("site build failed; no browser figure")

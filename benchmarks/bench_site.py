@@ -77,7 +77,7 @@ def rebuild(langs: list[str], out: Path, doctrees: Path, ruleset: str) -> tuple[
 
 def main() -> None:
     os.environ["NO_COLOR"] = "1"  # plain Sphinx output to count re-read pages (CI=true colours it)
-    ruleset = rulebook.DEFAULT_RULESET
+    ruleset = rulebook.default_ruleset()
     with tempfile.TemporaryDirectory(prefix="havoc-bench-site-") as tmp:
         base = Path(tmp)
         rules = base / "rules"

@@ -27,7 +27,7 @@ primary_domain = "havoc"
 nitpicky = True
 
 # --- the rulebook -----------------------------------------------------------------
-havoc_ruleset = "cry-havoc"
+havoc_ruleset = ""  # the ruleset to build; "" = the one named in rules/default-ruleset
 havoc_pages_dir = "rules"
 havoc_languages = ["en", "pl"]
 havoc_sheets_dir = str(ROOT / "build" / "sheets")

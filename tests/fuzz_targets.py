@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from havoc import api, cache, pofile, rulebook, safeio
-from havoc.games.cry_havoc import position as positions
 from havoc.errors import HavocError
+from havoc.games.cry_havoc import position as positions
 from havoc.rulebook.model import Ruleset
 from havoc.yamlio import YamlError
 
@@ -39,7 +39,7 @@ Outcome = str
 
 @lru_cache(maxsize=1)
 def ruleset() -> Ruleset:
-    return rulebook.load(rulebook.DEFAULT_RULESET, REPO / "rules")
+    return rulebook.load(rulebook.default_ruleset(), REPO / "rules")
 
 
 @lru_cache(maxsize=1)

@@ -14,7 +14,7 @@ import pytest
 
 from havoc import api, rulebook
 from havoc.cli import main
-from havoc.interpreter import ui as ui_module
+from havoc.games.cry_havoc import ui as ui_module
 
 REPO = Path(__file__).resolve().parents[1]
 TWENTY = Path(__file__).parent / "fixtures" / "assistant" / "twenty.yaml"
@@ -303,7 +303,7 @@ def test_every_ui_string_has_a_polish_translation() -> None:
         po = read_po(fh, locale="pl")
     assert "nplurals=3" in po.plural_forms
     for msg in catalogs.ui_template():
-        if not msg.id or not any("interpreter/" in loc[0] or "commands/ask" in loc[0] for loc in msg.locations):
+        if not msg.id or not any("interpreter/" in loc[0] or "games/" in loc[0] for loc in msg.locations):
             continue
         found = po.get(msg.id, context="ui")
         assert found is not None and found.string and not found.fuzzy, f"no Polish for {msg.id!r}"
@@ -315,7 +315,7 @@ def test_ui_strings_are_literal_calls() -> None:
 
     mine = [
         *sorted((REPO / "src" / "havoc" / "interpreter").glob("*.py")),
-        REPO / "src" / "havoc" / "commands" / "ask.py",
+        *sorted((REPO / "src" / "havoc" / "games").rglob("*.py")),
     ]
     for path in mine:
         tree = ast.parse(path.read_text())

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from havoc import rulebook
-from havoc.games.cry_havoc import position
 from havoc.errors import InputError
+from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.contract import FACTIONS
 from havoc.games.cry_havoc.queries import answer
 from havoc.games.cry_havoc.query import parse_compact, parse_query

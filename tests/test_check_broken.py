@@ -43,7 +43,7 @@ CASES: list[tuple[str, str, str, str, str]] = [
     ("unknown-fact", BATTLE, "from.is-battle-region", "from.is-batle-region", "unknown fact 'from.is-batle-region'"),
     ("unknown-operator", BATTLE, "{all: [", "{every: [", "unknown operator 'every'"),
     ("unknown-figure", BATTLE, "{figure: may-leave}", "{figure: may-go}", "unknown figure 'may-go'"),
-    ("unknown-query-kind", BATTLE, "queries: [move]", "queries: [walk]", "unknown query kind 'walk'"),
+    ("unknown-query-kind", BATTLE, "queries: [move]", "queries: [walk]", "unknown question kind 'walk'"),
     ("unknown-field", DRAW, "    summary:", "    sumary:", "unknown field 'sumary' (did you mean 'summary'?)"),
     ("wrong-type", DRAW, "title: Hand limit", "title: [Hand, limit]", "expected non-empty text, found a list"),
     ("missing-text", DRAW, "    text: |\n", "    txt: |\n", "missing required field 'text'"),

@@ -10,8 +10,8 @@ import yaml
 
 from havoc import api, rulebook
 from havoc.errors import InputError, RulebookError
-from havoc.interpreter.answer import Answer, render_text
 from havoc.games.cry_havoc.facts import FACTS
+from havoc.interpreter.answer import Answer, render_text
 from havoc.rulebook import rules_root
 
 
@@ -27,7 +27,7 @@ def failing(a: Answer) -> set[str]:
 
 
 def test_fact_registry_matches_facts_yaml_exactly() -> None:
-    data = yaml.safe_load((rules_root() / "facts.yaml").read_text())
+    data = yaml.safe_load((rules_root() / "cry-havoc" / "facts.yaml").read_text())
     documented = {f["name"]: f["type"] for f in data["facts"]}
     implemented = {name: impl.type for name, impl in FACTS.items()}
     assert implemented == documented

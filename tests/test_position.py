@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from havoc import rulebook
-from havoc.games.cry_havoc import position
 from havoc.errors import InputError
+from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.position import parse_text, position_schema
 
 GOOD = """\

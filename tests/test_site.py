@@ -100,7 +100,7 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     """The real site from rules/ and locales/, both languages, as ``havoc docs`` builds it (once)."""
     if not _REAL:
         out = tmp_path_factory.mktemp("real") / "site"
-        site = build_site(SOURCE, out, rulebook.DEFAULT_RULESET, rulebook.rules_root())
+        site = build_site(SOURCE, out, rulebook.default_ruleset(), rulebook.rules_root())
         write_root(out)
         _REAL.append(site)
     return _REAL[0]

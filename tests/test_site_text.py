@@ -18,8 +18,9 @@ from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
 from havoc import rulebook
 from havoc.games.cry_havoc.contract import FACTIONS, PHASES
-from havoc.rulebook.model import QUERY_KINDS, Ruleset
-from havoc.sphinxext.labels import KNOWN_REGIONS
+from havoc.games.cry_havoc.contract import QUESTION_KINDS as QUERY_KINDS
+from havoc.games.cry_havoc.words import KNOWN_REGIONS
+from havoc.rulebook.model import Ruleset
 
 pytestmark = pytest.mark.slow
 

@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 
-from havoc import cli, position, rulebook
+from havoc import cli, rulebook
 from havoc.errors import InputError
-from havoc.interpreter.answer import render_text
+from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.figures import FIGURES, answer_schema
 from havoc.games.cry_havoc.queries import answer
 from havoc.games.cry_havoc.query import KINDS, parse_compact, parse_query
 from havoc.games.cry_havoc.ui import figure_label, kind_label
+from havoc.interpreter.answer import render_text
 
 PILGRIMS = {
     "players": ["pilgrims", "machines"],

@@ -1,8 +1,9 @@
 """The rules assistant as a Python API: the same operations as ``havoc ask/legal/battle/score``.
 
-Positions may be given as a :class:`~havoc.games.cry_havoc.position.Position`, a mapping (the YAML/JSON form),
-a path, or ``"-"`` for standard input; questions as a :class:`~havoc.games.cry_havoc.query.Query`,
-a mapping (``{"ask": "move", …}``) or the compact words (``"move humans from=a to=b"``).
+Positions may be given as the game's position object, a mapping (the YAML/JSON form), a path,
+or ``"-"`` for standard input; questions as the game's question object, a mapping
+(``{"ask": "move", …}``) or the compact words (``"move humans from=a to=b"``). What a position
+and a question are is the ruleset's game's business (:mod:`havoc.games`).
 Every question function returns an :class:`~havoc.interpreter.answer.Answer`.
 
 The error contract: every public function here raises only
@@ -22,36 +23,44 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from havoc.games.cry_havoc import position as positions
-from havoc import rulebook
-from havoc.errors import InputError, Problem
+from havoc import games, rulebook
+from havoc.errors import InputError, Problem, RulebookError
 from havoc.interpreter.answer import Answer
-from havoc.games.cry_havoc.query import Query, parse_compact, parse_query
-from havoc.games.cry_havoc.position import Position
 from havoc.rulebook.model import Ruleset
 
 if TYPE_CHECKING:
     from havoc.search import Hit
 
-PositionLike = Position | Mapping[str, Any] | str | Path
-QueryLike = Query | Mapping[str, Any] | str | Sequence[str]
+Position = Any  # the game's position object
+Query = Any  # the game's question object
+PositionLike = Any  # a position object, a mapping, a path or "-"
+QueryLike = Any  # a question object, a mapping, or the compact words
+
+
+def _game(rs: Ruleset) -> games.Game:
+    """The ruleset's game; asking a ruleset that has none is the caller's input error."""
+    try:
+        return games.of(rs)
+    except RulebookError as exc:
+        if rs.game:
+            raise
+        raise InputError(exc.problems) from None
 
 
 def load_position(source: PositionLike, rs: Ruleset | None = None) -> Position:
-    """A validated position from a Position, a mapping, a file path or ``"-"`` (stdin)."""
-    if isinstance(source, Position):
+    """A validated position from a position object, a mapping, a file path or ``"-"`` (stdin)."""
+    game = _game(rs or load_ruleset())
+    if game.is_position(source):
         return source
     if isinstance(source, Mapping):
-        return positions.parse(source, rs)
+        return game.parse_position(source, rs)
     if isinstance(source, str) and source == "-":
-        return positions.parse_text(_read_stdin(), rs, "<stdin>")
+        return game.parse_position_text(_read_stdin(), rs, "<stdin>")
     if not isinstance(source, (str, Path)):
         raise InputError(
             [Problem("position", None, f"expected a mapping, a file path or '-', found {type(source).__name__}")]
         )
-    if rs is not None:
-        return _cached(Path(source), rs)
-    return positions.load(source, rs)
+    return _cached(Path(source), rs, game)
 
 
 def _read_stdin() -> str:
@@ -64,10 +73,7 @@ def _read_stdin() -> str:
         raise InputError([Problem("<stdin>", None, str(exc))]) from None
 
 
-_CODE = (Path(positions.__file__), Path(positions.__file__).parent / "interpreter" / "contract.py")
-
-
-def _cached(path: Path, rs: Ruleset) -> Position:
+def _cached(path: Path, rs: Ruleset | None, game: games.Game) -> Position:
     """A position file validated before (same bytes, same rules, same code) comes from the cache.
 
     Players ask several questions about one table; the cache spares each later question the
@@ -80,27 +86,27 @@ def _cached(path: Path, rs: Ruleset) -> Position:
         data = safeio.read_bytes(path, safeio.MAX_BYTES)
     except safeio.ReadError as exc:
         raise InputError([Problem(str(path), None, str(exc))]) from None
-    chunks = [data, rs.fingerprint.encode()]
-    for code in _CODE:
+    chunks = [data, (rs.fingerprint if rs is not None else "no rules").encode()]
+    for code in game.code_files():
         try:
             chunks.append(code.read_bytes())
         except OSError:
             chunks.append(b"\0missing")
     key = cache.digest(*chunks)
-    pos = cache.get("position", key, Position)
-    if pos is not None:
-        pos.name = str(path)
-        return pos
+    cached: Any = cache.get("position", key, object)
+    if cached is not None and game.is_position(cached):
+        cached.name = str(path)
+        return cached
     try:
         text = safeio.decode_utf8(data)
     except safeio.ReadError as exc:
         raise InputError([Problem(str(path), None, str(exc))]) from None
-    pos = positions.parse_text(text, rs, str(path))
+    pos = game.parse_position_text(text, rs, str(path))
     cache.put("position", key, pos)
     return pos
 
 
-def load_ruleset(ruleset: str = rulebook.DEFAULT_RULESET) -> Ruleset:
+def load_ruleset(ruleset: str | None = None) -> Ruleset:
     """The (cached) ruleset; a ruleset name that does not exist is the caller's input error.
 
     Raises InputError for an unknown ruleset, RulebookError when the named rules are broken.
@@ -111,7 +117,7 @@ def load_ruleset(ruleset: str = rulebook.DEFAULT_RULESET) -> Ruleset:
         raise InputError(exc.problems) from None
 
 
-def prepare(source: PositionLike, ruleset: str = rulebook.DEFAULT_RULESET) -> tuple[Ruleset, Position]:
+def prepare(source: PositionLike, ruleset: str | None = None) -> tuple[Ruleset, Position]:
     """The (cached) ruleset and the validated position.
 
     Raises InputError (bad position or ruleset name) or RulebookError (broken rules), nothing else.
@@ -120,39 +126,36 @@ def prepare(source: PositionLike, ruleset: str = rulebook.DEFAULT_RULESET) -> tu
     return rs, load_position(source, rs)
 
 
-def load_query(query: QueryLike, pos: Position) -> Query:
-    """A validated question from a Query, a mapping or compact words; raises InputError only."""
-    if isinstance(query, Query):
+def load_query(query: QueryLike, pos: Position, rs: Ruleset | None = None) -> Query:
+    """A validated question from a question object, a mapping or compact words; raises InputError only."""
+    game = _game(rs or load_ruleset())
+    if game.is_question(query):
         return query
     if isinstance(query, Mapping):
-        return parse_query(query, pos)
+        return game.parse_question(query, pos)
     if isinstance(query, str):
-        return parse_compact(query.split(), pos)
+        return game.parse_compact(query.split(), pos)
     if isinstance(query, Sequence):
-        return parse_compact([str(w) for w in query], pos)
+        return game.parse_compact([str(w) for w in query], pos)
     raise InputError([Problem("query", None, f"expected a mapping or question words, found {type(query).__name__}")])
 
 
 def answer_for(rs: Ruleset, pos: Position, query: Query, lang: str = "en") -> Answer:
     """Answer a validated query (the fast path the benchmarks measure)."""
-    from havoc.games.cry_havoc.queries import answer
-
     _check_lang(lang)
-    return answer(rs, pos, query, lang)
+    return _game(rs).answer(rs, pos, query, lang)
 
 
-def ask(position: PositionLike, query: QueryLike, lang: str = "en", ruleset: str = rulebook.DEFAULT_RULESET) -> Answer:
+def ask(position: PositionLike, query: QueryLike, lang: str = "en", ruleset: str | None = None) -> Answer:
     """Answer one question about one position.
 
     Raises InputError (bad input) or RulebookError (broken rules) only.
     """
     rs, pos = prepare(position, ruleset)
-    return answer_for(rs, pos, load_query(query, pos), lang)
+    return answer_for(rs, pos, load_query(query, pos, rs), lang)
 
 
-def legal(
-    position: PositionLike, faction: str | None = None, lang: str = "en", ruleset: str = rulebook.DEFAULT_RULESET
-) -> Answer:
+def legal(position: PositionLike, faction: str | None = None, lang: str = "en", ruleset: str | None = None) -> Answer:
     """What ``faction`` (default: whose turn it is) may do now, with the limits.
 
     Raises InputError (bad input) or RulebookError (broken rules) only.
@@ -161,7 +164,7 @@ def legal(
     data: dict[str, Any] = {"ask": "legal"}
     if faction:
         data["faction"] = faction
-    return answer_for(rs, pos, parse_query(data, pos), lang)
+    return answer_for(rs, pos, _game(rs).parse_question(data, pos), lang)
 
 
 def battle(
@@ -170,7 +173,7 @@ def battle(
     objectives: Mapping[str, Mapping[str, int]] | None = None,
     faction: str | None = None,
     lang: str = "en",
-    ruleset: str = rulebook.DEFAULT_RULESET,
+    ruleset: str | None = None,
 ) -> Answer:
     """Resolve the Battle in ``region`` from the Units on the objectives (or list the order).
 
@@ -186,12 +189,10 @@ def battle(
         data["objectives"] = {k: dict(v) if isinstance(v, Mapping) else v for k, v in objectives.items()}
     if faction:
         data["faction"] = faction
-    return answer_for(rs, pos, parse_query(data, pos), lang)
+    return answer_for(rs, pos, _game(rs).parse_question(data, pos), lang)
 
 
-def score(
-    position: PositionLike, faction: str | None = None, lang: str = "en", ruleset: str = rulebook.DEFAULT_RULESET
-) -> Answer:
+def score(position: PositionLike, faction: str | None = None, lang: str = "en", ruleset: str | None = None) -> Answer:
     """What each faction scores this round (``faction``'s own figures first).
 
     Raises InputError (bad input) or RulebookError (broken rules) only.
@@ -200,13 +201,13 @@ def score(
     data: dict[str, Any] = {"ask": "score"}
     if faction:
         data["faction"] = faction
-    return answer_for(rs, pos, parse_query(data, pos), lang)
+    return answer_for(rs, pos, _game(rs).parse_question(data, pos), lang)
 
 
-def schema(ruleset: str | None = rulebook.DEFAULT_RULESET) -> dict[str, Any]:
-    """The JSON Schema of positions (with the rules' limits when a ruleset is named)."""
-    rs = load_ruleset(ruleset) if ruleset else None
-    return positions.position_schema(rs)
+def schema(ruleset: str | None = None, limits: bool = True) -> dict[str, Any]:
+    """The JSON Schema of positions, with the rules' limits (rounds, tokens) unless ``limits`` is off."""
+    rs = load_ruleset(ruleset)
+    return _game(rs).position_schema(rs if limits else None)
 
 
 def lookup(text: str, lang: str = "en", limit: int = 10) -> list[Hit]:
@@ -240,4 +241,8 @@ __all__ = [
     "score",
 ]
 
-position_schema = positions.position_schema
+
+def position_schema(rs: Ruleset | None = None) -> dict[str, Any]:
+    """The JSON Schema of the positions of ``rs``'s game (default ruleset's when None; no limits)."""
+    game = _game(rs or load_ruleset())
+    return game.position_schema(rs)

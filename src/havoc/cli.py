@@ -22,17 +22,18 @@ COMMANDS = {
     "rule": "havoc.commands.rules",
     "catalog": "havoc.commands.catalog",
     "sheet": "havoc.commands.sheet",
-    "ask": "havoc.commands.ask",
-    "legal": "havoc.commands.ask",
-    "battle": "havoc.commands.ask",
-    "score": "havoc.commands.ask",
-    "schema": "havoc.commands.ask",
     "docs": "havoc.commands.docs",
-    "new": "havoc.commands.new",
     "lookup": "havoc.commands.lookup",
     "serve": "havoc.commands.serve",
 }
-COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
+
+
+def all_commands() -> dict[str, str]:
+    """The engine's commands and those the installed games add (``COMMANDS`` of each game package)."""
+    from havoc import games
+
+    return {**COMMANDS, **games.commands()}
+
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
@@ -41,14 +42,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``command`` known, only that command's module is imported."""
     parser = argparse.ArgumentParser(
         prog="havoc",
-        description="The Cry Havoc rulebook as data: check it, read it, build its site and sheets, ask it.",
+        description="A rulebook as data: check it, read it, build its site and sheets, ask it.",
     )
     from havoc import __version__
 
     parser.add_argument("--version", action="version", version=f"havoc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    modules = [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES
+    known = COMMANDS if command in COMMANDS else all_commands()
+    modules = [known[command]] if command in known else list(dict.fromkeys(known.values()))
     for name in modules:
         importlib.import_module(name).register(sub)
     return parser
@@ -58,7 +60,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(words[0] if words else None)
     args = parser.parse_args(argv)
-    from havoc.games.cry_havoc.ui import set_message_language
+    if getattr(args, "ruleset", "") is None:  # the default ruleset is data (rules/default-ruleset)
+        from havoc.rulebook import default_ruleset
+
+        args.ruleset = default_ruleset()
+    from havoc.i18n import set_message_language
 
     lang = getattr(args, "lang", None)
     set_message_language(lang if isinstance(lang, str) and lang != "all" else "en")  # errors in --lang
@@ -81,8 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _format_problems(exc: HavocError) -> str:
-    from havoc.i18n import nui, ui
-    from havoc.games.cry_havoc.ui import message_language
+    from havoc.i18n import message_language, nui, ui
 
     lang = message_language()  # a command with --lang sets it
     word = ui("error", lang)

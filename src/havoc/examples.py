@@ -15,18 +15,17 @@ from havoc.rulebook.model import Example, Ruleset
 
 def run(rs: Ruleset, ex: Example) -> list[Problem]:
     """What is wrong with one example (nothing when the assistant agrees with it)."""
-    from havoc import api
-    from havoc.games.cry_havoc import position as positions
+    from havoc import api, games
 
     def problem(message: str) -> Problem:
         return Problem(ex.loc.file, ex.loc.line, f"example {ex.id}: {message}")
 
     try:
-        pos = positions.parse(ex.position, rs, f"example {ex.id}")
+        pos = games.of(rs).parse_position(ex.position, rs, f"example {ex.id}")
     except HavocError as exc:
         return [problem(f"position: {p.message}") for p in exc.problems]
     try:
-        query = api.load_query(ex.query, pos)
+        query = api.load_query(ex.query, pos, rs)
     except HavocError as exc:
         return [problem(f"query: {p.message}") for p in exc.problems]
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -70,7 +71,7 @@ def messages(ruleset: Ruleset) -> Iterator[Message]:
                 comment="Comma-separated: every inflected form a reader may search for.",
             )
     for fact in ruleset.facts.values():
-        yield Message(f"fact:{fact.name}:description", fact.description, "rules/facts.yaml", 0)
+        yield Message(f"fact:{fact.name}:description", fact.description, f"rules/{ruleset.id}/facts.yaml", 0)
     from havoc.quickref.layout import sheet_messages
     from havoc.rulebook import rules_root
 
@@ -222,11 +223,32 @@ class Translator:
 
 UI_CONTEXT = "ui"
 
+# A context variable, not a global: a server answering several requests at once (threads or
+# asyncio tasks) sets it per request, and each request's errors come in its own language.
+_message_lang: ContextVar[str] = ContextVar("havoc_message_lang", default=SOURCE_LANGUAGE)
+
+
+def set_message_language(lang: str) -> None:
+    """The language of error messages in this context (the command's or request's ``lang``)."""
+    _message_lang.set(lang)
+
+
+def message_language() -> str:
+    """The language error messages are written in (English unless a command chose one)."""
+    return _message_lang.get()
+
 
 @lru_cache(maxsize=4)
 def translator(lang: str) -> Translator:
     """One translator per language per process: loading a catalog is the slow part."""
     return Translator(lang)
+
+
+def yes_no(verdict: bool | None, lang: str = SOURCE_LANGUAGE) -> str:
+    """A verdict in words ("Yes", "No", or "See below" when the answer is not a yes or a no)."""
+    if verdict is None:
+        return ui("See below", lang)
+    return ui("Yes", lang) if verdict else ui("No", lang)
 
 
 def ui(msgid: str, lang: str = SOURCE_LANGUAGE) -> str:

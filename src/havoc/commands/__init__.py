@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from havoc.rulebook import DEFAULT_RULESET
-
 
 def add_ruleset_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ruleset", default=DEFAULT_RULESET, help="ruleset folder under rules/ (default: %(default)s)")
+    p.add_argument(
+        "--ruleset",
+        default=None,
+        help="ruleset folder under rules/, or a path to one (default: the one named in rules/default-ruleset)",
+    )
 
 
 def add_output_options(p: argparse.ArgumentParser, lang_help: str, json_help: str) -> None:

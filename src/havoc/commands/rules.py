@@ -167,7 +167,7 @@ def rule_data(rs: Ruleset, tr: Translator, rule: Rule) -> dict[str, Any]:
         },
         "text": tr.render(rs, f"{rule.id}:text", rule.text),
         "summary": tr.render(rs, f"{rule.id}:summary", rule.summary) if rule.summary else None,
-        "parameters": {n: _param_data(tr, n, p) for n, p in rule.params.items()},
+        "parameters": {n: _param_data(rs, tr, n, p) for n, p in rule.params.items()},
         "uses-parameters": sorted(_used_params(rule)),
         "see": [{"id": s, "title": _title(rs, tr, s)} for s in rule.see],
         "terms": sorted(set(rule.terms) | _linked_terms(rule)),
@@ -254,12 +254,18 @@ def _labels(lang: str) -> dict[str, str]:
     }
 
 
-def _param_data(tr: Translator, name: str, p: ParamDef) -> dict[str, Any]:
-    """A parameter's value, its counted unit and description in the reader's language (1 akcja, 5 akcji)."""
-    from havoc.games.cry_havoc.ui import unit_text
+def _unit_text(rs: Ruleset, unit: str, n: int, lang: str) -> str:
+    if not rs.game:
+        return unit
+    from havoc import games
 
+    return games.of(rs).labels().unit(unit, n, lang)
+
+
+def _param_data(rs: Ruleset, tr: Translator, name: str, p: ParamDef) -> dict[str, Any]:
+    """A parameter's value, its counted unit and description in the reader's language (1 akcja, 5 akcji)."""
     counted = isinstance(p.value, int) and not isinstance(p.value, bool) and p.unit
-    words = unit_text(p.unit, p.value, tr.lang) if counted else ""  # type: ignore[arg-type]
+    words = _unit_text(rs, p.unit, p.value, tr.lang) if counted else ""  # type: ignore[arg-type]
     description = tr.text(f"param:{name}:description", p.description) if p.description else None
     return {
         "value": p.value,

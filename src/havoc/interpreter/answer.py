@@ -2,7 +2,8 @@
 
 One :class:`Answer` renders as text for people (:func:`render_text`) and as JSON for
 programs (:meth:`Answer.to_dict`). Rule titles and texts come from the catalogs in the
-asker's language; interface words come from :mod:`havoc.games.cry_havoc.ui`.
+asker's language; the game's words (factions, figures, values) come from its labels, which the
+game puts on each answer (:attr:`Answer.labels`).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from havoc.i18n import translator, ui, yes_no
 from havoc.interpreter.engine import RuleResult
-from havoc.games.cry_havoc.ui import figure_label, translator, ui, value_text, yes_no
 from havoc.rulebook.model import Rule, Ruleset
 
 
@@ -73,6 +74,7 @@ class Answer:
     # A "no" that a card, Skill or Structure effect the position does not show could turn:
     # the rules stating that exception, cited (the verdict is then "no-unless").
     unless: list[str] = field(default_factory=list)
+    labels: Any = None  # the game's words for its identifiers (havoc.games.Labels); not in the JSON
 
     @property
     def rule_ids(self) -> list[str]:
@@ -129,6 +131,11 @@ class Texts:
         self.tr = translator(lang) if lang != "en" else None
         self._cache: dict[str, tuple[str, str, str | None]] = {}
         self._facts: dict[str, str] = {}
+        self.labels: Any = _PlainLabels()
+        if rs.game:
+            from havoc import games
+
+            self.labels = games.of(rs).labels()
 
     def _render(self, context: str, msgid: str) -> str:
         if self.tr is not None:
@@ -152,18 +159,18 @@ class Texts:
         found = self._facts.get(name)
         if found is None:
             head, _, rest = name.partition(".")
-            key = f"region.{rest}" if head in ("from", "to") else name
+            base = self.rs.vocabulary.get("fact-subjects", {}).get(head)  # from.x is read as region.x
+            key = f"{base[0]}.{rest}" if base else name
             fdef = self.rs.facts.get(key)
             desc = fdef.description if fdef is not None else name
             if self.tr is not None and fdef is not None:
                 desc = self.tr.text(f"fact:{key}:description", desc)
             desc = desc.strip().rstrip(".")
-            if head == "from":
-                desc += " (" + ui("the Region the Units leave", self.lang) + ")"
-            elif head == "to":
-                desc += " (" + ui("the Region the Units enter", self.lang) + ")"
+            subject = self.labels.subject(head, self.lang) if base else ""
+            if subject:
+                desc += f" ({subject})"
             found = self._facts[name] = desc
-        return f"{found}: {value_text(value, self.lang)}"
+        return f"{found}: {self.labels.value(value, self.lang)}"
 
     def term(self, term_id: str, count: int | None = None) -> str:
         term = self.rs.terms.get(term_id)
@@ -234,16 +241,28 @@ def deciding_overlay(rs: Ruleset, decisions: list[Decision]) -> str:
 # --- text -------------------------------------------------------------------------
 
 
-def _fmt_figure(value: Any, lang: str) -> str:
+class _PlainLabels:
+    """Identifiers as they are, for an answer whose game gave no labels."""
+
+    def name(self, key: str, lang: str) -> str:
+        return key
+
+    def figure(self, name: str, lang: str) -> str:
+        return name
+
+    def value(self, value: object, lang: str) -> str:
+        if isinstance(value, bool):
+            return ui("yes", lang) if value else ui("no", lang)
+        return str(value)
+
+    def subject(self, head: str, lang: str) -> str:
+        return ""
+
+
+def _fmt_figure(words: Any, value: Any, lang: str) -> str:
     if isinstance(value, dict):
-        return ", ".join(f"{_name(k, lang)} {value_text(v, lang)}" for k, v in value.items())
-    return value_text(value, lang)
-
-
-def _name(key: str, lang: str) -> str:
-    from havoc.games.cry_havoc.ui import faction_name
-
-    return faction_name(key, lang)
+        return ", ".join(f"{words.name(k, lang)} {words.value(v, lang)}" for k, v in value.items())
+    return str(words.value(value, lang))
 
 
 def render_text(a: Answer, explain: bool = False) -> str:
@@ -257,6 +276,7 @@ def render_text(a: Answer, explain: bool = False) -> str:
     A rule checked several times (once per side or candidate) is shown once.
     """
     lang = a.lang
+    words = a.labels or _PlainLabels()
     head = a.question
     if a.yes_no and a.verdict is not None:
         head = f"{a.question}  {_verdict_word(a)}"
@@ -269,7 +289,7 @@ def render_text(a: Answer, explain: bool = False) -> str:
             keep = {k for d in a.rules for k in d.figures}
             shown = {k: v for k, v in a.figures.items() if k in keep}
         for name, value in shown.items():
-            out.append(f"  {figure_label(name, lang)}: {_fmt_figure(value, lang)}")
+            out.append(f"  {words.figure(name, lang)}: {_fmt_figure(words, value, lang)}")
     if a.hint:
         out.append(ui("Hint", lang) + f": {a.hint}")
     if a.fixes:
@@ -304,7 +324,7 @@ def render_text(a: Answer, explain: bool = False) -> str:
         for x in distinct if len(distinct) > 1 else [d] if d.facts else []:
             who = f" ({x.note})" if len(distinct) > 1 and x.note else ""
             if explain:
-                facts = "; ".join(f"{k} = {value_text(v, lang)}" for k, v in x.facts.items())
+                facts = "; ".join(f"{k} = {words.value(v, lang)}" for k, v in x.facts.items())
                 out.append(f"      {checked}{who}: {facts}")
             else:
                 said = ui("looked at", lang)

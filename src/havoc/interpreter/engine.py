@@ -12,8 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from havoc.errors import HavocError, Problem, RulebookError
-from havoc.interpreter.expr import Compiled, ExprError, compile_expr, rule_error
-from havoc.games.cry_havoc.facts import Context
+from havoc.interpreter.expr import Compiled, Context, ExprError, compile_expr, rule_error
 from havoc.rulebook.model import Rule, Ruleset
 
 
@@ -59,6 +58,11 @@ class Engine:
         self.rs = rs
         self.variant = variant
         self.view = rs.view(variant)
+        from havoc import games
+
+        game = games.of(rs)
+        self.resolve = game.resolve_fact
+        self.needs_of: Callable[..., frozenset[str]] = getattr(game, "needs_of", _no_needs)
         self.by_kind: dict[str, list[CompiledRule]] = {}
         # Which rules each kind consults, in reading order; compiled on first use, so a
         # process that answers one question compiles only the checks it needs.
@@ -80,10 +84,10 @@ class Engine:
         try:
             found = CompiledRule(
                 rule,
-                compile_expr(check.applies_if, self.param) if check.applies_if is not None else None,
-                compile_expr(check.requires, self.param) if check.requires is not None else None,
-                {name: compile_expr(e, self.param) for name, e in check.figures.items()},
-                needs_of(check.applies_if, check.requires, *check.figures.values()),
+                compile_expr(check.applies_if, self.param, self.resolve) if check.applies_if is not None else None,
+                compile_expr(check.requires, self.param, self.resolve) if check.requires is not None else None,
+                {name: compile_expr(e, self.param, self.resolve) for name, e in check.figures.items()},
+                self.needs_of(check.applies_if, check.requires, *check.figures.values()),
             )
         except ExprError as exc:
             raise rule_error(rule.loc.file, rule.loc.line, rule.id, exc) from None
@@ -95,7 +99,7 @@ class Engine:
         key = id(e)
         found = self._subs.get(key)
         if found is None or found[0] is not e:
-            found = self._subs[key] = (e, compile_expr(e, self.param))
+            found = self._subs[key] = (e, compile_expr(e, self.param, self.resolve))
         return found[1]
 
     def param(self, name: str) -> Any:
@@ -171,35 +175,8 @@ def fact_names(e: Any) -> set[str]:
     return out
 
 
-_NEEDS_BY_FACT = {
-    "actor.skill-exhausted": "skill",
-    "region.has-query-structure": "structure",
-    "region.query-structure-owned-by-actor": "structure",
-}
-
-
-def needs_of(*exprs: Any) -> frozenset[str]:
-    """What a rule's check reads that only some questions supply (so a probe can skip it)."""
-    needs: set[str] = set()
-    for e in exprs:
-        for name in fact_names(e):
-            head, _, rest = name.partition(".")
-            if head in ("from", "to", "region"):
-                needs.add(head)
-                tail = f"region.{rest}"
-            elif head == "move":
-                needs.update(("from", "to"))
-                tail = name
-            elif head == "battle":
-                needs.add("region")
-                if rest.startswith(("actor-on-", "enemy-on-")):
-                    needs.add("objectives")
-                tail = name
-            else:
-                tail = name
-            if tail in _NEEDS_BY_FACT:
-                needs.add(_NEEDS_BY_FACT[tail])
-    return frozenset(needs)
+def _no_needs(*exprs: Any) -> frozenset[str]:
+    return frozenset()
 
 
 def _reading_order(rs: Ruleset) -> dict[str, int]:

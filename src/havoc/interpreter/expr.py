@@ -9,25 +9,20 @@ the first deciding operand, so only the facts that mattered are cited.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any, Final
 
+from havoc.conditions import OPS
 from havoc.errors import Problem, RulebookError
-from havoc.games.cry_havoc.facts import Context, resolve
 
+# The evaluation context is the game's (it reads the position and the question); the engine only
+# needs its fact cache (``cache``), the facts read (``used``), the subject Regions (``subject``)
+# and the figures of the check being evaluated (``figs``, ``fig_src``, ``fig_busy``).
+Context = Any
 Compiled = Callable[[Context], Any]
+Resolver = Callable[[str], Any]  # a fact's name -> (implementation, subject) or None
 
 _MISS: Final = object()
-
-_CMP: Final[dict[str, Callable[[Any, Any], bool]]] = {
-    "eq": operator.eq,
-    "ne": operator.ne,
-    "lt": operator.lt,
-    "le": operator.le,
-    "gt": operator.gt,
-    "ge": operator.ge,
-}
 
 
 class ExprError(Exception):
@@ -44,31 +39,20 @@ def _num(value: Any) -> int:
     raise ExprError(f"expected a whole number, found {value!r}")
 
 
-def _div_ceil(a: int, b: int) -> int:
-    if b == 0:
-        raise ExprError("division by zero")
-    return -((-a) // b)
-
-
-def _div_floor(a: int, b: int) -> int:
-    if b == 0:
-        raise ExprError("division by zero")
-    return a // b
-
-
-def compile_expr(e: Any, params: Callable[[str], Any]) -> Compiled:
-    """Compile one expression; ``params`` gives a parameter's value (fixed per ruleset)."""
+def compile_expr(e: Any, params: Callable[[str], Any], resolve: Resolver) -> Compiled:
+    """Compile one expression; ``params`` gives a parameter's value (fixed per ruleset), ``resolve``
+    the game's implementation of a fact."""
     if e is None or isinstance(e, (bool, int, float, str)):
         value = e
         return lambda ctx: value
     if isinstance(e, list):
-        parts = [compile_expr(x, params) for x in e]
+        parts = [compile_expr(x, params, resolve) for x in e]
         return lambda ctx: [p(ctx) for p in parts]
     if not isinstance(e, dict) or len(e) != 1:
         raise ExprError(f"not an expression: {e!r}")
     ((op, arg),) = e.items()
     if op == "fact":
-        return _fact(str(arg))
+        return _fact(str(arg), resolve)
     if op == "param":
         pvalue = params(str(arg))
         return lambda ctx: pvalue
@@ -76,9 +60,9 @@ def compile_expr(e: Any, params: Callable[[str], Any]) -> Compiled:
         fname = str(arg)
         return lambda ctx: _figure(ctx, fname)
     if op == "not":
-        inner = compile_expr(arg, params)
+        inner = compile_expr(arg, params, resolve)
         return lambda ctx: not inner(ctx)
-    args = [compile_expr(x, params) for x in arg] if isinstance(arg, list) else []
+    args = [compile_expr(x, params, resolve) for x in arg] if isinstance(arg, list) else []
     if op == "all":
 
         def all_of(ctx: Context) -> bool:
@@ -97,8 +81,16 @@ def compile_expr(e: Any, params: Callable[[str], Any]) -> Compiled:
             return False
 
         return any_of
-    if op in _CMP:
-        fn, left, right = _CMP[op], args[0], args[1]
+    if op == "in":  # the one operator with a literal list: compiled to a tuple lookup
+        needle = args[0]
+        hay = tuple(arg[1]) if isinstance(arg[1], list) else ()
+        return lambda ctx: needle(ctx) in hay
+    spec = OPS.get(op)
+    if spec is None or spec.evaluate is None:
+        raise ExprError(f"unknown operator {op!r}")
+    fn = spec.evaluate
+    if spec.result == "bool":  # a comparison (the table's operand types were checked on load)
+        left, right = args[0], args[1]
 
         def compare(ctx: Context) -> bool:
             a, b = left(ctx), right(ctx)
@@ -108,41 +100,23 @@ def compile_expr(e: Any, params: Callable[[str], Any]) -> Compiled:
                 raise ExprError(f"{op}: cannot compare {a!r} with {b!r}") from None
 
         return compare
-    if op == "in":
-        needle = args[0]
-        hay = tuple(arg[1]) if isinstance(arg[1], list) else ()
-        return lambda ctx: needle(ctx) in hay
-    if op == "add":
-        return lambda ctx: sum(_num(a(ctx)) for a in args)
-    if op == "mul":
-
-        def mul(ctx: Context) -> int:
-            out = 1
-            for a in args:
-                out *= _num(a(ctx))
-            return out
-
-        return mul
-    if op == "max":
-        return lambda ctx: max(_num(a(ctx)) for a in args)
-    if op == "min":
-        return lambda ctx: min(_num(a(ctx)) for a in args)
-    if op == "sub":
+    if len(args) == 2 and spec.arity == 2:
         a0, a1 = args
-        return lambda ctx: _num(a0(ctx)) - _num(a1(ctx))
-    if op == "div-ceil":
-        a0, a1 = args
-        return lambda ctx: _div_ceil(_num(a0(ctx)), _num(a1(ctx)))
-    if op == "div-floor":
-        a0, a1 = args
-        return lambda ctx: _div_floor(_num(a0(ctx)), _num(a1(ctx)))
-    raise ExprError(f"unknown operator {op!r}")
+
+        def binary(ctx: Context) -> Any:
+            try:
+                return fn(_num(a0(ctx)), _num(a1(ctx)))
+            except ZeroDivisionError:
+                raise ExprError("division by zero") from None
+
+        return binary
+    return lambda ctx: fn(*(_num(a(ctx)) for a in args))
 
 
-def _fact(name: str) -> Compiled:
+def _fact(name: str, resolve: Resolver) -> Compiled:
     found = resolve(name)
     if found is None:
-        raise ExprError(f"unknown fact {name!r} (not implemented in havoc.games.cry_havoc.facts)")
+        raise ExprError(f"unknown fact {name!r} (the game does not implement it)")
     impl, subject = found
     fn = impl.fn
     if subject is None:

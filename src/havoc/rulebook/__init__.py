@@ -10,7 +10,25 @@ from havoc.errors import Problem, RulebookError
 from havoc.rulebook import cache
 from havoc.rulebook.model import Check, Example, Overlay, ParamDef, Part, Rule, Ruleset, Section, Term, View
 
-DEFAULT_RULESET = "cry-havoc"
+# The ruleset commands use when none is named is data: the one line of ``rules/default-ruleset``.
+DEFAULT_FILE = "default-ruleset"
+
+
+def default_ruleset(root: Path | None = None) -> str:
+    """The name in ``<rules>/default-ruleset``, else the only (or first) ruleset folder."""
+    root = root or rules_root()
+    try:
+        name = (root / DEFAULT_FILE).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        name = ""
+    if name:
+        return name
+    try:
+        found = sorted(p.parent.name for p in root.glob("*/ruleset.yaml"))
+    except OSError:
+        found = []
+    return found[0] if found else ""
+
 
 _memo: dict[tuple[Path, str], Ruleset] = {}
 
@@ -28,7 +46,7 @@ def rules_root() -> Path:
     if env:
         return Path(env)
     repo = Path(__file__).resolve().parents[3] / "rules"
-    if (repo / "facts.yaml").is_file():
+    if (repo / DEFAULT_FILE).is_file():
         return repo
     return Path.cwd() / "rules"
 
@@ -69,8 +87,10 @@ def ruleset_folder(ruleset: str, root: Path | None = None) -> Path:
     )
 
 
-def load(ruleset: str = DEFAULT_RULESET, root: Path | None = None, use_cache: bool = True) -> Ruleset:
-    """The validated ruleset, from the in-process memo or the disk cache when unchanged."""
+def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool = True) -> Ruleset:
+    """The validated ruleset (the default one when none is named), from the in-process memo or the
+    disk cache when unchanged."""
+    ruleset = ruleset or default_ruleset(root)
     folder = ruleset_folder(ruleset, root)
     snapshot = cache.Snapshot(folder)  # read once: the key and the rules come from these bytes
     key = snapshot.key()

@@ -20,7 +20,7 @@ _CODE = [Path(__file__).with_name(n) for n in ("model.py", "loader.py", "schema.
     Path(__file__).parent.parent / n for n in ("markup.py", "yamlio.py", "cache.py")
 ]
 # Where a ruleset's files are: its own top folder and these subfolders (never a recursive walk).
-SUBFOLDERS = ("sections", "overlays", "variants")
+SUBFOLDERS = ("sections", "overlays", "variants", "charts")
 MAX_FILES = 2_000
 
 
@@ -33,7 +33,7 @@ class Snapshot:
         self.root = root
         self.files: dict[Path, bytes] = {}
         self.errors: dict[Path, str] = {}
-        paths = [root.parent / "facts.yaml"]
+        paths: list[Path] = []
         for folder in (root, *(root / s for s in SUBFOLDERS)):
             try:
                 paths.extend(sorted(p for p in folder.glob("*.yaml")))

@@ -7,13 +7,13 @@ half-valid rulebook.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from havoc import markup
 from havoc.errors import Problem, RulebookError
 from havoc.rulebook.cache import Snapshot
-from havoc.rulebook.model import QUERY_KINDS as MODEL_QUERY_KINDS
 from havoc.rulebook.model import (
     Check,
     Example,
@@ -32,13 +32,9 @@ from havoc.rulebook.model import (
 from havoc.rulebook.schema import Reader, plain
 from havoc.yamlio import LDict, LList, YamlError, loads
 
-QUERY_KINDS = frozenset(MODEL_QUERY_KINDS)
 OPS = frozenset(["add", "amend", "replace", "remove"])
-REGION_SUBJECTS = ("region.", "from.", "to.")
-BOOL_OPS = {"all", "any"}
-CMP_OPS = {"eq", "ne", "lt", "le", "gt", "ge"}
-ARITH_N = {"add", "mul", "max", "min"}
-ARITH_2 = {"sub", "div-ceil", "div-floor"}
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+GAME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
 EN_PLURAL_FORMS = 2
 
 RULE_FIELDS = {"id", "title", "text", "summary", "source", "params", "see", "terms", "check", "examples"}
@@ -61,6 +57,8 @@ class _Build:
         self.retired: dict[str, Retired] = {}
         self.retired_locs: dict[str, Loc] = {}
         self.facts: dict[str, FactDef] = {}
+        self.vocabulary: dict[str, Any] = {}
+        self.vocabulary_file = ""
         self.ids: dict[str, Loc] = {}  # sections, rules, examples, overlays share one namespace
         # texts to check once everything is known: (loc, field, text)
         self.texts: list[tuple[Loc, str, str]] = []
@@ -110,7 +108,8 @@ def load_ruleset(root: Path, snapshot: Snapshot | None = None) -> Ruleset:
     b = _Build(root, snapshot)
     if root / "ruleset.yaml" not in snapshot.files:
         raise RulebookError([Problem(str(root), None, "no ruleset.yaml in this folder")])
-    _read_facts(b, root.parent / "facts.yaml")
+    _read_vocabulary(b, root / "vocabulary.yaml")
+    _read_facts(b, root / "facts.yaml")
     meta = _read_meta(b, root / "ruleset.yaml")
     section_files = snapshot.glob(root / "sections")
     if not section_files:
@@ -149,13 +148,46 @@ def load_ruleset(root: Path, snapshot: Snapshot | None = None) -> Ruleset:
         overlays=b.overlays,
         retired=b.retired,
         facts=b.facts,
+        game=meta["game"],
+        vocabulary=b.vocabulary,
     )
 
 
 # --- files -------------------------------------------------------------------
 
 
+def _read_vocabulary(b: _Build, path: Path) -> None:
+    """``vocabulary.yaml`` (optional): named lists of identifiers, and ``steps`` per phase-like key."""
+    if path not in b.snapshot.files and path not in b.snapshot.errors:
+        return
+    data, r = b.read(path)
+    if data is None:
+        return
+    b.vocabulary_file = r.file
+    if not isinstance(data, LDict):
+        r.problem(1, "vocabulary: expected a mapping of named lists of identifiers")
+        return
+    for key, value in data.items():
+        line = data.line_of(key)
+        if isinstance(value, str) and ID_RE.match(value):
+            b.vocabulary[key] = value
+        elif isinstance(value, list) and all(isinstance(v, str) and ID_RE.match(v) for v in value):
+            b.vocabulary[key] = tuple(value)
+        elif isinstance(value, LDict) and all(
+            isinstance(v, list) and all(isinstance(x, str) and ID_RE.match(x) for x in v) for v in value.values()
+        ):
+            b.vocabulary[key] = {k: tuple(v) for k, v in value.items()}
+        else:
+            r.problem(line, f"vocabulary.{key}: expected an identifier, a list of identifiers or a mapping of lists")
+
+
+FACT_TYPES = ("bool", "int", "string")
+
+
 def _read_facts(b: _Build, path: Path) -> None:
+    """``facts.yaml`` (optional): the facts conditions may name, each with its type."""
+    if path not in b.snapshot.files and path not in b.snapshot.errors:
+        return
     data, r = b.read(path)
     if data is None:
         return
@@ -163,32 +195,46 @@ def _read_facts(b: _Build, path: Path) -> None:
     if top is None:
         return
     for item, line in r.items(top, "facts", "facts file"):
-        d = r.mapping(item, "fact", line, {"name", "type", "description"}, {"name", "type", "description"})
+        d = r.mapping(item, "fact", line, {"name", "type", "description", "values"}, {"name", "type", "description"})
         if d is None:
             continue
         name, typ, desc = d.get("name"), d.get("type"), r.text(d, "description", "fact")
-        if not isinstance(name, str) or typ not in {"bool", "int", "string"} or desc is None:
+        if not isinstance(name, str) or typ not in FACT_TYPES or desc is None:
             r.problem(line, "fact: expected a name, a type of bool/int/string and a description")
             continue
+        values = d.get("values")
+        if values is not None and (typ != "string" or not isinstance(b.vocabulary.get(values), tuple)):
+            lists = sorted(k for k, v in b.vocabulary.items() if isinstance(v, tuple))
+            r.problem(
+                d.line_of("values"),
+                f"fact {name}.values: expected the name of a list in vocabulary.yaml for a string fact "
+                f"({', '.join(lists) or 'no lists declared'}), found {values!r}",
+            )
+            values = None
         if name in b.facts:
             r.problem(line, f"duplicate fact {name!r}")
-        b.facts[name] = FactDef(name, typ, desc)
+        b.facts[name] = FactDef(name, typ, desc, values)
         b.texts.append((Loc(r.file, line), f"fact {name}.description", desc))
 
 
 def _read_meta(b: _Build, path: Path) -> dict[str, Any]:
-    meta: dict[str, Any] = {"id": "", "title": "", "publisher": "", "year": 0, "sources": {}, "parts": ()}
+    meta: dict[str, Any] = {"id": "", "title": "", "publisher": "", "year": 0, "sources": {}, "parts": (), "game": ""}
     data, r = b.read(path)
     if data is None:
         return meta
     d = r.mapping(
-        data, "ruleset", 1, {"id", "title", "publisher", "year", "sources", "parts"}, {"id", "title", "parts"}
+        data, "ruleset", 1, {"id", "title", "publisher", "year", "sources", "parts", "game"}, {"id", "title", "parts"}
     )
     if d is None:
         return meta
     meta["id"] = r.ident(d, "id", "ruleset") or ""
     meta["title"] = r.text(d, "title", "ruleset") or ""
     meta["publisher"] = r.text(d, "publisher", "ruleset") or ""
+    game = d.get("game", "")
+    if not isinstance(game, str) or (game and not GAME_RE.match(game)):
+        r.problem(d.line_of("game"), f"ruleset.game: expected the dotted module name of a game package, found {game!r}")
+    else:
+        meta["game"] = game
     year = d.get("year", 0)
     meta["year"] = year if isinstance(year, int) else 0
     sources = d.get("sources", {})
@@ -439,11 +485,14 @@ def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
     if c is None:
         return None
     queries = r.id_list(c, "queries", f"{what}.check")
+    kinds = b.vocabulary.get("question-kinds", ())
     for q in queries:
-        if q not in QUERY_KINDS:
+        if q not in kinds:
+            where = b.vocabulary_file or "vocabulary.yaml"
             r.problem(
                 c.line_of("queries"),
-                f"{what}.check.queries: unknown query kind {q!r}; expected one of {', '.join(sorted(QUERY_KINDS))}",
+                f"{what}.check.queries: unknown question kind {q!r}{_suggest(q, kinds)}; "
+                f"the kinds are declared in {where} (question-kinds)",
             )
     figures: dict[str, Any] = {}
     if "figures" in c:
@@ -737,64 +786,26 @@ def _check_text(b: _Build, loc: Loc, where: str, text: str) -> None:
 
 
 def _check_check(b: _Build, loc: Loc, what: str, check: Check) -> None:
-    def fact_known(name: str) -> bool:
-        if name in b.facts:
-            return True
-        for prefix in REGION_SUBJECTS:
-            if name.startswith(prefix):
-                return "region." + name[len(prefix) :] in b.facts
-        return False
+    """Type-check a rule's conditions against the facts, parameters and vocabulary (one table)."""
+    from havoc.conditions import Env, type_check
 
-    def bad(msg: str) -> None:
-        b.problems.append(Problem(loc.file, loc.line, f"{what}.check: {msg}"))
-
-    def expr(e: Any, path: str) -> None:
-        if e is None or isinstance(e, (bool, int, float, str)):
-            return
-        if isinstance(e, list):
-            for i, x in enumerate(e):
-                expr(x, f"{path}[{i}]")
-            return
-        if not isinstance(e, dict) or len(e) != 1:
-            bad(f"{path}: expected a value or a one-key mapping such as {{fact: …}}, found {e!r}")
-            return
-        ((op, arg),) = e.items()
-        if op == "fact":
-            if not isinstance(arg, str) or not fact_known(arg):
-                known = list(b.facts) + [p + f[7:] for f in b.facts if f.startswith("region.") for p in REGION_SUBJECTS]
-                bad(f"{path}: unknown fact {arg!r}{_suggest(str(arg), known)} (see rules/facts.yaml)")
-        elif op == "param":
-            if arg not in b.params:
-                bad(f"{path}: unknown parameter {arg!r}{_suggest(str(arg), b.params)}")
-        elif op == "figure":
-            if arg not in check.figures:
-                bad(f"{path}: unknown figure {arg!r}; this check defines {sorted(check.figures)}")
-        elif op == "not":
-            expr(arg, f"{path}.not")
-        elif op in BOOL_OPS or op in ARITH_N:
-            if not isinstance(arg, list) or not arg:
-                bad(f"{path}.{op}: expected a non-empty list")
-            else:
-                expr(arg, f"{path}.{op}")
-        elif op in CMP_OPS or op in ARITH_2 or op == "in":
-            if not isinstance(arg, list) or len(arg) != 2:
-                bad(f"{path}.{op}: expected a list of two operands")
-            elif op == "in":
-                expr(arg[0], f"{path}.in")
-                if not isinstance(arg[1], list):
-                    bad(f"{path}.in: the second operand must be a list of values")
-            else:
-                expr(arg, f"{path}.{op}")
-        else:
-            ops = sorted(BOOL_OPS | CMP_OPS | ARITH_N | ARITH_2 | {"fact", "param", "figure", "not", "in"})
-            bad(f"{path}: unknown operator {op!r}{_suggest(op, ops)}")
-
+    subjects = {k: v[0] for k, v in b.vocabulary.get("fact-subjects", {}).items() if v}
+    env = Env(
+        facts={n: (f.type, f.values) for n, f in b.facts.items()},
+        vocabulary=b.vocabulary,
+        params={n: p.type for n, p in b.params.items()},
+        figures=frozenset(check.figures),
+        subjects=subjects,
+    )
+    problems: list[str] = []
     if check.applies_if is not None:
-        expr(check.applies_if, "applies-if")
+        problems += type_check(check.applies_if, env, "applies-if")
     if check.requires is not None:
-        expr(check.requires, "requires")
+        problems += type_check(check.requires, env, "requires")
     for name, fig in check.figures.items():
-        expr(fig, f"figures.{name}")
+        problems += type_check(fig, env, f"figures.{name}")
+    for msg in problems:
+        b.problems.append(Problem(loc.file, loc.line, f"{what}.check: {msg}"))
 
 
 __all__ = ["LList", "load_ruleset"]

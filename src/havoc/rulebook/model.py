@@ -15,27 +15,6 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 # The kinds of question a rule's check can be consulted for; the loader rejects others and the
 # interpreter answers each (see rules/README.md, "Conditions").
-QUERY_KINDS: tuple[str, ...] = (
-    "move",
-    "recruit",
-    "build",
-    "activate",
-    "draw-tactics",
-    "enable-scoring",
-    "use-skill",
-    "play-tactic",
-    "battle",
-    "retreat",
-    "discard",
-    "prisoners",
-    "score",
-    "winner",
-    "legal",
-    "how-many",
-    "place",
-    "end-of-move",
-    "setup",
-)
 
 # A condition or figure expression: plain JSON-like data, validated by the loader
 # (see rules/README.md, "Conditions").
@@ -162,8 +141,9 @@ class Retired(NamedTuple):
 
 class FactDef(NamedTuple):
     name: str
-    type: str
+    type: str  # bool, int or string
     description: str
+    values: str | None = None  # a string fact's values: the name of a list in the vocabulary
 
 
 class View(NamedTuple):
@@ -182,6 +162,7 @@ class Ruleset:
         "_views",
         "facts",
         "fingerprint",
+        "game",
         "id",
         "overlays",
         "params",
@@ -193,6 +174,7 @@ class Ruleset:
         "sources",
         "terms",
         "title",
+        "vocabulary",
         "year",
     )
 
@@ -213,6 +195,8 @@ class Ruleset:
         retired: dict[str, Retired],
         facts: dict[str, FactDef],
         fingerprint: str = "",
+        game: str = "",
+        vocabulary: dict[str, Any] | None = None,
     ) -> None:
         self.id = id
         self.title = title
@@ -228,7 +212,14 @@ class Ruleset:
         self.retired = retired
         self.facts = facts
         self.fingerprint = fingerprint
+        self.game = game  # the module of the game package ("" for rules without an assistant)
+        self.vocabulary = vocabulary or {}  # vocabulary.yaml: the identifiers positions and conditions use
         self._views: dict[str | None, View] = {}
+
+    @property
+    def question_kinds(self) -> tuple[str, ...]:
+        """The kinds of question the ruleset's game answers (its vocabulary's ``question-kinds``)."""
+        return tuple(self.vocabulary.get("question-kinds", ()))
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id} {len(self.rules)} rules {self.fingerprint[:8]}>"

@@ -66,11 +66,10 @@ def engine(lang: str = "en", ruleset: str | None = None) -> Engine:
     costs more than a query), so a long-running server still picks up edited rules.
     """
     from havoc import rulebook
-    from havoc.rulebook import DEFAULT_RULESET
 
     if lang not in LANGUAGES:
         raise InputError([Problem("lang", None, f"expected one of {', '.join(LANGUAGES)}, found {lang!r}")])
-    name = ruleset or DEFAULT_RULESET
+    name = ruleset or rulebook.default_ruleset()
     now = time.monotonic()
     checked = _CHECKED.get(name)
     if checked is None or now - checked[0] > RECHECK_SECONDS:

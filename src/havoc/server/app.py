@@ -24,10 +24,9 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from havoc import api
+from havoc import api, games
 from havoc.errors import HavocError, InputError, Problem
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, ui
-from havoc.games.cry_havoc.ui import set_message_language
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, set_message_language, ui
 from havoc.rulebook.model import Ruleset
 from havoc.server.site import SiteFiles
 
@@ -218,11 +217,9 @@ class Api:
         return pos
 
     def _validate(self, data: Any, lang: str) -> Any:
-        from havoc.games.cry_havoc import position as positions
-
         try:
             if isinstance(data, str):
-                return positions.parse_text(data, self.rs, "position")
+                return games.of(self.rs).parse_position_text(data, self.rs, "position")
             if isinstance(data, dict):
                 return api.load_position(data, self.rs)
             raise InputError([Problem("position", None, f"expected a mapping or YAML/JSON text, found {_kind(data)}")])
@@ -339,19 +336,11 @@ class Api:
 
     async def labels(self, request: Request) -> Response:
         """The words an answer's JSON leaves as IDs (figures, factions), for a page to show."""
-        from havoc.interpreter import ui as words
-
         lang = self.lang_of(request)
-        figure_labels = getattr(words, "_figure_labels", None)
-        figures = figure_labels(lang) if figure_labels else {}
-        factions = {f: words.faction_name(f, lang) for f in self.factions()}
+        words = games.of(self.rs).labels()
+        figures = words.figures(lang)
+        factions = {f: words.name(f, lang) for f in words.parties()}
         return self.cached(request, {"lang": lang, "figures": figures, "factions": factions})
-
-    @staticmethod
-    def factions() -> tuple[str, ...]:
-        from havoc.games.cry_havoc.contract import FACTIONS
-
-        return FACTIONS
 
     async def position_schema(self, request: Request) -> Response:
         return self.cached(request, _schema(self.rs))
@@ -369,9 +358,7 @@ class Api:
 
 
 def _schema(rs: Ruleset) -> dict[str, Any]:
-    from havoc.games.cry_havoc.position import position_schema
-
-    return position_schema(rs)
+    return games.of(rs).position_schema(rs)
 
 
 def _kind(value: Any) -> str:
@@ -424,7 +411,7 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
     from havoc.i18n import translator
     from havoc.server.openapi import DOCS_PAGE, openapi
 
-    rs = rulebook.load(ruleset or rulebook.DEFAULT_RULESET)
+    rs = rulebook.load(ruleset)
     for lang in LANGUAGES:  # warm the catalogs now: a request never reads or writes a file
         translator(lang)
         ui("Yes", lang)

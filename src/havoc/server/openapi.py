@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from havoc import __version__
+from havoc import __version__, games
 from havoc.i18n import LANGUAGES
 from havoc.rulebook.model import Ruleset
 
@@ -21,10 +21,7 @@ def _strip(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def openapi(rs: Ruleset) -> dict[str, Any]:
-    from havoc.games.cry_havoc.query import QTOP
-    from havoc.games.cry_havoc.position import _schema
-
-    question = _schema(QTOP)
+    question = games.of(rs).question_schema()
     lang = {"type": "string", "enum": list(LANGUAGES), "description": "The language of the answer and the errors."}
     faction = question["properties"]["faction"]
     problem = {
@@ -227,15 +224,7 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
 
 def _position(rs: Ruleset) -> dict[str, Any]:
     """The position schema, with what the validator also checks about the list of players."""
-    from havoc.games.cry_havoc.contract import FACTIONS
-    from havoc.games.cry_havoc.position import position_schema
-
-    schema = _strip(position_schema(rs))
-    players = schema["properties"]["players"]
-    players.setdefault("minItems", 2)
-    players.setdefault("maxItems", len(FACTIONS))
-    players.setdefault("uniqueItems", True)
-    return schema
+    return _strip(games.of(rs).position_schema(rs))
 
 
 def _examples(rs: Ruleset) -> dict[str, dict[str, Any]]:

@@ -39,6 +39,31 @@ class Context:
     _warned: set[tuple[str, str]] = field(default_factory=set)
     _order: dict[str, int] | None = None
     _recording: list[tuple[str, ...]] | None = None
+    _words: dict[str, dict[str, str]] | None = None
+
+    # --- the game's words ------------------------------------------------------------
+    @property
+    def words(self) -> dict[str, dict[str, str]]:
+        """The game's position and question words (keys, values, known Regions), as label msgids."""
+        if self._words is None:
+            from havoc.sphinxext.labels import game_words
+
+            self._words = game_words(self.ruleset.game)
+        return self._words
+
+    @property
+    def game_labels(self) -> Any:
+        """The game's labels (figures, kinds, units), or None for a ruleset without a game."""
+        if not self.ruleset.game:
+            return None
+        from havoc import games
+
+        return games.of(self.ruleset).labels()
+
+    def unit_text(self, unit: str, n: int) -> str:
+        """A parameter's counted unit in the reader's language (through the game's words)."""
+        words = self.game_labels
+        return words.unit(unit, n, self.lang) if words else unit
 
     # --- what a page used (for precise incremental builds) -----------------------
     def record(self, *key: str) -> None:
@@ -136,7 +161,7 @@ class Context:
         if (what, name) not in self._warned:
             self._warned.add((what, name))
             logger.warning(
-                "the %s %r has no label; add one in src/havoc/games/cry_havoc/ui.py and its Polish in havoc.po",
+                "the %s %r has no label; add one in the game package's labels and its Polish in havoc.po",
                 what,
                 name,
                 type="havoc",
@@ -241,11 +266,12 @@ def build_context(config: Config, srcdir: Path) -> Context:
     if lang not in LANGUAGES:
         raise ValueError(f"havoc: no catalogs for language {lang!r}; expected one of {', '.join(LANGUAGES)}")
     root = rules_root(config)
-    ruleset = rulebook.load(config.havoc_ruleset, root)
+    name = config.havoc_ruleset or rulebook.default_ruleset(root)
+    ruleset = rulebook.load(name, root)
     dirs = locale_dirs(config, srcdir)
     key: tuple[Any, ...] = (
         str(root),
-        config.havoc_ruleset,
+        name,
         ruleset.fingerprint,
         lang,
         str(locales_root()),
@@ -255,7 +281,9 @@ def build_context(config: Config, srcdir: Path) -> Context:
     key += tuple(p.stat().st_mtime_ns for d in folders for p in sorted((d / lang / "LC_MESSAGES").glob("*.po")))
     ctx = _contexts.get(key)
     if ctx is None:
-        ctx = Context(ruleset, lang, Translator(lang), root / config.havoc_ruleset, LabelCatalog.load(lang, dirs))
+        ctx = Context(
+            ruleset, lang, Translator(lang), rulebook.ruleset_folder(name, root), LabelCatalog.load(lang, dirs)
+        )
         _contexts.clear()
         _contexts[key] = ctx
     _current[:] = [ctx]

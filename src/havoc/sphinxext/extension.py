@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -10,7 +11,6 @@ from sphinx.errors import ConfigError
 
 from havoc import __version__
 from havoc.errors import HavocError
-from havoc.sphinxext.ask import setup_ask
 from havoc.sphinxext.contents import setup_contents
 from havoc.sphinxext.context import build_context
 from havoc.sphinxext.domain import setup_domain
@@ -60,8 +60,22 @@ def on_builder_inited(app: Sphinx) -> None:
     write_stubs(app)
 
 
+def site_extensions() -> list[str]:
+    """The modules the installed games add to the site (``SITE_EXTENSION``: a ``setup_site(app)``)."""
+    import pkgutil
+
+    from havoc import games
+
+    found = []
+    for info in pkgutil.iter_modules(games.__path__, games.__name__ + "."):
+        module = getattr(importlib.import_module(info.name), "SITE_EXTENSION", None) if info.ispkg else None
+        if module:
+            found.append(module)
+    return found
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_config_value("havoc_ruleset", "cry-havoc", "env", types=[str])
+    app.add_config_value("havoc_ruleset", "", "env", types=[str])  # "" = rules/default-ruleset
     app.add_config_value("havoc_rules", "", "env", types=[str])
     app.connect("config-inited", on_config_inited, priority=400)
     app.connect("builder-inited", on_builder_inited)
@@ -76,7 +90,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_search(app)
     setup_sheet(app)
     setup_theme_i18n(app)
-    setup_ask(app)
+    for module in site_extensions():
+        importlib.import_module(module).setup_site(app)
     setup_home(app)
     app.add_css_file("havoc.css")
     app.add_js_file("havoc.js", loading_method="defer")

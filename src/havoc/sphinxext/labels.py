@@ -28,6 +28,7 @@ def label(msgid: str) -> str:
 
 
 def declared() -> list[str]:
+    _declare_installed_games()
     return list(_DECLARED)
 
 
@@ -78,16 +79,6 @@ EXAMPLE_REGIONS = label("Region A, B, …: invented Regions of an example (the p
 # An invented example Region, shown by its letter; {letter} is kept as it is.
 EXAMPLE_REGION_NAME = label("Region {letter}")
 
-# The six Region names known from the rulebook's examples (rules/README.md); examples and the Ask
-# page show them by name, and other example Regions as "Region A", "Region B" ….
-KNOWN_REGIONS = {
-    "foglands": label("Foglands"),
-    "feralas-banks": label("Feralas Banks"),
-    "sapos-deep": label("Sapos Deep"),
-    "scorch": label("Scorch"),
-    "camerons-sea": label("Cameron's Sea"),
-    "world-caverns": label("World Caverns"),
-}
 CONTENTS_OVERLAYS = label("Glossary, errata and variants")
 # --- what the assistant checks: the expression vocabulary ----------------------
 ALL_OF = label("all of these:")
@@ -105,105 +96,36 @@ FALSE = label("no")
 SUBJECT_FROM = label("the region moved from")
 SUBJECT_TO = label("the region moved to")
 SUBJECT_REGION = label("the region asked about")
-# --- position and question keys -------------------------------------------------
-KEYS = {
-    key: label(text)
-    for key, text in {
-        "players": "Players",
-        "variant": "Variant",
-        "round": "Round",
-        "phase": "Phase",
-        "step": "Step",
-        "action-round": "Action round",
-        "turn": "Turn",
-        "initiative": "Initiative",
-        "scoring-enabled": "Scoring enabled",
-        "final-round": "Final round",
-        "factions": "Factions",
-        "regions": "Regions",
-        "ask": "Question",
-        "card": "Card",
-        "card-units": "Units the card added or removed",
-        "card-terrain": "Terrain of the card",
-        "of": "How many",
-        "item": "What is placed",
-        "experience": "Experience",
-        "faction": "Faction",
-        "from": "From",
-        "to": "To",
-        "region": "Region",
-        "units": "Units",
-        "points": "Points",
-        "verdict": "Verdict",
-        "control": "Control",
-        "battle": "Battle",
-        "token": "token",
-        "attacker": "attacker",
-        "adjacent": "adjacent to",
-        "crystals": "Crystals",
-        "structures": "Structures",
-        "hand": "cards in hand",
-        "vp": "VP",
-        "reserve": "Reserve",
-        "hq": "HQ",
-        "outer": "outer",
-        "terrain": "Terrain",
-        "figures": "Figures",
-        "rules": "Rules",
-    }.items()
-}
+# --- the game's words ------------------------------------------------------------
+# The words of a game's positions and questions (keys, values, known Region names) come from
+# its package (``site_words()``), so the site extension names no game. They are declared here
+# as labels, so they are extracted into site.pot and checked like every other label.
+WORD_TABLES = ("regions", "keys", "values")
 
 
-# Values that stand in positions and questions: shown as words, not codes, in the reader's
-# language. Region IDs stay as code (the printed map's names are not in our sources).
-VALUES = {
-    key: label(text)
-    for key, text in {
-        "humans": "Humans",
-        "pilgrims": "Pilgrims",
-        "machines": "Machines",
-        "trogs": "Trogs",
-        "events": "Events",
-        "draw-cards": "Draw Cards",
-        "actions": "Actions",
-        "battle-resolution": "Battle Resolution",
-        "prisoners": "Prisoners",
-        "scoring": "Scoring",
-        "mountains": "Mountains",
-        "desert": "Desert",
-        "jungle": "Jungle",
-        "ocean": "Ocean",
-        "move": "Move",
-        "recruit": "Recruit",
-        "build": "Build",
-        "activate": "Activate",
-        "draw-tactics": "Draw Tactics cards",
-        "enable-scoring": "Enable Scoring",
-        "use-skill": "Use a Skill",
-        "play-tactic": "Play a Tactics card",
-        "retreat": "Retreat",
-        "discard": "Discard",
-        "score": "Score",
-        "winner": "Winner",
-        "legal": "Legal actions",
-        "how-many": "How many?",
-        "place": "May it be placed here?",
-        "end-of-move": "End of a Move",
-        "setup": "Setup",
-        "may-leave": "may leave",
-        "may-recruit": "may recruit",
-        "must-discard": "must discard",
-        "may-buy-back": "may buy back",
-        "crystal": "Crystal",
-        "structure": "Structure",
-        "beginner": "beginners",
-        "experienced": "experienced players",
-        "veteran": "veterans",
-        "war-party": "Trog War Party",
-        "nest": "Trog Nest",
-        "air-support": "Air Support",
-    }.items()
-}
+def game_words(game: str) -> dict[str, dict[str, str]]:
+    """``{"regions": …, "keys": …, "values": …}``: identifier -> English label of the game."""
+    from havoc import games
+
+    found: dict[str, dict[str, str]] = {t: {} for t in WORD_TABLES}
+    if not game:
+        return found
+    words = getattr(games.load(game), "site_words", None)
+    for table, entries in (words() if words else {}).items():
+        if table in found:
+            found[table] = {k: label(v) for k, v in entries.items()}
+    return found
+
+
+def _declare_installed_games() -> None:
+    import importlib
+    import pkgutil
+
+    from havoc import games
+
+    for info in pkgutil.iter_modules(games.__path__, games.__name__ + "."):
+        if info.ispkg and hasattr(importlib.import_module(info.name), "site_words"):
+            game_words(info.name)
 
 
 @dataclass

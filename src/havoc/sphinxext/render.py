@@ -228,19 +228,17 @@ class Renderer:
 
     def figure(self, name: str) -> nodes.inline:
         """A figure of the assistant's answers by its label in the reader's language."""
-        from havoc.games.cry_havoc.ui import figure_label, has_label
-
-        text = figure_label(name, self.ctx.lang)
-        if not has_label("figure", name):
+        words = self.ctx.game_labels
+        text = words.figure(name, self.ctx.lang) if words else name
+        if not words or not words.has("figure", name):
             self.ctx.missing_label("figure", name, self.location)
         return nodes.inline(text, text, classes=["havoc-figure"])
 
     def kind(self, kind: str) -> nodes.inline:
         """A question kind as the words the reader knows ("Ruch", "How many?")."""
-        from havoc.games.cry_havoc.ui import has_label, kind_label
-
-        text = kind_label(kind, self.ctx.lang)
-        if not has_label("question kind", kind):
+        words = self.ctx.game_labels
+        text = words.kind(kind, self.ctx.lang) if words else kind
+        if not words or not words.has("question kind", kind):
             self.ctx.missing_label("question kind", kind, self.location)
         return nodes.inline(text, text, classes=["havoc-kind"])
 
@@ -258,8 +256,8 @@ class Renderer:
         letters = (c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in used)
         template = self.ctx.label(L.EXAMPLE_REGION_NAME)
         for key in keys:
-            if key in L.KNOWN_REGIONS:
-                names[key] = self.ctx.label(L.KNOWN_REGIONS[key])
+            if key in self.ctx.words["regions"]:
+                names[key] = self.ctx.label(self.ctx.words["regions"][key])
             elif key.startswith("example-"):
                 rest = key[len("example-") :]
                 letter = rest.upper() if len(rest) == 1 else next(letters)
@@ -271,7 +269,7 @@ class Renderer:
         if key in self.regions:
             name = self.regions[key]
             return nodes.inline(name, name, classes=["havoc-key", "havoc-region"])
-        text = L.KEYS.get(key) or L.VALUES.get(key)
+        text = self.ctx.words["keys"].get(key) or self.ctx.words["values"].get(key)
         if text is not None:
             label = self.ctx.label(text)
             return nodes.inline(label, label, classes=["havoc-key"])
@@ -286,10 +284,10 @@ class Renderer:
         if isinstance(value, str):
             if value in self.regions:
                 return [nodes.Text(self.regions[value])]
-            if value in L.VALUES:
-                return [nodes.Text(self.ctx.label(L.VALUES[value]))]
-            if value in L.KNOWN_REGIONS:
-                return [nodes.Text(self.ctx.label(L.KNOWN_REGIONS[value]))]
+            if value in self.ctx.words["values"]:
+                return [nodes.Text(self.ctx.label(self.ctx.words["values"][value]))]
+            if value in self.ctx.words["regions"]:
+                return [nodes.Text(self.ctx.label(self.ctx.words["regions"][value]))]
             return [nodes.literal(value, value)] if markup.ID_LIKE.match(value) else [nodes.Text(value)]
         if isinstance(value, list):
             return self._join([self.data(v) for v in value], ", ")

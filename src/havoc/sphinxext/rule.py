@@ -148,13 +148,11 @@ def rule_section(d: HavocDirective, r: Renderer, rule: Rule, group: str, files: 
 
 def params_paragraph(ctx: Context, r: Renderer, rule: Rule) -> nodes.paragraph:
     """The numbers this rule defines, each with what it counts: the values the assistant uses."""
-    from havoc.games.cry_havoc.ui import unit_text
-
     parts: list[list[nodes.Node]] = []
     for name, p in rule.params.items():
         value = r.value(p.value)
         if isinstance(p.value, int) and not isinstance(p.value, bool) and p.unit:
-            value = f"{value} {unit_text(p.unit, p.value, ctx.lang)}".rstrip()
+            value = f"{value} {ctx.unit_text(p.unit, p.value)}".rstrip()
         parts.append([r.param_name(name), nodes.Text(": "), nodes.inline(value, value, classes=["havoc-param"])])
     return labelled(ctx, L.PARAMETERS, *Renderer._join(parts, "; "), classes=["havoc-params"])
 

@@ -1,1 +1,206 @@
-"""Cry Havoc (Portal Games, 2016) on the havoc engine: its positions, facts and question kinds."""
+"""Cry Havoc (Portal Games, 2016) on the havoc engine: what the game offers the engine.
+
+The names below are the :class:`havoc.games.Game` protocol. Each imports its module only when
+called, so naming the game (a ruleset's ``game`` key) costs nothing until a question is asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from havoc.interpreter.answer import Answer
+    from havoc.rulebook.model import Ruleset
+
+_HERE = Path(__file__).resolve().parent
+
+# The commands this game adds to `havoc` (each module has register(subparsers)).
+COMMANDS: Mapping[str, str] = {
+    "ask": "havoc.games.cry_havoc.commands",
+    "legal": "havoc.games.cry_havoc.commands",
+    "battle": "havoc.games.cry_havoc.commands",
+    "score": "havoc.games.cry_havoc.commands",
+    "schema": "havoc.games.cry_havoc.commands",
+    "new": "havoc.games.cry_havoc.new",
+}
+
+# What this game adds to the site extension (a module with setup_site(app)): the Ask page.
+SITE_EXTENSION = "havoc.games.cry_havoc.ask_page"
+
+
+def parse_position(data: Any, rs: Ruleset | None, name: str = "position") -> Any:
+    from havoc.games.cry_havoc import position
+
+    return position.parse(data, rs, name)
+
+
+def parse_position_text(text: str, rs: Ruleset | None, name: str = "position") -> Any:
+    from havoc.games.cry_havoc import position
+
+    return position.parse_text(text, rs, name)
+
+
+def is_position(value: object) -> bool:
+    from havoc.games.cry_havoc.position import Position
+
+    return isinstance(value, Position)
+
+
+def position_schema(rs: Ruleset | None) -> dict[str, Any]:
+    from havoc.games.cry_havoc.position import position_schema as schema
+
+    return schema(rs)
+
+
+def code_files() -> Sequence[Path]:
+    """The code a validated position depends on (a cached one is stale when it changes)."""
+    return (_HERE / "position.py", _HERE / "contract.py")
+
+
+def parse_question(data: Mapping[str, Any], pos: Any) -> Any:
+    from havoc.games.cry_havoc.query import parse_query
+
+    return parse_query(data, pos)
+
+
+def parse_compact(words: Sequence[str], pos: Any) -> Any:
+    from havoc.games.cry_havoc.query import parse_compact as parse
+
+    return parse(words, pos)
+
+
+def is_question(value: object) -> bool:
+    from havoc.games.cry_havoc.query import Query
+
+    return isinstance(value, Query)
+
+
+def question_schema() -> dict[str, Any]:
+    from havoc.games.cry_havoc.position import _schema
+    from havoc.games.cry_havoc.query import QTOP
+
+    return _schema(QTOP)
+
+
+def answer(rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer:
+    from havoc.games.cry_havoc.queries import answer as answer_question
+
+    return answer_question(rs, pos, question, lang)
+
+
+def site_words() -> dict[str, dict[str, str]]:
+    """The English words of positions and questions the site shows (keys, values, known Regions)."""
+    from havoc.games.cry_havoc.words import site_words as words
+
+    return words()
+
+
+def resolve_fact(name: str) -> Any:
+    from havoc.games.cry_havoc.facts import resolve
+
+    return resolve(name)
+
+
+def needs_of(*exprs: Any) -> frozenset[str]:
+    """What a check reads that only some questions supply (so a probe can skip the rule)."""
+    from havoc.games.cry_havoc.facts import needs_of as needs
+
+    return needs(*exprs)
+
+
+class _Kind:
+    """One question kind as the engine sees it: handler, fields, figures and help."""
+
+    __slots__ = ("fields", "figures", "handle", "help", "name", "needs")
+
+    def __init__(
+        self, name: str, handle: Callable[[Any], Answer], fields: tuple[str, ...], figures: tuple[str, ...]
+    ) -> None:
+        self.name = name
+        self.handle = handle
+        self.fields = fields
+        self.needs = fields
+        self.figures = figures
+        self.help = ""
+
+
+_kinds: dict[str, _Kind] = {}
+
+
+def kinds() -> Mapping[str, _Kind]:
+    """The question kinds this package answers (a kind in vocabulary.yaml without one fails `havoc check`)."""
+    if not _kinds:
+        from havoc.games.cry_havoc.figures import FIGURES
+        from havoc.games.cry_havoc.kinds import HANDLERS as MORE
+        from havoc.games.cry_havoc.queries import HANDLERS
+        from havoc.games.cry_havoc.query import NEEDS
+
+        for name, handle in {**HANDLERS, **MORE}.items():
+            _kinds[name] = _Kind(name, handle, NEEDS.get(name, ()), FIGURES.get(name, ()))
+    return _kinds
+
+
+class _Labels:
+    """Cry Havoc's words for its factions, figures, values, kinds and units."""
+
+    __slots__ = ()
+
+    def name(self, key: str, lang: str) -> str:
+        from havoc.games.cry_havoc.ui import faction_name
+
+        return faction_name(key, lang)
+
+    def figure(self, name: str, lang: str) -> str:
+        from havoc.games.cry_havoc.ui import figure_label
+
+        return figure_label(name, lang)
+
+    def figures(self, lang: str) -> dict[str, str]:
+        from havoc.games.cry_havoc.ui import _figure_labels
+
+        return _figure_labels(lang)
+
+    def value(self, value: object, lang: str) -> str:
+        from havoc.games.cry_havoc.ui import value_text
+
+        return value_text(value, lang)
+
+    def kind(self, kind: str, lang: str) -> str:
+        from havoc.games.cry_havoc.ui import kind_label
+
+        return kind_label(kind, lang)
+
+    def unit(self, unit: str, n: int, lang: str) -> str:
+        from havoc.games.cry_havoc.ui import unit_text
+
+        return unit_text(unit, n, lang)
+
+    def has(self, what: str, name: str) -> bool:
+        from havoc.games.cry_havoc.ui import has_label
+
+        return has_label(what, name)
+
+    def subject(self, head: str, lang: str) -> str:
+        """What a fact's subject (``from``, ``to``) stands for, in words."""
+        from havoc.i18n import ui
+
+        if head == "from":
+            return ui("the Region the Units leave", lang)
+        if head == "to":
+            return ui("the Region the Units enter", lang)
+        return ""
+
+    def parties(self) -> tuple[str, ...]:
+        """The named parties of a table (the factions), in their order."""
+        from havoc.games.cry_havoc.contract import FACTIONS
+
+        return FACTIONS
+
+
+LABELS = _Labels()
+
+
+def labels() -> _Labels:
+    return LABELS

@@ -15,13 +15,13 @@ from typing import Any
 
 from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.cry_havoc import contract as C
-from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
 from havoc.games.cry_havoc.facts import BattleState, Context
+from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.queries import Job, retreat_options
 from havoc.games.cry_havoc.ui import faction_name, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
-from havoc.games.cry_havoc.position import Region
+from havoc.interpreter.answer import Answer
+from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
 
 F_NOT_FOUGHT = "not-fought"
 PRE = frozenset({F_NOT_FOUGHT, C.F_BATTLE_CRYSTALS})

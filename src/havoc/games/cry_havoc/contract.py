@@ -1,4 +1,4 @@
-"""The names the interpreter's mechanisms rely on: parameters, figures, factions, phases.
+"""The names Cry Havoc's mechanisms rely on: parameters, figures, and the vocabulary (data).
 
 Rule *numbers* live in ``rules/`` as parameters; the mechanisms here only know their names.
 Keeping every name in one module makes the contract between Python and the rule data easy
@@ -7,33 +7,52 @@ to read, and lets a test assert that the loaded ruleset defines every parameter 
 
 from __future__ import annotations
 
-from typing import Final
+from pathlib import Path
+from typing import Any, Final
 
-# --- vocabulary of the position format (identifiers, not rule facts) -------------
-FACTIONS: Final = ("humans", "pilgrims", "machines", "trogs")
-TROGS: Final = "trogs"
-TERRAINS: Final = ("mountains", "desert", "jungle", "ocean")
-DECKS: Final = ("own", *TERRAINS)
-PHASES: Final = ("events", "draw-cards", "actions", "battle-resolution", "prisoners", "scoring")
-STEPS: Final[dict[str, tuple[str, ...]]] = {
-    "events": ("resolve-events", "update-initiative", "refresh-skills"),
-    "draw-cards": ("draw", "discard"),
-    "actions": ("before-action", "during-action", "after-action"),
-    "battle-resolution": (
-        "add-crystal",
-        "place-units",
-        "play-tactics",
-        "resolve-objectives",
-        "return-survivors",
-        "retreat",
-        "remove-token",
-    ),
-    "prisoners": ("score-prisoners", "buy-back"),
-    "scoring": ("score",),
-}
-TROG_TOKENS: Final = ("war-party", "nest")
-SKILL_STATES: Final = ("ready", "exhausted")
-OBJECTIVES: Final = ("control", "prisoners", "attrition")  # resolved in this order
+from havoc.errors import Problem, RulebookError
+
+# --- vocabulary: the identifiers of the table, read from the ruleset's vocabulary.yaml --------
+RULES_FOLDER: Final = "cry-havoc"  # this game's own ruleset under the rules folder
+
+
+def _vocabulary() -> dict[str, Any]:
+    """``rules/cry-havoc/vocabulary.yaml``, through the verified cache (no YAML parser on a hit)."""
+    from havoc import cache, safeio
+    from havoc.rulebook import rules_root
+
+    path = rules_root() / RULES_FOLDER / "vocabulary.yaml"
+    if not path.is_file():  # a test's scratch rules folder holds other rulesets: the repository's
+        path = Path(__file__).resolve().parents[4] / "rules" / RULES_FOLDER / "vocabulary.yaml"
+    data = safeio.read_bytes(path, safeio.MAX_BYTES)
+    key = cache.digest(data)
+    found = cache.get("vocabulary", key, dict)
+    if found is not None:
+        return found
+    from havoc.yamlio import loads
+
+    vocab = loads(data.decode("utf-8"), str(path))
+    if not isinstance(vocab, dict):
+        raise RulebookError([Problem(str(path), 1, "vocabulary: expected a mapping of named lists")])
+    plain = {k: v if isinstance(v, str) else dict(v) if isinstance(v, dict) else list(v) for k, v in vocab.items()}
+    cache.put("vocabulary", key, plain)
+    return plain
+
+
+VOCABULARY: Final = _vocabulary()
+FACTIONS: Final = tuple[str, ...](VOCABULARY["factions"])
+TROGS: Final = str(VOCABULARY["neutral-faction"])
+TERRAINS: Final = tuple[str, ...](VOCABULARY["terrains"])
+DECKS: Final = tuple[str, ...](VOCABULARY["decks"])
+PHASES: Final = tuple[str, ...](VOCABULARY["phases"])
+STEPS: Final[dict[str, tuple[str, ...]]] = {k: tuple(v) for k, v in VOCABULARY["steps"].items()}
+TROG_TOKENS: Final = tuple[str, ...](VOCABULARY["trog-tokens"])
+SKILL_STATES: Final = tuple[str, ...](VOCABULARY["skill-states"])
+OBJECTIVES: Final = tuple[str, ...](VOCABULARY["objectives"])  # resolved in this order
+ITEMS: Final = tuple[str, ...](VOCABULARY["items"])
+EXPERIENCE: Final = tuple[str, ...](VOCABULARY["experience"])
+QUESTION_KINDS: Final = tuple[str, ...](VOCABULARY["question-kinds"])
+HOW_MANY: Final = tuple[str, ...](VOCABULARY["how-many"])
 
 # --- parameters the mechanisms read (values come from rules/) ----------------------
 P_UNITS: Final = "units-per-faction"

@@ -1,4 +1,4 @@
-"""Every fact of ``rules/facts.yaml``, implemented once, in a registry keyed by name.
+"""Every fact of ``rules/cry-havoc/facts.yaml``, implemented once, in a registry keyed by name.
 
 A fact reads the position (and the question) and returns a bool, a whole number or a
 string. Region facts are written once for ``region.*`` and serve ``from.*`` and ``to.*``
@@ -13,10 +13,11 @@ from typing import Any, Final
 
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc.contract import TROGS
+from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.games.cry_havoc.ui import ui
-from havoc.games.cry_havoc.position import Position, Region
+from havoc.interpreter.engine import fact_names
 
 SUBJECTS: Final = ("region", "from", "to")
 
@@ -647,3 +648,34 @@ def resolve(name: str) -> tuple[FactImpl, str | None] | None:
 def all_factions(pos: Position) -> list[str]:
     """The players, then the neutral Trogs when they are not one."""
     return _all_factions(pos)
+
+
+_NEEDS_BY_FACT = {
+    "actor.skill-exhausted": "skill",
+    "region.has-query-structure": "structure",
+    "region.query-structure-owned-by-actor": "structure",
+}
+
+
+def needs_of(*exprs: Any) -> frozenset[str]:
+    """What a rule's check reads that only some questions supply (so a probe can skip it)."""
+    needs: set[str] = set()
+    for e in exprs:
+        for name in fact_names(e):
+            head, _, rest = name.partition(".")
+            if head in ("from", "to", "region"):
+                needs.add(head)
+                tail = f"region.{rest}"
+            elif head == "move":
+                needs.update(("from", "to"))
+                tail = name
+            elif head == "battle":
+                needs.add("region")
+                if rest.startswith(("actor-on-", "enemy-on-")):
+                    needs.add("objectives")
+                tail = name
+            else:
+                tail = name
+            if tail in _NEEDS_BY_FACT:
+                needs.add(_NEEDS_BY_FACT[tail])
+    return frozenset(needs)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from havoc.i18n import nui
 from havoc.games.cry_havoc import contract as C
-from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import RuleResult, merge_figures
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.queries import Job, _finish, _units
 from havoc.games.cry_havoc.ui import ui
+from havoc.i18n import nui
+from havoc.interpreter.answer import Answer
+from havoc.interpreter.engine import RuleResult, merge_figures
 
 Cited = list[tuple[RuleResult, Context, str | None]]
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from havoc.errors import InputError, Problem
-from havoc.i18n import ui
 from havoc.games.cry_havoc.contract import (
     FACTIONS,
     P_ACTIONS_PER_ROUND,
@@ -32,6 +31,7 @@ from havoc.games.cry_havoc.contract import (
     TROG_TOKENS,
     TROGS,
 )
+from havoc.i18n import ui
 
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset
@@ -932,6 +932,10 @@ def position_schema(rs: Ruleset | None = None) -> dict[str, Any]:
         **schema,
     }
     props = schema["properties"]
+    players = props["players"]  # what the validator also checks about the list of players
+    players.setdefault("minItems", 2)
+    players.setdefault("maxItems", len(FACTIONS))
+    players.setdefault("uniqueItems", True)
     for key, pname in (("round", P_MAX_ROUNDS), ("action-round", P_ACTIONS_PER_ROUND)):
         value = _param_int(rs, pname)
         if value is not None:

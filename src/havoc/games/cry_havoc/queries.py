@@ -16,13 +16,13 @@ from typing import Any
 
 from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.cry_havoc import contract as C
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.position import Position, Region
+from havoc.games.cry_havoc.query import Query
+from havoc.games.cry_havoc.ui import faction_name, figure_label, message_language, ui, value_text
 from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, texts
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, engine, merge_figures
 from havoc.interpreter.expr import ExprError
-from havoc.games.cry_havoc.facts import Context
-from havoc.games.cry_havoc.query import Query
-from havoc.games.cry_havoc.ui import faction_name, figure_label, message_language, ui, value_text
-from havoc.games.cry_havoc.position import Position, Region
 from havoc.rulebook.model import Ruleset
 
 
@@ -71,7 +71,11 @@ def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
         from havoc.games.cry_havoc.kinds import HANDLERS as MORE
 
         handler = MORE[q.kind]
-    return handler(job)
+    found = handler(job)
+    from havoc.games.cry_havoc import LABELS
+
+    found.labels = LABELS
+    return found
 
 
 # --- generic kinds ------------------------------------------------------------------

@@ -12,20 +12,25 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from havoc.errors import InputError, Problem
-from havoc.games.cry_havoc.contract import DECKS, FACTIONS, OBJECTIVES, TERRAINS
+from havoc.games.cry_havoc.contract import (
+    DECKS,
+    EXPERIENCE,
+    FACTIONS,
+    HOW_MANY,
+    ITEMS,
+    OBJECTIVES,
+    QUESTION_KINDS,
+    TERRAINS,
+)
+from havoc.games.cry_havoc.position import FACTION, REGION_REF, Position, Reader, Spec, _is_ldict, suggest
 from havoc.games.cry_havoc.ui import faction_name, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
-from havoc.games.cry_havoc.position import FACTION, REGION_REF, Position, Reader, Spec, _is_ldict, suggest
-from havoc.rulebook.model import QUERY_KINDS
 
-KINDS: Final = QUERY_KINDS
+KINDS: Final = QUESTION_KINDS
 # Kinds about the whole table rather than one faction's move.
 NO_ACTOR: Final = frozenset({"battle", "score", "winner", "setup"})
 # `how-many` questions: the number each one returns (a figure of the rules).
-HOW_MANY: Final = ("may-leave", "may-recruit", "must-discard", "may-buy-back")
 # `place` questions: what is put on a Region.
-ITEMS: Final = ("crystal", "structure")
-EXPERIENCE: Final = ("beginner", "experienced", "veteran")
 
 PLACEMENT = Spec(
     "object",

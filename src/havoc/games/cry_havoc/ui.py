@@ -6,25 +6,8 @@ them all; their Polish lives in ``locales/pl/LC_MESSAGES/havoc.po`` under contex
 
 from __future__ import annotations
 
-from contextvars import ContextVar
-
 from havoc.i18n import UI_CONTEXT as CONTEXT
-from havoc.i18n import nui, translator, ui
-
-# A context variable, not a global: a server answering several requests at once (threads or
-# asyncio tasks) sets it per request, and each request's errors come in its own language.
-_message_lang: ContextVar[str] = ContextVar("havoc_message_lang", default="en")
-
-
-def set_message_language(lang: str) -> None:
-    """The language of error messages in this context (the command's or request's ``lang``)."""
-    _message_lang.set(lang)
-
-
-def message_language() -> str:
-    """The language error messages are written in (English unless a command chose one)."""
-    return _message_lang.get()
-
+from havoc.i18n import message_language, nui, set_message_language, translator, ui, yes_no
 
 __all__ = [
     "CONTEXT",
@@ -68,12 +51,6 @@ def faction_name(faction: str, lang: str = "en") -> str:
     if names is None:
         names = _factions[lang] = _faction_names(lang)
     return names.get(faction, faction)
-
-
-def yes_no(verdict: bool | None, lang: str = "en") -> str:
-    if verdict is None:
-        return ui("See below", lang)
-    return ui("Yes", lang) if verdict else ui("No", lang)
 
 
 def value_text(value: object, lang: str = "en") -> str:

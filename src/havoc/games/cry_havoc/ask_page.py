@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
+from havoc.games.cry_havoc import words as site_words
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import get_context
 
@@ -29,7 +30,8 @@ LINKS_MARK = "@HAVOC_RULE_LINKS@"
 FORM_KINDS = ("legal", "move", "recruit", "build", "activate", "battle", "retreat", "prisoners", "score", "discard")
 
 # The six Region names known from the rulebook's examples; others are free.
-KNOWN_REGIONS = L.KNOWN_REGIONS
+KNOWN_REGIONS = {k: L.label(v) for k, v in site_words.KNOWN_REGIONS.items()}
+VALUES = {k: L.label(v) for k, v in site_words.VALUES.items()}
 
 WORDS = {
     key: L.label(text)
@@ -127,10 +129,10 @@ class AskDirective(SphinxDirective):
         data: dict[str, Any] = {
             "lang": ctx.lang,
             "words": {k: tr(v) for k, v in WORDS.items()},
-            "factions": {f: tr(L.VALUES[f]) for f in FACTIONS},
-            "phases": {p: tr(L.VALUES[p]) for p in PHASES},
+            "factions": {f: tr(VALUES[f]) for f in FACTIONS},
+            "phases": {p: tr(VALUES[p]) for p in PHASES},
             "objectives": list(OBJECTIVES),
-            "kinds": {k: tr(KIND_LABELS.get(k) or L.VALUES[k]) for k in FORM_KINDS},
+            "kinds": {k: tr(KIND_LABELS.get(k) or VALUES[k]) for k in FORM_KINDS},
             "known": {k: tr(v) for k, v in KNOWN_REGIONS.items()},
             "links": LINKS_MARK,
         }
@@ -165,6 +167,7 @@ def on_page_context(
     app.add_css_file("havoc-ask.css")
 
 
-def setup_ask(app: Sphinx) -> None:
+def setup_site(app: Sphinx) -> None:
+    """What Cry Havoc adds to the site extension: the ``havoc-ask`` directive of the Ask page."""
     app.add_directive("havoc-ask", AskDirective)
     app.connect("html-page-context", on_page_context)

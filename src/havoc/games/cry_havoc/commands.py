@@ -144,7 +144,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _speak(lang: str) -> None:
     """Error messages in the asker's language too, not only answers."""
-    from havoc.games.cry_havoc.ui import set_message_language
+    from havoc.i18n import set_message_language
 
     set_message_language(lang)
 
@@ -248,7 +248,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
         schema: dict[str, Any] = answer_schema()
     else:
-        schema = api.schema(None if args.no_limits else args.ruleset)
+        schema = api.schema(args.ruleset, limits=not args.no_limits)
     json.dump(schema, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
     return 0

@@ -121,8 +121,8 @@ def template(players: list[str], lang: str, last_round: object, max_players: obj
 
 def cmd_new(args: argparse.Namespace) -> int:
     from havoc import rulebook
-    from havoc.games.cry_havoc import position
     from havoc.errors import InputError, Problem
+    from havoc.games.cry_havoc import position
     from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.ui import set_message_language, ui
 

@@ -1,0 +1,121 @@
+"""The words Cry Havoc's positions and questions show on the site, as English msgids.
+
+The site extension declares them as labels (so they are in ``site.pot``) and shows them in the
+reader's language; it names no game itself.
+"""
+
+from __future__ import annotations
+
+# The six Region names known from the rulebook's examples (rules/README.md); examples and the Ask
+# page show them by name, and other example Regions as "Region A", "Region B" ….
+KNOWN_REGIONS = {
+    "foglands": "Foglands",
+    "feralas-banks": "Feralas Banks",
+    "sapos-deep": "Sapos Deep",
+    "scorch": "Scorch",
+    "camerons-sea": "Cameron's Sea",
+    "world-caverns": "World Caverns",
+}
+# --- position and question keys -------------------------------------------------
+KEYS = {
+    key: text
+    for key, text in {
+        "players": "Players",
+        "variant": "Variant",
+        "round": "Round",
+        "phase": "Phase",
+        "step": "Step",
+        "action-round": "Action round",
+        "turn": "Turn",
+        "initiative": "Initiative",
+        "scoring-enabled": "Scoring enabled",
+        "final-round": "Final round",
+        "factions": "Factions",
+        "regions": "Regions",
+        "ask": "Question",
+        "card": "Card",
+        "card-units": "Units the card added or removed",
+        "card-terrain": "Terrain of the card",
+        "of": "How many",
+        "item": "What is placed",
+        "experience": "Experience",
+        "faction": "Faction",
+        "from": "From",
+        "to": "To",
+        "region": "Region",
+        "units": "Units",
+        "points": "Points",
+        "verdict": "Verdict",
+        "control": "Control",
+        "battle": "Battle",
+        "token": "token",
+        "attacker": "attacker",
+        "adjacent": "adjacent to",
+        "crystals": "Crystals",
+        "structures": "Structures",
+        "hand": "cards in hand",
+        "vp": "VP",
+        "reserve": "Reserve",
+        "hq": "HQ",
+        "outer": "outer",
+        "terrain": "Terrain",
+        "figures": "Figures",
+        "rules": "Rules",
+    }.items()
+}
+
+
+# Values that stand in positions and questions: shown as words, not codes, in the reader's
+# language. Region IDs stay as code (the printed map's names are not in our sources).
+VALUES = {
+    key: text
+    for key, text in {
+        "humans": "Humans",
+        "pilgrims": "Pilgrims",
+        "machines": "Machines",
+        "trogs": "Trogs",
+        "events": "Events",
+        "draw-cards": "Draw Cards",
+        "actions": "Actions",
+        "battle-resolution": "Battle Resolution",
+        "prisoners": "Prisoners",
+        "scoring": "Scoring",
+        "mountains": "Mountains",
+        "desert": "Desert",
+        "jungle": "Jungle",
+        "ocean": "Ocean",
+        "move": "Move",
+        "recruit": "Recruit",
+        "build": "Build",
+        "activate": "Activate",
+        "draw-tactics": "Draw Tactics cards",
+        "enable-scoring": "Enable Scoring",
+        "use-skill": "Use a Skill",
+        "play-tactic": "Play a Tactics card",
+        "retreat": "Retreat",
+        "discard": "Discard",
+        "score": "Score",
+        "winner": "Winner",
+        "legal": "Legal actions",
+        "how-many": "How many?",
+        "place": "May it be placed here?",
+        "end-of-move": "End of a Move",
+        "setup": "Setup",
+        "may-leave": "may leave",
+        "may-recruit": "may recruit",
+        "must-discard": "must discard",
+        "may-buy-back": "may buy back",
+        "crystal": "Crystal",
+        "structure": "Structure",
+        "beginner": "beginners",
+        "experienced": "experienced players",
+        "veteran": "veterans",
+        "war-party": "Trog War Party",
+        "nest": "Trog Nest",
+        "air-support": "Air Support",
+    }.items()
+}
+
+
+def site_words() -> dict[str, dict[str, str]]:
+    return {"regions": KNOWN_REGIONS, "keys": KEYS, "values": VALUES}
