@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "one typo and missing Polish diacritics are all fine. Best results first."
         ),
     )
-    p.add_argument("text", nargs="+", help='what you are looking for, e.g. "buy back prisoners"')
+    p.add_argument("text", nargs="+", help='what you are looking for, e.g. "hand limit"')
     p.add_argument("--limit", type=_positive, default=10, help="at most this many results (default: %(default)s)")
     add_output_options(p, "language of the results", "print JSON for programs")
     p.set_defaults(func=cmd_lookup)

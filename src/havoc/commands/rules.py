@@ -58,12 +58,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     if layout_path(sheet_root).is_file():
         load_layout(rs, sheet_root)
         checks.append("sheet layout")
-    from havoc import examples
+    from havoc import examples, games
+    from havoc.errors import RulebookError
 
-    ran, failed = examples.run_all(rs)  # examples are checks, not only tests
+    game_problems = games.check(rs)  # the game package loads and handles every declared kind
+    if game_problems:
+        raise RulebookError(game_problems)
+    ran, failed = examples.run_all(rs) if rs.game else (0, [])  # examples are checks, not only tests
     if failed:
-        from havoc.errors import RulebookError
-
         raise RulebookError(failed)
     report = catalogs.check_all(rs)
     if report.problems:

@@ -73,7 +73,7 @@ class Game(Protocol):
     def question_schema(self) -> dict[str, Any]: ...
     def answer(self, rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer: ...
     def resolve_fact(self, name: str) -> tuple[FactImpl, str | None] | None: ...
-    def kinds(self) -> Mapping[str, Kind]: ...
+    def question_kinds(self) -> Mapping[str, Kind]: ...
     def labels(self) -> Labels: ...
 
 
@@ -112,7 +112,7 @@ _REQUIRED = (
     "question_schema",
     "answer",
     "resolve_fact",
-    "kinds",
+    "question_kinds",
     "labels",
 )
 
@@ -134,7 +134,7 @@ def check(rs: Ruleset) -> list[Problem]:
         game = of(rs)
     except RulebookError as exc:
         return list(exc.problems)
-    handled = game.kinds()
+    handled = game.question_kinds()
     where = f"rules/{rs.id}/vocabulary.yaml"
     return [
         Problem(where, None, f"question-kinds: {kind!r} is declared but the game {rs.game} has no handler for it")

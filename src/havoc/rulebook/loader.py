@@ -547,6 +547,8 @@ def _read_example(b: _Build, r: Reader, data: Any, line: int, rule_id: str) -> E
 
 
 def _read_glossary(b: _Build, path: Path) -> None:
+    if not b.snapshot.exists(path):  # a ruleset may have no glossary
+        return
     data, r = b.read(path)
     if data is None:
         return

@@ -35,7 +35,7 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                     "type": "object",
                     "properties": {
                         "in": {"type": "string", "description": "position, question or request"},
-                        "field": {"type": "string", "description": "The field path, e.g. regions.a.units.humans"},
+                        "field": {"type": "string", "description": "The field path, e.g. regions.a.units"},
                         "line": {"type": "integer"},
                         "message": {"type": "string", "description": "What was expected."},
                     },
@@ -133,7 +133,7 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                 "Ask a question about a position (like `havoc ask --json`).",
                 {
                     "question": {
-                        "description": "The question as a mapping, or the compact words (`move humans from=a to=b`).",
+                        "description": "The question as a mapping, or the compact words of the game (`havoc ask --help`).",
                         "anyOf": [
                             {"$ref": "#/components/schemas/Question"},
                             {"type": "string", "maxLength": 2000},

@@ -129,7 +129,7 @@ class _Kind:
 _kinds: dict[str, _Kind] = {}
 
 
-def kinds() -> Mapping[str, _Kind]:
+def question_kinds() -> Mapping[str, _Kind]:
     """The question kinds this package answers (a kind in vocabulary.yaml without one fails `havoc check`)."""
     if not _kinds:
         from havoc.games.cry_havoc.figures import FIGURES

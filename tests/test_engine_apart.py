@@ -1,0 +1,192 @@
+"""The engine knows no game: Cry Havoc is one game package, and a toy game needs nothing else.
+
+- No faction, phase, ruleset or game-package name in the engine's code (identifiers and string
+  literals outside ``havoc/games/``; docstrings and comments aside).
+- A toy second game (``tests/fixtures/toy``: its rules folder and its package, nothing else)
+  validates, answers a question and builds its site page.
+- ``havoc check`` locates a question kind without a handler, a condition comparing a fact with a
+  value of the wrong type, and a value the vocabulary does not know.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import shutil
+import sys
+from collections.abc import Iterator
+from contextlib import redirect_stderr
+from pathlib import Path
+
+import pytest
+import yaml
+
+from havoc import api, games, rulebook
+from havoc.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+SRC = REPO / "src" / "havoc"
+TOY = Path(__file__).parent / "fixtures" / "toy"
+
+
+def _game_names() -> set[str]:
+    """Every faction, phase and ruleset name of the rulesets in rules/, and each game package."""
+    names: set[str] = set()
+    for folder in (REPO / "rules").iterdir():
+        if not (folder / "ruleset.yaml").is_file():
+            continue
+        meta = yaml.safe_load((folder / "ruleset.yaml").read_text())
+        names.add(meta["id"])
+        if meta.get("game"):
+            names.add(meta["game"].rsplit(".", 1)[-1])
+        vocab_file = folder / "vocabulary.yaml"
+        if vocab_file.is_file():
+            vocab = yaml.safe_load(vocab_file.read_text())
+            names.update(vocab.get("factions", ()))
+            names.update(vocab.get("phases", ()))
+    return names
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                out.add(id(body[0].value))
+    return out
+
+
+def _words(text: str) -> set[str]:
+    """A literal's or identifier's words: whole IDs (`battle-resolution`) and their parts."""
+    found = set(re.findall(r"[a-z0-9]+(?:[-_][a-z0-9]+)*", text.lower()))
+    return found | {part for w in found for part in re.split(r"[-_]", w)} | {w.replace("_", "-") for w in found}
+
+
+def _generic_hits(names: set[str], src: Path = SRC) -> list[str]:
+    hits = []
+    for path in sorted(src.rglob("*.py")):
+        if "games" in path.relative_to(src).parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+                text = node.value
+            elif isinstance(node, ast.Name):
+                text = node.id
+            elif isinstance(node, ast.Attribute):
+                text = node.attr
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+                text = node.name
+            elif isinstance(node, ast.arg):
+                text = node.arg
+            else:
+                continue
+            bad = _words(text) & names
+            if bad:
+                hits.append(f"{path.relative_to(src)}:{getattr(node, 'lineno', '?')}: {sorted(bad)} in {text[:60]!r}")
+    return hits
+
+
+def test_the_engine_names_no_faction_phase_or_ruleset() -> None:
+    names = _game_names()
+    assert {"humans", "trogs", "battle-resolution", "cry-havoc", "cry_havoc"} <= names
+    hits = _generic_hits(names)
+    assert not hits, "game names in the engine's code:\n" + "\n".join(hits)
+
+
+def test_the_scan_finds_a_planted_name(tmp_path: Path) -> None:
+    """The scan is not blind: a faction named in a generic module is found, a docstring is not."""
+    fake = tmp_path / "havoc"
+    shutil.copytree(SRC, fake, ignore=shutil.ignore_patterns("__pycache__", "games"))
+    (fake / "planted.py").write_text('"""Docstrings may say humans."""\nFACTION = "pilgrims"\n')
+    hits = [h for h in _generic_hits(_game_names(), fake) if h.startswith("planted.py")]
+    assert hits == ["planted.py:2: ['pilgrims'] in 'pilgrims'"]
+
+
+# --- a toy second game ----------------------------------------------------------------
+
+
+@pytest.fixture
+def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The toy game's rules folder made the one havoc reads, and its package importable."""
+    rules = tmp_path / "rules"
+    shutil.copytree(TOY / "rules", rules)
+    monkeypatch.setenv("HAVOC_RULES", str(rules))
+    monkeypatch.syspath_prepend(str(TOY))
+    monkeypatch.setenv("PYTHONPATH", f"{TOY}:{REPO / 'src'}")
+    yield rules
+    games._loaded.pop("toy_game", None)
+    sys.modules.pop("toy_game", None)
+
+
+def test_a_toy_game_validates_and_answers(toy: Path) -> None:
+    rs = rulebook.load("toy")  # validated: conditions type-checked against the toy's facts
+    assert games.check(rs) == []
+    assert rs.game == "toy_game" and rs.question_kinds == ("won",)
+    yes = api.ask({"points": 12, "colour": "red"}, "won", ruleset="toy")
+    assert yes.verdict is True and yes.rule_ids == ["win-points"]
+    no = api.ask({"points": 12, "colour": "blue"}, "won", ruleset="toy")
+    assert no.verdict is False
+    assert no.rules[0].facts == {"game.points": 12, "game.colour": "blue"}
+
+
+def test_a_toy_game_builds_its_site_page(toy: Path, tmp_path: Path) -> None:
+    from havoc.commands.docs import build_languages
+
+    source = tmp_path / "test-toy"
+    shutil.copytree(REPO / "tests" / "roots" / "test-toy", source)
+    results = build_languages(["en"], tmp_path / "site", tmp_path / "doctrees", "toy", tmp_path / "no-sheets", source)
+    assert results[0].code == 0, results[0].output
+    page = (tmp_path / "site" / "en" / "rules" / "winning.html").read_text(encoding="utf-8")
+    assert "Enough points" in page and "You win with" in page
+
+
+# --- havoc check locates what the engine cannot run --------------------------------------
+
+
+def _check_mini(mini_copy: Path, rel: str, old: str, new: str) -> str:
+    path = mini_copy / "mini" / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    err = io.StringIO()
+    with redirect_stderr(err):
+        code = main(["check", "--ruleset", "mini"])
+    assert code == 1
+    assert "Traceback" not in err.getvalue()
+    return err.getvalue()
+
+
+def test_a_kind_without_a_handler_fails_check(mini_copy: Path) -> None:
+    err = _check_mini(mini_copy, "vocabulary.yaml", "how-many, place", "how-many, fly, place")
+    assert "vocabulary.yaml" in err and "'fly' is declared but the game havoc.games.cry_havoc has no handler" in err
+
+
+def test_a_fact_compared_with_a_value_of_the_wrong_type_fails_check(mini_copy: Path) -> None:
+    err = _check_mini(
+        mini_copy,
+        "sections/02-battle-regions.yaml",
+        "{fact: from.is-battle-region}",
+        "{eq: [{fact: game.phase}, 3]}",
+    )
+    assert re.search(
+        r"02-battle-regions\.yaml:\d+: rule \S+\.check: .*compares fact game\.phase \(a name\) with 3", err
+    ), err
+
+
+def test_an_unknown_vocabulary_value_fails_check(mini_copy: Path) -> None:
+    err = _check_mini(
+        mini_copy,
+        "sections/02-battle-regions.yaml",
+        "{fact: from.is-battle-region}",
+        "{eq: [{fact: game.phase}, prisonres]}",
+    )
+    assert "'prisonres' is not one of the phases in vocabulary.yaml (did you mean 'prisoners'?)" in err, err
+
+
+def test_a_game_that_is_not_a_package_fails_check(mini_copy: Path) -> None:
+    err = _check_mini(mini_copy, "ruleset.yaml", "game: havoc.games.cry_havoc", "game: havoc.errors")
+    assert "'havoc.errors' is not a game package" in err
