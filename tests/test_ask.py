@@ -232,8 +232,8 @@ def polish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     (root / "pl" / "LC_MESSAGES" / "rules.po").write_text(
         'msgid ""\nmsgstr ""\n"Language: pl\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
         '"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n'
-        'msgctxt "term:unit:name"\nmsgid "Unit"\nmsgid_plural "Units"\nmsgstr[0] "Oddział"\nmsgstr[1] "Oddziały"\nmsgstr[2] "Oddziałów"\n\n'
-        'msgctxt "battle-region-leave:title"\nmsgid "Leaving a Battle Region"\nmsgstr "Opuszczanie Regionu Bitwy"\n',
+        'msgctxt "cry-havoc:term:unit:name"\nmsgid "Unit"\nmsgid_plural "Units"\nmsgstr[0] "Oddział"\nmsgstr[1] "Oddziały"\nmsgstr[2] "Oddziałów"\n\n'
+        'msgctxt "cry-havoc:battle-region-leave:title"\nmsgid "Leaving a Battle Region"\nmsgstr "Opuszczanie Regionu Bitwy"\n',
         encoding="utf-8",
     )
     monkeypatch.setenv("HAVOC_LOCALES", str(root))

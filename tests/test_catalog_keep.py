@@ -39,9 +39,9 @@ def test_changed_english_keeps_the_old_polish_as_fuzzy_with_the_previous_msgid(
     draw.write_text(draw.read_text().replace("title: Hand limit", "title: The hand size limit"))
     catalogs.update(rulebook.load("mini"))
     po = locales / "pl/LC_MESSAGES/rules.po"
-    assert _entry(po, "draw-hand-limit:title") == ("Limit kart na ręce", True)
+    assert _entry(po, "mini:draw-hand-limit:title") == ("Limit kart na ręce", True)
     text = po.read_text()
-    assert '#| msgid "Hand limit"\nmsgctxt "draw-hand-limit:title"\nmsgid "The hand size limit"' in text
+    assert '#| msgid "Hand limit"\nmsgctxt "mini:draw-hand-limit:title"\nmsgid "The hand size limit"' in text
     # the previous msgid survives a second update too (Babel's reader alone would drop it)
     before = po.read_bytes()
     catalogs.update(rulebook.load("mini"))
@@ -54,10 +54,10 @@ def test_a_removed_rule_stays_obsolete_and_comes_back_translated(locales: Path, 
     draw.write_text(original.replace("    summary: Draw {draw-count}, keep {hand-limit}.\n", ""))
     catalogs.update(rulebook.load("mini"))
     po = locales / "pl/LC_MESSAGES/rules.po"
-    assert '#~ msgctxt "draw-hand-limit:summary"' in po.read_text()
+    assert '#~ msgctxt "mini:draw-hand-limit:summary"' in po.read_text()
     draw.write_text(original)
     catalogs.update(rulebook.load("mini"))
-    assert _entry(po, "draw-hand-limit:summary") == ("PL Draw {draw-count}, keep {hand-limit}.", False)
+    assert _entry(po, "mini:draw-hand-limit:summary") == ("PL Draw {draw-count}, keep {hand-limit}.", False)
     assert "#~" not in po.read_text()
 
 
@@ -68,9 +68,9 @@ def test_a_rule_renamed_in_retired_yaml_carries_its_translations(locales: Path, 
     retired.write_text(retired.read_text() + "  - {id: draw-hand-limit, successor: draw-keep-limit, reason: renamed}\n")
     catalogs.update(rulebook.load("mini"))
     po = locales / "pl/LC_MESSAGES/rules.po"
-    assert _entry(po, "draw-keep-limit:title") == ("Limit kart na ręce", False)
-    assert _entry(po, "draw-keep-limit:text")[0] == GOOD["draw-hand-limit:text"]
-    assert "draw-hand-limit:title" not in po.read_text()
+    assert _entry(po, "mini:draw-keep-limit:title") == ("Limit kart na ręce", False)
+    assert _entry(po, "mini:draw-keep-limit:text")[0] == GOOD["draw-hand-limit:text"]
+    assert "mini:draw-hand-limit:title" not in po.read_text()
 
 
 def test_a_second_update_changes_nothing(locales: Path) -> None:

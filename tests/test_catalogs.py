@@ -28,7 +28,7 @@ def _translate_all(po: Path, fill: dict[str, str] | None = None) -> None:
         if isinstance(msg.id, tuple):
             msg.string = ("Oddział", "Oddziały", "Oddziałów")
         else:
-            msg.string = (fill or {}).get(msg.context or "", "PL " + msg.id)
+            msg.string = (fill or {}).get((msg.context or "").removeprefix("mini:"), "PL " + msg.id)
         msg.flags.discard("fuzzy")
     with po.open("wb") as fh:
         write_po(fh, cat, width=0)
@@ -43,7 +43,7 @@ def test_extract_keeps_context_and_location(locales: Path) -> None:
     rs = rulebook.load("mini")
     catalogs.extract(rs)
     pot = (locales / "rules.pot").read_text()
-    assert 'msgctxt "draw-hand-limit:text"' in pot
+    assert 'msgctxt "mini:draw-hand-limit:text"' in pot
     assert "rules/mini/sections/01-draw.yaml:" in pot
     assert 'msgid_plural "Units"' in pot
     assert "Keep every {placeholder}" in pot
@@ -56,7 +56,7 @@ def test_babel_entry_point_extractor_gives_contexts(mini_copy: Path) -> None:
     with path.open("rb") as fh:
         found = list(extract("havoc-rules", fh))
     contexts = {ctx for _line, _msg, _comments, ctx in found}
-    assert "battle-region-leave:text" in contexts and "ex-leave:title" in contexts
+    assert "mini:battle-region-leave:text" in contexts and "mini:ex-leave:title" in contexts
 
 
 def test_missing_translations_fail_then_pass(locales: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,7 +67,7 @@ def test_missing_translations_fail_then_pass(locales: Path, capsys: pytest.Captu
     _translate_all(locales / "pl/LC_MESSAGES/rules.po", GOOD)
     _translate_all(locales / "pl/LC_MESSAGES/havoc.po")
     assert main(["catalog", "check", "--ruleset", "mini"]) == 0, capsys.readouterr().err
-    tr = Translator("pl", load_catalog("pl", locales))
+    tr = Translator("pl", load_catalog("pl", locales), scope=rs.id)
     assert tr.render(rs, "draw-hand-limit:text", rs.rules["draw-hand-limit"].text).startswith("Dobierz 4 karty.")
     assert tr.term_name(rs, "unit", 1) == "Oddział"
     assert tr.term_name(rs, "unit", 2) == "Oddziały"
@@ -93,7 +93,7 @@ def test_broken_translations_are_located(
     _translate_all(locales / "pl/LC_MESSAGES/havoc.po")
     assert main(["catalog", "check", "--ruleset", "mini"]) == 1
     err = capsys.readouterr().err
-    assert problem in err and "rules.po:" in err and "[draw-hand-limit:text]" in err
+    assert problem in err and "rules.po:" in err and "[mini:draw-hand-limit:text]" in err
 
 
 def test_stale_catalog_after_a_rule_changes(locales: Path, mini_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -105,7 +105,7 @@ def test_stale_catalog_after_a_rule_changes(locales: Path, mini_copy: Path, caps
     draw.write_text(draw.read_text().replace("title: Hand limit", "title: Hand size limit"))
     assert main(["catalog", "check", "--ruleset", "mini"]) == 1
     err = capsys.readouterr().err
-    assert "rules.pot: out of date" in err and "missing pl entry [draw-hand-limit:title]" in err
+    assert "rules.pot: out of date" in err and "missing pl entry [mini:draw-hand-limit:title]" in err
     assert "stale entry" in err
     catalogs.update(rulebook.load("mini"))
     assert main(["catalog", "check", "--ruleset", "mini"]) == 1

@@ -104,8 +104,8 @@ def test_rule_parameters_read_in_the_readers_language() -> None:
     from havoc.i18n import Translator
 
     rs = rulebook.load()
-    pl = rule_data(rs, Translator("pl"), rs.rules["actions-count"])["parameters"]["actions-per-round"]
-    en = rule_data(rs, Translator("en"), rs.rules["actions-count"])["parameters"]["actions-per-round"]
+    pl = rule_data(rs, Translator("pl", scope=rs.id), rs.rules["actions-count"])["parameters"]["actions-per-round"]
+    en = rule_data(rs, Translator("en", scope=rs.id), rs.rules["actions-count"])["parameters"]["actions-per-round"]
     assert pl["value"] == en["value"] == 3
     assert pl["text"] == "3 akcje" and en["text"] == "3 actions"
     assert pl["description"] and pl["description"] != en["description"]

@@ -163,7 +163,7 @@ def test_the_last_word_may_be_unfinished() -> None:
 
 def test_cross_language_results_are_shown_in_the_asked_language() -> None:
     rs = rulebook.load()
-    pl = translator("pl")
+    pl = translator("pl", rs.id)
     for hit in lookup("retreat", "pl", 5):
         if hit.kind == "rule":
             rule = rs.rules[hit.rule_id]

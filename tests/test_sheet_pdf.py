@@ -93,7 +93,7 @@ def test_no_text_below_7pt(sheets: dict[str, Path], lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "pl"])
 def test_every_phase_battle_step_and_objective_is_printed(sheets: dict[str, Path], lang: str) -> None:
     rs = rulebook.load()
-    tr = Translator(lang)
+    tr = Translator(lang, scope=rs.id)
     text = pdf_text(sheets[lang])
 
     def refs(rid: str) -> list[str]:
@@ -148,12 +148,12 @@ def test_polish_letters_extract_correctly(mini_copy: Path, tmp_path: Path, monke
     catalog.add(
         "Draw {draw-count}, keep {hand-limit}.",
         f"Dobierz {{draw-count}}, zatrzymaj {{hand-limit}}. {pangram}.",
-        context="draw-hand-limit:summary",
+        context="mini:draw-hand-limit:summary",
     )
-    catalog.add("Drawing", "Dobór kart — żółć", context="sheet:draw:title")
-    catalog.add("Quick reference", "Ściągawka", context="sheet:title")
-    catalog.add(("Unit", "Units"), ("Oddział", "Oddziały", "Oddziałów"), context="term:unit:name")
-    catalog.add("A miniature of an army.", "Figurka armii; źdźbło.", context="term:unit:definition")
+    catalog.add("Drawing", "Dobór kart — żółć", context="mini:sheet:draw:title")
+    catalog.add("Quick reference", "Ściągawka", context="mini:sheet:title")
+    catalog.add(("Unit", "Units"), ("Oddział", "Oddziały", "Oddziałów"), context="mini:term:unit:name")
+    catalog.add("A miniature of an army.", "Figurka armii; źdźbło.", context="mini:term:unit:definition")
     po = tmp_path / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
     po.parent.mkdir(parents=True)
     with po.open("wb") as fh:

@@ -36,10 +36,23 @@ class Report:
     summary: list[str] = field(default_factory=list)
 
 
+def rulesets(ruleset: Ruleset) -> list[Ruleset]:
+    """``ruleset`` and every other ruleset under the rules folder: one ``rules`` catalog holds
+    them all (contexts are prefixed by the ruleset's ID), so updating one never drops another's."""
+    from havoc import rulebook
+
+    found = {ruleset.id: ruleset}
+    root = rulebook.rules_root()
+    for path in sorted(root.glob("*/ruleset.yaml")) if root.is_dir() else []:
+        other = rulebook.load(path.parent.name, root)
+        found.setdefault(other.id, other)
+    return list(found.values())
+
+
 def rules_template(ruleset: Ruleset) -> Catalog:
-    """The template of the ``rules`` domain: every rule string with context and location."""
+    """The template of the ``rules`` domain: every rule string of every ruleset, with context and location."""
     cat = Catalog(project=HEADER_PROJECT, version="", fuzzy=False)
-    for msg in messages(ruleset):
+    for msg in (m for rs in rulesets(ruleset) for m in messages(rs)):
         msgid: str | tuple[str, str] = (msg.msgid, msg.plural) if msg.plural else msg.msgid
         existing = cat.get(msgid if isinstance(msgid, str) else msgid[0], context=msg.context)
         if existing is not None:
@@ -149,7 +162,12 @@ def update(ruleset: Ruleset, root: Path | None = None) -> list[str]:
     root = root or locales_root()
     tmpls = templates(ruleset)  # one extraction (it scans the whole package) serves every language
     extract(ruleset, root, tmpls)
-    renamed = {old: r.successor for old, r in ruleset.retired.items() if r.successor}
+    renamed = {
+        f"{rs.id}:{old}": f"{rs.id}:{r.successor}"
+        for rs in rulesets(ruleset)
+        for old, r in rs.retired.items()
+        if r.successor
+    }
     done = []
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:
@@ -238,7 +256,7 @@ def merge(
     successor_of_context: dict[str, list[str]] = {}
     for ctx in by_context:
         if ctx and ":" in ctx:
-            ident, fld = ctx.split(":", 1)
+            ident, fld = ctx.rsplit(":", 1)  # "cry-havoc:old-id" and "title"
             if ident in renamed:
                 successor_of_context.setdefault(f"{renamed[ident]}:{fld}", []).append(ctx)
 

@@ -40,7 +40,14 @@ class Message(NamedTuple):
 
 
 def messages(ruleset: Ruleset) -> Iterator[Message]:
-    """Every translatable string of a ruleset, in reading order."""
+    """Every translatable string of a ruleset, in reading order, its context prefixed by the
+    ruleset's ID (``cry-havoc:move-leave:title``): one catalog holds every ruleset's texts."""
+    prefix = f"{ruleset.id}:"
+    for msg in _messages(ruleset):
+        yield msg._replace(context=prefix + msg.context)
+
+
+def _messages(ruleset: Ruleset) -> Iterator[Message]:
     for part in ruleset.parts:
         ruleset.sections[part.section_ids[0]] if part.section_ids else None
         yield Message(f"{part.id}:title", part.title, f"rules/{ruleset.id}/ruleset.yaml", 0)
@@ -189,19 +196,31 @@ def _plural_func(expr: str) -> Callable[[int], int]:
 class Translator:
     """Look up rule texts in one language; English is the source and needs no catalog."""
 
-    def __init__(self, lang: str = SOURCE_LANGUAGE, catalog: Catalog | None = None) -> None:
+    def __init__(self, lang: str = SOURCE_LANGUAGE, catalog: Catalog | None = None, scope: str = "") -> None:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
         self.lang = lang
         if catalog is None and lang != SOURCE_LANGUAGE:
             catalog = load_catalog(lang)
         self.catalog = catalog
+        # The ruleset whose texts this translator reads: rule contexts are prefixed by its ID
+        # (see :func:`messages`); interface strings (context ``ui``) are shared by every ruleset.
+        self.scope = scope
+        self._prefix = f"{scope}:" if scope else ""
         self._plural = _plural_func(catalog.plural_expr if catalog else ENGLISH_PLURAL)
+
+    def scoped(self, ruleset_id: str) -> Translator:
+        """This translator (same catalog) reading the texts of ``ruleset_id``."""
+        return Translator(self.lang, self.catalog, ruleset_id)
+
+    def key(self, context: str) -> str:
+        """The catalog context of a text of this translator's ruleset (``ui`` is shared)."""
+        return context if context == UI_CONTEXT else self._prefix + context
 
     def text(self, context: str, msgid: str) -> str:
         if self.catalog is None:
             return msgid
-        return self.catalog.singular.get((context, msgid), msgid)
+        return self.catalog.singular.get((self.key(context), msgid), msgid)
 
     def plural_index(self, n: int) -> int:
         return int(self._plural(abs(n)))
@@ -211,7 +230,7 @@ class Translator:
         term = ruleset.terms[term_id]
         forms: tuple[str, ...] = (term.name, term.plural)
         if self.catalog is not None:
-            forms = self.catalog.plural.get((f"term:{term_id}:name", term.name), forms)
+            forms = self.catalog.plural.get((f"{self._prefix}term:{term_id}:name", term.name), forms)
         if count is None:
             return forms[0]
         return forms[min(self.plural_index(count), len(forms) - 1)]
@@ -238,9 +257,11 @@ def message_language() -> str:
     return _message_lang.get()
 
 
-@lru_cache(maxsize=4)
-def translator(lang: str) -> Translator:
-    """One translator per language per process: loading a catalog is the slow part."""
+@lru_cache(maxsize=16)
+def translator(lang: str, scope: str = "") -> Translator:
+    """One translator per language (and ruleset) per process: loading a catalog is the slow part."""
+    if scope:
+        return translator(lang).scoped(scope)
     return Translator(lang)
 
 

@@ -83,7 +83,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_rules(args: argparse.Namespace) -> int:
     rs = rulebook.load(args.ruleset)
-    tr = Translator(args.lang)
+    tr = Translator(args.lang, scope=rs.id)
     tree: list[dict[str, Any]] = [
         {
             "id": part.id,
@@ -136,7 +136,7 @@ def _section_entry(rs: Ruleset, tr: Translator, sid: str) -> dict[str, Any]:
 
 def cmd_rule(args: argparse.Namespace) -> int:
     rs = rulebook.load(args.ruleset)
-    tr = Translator(args.lang)
+    tr = Translator(args.lang, scope=rs.id)
     rid = rs.resolve(args.id)
     if rid is None or rid not in rs.rules:
         import difflib

@@ -128,7 +128,7 @@ class Texts:
         self.lang = lang
         # English is the source: its texts render straight from the rules, without loading
         # the catalog machinery (a short `havoc ask` process never imports it).
-        self.tr = translator(lang) if lang != "en" else None
+        self.tr = translator(lang, rs.id) if lang != "en" else None
         self._cache: dict[str, tuple[str, str, str | None]] = {}
         self._facts: dict[str, str] = {}
         self.labels: Any = _PlainLabels()

@@ -42,7 +42,7 @@ class Lookup:
     def text(self, context: str, msgid: str) -> str:
         self.used += 1
         catalog = self.tr.catalog
-        if catalog is not None and (context, msgid) not in catalog.singular:
+        if catalog is not None and (self.tr.key(context), msgid) not in catalog.singular:
             self.missing.append(context)
         return self.tr.text(context, msgid)
 
@@ -50,7 +50,7 @@ class Lookup:
         self.used += 1
         term = self.ruleset.terms[term_id]
         catalog = self.tr.catalog
-        if catalog is not None and (f"term:{term_id}:name", term.name) not in catalog.plural:
+        if catalog is not None and (self.tr.key(f"term:{term_id}:name"), term.name) not in catalog.plural:
             self.missing.append(f"term:{term_id}:name")
         return self.tr.term_name(self.ruleset, term_id)
 
@@ -112,7 +112,7 @@ class SheetRenderer:
         self.rs = ruleset
         self.layout = layout
         self.lang = lang
-        self.tr = translator or Translator(lang)
+        self.tr = translator or Translator(lang, scope=ruleset.id)
         self.look = Lookup(self.tr, ruleset)
         self.numbers = numbers(ruleset)
 

@@ -78,7 +78,7 @@ def _linked_terms(*texts: str | None) -> list[str]:
 
 def documents(rs: Ruleset) -> list[Doc]:
     """Every searchable thing of the ruleset, in book order."""
-    trs = {lang: translator(lang) for lang in LANGUAGES}
+    trs = {lang: translator(lang, rs.id) for lang in LANGUAGES}
 
     def each(context: str, msgid: str | None) -> dict[str, str]:
         if not msgid:
@@ -142,7 +142,7 @@ def _book_order(rs: Ruleset) -> list[Rule]:
 
 def term_forms(rs: Ruleset, term_id: str, lang: str) -> list[str]:
     """The forms a reader may type for a term: its name's plural forms and listed inflections."""
-    tr = translator(lang)
+    tr = translator(lang, rs.id)
     term = rs.terms[term_id]
     forms = [tr.term_name(rs, term_id), tr.term_name(rs, term_id, 2), tr.term_name(rs, term_id, 5)]
     if term.search_forms:

@@ -313,7 +313,7 @@ class Api:
         if rid != rule_id:
             url = str(request.url_for("rule", rule_id=rid))
             return RedirectResponse(f"{url}?lang={lang}", status_code=308)
-        data = rule_data(self.rs, translator(lang), self.rs.rules[rid])
+        data = rule_data(self.rs, translator(lang, self.rs.id), self.rs.rules[rid])
         return self.cached(request, data)
 
     async def search(self, request: Request) -> Response:

@@ -83,7 +83,11 @@ class Context:
         rs = self.ruleset
         kind, *args = key
         if kind == "text":
-            found = self.translator.catalog.singular.get((args[0], args[1])) if self.translator.catalog else None
+            found = (
+                self.translator.catalog.singular.get((self.translator.key(args[0]), args[1]))
+                if self.translator.catalog
+                else None
+            )
             return found if found is not None else args[1]
         if kind == "label":
             return self.labels.messages.get(args[0], args[0]) if self.lang != SOURCE_LANGUAGE else args[0]
@@ -140,7 +144,7 @@ class Context:
         if self.lang == SOURCE_LANGUAGE:
             return msgid
         catalog = self.translator.catalog
-        found = catalog.singular.get((context, msgid)) if catalog else None
+        found = catalog.singular.get((self.translator.key(context), msgid)) if catalog else None
         if found is None:
             if (context, msgid) not in self._warned:
                 self._warned.add((context, msgid))
@@ -282,7 +286,11 @@ def build_context(config: Config, srcdir: Path) -> Context:
     ctx = _contexts.get(key)
     if ctx is None:
         ctx = Context(
-            ruleset, lang, Translator(lang), rulebook.ruleset_folder(name, root), LabelCatalog.load(lang, dirs)
+            ruleset,
+            lang,
+            Translator(lang, scope=ruleset.id),
+            rulebook.ruleset_folder(name, root),
+            LabelCatalog.load(lang, dirs),
         )
         _contexts.clear()
         _contexts[key] = ctx
