@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from havoc import api, games, rulebook
+from havoc import api, game, rulebook
 from havoc.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -118,13 +118,13 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.syspath_prepend(str(TOY))
     monkeypatch.setenv("PYTHONPATH", f"{TOY}:{REPO / 'src'}")
     yield rules
-    games._loaded.pop("toy_game", None)
+    game._loaded.pop("toy_game", None)
     sys.modules.pop("toy_game", None)
 
 
 def test_a_toy_game_validates_and_answers(toy: Path) -> None:
     rs = rulebook.load("toy")  # validated: conditions type-checked against the toy's facts
-    assert games.check(rs) == []
+    assert game.check(rs) == []
     assert rs.game == "toy_game" and rs.question_kinds == ("won",)
     yes = api.ask({"points": 12, "colour": "red"}, "won", ruleset="toy")
     assert yes.verdict is True and yes.rule_ids == ["win-points"]

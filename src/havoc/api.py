@@ -3,7 +3,7 @@
 Positions may be given as the game's position object, a mapping (the YAML/JSON form), a path,
 or ``"-"`` for standard input; questions as the game's question object, a mapping
 (``{"ask": "move", …}``) or the compact words (``"move humans from=a to=b"``). What a position
-and a question are is the ruleset's game's business (:mod:`havoc.games`).
+and a question are is the ruleset's game's business (:mod:`havoc.game`).
 Every question function returns an :class:`~havoc.interpreter.answer.Answer`.
 
 The error contract: every public function here raises only
@@ -23,8 +23,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from havoc import games, rulebook
+from havoc import rulebook
 from havoc.errors import InputError, Problem, RulebookError
+from havoc.game import Game
+from havoc.game import of as game_of
 from havoc.interpreter.answer import Answer
 from havoc.rulebook.model import Ruleset
 
@@ -37,10 +39,10 @@ PositionLike = Any  # a position object, a mapping, a path or "-"
 QueryLike = Any  # a question object, a mapping, or the compact words
 
 
-def _game(rs: Ruleset) -> games.Game:
+def _game(rs: Ruleset) -> Game:
     """The ruleset's game; asking a ruleset that has none is the caller's input error."""
     try:
-        return games.of(rs)
+        return game_of(rs)
     except RulebookError as exc:
         if rs.game:
             raise
@@ -73,7 +75,7 @@ def _read_stdin() -> str:
         raise InputError([Problem("<stdin>", None, str(exc))]) from None
 
 
-def _cached(path: Path, rs: Ruleset | None, game: games.Game) -> Position:
+def _cached(path: Path, rs: Ruleset | None, game: Game) -> Position:
     """A position file validated before (same bytes, same rules, same code) comes from the cache.
 
     Players ask several questions about one table; the cache spares each later question the

@@ -1,7 +1,7 @@
 """Translation catalogs: extract templates, update catalogs, and check them.
 
 Two gettext domains live in ``locales/``: ``rules`` (every string of the rule data, from
-:func:`havoc.i18n.messages`) and ``havoc`` (interface strings in Python, written as
+:func:`havoc.messages.messages`) and ``havoc`` (interface strings in Python, written as
 ``ui("…")`` calls). Other ``.po`` files there (the site's narrative pages, theme strings) are
 checked for completeness. A stale template, a missing or fuzzy translation, a lost
 placeholder or link, or a wrong number of plural forms is an error of ``havoc check``.
@@ -22,7 +22,8 @@ from babel.messages.pofile import read_po, write_po
 
 from havoc import markup, pofile, safeio
 from havoc.errors import Problem, RulebookError
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, locales_root, messages
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, locales_root
+from havoc.messages import messages
 from havoc.rulebook.model import Ruleset
 
 UI_CONTEXT = "ui"
@@ -226,7 +227,7 @@ def _has_text(msg: Message) -> bool:
     return any(strings)
 
 
-def merge(
+def merge(  # noqa: C901 - one pass must see every reuse rule at once (exact, renamed, reworded) so no translation is lost
     old: Catalog,
     template: Catalog,
     renamed: dict[str, str] | None = None,

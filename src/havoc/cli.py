@@ -30,9 +30,9 @@ COMMANDS = {
 
 def all_commands() -> dict[str, str]:
     """The engine's commands and those the installed games add (``COMMANDS`` of each game package)."""
-    from havoc import games
+    from havoc import game
 
-    return {**COMMANDS, **games.commands()}
+    return {**COMMANDS, **game.commands()}
 
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2

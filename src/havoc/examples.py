@@ -15,13 +15,13 @@ from havoc.rulebook.model import Example, Ruleset
 
 def run(rs: Ruleset, ex: Example) -> list[Problem]:
     """What is wrong with one example (nothing when the assistant agrees with it)."""
-    from havoc import api, games
+    from havoc import api, game
 
     def problem(message: str) -> Problem:
         return Problem(ex.loc.file, ex.loc.line, f"example {ex.id}: {message}")
 
     try:
-        pos = games.of(rs).parse_position(ex.position, rs, f"example {ex.id}")
+        pos = game.of(rs).parse_position(ex.position, rs, f"example {ex.id}")
     except HavocError as exc:
         return [problem(f"position: {p.message}") for p in exc.problems]
     try:

@@ -3,7 +3,7 @@
 ``pybabel extract -F babel.cfg`` calls it once per YAML file; it loads the whole validated
 ruleset the file belongs to and yields the messages written in that file, each as a
 ``pgettext`` call so the message keeps its ``<id>:<field>`` context. ``havoc catalog`` uses
-the same :func:`havoc.i18n.messages` list directly.
+the same :func:`havoc.messages.messages` list directly.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from havoc.i18n import messages
+from havoc.messages import messages
 
 
 def extract_rules(

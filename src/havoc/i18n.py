@@ -1,27 +1,25 @@
-"""Translation of rule data: message contexts, catalogs and plural forms (Babel).
+"""Translation: catalogs, translators, plural forms (Babel), and the interface strings ``ui()``.
 
-Every translatable string of a ruleset is listed by :func:`messages`, once, with its context
-``<id>:<field>`` and its file:line. The Babel extractor, the catalog check and every view's
-lookup use that same list, so a message cannot be extracted under one context and looked up
-under another.
+The list of every translatable string of a ruleset is :func:`havoc.messages.messages`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from havoc import markup
+from havoc.languages import CODES, SOURCE
 
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset
 
-LANGUAGES = ("en", "pl")
-SOURCE_LANGUAGE = "en"
+LANGUAGES = CODES  # the registry's (havoc.languages): a language is its catalogs plus one entry there
+SOURCE_LANGUAGE = SOURCE
 DOMAIN = "rules"
 ENGLISH_PLURAL = "(n != 1)"
 
@@ -37,77 +35,6 @@ class Message(NamedTuple):
     line: int
     plural: str | None = None  # msgid_plural for term names
     comment: str | None = None
-
-
-def messages(ruleset: Ruleset) -> Iterator[Message]:
-    """Every translatable string of a ruleset, in reading order, its context prefixed by the
-    ruleset's ID (``cry-havoc:move-leave:title``): one catalog holds every ruleset's texts."""
-    prefix = f"{ruleset.id}:"
-    for msg in _messages(ruleset):
-        yield msg._replace(context=prefix + msg.context)
-
-
-def _messages(ruleset: Ruleset) -> Iterator[Message]:
-    for part in ruleset.parts:
-        ruleset.sections[part.section_ids[0]] if part.section_ids else None
-        yield Message(f"{part.id}:title", part.title, f"rules/{ruleset.id}/ruleset.yaml", 0)
-    for section in ruleset.sections.values():
-        yield Message(f"{section.id}:title", section.title, section.loc.file, section.loc.line)
-        if section.intro:
-            yield Message(f"{section.id}:intro", section.intro, section.loc.file, section.loc.line)
-        for rid in section.rule_ids:
-            yield from _rule_messages(ruleset, rid)
-    for overlay in ruleset.overlays.values():
-        yield Message(f"{overlay.id}:title", overlay.title, overlay.loc.file, overlay.loc.line)
-        if overlay.intro:
-            yield Message(f"{overlay.id}:intro", overlay.intro, overlay.loc.file, overlay.loc.line)
-        own = {rid for sid in overlay.section_ids for rid in ruleset.sections[sid].rule_ids}
-        for rid in overlay.rule_ids:
-            if rid not in own:
-                yield from _rule_messages(ruleset, rid)
-    for term in ruleset.terms.values():
-        f, ln = term.loc.file, term.loc.line
-        yield Message(f"term:{term.id}:name", term.name, f, ln, plural=term.plural)
-        yield Message(f"term:{term.id}:definition", term.definition, f, ln)
-        if term.search_forms:
-            yield Message(
-                f"term:{term.id}:search-forms",
-                term.search_forms,
-                f,
-                ln,
-                comment="Comma-separated: every inflected form a reader may search for.",
-            )
-    for fact in ruleset.facts.values():
-        yield Message(f"fact:{fact.name}:description", fact.description, f"rules/{ruleset.id}/facts.yaml", 0)
-    from havoc.quickref.layout import sheet_messages
-    from havoc.rulebook import rules_root
-
-    yield from sheet_messages(rules_root() / ruleset.id)
-
-
-def _rule_messages(ruleset: Ruleset, rid: str) -> Iterator[Message]:
-    rule = ruleset.rules[rid]
-    f, ln = rule.loc.file, rule.loc.line
-    yield Message(f"{rid}:title", rule.title, f, ln)
-    if rule.text:
-        yield Message(f"{rid}:text", rule.text, f, ln, comment=_placeholder_note(rule.text))
-    if rule.summary:
-        yield Message(f"{rid}:summary", rule.summary, f, ln, comment=_placeholder_note(rule.summary))
-    if rule.check and rule.check.hint:
-        yield Message(f"{rid}:hint", rule.check.hint, f, ln)
-    for name, param in rule.params.items():
-        if param.description:
-            yield Message(f"param:{name}:description", param.description, param.loc.file, param.loc.line)
-    for ex in rule.examples:
-        yield Message(f"{ex.id}:title", ex.title, ex.loc.file, ex.loc.line)
-        if ex.text:
-            yield Message(f"{ex.id}:text", ex.text, ex.loc.file, ex.loc.line)
-
-
-def _placeholder_note(text: str) -> str | None:
-    if "{" not in text:
-        return None
-    return "Keep every {placeholder}; a {name:one|few|many} word takes this language's plural forms."
 
 
 # --- catalogs -----------------------------------------------------------------

@@ -45,7 +45,7 @@ def _previous(text: str) -> dict[str, str]:
     return {m.group(1): "".join(_unescape(x) for x in _LITERAL.findall(m.group(2))) for m in _PREVIOUS.finditer(text)}
 
 
-def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:
+def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:  # noqa: C901 - a line-by-line state machine of the .po grammar
     """Every entry of a PO file, and every syntax problem with its line."""
     entries: list[Entry] = []
     problems: list[Problem] = []

@@ -28,6 +28,7 @@ from havoc import rulebook, safeio
 from havoc.commands import add_ruleset_option
 from havoc.errors import HavocError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
+from havoc.languages import REGISTRY
 
 REPO = Path(__file__).resolve().parents[3]
 SOURCE = REPO / "docsbuild"
@@ -211,7 +212,7 @@ def write_root(out: Path) -> Path:
     return path
 
 
-NAMES = {"en": "English", "pl": "Polski"}
+NAMES = {code: lang.name for code, lang in REGISTRY.items()}
 
 ROOT_PAGE = """<!DOCTYPE html>
 <html lang="en">

@@ -9,7 +9,8 @@ from typing import Any
 from havoc import rulebook
 from havoc.commands import add_output_options, add_ruleset_option
 from havoc.i18n import Translator, nui, ui
-from havoc.rulebook.model import ParamDef, Rule, Ruleset
+from havoc.rulebook.model import Ruleset
+from havoc.ruledata import rule_data
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,10 +59,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     if layout_path(sheet_root).is_file():
         load_layout(rs, sheet_root)
         checks.append("sheet layout")
-    from havoc import examples, games
+    from havoc import examples, game
     from havoc.errors import RulebookError
 
-    game_problems = games.check(rs)  # the game package loads and handles every declared kind
+    game_problems = game.check(rs)  # the game package loads and handles every declared kind
     if game_problems:
         raise RulebookError(game_problems)
     ran, failed = examples.run_all(rs) if rs.game else (0, [])  # examples are checks, not only tests
@@ -156,87 +157,6 @@ def cmd_rule(args: argparse.Namespace) -> int:
     return 0
 
 
-def rule_data(rs: Ruleset, tr: Translator, rule: Rule) -> dict[str, Any]:
-    """Everything about one rule, in one language (the JSON form of ``havoc rule``)."""
-    view = rs.view()
-    section = rs.sections.get(rule.section_id)
-    data: dict[str, Any] = {
-        "id": rule.id,
-        "title": tr.text(f"{rule.id}:title", rule.title),
-        "section": {
-            "id": rule.section_id,
-            "title": tr.text(f"{rule.section_id}:title", section.title) if section else "",
-        },
-        "text": tr.render(rs, f"{rule.id}:text", rule.text),
-        "summary": tr.render(rs, f"{rule.id}:summary", rule.summary) if rule.summary else None,
-        "parameters": {n: _param_data(rs, tr, n, p) for n, p in rule.params.items()},
-        "uses-parameters": sorted(_used_params(rule)),
-        "see": [{"id": s, "title": _title(rs, tr, s)} for s in rule.see],
-        "terms": sorted(set(rule.terms) | _linked_terms(rule)),
-        "source": {
-            k: v
-            for k, v in (
-                ("seed", rule.source.seed),
-                ("heading", rule.source.heading),
-                ("doc", rule.source.doc),
-                ("note", rule.source.note),
-            )
-            if v
-        },
-        "origin": rule.origin,
-        "file": str(rule.loc),
-        "examples": [
-            {
-                "id": ex.id,
-                "title": tr.text(f"{ex.id}:title", ex.title),
-                "text": tr.render(rs, f"{ex.id}:text", ex.text) if ex.text else None,
-                "query": ex.query,
-                "expect": ex.expect,
-            }
-            for ex in rule.examples
-        ],
-        "amended-by": [
-            {"id": a.id, "title": tr.text(f"{a.id}:title", a.title), "text": tr.render(rs, f"{a.id}:text", a.text)}
-            for a in view.amendments.get(rule.id, ())
-        ],
-    }
-    if rule.op:
-        data["overlay"] = {"op": rule.op, "target": rule.target}
-    if rule.check:
-        c = rule.check
-        data["check"] = {
-            "queries": list(c.queries),
-            "applies-if": c.applies_if,
-            "requires": c.requires,
-            "figures": c.figures,
-            "hint": tr.render(rs, f"{rule.id}:hint", c.hint) if c.hint else None,
-        }
-    return data
-
-
-def _title(rs: Ruleset, tr: Translator, ident: str) -> str:
-    if ident in rs.rules:
-        return tr.text(f"{ident}:title", rs.rules[ident].title)
-    return tr.text(f"{ident}:title", rs.sections[ident].title)
-
-
-def _used_params(rule: Rule) -> set[str]:
-    from havoc import markup
-
-    names: set[str] = set()
-    for text in (rule.text, rule.summary or ""):
-        for piece in markup.walk(markup.parse(text)):
-            if isinstance(piece, (markup.Param, markup.PluralWord)):
-                names.add(piece.name)
-    return names
-
-
-def _linked_terms(rule: Rule) -> set[str]:
-    from havoc import markup
-
-    return {p.target for p in markup.walk(markup.parse(rule.text)) if isinstance(p, markup.Ref) and p.kind == "term"}
-
-
 def _labels(lang: str) -> dict[str, str]:
     """The labels of ``havoc rule``, as literal ``ui()`` calls so the catalog extraction finds them."""
     return {
@@ -253,27 +173,6 @@ def _labels(lang: str) -> dict[str, str]:
         "hint": ui("hint", lang),
         "ruling": ui("ruling", lang),
         "example": ui("example", lang),
-    }
-
-
-def _unit_text(rs: Ruleset, unit: str, n: int, lang: str) -> str:
-    if not rs.game:
-        return unit
-    from havoc import games
-
-    return games.of(rs).labels().unit(unit, n, lang)
-
-
-def _param_data(rs: Ruleset, tr: Translator, name: str, p: ParamDef) -> dict[str, Any]:
-    """A parameter's value, its counted unit and description in the reader's language (1 akcja, 5 akcji)."""
-    counted = isinstance(p.value, int) and not isinstance(p.value, bool) and p.unit
-    words = _unit_text(rs, p.unit, p.value, tr.lang) if counted else ""  # type: ignore[arg-type]
-    description = tr.text(f"param:{name}:description", p.description) if p.description else None
-    return {
-        "value": p.value,
-        "unit": p.unit,
-        "text": f"{p.value} {words}".strip(),
-        "description": description,
     }
 
 

@@ -133,9 +133,9 @@ class Texts:
         self._facts: dict[str, str] = {}
         self.labels: Any = _PlainLabels()
         if rs.game:
-            from havoc import games
+            from havoc import game
 
-            self.labels = games.of(rs).labels()
+            self.labels = game.of(rs).labels()
 
     def _render(self, context: str, msgid: str) -> str:
         if self.tr is not None:

@@ -58,11 +58,11 @@ class Engine:
         self.rs = rs
         self.variant = variant
         self.view = rs.view(variant)
-        from havoc import games
+        from havoc import game
 
-        game = games.of(rs)
-        self.resolve = game.resolve_fact
-        self.needs_of: Callable[..., frozenset[str]] = getattr(game, "needs_of", _no_needs)
+        played = game.of(rs)
+        self.resolve = played.resolve_fact
+        self.needs_of: Callable[..., frozenset[str]] = getattr(played, "needs_of", _no_needs)
         self.by_kind: dict[str, list[CompiledRule]] = {}
         # Which rules each kind consults, in reading order; compiled on first use, so a
         # process that answers one question compiles only the checks it needs.

@@ -51,40 +51,77 @@ def compile_expr(e: Any, params: Callable[[str], Any], resolve: Resolver) -> Com
     if not isinstance(e, dict) or len(e) != 1:
         raise ExprError(f"not an expression: {e!r}")
     ((op, arg),) = e.items()
-    if op == "fact":
-        return _fact(str(arg), resolve)
-    if op == "param":
-        pvalue = params(str(arg))
-        return lambda ctx: pvalue
-    if op == "figure":
-        fname = str(arg)
-        return lambda ctx: _figure(ctx, fname)
-    if op == "not":
-        inner = compile_expr(arg, params, resolve)
-        return lambda ctx: not inner(ctx)
+    special = _SPECIAL.get(op)
+    if special is not None:
+        return special(arg, params, resolve)
     args = [compile_expr(x, params, resolve) for x in arg] if isinstance(arg, list) else []
-    if op == "all":
+    return _table_op(op, args)
 
-        def all_of(ctx: Context) -> bool:
-            for a in args:  # noqa: SIM110 - a plain loop is faster than all() over a generator
-                if not a(ctx):
-                    return False
-            return True
 
-        return all_of
-    if op == "any":
+def _c_fact(arg: Any, params: Callable[[str], Any], resolve: Resolver) -> Compiled:
+    return _fact(str(arg), resolve)
 
-        def any_of(ctx: Context) -> bool:
-            for a in args:  # noqa: SIM110 - a plain loop is faster than any() over a generator
-                if a(ctx):
-                    return True
-            return False
 
-        return any_of
-    if op == "in":  # the one operator with a literal list: compiled to a tuple lookup
-        needle = args[0]
-        hay = tuple(arg[1]) if isinstance(arg[1], list) else ()
-        return lambda ctx: needle(ctx) in hay
+def _c_param(arg: Any, params: Callable[[str], Any], resolve: Resolver) -> Compiled:
+    value = params(str(arg))
+    return lambda ctx: value
+
+
+def _c_figure(arg: Any, params: Callable[[str], Any], resolve: Resolver) -> Compiled:
+    name = str(arg)
+    return lambda ctx: _figure(ctx, name)
+
+
+def _c_not(arg: Any, params: Callable[[str], Any], resolve: Resolver) -> Compiled:
+    inner = compile_expr(arg, params, resolve)
+    return lambda ctx: not inner(ctx)
+
+
+def _c_all(arg: Any, params: Callable[[str], Any], resolve: Resolver) -> Compiled:
+    args = [compile_expr(x, params, resolve) for x in arg]
+
+    def all_of(ctx: Context) -> bool:
+        for a in args:  # noqa: SIM110 - a plain loop is faster than all() over a generator
+            if not a(ctx):
+                return False
+        return True
+
+    return all_of
+
+
+def _c_any(arg: Any, params: Callable[[str], Any], resolve: Resolver) -> Compiled:
+    args = [compile_expr(x, params, resolve) for x in arg]
+
+    def any_of(ctx: Context) -> bool:
+        for a in args:  # noqa: SIM110 - a plain loop is faster than any() over a generator
+            if a(ctx):
+                return True
+        return False
+
+    return any_of
+
+
+def _c_in(arg: Any, params: Callable[[str], Any], resolve: Resolver) -> Compiled:
+    """The one operator with a literal list: compiled to a tuple lookup."""
+    needle = compile_expr(arg[0], params, resolve)
+    hay = tuple(arg[1]) if isinstance(arg[1], list) else ()
+    return lambda ctx: needle(ctx) in hay
+
+
+# The leaves and the operators that short-circuit or take a literal list; every other operator
+# is evaluated from the one table (havoc.conditions.OPS).
+_SPECIAL: Final[dict[str, Callable[[Any, Callable[[str], Any], Resolver], Compiled]]] = {
+    "fact": _c_fact,
+    "param": _c_param,
+    "figure": _c_figure,
+    "not": _c_not,
+    "all": _c_all,
+    "any": _c_any,
+    "in": _c_in,
+}
+
+
+def _table_op(op: str, args: list[Compiled]) -> Compiled:
     spec = OPS.get(op)
     if spec is None or spec.evaluate is None:
         raise ExprError(f"unknown operator {op!r}")

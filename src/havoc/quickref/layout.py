@@ -363,7 +363,7 @@ def load_layout(ruleset: Ruleset, ruleset_root: Path) -> Layout:
 
 
 def sheet_messages(ruleset_root: Path) -> Iterator[Message]:
-    """The sheet's own translatable strings (its headings), for :func:`havoc.i18n.messages`.
+    """The sheet's own translatable strings (its headings), for :func:`havoc.messages.messages`.
 
     The sheet's lines are rule summaries, already in the catalogs under ``<rule-id>:summary``;
     only the headings written in ``sheet.yaml`` are new. A ruleset without a layout has none.

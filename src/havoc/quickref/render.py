@@ -15,6 +15,7 @@ from importlib import resources
 
 from havoc import markup
 from havoc.i18n import Translator
+from havoc.languages import REGISTRY
 from havoc.numbering import numbers
 from havoc.quickref.layout import Block, Item, Layout
 from havoc.rulebook.model import Ruleset
@@ -56,7 +57,7 @@ class Lookup:
 
 
 # Polish typesetting never leaves a one-letter word (a, i, o, u, w, z) at the end of a line.
-_HANGING = {"pl": re.compile(r"(?<![\w\u00a0])([aiouwzAIOUWZ]) ")}
+_HANGING = {code: re.compile(rf"(?<![\w\u00a0])([{lang.hanging}]) ") for code, lang in REGISTRY.items() if lang.hanging}
 
 
 def typeset(text: str, lang: str) -> str:

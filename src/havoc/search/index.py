@@ -179,7 +179,7 @@ class Analyzer:
         return [k for w in T.words(text) if not T.is_stopword(w) for k in self.word_keys(w)]
 
 
-def build(rs: Ruleset) -> dict[str, Any]:
+def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every document and field; splitting it would copy its shared tables
     """The whole index (both languages' displays): see :func:`for_language` for the site's part."""
     docs = documents(rs)
     groups = {lang: {tid: term_forms(rs, tid, lang) for tid in rs.terms} for lang in LANGUAGES}

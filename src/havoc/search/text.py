@@ -16,11 +16,13 @@ from typing import Any
 
 import snowballstemmer
 
+from havoc.languages import REGISTRY
+
 # Letters and digits; the browser uses /[\p{L}\p{N}]+/gu on the NFC text, which is the same set.
 _WORD = re.compile(r"[^\W_]+")
 _MARKS = re.compile("[\u0300-\u036f]")
 
-STEMMER_NAMES = {"en": "english", "pl": "polish"}
+STEMMER_NAMES = {code: lang.stemmer for code, lang in REGISTRY.items()}
 
 # Short function words that carry no meaning for search (deliberately small lists: a game word
 # must never land here). Compared after folding, so "sie" is "się" too.

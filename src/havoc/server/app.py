@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from havoc import api, games
+from havoc import api, game
 from havoc.errors import HavocError, InputError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, set_message_language, ui
 from havoc.rulebook.model import Ruleset
@@ -219,7 +219,7 @@ class Api:
     def _validate(self, data: Any, lang: str) -> Any:
         try:
             if isinstance(data, str):
-                return games.of(self.rs).parse_position_text(data, self.rs, "position")
+                return game.of(self.rs).parse_position_text(data, self.rs, "position")
             if isinstance(data, dict):
                 return api.load_position(data, self.rs)
             raise InputError([Problem("position", None, f"expected a mapping or YAML/JSON text, found {_kind(data)}")])
@@ -294,8 +294,8 @@ class Api:
         return self.answer(pos, _query("score", data, ("faction",)), lang)
 
     async def rule(self, request: Request) -> Response:
-        from havoc.commands.rules import rule_data
         from havoc.i18n import translator
+        from havoc.ruledata import rule_data
 
         lang = self.lang_of(request)
         rule_id = request.path_params["rule_id"]
@@ -337,7 +337,7 @@ class Api:
     async def labels(self, request: Request) -> Response:
         """The words an answer's JSON leaves as IDs (figures, factions), for a page to show."""
         lang = self.lang_of(request)
-        words = games.of(self.rs).labels()
+        words = game.of(self.rs).labels()
         figures = words.figures(lang)
         factions = {f: words.name(f, lang) for f in words.parties()}
         return self.cached(request, {"lang": lang, "figures": figures, "factions": factions})
@@ -358,7 +358,7 @@ class Api:
 
 
 def _schema(rs: Ruleset) -> dict[str, Any]:
-    return games.of(rs).position_schema(rs)
+    return game.of(rs).position_schema(rs)
 
 
 def _kind(value: Any) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from havoc import __version__, games
+from havoc import __version__, game
 from havoc.i18n import LANGUAGES
 from havoc.rulebook.model import Ruleset
 
@@ -21,7 +21,7 @@ def _strip(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def openapi(rs: Ruleset) -> dict[str, Any]:
-    question = games.of(rs).question_schema()
+    question = game.of(rs).question_schema()
     lang = {"type": "string", "enum": list(LANGUAGES), "description": "The language of the answer and the errors."}
     faction = question["properties"]["faction"]
     problem = {
@@ -224,7 +224,7 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
 
 def _position(rs: Ruleset) -> dict[str, Any]:
     """The position schema, with what the validator also checks about the list of players."""
-    return _strip(games.of(rs).position_schema(rs))
+    return _strip(game.of(rs).position_schema(rs))
 
 
 def _examples(rs: Ruleset) -> dict[str, dict[str, Any]]:

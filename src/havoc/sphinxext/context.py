@@ -17,7 +17,7 @@ from sphinx.util import logging
 from havoc import rulebook
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, Translator, locales_root
 from havoc.rulebook.model import Loc, Ruleset
-from havoc.sphinxext.labels import LabelCatalog
+from havoc.sphinxext.labels import LabelCatalog, set_current_labels
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -56,9 +56,9 @@ class Context:
         """The game's labels (figures, kinds, units), or None for a ruleset without a game."""
         if not self.ruleset.game:
             return None
-        from havoc import games
+        from havoc import game
 
-        return games.of(self.ruleset).labels()
+        return game.of(self.ruleset).labels()
 
     def unit_text(self, unit: str, n: int) -> str:
         """A parameter's counted unit in the reader's language (through the game's words)."""
@@ -295,6 +295,7 @@ def build_context(config: Config, srcdir: Path) -> Context:
         _contexts.clear()
         _contexts[key] = ctx
     _current[:] = [ctx]
+    set_current_labels(ctx.labels)
     return ctx
 
 
@@ -305,11 +306,8 @@ def get_context(env: BuildEnvironment) -> Context:
     return build_context(env.config, Path(env.srcdir))
 
 
-def current_labels() -> LabelCatalog | None:
-    return _current[0].labels if _current else None
-
-
 def on_builder_inited(app: Sphinx) -> None:
     """Load the rules once at the start of a build (a broken ruleset stops the build here, clearly)."""
     _current.clear()
+    set_current_labels(None)
     build_context(app.config, Path(app.srcdir))

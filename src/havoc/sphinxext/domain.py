@@ -73,8 +73,8 @@ class AZIndex(Index):
     shortname = LazyLabel("A–Z")  # type: ignore[assignment]
 
     def generate(self, docnames: Iterable[str] | None = None) -> tuple[list[tuple[str, list[IndexEntry]]], bool]:
+        from havoc.languages import collation_key
         from havoc.sphinxext import labels as L
-        from havoc.sphinxext.glossary import collation_key
 
         domain = self.domain
         assert isinstance(domain, HavocDomain)
@@ -87,8 +87,10 @@ class AZIndex(Index):
                 continue
             letter = obj.title.lstrip("„“\"'(")[:1].upper()
             groups.setdefault(letter, []).append(IndexEntry(obj.title, 0, obj.docname, obj.anchor, kinds[kind], "", ""))
-        ordered = sorted(groups.items(), key=lambda kv: collation_key(kv[0]))
-        return [(letter, sorted(entries, key=lambda e: collation_key(e.name))) for letter, entries in ordered], False
+        ordered = sorted(groups.items(), key=lambda kv: collation_key(kv[0], ctx.lang))
+        return [
+            (letter, sorted(entries, key=lambda e: collation_key(e.name, ctx.lang))) for letter, entries in ordered
+        ], False
 
 
 class HavocDomain(Domain):

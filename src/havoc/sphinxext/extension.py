@@ -62,15 +62,13 @@ def on_builder_inited(app: Sphinx) -> None:
 
 def site_extensions() -> list[str]:
     """The modules the installed games add to the site (``SITE_EXTENSION``: a ``setup_site(app)``)."""
-    import pkgutil
-
-    from havoc import games
+    from havoc import game
 
     found = []
-    for info in pkgutil.iter_modules(games.__path__, games.__name__ + "."):
-        module = getattr(importlib.import_module(info.name), "SITE_EXTENSION", None) if info.ispkg else None
-        if module:
-            found.append(module)
+    for module in game.installed():
+        extension = getattr(game.load(module), "SITE_EXTENSION", None)
+        if extension:
+            found.append(extension)
     return found
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx import addnodes
 
+from havoc.languages import collation_key
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.base import HavocDirective
 from havoc.sphinxext.context import Context
@@ -22,14 +23,8 @@ from havoc.sphinxext.rule import labelled, term_tip
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+
 # Polish alphabetical order (it also sorts English correctly).
-ALPHABET = "aąbcćdeęfghijklłmnńoóprsśtuvwxyzźż"
-
-
-def collation_key(text: str) -> list[int]:
-    return [ALPHABET.index(c) if c in ALPHABET else 100 + ord(c) for c in text.lower()]
-
-
 def term_anchor(term_id: str) -> str:
     return f"term-{term_id}"
 
@@ -50,7 +45,7 @@ class GlossaryDirective(HavocDirective):
         files: set[Path] = {ctx.glossary_file()}
         ctx.record("terms")
         out: list[nodes.Node] = []
-        for term in sorted(rs.terms.values(), key=lambda t: collation_key(ctx.term_name(t.id))):
+        for term in sorted(rs.terms.values(), key=lambda t: collation_key(ctx.term_name(t.id), ctx.lang)):
             name = ctx.term_name(term.id)
             anchor = term_anchor(term.id)
             sec = nodes.section(ids=[anchor], classes=["havoc-glossary-entry"])

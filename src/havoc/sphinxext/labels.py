@@ -103,14 +103,14 @@ SUBJECT_REGION = label("the region asked about")
 WORD_TABLES = ("regions", "keys", "values")
 
 
-def game_words(game: str) -> dict[str, dict[str, str]]:
+def game_words(module: str) -> dict[str, dict[str, str]]:
     """``{"regions": …, "keys": …, "values": …}``: identifier -> English label of the game."""
-    from havoc import games
+    from havoc import game
 
     found: dict[str, dict[str, str]] = {t: {} for t in WORD_TABLES}
-    if not game:
+    if not module:
         return found
-    words = getattr(games.load(game), "site_words", None)
+    words = getattr(game.load(module), "site_words", None)
     for table, entries in (words() if words else {}).items():
         if table in found:
             found[table] = {k: label(v) for k, v in entries.items()}
@@ -118,14 +118,11 @@ def game_words(game: str) -> dict[str, dict[str, str]]:
 
 
 def _declare_installed_games() -> None:
-    import importlib
-    import pkgutil
+    from havoc import game
 
-    from havoc import games
-
-    for info in pkgutil.iter_modules(games.__path__, games.__name__ + "."):
-        if info.ispkg and hasattr(importlib.import_module(info.name), "site_words"):
-            game_words(info.name)
+    for module in game.installed():
+        if hasattr(game.load(module), "site_words"):
+            game_words(module)
 
 
 @dataclass
@@ -176,6 +173,14 @@ class LabelCatalog:
         return found
 
 
+# The labels of the language being built (set by the build context), for LazyLabel.
+_current_labels: list[LabelCatalog] = []
+
+
+def set_current_labels(labels: LabelCatalog | None) -> None:
+    _current_labels[:] = [labels] if labels is not None else []
+
+
 class LazyLabel:
     """A label translated when rendered (for class attributes such as an index's title)."""
 
@@ -183,9 +188,7 @@ class LazyLabel:
         self.msgid = label(msgid)
 
     def __str__(self) -> str:
-        from havoc.sphinxext.context import current_labels
-
-        labels = current_labels()
+        labels = _current_labels[0] if _current_labels else None
         return labels.get(self.msgid) if labels else self.msgid
 
     def __html__(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from havoc.languages import REGISTRY
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import get_context
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from docutils import nodes
     from sphinx.application import Sphinx
 
-NAMES = {"en": "English", "pl": "Polski"}
+NAMES = {code: lang.name for code, lang in REGISTRY.items()}
 
 
 def language_links(app: Sphinx, pagename: str) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
+from havoc.languages import SOURCE, language
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import get_context
 from havoc.sphinxext.domain import HavocDomain
@@ -123,7 +124,7 @@ def redirects(app: Sphinx) -> dict[str, str]:
             lang=html.escape(app.config.language or "en"),
             title=html.escape(obj.title),
             site=html.escape(app.config.project),
-            locale={"pl": "pl_PL"}.get(app.config.language or "en", "en_GB"),
+            locale=language(app.config.language or SOURCE).locale,
             uri=html.escape(uri),
             uri_json=json.dumps(uri).replace("</", "<\\/"),
             message=html.escape(ctx.label(L.RULE_RETIRED if retired else L.RULE_MOVED)),

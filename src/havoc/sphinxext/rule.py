@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 from docutils import nodes
 
 from havoc import markup
+from havoc.i18n import SOURCE_LANGUAGE
 from havoc.rulebook.model import Example, Overlay, Rule, Source
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.domain import Obj
@@ -86,9 +87,11 @@ def source_nodes(ctx: Context, source: Source, overlay: Overlay | None) -> list[
         text = ctx.label(title) + (f" ({extra})" if extra else "")
         parts.append([nodes.emphasis("", text)])
     if source.heading:
-        quoted = f"„{source.heading}”" if ctx.lang == "pl" else f"“{source.heading}”"
+        from havoc.languages import quote
+
+        quoted = quote(source.heading, ctx.lang)
         parts.append([nodes.Text(f"{ctx.label(L.HEADING)} {quoted}")])
-    if source.note and ctx.lang == "en":
+    if source.note and ctx.lang == SOURCE_LANGUAGE:  # notes on a source are in the rules' language
         parts.append([nodes.Text(source.note)])
     return Renderer._join(parts, ", ")
 

@@ -1,12 +1,12 @@
 """Cry Havoc (Portal Games, 2016) on the havoc engine: what the game offers the engine.
 
-The names below are the :class:`havoc.games.Game` protocol. Each imports its module only when
+The names below are the :class:`havoc.game.Game` protocol. Each imports its module only when
 called, so naming the game (a ruleset's ``game`` key) costs nothing until a question is asked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,36 +110,11 @@ def needs_of(*exprs: Any) -> frozenset[str]:
     return needs(*exprs)
 
 
-class _Kind:
-    """One question kind as the engine sees it: handler, fields, figures and help."""
+def question_kinds() -> Mapping[str, Any]:
+    """The question kinds this package answers, each declared in its own module (questions/)."""
+    from havoc.games.cry_havoc import questions
 
-    __slots__ = ("fields", "figures", "handle", "help", "name", "needs")
-
-    def __init__(
-        self, name: str, handle: Callable[[Any], Answer], fields: tuple[str, ...], figures: tuple[str, ...]
-    ) -> None:
-        self.name = name
-        self.handle = handle
-        self.fields = fields
-        self.needs = fields
-        self.figures = figures
-        self.help = ""
-
-
-_kinds: dict[str, _Kind] = {}
-
-
-def question_kinds() -> Mapping[str, _Kind]:
-    """The question kinds this package answers (a kind in vocabulary.yaml without one fails `havoc check`)."""
-    if not _kinds:
-        from havoc.games.cry_havoc.figures import FIGURES
-        from havoc.games.cry_havoc.kinds import HANDLERS as MORE
-        from havoc.games.cry_havoc.queries import HANDLERS
-        from havoc.games.cry_havoc.query import NEEDS
-
-        for name, handle in {**HANDLERS, **MORE}.items():
-            _kinds[name] = _Kind(name, handle, NEEDS.get(name, ()), FIGURES.get(name, ()))
-    return _kinds
+    return {k.name: k for k in questions.all_kinds()}
 
 
 class _Labels:

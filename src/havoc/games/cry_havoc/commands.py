@@ -17,10 +17,8 @@ if TYPE_CHECKING:
 
 ASK_EPILOG = """\
 question words (the compact form):  KIND [FACTION] [key=value ...]
-  KIND      move, recruit, build, activate, draw-tactics, enable-scoring, use-skill,
-            play-tactic, battle, retreat, discard, prisoners, score, winner, legal,
-            how-many, place, end-of-move, setup
-  FACTION   humans, pilgrims, machines or trogs (default: the position's `turn`)
+  KIND      {kinds}
+  FACTION   {factions} (default: the position's `turn`)
   key=value any field of the query file form: from, to, via, region, units, points,
             cost, structure, deck, card, card-terrain, card-units, skill,
             activations, during-action, moved-this-action, position, capture-from,
@@ -78,8 +76,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "ask",
         help="ask the rules assistant a question about a position",
         description="Answer a question about a position from the rules, citing the rules that decide it.",
-        epilog=ASK_EPILOG + "\n" + _figures_help(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_ASK_EPILOG_MARK,
+        formatter_class=_AskHelp,
     )
     p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
     p.add_argument("words", metavar="QUESTION", nargs="*", help="the question in compact form (see below)")
@@ -149,10 +147,32 @@ def _speak(lang: str) -> None:
     set_message_language(lang)
 
 
-def _figures_help() -> str:
+# The epilog lists every question kind from its own declaration; it is built only when the
+# help is printed, so answering a question never imports every kind's module.
+_ASK_EPILOG_MARK = "\0ask-epilog"
+
+
+class _AskHelp(argparse.RawDescriptionHelpFormatter):
+    def add_text(self, text: str | None) -> None:
+        super().add_text(ask_epilog() if text is _ASK_EPILOG_MARK else text)
+
+
+def ask_epilog() -> str:
+    """``havoc ask --help``'s epilog: the compact form, each kind in a line, and its figures."""
+    import textwrap
+
+    from havoc.games.cry_havoc import questions
+    from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.figures import help_text
 
-    return help_text()
+    kinds = [k.name for k in questions.all_kinds()]
+    listed = textwrap.fill(", ".join(kinds), 76, subsequent_indent=" " * 12)
+    factions = ", ".join(FACTIONS[:-1]) + " or " + FACTIONS[-1]
+    text = ASK_EPILOG.replace("{kinds}", listed).replace("{factions}", factions)
+    lines = ["question kinds:"]
+    for k in questions.all_kinds():
+        lines.extend(textwrap.wrap(k.help, 84, initial_indent=f"  {k.name:15} ", subsequent_indent=" " * 18))
+    return text + "\n" + "\n".join(lines) + "\n\n" + help_text()
 
 
 def _common(p: argparse.ArgumentParser) -> None:

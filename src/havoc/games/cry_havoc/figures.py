@@ -1,7 +1,7 @@
 """Which figures (the numbers and facts an answer reports) each question kind can give.
 
-Listed here once, by name, so that ``havoc ask --help``, the docs and the JSON Schema of
-answers say the same thing without loading the rulebook. The names are identifiers, not
+Each kind declares its own (``questions/<kind>.py``); this gathers them so that ``havoc ask
+--help``, the docs and the JSON Schema of answers say the same thing without loading the rulebook. The names are identifiers, not
 rule facts: the values come from the rules' checks and the mechanisms. A test keeps this
 list equal to what the rules define and the answers give (an unlisted figure fails it).
 """
@@ -10,73 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-FIGURES: Final[dict[str, tuple[str, ...]]] = {
-    "move": ("points-needed", "may-leave", "gains-control", "units-lost", "trogs-join-army"),
-    "recruit": ("may-recruit",),
-    "build": ("points-left",),
-    "activate": ("points-left",),
-    "draw-tactics": (),
-    "enable-scoring": (),
-    "use-skill": (),
-    "play-tactic": (),
-    "battle": (
-        "crystals-added",
-        "wins-control",
-        "control-vp",
-        "places-control-token",
-        "places-nest",
-        "takes-prisoners",
-        "prisoners-taken",
-        "kills",
-        "kill-vp",
-        "not-fought",
-        "control-winner",
-        "vp-gained",
-        "prisoners-by",
-        "kills-by",
-        "survivors",
-        "units-in-region",
-        "returned",
-        "retreated",
-        "retreat-to",
-        "to-reserve",
-        "control-token",
-        "nest",
-        "nest-options",
-        "order",
-    ),
-    "retreat": ("destinations", "to-reserve", "places-nest", "nest-options"),
-    "discard": ("must-discard",),
-    "prisoners": ("buy-back-cost", "prisoners-vp", "vp-to-spend"),
-    "score": ("vp", "vp-gained", "total-vp", "region-vp", "crystal-vp"),
-    "winner": ("winner", "ranking", "tie-broken-by", "final-vp", "tiebreak-prisoners", "tiebreak-initiative"),
-    "legal": ("actions", "upcoming-position", "upcoming-order"),
-    "how-many": ("may-leave", "may-recruit", "must-discard", "may-buy-back"),
-    "place": (),
-    "end-of-move": (
-        "reveals-exploration",
-        "reveals-trog-token",
-        "units-lost",
-        "gains-control",
-        "places-battle-token",
-        "battle-token",
-        "trogs-join-army",
-    ),
-    "setup": (
-        "two-player-board-side",
-        "hq-units",
-        "hq-control-tokens",
-        "skills",
-        "tokens-as-printed",
-        "trog-hq-units",
-        "tunnels",
-    ),
-}
+from havoc.games.cry_havoc import questions
 
+# Derived from the question kinds' own declarations (havoc.games.cry_havoc.questions).
+FIGURES: Final[dict[str, tuple[str, ...]]] = questions.figures()
 # Figures given per side of a Battle ({faction: value}) rather than for the asking faction.
-PER_SIDE: Final = frozenset(
-    {"vp-gained", "prisoners-by", "kills-by", "survivors", "units-in-region", "returned", "retreated", "total-vp"}
-)
+PER_SIDE: Final = questions.per_side()
 
 
 def help_text() -> str:

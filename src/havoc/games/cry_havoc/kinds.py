@@ -258,11 +258,3 @@ def ask_setup(job: Job) -> Answer:
     ans.yes_no = False
     ans.details = {"players": n, "experience": exp}
     return ans
-
-
-HANDLERS = {
-    "how-many": ask_how_many,
-    "place": ask_place,
-    "end-of-move": ask_end_of_move,
-    "setup": ask_setup,
-}

@@ -598,112 +598,154 @@ def _build(d: dict[str, Any], name: str) -> Position:
 
 def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line_of: Any) -> None:
     """The checks that need more than one field: references, counts, impossible states."""
-    players = pos.players
-    if len(set(players)) != len(players):
-        r.problem(line_of("players"), "players", ui("a faction is listed twice", _ml()))
-    # A variant (the solo mode) may change who plays; the base game has 2-4 players.
-    if pos.variant is None and not 2 <= len(players) <= len(FACTIONS):
-        r.problem(
-            line_of("players"),
-            "players",
-            ui("expected 2 to {most} factions, found {count}", _ml()).format(most=len(FACTIONS), count=len(players)),
-        )
-    if pos.variant is None and TROGS in players and len(players) != len(FACTIONS):
-        r.problem(
-            line_of("players"),
-            "players",
-            ui("the Trogs are a player faction only in a 4-player game; leave them out (they are neutral)", _ml()),
-        )
-    if rs is not None and pos.variant is not None and pos.variant not in {o.id for o in rs.variants()}:
-        known = [o.id for o in rs.variants()]
-        r.problem(
-            line_of("variant"),
-            "variant",
-            ui("unknown variant {name}; expected one of {choices}", _ml()).format(
-                name=repr(pos.variant), choices=", ".join(known) or "—"
-            )
-            + suggest(pos.variant, known),
-        )
+    _Checks(pos, rs, r, line_of).run()
 
-    def must_play(faction: str | None, path: str, *keys: str, neutral_ok: bool = False) -> None:
+
+class _Checks:
+    """The checks of a position that need more than one field: references, counts, impossible states."""
+
+    def __init__(self, pos: Position, rs: Ruleset | None, r: Reader, line_of: Any) -> None:
+        self.pos, self.rs, self.r, self.line_of = pos, rs, r, line_of
+        self.hqs: dict[str, str] = {}
+        self.tokens: dict[int, str] = {}
+        self.max_tokens = _param_int(rs, P_BATTLE_TOKENS)
+
+    def run(self) -> None:
+        self.players()
+        self.order_and_limits()
+        self.factions()
+        for rid, region in self.pos.regions.items():
+            self.region(rid, region)
+            self.region_hq(rid, region)
+            self.region_structures(rid, region)
+            self.region_battle(rid, region)
+        self.unit_totals()
+
+    def must_play(self, faction: str | None, path: str, *keys: str, neutral_ok: bool = False) -> None:
+        """A faction named somewhere must be one of the players (the neutral Trogs where allowed)."""
+        players = self.pos.players
         if faction is None or faction in players or (neutral_ok and faction == TROGS):
             return
-        r.problem(
-            line_of(*keys),
+        self.r.problem(
+            self.line_of(*keys),
             path,
             ui("{name} is not in players ({players})", _ml()).format(name=repr(faction), players=", ".join(players)),
         )
 
-    must_play(pos.turn, "turn", "turn")
-    must_play(pos.scoring_enabled_by, "scoring.enabled-by", "scoring", "enabled-by")
-    for key, order in (("initiative", pos.initiative), ("upcoming-initiative", pos.upcoming_initiative)):
-        if order and sorted(order) != sorted(players):
+    def players(self) -> None:
+        """Who plays: no faction twice, 2 to 4 players, the Trogs only with four, a known variant."""
+        pos, rs, r, line_of = self.pos, self.rs, self.r, self.line_of
+        players = pos.players
+        if len(set(players)) != len(players):
+            r.problem(line_of("players"), "players", ui("a faction is listed twice", _ml()))
+        # A variant (the solo mode) may change who plays; the base game has 2-4 players.
+        if pos.variant is None and not 2 <= len(players) <= len(FACTIONS):
             r.problem(
-                line_of(key),
-                key,
-                ui("expected each player once ({players}), found {found}", _ml()).format(
-                    players=", ".join(players), found=", ".join(order)
+                line_of("players"),
+                "players",
+                ui("expected 2 to {most} factions, found {count}", _ml()).format(
+                    most=len(FACTIONS), count=len(players)
                 ),
             )
-    if pos.step is not None and pos.step not in STEPS[pos.phase]:
-        r.problem(
-            line_of("step"),
-            "step",
-            ui("not a step of the {phase} phase; expected one of {choices}", _ml()).format(
-                phase=pos.phase, choices=", ".join(STEPS[pos.phase])
+        if pos.variant is None and TROGS in players and len(players) != len(FACTIONS):
+            r.problem(
+                line_of("players"),
+                "players",
+                ui("the Trogs are a player faction only in a 4-player game; leave them out (they are neutral)", _ml()),
             )
-            + suggest(pos.step, STEPS[pos.phase]),
-        )
-    rounds = _param_int(rs, P_MAX_ROUNDS)
-    pos.last_round = rounds
-    if rounds is not None and pos.round > rounds:
-        r.problem(
-            line_of("round"),
-            "round",
-            ui("expected a round from 1 to {last}, found {found}", _ml()).format(last=rounds, found=pos.round),
-        )
-    actions = _param_int(rs, P_ACTIONS_PER_ROUND)
-    if actions is not None and pos.action_round > actions:
-        r.problem(
-            line_of("action-round"),
-            "action-round",
-            ui("expected an action round from 1 to {last}, found {found}", _ml()).format(
-                last=actions, found=pos.action_round
-            ),
-        )
-    if len(pos.regions) > MAX_REGIONS:
-        r.problem(
-            line_of("regions"),
-            "regions",
-            ui("at most {most} Regions, found {count}", _ml()).format(most=MAX_REGIONS, count=len(pos.regions)),
-        )
+        if rs is not None and pos.variant is not None and pos.variant not in {o.id for o in rs.variants()}:
+            known = [o.id for o in rs.variants()]
+            r.problem(
+                line_of("variant"),
+                "variant",
+                ui("unknown variant {name}; expected one of {choices}", _ml()).format(
+                    name=repr(pos.variant), choices=", ".join(known) or "—"
+                )
+                + suggest(pos.variant, known),
+            )
 
-    for fname, state in pos.factions.items():
-        must_play(fname, f"factions.{fname}", "factions", fname, neutral_ok=True)
-        for owner in state.prisoners:
-            if owner == fname:
+    def order_and_limits(self) -> None:
+        """Whose turn, the Initiative orders, the step, and the round limits from the rules."""
+        pos, rs, r, line_of, must_play = self.pos, self.rs, self.r, self.line_of, self.must_play
+        players = self.pos.players
+        must_play(pos.turn, "turn", "turn")
+        must_play(pos.scoring_enabled_by, "scoring.enabled-by", "scoring", "enabled-by")
+        for key, order in (("initiative", pos.initiative), ("upcoming-initiative", pos.upcoming_initiative)):
+            if order and sorted(order) != sorted(players):
                 r.problem(
-                    line_of("factions", fname, "prisoners", owner),
-                    f"factions.{fname}.prisoners.{owner}",
-                    ui("a faction cannot hold its own Units as prisoners", _ml()),
+                    line_of(key),
+                    key,
+                    ui("expected each player once ({players}), found {found}", _ml()).format(
+                        players=", ".join(players), found=", ".join(order)
+                    ),
                 )
-            else:
-                must_play(
-                    owner, f"factions.{fname}.prisoners.{owner}", "factions", fname, "prisoners", owner, neutral_ok=True
+        if pos.step is not None and pos.step not in STEPS[pos.phase]:
+            r.problem(
+                line_of("step"),
+                "step",
+                ui("not a step of the {phase} phase; expected one of {choices}", _ml()).format(
+                    phase=pos.phase, choices=", ".join(STEPS[pos.phase])
                 )
-        for i, rid in enumerate(state.controlled_at_action_start or ()):
-            _region_ref(
-                pos,
-                r,
-                rid,
-                f"factions.{fname}.controlled-at-action-start[{i}]",
-                line_of("factions", fname, "controlled-at-action-start", str(i)),
+                + suggest(pos.step, STEPS[pos.phase]),
+            )
+        rounds = _param_int(rs, P_MAX_ROUNDS)
+        pos.last_round = rounds
+        if rounds is not None and pos.round > rounds:
+            r.problem(
+                line_of("round"),
+                "round",
+                ui("expected a round from 1 to {last}, found {found}", _ml()).format(last=rounds, found=pos.round),
+            )
+        actions = _param_int(rs, P_ACTIONS_PER_ROUND)
+        if actions is not None and pos.action_round > actions:
+            r.problem(
+                line_of("action-round"),
+                "action-round",
+                ui("expected an action round from 1 to {last}, found {found}", _ml()).format(
+                    last=actions, found=pos.action_round
+                ),
+            )
+        if len(pos.regions) > MAX_REGIONS:
+            r.problem(
+                line_of("regions"),
+                "regions",
+                ui("at most {most} Regions, found {count}", _ml()).format(most=MAX_REGIONS, count=len(pos.regions)),
             )
 
-    hqs: dict[str, str] = {}
-    tokens: dict[int, str] = {}
-    max_tokens = _param_int(rs, P_BATTLE_TOKENS)
-    for rid, region in pos.regions.items():
+    def factions(self) -> None:
+        """Each faction state: a player, prisoners of others, Regions that exist."""
+        pos, r, line_of, must_play = self.pos, self.r, self.line_of, self.must_play
+        for fname, state in pos.factions.items():
+            must_play(fname, f"factions.{fname}", "factions", fname, neutral_ok=True)
+            for owner in state.prisoners:
+                if owner == fname:
+                    r.problem(
+                        line_of("factions", fname, "prisoners", owner),
+                        f"factions.{fname}.prisoners.{owner}",
+                        ui("a faction cannot hold its own Units as prisoners", _ml()),
+                    )
+                else:
+                    must_play(
+                        owner,
+                        f"factions.{fname}.prisoners.{owner}",
+                        "factions",
+                        fname,
+                        "prisoners",
+                        owner,
+                        neutral_ok=True,
+                    )
+            for i, rid in enumerate(state.controlled_at_action_start or ()):
+                _region_ref(
+                    pos,
+                    r,
+                    rid,
+                    f"factions.{fname}.controlled-at-action-start[{i}]",
+                    line_of("factions", fname, "controlled-at-action-start", str(i)),
+                )
+
+    def region(self, rid: str, region: Region) -> None:
+        """A Region: its neighbours exist, its Units and Control belong to players, outer without terrain."""
+        pos, r, line_of, must_play = self.pos, self.r, self.line_of, self.must_play
         base = f"regions.{rid}"
         for i, other in enumerate(region.adjacent):
             if other == rid:
@@ -732,17 +774,22 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                 f"{base}.terrain",
                 ui("an outer Region has no terrain; leave terrain out or outer false", _ml()),
             )
+
+    def region_hq(self, rid: str, region: Region) -> None:
+        """An HQ: one per faction, never Crystals or Structures."""
+        r, line_of, must_play = self.r, self.line_of, self.must_play
+        base = f"regions.{rid}"
         if region.hq is not None:
             must_play(region.hq, f"{base}.hq", "regions", rid, "hq")
-            if region.hq in hqs:
+            if region.hq in self.hqs:
                 r.problem(
                     line_of("regions", rid, "hq"),
                     f"{base}.hq",
                     ui("the {faction} HQ is already in Region {region}", _ml()).format(
-                        faction=region.hq, region=repr(hqs[region.hq])
+                        faction=region.hq, region=repr(self.hqs[region.hq])
                     ),
                 )
-            hqs[region.hq] = rid
+            self.hqs[region.hq] = rid
             if region.crystals:
                 r.problem(
                     line_of("regions", rid, "crystals"),
@@ -755,6 +802,11 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                     f"{base}.structures",
                     ui("no Structure can stand in an HQ Region", _ml()),
                 )
+
+    def region_structures(self, rid: str, region: Region) -> None:
+        """Structures: owned by a player, one of each type per Region."""
+        r, line_of, must_play = self.r, self.line_of, self.must_play
+        base = f"regions.{rid}"
         seen_types: set[str] = set()
         for i, s in enumerate(region.structures):
             must_play(s.owner, f"{base}.structures[{i}].owner", "regions", rid, "structures", str(i), "owner")
@@ -767,6 +819,11 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                     ),
                 )
             seen_types.add(s.type)
+
+    def region_battle(self, rid: str, region: Region) -> None:
+        """A Battle: two sides, an attacker with Units there, a token used once and within the rules."""
+        pos, r, line_of, must_play = self.pos, self.r, self.line_of, self.must_play
+        base = f"regions.{rid}"
         if region.battle is not None:
             b = region.battle
             bline = line_of("regions", rid, "battle")
@@ -792,53 +849,56 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                     f"{base}.battle.attacker",
                     ui("the attacker must have Units in the Region ({sides})", _ml()).format(sides=", ".join(sides)),
                 )
-            if b.token in tokens:
+            if b.token in self.tokens:
                 r.problem(
                     line_of("regions", rid, "battle", "token"),
                     f"{base}.battle.token",
                     ui("Battle token {token} is already on Region {region}", _ml()).format(
-                        token=b.token, region=repr(tokens[b.token])
+                        token=b.token, region=repr(self.tokens[b.token])
                     ),
                 )
-            tokens[b.token] = rid
-            if max_tokens is not None and b.token > max_tokens:
+            self.tokens[b.token] = rid
+            if self.max_tokens is not None and b.token > self.max_tokens:
                 r.problem(
                     line_of("regions", rid, "battle", "token"),
                     f"{base}.battle.token",
                     ui("expected a Battle token from 1 to {last}, found {found}", _ml()).format(
-                        last=max_tokens, found=b.token
+                        last=self.max_tokens, found=b.token
                     ),
                 )
 
-    # Unit counts: board + Reserve + held as prisoners never exceed what the faction owns.
-    per_faction = _param_int(rs, P_UNITS)
-    trog_units = _param_int(rs, P_TROG_UNITS)
-    for faction in FACTIONS:
-        total = trog_units if faction == TROGS else per_faction
-        if total is None:
-            continue
-        pos.unit_totals[faction] = total
-        board = pos.on_board(faction)
-        held = pos.held_by_others(faction)
-        reserve = pos.factions[faction].reserve if faction in pos.factions else None
-        count = board + held + (reserve or 0)
-        if count > total:
-            from havoc.games.cry_havoc.ui import faction_name
+    def unit_totals(self) -> None:
+        """Board + Reserve + held as prisoners never exceed the Units a faction owns."""
+        pos, rs, r, line_of = self.pos, self.rs, self.r, self.line_of
+        # Unit counts: board + Reserve + held as prisoners never exceed what the faction owns.
+        per_faction = _param_int(rs, P_UNITS)
+        trog_units = _param_int(rs, P_TROG_UNITS)
+        for faction in FACTIONS:
+            total = trog_units if faction == TROGS else per_faction
+            if total is None:
+                continue
+            pos.unit_totals[faction] = total
+            board = pos.on_board(faction)
+            held = pos.held_by_others(faction)
+            reserve = pos.factions[faction].reserve if faction in pos.factions else None
+            count = board + held + (reserve or 0)
+            if count > total:
+                from havoc.games.cry_havoc.ui import faction_name
 
-            lang = _ml()
-            parts = [
-                ui("{count} on the board", lang).format(count=board),
-                ui("{count} held as prisoners", lang).format(count=held),
-            ] + ([ui("{count} in the Reserve", lang).format(count=reserve)] if reserve is not None else [])
-            path = f"factions.{faction}.reserve" if reserve else _busiest(pos, faction)
-            keys = ("factions", faction, "reserve") if reserve else tuple(path.split("."))
-            r.problem(
-                line_of(*keys),
-                path,
-                ui("the {faction} own {total} Units, found {count} ({parts})", lang).format(
-                    faction=faction_name(faction, lang), total=total, count=count, parts=", ".join(parts)
-                ),
-            )
+                lang = _ml()
+                parts = [
+                    ui("{count} on the board", lang).format(count=board),
+                    ui("{count} held as prisoners", lang).format(count=held),
+                ] + ([ui("{count} in the Reserve", lang).format(count=reserve)] if reserve is not None else [])
+                path = f"factions.{faction}.reserve" if reserve else _busiest(pos, faction)
+                keys = ("factions", faction, "reserve") if reserve else tuple(path.split("."))
+                r.problem(
+                    line_of(*keys),
+                    path,
+                    ui("the {faction} own {total} Units, found {count} ({parts})", lang).format(
+                        faction=faction_name(faction, lang), total=total, count=count, parts=", ".join(parts)
+                    ),
+                )
 
 
 def _busiest(pos: Position, faction: str) -> str:

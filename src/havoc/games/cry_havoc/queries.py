@@ -65,14 +65,13 @@ class Job:
 
 def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
     """Answer one question about one position."""
-    job = Job(engine(rs, pos.variant), pos, q, lang, texts(rs, lang))
-    handler = HANDLERS.get(q.kind)
-    if handler is None:
-        from havoc.games.cry_havoc.kinds import HANDLERS as MORE
+    from havoc.games.cry_havoc import LABELS, questions
 
-        handler = MORE[q.kind]
-    found = handler(job)
-    from havoc.games.cry_havoc import LABELS
+    job = Job(engine(rs, pos.variant), pos, q, lang, texts(rs, lang))
+    kind = questions.get(q.kind)
+    if kind is None:
+        raise RulebookError([Problem("question-kinds", None, f"no handler for the question kind {q.kind!r}")])
+    found: Answer = kind.handle(job)
 
     found.labels = LABELS
     return found
@@ -589,12 +588,6 @@ def ask_winner(job: Job) -> Answer:
 # --- the battle and its order -------------------------------------------------------------
 
 
-def ask_battle(job: Job) -> Answer:
-    from havoc.games.cry_havoc.battle import resolve
-
-    return resolve(job)
-
-
 # --- legal --------------------------------------------------------------------------------
 
 
@@ -622,12 +615,293 @@ _B_STRUCT = frozenset({"region", "structure"})
 _B_SKILL = frozenset({"skill"})
 
 
+class _Legal:
+    """The legal-actions report being built: each action kind is probed by a method of its own.
+
+    Each probe works in two steps: first the rules that need nothing but the position (phase,
+    turn, round); then, if those allow it, the rules about each candidate Region, Structure,
+    Skill or deck, which give the limits.
+    """
+
+    def __init__(self, job: Job) -> None:
+        assert job.q.faction is not None
+        self.job, self.pos, self.who, self.eng, self.lang = job, job.pos, job.q.faction, job.eng, job.lang
+        self.actions: list[dict[str, Any]] = []
+        self.nothing = ui("nothing in the position to do it with", job.lang)
+
+    def add(self, action: str, label: str, allowed: bool, limits: dict[str, Any], why: list[str], text: str) -> None:
+        self.actions.append(
+            {"action": action, "allowed": allowed, "limits": limits, "refused-by": why, "label": label, "text": text}
+        )
+
+    def gate(self, kind: str, q: Query, label: str) -> bool:
+        rs = self.eng.evaluate(kind, Context(self.pos, q, self.who), only=_fits(_B0))
+        if not _ok(rs):
+            self.add(kind, label, False, {}, _why(rs), "")
+            return False
+        return True
+
+    @staticmethod
+    def detail(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
+        return lambda cr: bool(cr.needs) and cr.needs <= bound
+
+    def probe_all(self) -> None:
+        """Every kind that declares a legal probe, in the vocabulary's order of kinds."""
+        from havoc.games.cry_havoc import questions
+
+        for kind in questions.all_kinds():
+            if kind.legal:
+                getattr(self, kind.legal)()
+
+    def move(self) -> None:
+        """Move: from each Region with the faction's Units, how many may go and where."""
+        pos, who, eng, lang, nothing, add, gate, detail, job = (
+            self.pos,
+            self.who,
+            self.eng,
+            self.lang,
+            self.nothing,
+            self.add,
+            self.gate,
+            self.detail,
+            self.job,
+        )
+        mq = _probe(job, "move", units=1, points=None, frm=None, to=None, via=())
+        if gate("move", mq, ui("Move", lang)):
+            moves: dict[str, dict[str, Any]] = {}
+            held: list[str] = []  # the rules that keep Units where they are (e.g. a Battle Region)
+            for rid in sorted(pos.regions):
+                region = pos.regions[rid]
+                own = region.units.get(who, 0)
+                if own <= 0:
+                    continue
+                leave = eng.evaluate("move", Context(pos, mq, who, frm=region), only=detail(_B_FROM))
+                limit = merge_figures(leave).get("may-leave", own)
+                if not _ok(leave) or not isinstance(limit, int) or limit <= 0:
+                    held.extend(_why(leave) or [r.rule.id for r in leave if "may-leave" in r.figures])
+                    continue
+                dests = []
+                for nid in sorted(region.neighbours):
+                    c2 = Context(pos, mq, who, frm=region, to=pos.regions[nid])
+                    if _ok(eng.evaluate("move", c2, only=lambda cr: "to" in cr.needs and cr.needs <= _B_MOVE)):
+                        dests.append(nid)
+                if dests:
+                    moves[rid] = {"units": min(own, limit), "to": dests}
+            text = "; ".join(f"{rid}: {m['units']} → {', '.join(m['to'])}" for rid, m in moves.items())
+            why_not = [] if moves else list(dict.fromkeys(held))
+            add(
+                "move",
+                ui("Move", lang),
+                bool(moves),
+                {"from": moves} if moves else {},
+                why_not,
+                text or ("" if why_not else nothing),
+            )
+
+    def recruit(self) -> None:
+        """Recruit: into the own HQ, as many as the Reserve holds (points permitting)."""
+        pos, who, eng, lang, nothing, add, gate, detail, job = (
+            self.pos,
+            self.who,
+            self.eng,
+            self.lang,
+            self.nothing,
+            self.add,
+            self.gate,
+            self.detail,
+            self.job,
+        )
+        hq = pos.hq_of(who)
+        reserve = pos.reserve(who)
+        rq = _probe(job, "recruit", units=1, points=max(reserve, 1), region=hq.id if hq else None)
+        if gate("recruit", rq, ui("Recruit", lang)):
+            rs = eng.evaluate("recruit", Context(pos, rq, who, region=hq), only=detail(_B_REGION)) if hq else []
+            ok = _ok(rs) and reserve > 0
+            units_text = ui("Units: up to {count}", lang).format(count=reserve) + (f" ({hq.id})" if hq else "")
+            add(
+                "recruit",
+                ui("Recruit", lang),
+                ok,
+                {"units": reserve, "region": hq.id if hq else None} if ok else {},
+                _why(rs),
+                units_text if ok else ("" if rs else nothing),
+            )
+
+    def build(self) -> None:
+        """Build: in which listed Regions (any Structure type the rules allow there)."""
+        pos, who, eng, lang, nothing, add, gate, detail, job = (
+            self.pos,
+            self.who,
+            self.eng,
+            self.lang,
+            self.nothing,
+            self.add,
+            self.gate,
+            self.detail,
+            self.job,
+        )
+        bq = _probe(job, "build", units=None, points=None, structure=None)
+        if gate("build", bq, ui("Build", lang)):
+            build_ok = [
+                rid
+                for rid in sorted(pos.regions)
+                if _ok(eng.evaluate("build", Context(pos, bq, who, region=pos.regions[rid]), only=detail(_B_REGION)))
+            ]
+            add(
+                "build",
+                ui("Build", lang),
+                bool(build_ok),
+                {"regions": build_ok} if build_ok else {},
+                [],
+                ", ".join(build_ok) or nothing,
+            )
+
+    def activate(self) -> None:
+        """Activate: the faction's own Structures that the rules let it activate now."""
+        pos, who, eng, lang, nothing, add, gate, detail, job = (
+            self.pos,
+            self.who,
+            self.eng,
+            self.lang,
+            self.nothing,
+            self.add,
+            self.gate,
+            self.detail,
+            self.job,
+        )
+        aq0 = _probe(job, "activate", structure=None, activations=0)
+        if gate("activate", aq0, ui("Activate", lang)):
+            act_ok: list[str] = []
+            for rid in sorted(pos.regions):
+                region = pos.regions[rid]
+                for s in region.structures:
+                    if s.owner != who:
+                        continue
+                    aq = _probe(job, "activate", structure=s.type, region=rid, activations=0)
+                    if _ok(eng.evaluate("activate", Context(pos, aq, who, region=region), only=detail(_B_STRUCT))):
+                        act_ok.append(f"{s.type}@{rid}")
+            add(
+                "activate",
+                ui("Activate", lang),
+                bool(act_ok),
+                {"structures": act_ok} if act_ok else {},
+                [],
+                ", ".join(act_ok) or nothing,
+            )
+
+    def draw_tactics(self) -> None:
+        """Draw Tactics cards: from which decks."""
+        pos, who, eng, lang, add, gate, job = self.pos, self.who, self.eng, self.lang, self.add, self.gate, self.job
+        dq0 = _probe(job, "draw-tactics", deck=None)
+        if gate("draw-tactics", dq0, ui("Draw Tactics cards", lang)):
+            decks = [
+                deck
+                for deck in C.DECKS
+                if _ok(
+                    eng.evaluate(
+                        "draw-tactics", Context(pos, _probe(job, "draw-tactics", deck=deck), who), only=_fits(_B0)
+                    )
+                )
+            ]
+            add(
+                "draw-tactics",
+                ui("Draw Tactics cards", lang),
+                bool(decks),
+                {"decks": decks} if decks else {},
+                [],
+                ", ".join(_deck_name(d, lang) for d in decks),
+            )
+
+    def enable_scoring(self) -> None:
+        """Enable scoring."""
+        lang, add, gate, job = self.lang, self.add, self.gate, self.job
+        if gate("enable-scoring", _probe(job, "enable-scoring"), ui("Enable scoring", lang)):
+            add("enable-scoring", ui("Enable scoring", lang), True, {}, [], "")
+
+    def use_skill(self) -> None:
+        """Skills: which ready ones may be used now (besides the action)."""
+        pos, who, eng, lang, nothing, add, gate, detail, job = (
+            self.pos,
+            self.who,
+            self.eng,
+            self.lang,
+            self.nothing,
+            self.add,
+            self.gate,
+            self.detail,
+            self.job,
+        )
+        skills = sorted(pos.faction(who).skills)
+        if skills and gate("use-skill", _probe(job, "use-skill", skill=skills[0]), ui("Use a Skill", lang)):
+            usable = [
+                skill
+                for skill in skills
+                if _ok(
+                    eng.evaluate(
+                        "use-skill", Context(pos, _probe(job, "use-skill", skill=skill), who), only=detail(_B_SKILL)
+                    )
+                )
+            ]
+            add(
+                "use-skill",
+                ui("Use a Skill", lang),
+                bool(usable),
+                {"skills": usable} if usable else {},
+                [],
+                ", ".join(usable) or nothing,
+            )
+
+    def play_tactic(self) -> None:
+        """The Battle Resolution phase: play a Tactics card in the Battle being resolved."""
+        pos, who, eng, lang, add, job = self.pos, self.who, self.eng, self.lang, self.add, self.job
+        fight = _battle_of(job, who)
+        if fight is not None and fight.battle is not None:
+            tq = _probe(job, "play-tactic", region=fight.id)
+            rs = eng.evaluate("play-tactic", Context(pos, tq, who, region=fight), only=_fits(_B_REGION))
+            add(
+                "play-tactic",
+                ui("Play a Tactics card", lang),
+                _ok(rs),
+                {"region": fight.id} if _ok(rs) else {},
+                _why(rs),
+                fight.id if _ok(rs) else "",
+            )
+
+    def discard(self) -> None:
+        """The Draw Cards phase: discard down to the hand limit."""
+        pos, who, eng, lang, add, job = self.pos, self.who, self.eng, self.lang, self.add, self.job
+        if pos.faction(who).hand is not None:
+            rs = eng.evaluate("discard", Context(pos, _probe(job, "discard"), who), only=_fits(_B0))
+            must = merge_figures(rs).get("must-discard", 0)
+            if _ok(rs) and isinstance(must, int) and must > 0:
+                add("discard", ui("Discard", lang), True, {"must-discard": must}, [], str(must))
+
+    def buy_back(self) -> None:
+        """The Prisoners phase: how many own Units may be bought back."""
+        pos, who, eng, lang, add, job = self.pos, self.who, self.eng, self.lang, self.add, self.job
+        if pos.held_by_others(who):
+            can = 0
+            why: list[str] = []
+            for n in range(1, pos.held_by_others(who) + 1):
+                rs = eng.evaluate("prisoners", Context(pos, _probe(job, "prisoners", units=n), who), only=_fits(_B0))
+                if not _ok(rs):
+                    why = _why(rs)
+                    break
+                can = n
+            add(
+                "buy-back",
+                ui("Buy back prisoners", lang),
+                can > 0,
+                {"units": can} if can else {},
+                [] if can else why,
+                ui("Units: up to {count}", lang).format(count=can) if can else "",
+            )
+
+
 def ask_legal(job: Job) -> Answer:
     """What the asking faction may do now: each action with its limits, from the rules.
 
-    Each action kind is probed in two steps: first the rules that need nothing but the
-    position (phase, turn, round); then, if those allow it, the rules about each candidate
-    Region, Structure, Skill or deck, which give the limits.
+    Each action kind is probed by its own method of :class:`_Legal`.
     """
     pos, who, eng = job.pos, job.q.faction, job.eng
     assert who is not None
@@ -640,196 +914,9 @@ def ask_legal(job: Job) -> Answer:
         ans = _finish(job, cited, question)
         ans.yes_no = False
         return ans
-    actions: list[dict[str, Any]] = []
-    nothing = ui("nothing in the position to do it with", lang)
-
-    def add(action: str, label: str, allowed: bool, limits: dict[str, Any], why: list[str], text: str) -> None:
-        actions.append(
-            {"action": action, "allowed": allowed, "limits": limits, "refused-by": why, "label": label, "text": text}
-        )
-
-    def gate(kind: str, q: Query, label: str) -> bool:
-        rs = eng.evaluate(kind, Context(pos, q, who), only=_fits(_B0))
-        if not _ok(rs):
-            add(kind, label, False, {}, _why(rs), "")
-            return False
-        return True
-
-    def detail(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
-        return lambda cr: bool(cr.needs) and cr.needs <= bound
-
-    # Move: from each Region with the faction's Units, how many may go and where.
-    mq = _probe(job, "move", units=1, points=None, frm=None, to=None, via=())
-    if gate("move", mq, ui("Move", lang)):
-        moves: dict[str, dict[str, Any]] = {}
-        held: list[str] = []  # the rules that keep Units where they are (e.g. a Battle Region)
-        for rid in sorted(pos.regions):
-            region = pos.regions[rid]
-            own = region.units.get(who, 0)
-            if own <= 0:
-                continue
-            leave = eng.evaluate("move", Context(pos, mq, who, frm=region), only=detail(_B_FROM))
-            limit = merge_figures(leave).get("may-leave", own)
-            if not _ok(leave) or not isinstance(limit, int) or limit <= 0:
-                held.extend(_why(leave) or [r.rule.id for r in leave if "may-leave" in r.figures])
-                continue
-            dests = []
-            for nid in sorted(region.neighbours):
-                c2 = Context(pos, mq, who, frm=region, to=pos.regions[nid])
-                if _ok(eng.evaluate("move", c2, only=lambda cr: "to" in cr.needs and cr.needs <= _B_MOVE)):
-                    dests.append(nid)
-            if dests:
-                moves[rid] = {"units": min(own, limit), "to": dests}
-        text = "; ".join(f"{rid}: {m['units']} → {', '.join(m['to'])}" for rid, m in moves.items())
-        why_not = [] if moves else list(dict.fromkeys(held))
-        add(
-            "move",
-            ui("Move", lang),
-            bool(moves),
-            {"from": moves} if moves else {},
-            why_not,
-            text or ("" if why_not else nothing),
-        )
-
-    # Recruit: into the own HQ, as many as the Reserve holds (points permitting).
-    hq = pos.hq_of(who)
-    reserve = pos.reserve(who)
-    rq = _probe(job, "recruit", units=1, points=max(reserve, 1), region=hq.id if hq else None)
-    if gate("recruit", rq, ui("Recruit", lang)):
-        rs = eng.evaluate("recruit", Context(pos, rq, who, region=hq), only=detail(_B_REGION)) if hq else []
-        ok = _ok(rs) and reserve > 0
-        units_text = ui("Units: up to {count}", lang).format(count=reserve) + (f" ({hq.id})" if hq else "")
-        add(
-            "recruit",
-            ui("Recruit", lang),
-            ok,
-            {"units": reserve, "region": hq.id if hq else None} if ok else {},
-            _why(rs),
-            units_text if ok else ("" if rs else nothing),
-        )
-
-    # Build: in which listed Regions (any Structure type the rules allow there).
-    bq = _probe(job, "build", units=None, points=None, structure=None)
-    if gate("build", bq, ui("Build", lang)):
-        build_ok = [
-            rid
-            for rid in sorted(pos.regions)
-            if _ok(eng.evaluate("build", Context(pos, bq, who, region=pos.regions[rid]), only=detail(_B_REGION)))
-        ]
-        add(
-            "build",
-            ui("Build", lang),
-            bool(build_ok),
-            {"regions": build_ok} if build_ok else {},
-            [],
-            ", ".join(build_ok) or nothing,
-        )
-
-    # Activate: the faction's own Structures that the rules let it activate now.
-    aq0 = _probe(job, "activate", structure=None, activations=0)
-    if gate("activate", aq0, ui("Activate", lang)):
-        act_ok: list[str] = []
-        for rid in sorted(pos.regions):
-            region = pos.regions[rid]
-            for s in region.structures:
-                if s.owner != who:
-                    continue
-                aq = _probe(job, "activate", structure=s.type, region=rid, activations=0)
-                if _ok(eng.evaluate("activate", Context(pos, aq, who, region=region), only=detail(_B_STRUCT))):
-                    act_ok.append(f"{s.type}@{rid}")
-        add(
-            "activate",
-            ui("Activate", lang),
-            bool(act_ok),
-            {"structures": act_ok} if act_ok else {},
-            [],
-            ", ".join(act_ok) or nothing,
-        )
-
-    # Draw Tactics cards: from which decks.
-    dq0 = _probe(job, "draw-tactics", deck=None)
-    if gate("draw-tactics", dq0, ui("Draw Tactics cards", lang)):
-        decks = [
-            deck
-            for deck in C.DECKS
-            if _ok(
-                eng.evaluate("draw-tactics", Context(pos, _probe(job, "draw-tactics", deck=deck), who), only=_fits(_B0))
-            )
-        ]
-        add(
-            "draw-tactics",
-            ui("Draw Tactics cards", lang),
-            bool(decks),
-            {"decks": decks} if decks else {},
-            [],
-            ", ".join(_deck_name(d, lang) for d in decks),
-        )
-
-    # Enable scoring.
-    if gate("enable-scoring", _probe(job, "enable-scoring"), ui("Enable scoring", lang)):
-        add("enable-scoring", ui("Enable scoring", lang), True, {}, [], "")
-
-    # Skills: which ready ones may be used now (besides the action).
-    skills = sorted(pos.faction(who).skills)
-    if skills and gate("use-skill", _probe(job, "use-skill", skill=skills[0]), ui("Use a Skill", lang)):
-        usable = [
-            skill
-            for skill in skills
-            if _ok(
-                eng.evaluate(
-                    "use-skill", Context(pos, _probe(job, "use-skill", skill=skill), who), only=detail(_B_SKILL)
-                )
-            )
-        ]
-        add(
-            "use-skill",
-            ui("Use a Skill", lang),
-            bool(usable),
-            {"skills": usable} if usable else {},
-            [],
-            ", ".join(usable) or nothing,
-        )
-
-    # The Battle Resolution phase: play a Tactics card in the Battle being resolved.
-    fight = _battle_of(job, who)
-    if fight is not None and fight.battle is not None:
-        tq = _probe(job, "play-tactic", region=fight.id)
-        rs = eng.evaluate("play-tactic", Context(pos, tq, who, region=fight), only=_fits(_B_REGION))
-        add(
-            "play-tactic",
-            ui("Play a Tactics card", lang),
-            _ok(rs),
-            {"region": fight.id} if _ok(rs) else {},
-            _why(rs),
-            fight.id if _ok(rs) else "",
-        )
-
-    # The Draw Cards phase: discard down to the hand limit.
-    if pos.faction(who).hand is not None:
-        rs = eng.evaluate("discard", Context(pos, _probe(job, "discard"), who), only=_fits(_B0))
-        must = merge_figures(rs).get("must-discard", 0)
-        if _ok(rs) and isinstance(must, int) and must > 0:
-            add("discard", ui("Discard", lang), True, {"must-discard": must}, [], str(must))
-
-    # The Prisoners phase: how many own Units may be bought back.
-    if pos.held_by_others(who):
-        can = 0
-        why: list[str] = []
-        for n in range(1, pos.held_by_others(who) + 1):
-            rs = eng.evaluate("prisoners", Context(pos, _probe(job, "prisoners", units=n), who), only=_fits(_B0))
-            if not _ok(rs):
-                why = _why(rs)
-                break
-            can = n
-        add(
-            "buy-back",
-            ui("Buy back prisoners", lang),
-            can > 0,
-            {"units": can} if can else {},
-            [] if can else why,
-            ui("Units: up to {count}", lang).format(count=can) if can else "",
-        )
-
+    legal = _Legal(job)
+    legal.probe_all()
+    actions = legal.actions
     allowed = [a for a in actions if a["allowed"]]
     lines = [f"✓ {a['label']}" + (f" — {a['text']}" if a["text"] else "") for a in allowed]
     refused: dict[tuple[str, ...], list[str]] = {}
@@ -944,22 +1031,4 @@ def _field_word(name: str, lang: str) -> str:
     return words.get(name, name)
 
 
-HANDLERS: dict[str, Callable[[Job], Answer]] = {
-    "move": ask_move,
-    "recruit": ask_recruit,
-    "build": ask_build,
-    "activate": ask_activate,
-    "draw-tactics": ask_draw,
-    "enable-scoring": ask_enable,
-    "use-skill": ask_skill,
-    "play-tactic": ask_tactic,
-    "battle": ask_battle,
-    "retreat": ask_retreat,
-    "discard": ask_discard,
-    "prisoners": ask_prisoners,
-    "score": ask_score,
-    "winner": ask_winner,
-    "legal": ask_legal,
-}
-
-__all__ = ["HANDLERS", "Answer", "Decision", "Job", "answer", "retreat_options", "value_text", "vp_sum"]
+__all__ = ["Answer", "Decision", "Job", "answer", "retreat_options", "value_text", "vp_sum"]

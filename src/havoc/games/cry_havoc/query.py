@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from havoc.errors import InputError, Problem
+from havoc.games.cry_havoc import questions
 from havoc.games.cry_havoc.contract import (
     DECKS,
     EXPERIENCE,
@@ -28,7 +29,6 @@ from havoc.games.cry_havoc.ui import message_language as _ml
 
 KINDS: Final = QUESTION_KINDS
 # Kinds about the whole table rather than one faction's move.
-NO_ACTOR: Final = frozenset({"battle", "score", "winner", "setup"})
 # `how-many` questions: the number each one returns (a figure of the rules).
 # `place` questions: what is put on a Region.
 
@@ -79,18 +79,6 @@ QFIELDS: Final[Mapping[str, Spec]] = {
     ),
 }
 QTOP: Final = Spec("object", "A question about a position.", fields=QFIELDS, required=("ask",))
-
-# What each kind needs besides `ask` (and `faction`, which defaults to whose turn it is).
-NEEDS: Final[dict[str, tuple[str, ...]]] = {
-    "move": ("from", "to"),
-    "build": ("region", "structure"),
-    "activate": ("region", "structure"),
-    "use-skill": ("skill",),
-    "retreat": ("from",),
-    "how-many": ("of",),
-    "place": ("region", "item"),
-    "end-of-move": ("region",),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +160,8 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
         return data.line_of(key) if _is_ldict(data) else None
 
     kind: str = d["ask"]
-    for key in NEEDS.get(kind, ()):
+    declared = questions.get(kind)
+    for key in declared.needs if declared else ():
         if key not in d:
             r.problem(
                 getattr(data, "line", None),
@@ -180,7 +169,7 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
                 ui("this {kind} question needs {field}", _ml()).format(kind=kind, field=repr(key)),
             )
     faction = d.get("faction", pos.turn)
-    if faction is None and kind not in NO_ACTOR:
+    if faction is None and not (declared and declared.no_actor):
         r.problem(
             getattr(data, "line", None),
             "faction",
@@ -318,18 +307,6 @@ def parse_query_text(text: str, pos: Position, name: str = "query") -> Query:
 
 # --- the compact form of the command line ------------------------------------------
 
-COMPACT_HELP: Final = """\
-query words:  KIND [FACTION] [key=value ...]
-  KIND      move, recruit, build, activate, draw-tactics, enable-scoring, use-skill,
-            play-tactic, battle, retreat, discard, prisoners, score, winner, legal,
-            how-many, place, end-of-move, setup
-  FACTION   humans, pilgrims, machines or trogs (default: whose turn it is)
-  key=value any field of the query file form; lists take commas, booleans yes/no,
-            Units on the Battle objectives are FACTION=CONTROL/PRISONERS/ATTRITION
-            (a bare REGION after `battle` names the region, after `retreat` the
-            Battle Region the Units leave)
-"""
-
 
 def parse_compact(words: Sequence[str], pos: Position) -> Query:
     """``move humans from=foglands to=scorch units=2`` → a Query (via the mapping form)."""
@@ -420,9 +397,11 @@ def _word_value(raw: str, spec: Spec) -> Any:
             return raw
     if spec.kind == "bool":
         low = raw.lower()
-        if low in {"yes", "true", "1", "tak"}:
+        from havoc.languages import no_words, yes_words
+
+        if low in yes_words():
             return True
-        if low in {"no", "false", "0", "nie"}:
+        if low in no_words():
             return False
         return raw
     if spec.kind == "list":

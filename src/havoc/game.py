@@ -1,0 +1,165 @@
+"""What the engine knows of games: a protocol, and loading the package a ruleset's ``game`` names.
+
+The engine (rule files, conditions, answers, the site, the sheet, search, the server) knows no
+game. A game is a rules folder (``ruleset.yaml`` naming the package, ``vocabulary.yaml``,
+``facts.yaml``, the sections) plus a small package that offers the names of :class:`Game` at
+module level: how its positions and questions are read, its facts, its question kinds and their
+handlers, and the words its answers use. Packages import their heavy parts lazily, so naming a
+game costs nothing until a question is asked.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from havoc.errors import Problem, RulebookError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from havoc.interpreter.answer import Answer
+    from havoc.rulebook.model import Ruleset
+
+_MODULE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+
+
+class Labels(Protocol):
+    """The words a game's answers and pages use for its identifiers, in a language."""
+
+    def name(self, key: str, lang: str) -> str: ...  # a faction, side or other named party
+    def figure(self, name: str, lang: str) -> str: ...
+    def value(self, value: object, lang: str) -> str: ...
+    def kind(self, kind: str, lang: str) -> str: ...
+    def unit(self, unit: str, n: int, lang: str) -> str: ...
+    def has(self, what: str, name: str) -> bool: ...
+    def figures(self, lang: str) -> dict[str, str]: ...  # every figure's label
+    def parties(self) -> tuple[str, ...]: ...  # the named parties of a table (factions), in order
+    def subject(self, head: str, lang: str) -> str: ...  # what a fact's subject (from, to) stands for
+
+
+class Kind(Protocol):
+    """One question kind: its handler and what it declares (fields, figures, help)."""
+
+    name: str
+    fields: tuple[str, ...]
+    figures: tuple[str, ...]
+    help: str
+    needs: tuple[str, ...]
+
+    def handle(self, job: Any) -> Answer: ...
+
+
+class FactImpl(Protocol):
+    fn: Callable[..., Any]
+    type: str
+
+
+class Game(Protocol):
+    """What a game package offers the engine (module-level names of the package)."""
+
+    COMMANDS: Mapping[str, str]  # extra CLI commands -> the module that registers them
+
+    def parse_position(self, data: Any, rs: Ruleset | None, name: str = "position") -> Any: ...
+    def parse_position_text(self, text: str, rs: Ruleset | None, name: str = "position") -> Any: ...
+    def is_position(self, value: object) -> bool: ...
+    def position_schema(self, rs: Ruleset | None) -> dict[str, Any]: ...
+    def code_files(self) -> Sequence[Path]: ...  # what a cached position's validity depends on
+    def parse_question(self, data: Mapping[str, Any], pos: Any) -> Any: ...
+    def parse_compact(self, words: Sequence[str], pos: Any) -> Any: ...
+    def is_question(self, value: object) -> bool: ...
+    def question_schema(self) -> dict[str, Any]: ...
+    def answer(self, rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer: ...
+    def resolve_fact(self, name: str) -> tuple[FactImpl, str | None] | None: ...
+    def question_kinds(self) -> Mapping[str, Kind]: ...
+    def labels(self) -> Labels: ...
+
+
+_loaded: dict[str, Game] = {}
+
+
+def load(module: str, where: str = "ruleset.yaml: game") -> Game:
+    """The game package ``module`` (a dotted name); a located RulebookError if it is no game."""
+    found = _loaded.get(module)
+    if found is not None:
+        return found
+    if not isinstance(module, str) or not _MODULE.match(module):
+        raise RulebookError([Problem(where, None, f"expected the dotted module name of a game, found {module!r}")])
+    try:
+        mod = importlib.import_module(module)
+    except ImportError as exc:
+        raise RulebookError([Problem(where, None, f"no game package {module!r} ({exc})")]) from None
+    missing = [n for n in _REQUIRED if not hasattr(mod, n)]
+    if missing:
+        raise RulebookError([Problem(where, None, f"{module!r} is not a game package: it lacks {', '.join(missing)}")])
+    game = cast(Game, mod)
+    _loaded[module] = game
+    return game
+
+
+_REQUIRED = (
+    "COMMANDS",
+    "parse_position",
+    "parse_position_text",
+    "is_position",
+    "position_schema",
+    "code_files",
+    "parse_question",
+    "parse_compact",
+    "is_question",
+    "question_schema",
+    "answer",
+    "resolve_fact",
+    "question_kinds",
+    "labels",
+)
+
+
+def of(rs: Ruleset) -> Game:
+    """The game a ruleset's rules are played in (its ``game`` key)."""
+    if not rs.game:
+        raise RulebookError(
+            [Problem(f"{rs.id}/ruleset.yaml", None, "this ruleset names no game, so it has no rules assistant")]
+        )
+    return load(rs.game, f"{rs.id}/ruleset.yaml: game")
+
+
+def check(rs: Ruleset) -> list[Problem]:
+    """What ``havoc check`` verifies about the game: it loads, and every declared kind has a handler."""
+    if not rs.game:
+        return []
+    try:
+        game = of(rs)
+    except RulebookError as exc:
+        return list(exc.problems)
+    handled = game.question_kinds()
+    where = f"rules/{rs.id}/vocabulary.yaml"
+    return [
+        Problem(where, None, f"question-kinds: {kind!r} is declared but the game {rs.game} has no handler for it")
+        for kind in rs.question_kinds
+        if kind not in handled
+    ]
+
+
+GAMES_PACKAGE = "havoc.games"  # where installed game packages live (each a subpackage)
+
+
+def installed() -> list[str]:
+    """The game packages shipped with havoc (subpackages of ``havoc.games``), by module name."""
+    import pkgutil
+
+    namespace = importlib.import_module(GAMES_PACKAGE)
+    return [i.name for i in pkgutil.iter_modules(namespace.__path__, GAMES_PACKAGE + ".") if i.ispkg]
+
+
+def commands() -> dict[str, str]:
+    """CLI commands the installed games add (command name -> module)."""
+    out: dict[str, str] = {}
+    for module in installed():
+        out.update(getattr(importlib.import_module(module), "COMMANDS", {}))
+    return out
+
+
+__all__ = ["Game", "Kind", "Labels", "check", "commands", "installed", "load", "of"]

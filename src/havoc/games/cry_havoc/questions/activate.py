@@ -1,0 +1,14 @@
+"""The question kind ``activate``: may the faction activate this Structure now?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="activate",
+    help="May the faction activate this Structure now?",
+    needs=("region", "structure"),
+    figures=("points-left",),
+    per_side=(),
+    no_actor=False,
+    legal="activate",
+    handler="havoc.games.cry_havoc.queries:ask_activate",
+)

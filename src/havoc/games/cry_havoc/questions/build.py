@@ -1,0 +1,14 @@
+"""The question kind ``build``: may the faction build this Structure in this Region now?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="build",
+    help="May the faction build this Structure in this Region now?",
+    needs=("region", "structure"),
+    figures=("points-left",),
+    per_side=(),
+    no_actor=False,
+    legal="build",
+    handler="havoc.games.cry_havoc.queries:ask_build",
+)

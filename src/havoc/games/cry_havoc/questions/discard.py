@@ -1,0 +1,14 @@
+"""The question kind ``discard``: how many cards must the faction discard down to the hand limit?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="discard",
+    help="How many cards must the faction discard down to the hand limit?",
+    needs=(),
+    figures=("must-discard",),
+    per_side=(),
+    no_actor=False,
+    legal="discard",
+    handler="havoc.games.cry_havoc.queries:ask_discard",
+)

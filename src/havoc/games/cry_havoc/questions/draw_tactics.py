@@ -1,0 +1,14 @@
+"""The question kind ``draw-tactics``: may the faction draw Tactics cards now?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="draw-tactics",
+    help="May the faction draw Tactics cards now?",
+    needs=(),
+    figures=(),
+    per_side=(),
+    no_actor=False,
+    legal="draw_tactics",
+    handler="havoc.games.cry_havoc.queries:ask_draw",
+)

@@ -1,0 +1,22 @@
+"""The question kind ``end-of-move``: what happens, step by step, when a move ends in this Region?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="end-of-move",
+    help="What happens, step by step, when a move ends in this Region?",
+    needs=("region",),
+    figures=(
+        "reveals-exploration",
+        "reveals-trog-token",
+        "units-lost",
+        "gains-control",
+        "places-battle-token",
+        "battle-token",
+        "trogs-join-army",
+    ),
+    per_side=(),
+    no_actor=False,
+    legal=None,
+    handler="havoc.games.cry_havoc.kinds:ask_end_of_move",
+)

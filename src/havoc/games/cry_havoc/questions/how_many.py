@@ -1,0 +1,14 @@
+"""The question kind ``how-many``: a number asked directly: Units that may leave or be recruited, cards to discard, prisoners to buy back."""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="how-many",
+    help="A number asked directly: Units that may leave or be recruited, cards to discard, prisoners to buy back.",
+    needs=("of",),
+    figures=("may-leave", "may-recruit", "must-discard", "may-buy-back"),
+    per_side=(),
+    no_actor=False,
+    legal=None,
+    handler="havoc.games.cry_havoc.kinds:ask_how_many",
+)

@@ -1,0 +1,14 @@
+"""The question kind ``legal``: what may the faction do now, with the limits each action has?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="legal",
+    help="What may the faction do now, with the limits each action has?",
+    needs=(),
+    figures=("actions", "upcoming-position", "upcoming-order"),
+    per_side=(),
+    no_actor=False,
+    legal=None,
+    handler="havoc.games.cry_havoc.queries:ask_legal",
+)

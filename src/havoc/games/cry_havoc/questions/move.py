@@ -1,0 +1,14 @@
+"""The question kind ``move``: may these Units move from one Region to another, and what happens when they arrive?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="move",
+    help="May these Units move from one Region to another, and what happens when they arrive?",
+    needs=("from", "to"),
+    figures=("points-needed", "may-leave", "gains-control", "units-lost", "trogs-join-army"),
+    per_side=(),
+    no_actor=False,
+    legal="move",
+    handler="havoc.games.cry_havoc.queries:ask_move",
+)

@@ -1,0 +1,14 @@
+"""The question kind ``place``: may a Crystal or a Structure be placed in this Region?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="place",
+    help="May a Crystal or a Structure be placed in this Region?",
+    needs=("region", "item"),
+    figures=(),
+    per_side=(),
+    no_actor=False,
+    legal=None,
+    handler="havoc.games.cry_havoc.kinds:ask_place",
+)

@@ -1,0 +1,14 @@
+"""The question kind ``play-tactic``: may the faction play a Tactics card in this Battle now?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="play-tactic",
+    help="May the faction play a Tactics card in this Battle now?",
+    needs=(),
+    figures=(),
+    per_side=(),
+    no_actor=False,
+    legal="play_tactic",
+    handler="havoc.games.cry_havoc.queries:ask_tactic",
+)

@@ -1,0 +1,14 @@
+"""The question kind ``prisoners``: what does buying back prisoners cost, and what do prisoners score?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="prisoners",
+    help="What does buying back prisoners cost, and what do prisoners score?",
+    needs=(),
+    figures=("buy-back-cost", "prisoners-vp", "vp-to-spend"),
+    per_side=(),
+    no_actor=False,
+    legal="buy_back",
+    handler="havoc.games.cry_havoc.queries:ask_prisoners",
+)

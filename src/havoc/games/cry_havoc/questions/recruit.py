@@ -1,0 +1,14 @@
+"""The question kind ``recruit``: may the faction recruit Units into a Region now, and how many?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="recruit",
+    help="May the faction recruit Units into a Region now, and how many?",
+    needs=(),
+    figures=("may-recruit",),
+    per_side=(),
+    no_actor=False,
+    legal="recruit",
+    handler="havoc.games.cry_havoc.queries:ask_recruit",
+)

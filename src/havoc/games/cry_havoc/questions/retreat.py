@@ -1,0 +1,14 @@
+"""The question kind ``retreat``: where may Units retreat from a Battle Region?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="retreat",
+    help="Where may Units retreat from a Battle Region?",
+    needs=("from",),
+    figures=("destinations", "to-reserve", "places-nest", "nest-options"),
+    per_side=(),
+    no_actor=False,
+    legal=None,
+    handler="havoc.games.cry_havoc.queries:ask_retreat",
+)

@@ -1,0 +1,22 @@
+"""The question kind ``setup``: how does the game start for these players and their experience?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="setup",
+    help="How does the game start for these players and their experience?",
+    needs=(),
+    figures=(
+        "two-player-board-side",
+        "hq-units",
+        "hq-control-tokens",
+        "skills",
+        "tokens-as-printed",
+        "trog-hq-units",
+        "tunnels",
+    ),
+    per_side=(),
+    no_actor=True,
+    legal=None,
+    handler="havoc.games.cry_havoc.kinds:ask_setup",
+)

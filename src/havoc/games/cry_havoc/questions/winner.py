@@ -1,0 +1,14 @@
+"""The question kind ``winner``: who wins the game, and which tie-breaker decided it?"""
+
+from havoc.games.cry_havoc.questions import QuestionKind
+
+KIND = QuestionKind(
+    name="winner",
+    help="Who wins the game, and which tie-breaker decided it?",
+    needs=(),
+    figures=("winner", "ranking", "tie-broken-by", "final-vp", "tiebreak-prisoners", "tiebreak-initiative"),
+    per_side=(),
+    no_actor=True,
+    legal=None,
+    handler="havoc.games.cry_havoc.queries:ask_winner",
+)
