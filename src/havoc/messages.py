@@ -75,10 +75,21 @@ def _rule_messages(ruleset: Ruleset, rid: str) -> Iterator[Message]:
     for name, param in rule.params.items():
         if param.description:
             yield Message(f"param:{name}:description", param.description, param.loc.file, param.loc.line)
+    if rule.table is not None:  # a chart's words (headings, names); numbers stay as printed
+        seen: set[str] = set()
+        for cell in (*rule.table.columns, *(c for row in rule.table.rows for c in row)):
+            if cell not in seen and has_words(cell):
+                seen.add(cell)
+                yield Message(f"{rid}:table", cell, rule.table.loc.file, rule.table.loc.line)
     for ex in rule.examples:
         yield Message(f"{ex.id}:title", ex.title, ex.loc.file, ex.loc.line)
         if ex.text:
             yield Message(f"{ex.id}:text", ex.text, ex.loc.file, ex.loc.line)
+
+
+def has_words(cell: str) -> bool:
+    """A table cell to translate: it holds a word, not only numbers, ranges and signs."""
+    return any(c.isalpha() for c in cell)
 
 
 def _placeholder_note(text: str) -> str | None:

@@ -27,6 +27,7 @@ from havoc.rulebook.model import (
     Ruleset,
     Section,
     Source,
+    Table,
     Term,
 )
 from havoc.rulebook.schema import Reader, plain
@@ -37,7 +38,8 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 GAME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
 EN_PLURAL_FORMS = 2
 
-RULE_FIELDS = {"id", "title", "text", "summary", "source", "params", "see", "terms", "check", "examples"}
+RULE_FIELDS = {"id", "title", "text", "summary", "source", "params", "see", "terms", "check", "examples", "table"}
+MAX_TABLE_CELLS = 2_000
 OVERLAY_RULE_FIELDS = RULE_FIELDS | {"op", "target", "section"}
 SECTION_FIELDS = {"id", "title", "source", "intro", "rules"}
 
@@ -385,6 +387,7 @@ def _read_rule(
         if (ex := _read_example(b, r, item, ex_line, rid)) is not None
     )
     overlay_target = r.ident(d, "target", what) if overlay else None
+    table = _read_table(b, r, d, what, rid) if "table" in d else None
     rule = Rule(
         id=rid,
         title=title,
@@ -401,9 +404,49 @@ def _read_rule(
         origin=origin,
         op=op if isinstance(op, str) else None,
         target=overlay_target,
+        table=table,
     )
     b.rules[rid] = rule
     return rule
+
+
+def _read_table(b: _Build, r: Reader, d: LDict, what: str, rid: str) -> Table | None:
+    """A rule's chart: ``columns`` (headings) and ``rows``, each row one cell per column."""
+    t = r.mapping(d["table"], f"{what}.table", d.line_of("table"), {"columns", "rows"}, {"columns", "rows"})
+    if t is None:
+        return None
+    where = f"{what}.table"
+
+    def cells(value: Any, path: str, line: int) -> tuple[str, ...] | None:
+        if not isinstance(value, list) or not value:
+            r.problem(line, f"{path}: expected a non-empty list of cells")
+            return None
+        out = []
+        for i, cell in enumerate(value):
+            if isinstance(cell, bool) or not isinstance(cell, (str, int)) or str(cell) != str(cell).strip():
+                r.problem(line, f"{path}[{i}]: expected a text or a whole number, found {cell!r}")
+                return None
+            out.append(str(cell))
+        return tuple(out)
+
+    columns = cells(t.get("columns"), f"{where}.columns", t.line_of("columns"))
+    rows: list[tuple[str, ...]] = []
+    for item, line in r.items(t, "rows", where):
+        row = cells(item, f"{where}.rows", line)
+        if row is None:
+            continue
+        if columns is not None and len(row) != len(columns):
+            r.problem(line, f"{where}.rows: expected {len(columns)} cells (one per column), found {len(row)}")
+            continue
+        rows.append(row)
+    if columns is None:
+        return None
+    if len(columns) * (len(rows) + 1) > MAX_TABLE_CELLS:
+        r.problem(t.line, f"{where}: at most {MAX_TABLE_CELLS} cells")
+        return None
+    for text in (*columns, *(c for row in rows for c in row)):
+        b.texts.append((Loc(r.file, t.line), f"{rid}.table", text))
+    return Table(columns, tuple(rows), Loc(r.file, t.line))
 
 
 PARAM_FIELDS = {"value", "unit", "description", "type", "min", "max"}

@@ -74,6 +74,14 @@ class Example(NamedTuple):
     loc: Loc
 
 
+class Table(NamedTuple):
+    """A chart printed with a rule: column headings and rows of cells (text, as printed)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    loc: Loc
+
+
 class Rule(NamedTuple):
     id: str
     title: str
@@ -90,6 +98,7 @@ class Rule(NamedTuple):
     origin: str = "base"  # "base", or the overlay that wrote it
     op: str | None = None  # for overlay rules: add | amend | replace | remove
     target: str | None = None  # for overlay rules: the rule it changes
+    table: Table | None = None  # a chart the rule prints (the page and the sheet show it)
 
 
 class Section(NamedTuple):
