@@ -1,0 +1,239 @@
+"""Chart lookups as pure functions: each reads the rule tables and cites the rules it used.
+
+A lookup either gives a result, or refuses with the reason the rules themselves give (a rule's
+summary or a cell of the table of open cases): it never fills a gap the source leaves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from havoc.errors import InputError, Problem
+from havoc.games.advanced_cry_havoc import tables as T
+
+if TYPE_CHECKING:
+    from havoc.rulebook.model import Ruleset, Table
+
+FOUND, OUT_OF_RANGE, NO_BAND, REFUSED = "found", "out-of-range", "no-band", "refused"
+
+
+@dataclass(frozen=True)
+class RangeResult:
+    status: str  # found | out-of-range | no-band | refused
+    weapon: str  # the weapon's name as printed in the chart (English)
+    distance: int
+    band: str | None = None  # the band's heading
+    power: int | None = None
+    ammo: int | None = None  # None: unlimited
+    specials: str = ""  # special-rule letters
+    reason: str | None = None  # why it is refused (the rules' own words, English)
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RowResult:
+    status: str  # found | refused
+    value: int  # the number looked up (DEF factor or modified roll)
+    result: str | None  # the cell read (courage, effect, final condition)
+    row: int | None  # the chart row it came from
+    reason: str | None = None
+    rules: tuple[str, ...] = ()
+    applied: tuple[Applied, ...] = ()
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One modifier row that was asked for, what it counts for, and why not if it does not."""
+
+    rule: str
+    row: int
+    label: str
+    value: int  # per occurrence
+    count: int = 1
+    counted: bool = True
+    why_not: str | None = None  # "not-cumulative" | "not-animal"
+
+
+@dataclass(frozen=True)
+class CombatResult:
+    shifts: tuple[Applied, ...]
+    modifiers: tuple[Applied, ...]
+    shift_total: int
+    modifier_total: int
+    status: str = REFUSED  # the combat table itself cannot be read
+    reason: str | None = None
+    rules: tuple[str, ...] = field(default=())
+
+
+def as_dict(result: Any) -> dict[str, Any]:
+    out: dict[str, Any] = asdict(result)
+    return out
+
+
+def _bad(field_name: str, message: str) -> InputError:
+    return InputError([Problem(field_name, None, message)])
+
+
+def find_row(t: Table, name: str, field_name: str, names: Sequence[str] | None = None) -> int:
+    """The row whose first cell is ``name`` (case-insensitive), or the only one containing it.
+
+    ``names`` are other spellings of the first cells (a translation), matched the same way.
+    """
+    want = " ".join(name.lower().split())
+    if not want:
+        raise _bad(field_name, "expected a name from the chart, found nothing")
+    spellings = [[row[0].lower()] for row in t.rows]
+    for i, other in enumerate(names or ()):
+        spellings[i].append(other.lower())
+    exact = [i for i, s in enumerate(spellings) if want in s]
+    if len(exact) == 1:
+        return exact[0]
+    part = [i for i, s in enumerate(spellings) if any(want in x for x in s)]
+    if len(part) == 1:
+        return part[0]
+    if not part:
+        raise _bad(field_name, f"{name!r} is not in the chart; expected one of: {', '.join(r[0] for r in t.rows)}")
+    raise _bad(field_name, f"{name!r} is ambiguous; it could be: {', '.join(t.rows[i][0] for i in part)}")
+
+
+def _summary(rs: Ruleset, rule_id: str) -> str:
+    return rs.rules[rule_id].summary or rs.rules[rule_id].title
+
+
+def range_lookup(rs: Ruleset, weapon: str, distance: int, names: Sequence[str] | None = None) -> RangeResult:
+    """A weapon and a distance in hexes → its band, power and ammunition, or why there is none."""
+    if distance < 1:
+        raise _bad("distance", f"expected a distance in hexes of at least 1, found {distance}")
+    weapons, power, open_cases = T.table(rs, T.WEAPONS), T.table(rs, T.POWER), T.table(rs, T.OPEN)
+    row = weapons.rows[find_row(weapons, weapon, "weapon", names)]
+    name, klass, specials = row[0], row[1], row[2]
+    ammo = T.ammo(row[7])
+    base = {"weapon": name, "distance": distance, "specials": "" if specials == T.GAP else specials, "ammo": ammo}
+    for case in open_cases.rows:
+        if case[0] == name and (b := T.band(case[1])) is not None and b.holds(distance):
+            return RangeResult(REFUSED, reason=case[2], rules=(T.OPEN, T.WEAPONS), **base)
+    bands = [(heading, T.band(cell)) for heading, cell in zip(weapons.columns[T.BAND_COLUMNS], row[T.BAND_COLUMNS], strict=True)]
+    for heading, b in bands:
+        if b is not None and b.holds(distance):
+            prow = next(p for p in power.rows if p[0] == klass)
+            pw = T.whole(prow[power.columns.index(heading)])
+            return RangeResult(FOUND, band=heading, power=pw, rules=(T.WEAPONS, T.POWER), **base)
+    longest = max((b.hi for _, b in bands if b is not None and b.hi is not None), default=0)
+    status = OUT_OF_RANGE if distance > longest else NO_BAND
+    return RangeResult(status, rules=(T.WEAPONS,), **base)
+
+
+def _band_row(t: Table, column: int, value: int) -> int | None:
+    for i, row in enumerate(t.rows):
+        b = T.band(row[column])
+        if b is not None and b.holds(value):
+            return i
+    return None
+
+
+def courage(rs: Ruleset, def_factor: int, mounted: bool) -> RowResult:
+    """A DEF factor (mounted or foot) → courage."""
+    if def_factor < 1:
+        raise _bad("DEF factor", f"expected a DEF factor of at least 1, found {def_factor}")
+    t = T.table(rs, T.COURAGE)
+    i = _band_row(t, 0 if mounted else 1, def_factor)
+    if i is None:
+        return RowResult(REFUSED, def_factor, None, None, _not_covered(t), (T.COURAGE,))
+    return RowResult(FOUND, def_factor, t.rows[i][2], i, None, (T.COURAGE,))
+
+
+def _not_covered(t: Table) -> str:
+    return "the chart has no line for this number"
+
+
+def select(rs: Ruleset, rule_id: str, wanted: Sequence[str], names: Sequence[str] | None = None) -> list[tuple[int, int]]:
+    """Modifier rows named by the user ("prone", "enemy zoi:2") → (row, count) pairs."""
+    t = T.table(rs, rule_id)
+    out: list[tuple[int, int]] = []
+    for w in wanted:
+        label, _, n = w.rpartition(":") if ":" in w else (w, "", "1")
+        if not n.isdigit() or int(n) < 1:
+            raise _bad(w, "expected NAME or NAME:COUNT with a count of at least 1")
+        i = find_row(t, label, w, names)
+        if int(n) > 1 and not _per(rs, t, i):
+            raise _bad(w, f"{t.rows[i][0]!r} counts once; only the rows marked {rs.param('per-mark')} take a count")
+        out.append((i, int(n)))
+    return out
+
+
+def _per(rs: Ruleset, t: Table, i: int) -> bool:
+    return len(t.columns) > 2 and t.rows[i][2] == str(rs.param("per-mark"))
+
+
+def apply(rs: Ruleset, rule_id: str, chosen: Sequence[tuple[int, int]], animal: bool = False) -> list[Applied]:
+    """The chosen rows with the chart's own rules applied: the ones marked not cumulative keep
+    only the strongest (the most beneficial), and against an animal only the marked rows count."""
+    t = T.table(rs, rule_id)
+    roles = T.LAYOUT[rule_id]
+    value_of = T.shift if roles[1] == "shift" else T.modifier
+    nc, only_animal = str(rs.param("nc-mark")), str(rs.param("animal-mark"))
+    marks = [t.rows[i][2] if len(t.columns) > 2 else "" for i, _ in chosen]
+    rows = [Applied(rule_id, i, t.rows[i][0], value_of(t.rows[i][1]), n) for i, n in chosen]
+    out: list[Applied] = []
+    if animal:
+        rows, dropped = [], rows
+        for a, m in zip(dropped, marks, strict=True):
+            (rows if m == only_animal else out).append(a if m == only_animal else _drop(a, "not-animal"))
+        marks = [only_animal] * len(rows)
+    best = max((a for a, m in zip(rows, marks, strict=True) if m == nc), key=lambda a: abs(a.value), default=None)
+    for a, m in zip(rows, marks, strict=True):
+        out.append(a if m != nc or a is best else _drop(a, "not-cumulative"))
+    return sorted(out, key=lambda a: a.row)
+
+
+def _drop(a: Applied, why: str) -> Applied:
+    return Applied(a.rule, a.row, a.label, a.value, a.count, False, why)
+
+
+def total(applied: Sequence[Applied]) -> int:
+    return sum(a.value * a.count for a in applied if a.counted)
+
+
+def roll_lookup(
+    rs: Ruleset, chart: str, mods_rule: str, roll: int, extra: Sequence[int] = (), situations: Sequence[str] = ()
+) -> RowResult:
+    """A die roll plus modifiers (numbers, or situations named from the chart) → the row it lands on."""
+    if roll < 0:
+        raise _bad("roll", f"expected a die roll of 0 or more, found {roll}")
+    applied = apply(rs, mods_rule, select(rs, mods_rule, situations)) if situations else []
+    value = roll + sum(extra) + total(applied)
+    t = T.table(rs, chart)
+    i = _band_row(t, 0, value)
+    rules = (chart, mods_rule)
+    if i is None:
+        return RowResult(REFUSED, value, None, None, _not_covered(t), rules, tuple(applied))
+    return RowResult(FOUND, value, t.rows[i][1], i, None, rules, tuple(applied))
+
+
+def impairment(rs: Ruleset, roll: int, extra: Sequence[int] = (), situations: Sequence[str] = ()) -> RowResult:
+    return roll_lookup(rs, T.IMPAIRMENT, T.IMPAIRMENT_MODS, roll, extra, situations)
+
+
+def waking(rs: Ruleset, roll: int, extra: Sequence[int] = (), situations: Sequence[str] = ()) -> RowResult:
+    return roll_lookup(rs, T.WAKING, T.WAKING_MODS, roll, extra, situations)
+
+
+def combat(
+    rs: Ruleset, target: Sequence[str] = (), attacker: Sequence[str] = (), animal: bool = False, ranged: bool = False
+) -> CombatResult:
+    """A described situation → the column shifts and die-roll modifiers that apply, with the
+    non-cumulative and animal rules applied; the result itself is refused (the table is unreadable)."""
+    shifts_rule, mods_rule = (T.RANGED_SHIFTS, T.RANGED_MODS) if ranged else (T.CC_SHIFTS, T.CC_MODS)
+    shifts = apply(rs, shifts_rule, select(rs, shifts_rule, target), animal=animal and not ranged)
+    mods = apply(rs, mods_rule, select(rs, mods_rule, attacker))
+    return CombatResult(
+        tuple(shifts),
+        tuple(mods),
+        total(shifts),
+        total(mods),
+        REFUSED,
+        _summary(rs, T.COMBAT_TABLE),
+        (shifts_rule, mods_rule, T.COMBAT_TABLE),
+    )

@@ -1,0 +1,168 @@
+"""Reading the charts: how each rule table's cells are parsed, and the check that they all do.
+
+The numbers are the cells of the rule tables in ``rules/advanced-cry-havoc``; this module only
+knows the *shape* of each chart (which column holds what), never a value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, NamedTuple
+
+from havoc.errors import Problem, RulebookError
+
+if TYPE_CHECKING:
+    from havoc.rulebook.model import Ruleset, Table
+
+
+class Band(NamedTuple):
+    """A span of whole numbers as a chart prints it; ``None`` is open on that side."""
+
+    lo: int | None
+    hi: int | None
+
+    def holds(self, n: int) -> bool:
+        return (self.lo is None or n >= self.lo) and (self.hi is None or n <= self.hi)
+
+
+GAP = "-"  # a cell printed as a dash: nothing there
+UNLIMITED = "∞"
+
+_ONE = re.compile(r"^(\d+)$")
+_SPAN = re.compile(r"^(\d+)-(\d+)$")
+_OPEN_UP = re.compile(r"^(\d+) & \+$")  # "13 & +": 13 or more
+_OPEN_DOWN = re.compile(r"^(\d+) or -$")  # "4 or -": 4 or less
+_MOD = re.compile(r"^[+-]\d+$")
+_SHIFT = re.compile(r"^(\d+) (Left|Right)$")
+
+
+def band(cell: str) -> Band | None:
+    """A band cell ("5-40", "3", "13 & +", "4 or -"); ``None`` for a dash (no band)."""
+    if cell == GAP:
+        return None
+    if m := _ONE.match(cell):
+        return Band(int(m[1]), int(m[1]))
+    if m := _SPAN.match(cell):
+        lo, hi = int(m[1]), int(m[2])
+        if lo > hi:
+            raise ValueError(f"band {cell!r} runs backwards")
+        return Band(lo, hi)
+    if m := _OPEN_UP.match(cell):
+        return Band(int(m[1]), None)
+    if m := _OPEN_DOWN.match(cell):
+        return Band(None, int(m[1]))
+    raise ValueError(f"expected a band (3, 5-40, 13 & +, 4 or -) or {GAP}, found {cell!r}")
+
+
+def whole(cell: str) -> int:
+    if not _ONE.match(cell):
+        raise ValueError(f"expected a whole number, found {cell!r}")
+    return int(cell)
+
+
+def ammo(cell: str) -> int | None:
+    """Shots carried; ``None`` is unlimited (∞)."""
+    return None if cell == UNLIMITED else whole(cell)
+
+
+def modifier(cell: str) -> int:
+    if not _MOD.match(cell):
+        raise ValueError(f"expected a signed modifier (+1, -2), found {cell!r}")
+    return int(cell)
+
+
+def shift(cell: str) -> int:
+    """Columns to shift: left is negative, right positive ("2 Left" → -2)."""
+    m = _SHIFT.match(cell)
+    if not m:
+        raise ValueError(f"expected a column shift (2 Left, 1 Right), found {cell!r}")
+    return int(m[1]) * (-1 if m[2] == "Left" else 1)
+
+
+def _text(cell: str) -> str:
+    return cell
+
+
+def _mark(cell: str) -> str:
+    return cell
+
+
+_PARSERS = {"band": band, "int": whole, "ammo": ammo, "mod": modifier, "shift": shift, "text": _text, "mark": _mark}
+
+# The shape of each chart the lookups read: one role per column.
+WEAPONS, POWER, OPEN = "acv-ranged-weapons", "acv-ranged-power", "acv-ranged-undetermined"
+COURAGE = "acv-courage"
+IMPAIRMENT, IMPAIRMENT_MODS = "acv-impairment", "acv-impairment-modifiers"
+WAKING, WAKING_MODS = "acv-waking-up", "acv-waking-up-modifiers"
+MORALE_MODS = "acv-morale-modifiers"
+CC_SHIFTS, CC_MODS, COMBAT_TABLE = "acv-close-combat-shifts", "acv-close-combat-modifiers", "acv-combat-table"
+RANGED_SHIFTS, RANGED_MODS = "acv-ranged-shifts", "acv-ranged-modifiers"
+BAND_COLUMNS = slice(3, 7)  # the four range bands of the weapons chart
+
+LAYOUT: dict[str, tuple[str, ...]] = {
+    WEAPONS: ("text", "text", "mark", "band", "band", "band", "band", "ammo"),
+    POWER: ("text", "int", "int", "int", "int"),
+    OPEN: ("text", "band", "text"),
+    COURAGE: ("band", "band", "int"),
+    IMPAIRMENT: ("band", "text"),
+    IMPAIRMENT_MODS: ("text", "mod"),
+    WAKING: ("band", "text"),
+    WAKING_MODS: ("text", "mod", "mark"),
+    MORALE_MODS: ("text", "mod", "mark"),
+    CC_SHIFTS: ("text", "shift", "mark"),
+    CC_MODS: ("text", "mod", "mark"),
+    RANGED_SHIFTS: ("text", "shift"),
+    RANGED_MODS: ("text", "mod"),
+}
+
+
+def table(rs: Ruleset, rule_id: str) -> Table:
+    """The chart of a rule; a located error when the ruleset lacks it or it has the wrong shape."""
+    where = f"rules/{rs.id}"
+    rule = rs.rules.get(rule_id)
+    if rule is None or rule.table is None:
+        raise RulebookError([Problem(where, None, f"rule {rule_id!r}: expected a rule with a table (a chart)")])
+    return rule.table
+
+
+def check_rules(rs: Ruleset) -> list[Problem]:
+    """Every chart the lookups read exists, has its columns, and every cell parses."""
+    problems: list[Problem] = []
+    for rule_id, roles in LAYOUT.items():
+        try:
+            t = table(rs, rule_id)
+        except RulebookError as exc:
+            problems += exc.problems
+            continue
+        where = f"rules/{t.loc.file}"
+        if len(t.columns) != len(roles):
+            problems.append(
+                Problem(where, t.loc.line, f"{rule_id}.table: expected {len(roles)} columns, found {len(t.columns)}")
+            )
+            continue
+        for r, row in enumerate(t.rows):
+            for c, (cell, role) in enumerate(zip(row, roles, strict=True)):
+                try:
+                    _PARSERS[role](cell)
+                except ValueError as exc:
+                    problems.append(Problem(where, t.loc.line, f"{rule_id}.table.rows[{r}][{c}]: {exc}"))
+    problems += _check_links(rs)
+    return problems
+
+
+def _check_links(rs: Ruleset) -> list[Problem]:
+    """The weapons chart and the power chart agree: same band headings, every class known."""
+    try:
+        weapons, power = table(rs, WEAPONS), table(rs, POWER)
+    except RulebookError:
+        return []
+    out: list[Problem] = []
+    if weapons.columns[BAND_COLUMNS] != power.columns[1:]:
+        out.append(Problem(f"rules/{weapons.loc.file}", weapons.loc.line, f"{WEAPONS}: band headings differ from {POWER}'s"))
+    classes = {row[0] for row in power.rows}
+    for i, row in enumerate(weapons.rows):
+        if row[1] not in classes:
+            out.append(
+                Problem(f"rules/{weapons.loc.file}", weapons.loc.line, f"{WEAPONS}.table.rows[{i}]: unknown power class {row[1]!r}")
+            )
+    return out
