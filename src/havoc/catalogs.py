@@ -47,7 +47,10 @@ def rulesets(ruleset: Ruleset) -> list[Ruleset]:
     for path in sorted(root.glob("*/ruleset.yaml")) if root.is_dir() else []:
         other = rulebook.load(path.parent.name, root)
         found.setdefault(other.id, other)
-    return list(found.values())
+    # One order whichever ruleset was asked for (the default first, then by ID), so the template
+    # written by `catalog update` equals the one `check --ruleset X` expects.
+    first = rulebook.default_ruleset(root) if root.is_dir() else ruleset.id
+    return sorted(found.values(), key=lambda rs: (rs.id != first, rs.id))
 
 
 def rules_template(ruleset: Ruleset) -> Catalog:
