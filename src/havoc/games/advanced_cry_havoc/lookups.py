@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from havoc.errors import InputError, Problem
 from havoc.games.advanced_cry_havoc import tables as T
+from havoc.i18n import message_language, ui
 
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset, Table
 
 FOUND, OUT_OF_RANGE, NO_BAND, REFUSED = "found", "out-of-range", "no-band", "refused"
+NOT_COVERED = "not-covered"  # a number the chart has no line for
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class RangeResult:
 
 @dataclass(frozen=True)
 class RowResult:
-    status: str  # found | refused
+    status: str  # found | not-covered
     value: int  # the number looked up (DEF factor or modified roll)
     result: str | None  # the cell read (courage, effect, final condition)
     row: int | None  # the chart row it came from
@@ -73,6 +75,7 @@ def as_dict(result: Any) -> dict[str, Any]:
 
 
 def _bad(field_name: str, message: str) -> InputError:
+    """A located input error (the message is already in the language of errors)."""
     return InputError([Problem(field_name, None, message)])
 
 
@@ -83,7 +86,7 @@ def find_row(t: Table, name: str, field_name: str, names: Sequence[str] | None =
     """
     want = " ".join(name.lower().split())
     if not want:
-        raise _bad(field_name, "expected a name from the chart, found nothing")
+        raise _bad(field_name, ui("expected a name from the chart, found nothing", message_language()))
     spellings = [[row[0].lower()] for row in t.rows]
     for i, other in enumerate(names or ()):
         spellings[i].append(other.lower())
@@ -94,8 +97,17 @@ def find_row(t: Table, name: str, field_name: str, names: Sequence[str] | None =
     if len(part) == 1:
         return part[0]
     if not part:
-        raise _bad(field_name, f"{name!r} is not in the chart; expected one of: {', '.join(r[0] for r in t.rows)}")
-    raise _bad(field_name, f"{name!r} is ambiguous; it could be: {', '.join(t.rows[i][0] for i in part)}")
+        listed = ", ".join(r[0] for r in t.rows)
+        raise _bad(
+            field_name,
+            ui("{name!r} is not in the chart; expected one of: {rows}", message_language()).format(
+                name=name, rows=listed
+            ),
+        )
+    listed = ", ".join(t.rows[i][0] for i in part)
+    raise _bad(
+        field_name, ui("{name!r} is ambiguous; it could be: {rows}", message_language()).format(name=name, rows=listed)
+    )
 
 
 def _summary(rs: Ruleset, rule_id: str) -> str:
@@ -105,24 +117,34 @@ def _summary(rs: Ruleset, rule_id: str) -> str:
 def range_lookup(rs: Ruleset, weapon: str, distance: int, names: Sequence[str] | None = None) -> RangeResult:
     """A weapon and a distance in hexes → its band, power and ammunition, or why there is none."""
     if distance < 1:
-        raise _bad("distance", f"expected a distance in hexes of at least 1, found {distance}")
+        raise _bad(
+            "distance",
+            ui("expected a distance in hexes of at least 1, found {n}", message_language()).format(n=distance),
+        )
     weapons, power, open_cases = T.table(rs, T.WEAPONS), T.table(rs, T.POWER), T.table(rs, T.OPEN)
     row = weapons.rows[find_row(weapons, weapon, "weapon", names)]
     name, klass, specials = row[0], row[1], row[2]
     ammo = T.ammo(row[7])
-    base = {"weapon": name, "distance": distance, "specials": "" if specials == T.GAP else specials, "ammo": ammo}
+    letters = "" if specials == T.GAP else specials
+
+    def result(status: str, rules: tuple[str, ...], **more: Any) -> RangeResult:
+        return RangeResult(status, name, distance, specials=letters, ammo=ammo, rules=rules, **more)
+
     for case in open_cases.rows:
         if case[0] == name and (b := T.band(case[1])) is not None and b.holds(distance):
-            return RangeResult(REFUSED, reason=case[2], rules=(T.OPEN, T.WEAPONS), **base)
-    bands = [(heading, T.band(cell)) for heading, cell in zip(weapons.columns[T.BAND_COLUMNS], row[T.BAND_COLUMNS], strict=True)]
+            return result(REFUSED, (T.OPEN, T.WEAPONS), reason=case[2])
+    bands = [
+        (heading, T.band(cell))
+        for heading, cell in zip(weapons.columns[T.BAND_COLUMNS], row[T.BAND_COLUMNS], strict=True)
+    ]
     for heading, b in bands:
         if b is not None and b.holds(distance):
             prow = next(p for p in power.rows if p[0] == klass)
             pw = T.whole(prow[power.columns.index(heading)])
-            return RangeResult(FOUND, band=heading, power=pw, rules=(T.WEAPONS, T.POWER), **base)
+            return result(FOUND, (T.WEAPONS, T.POWER), band=heading, power=pw)
     longest = max((b.hi for _, b in bands if b is not None and b.hi is not None), default=0)
     status = OUT_OF_RANGE if distance > longest else NO_BAND
-    return RangeResult(status, rules=(T.WEAPONS,), **base)
+    return result(status, (T.WEAPONS,))
 
 
 def _band_row(t: Table, column: int, value: int) -> int | None:
@@ -136,29 +158,35 @@ def _band_row(t: Table, column: int, value: int) -> int | None:
 def courage(rs: Ruleset, def_factor: int, mounted: bool) -> RowResult:
     """A DEF factor (mounted or foot) → courage."""
     if def_factor < 1:
-        raise _bad("DEF factor", f"expected a DEF factor of at least 1, found {def_factor}")
+        raise _bad("DEF", ui("expected a DEF factor of at least 1, found {n}", message_language()).format(n=def_factor))
     t = T.table(rs, T.COURAGE)
     i = _band_row(t, 0 if mounted else 1, def_factor)
     if i is None:
-        return RowResult(REFUSED, def_factor, None, None, _not_covered(t), (T.COURAGE,))
+        return RowResult(NOT_COVERED, def_factor, None, None, None, (T.COURAGE,))
     return RowResult(FOUND, def_factor, t.rows[i][2], i, None, (T.COURAGE,))
 
 
-def _not_covered(t: Table) -> str:
-    return "the chart has no line for this number"
-
-
-def select(rs: Ruleset, rule_id: str, wanted: Sequence[str], names: Sequence[str] | None = None) -> list[tuple[int, int]]:
+def select(
+    rs: Ruleset, rule_id: str, wanted: Sequence[str], names: Sequence[str] | None = None
+) -> list[tuple[int, int]]:
     """Modifier rows named by the user ("prone", "enemy zoi:2") → (row, count) pairs."""
     t = T.table(rs, rule_id)
     out: list[tuple[int, int]] = []
     for w in wanted:
         label, _, n = w.rpartition(":") if ":" in w else (w, "", "1")
         if not n.isdigit() or int(n) < 1:
-            raise _bad(w, "expected NAME or NAME:COUNT with a count of at least 1")
+            raise _bad(w, ui("expected NAME or NAME:COUNT with a count of at least 1", message_language()))
         i = find_row(t, label, w, names)
         if int(n) > 1 and not _per(rs, t, i):
-            raise _bad(w, f"{t.rows[i][0]!r} counts once; only the rows marked {rs.param('per-mark')} take a count")
+            msg = ui("{row!r} counts once; only the lines marked {mark} take a count", message_language())
+            raise _bad(w, msg.format(row=t.rows[i][0], mark=rs.param("per-mark")))
+        if any(j == i for j, _ in out):
+            raise _bad(
+                w,
+                ui("{row!r} is named twice; give a count instead (NAME:COUNT)", message_language()).format(
+                    row=t.rows[i][0]
+                ),
+            )
         out.append((i, int(n)))
     return out
 
@@ -177,13 +205,14 @@ def apply(rs: Ruleset, rule_id: str, chosen: Sequence[tuple[int, int]], animal: 
     marks = [t.rows[i][2] if len(t.columns) > 2 else "" for i, _ in chosen]
     rows = [Applied(rule_id, i, t.rows[i][0], value_of(t.rows[i][1]), n) for i, n in chosen]
     out: list[Applied] = []
-    if animal:
-        rows, dropped = [], rows
-        for a, m in zip(dropped, marks, strict=True):
-            (rows if m == only_animal else out).append(a if m == only_animal else _drop(a, "not-animal"))
-        marks = [only_animal] * len(rows)
-    best = max((a for a, m in zip(rows, marks, strict=True) if m == nc), key=lambda a: abs(a.value), default=None)
+    kept: list[tuple[Applied, str]] = []
     for a, m in zip(rows, marks, strict=True):
+        if animal and m != only_animal:
+            out.append(_drop(a, "not-animal"))
+        else:
+            kept.append((a, m))
+    best = max((a for a, m in kept if m == nc), key=lambda a: abs(a.value), default=None)
+    for a, m in kept:
         out.append(a if m != nc or a is best else _drop(a, "not-cumulative"))
     return sorted(out, key=lambda a: a.row)
 
@@ -197,37 +226,84 @@ def total(applied: Sequence[Applied]) -> int:
 
 
 def roll_lookup(
-    rs: Ruleset, chart: str, mods_rule: str, roll: int, extra: Sequence[int] = (), situations: Sequence[str] = ()
+    rs: Ruleset,
+    chart: str,
+    mods_rule: str,
+    roll: int,
+    extra: Sequence[int] = (),
+    situations: Sequence[str] = (),
+    names: Sequence[str] | None = None,
 ) -> RowResult:
     """A die roll plus modifiers (numbers, or situations named from the chart) → the row it lands on."""
     if roll < 0:
-        raise _bad("roll", f"expected a die roll of 0 or more, found {roll}")
-    applied = apply(rs, mods_rule, select(rs, mods_rule, situations)) if situations else []
+        raise _bad("roll", ui("expected a die roll of 0 or more, found {n}", message_language()).format(n=roll))
+    applied = apply(rs, mods_rule, select(rs, mods_rule, situations, names)) if situations else []
     value = roll + sum(extra) + total(applied)
     t = T.table(rs, chart)
     i = _band_row(t, 0, value)
     rules = (chart, mods_rule)
     if i is None:
-        return RowResult(REFUSED, value, None, None, _not_covered(t), rules, tuple(applied))
+        return RowResult(NOT_COVERED, value, None, None, None, rules, tuple(applied))
     return RowResult(FOUND, value, t.rows[i][1], i, None, rules, tuple(applied))
 
 
-def impairment(rs: Ruleset, roll: int, extra: Sequence[int] = (), situations: Sequence[str] = ()) -> RowResult:
-    return roll_lookup(rs, T.IMPAIRMENT, T.IMPAIRMENT_MODS, roll, extra, situations)
+def impairment(
+    rs: Ruleset,
+    roll: int,
+    extra: Sequence[int] = (),
+    situations: Sequence[str] = (),
+    names: Sequence[str] | None = None,
+) -> RowResult:
+    """A die roll with modifiers → the impairment effect."""
+    return roll_lookup(rs, T.IMPAIRMENT, T.IMPAIRMENT_MODS, roll, extra, situations, names)
 
 
-def waking(rs: Ruleset, roll: int, extra: Sequence[int] = (), situations: Sequence[str] = ()) -> RowResult:
-    return roll_lookup(rs, T.WAKING, T.WAKING_MODS, roll, extra, situations)
+def waking(
+    rs: Ruleset,
+    roll: int,
+    extra: Sequence[int] = (),
+    situations: Sequence[str] = (),
+    names: Sequence[str] | None = None,
+) -> RowResult:
+    """A die roll with modifiers → the final condition of a waking-up check."""
+    return roll_lookup(rs, T.WAKING, T.WAKING_MODS, roll, extra, situations, names)
+
+
+@dataclass(frozen=True)
+class ModifierResult:
+    applied: tuple[Applied, ...]
+    total: int
+    rules: tuple[str, ...]
+
+
+def morale(rs: Ruleset, situations: Sequence[str], names: Sequence[str] | None = None) -> ModifierResult:
+    """The situations of a morale or recovery check → the modifiers that count (negatives not cumulative)."""
+    applied = apply(rs, T.MORALE_MODS, select(rs, T.MORALE_MODS, situations, names))
+    return ModifierResult(tuple(applied), total(applied), (T.MORALE_MODS,))
 
 
 def combat(
-    rs: Ruleset, target: Sequence[str] = (), attacker: Sequence[str] = (), animal: bool = False, ranged: bool = False
+    rs: Ruleset,
+    target: Sequence[str] = (),
+    attacker: Sequence[str] = (),
+    animal: bool = False,
+    ranged: bool = False,
+    names: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> CombatResult:
     """A described situation → the column shifts and die-roll modifiers that apply, with the
     non-cumulative and animal rules applied; the result itself is refused (the table is unreadable)."""
     shifts_rule, mods_rule = (T.RANGED_SHIFTS, T.RANGED_MODS) if ranged else (T.CC_SHIFTS, T.CC_MODS)
-    shifts = apply(rs, shifts_rule, select(rs, shifts_rule, target), animal=animal and not ranged)
-    mods = apply(rs, mods_rule, select(rs, mods_rule, attacker))
+    if animal and ranged:
+        raise _bad(
+            "--animal",
+            ui(
+                "the ranged chart marks no shifts for animals (its rear-hex line names the exception itself)",
+                message_language(),
+            ),
+        )
+    tn, an = names or (None, None)
+    shifts = apply(rs, shifts_rule, select(rs, shifts_rule, target, tn), animal=animal)
+    mods = apply(rs, mods_rule, select(rs, mods_rule, attacker, an))
     return CombatResult(
         tuple(shifts),
         tuple(mods),

@@ -158,11 +158,17 @@ def _check_links(rs: Ruleset) -> list[Problem]:
         return []
     out: list[Problem] = []
     if weapons.columns[BAND_COLUMNS] != power.columns[1:]:
-        out.append(Problem(f"rules/{weapons.loc.file}", weapons.loc.line, f"{WEAPONS}: band headings differ from {POWER}'s"))
+        out.append(
+            Problem(f"rules/{weapons.loc.file}", weapons.loc.line, f"{WEAPONS}: band headings differ from {POWER}'s")
+        )
     classes = {row[0] for row in power.rows}
     for i, row in enumerate(weapons.rows):
         if row[1] not in classes:
             out.append(
-                Problem(f"rules/{weapons.loc.file}", weapons.loc.line, f"{WEAPONS}.table.rows[{i}]: unknown power class {row[1]!r}")
+                Problem(
+                    f"rules/{weapons.loc.file}",
+                    weapons.loc.line,
+                    f"{WEAPONS}.table.rows[{i}]: unknown power class {row[1]!r}",
+                )
             )
     return out
