@@ -141,7 +141,8 @@ class _View:
     def cite(self, rules: Sequence[str]) -> str:
         from havoc.i18n import ui
 
-        titles = ", ".join(f"{r} ({self.tr.text(f'{r}:title', self.rs.rules[r].title)})" for r in rules)
+        # Titles only: a reader never sees a machine name (the IDs are in the --json answer).
+        titles = "; ".join(self.tr.text(f"{r}:title", self.rs.rules[r].title) for r in rules)
         word = ui("rules", self.lang)
         return f"  {word}: {titles}"
 

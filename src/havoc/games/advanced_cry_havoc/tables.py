@@ -134,7 +134,7 @@ def check_rules(rs: Ruleset) -> list[Problem]:
         except RulebookError as exc:
             problems += exc.problems
             continue
-        where = f"rules/{t.loc.file}"
+        where = t.loc.file
         if len(t.columns) != len(roles):
             problems.append(
                 Problem(where, t.loc.line, f"{rule_id}.table: expected {len(roles)} columns, found {len(t.columns)}")
@@ -158,15 +158,13 @@ def _check_links(rs: Ruleset) -> list[Problem]:
         return []
     out: list[Problem] = []
     if weapons.columns[BAND_COLUMNS] != power.columns[1:]:
-        out.append(
-            Problem(f"rules/{weapons.loc.file}", weapons.loc.line, f"{WEAPONS}: band headings differ from {POWER}'s")
-        )
+        out.append(Problem(weapons.loc.file, weapons.loc.line, f"{WEAPONS}: band headings differ from {POWER}'s"))
     classes = {row[0] for row in power.rows}
     for i, row in enumerate(weapons.rows):
         if row[1] not in classes:
             out.append(
                 Problem(
-                    f"rules/{weapons.loc.file}",
+                    weapons.loc.file,
                     weapons.loc.line,
                     f"{WEAPONS}.table.rows[{i}]: unknown power class {row[1]!r}",
                 )

@@ -1,0 +1,126 @@
+"""``havoc charts``: answers in English and Polish, JSON, located errors with exit 2; the chart check."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from havoc import rulebook
+from havoc.cli import main
+from havoc.games.advanced_cry_havoc import api
+from havoc.games.advanced_cry_havoc.tables import check_rules
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["charts", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_range_in_english_and_polish(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "range", "english longbow", "45")
+    assert code == 0
+    assert out.startswith("English longbow at 45 hexes: Medium range, power 4, ammunition unlimited")
+    assert "rules: Ranged weapons data; Power by range band" in out
+    code, out, _ = run(capsys, "range", "angielski łuk", "45", "--lang", "pl")
+    assert code == 0
+    assert out.startswith("Angielski łuk długi na 45 heksów: Średni zasięg, siła 4, amunicja bez ograniczeń")
+    assert "zasady: Dane broni dystansowej; Siła według przedziału zasięgu" in out
+    assert "Medium" not in out and "power" not in out and "acv-" not in out
+
+
+def test_polish_plural_of_hexes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "range", "sling", "1", "--lang", "pl")[1].startswith("Proca na 1 heks:")
+    assert run(capsys, "range", "sling", "3", "--lang", "pl")[1].startswith("Proca na 3 heksy:")
+
+
+def test_json_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "courage", "12", "--foot", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["result"] == "8" and data["rules"] == ["acv-courage"]
+    code, out, _ = run(capsys, "impairment", "7", "--mod=+1", "--json")
+    data = json.loads(out)
+    assert (data["value"], data["result"]) == (8, "Impaired")
+    code, out, _ = run(capsys, "range", "throwing axe", "5", "--json")
+    data = json.loads(out)
+    assert data["status"] == "refused" and "source" in data["reason"]
+
+
+def test_combat_refuses_the_result_and_explains(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "combat", "--target", "prone", "--target", "side hex", "--attacker", "zoi of an enemy:2")
+    assert code == 0
+    assert "column shift in total: +4" in out
+    assert "die-roll modifier in total: +2" in out
+    assert "not cumulative" in out
+    assert "cannot be determined from the source" in out and "14 result cells" in out
+    _, out, _ = run(capsys, "combat", "--target", "leżący", "--lang", "pl")
+    assert "wynik: nie da się ustalić ze źródła" in out and "14 komórek" in out
+
+
+def test_waking_and_morale(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "waking", "5")[1].startswith("5: Healthy and Impaired")
+    assert run(capsys, "waking", "8", "--if", "aid", "--if", "enemy exerting:2")[1].startswith(
+        "5: Healthy and Impaired"
+    )
+    out = run(capsys, "morale", "--if", "banner", "--if", "leader")[1]
+    assert out.startswith("modifier in total: -2")
+
+
+@pytest.mark.parametrize(
+    ("argv", "where"),
+    [
+        (["range", "musket", "3"], "weapon:"),
+        (["range", "longbow", "3"], "weapon:"),
+        (["range", "sling", "0"], "distance:"),
+        (["courage", "0", "--foot"], "DEF:"),
+        (["impairment", "-2"], "roll:"),
+        (["combat", "--target", "dragon"], "dragon:"),
+        (["combat", "--target", "prone:2"], "prone:2:"),
+        (["combat", "--ranged", "--animal"], "--animal:"),
+    ],
+)
+def test_bad_input_is_located_exit_2_no_traceback(
+    capsys: pytest.CaptureFixture[str], argv: list[str], where: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {where}") and "Traceback" not in err
+
+
+def test_errors_in_polish(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "range", "sling", "0", "--lang", "pl")
+    assert code == 2 and err.startswith("błąd: distance: oczekiwano odległości")
+
+
+def test_courage_needs_mounted_or_foot(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["charts", "courage", "5"])
+    assert exc.value.code == 2
+
+
+def test_the_api() -> None:
+    assert api.weapon_range("foot lance", 10).band == "Long range"
+    assert api.courage(20, mounted=True).result == "9"
+    assert api.waking(7).result == "Stunned"
+    assert api.combat(target=["heavy cover"]).shift_total == -3
+
+
+def test_the_real_charts_parse() -> None:
+    assert check_rules(rulebook.load("advanced-cry-havoc")) == []
+
+
+def test_a_bad_cell_is_reported_at_its_rule(rules_copy: Path) -> None:
+    path = rules_copy / "advanced-cry-havoc" / "sections" / "05-courage.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('["15-18", "11-12", 8]', '["15 to 18", "11-12", 8]'), encoding="utf-8")
+    problems = check_rules(rulebook.load("advanced-cry-havoc", rules_copy, use_cache=False))
+    assert len(problems) == 1
+    p = problems[0]
+    assert p.file == "rules/advanced-cry-havoc/sections/05-courage.yaml"
+    lines = text.splitlines()
+    assert (
+        p.line == next(i for i, line in enumerate(lines) if line.startswith("      columns:")) + 1
+    )  # the chart's line
+    assert "acv-courage.table.rows[1][0]" in p.message and "'15 to 18'" in p.message
