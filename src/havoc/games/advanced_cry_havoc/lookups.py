@@ -97,14 +97,16 @@ def find_row(t: Table, name: str, field_name: str, names: Sequence[str] | None =
     if len(part) == 1:
         return part[0]
     if not part:
-        listed = ", ".join(r[0] for r in t.rows)
+        shown = list(names) if names else [r[0] for r in t.rows]  # in the reader's language
+        listed = ", ".join(shown)
         raise _bad(
             field_name,
             ui("{name!r} is not in the chart; expected one of: {rows}", message_language()).format(
                 name=name, rows=listed
             ),
         )
-    listed = ", ".join(t.rows[i][0] for i in part)
+    shown = list(names) if names else [r[0] for r in t.rows]
+    listed = ", ".join(shown[i] for i in part)
     raise _bad(
         field_name, ui("{name!r} is ambiguous; it could be: {rows}", message_language()).format(name=name, rows=listed)
     )
