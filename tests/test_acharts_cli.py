@@ -124,3 +124,13 @@ def test_a_bad_cell_is_reported_at_its_rule(rules_copy: Path) -> None:
         p.line == next(i for i, line in enumerate(lines) if line.startswith("      columns:")) + 1
     )  # the chart's line
     assert "acv-courage.table.rows[1][0]" in p.message and "'15 to 18'" in p.message
+
+
+def test_status_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "status", "scared")
+    assert code == 0 and "  May interrupt: No" in out and "  If it becomes Stunned: Remove" in out
+    code, out, _ = run(capsys, "status", "przestraszony", "--lang", "pl")
+    assert code == 0 and out.startswith("Przestraszony\n") and "  Może przerwać: Nie" in out
+    code, out, _ = run(capsys, "status", "engaged", "--json")
+    data = json.loads(out)
+    assert data["status"] == "refused" and "12.2.4" in data["reason"]

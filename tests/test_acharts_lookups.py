@@ -299,3 +299,34 @@ def test_ranged_shifts_all_count_together(rs: Ruleset) -> None:
 def test_a_situation_named_twice_is_refused(rs: Ruleset) -> None:
     with pytest.raises(InputError, match="twice"):
         L.combat(rs, target=["prone", "under a prone"])
+
+
+# status: (exerts a ZOI, may interrupt, may react, may charge, backing etc., if Impaired, if Stunned)
+SEED_STATUS = {
+    "healthy": ("Yes", "Yes", "Yes", "Yes", "Yes", "Impaired", "Stunned"),
+    "wounded": ("Yes", "Yes", "Yes", "No", "Yes", "Impaired", "Dead"),
+    "stunned": ("No", "No", "No", "No", "No", "No effect", "Dead"),
+    "scared": ("Yes", "No", "Yes", "No", "Yes", "Impaired", "Remove"),
+    "panic": ("No", "No", "No", "No", "No", "Impaired", "Remove"),
+    "fumble": ("No", "No", "No", "No", "No", "Impaired", "Remove"),
+    "impaired": ("No", "No", "No", "No", "No", "Activated", "Remove"),
+    "charge": ("Yes", "Yes", "Yes", "-", "No", "Activated and Impaired", "Remove"),
+    "parry": ("No", "No", "No", "No", "No", "Remove, Parry and Impaired", "Remove"),
+    "prone": ("No", "No", "No", "No", "No", "Impaired", "Remove"),
+}
+
+
+@pytest.mark.parametrize(("name", "values"), list(SEED_STATUS.items()))
+def test_every_status_line(rs: Ruleset, name: str, values: tuple[str, ...]) -> None:
+    got = L.status(rs, name)
+    assert got.status == L.FOUND
+    cells = [cell for _, cell in got.effects]
+    assert (*cells[:5], *cells[6:]) == values
+
+
+@pytest.mark.parametrize("name", ["engaged", "Engaged (second line)", "ENGAGED (first"])
+def test_both_engaged_lines_are_refused_with_the_reason(rs: Ruleset, name: str) -> None:
+    got = L.status(rs, name)
+    assert got.status == L.REFUSED and got.effects == ()
+    assert got.reason and "ENGAGED twice" in got.reason
+    assert got.rules[0] == "acv-status-undetermined"

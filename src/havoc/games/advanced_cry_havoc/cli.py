@@ -26,6 +26,7 @@ examples:
   havoc charts impairment 7 --mod=+1 --if armored
   havoc charts waking 5 --if aid --if "enemy exerting:2"
   havoc charts morale --if banner --if leader
+  havoc charts status scared
   havoc charts combat --target prone --target "side hex" --attacker "zoi of an enemy:2"
   havoc charts combat --ranged --target stunned --attacker wounded --json
 
@@ -67,6 +68,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         w.add_argument("--if", dest="situations", action="append", default=[], help="a modifier line of the chart")
     m = charts.add_parser("morale", parents=[common], help="the situations of a morale or recovery check: modifiers")
     m.add_argument("--if", dest="situations", action="append", default=[], help="a modifier line of the chart")
+    st = charts.add_parser("status", parents=[common], help="a character status: what it allows and becomes")
+    st.add_argument("name", help="the status (a name or a part of it)")
     k = charts.add_parser(
         "combat", parents=[common], help="a described situation: column shifts and die-roll modifiers"
     )
@@ -106,6 +109,9 @@ def run(args: argparse.Namespace) -> int:
         )
         result = fn(rs, args.roll, args.mod, args.situations, view.names(mods))
         text = view.row(result, chart, 1)
+    elif args.chart == "status":
+        result = L.status(rs, args.name, view.names(T.STATUS))
+        text = view.status(result)
     elif args.chart == "morale":
         result = L.morale(rs, args.situations, view.names(T.MORALE_MODS))
         text = view.modifiers(result.applied, result.total, result.rules)
@@ -204,6 +210,22 @@ class _View:
 
         head = ui("modifier in total: {n}", self.lang).format(n=f"{total:+d}")
         return "\n".join([head, *self.applied(applied), self.cite(rules)])
+
+    def status(self, res: Any) -> str:
+        from havoc.games.advanced_cry_havoc import lookups as L
+        from havoc.games.advanced_cry_havoc import tables as T
+        from havoc.i18n import ui
+
+        name = self.cell(T.STATUS, res.name)
+        if res.status != L.FOUND:
+            body = ui("cannot be determined from the source", self.lang) + ": " + self.cell(T.STATUS_OPEN, res.reason)
+            return f"{name}: {body}\n{self.cite(res.rules)}"
+        lines = [name]
+        for heading, cell in res.effects:
+            shown = self.cell(T.STATUS, cell) if cell else "—"
+            lines.append(f"  {self.cell(T.STATUS, heading)}: {shown}")
+        lines.append(self.cite(res.rules))
+        return "\n".join(lines)
 
     def combat(self, res: Any) -> str:
         from havoc.games.advanced_cry_havoc import tables as T

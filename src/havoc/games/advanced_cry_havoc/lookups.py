@@ -149,6 +149,30 @@ def range_lookup(rs: Ruleset, weapon: str, distance: int, names: Sequence[str] |
     return result(status, (T.WEAPONS,))
 
 
+@dataclass(frozen=True)
+class StatusResult:
+    status: str  # found | refused
+    name: str  # the status line as printed (English)
+    effects: tuple[tuple[str, str], ...] = ()  # (column heading, cell) after the status name
+    reason: str | None = None
+    rules: tuple[str, ...] = ()
+
+
+def status(rs: Ruleset, name: str, names: Sequence[str] | None = None) -> StatusResult:
+    """A character status → what it allows and what it becomes; the lines the source leaves
+    open (both ENGAGED lines) are refused with the reason the rules give."""
+    t, open_cases = T.table(rs, T.STATUS), T.table(rs, T.STATUS_OPEN)
+    reasons = {row[0]: row[1] for row in open_cases.rows}
+    want = " ".join(name.lower().split())
+    spellings = [(row[0], [row[0].lower(), *([names[i].lower()] if names else [])]) for i, row in enumerate(t.rows)]
+    hits = [label for label, forms in spellings if any(want and want in f for f in forms)]
+    open_hits = [label for label in hits if label in reasons]
+    if open_hits:
+        return StatusResult(REFUSED, open_hits[0], reason=reasons[open_hits[0]], rules=(T.STATUS_OPEN, T.STATUS))
+    row = t.rows[find_row(t, name, "status", names)]
+    return StatusResult(FOUND, row[0], tuple(zip(t.columns[1:], row[1:], strict=True)), rules=(T.STATUS,))
+
+
 def _band_row(t: Table, column: int, value: int) -> int | None:
     for i, row in enumerate(t.rows):
         b = T.band(row[column])

@@ -97,6 +97,7 @@ WAKING, WAKING_MODS = "acv-waking-up", "acv-waking-up-modifiers"
 MORALE_MODS = "acv-morale-modifiers"
 CC_SHIFTS, CC_MODS, COMBAT_TABLE = "acv-close-combat-shifts", "acv-close-combat-modifiers", "acv-combat-table"
 RANGED_SHIFTS, RANGED_MODS = "acv-ranged-shifts", "acv-ranged-modifiers"
+STATUS, STATUS_OPEN = "acv-status-effects", "acv-status-undetermined"
 BAND_COLUMNS = slice(3, 7)  # the four range bands of the weapons chart
 
 LAYOUT: dict[str, tuple[str, ...]] = {
@@ -113,6 +114,8 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     CC_MODS: ("text", "mod", "mark"),
     RANGED_SHIFTS: ("text", "shift"),
     RANGED_MODS: ("text", "mod"),
+    STATUS: ("text",) * 9,
+    STATUS_OPEN: ("text", "text"),
 }
 
 
