@@ -17,10 +17,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "check",
         help="validate the rules (and the translation catalogs)",
-        description="Validate every rule file; exit 1 with located errors if any is wrong.",
+        description="Validate every rule file (of every ruleset unless --ruleset names one); exit 1 with "
+        "located errors if any is wrong.",
     )
     add_ruleset_option(p)
-    p.set_defaults(func=cmd_check)
+    p.set_defaults(func=cmd_check, every_ruleset=True)
 
     p = sub.add_parser(
         "rules",
@@ -45,7 +46,17 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    rs = rulebook.load(args.ruleset)
+    if args.ruleset:
+        return check_ruleset(args.ruleset)
+    code = 0
+    for name in rulebook.ruleset_names():
+        code = max(code, check_ruleset(name))
+    return code
+
+
+def check_ruleset(name: str) -> int:
+    """Validate one ruleset: its files, its game, its examples, its sheet and the catalogs."""
+    rs = rulebook.load(name)
     checks = [
         f"{len(rs.rules)} rules",
         f"{len(rs.sections)} sections",
@@ -55,7 +66,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from havoc import catalogs
     from havoc.quickref.layout import layout_path, load_layout
 
-    sheet_root = rulebook.ruleset_folder(args.ruleset)
+    sheet_root = rulebook.ruleset_folder(name)
     if layout_path(sheet_root).is_file():
         load_layout(rs, sheet_root)
         checks.append("sheet layout")
