@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -32,6 +31,7 @@ from havoc.games.cry_havoc.contract import (
     TROGS,
 )
 from havoc.i18n import ui
+from havoc.record import field, record
 
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset
@@ -193,19 +193,19 @@ TOP: Final = Spec("object", "A Cry Havoc position.", fields=FIELDS, required=("p
 # --- the typed model --------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Battle:
     token: int
     attacker: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Structure:
     type: str
     owner: str
 
 
-@dataclass(slots=True)
+@record
 class Region:
     id: str
     terrain: str | None = None
@@ -233,7 +233,7 @@ class Region:
         return others[0] if others else None
 
 
-@dataclass(slots=True)
+@record
 class FactionState:
     vp: int = 0
     reserve: int | None = None
@@ -244,7 +244,7 @@ class FactionState:
     controlled_at_action_start: tuple[str, ...] | None = None
 
 
-@dataclass(slots=True)
+@record
 class Position:
     """A validated position; build it with :func:`parse` or :func:`load`."""
 

@@ -8,7 +8,6 @@ when the query came from a file.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from havoc.errors import InputError, Problem
@@ -26,6 +25,7 @@ from havoc.games.cry_havoc.contract import (
 from havoc.games.cry_havoc.position import FACTION, REGION_REF, Position, Reader, Spec, _is_ldict, suggest
 from havoc.games.cry_havoc.ui import faction_name, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
+from havoc.record import field, record
 
 KINDS: Final = QUESTION_KINDS
 # Kinds about the whole table rather than one faction's move.
@@ -81,7 +81,7 @@ QFIELDS: Final[Mapping[str, Spec]] = {
 QTOP: Final = Spec("object", "A question about a position.", fields=QFIELDS, required=("ask",))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Query:
     """A validated question."""
 
