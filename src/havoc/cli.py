@@ -20,6 +20,7 @@ COMMANDS = {
     "check": "havoc.commands.rules",
     "rules": "havoc.commands.rules",
     "rule": "havoc.commands.rules",
+    "schema": "havoc.commands.rules",
     "catalog": "havoc.commands.catalog",
     "sheet": "havoc.commands.sheet",
     "docs": "havoc.commands.docs",

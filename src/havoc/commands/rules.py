@@ -40,6 +40,52 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _common(p)
     p.set_defaults(func=cmd_rule)
 
+    p = sub.add_parser(
+        "schema",
+        help="print a JSON Schema: of positions (default), answers, or a kind of rule file",
+        description="Print the JSON Schema of the position format, of answers (--answers) or of a kind of "
+        "rule file (--rules KIND), for editors and the docs.",
+    )
+    add_ruleset_option(p)
+    p.add_argument(
+        "--no-limits", action="store_true", help="leave out the maximums that come from the rules' parameters"
+    )
+    p.add_argument("--answers", action="store_true", help="print the JSON Schema of answers (--json) instead")
+    p.add_argument(
+        "--rules",
+        metavar="KIND",
+        choices=sorted(RULE_FILE_KINDS),
+        help=f"print the JSON Schema of a kind of rule file: {', '.join(sorted(RULE_FILE_KINDS))}",
+    )
+    p.set_defaults(func=cmd_schema)
+
+
+RULE_FILE_KINDS = ("ruleset", "section", "overlay-rule", "facts", "vocabulary")
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    import json
+
+    from havoc import api, game
+
+    if args.rules:
+        from havoc.rulebook import format
+
+        schema: dict[str, Any] = format.schema(args.rules)
+    elif args.answers:
+        played = game.of(api.load_ruleset(args.ruleset))
+        answers = getattr(played, "answer_schema", None)
+        if answers is None:
+            from havoc.errors import InputError, Problem
+
+            raise InputError([Problem("--answers", None, "this ruleset's game publishes no answer schema")])
+        schema = answers()
+    else:
+        schema = api.schema(args.ruleset, limits=not args.no_limits)
+    json.dump(schema, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
 
 def _common(p: argparse.ArgumentParser) -> None:
     add_output_options(p, "language of the texts", "print JSON for programs")

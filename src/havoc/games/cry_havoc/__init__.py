@@ -22,7 +22,6 @@ COMMANDS: Mapping[str, str] = {
     "legal": "havoc.games.cry_havoc.commands",
     "battle": "havoc.games.cry_havoc.commands",
     "score": "havoc.games.cry_havoc.commands",
-    "schema": "havoc.games.cry_havoc.commands",
     "new": "havoc.games.cry_havoc.new",
 }
 
@@ -77,11 +76,18 @@ def is_question(value: object) -> bool:
     return isinstance(value, Query)
 
 
-def question_schema() -> dict[str, Any]:
-    from havoc.games.cry_havoc.position import _schema
-    from havoc.games.cry_havoc.query import QTOP
+def answer_schema() -> dict[str, Any]:
+    """The JSON Schema of answers, with the figures each question kind gives."""
+    from havoc.games.cry_havoc.figures import answer_schema as schema
 
-    return _schema(QTOP)
+    return schema()
+
+
+def question_schema() -> dict[str, Any]:
+    from havoc.games.cry_havoc.query import QTOP
+    from havoc.spec import json_schema
+
+    return json_schema(QTOP)
 
 
 def answer(rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer:
