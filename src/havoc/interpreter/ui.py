@@ -133,6 +133,8 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "wins-control": ui("wins Region Control", lang),
         "places-control-token": ui("puts its Control token", lang),
         "places-nest": ui("a Trog Nest token instead", lang),
+        "survivors-to-hq": ui("survivors go to the HQ", lang),
+        "to-hq": ui("Units sent to the HQ", lang),
         "control-vp": ui("VP for Region Control", lang),
         "takes-prisoners": ui("takes prisoners", lang),
         "prisoners-taken": ui("prisoners taken", lang),

@@ -41,7 +41,19 @@ ARITH_N = {"add", "mul", "max", "min"}
 ARITH_2 = {"sub", "div-ceil", "div-floor"}
 EN_PLURAL_FORMS = 2
 
-RULE_FIELDS = {"id", "title", "text", "summary", "source", "params", "see", "terms", "check", "examples"}
+RULE_FIELDS = {
+    "id",
+    "title",
+    "text",
+    "summary",
+    "source",
+    "params",
+    "see",
+    "terms",
+    "check",
+    "examples",
+    "interpretation",
+}
 OVERLAY_RULE_FIELDS = RULE_FIELDS | {"op", "target", "section"}
 SECTION_FIELDS = {"id", "title", "source", "intro", "rules"}
 
@@ -339,6 +351,10 @@ def _read_rule(
         if (ex := _read_example(b, r, item, ex_line, rid)) is not None
     )
     overlay_target = r.ident(d, "target", what) if overlay else None
+    interpretation = d.get("interpretation", False)
+    if not isinstance(interpretation, bool):
+        r.problem(d.line_of("interpretation"), f"{what}.interpretation: expected true or false")
+        interpretation = False
     rule = Rule(
         id=rid,
         title=title,
@@ -355,6 +371,7 @@ def _read_rule(
         origin=origin,
         op=op if isinstance(op, str) else None,
         target=overlay_target,
+        interpretation=interpretation,
     )
     b.rules[rid] = rule
     return rule

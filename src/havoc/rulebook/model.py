@@ -111,6 +111,7 @@ class Rule(NamedTuple):
     origin: str = "base"  # "base", or the overlay that wrote it
     op: str | None = None  # for overlay rules: add | amend | replace | remove
     target: str | None = None  # for overlay rules: the rule it changes
+    interpretation: bool = False  # our documented reading of an open point, not the source's own words
 
 
 class Section(NamedTuple):

@@ -58,6 +58,9 @@ AMENDS = label("Amends")
 REPLACES = label("Replaces")
 REMOVES = label("Removes")
 FAN_MADE = label("Fan-made variant: not an official rule of the game.")
+INTERPRETATION = label(
+    "Our interpretation: the source leaves this open; the assistant follows this reading and says when it applied."
+)
 SOURCES = label("Sources")
 HEADING = label("heading")
 VARIANT_SECTIONS = label("New sections")

@@ -133,6 +133,9 @@ def rule_section(d: HavocDirective, r: Renderer, rule: Rule, group: str, files: 
         and rs.sections[rule.section_id].origin == "base"
     ):
         sec += labelled(ctx, L.ADDS_TO, r.rule_link(rule.section_id), classes=["havoc-op-note"])
+    if rule.interpretation:
+        note = nodes.note("", nodes.paragraph("", ctx.label(L.INTERPRETATION)), classes=["havoc-interpretation"])
+        sec += note
     sec.extend(r.blocks(f"{rule.id}:text", rule.text))
     if rule.params:
         sec += params_paragraph(ctx, r, rule)
