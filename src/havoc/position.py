@@ -733,7 +733,8 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                 ui("an outer Region has no terrain; leave terrain out or outer false", _ml()),
             )
         if region.hq is not None:
-            must_play(region.hq, f"{base}.hq", "regions", rid, "hq")
+            # A variant (the solo mode) may give the automated Trogs an HQ though no player runs them.
+            must_play(region.hq, f"{base}.hq", "regions", rid, "hq", neutral_ok=pos.variant is not None)
             if region.hq in hqs:
                 r.problem(
                     line_of("regions", rid, "hq"),
