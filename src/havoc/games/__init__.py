@@ -1,0 +1,1 @@
+"""Game packages: what only one game needs in Python (its facts, its question handlers)."""
