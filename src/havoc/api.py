@@ -31,6 +31,7 @@ from havoc.position import Position
 from havoc.rulebook.model import Ruleset
 
 if TYPE_CHECKING:
+    from havoc.games.cry_havoc.solo import TrogDecision
     from havoc.search import Hit
 
 PositionLike = Position | Mapping[str, Any] | str | Path
@@ -203,6 +204,25 @@ def score(
     return answer_for(rs, pos, parse_query(data, pos), lang)
 
 
+def trogs(
+    position: PositionLike,
+    query: Mapping[str, Any],
+    lang: str = "en",
+    ruleset: str = rulebook.DEFAULT_RULESET,
+) -> TrogDecision:
+    """What the solo variant's Trogs do (``{"decide": "move", "units": 4}`` …), and why.
+
+    Raises InputError (bad input, a position that is not a solo one) or RulebookError only.
+    """
+    from havoc.games.cry_havoc.solo import decide
+
+    _check_lang(lang)
+    if not isinstance(query, Mapping):
+        raise InputError([Problem("query", None, f"expected a mapping, found {type(query).__name__}")])
+    rs, pos = prepare(position, ruleset)
+    return decide(rs, pos, query, lang)
+
+
 def schema(ruleset: str | None = rulebook.DEFAULT_RULESET) -> dict[str, Any]:
     """The JSON Schema of positions (with the rules' limits when a ruleset is named)."""
     rs = load_ruleset(ruleset) if ruleset else None
@@ -238,6 +258,7 @@ __all__ = [
     "prepare",
     "schema",
     "score",
+    "trogs",
 ]
 
 position_schema = positions.position_schema

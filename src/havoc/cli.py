@@ -31,6 +31,7 @@ COMMANDS = {
     "new": "havoc.commands.new",
     "lookup": "havoc.commands.lookup",
     "serve": "havoc.commands.serve",
+    "trogs": "havoc.games.cry_havoc.solo.cli",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 

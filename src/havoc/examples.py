@@ -25,14 +25,23 @@ def run(rs: Ruleset, ex: Example) -> list[Problem]:
         pos = positions.parse(ex.position, rs, f"example {ex.id}")
     except HavocError as exc:
         return [problem(f"position: {p.message}") for p in exc.problems]
-    try:
-        query = api.load_query(ex.query, pos)
-    except HavocError as exc:
-        return [problem(f"query: {p.message}") for p in exc.problems]
-    try:
-        got = api.answer_for(rs, pos, query)
-    except HavocError as exc:
-        return [problem(f"the assistant refused the question: {p.message}") for p in exc.problems]
+    got: Any
+    if ex.query.get("ask") == "trogs":  # a solo Trog decision (havoc.games.cry_havoc.solo)
+        from havoc.games.cry_havoc.solo import decide
+
+        try:
+            got = decide(rs, pos, ex.query)
+        except HavocError as exc:
+            return [problem(f"the Trogs refused to decide: {p.message}") for p in exc.problems]
+    else:
+        try:
+            query = api.load_query(ex.query, pos)
+        except HavocError as exc:
+            return [problem(f"query: {p.message}") for p in exc.problems]
+        try:
+            got = api.answer_for(rs, pos, query)
+        except HavocError as exc:
+            return [problem(f"the assistant refused the question: {p.message}") for p in exc.problems]
     expect: dict[str, Any] = ex.expect
     out: list[Problem] = []
     verdict = getattr(got, "verdict_value", got.verdict)  # true, false, null or "no-unless"
