@@ -758,7 +758,12 @@ def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line
                 )
         seen_types: set[str] = set()
         for i, s in enumerate(region.structures):
-            must_play(s.owner, f"{base}.structures[{i}].owner", "regions", rid, "structures", str(i), "owner")
+            must_play(
+                s.owner,
+                f"{base}.structures[{i}].owner",
+                *("regions", rid, "structures", str(i), "owner"),
+                neutral_ok=pos.variant is not None,  # the solo Trogs build Traps and Brooding Pools
+            )
             if s.type in seen_types:
                 r.problem(
                     line_of("regions", rid, "structures", str(i)),
