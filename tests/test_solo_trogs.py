@@ -385,7 +385,7 @@ def test_cli_json_and_polish(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["trogs", pos, "place", "example-a", "humans=1/1/1", "--lang", "pl"]) == 0
     out = capsys.readouterr().out
     assert "Rozstrzyga" in out and "Decided by" not in out and "Region Control" not in out
-    assert "Kontrola nad Regionem" in out
+    assert "Kontroli nad Regionem" in out and "Wyniszczenie —" in out
 
 
 @pytest.mark.parametrize(

@@ -139,7 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``havoc trogs`` with ``argv`` (the words after ``trogs``); located errors exit 2."""
     from havoc.interpreter.ui import set_message_language
 
-    parser = argparse.ArgumentParser(prog="havoc trogs", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="havoc trogs", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     add_arguments(parser)
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     set_message_language(args.lang)

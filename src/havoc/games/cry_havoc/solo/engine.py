@@ -133,9 +133,9 @@ class Table:
                         pos.name,
                         None,
                         "variant: "
-                        + ui("the Trogs decide only in the solo variant; expected variant: solo, found {found}", lang).format(
-                            found=found
-                        ),
+                        + ui(
+                            "the Trogs decide only in the solo variant; expected variant: solo, found {found}", lang
+                        ).format(found=found),
                     )
                 ]
             )
@@ -498,9 +498,9 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
             d.figures["battle"] = True
             d.figures["units-from"] = table.hq.id
             d.lines.append(
-                ui("A Battle follows there; the Trog Units that fight in it come from the Trog HQ ({hq}).", lang).format(
-                    hq=table.hq.id
-                )
+                ui(
+                    "A Battle follows there; the Trog Units that fight in it come from the Trog HQ ({hq}).", lang
+                ).format(hq=table.hq.id)
             )
         if target.trog_token == "war-party":
             d.also.append(R_WAR_PARTY)
@@ -556,9 +556,7 @@ def decide_recruit(table: Table, query: Mapping[str, Any]) -> TrogDecision:
 
 
 def _structures(table: Table, kind: str) -> list[str]:
-    return [
-        r.id for r in table.pos.regions.values() for s in r.structures if s.type == kind and s.owner == TROGS
-    ]
+    return [r.id for r in table.pos.regions.values() for s in r.structures if s.type == kind and s.owner == TROGS]
 
 
 def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
@@ -575,10 +573,7 @@ def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
         return [
             r.id
             for r in table.pos.regions.values()
-            if table.trogs(r) > 0
-            and r.hq is None
-            and not r.outer
-            and not any(s.type == kind for s in r.structures)
+            if table.trogs(r) > 0 and r.hq is None and not r.outer and not any(s.type == kind for s in r.structures)
         ]
 
     wanted: list[str] = []
@@ -607,11 +602,12 @@ def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
         d.choice = "build"
         d.figures = {"build": built}
         for kind, rid in built.items():
-            d.lines.append(
-                ui("The Trogs build a {structure} in {region}.", lang).format(
-                    structure=_structure_name(kind, lang), region=rid
-                )
+            line = (
+                ui("The Trogs build a Trap in {region}.", lang)
+                if kind == TRAP
+                else ui("The Trogs build a Brooding Pool in {region}.", lang)
             )
+            d.lines.append(line.format(region=rid))
     elif traps or pools:
         d.choice = "activate"
         d.figures = {"activate": traps + pools}
@@ -626,10 +622,6 @@ def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
         d.lines.append(ui("Nothing happens: the Trogs can build nothing and have nothing to activate.", lang))
     _titles(table, d)
     return d
-
-
-def _structure_name(kind: str, lang: str) -> str:
-    return ui("Trap", lang) if kind == TRAP else ui("Brooding Pool", lang)
 
 
 def _battle(table: Table, query: Mapping[str, Any]) -> tuple[Region, bool]:
@@ -671,9 +663,7 @@ def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int
     for obj in OBJECTIVES:
         v = raw.get(obj, 0)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InputError(
-                [Problem("query", None, f"{path}.{obj}: " + ui("expected a whole number from 0", lang))]
-            )
+            raise InputError([Problem("query", None, f"{path}.{obj}: " + ui("expected a whole number from 0", lang))])
         out[obj] = v
     if total is not None and sum(out.values()) != total:
         raise InputError(
@@ -736,9 +726,10 @@ def decide_place(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     d.choice = "/".join(str(placed[o]) for o in OBJECTIVES)
     d.figures = {"placement": placed, "wins": won, "defending": defending}
     d.lines.append(
-        ui("The Trogs place {control} on Region Control, {prisoners} on Capture Prisoners, {attrition} on Attrition.", lang).format(
-            **placed
-        )
+        ui(
+            "The Trogs place {control} on Region Control, {prisoners} on Capture Prisoners, {attrition} on Attrition.",
+            lang,
+        ).format(**placed)
     )
     _titles(table, d)
     return d
@@ -751,7 +742,9 @@ def decide_tactics(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     theirs = _objectives(table, query, table.player, None)
     mine = _objectives(table, query, TROGS, None)
     text = _bool_field(query, "tactic-text", lang, True)
-    d = _start(table, "tactics", ui("Do the Trogs draw another Tactics card in {region}?", lang).format(region=region.id))
+    d = _start(
+        table, "tactics", ui("Do the Trogs draw another Tactics card in {region}?", lang).format(region=region.id)
+    )
     d.rule = R_TACTICS
     winning = mine["control"] > theirs["control"] or (defending and mine["control"] == theirs["control"])
     d.figures = {"winning-control": winning, "draw": False}
@@ -764,9 +757,7 @@ def decide_tactics(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     else:
         d.choice = "draw"
         d.figures["draw"] = True
-        d.lines.append(
-            ui("The Trogs draw the top card of their deck and resolve only its Tactic text.", lang)
-        )
+        d.lines.append(ui("The Trogs draw the top card of their deck and resolve only its Tactic text.", lang))
     _titles(table, d)
     return d
 
@@ -781,7 +772,7 @@ def decide_prisoner(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     d.figures = {"from": source, "shifted-priorities": shifted}
     takes = True
     if "region" in query:
-        region, _ = _battle(table, query)
+        _battle(table, query)
         theirs = _objectives(table, query, table.player, None)
         mine = _objectives(table, query, TROGS, None)
         need, reading = _need(table, "prisoners", theirs["prisoners"], False)
