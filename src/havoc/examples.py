@@ -12,6 +12,13 @@ from typing import Any
 from havoc.errors import HavocError, Problem
 from havoc.rulebook.model import Example, Ruleset
 
+TROGS_ASK = "trogs"  # an example asking the solo Trogs' decision engine, not the rules interpreter
+
+
+def asks_the_trogs(ex: Example) -> bool:
+    """Whether the example is a solo Trog decision (``havoc trogs``) rather than an ``ask`` question."""
+    return ex.query.get("ask") == TROGS_ASK
+
 
 def run(rs: Ruleset, ex: Example) -> list[Problem]:
     """What is wrong with one example (nothing when the assistant agrees with it)."""
@@ -26,7 +33,7 @@ def run(rs: Ruleset, ex: Example) -> list[Problem]:
     except HavocError as exc:
         return [problem(f"position: {p.message}") for p in exc.problems]
     got: Any
-    if ex.query.get("ask") == "trogs":  # a solo Trog decision (havoc.games.cry_havoc.solo)
+    if asks_the_trogs(ex):  # a solo Trog decision (havoc.games.cry_havoc.solo)
         from havoc.games.cry_havoc.solo import decide
 
         try:

@@ -243,6 +243,8 @@ def _examples(rs: Ruleset) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for rule in rs.rules.values():
         for ex in rule.examples:
+            if ex.query.get("ask") == "trogs":  # a solo Trog decision: not a request to /api/ask
+                continue
             out[ex.id] = {"position": _plain(ex.position), "question": _plain(ex.query)}
     return out
 

@@ -58,6 +58,15 @@ AMENDS = label("Amends")
 REPLACES = label("Replaces")
 REMOVES = label("Removes")
 FAN_MADE = label("Fan-made variant: not an official rule of the game.")
+# What the solo Trogs are asked to decide (an example's `decide:`), in words.
+TROG_DECISIONS = {
+    "move": label("where they move"),
+    "place": label("how they place their Units"),
+    "build": label("what they build"),
+    "recruit": label("where recruits go"),
+    "tactics": label("whether they draw another Tactics card"),
+    "prisoner": label("where they take a Prisoner from"),
+}
 INTERPRETATION = label(
     "Our interpretation: the source leaves this open; the assistant follows this reading and says when it applied."
 )

@@ -216,6 +216,9 @@ def example_box(d: HavocDirective, r: Renderer, ex: Example) -> details:
         para = nodes.paragraph()
         if ask is not None:
             para += nodes.inline("", "", r.kind(str(ask)), classes=["havoc-ask"])
+            decision = L.TROG_DECISIONS.get(str(query.pop("decide", ""))) if ask == "trogs" else None
+            if decision:  # a solo Trog decision (havoc trogs): what they decide, in words
+                para += nodes.Text(" — " + ctx.label(decision))
             if query:
                 para += nodes.Text(" — ")
         para.extend(r.data(query))

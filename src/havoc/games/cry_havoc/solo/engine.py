@@ -736,7 +736,7 @@ def decide_place(table: Table, query: Mapping[str, Any]) -> TrogDecision:
 
 
 def decide_tactics(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Draw another Tactics card until the Trogs win Region Control or draw one without Tactic text."""
+    """Whether the Trogs draw on: they stop once winning Region Control or on a card with no Tactic text."""
     lang = table.lang
     region, defending = _battle(table, query)
     theirs = _objectives(table, query, table.player, None)
