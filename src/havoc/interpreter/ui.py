@@ -136,6 +136,8 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "survivors-to-hq": ui("survivors go to the HQ", lang),
         "to": ui("destination", lang),
         "placement": ui("Units on the objectives", lang),
+        "wins": ui("objectives won", lang),
+        "battle": ui("a Battle follows", lang),
         "to-hq": ui("Units sent to the HQ", lang),
         "control-vp": ui("VP for Region Control", lang),
         "takes-prisoners": ui("takes prisoners", lang),

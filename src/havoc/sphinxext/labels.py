@@ -162,6 +162,7 @@ KEYS = {
         "terrain": "Terrain",
         "figures": "Figures",
         "rules": "Rules",
+        "objectives": "Units on the objectives",
     }.items()
 }
 
@@ -214,6 +215,8 @@ VALUES = {
         "war-party": "Trog War Party",
         "nest": "Trog Nest",
         "air-support": "Air Support",
+        "control": "Region Control",
+        "attrition": "Attrition",
     }.items()
 }
 
