@@ -313,6 +313,16 @@ def test_build_a_trap_where_the_priorities_say() -> None:
     d = api.trogs(building(), {"decide": "build"})
     assert d.choice == "build" and d.figures["build"] == {"trap": "example-a"}
     assert d.rule == "solo-build" and "solo-priority-crystals" in d.rule_ids
+    assert "solo-interp-build-site" in d.interpretations
+
+
+def test_trogs_build_only_where_they_have_units() -> None:
+    pos = building()
+    pos["regions"]["example-a"]["units"] = {}
+    pos["regions"]["example-c"] = {"crystals": 5, "adjacent": [HQ]}
+    pos["regions"][HQ]["adjacent"].append("example-c")
+    d = api.trogs(pos, {"decide": "build"})
+    assert d.figures["build"] == {"trap": "example-b"} and "solo-interp-build-site" in d.interpretations
 
 
 def test_brooding_pool_once_the_traps_are_out_or_icons_pay_for_both() -> None:

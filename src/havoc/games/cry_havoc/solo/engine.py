@@ -49,6 +49,7 @@ I_FULL_TIE = "solo-interp-full-tie"
 I_PRISONERS_TIE = "solo-interp-prisoners-tie"
 I_LEFTOVER = "solo-interp-leftover-units"
 I_DISTANCE = "solo-interp-distance"
+I_BUILD_SITE = "solo-interp-build-site"
 
 # Each region priority: its rule and the parameter holding its rank.
 RANKS = {
@@ -582,6 +583,8 @@ def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     if pools_left > 0 and (traps_left <= 0 or both):
         wanted.append(BROODING_POOL)
     built: dict[str, str] = {}
+    if wanted:
+        d.interpretations.append(I_BUILD_SITE)
     for kind in wanted:
         where = sites(kind)
         if not where:
