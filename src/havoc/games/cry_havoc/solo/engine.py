@@ -399,7 +399,17 @@ def _start(table: Table, kind: str, question: str) -> TrogDecision:
 
 def _int_field(query: Mapping[str, Any], name: str, lang: str, default: int | None = None, minimum: int = 0) -> int:
     value = query.get(name, default)
-    if value is None or isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    if value is None:
+        raise InputError(
+            [
+                Problem(
+                    "query",
+                    None,
+                    f"{name}: " + ui("needed: a whole number from {minimum}", lang).format(minimum=minimum),
+                )
+            ]
+        )
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise InputError(
             [
                 Problem(
@@ -434,6 +444,19 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     """Where Trog Units move: the Regions within reach, filtered by the priorities."""
     lang = table.lang
     src = table.region(query.get("from", table.hq.id), "from")
+    if table.trogs(src) == 0:
+        raise InputError(
+            [
+                Problem(
+                    "query",
+                    None,
+                    "from: "
+                    + ui("{region} holds no Trog Units (regions.{region_id}.units.trogs)", lang).format(
+                        region=repr(src.id), region_id=src.id
+                    ),
+                )
+            ]
+        )
     units = _int_field(query, "units", lang, table.trogs(src), minimum=1)
     if units > table.trogs(src):
         raise InputError(
