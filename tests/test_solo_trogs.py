@@ -424,3 +424,27 @@ def test_bad_solo_positions_are_located_errors(
 def test_api_refuses_a_non_solo_position() -> None:
     with pytest.raises(InputError, match="variant"):
         api.trogs({"players": ["humans", "pilgrims"]}, {"decide": "move"})
+
+
+def test_solo_trogs_score_half_the_crystals_they_hold() -> None:
+    pos = solo(
+        {
+            HQ: {"hq": "trogs", "units": {"trogs": 2}},
+            "example-a": {"crystals": 3, "units": {"trogs": 1}},
+            "example-b": {"crystals": 2, "trog-token": "nest"},
+            "example-c": {
+                "crystals": 1,
+                "units": {"humans": 2, "trogs": 1},
+                "battle": {"token": 1, "attacker": "trogs"},
+            },
+        },
+        phase="scoring",
+        round=5,
+        scoring={"enabled-by": "humans", "final-round": True},
+    )
+    a = api.score(pos, "trogs")
+    assert a.figures["crystal-vp"] == 3 and "solo-trogs-crystals" in a.rule_ids  # 5 held Crystals, half rounded up
+    base = {**pos, "players": ["humans", "pilgrims"]}
+    base.pop("variant")
+    base["regions"] = {k: v for k, v in pos["regions"].items() if k != HQ}
+    assert api.score(base, "trogs").figures.get("crystal-vp", 0) == 0  # neutral Trogs never score
