@@ -772,7 +772,8 @@ def decide_tactics(table: Table, query: Mapping[str, Any]) -> TrogDecision:
         table, "tactics", ui("Do the Trogs draw another Tactics card in {region}?", lang).format(region=region.id)
     )
     d.rule = R_TACTICS
-    winning = mine["control"] > theirs["control"] or (defending and mine["control"] == theirs["control"])
+    tie_wins = defending and table.flag("solo-place-defender-tie")
+    winning = mine["control"] > theirs["control"] or (tie_wins and mine["control"] == theirs["control"])
     d.figures = {"winning-control": winning, "draw": False}
     if winning:
         d.choice = "stop"
