@@ -448,3 +448,23 @@ def test_solo_trogs_score_half_the_crystals_they_hold() -> None:
     base.pop("variant")
     base["regions"] = {k: v for k, v in pos["regions"].items() if k != HQ}
     assert api.score(base, "trogs").figures.get("crystal-vp", 0) == 0  # neutral Trogs never score
+
+
+def test_server_answers_the_trogs_question_like_the_api(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from havoc.server.app import create_app
+
+    (tmp_path / "index.html").write_text("<!DOCTYPE html><title>root</title>")
+    question = {
+        "decide": "place",
+        "region": "example-a",
+        "objectives": {"humans": {"control": 1, "prisoners": 1, "attrition": 1}},
+    }
+    with TestClient(create_app(tmp_path), raise_server_exceptions=False) as client:
+        reply = client.post("/api/trogs?lang=pl", json={"position": BATTLE, "question": {**question}})
+        assert reply.status_code == 200
+        assert reply.json() == api.trogs(BATTLE, question, lang="pl").to_json()
+        bad = client.post("/api/trogs", json={"position": BATTLE, "question": {"decide": "fly"}})
+        assert bad.status_code == 422 and "decide" in bad.text
+        assert "/api/trogs" in client.get("/openapi.json").json()["paths"]

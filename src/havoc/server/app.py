@@ -296,6 +296,26 @@ class Api:
         pos = self.position(data["position"], lang)
         return self.answer(pos, _query("score", data, ("faction",)), lang)
 
+    async def trogs(self, request: Request) -> Response:
+        """The solo Trogs' decision (``havoc trogs``): what they do, the rule that decided, what lost."""
+        from havoc.games.cry_havoc.solo import decide
+
+        data, lang = await self.body(request, ("position", "question", "lang"))
+        pos = self.position(data["position"], lang)
+        question = data.get("question")
+        if not isinstance(question, dict):
+            raise HTTPProblem(
+                422,
+                "invalid-input",
+                ui("The request has problems.", lang),
+                [{"in": "request", "field": "question", "message": "expected a mapping ({decide: move, …})"}],
+            )
+        try:
+            result = decide(self.rs, pos, question, lang)
+        except InputError as exc:
+            raise self.invalid(exc, "question", lang) from None
+        return Response(json.dumps(result.to_json()), media_type=JSON_TYPE)
+
     async def rule(self, request: Request) -> Response:
         from havoc.commands.rules import rule_data
         from havoc.i18n import translator
@@ -444,6 +464,7 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
         Route("/api/legal", guarded(handlers.legal), methods=["POST"]),
         Route("/api/battle", guarded(handlers.battle), methods=["POST"]),
         Route("/api/score", guarded(handlers.score), methods=["POST"]),
+        Route("/api/trogs", guarded(handlers.trogs), methods=["POST"]),
         Route("/api/rules/{rule_id}", guarded(handlers.rule), methods=["GET"], name="rule"),
         Route("/api/search", guarded(handlers.search), methods=["GET"]),
         Route("/api/labels", guarded(handlers.labels), methods=["GET"]),

@@ -162,6 +162,38 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
             "/api/score": post(
                 "What each faction scores (like `havoc score --json`).", {"faction": faction}, [], "score"
             ),
+            "/api/trogs": {
+                "post": {
+                    "summary": "What the solo variant's automated Trogs do, and why (like `havoc trogs --json`).",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "position": position_ref,
+                                        "question": {
+                                            "type": "object",
+                                            "description": "`decide` (move, place, build, recruit, tactics, prisoner) "
+                                            "and its fields: units, from, steps, region, objectives, both, "
+                                            "tactic-text, shifted-priorities.",
+                                            "required": ["decide"],
+                                        },
+                                        "lang": lang,
+                                    },
+                                    "required": ["position", "question"],
+                                    "additionalProperties": False,
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "200": {"description": "The decision, its rule, what was set aside.", "content": _json_any()},
+                        **errors,
+                    },
+                }
+            },
             "/api/rules/{id}": {
                 "get": {
                     "summary": "One rule in the asked language; a retired ID redirects to its successor.",
