@@ -468,3 +468,17 @@ def test_server_answers_the_trogs_question_like_the_api(tmp_path: Path) -> None:
         bad = client.post("/api/trogs", json={"position": BATTLE, "question": {"decide": "fly"}})
         assert bad.status_code == 422 and "decide" in bad.text
         assert "/api/trogs" in client.get("/openapi.json").json()["paths"]
+
+
+def test_trogs_do_not_build_in_a_battle_region() -> None:
+    pos = building()
+    pos["regions"]["example-a"]["units"] = {"trogs": 1, "humans": 1}
+    pos["regions"]["example-a"]["battle"] = {"token": 1, "attacker": "humans"}
+    assert api.trogs(pos, {"decide": "build"}).figures["build"] == {"trap": "example-b"}
+
+
+def test_havoc_rule_marks_a_documented_reading(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "solo-interp-prisoners-tie", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["interpretation"] is True
+    assert main(["rule", "solo-priority-crystals", "--json"]) == 0
+    assert "interpretation" not in json.loads(capsys.readouterr().out)

@@ -200,6 +200,8 @@ def rule_data(rs: Ruleset, tr: Translator, rule: Rule) -> dict[str, Any]:
     }
     if rule.op:
         data["overlay"] = {"op": rule.op, "target": rule.target}
+    if rule.interpretation:
+        data["interpretation"] = True  # our documented reading of an open point
     if rule.check:
         c = rule.check
         data["check"] = {
@@ -278,6 +280,8 @@ def format_rule(d: dict[str, Any], lang: str = "en") -> str:
     if d.get("overlay"):
         target = d["overlay"]["target"] or ""
         lines.append(f"{lab['overlay']}: {d['origin']} ({d['overlay']['op']} {target})".rstrip())
+    if d.get("interpretation"):
+        lines.append(ui("Our interpretation: the source leaves this open; havoc follows this reading.", lang))
     lines += ["", d["text"], ""]
     if d["summary"]:
         lines.append(f"{lab['summary']}: {d['summary']}")

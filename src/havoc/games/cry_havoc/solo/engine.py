@@ -597,7 +597,11 @@ def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
         return [
             r.id
             for r in table.pos.regions.values()
-            if table.trogs(r) > 0 and r.hq is None and not r.outer and not any(s.type == kind for s in r.structures)
+            if table.trogs(r) > 0
+            and r.hq is None
+            and r.battle is None
+            and not r.outer
+            and not any(s.type == kind for s in r.structures)
         ]
 
     wanted: list[str] = []
