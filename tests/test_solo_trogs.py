@@ -86,6 +86,7 @@ def test_closer_to_the_hq() -> None:
     d = api.trogs(pos, {"decide": "move", "from": "example-s"})
     assert d.choice == "example-near" and d.rule == "solo-priority-near-hq"
     assert aside(d) == {"example-far": "solo-priority-near-hq"}
+    assert d.set_aside[0].reason == "3 steps from the Trog HQ, another Region is 1 step away"
     assert "solo-interp-distance" in d.interpretations
 
 

@@ -291,9 +291,6 @@ def pick_region(table: Table, candidates: list[str], arriving: int) -> _Pick:
             mine=mine, theirs=theirs
         )
 
-    def by_defenceless(rids: list[str]) -> list[tuple[str, bool, str]]:
-        return [(rid, *defenceless(rid)) for rid in rids]
-
     hq_dist = table.distances([table.hq.id])
     enemy_at = [r.id for r in regions.values() if table.enemy(r) > 0]
     enemy_word = ui("the {faction} Units", lang).format(faction=table.fname(table.player))
@@ -306,26 +303,21 @@ def pick_region(table: Table, candidates: list[str], arriving: int) -> _Pick:
         return ui("unreachable", lang) if d >= FAR else f"{d} " + nui("step", "steps", d, lang)
 
     def keep_best(
-        rids: list[str], rule: str, score: Callable[[str], int], reason: str, higher: bool = False
+        rids: list[str], rule: str, score: Callable[[str], int], why: Callable[[int, int], str], higher: bool = False
     ) -> list[str]:
+        """Keep the best-scoring candidates; set the others aside with ``why(their score, best)``."""
         scores = {rid: score(rid) for rid in rids}
         best = max(scores.values()) if higher else min(scores.values())
         kept = [rid for rid in rids if scores[rid] == best]
-        for rid in rids:
-            if rid not in kept:
-                aside.append(SetAside(rid, rule, reason.format(this=scores[rid], best=best)))
+        aside.extend(SetAside(rid, rule, why(scores[rid], best)) for rid in rids if rid not in kept)
         return kept
 
-    steps: dict[str, Callable[[list[str]], list[str]]] = {}
-
     def p_defenceless(rids: list[str]) -> list[str]:
-        rated = by_defenceless(rids)
+        rated = [(rid, *defenceless(rid)) for rid in rids]
         kept = [rid for rid, ok, _ in rated if ok]
         if not kept:
             return rids  # nobody is defenceless: this priority does not decide
-        for rid, ok, why in rated:
-            if not ok:
-                aside.append(SetAside(rid, R_DEFENCELESS, why))
+        aside.extend(SetAside(rid, R_DEFENCELESS, why) for rid, ok, why in rated if not ok)
         return kept
 
     def p_crystals(rids: list[str]) -> list[str]:
@@ -333,45 +325,37 @@ def pick_region(table: Table, candidates: list[str], arriving: int) -> _Pick:
             rids,
             R_CRYSTALS,
             lambda rid: regions[rid].crystals,
-            ui("Crystals {this}, another Region has {best}", lang),
+            lambda this, best: ui("Crystals {this}, another Region has {best}", lang).format(this=this, best=best),
             higher=True,
         )
 
     def p_near_hq(rids: list[str]) -> list[str]:
         if I_DISTANCE not in interps:
             interps.append(I_DISTANCE)
-
-        def why(rid: str) -> int:
-            return hq_dist.get(rid, FAR)
-
-        kept = keep_best(rids, R_NEAR_HQ, why, "")
-        best = min(why(r) for r in kept)
-        for s in aside:
-            if s.rule == R_NEAR_HQ and not s.reason:
-                s.reason = ui("{this} from the Trog HQ, another Region is {best} away", lang).format(
-                    this=step_text(why(s.option)), best=step_text(best)
-                )
-        return kept
+        return keep_best(
+            rids,
+            R_NEAR_HQ,
+            lambda rid: hq_dist.get(rid, FAR),
+            lambda this, best: ui("{this} from the Trog HQ, another Region is {best} away", lang).format(
+                this=step_text(this), best=step_text(best)
+            ),
+        )
 
     def p_near_enemy(rids: list[str]) -> list[str]:
         if not enemy_at:
             return rids  # no enemy Units and no enemy-controlled Region: this priority cannot decide
         if I_DISTANCE not in interps:
             interps.append(I_DISTANCE)
+        return keep_best(
+            rids,
+            R_NEAR_ENEMY,
+            lambda rid: enemy_dist.get(rid, FAR),
+            lambda this, best: ui("{this} from {enemy}, another Region is {best} away", lang).format(
+                this=step_text(this), enemy=enemy_word, best=step_text(best)
+            ),
+        )
 
-        def why(rid: str) -> int:
-            return enemy_dist.get(rid, FAR)
-
-        kept = keep_best(rids, R_NEAR_ENEMY, why, "")
-        best = min(why(r) for r in kept)
-        for s in aside:
-            if s.rule == R_NEAR_ENEMY and not s.reason:
-                s.reason = ui("{this} from {enemy}, another Region is {best} away", lang).format(
-                    this=step_text(why(s.option)), enemy=enemy_word, best=step_text(best)
-                )
-        return kept
-
-    steps = {
+    steps: dict[str, Callable[[list[str]], list[str]]] = {
         R_DEFENCELESS: p_defenceless,
         R_CRYSTALS: p_crystals,
         R_NEAR_HQ: p_near_hq,
