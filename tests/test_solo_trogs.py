@@ -8,10 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from havoc import api, examples, rulebook
 from havoc.cli import main
-from havoc.errors import InputError
+from havoc.errors import HavocError, InputError
+from havoc.games.cry_havoc.solo import KINDS
 
 HQ = "world-caverns"
 
@@ -483,3 +486,35 @@ def test_havoc_rule_marks_a_documented_reading(capsys: pytest.CaptureFixture[str
     assert json.loads(capsys.readouterr().out)["interpretation"] is True
     assert main(["rule", "solo-priority-crystals", "--json"]) == 0
     assert "interpretation" not in json.loads(capsys.readouterr().out)
+
+
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 10**12) | st.text(max_size=12) | st.sampled_from(["example-a", HQ]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=10), inner, max_size=3),
+    max_leaves=8,
+)
+FIELDS = ["decide", "units", "from", "steps", "region", "objectives", "both", "tactic-text", "shifted-priorities"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    decide=st.sampled_from([*KINDS, "fly"]) | JUNK,
+    extra=st.dictionaries(st.sampled_from(FIELDS[1:]), JUNK, max_size=4),
+    objectives=st.none()
+    | st.dictionaries(
+        st.sampled_from(["humans", "trogs", "x"]),
+        st.dictionaries(st.sampled_from(["control", "prisoners", "attrition"]), st.integers(-1, 5) | JUNK),
+    ),
+)
+def test_any_question_is_a_decision_or_a_located_error(decide: Any, extra: dict[str, Any], objectives: Any) -> None:
+    query = {"decide": decide, **extra}
+    if objectives is not None:
+        query["objectives"] = objectives
+        query["region"] = "example-a"
+    for pos in (BATTLE, FOUR_ON_TWO):
+        try:
+            d = api.trogs(pos, query)
+        except HavocError as exc:
+            assert exc.problems and all(p.message for p in exc.problems)
+        else:
+            json.dumps(d.to_json())

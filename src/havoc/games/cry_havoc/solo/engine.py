@@ -845,7 +845,7 @@ DECIDERS: dict[str, Callable[[Table, Mapping[str, Any]], TrogDecision]] = {
 def decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str = "en") -> TrogDecision:
     """The Trogs' decision for one question (``{"decide": "move", …}``); InputError for bad input."""
     kind = query.get("decide")
-    if kind not in DECIDERS:
+    if not isinstance(kind, str) or kind not in DECIDERS:
         raise InputError(
             [
                 Problem(
