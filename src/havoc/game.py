@@ -158,6 +158,16 @@ def installed() -> list[str]:
     return [f"{GAMES_PACKAGE}.{name}" for name in sorted(found) if name.isidentifier()]
 
 
+def extra_answers(played: Game) -> dict[str, Any]:
+    """The game's deciders besides its question kinds (``EXTRA_ANSWERS``: name -> "module:function"),
+    each ``(rs, position, query mapping, lang) -> a decision with .to_json()``, loaded."""
+    out: dict[str, Any] = {}
+    for name, target in getattr(played, "EXTRA_ANSWERS", {}).items():
+        module, _, func = str(target).partition(":")
+        out[name] = getattr(importlib.import_module(module), func)
+    return out
+
+
 def commands() -> dict[str, str]:
     """CLI commands the installed games add (command name -> module)."""
     out: dict[str, str] = {}

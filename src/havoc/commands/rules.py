@@ -242,6 +242,8 @@ def format_rule(d: dict[str, Any], lang: str = "en") -> str:
     if d.get("overlay"):
         target = d["overlay"]["target"] or ""
         lines.append(f"{lab['overlay']}: {d['origin']} ({d['overlay']['op']} {target})".rstrip())
+    if d.get("interpretation"):
+        lines.append(ui("Our interpretation: the source leaves this open; havoc follows this reading.", lang))
     lines += ["", d["text"], ""]
     if d["summary"]:
         lines.append(f"{lab['summary']}: {d['summary']}")

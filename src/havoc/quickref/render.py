@@ -218,7 +218,7 @@ class SheetRenderer:
 
     def _chart(self, block: Block) -> str:
         """A rule's chart: its summary, then its table (words translated, numbers as printed)."""
-        from havoc.messages import has_words
+        from havoc.i18n import has_words
 
         assert block.chart is not None
         rule = self.rs.rules[block.chart]

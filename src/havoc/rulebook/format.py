@@ -87,6 +87,7 @@ RULE = Spec(
         "check": CHECK,
         "examples": Spec("list", "Worked examples.", item=EXAMPLE),
         "table": TABLE,
+        "interpretation": Spec("bool", "Our documented reading of a point the source leaves open (the site says so)."),
     },
     required=("id", "title", "text"),
 )

@@ -396,6 +396,10 @@ def _read_rule(
     )
     overlay_target = r.ident(d, "target", what) if overlay else None
     table = _read_table(b, r, d, what, rid) if "table" in d else None
+    interpretation = d.get("interpretation", False)
+    if not isinstance(interpretation, bool):
+        r.problem(d.line_of("interpretation"), f"{what}.interpretation: expected true or false")
+        interpretation = False
     rule = Rule(
         id=rid,
         title=title,
@@ -413,6 +417,7 @@ def _read_rule(
         op=op if isinstance(op, str) else None,
         target=overlay_target,
         table=table,
+        interpretation=interpretation,
     )
     b.rules[rid] = rule
     return rule

@@ -136,6 +136,9 @@ def rule_section(d: HavocDirective, r: Renderer, rule: Rule, group: str, files: 
         and rs.sections[rule.section_id].origin == "base"
     ):
         sec += labelled(ctx, L.ADDS_TO, r.rule_link(rule.section_id), classes=["havoc-op-note"])
+    if rule.interpretation:
+        note = nodes.note("", nodes.paragraph("", ctx.label(L.INTERPRETATION)), classes=["havoc-interpretation"])
+        sec += note
     sec.extend(r.blocks(f"{rule.id}:text", rule.text))
     if rule.table is not None:
         sec += chart_table(ctx, rule)
@@ -156,7 +159,7 @@ def chart_table(ctx: Context, rule: Rule) -> nodes.container:
 
     Wrapped in a scrolling container so a wide chart never widens the page on a phone.
     """
-    from havoc.messages import has_words
+    from havoc.i18n import has_words
 
     table = rule.table
     assert table is not None
@@ -248,6 +251,10 @@ def example_box(d: HavocDirective, r: Renderer, ex: Example) -> details:
         para = nodes.paragraph()
         if ask is not None:
             para += nodes.inline("", "", r.kind(str(ask)), classes=["havoc-ask"])
+            decisions = ctx.words.get("decisions", {})
+            decision = decisions.get(str(query.pop("decide", ""))) if "decide" in query else None
+            if decision:  # a decision the game makes for a side (the solo Trogs): what, in words
+                para += nodes.Text(" — " + ctx.label(decision))
             if query:
                 para += nodes.Text(" — ")
         para.extend(r.data(query))

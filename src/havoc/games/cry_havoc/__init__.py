@@ -23,7 +23,12 @@ COMMANDS: Mapping[str, str] = {
     "battle": "havoc.games.cry_havoc.commands",
     "score": "havoc.games.cry_havoc.commands",
     "new": "havoc.games.cry_havoc.new",
+    "trogs": "havoc.games.cry_havoc.solo.cli",
 }
+
+# Deciders besides the question kinds: the solo variant's automated Trogs (`ask: trogs` in a
+# stored example, POST /api/trogs); each is (rs, position, query mapping, lang) -> a decision.
+EXTRA_ANSWERS: Mapping[str, str] = {"trogs": "havoc.games.cry_havoc.solo:decide"}
 
 # What this game adds to the site extension (a module with setup_site(app)): the Ask page.
 SITE_EXTENSION = "havoc.games.cry_havoc.ask_page"

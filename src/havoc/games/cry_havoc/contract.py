@@ -77,6 +77,7 @@ F_WINS_CONTROL: Final = "wins-control"
 F_CONTROL_VP: Final = "control-vp"
 F_PLACES_CONTROL: Final = "places-control-token"
 F_PLACES_NEST: Final = "places-nest"
+F_SURVIVORS_TO_HQ: Final = "survivors-to-hq"  # the winner's survivors go to its HQ (solo Trogs)
 F_TAKES_PRISONERS: Final = "takes-prisoners"
 F_PRISONERS_TAKEN: Final = "prisoners-taken"
 F_KILLS: Final = "kills"

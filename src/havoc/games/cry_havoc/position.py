@@ -568,7 +568,8 @@ class _Checks:
         r, line_of, must_play = self.r, self.line_of, self.must_play
         base = f"regions.{rid}"
         if region.hq is not None:
-            must_play(region.hq, f"{base}.hq", "regions", rid, "hq")
+            # A variant (the solo mode) may give the automated Trogs an HQ though no player runs them.
+            must_play(region.hq, f"{base}.hq", "regions", rid, "hq", neutral_ok=self.pos.variant is not None)
             if region.hq in self.hqs:
                 r.problem(
                     line_of("regions", rid, "hq"),
@@ -597,7 +598,12 @@ class _Checks:
         base = f"regions.{rid}"
         seen_types: set[str] = set()
         for i, s in enumerate(region.structures):
-            must_play(s.owner, f"{base}.structures[{i}].owner", "regions", rid, "structures", str(i), "owner")
+            must_play(
+                s.owner,
+                f"{base}.structures[{i}].owner",
+                *("regions", rid, "structures", str(i), "owner"),
+                neutral_ok=self.pos.variant is not None,  # the solo Trogs build Traps and Brooding Pools
+            )
             if s.type in seen_types:
                 r.problem(
                     line_of("regions", rid, "structures", str(i)),
