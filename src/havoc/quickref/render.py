@@ -158,7 +158,7 @@ class SheetRenderer:
             classes.append("keep")  # a short block is never split between columns
         heading = typeset(self.look.text(f"sheet:{block.id}:title", block.title), self.lang)
         body = {"list": self._list, "table": self._table, "terms": self._terms, "chart": self._chart}[block.kind](block)
-        if columns > 1:
+        if columns > 1 and block.kind != "chart":  # a chart is one table, never split into columns
             body = f'<div class="across" style="column-count: {columns}">{body}</div>'
         return f'<section class="{" ".join(classes)}" id="block-{block.id}">\n<h2>{heading}</h2>\n{body}\n</section>'
 
