@@ -190,3 +190,117 @@ def test_an_unknown_vocabulary_value_fails_check(mini_copy: Path) -> None:
 def test_a_game_that_is_not_a_package_fails_check(mini_copy: Path) -> None:
     err = _check_mini(mini_copy, "ruleset.yaml", "game: havoc.games.cry_havoc", "game: havoc.errors")
     assert "'havoc.errors' is not a game package" in err
+
+
+def test_a_rule_chart_is_shown_as_a_table(toy: Path, tmp_path: Path) -> None:
+    from havoc.commands.docs import build_languages
+
+    rs = rulebook.load("toy")
+    table = rs.rules["win-points"].table
+    assert table is not None and table.columns == ("Table colour", "Points needed")
+    assert table.rows == (("red", "10"), ("blue", "never"))
+    source = tmp_path / "test-toy"
+    shutil.copytree(REPO / "tests" / "roots" / "test-toy", source)
+    results = build_languages(["en"], tmp_path / "site", tmp_path / "doctrees", "toy", tmp_path / "no-sheets", source)
+    assert results[0].code == 0, results[0].output
+    page = (tmp_path / "site" / "en" / "rules" / "winning.html").read_text(encoding="utf-8")
+    chart = page[page.index('class="havoc-chart') :]
+    assert "Table colour" in chart and "never" in chart[: chart.index("</table>")]
+
+
+def test_a_rule_table_row_of_the_wrong_width_is_located(toy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = toy / "toy" / "sections" / "01-winning.yaml"
+    path.write_text(path.read_text().replace("- [blue, never]", "- [blue]"))
+    assert main(["check", "--ruleset", "toy"]) == 1
+    err = capsys.readouterr().err
+    assert re.search(
+        r"01-winning\.yaml:\d+: rule win-points\.table\.rows: expected 2 cells \(one per column\), found 1", err
+    ), err
+
+
+@pytest.mark.slow
+def test_every_ruleset_gets_its_site_with_a_switch_between_them(
+    toy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`havoc docs` builds each ruleset under the rules folder; each site links to the others."""
+    shutil.copytree(REPO / "rules" / "cry-havoc", toy / "cry-havoc")
+    shutil.copy(REPO / "rules" / "default-ruleset", toy / "default-ruleset")
+    monkeypatch.chdir(tmp_path)  # build/doctrees and the generated sources go here
+    assert main(["docs", "--lang", "en", "-o", str(tmp_path / "site")]) == 0
+    home = (tmp_path / "site" / "en" / "rules" / "move.html").read_text(encoding="utf-8")
+    switch = home[home.index("havoc-sidebar-rulesets") :]
+    assert 'href="../../toy/en/index.html"' in switch[: switch.index("</p>")]
+    toy_page = (tmp_path / "site" / "toy" / "en" / "rules" / "winning.html").read_text(encoding="utf-8")
+    switch = toy_page[toy_page.index("havoc-sidebar-rulesets") :]
+    assert 'href="../../../en/index.html"' in switch[: switch.index("</p>")]
+    assert (tmp_path / "site" / "toy" / "index.html").read_text(encoding="utf-8").count("<h1>Toy</h1>") == 1
+
+
+# --- one schema framework: the rule files' format is declared once and published ---------------
+
+
+def _conforms(value: object, schema: dict, path: str, out: list[str]) -> None:
+    """A small JSON Schema check (the keywords our schemas use): type, properties, required, items."""
+    kind = schema.get("type")
+    if kind == "object" and not isinstance(value, dict):
+        out.append(f"{path}: expected a mapping")
+        return
+    if kind == "array" and not isinstance(value, list):
+        out.append(f"{path}: expected a list")
+        return
+    if kind == "string" and not isinstance(value, str):
+        out.append(f"{path}: expected a text")
+    if isinstance(value, dict) and kind == "object":
+        props = schema.get("properties")
+        for key in schema.get("required", []):
+            if key not in value:
+                out.append(f"{path}: missing {key}")
+        for key, item in value.items():
+            if props is not None and key in props:
+                _conforms(item, props[key], f"{path}.{key}", out)
+            elif schema.get("additionalProperties") is False:
+                out.append(f"{path}: unknown field {key}")
+            elif isinstance(schema.get("additionalProperties"), dict):
+                _conforms(item, schema["additionalProperties"], f"{path}.{key}", out)
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            _conforms(item, schema["items"], f"{path}[{i}]", out)
+
+
+def test_every_rule_file_conforms_to_the_published_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    schemas = {}
+    for kind in ("ruleset", "section", "facts"):
+        assert main(["schema", "--rules", kind]) == 0
+        schemas[kind] = json.loads(capsys.readouterr().out)
+    problems: list[str] = []
+    for folder in sorted(p.parent for p in (REPO / "rules").glob("*/ruleset.yaml")):
+        _conforms(yaml.safe_load((folder / "ruleset.yaml").read_text()), schemas["ruleset"], folder.name, problems)
+        if (folder / "facts.yaml").is_file():
+            _conforms(yaml.safe_load((folder / "facts.yaml").read_text()), schemas["facts"], "facts", problems)
+        for section in sorted((folder / "sections").glob("*.yaml")):
+            _conforms(yaml.safe_load(section.read_text()), schemas["section"], section.name, problems)
+    assert not problems, problems[:10]
+    bad: list[str] = []
+    _conforms(
+        {"id": "x", "title": "X", "rules": [{"id": "r", "title": "R", "text": "T", "colour": 1}]},
+        schemas["section"],
+        "s",
+        bad,
+    )
+    assert bad == ["s.rules[0]: unknown field colour"]
+
+
+def test_every_question_kind_module_resolves() -> None:
+    """Each declared kind's handler imports, and its legal probe is a method of the report."""
+    from havoc.games.cry_havoc import questions
+    from havoc.games.cry_havoc.contract import QUESTION_KINDS
+    from havoc.games.cry_havoc.queries import _Legal
+
+    kinds = list(questions.all_kinds())
+    assert [k.name for k in kinds] == list(QUESTION_KINDS)
+    for kind in kinds:
+        module, _, func = kind.handler.partition(":")
+        assert callable(getattr(__import__(module, fromlist=[func]), func)), kind.name
+        assert kind.legal is None or callable(getattr(_Legal, kind.legal, None)), kind.name

@@ -206,6 +206,27 @@ def score(position: PositionLike, faction: str | None = None, lang: str = "en", 
     return answer_for(rs, pos, _game(rs).parse_question(data, pos), lang)
 
 
+def decide(
+    position: PositionLike, name: str, query: Mapping[str, Any], lang: str = "en", ruleset: str | None = None
+) -> Any:
+    """One of the game's other deciders (``EXTRA_ANSWERS``, e.g. the solo variant's automated
+    side): its decision, with the rule that decided it and what it set aside.
+
+    Raises InputError (bad input, an unknown decider) or RulebookError only.
+    """
+    from havoc import game
+
+    _check_lang(lang)
+    if not isinstance(query, Mapping):
+        raise InputError([Problem("query", None, f"expected a mapping, found {type(query).__name__}")])
+    rs, pos = prepare(position, ruleset)
+    deciders = game.extra_answers(_game(rs))
+    if name not in deciders:
+        known = ", ".join(sorted(deciders)) or "none"
+        raise InputError([Problem("decider", None, f"unknown decider {name!r}; this game has {known}")])
+    return deciders[name](rs, pos, query, lang)
+
+
 def schema(ruleset: str | None = None, limits: bool = True) -> dict[str, Any]:
     """The JSON Schema of positions, with the rules' limits (rounds, tokens) unless ``limits`` is off."""
     rs = load_ruleset(ruleset)
@@ -232,6 +253,7 @@ __all__ = [
     "Answer",
     "ask",
     "battle",
+    "decide",
     "legal",
     "load_position",
     "load_query",

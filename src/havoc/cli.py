@@ -20,6 +20,7 @@ COMMANDS = {
     "check": "havoc.commands.rules",
     "rules": "havoc.commands.rules",
     "rule": "havoc.commands.rules",
+    "schema": "havoc.commands.rules",
     "catalog": "havoc.commands.catalog",
     "sheet": "havoc.commands.sheet",
     "docs": "havoc.commands.docs",
@@ -60,7 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(words[0] if words else None)
     args = parser.parse_args(argv)
-    if getattr(args, "ruleset", "") is None:  # the default ruleset is data (rules/default-ruleset)
+    if getattr(args, "ruleset", "") is None and not getattr(args, "every_ruleset", False):
+        # the default ruleset is data (rules/default-ruleset); a command that does every ruleset
+        # when none is named (docs, sheet) keeps None
         from havoc.rulebook import default_ruleset
 
         args.ruleset = default_ruleset()

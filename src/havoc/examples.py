@@ -13,6 +13,14 @@ from havoc.errors import HavocError, Problem
 from havoc.rulebook.model import Example, Ruleset
 
 
+def is_extra(rs: Ruleset, ex: Example) -> bool:
+    """Whether the example asks one of the game's other deciders (``EXTRA_ANSWERS``, such as the
+    solo variant's automated side) rather than a question of the rules interpreter."""
+    from havoc import game
+
+    return bool(rs.game) and ex.query.get("ask") in game.extra_answers(game.of(rs))
+
+
 def run(rs: Ruleset, ex: Example) -> list[Problem]:
     """What is wrong with one example (nothing when the assistant agrees with it)."""
     from havoc import api, game
@@ -24,14 +32,22 @@ def run(rs: Ruleset, ex: Example) -> list[Problem]:
         pos = game.of(rs).parse_position(ex.position, rs, f"example {ex.id}")
     except HavocError as exc:
         return [problem(f"position: {p.message}") for p in exc.problems]
-    try:
-        query = api.load_query(ex.query, pos, rs)
-    except HavocError as exc:
-        return [problem(f"query: {p.message}") for p in exc.problems]
-    try:
-        got = api.answer_for(rs, pos, query)
-    except HavocError as exc:
-        return [problem(f"the assistant refused the question: {p.message}") for p in exc.problems]
+    got: Any
+    if is_extra(rs, ex):  # another decider of the game (game.EXTRA_ANSWERS)
+        decide = game.extra_answers(game.of(rs))[str(ex.query["ask"])]
+        try:
+            got = decide(rs, pos, ex.query)
+        except HavocError as exc:
+            return [problem(f"the decider refused: {p.message}") for p in exc.problems]
+    else:
+        try:
+            query = api.load_query(ex.query, pos, rs)
+        except HavocError as exc:
+            return [problem(f"query: {p.message}") for p in exc.problems]
+        try:
+            got = api.answer_for(rs, pos, query)
+        except HavocError as exc:
+            return [problem(f"the assistant refused the question: {p.message}") for p in exc.problems]
     expect: dict[str, Any] = ex.expect
     out: list[Problem] = []
     verdict = getattr(got, "verdict_value", got.verdict)  # true, false, null or "no-unless"

@@ -148,10 +148,24 @@ GAMES_PACKAGE = "havoc.games"  # where installed game packages live (each a subp
 
 def installed() -> list[str]:
     """The game packages shipped with havoc (subpackages of ``havoc.games``), by module name."""
-    import pkgutil
+    import os
 
     namespace = importlib.import_module(GAMES_PACKAGE)
-    return [i.name for i in pkgutil.iter_modules(namespace.__path__, GAMES_PACKAGE + ".") if i.ispkg]
+    found: set[str] = set()
+    for folder in namespace.__path__:  # not pkgutil: it imports inspect, a cost on every `havoc ask`
+        with os.scandir(folder) as entries:
+            found.update(e.name for e in entries if e.is_dir() and os.path.isfile(os.path.join(e.path, "__init__.py")))
+    return [f"{GAMES_PACKAGE}.{name}" for name in sorted(found) if name.isidentifier()]
+
+
+def extra_answers(played: Game) -> dict[str, Any]:
+    """The game's deciders besides its question kinds (``EXTRA_ANSWERS``: name -> "module:function"),
+    each ``(rs, position, query mapping, lang) -> a decision with .to_json()``, loaded."""
+    out: dict[str, Any] = {}
+    for name, target in getattr(played, "EXTRA_ANSWERS", {}).items():
+        module, _, func = str(target).partition(":")
+        out[name] = getattr(importlib.import_module(module), func)
+    return out
 
 
 def commands() -> dict[str, str]:

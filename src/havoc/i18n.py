@@ -192,6 +192,11 @@ def translator(lang: str, scope: str = "") -> Translator:
     return Translator(lang)
 
 
+def has_words(cell: str) -> bool:
+    """A table cell to translate: it holds a word, not only numbers, ranges and signs."""
+    return any(c.isalpha() for c in cell)
+
+
 def yes_no(verdict: bool | None, lang: str = SOURCE_LANGUAGE) -> str:
     """A verdict in words ("Yes", "No", or "See below" when the answer is not a yes or a no)."""
     if verdict is None:

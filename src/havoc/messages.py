@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from havoc.i18n import Message
+from havoc.i18n import Message, has_words
 
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset
@@ -85,11 +85,6 @@ def _rule_messages(ruleset: Ruleset, rid: str) -> Iterator[Message]:
         yield Message(f"{ex.id}:title", ex.title, ex.loc.file, ex.loc.line)
         if ex.text:
             yield Message(f"{ex.id}:text", ex.text, ex.loc.file, ex.loc.line)
-
-
-def has_words(cell: str) -> bool:
-    """A table cell to translate: it holds a word, not only numbers, ranges and signs."""
-    return any(c.isalpha() for c in cell)
 
 
 def _placeholder_note(text: str) -> str | None:

@@ -54,6 +54,8 @@ def rule_data(rs: Ruleset, tr: Translator, rule: Rule) -> dict[str, Any]:
     }
     if rule.op:
         data["overlay"] = {"op": rule.op, "target": rule.target}
+    if rule.interpretation:
+        data["interpretation"] = True  # our documented reading of an open point
     if rule.check:
         c = rule.check
         data["check"] = {

@@ -17,10 +17,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "check",
         help="validate the rules (and the translation catalogs)",
-        description="Validate every rule file; exit 1 with located errors if any is wrong.",
+        description="Validate every rule file (of every ruleset unless --ruleset names one); exit 1 with "
+        "located errors if any is wrong.",
     )
     add_ruleset_option(p)
-    p.set_defaults(func=cmd_check)
+    p.set_defaults(func=cmd_check, every_ruleset=True)
 
     p = sub.add_parser(
         "rules",
@@ -39,13 +40,69 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _common(p)
     p.set_defaults(func=cmd_rule)
 
+    p = sub.add_parser(
+        "schema",
+        help="print a JSON Schema: of positions (default), answers, or a kind of rule file",
+        description="Print the JSON Schema of the position format, of answers (--answers) or of a kind of "
+        "rule file (--rules KIND), for editors and the docs.",
+    )
+    add_ruleset_option(p)
+    p.add_argument(
+        "--no-limits", action="store_true", help="leave out the maximums that come from the rules' parameters"
+    )
+    p.add_argument("--answers", action="store_true", help="print the JSON Schema of answers (--json) instead")
+    p.add_argument(
+        "--rules",
+        metavar="KIND",
+        choices=sorted(RULE_FILE_KINDS),
+        help=f"print the JSON Schema of a kind of rule file: {', '.join(sorted(RULE_FILE_KINDS))}",
+    )
+    p.set_defaults(func=cmd_schema)
+
+
+RULE_FILE_KINDS = ("ruleset", "section", "overlay-rule", "facts", "vocabulary")
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    import json
+
+    from havoc import api, game
+
+    if args.rules:
+        from havoc.rulebook import format
+
+        schema: dict[str, Any] = format.schema(args.rules)
+    elif args.answers:
+        played = game.of(api.load_ruleset(args.ruleset))
+        answers = getattr(played, "answer_schema", None)
+        if answers is None:
+            from havoc.errors import InputError, Problem
+
+            raise InputError([Problem("--answers", None, "this ruleset's game publishes no answer schema")])
+        schema = answers()
+    else:
+        schema = api.schema(args.ruleset, limits=not args.no_limits)
+    json.dump(schema, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
 
 def _common(p: argparse.ArgumentParser) -> None:
     add_output_options(p, "language of the texts", "print JSON for programs")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    rs = rulebook.load(args.ruleset)
+    if args.ruleset:
+        return check_ruleset(args.ruleset)
+    code = 0
+    for name in rulebook.ruleset_names():
+        code = max(code, check_ruleset(name))
+    return code
+
+
+def check_ruleset(name: str) -> int:
+    """Validate one ruleset: its files, its game, its examples, its sheet and the catalogs."""
+    rs = rulebook.load(name)
     checks = [
         f"{len(rs.rules)} rules",
         f"{len(rs.sections)} sections",
@@ -55,7 +112,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from havoc import catalogs
     from havoc.quickref.layout import layout_path, load_layout
 
-    sheet_root = rulebook.ruleset_folder(args.ruleset)
+    sheet_root = rulebook.ruleset_folder(name)
     if layout_path(sheet_root).is_file():
         load_layout(rs, sheet_root)
         checks.append("sheet layout")
@@ -185,6 +242,8 @@ def format_rule(d: dict[str, Any], lang: str = "en") -> str:
     if d.get("overlay"):
         target = d["overlay"]["target"] or ""
         lines.append(f"{lab['overlay']}: {d['origin']} ({d['overlay']['op']} {target})".rstrip())
+    if d.get("interpretation"):
+        lines.append(ui("Our interpretation: the source leaves this open; havoc follows this reading.", lang))
     lines += ["", d["text"], ""]
     if d["summary"]:
         lines.append(f"{lab['summary']}: {d['summary']}")

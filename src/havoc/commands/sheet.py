@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--png", action="store_true", help="also write page images <lang>-1.png, <lang>-2.png beside the PDF"
     )
     add_ruleset_option(p)
-    p.set_defaults(func=cmd_sheet)
+    p.set_defaults(func=cmd_sheet, every_ruleset=True)
 
 
 def targets(lang: str, output: Path | None, several: bool) -> tuple[Path | None, Path]:
@@ -66,13 +66,30 @@ def _publish(tmp: Path, final: Path) -> None:
 
 
 def cmd_sheet(args: argparse.Namespace) -> int:
+    """The sheets of the named ruleset, or of every ruleset with a sheet layout (each ruleset but
+    the default in a folder of its own name: build/sheets/advanced-cry-havoc/en.pdf)."""
+    from havoc.quickref.layout import layout_path
+
+    if args.ruleset:
+        return _sheets(args, args.ruleset, args.output)
+    code = 0
+    for name in rulebook.ruleset_names():
+        if not layout_path(rulebook.ruleset_folder(name)).is_file():
+            continue
+        where = rulebook.site_path(name)
+        output = args.output if args.output is not None else DEFAULT_DIR
+        code = max(code, _sheets(args, name, output / where if where else args.output))
+    return code
+
+
+def _sheets(args: argparse.Namespace, name: str, output: Path | None) -> int:
     from havoc import quickref
 
-    rs = rulebook.load(args.ruleset)
-    root = rulebook.ruleset_folder(args.ruleset)
+    rs = rulebook.load(name)
+    root = rulebook.ruleset_folder(name)
     langs = list(LANGUAGES) if args.lang == "all" else [args.lang]
     for lang in langs:
-        pdf, page = targets(lang, args.output, len(langs) > 1)
+        pdf, page = targets(lang, output, len(langs) > 1)
         started = time.perf_counter()
         for target in (pdf, page):
             if target is not None:

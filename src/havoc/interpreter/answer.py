@@ -8,15 +8,15 @@ game puts on each answer (:attr:`Answer.labels`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from havoc.i18n import translator, ui, yes_no
 from havoc.interpreter.engine import RuleResult
+from havoc.record import field, record
 from havoc.rulebook.model import Rule, Ruleset
 
 
-@dataclass(slots=True)
+@record
 class Decision:
     """One rule as cited by an answer."""
 
@@ -57,7 +57,7 @@ class Decision:
         return out
 
 
-@dataclass(slots=True)
+@record
 class Answer:
     kind: str
     question: str

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 LAYOUT_FILE = "sheet.yaml"
 PAGES = 2  # front and back of one A4 sheet
 MAX_COLUMNS = 4
-KINDS = ("list", "table", "terms")
+KINDS = ("list", "table", "terms", "chart")
 NUMBERINGS = ("decimal", "upper-alpha")
 SPANS = ("column", "all")
 
@@ -45,6 +45,7 @@ BLOCK_FIELDS = {
     "span",
     "header",
     "column-break",
+    "rule",
 }
 GROUP_FIELDS = {"section", "rules", "titles"}
 ROW_FIELDS = {"rule", "param"}
@@ -85,6 +86,7 @@ class Block:
     span: str = "column"
     header: tuple[str, ...] = ()
     column_break: bool = False
+    chart: str | None = None  # a chart block: the rule whose table it prints
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +182,8 @@ def _block(r: Reader, value: Any, line: int, seen: dict[str, int]) -> Block | No
     numbering = _choice(r, d, "numbering", what, NUMBERINGS, None)
     span = _choice(r, d, "span", what, SPANS, "column")
     titles = _flag(r, d, "titles", what)
-    expects = {"list": "rules", "table": "rows", "terms": "terms"}[kind]
-    for key in ("rules", "rows", "terms"):
+    expects = {"list": "rules", "table": "rows", "terms": "terms", "chart": "rule"}[kind]
+    for key in ("rules", "rows", "terms", "rule"):
         if key in d and key != expects:
             r.problem(d.line_of(key), f"{what}: a {kind} block lists {expects!r}, not {key!r}")
     if expects not in d:
@@ -231,6 +233,7 @@ def _block(r: Reader, value: Any, line: int, seen: dict[str, int]) -> Block | No
         span=span or "column",
         header=header,
         column_break=bool(_flag(r, d, "column-break", what)),
+        chart=r.ident(d, "rule", what) if kind == "chart" else None,
     )
 
 
@@ -314,6 +317,13 @@ def check_layout(layout: Layout, ruleset: Ruleset) -> list[Problem]:
                 r.problem(
                     row.line, f"block {block.id}: parameter {row.param!r} is a yes/no value, not a number to tabulate"
                 )
+        chart = block.chart
+        if (
+            chart is not None
+            and _need_rule(r, ruleset, block.id, chart, block.line)
+            and ruleset.rules[chart].table is None
+        ):
+            r.problem(block.line, f"block {block.id}: rule {block.chart!r} has no table to print")
         for tid, line in block.terms:
             if tid not in ruleset.terms:
                 r.problem(line, f"block {block.id}: unknown term {tid!r}" + _suggest(tid, ruleset.terms))

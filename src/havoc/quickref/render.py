@@ -157,8 +157,8 @@ class SheetRenderer:
         if self._short(block):
             classes.append("keep")  # a short block is never split between columns
         heading = typeset(self.look.text(f"sheet:{block.id}:title", block.title), self.lang)
-        body = {"list": self._list, "table": self._table, "terms": self._terms}[block.kind](block)
-        if columns > 1:
+        body = {"list": self._list, "table": self._table, "terms": self._terms, "chart": self._chart}[block.kind](block)
+        if columns > 1 and block.kind != "chart":  # a chart is one table, never split into columns
             body = f'<div class="across" style="column-count: {columns}">{body}</div>'
         return f'<section class="{" ".join(classes)}" id="block-{block.id}">\n<h2>{heading}</h2>\n{body}\n</section>'
 
@@ -215,6 +215,24 @@ class SheetRenderer:
                 f"<td>{self.summary(row.rule)}{_ref(self.numbers[row.rule])}</td></tr>"
             )
         return f'<table class="values">{head}<tbody>{"".join(rows)}</tbody></table>'
+
+    def _chart(self, block: Block) -> str:
+        """A rule's chart: its summary, then its table (words translated, numbers as printed)."""
+        from havoc.i18n import has_words
+
+        assert block.chart is not None
+        rule = self.rs.rules[block.chart]
+        table = rule.table
+        assert table is not None
+
+        def cell(text: str) -> str:
+            shown = self.look.text(f"{rule.id}:table", text) if has_words(text) else text
+            return typeset(shown, self.lang)
+
+        head = "".join(f"<th>{cell(c)}</th>" for c in table.columns)
+        body = "".join("<tr>" + "".join(f"<td>{cell(c)}</td>" for c in row) + "</tr>" for row in table.rows)
+        lead = f'<p class="chart-lead">{self.summary(rule.id)}{_ref(self.numbers[rule.id])}</p>' if rule.summary else ""
+        return f'{lead}<table class="chart" data-rule="{rule.id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
     def _terms(self, block: Block) -> str:
         items = []

@@ -51,6 +51,23 @@ def rules_root() -> Path:
     return Path.cwd() / "rules"
 
 
+def ruleset_names(root: Path | None = None) -> list[str]:
+    """Every ruleset folder under the rules folder: the default first, then by name."""
+    root = root or rules_root()
+    try:
+        found = sorted(p.parent.name for p in root.glob("*/ruleset.yaml"))
+    except OSError:
+        found = []
+    default = default_ruleset(root)
+    return [default, *(n for n in found if n != default)] if default in found else found
+
+
+def site_path(name: str, root: Path | None = None) -> str:
+    """Where a ruleset's site and sheets go under the output folder: the default at the top,
+    every other ruleset in a folder of its own name (``build/site/advanced-cry-havoc/en/``)."""
+    return "" if name == default_ruleset(root) else name
+
+
 class UnknownRuleset(RulebookError):
     """The ruleset named is neither a folder under the rules root nor a folder with ruleset.yaml."""
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from havoc import markup
 from havoc.errors import Problem, RulebookError
+from havoc.rulebook import format
 from havoc.rulebook.cache import Snapshot
 from havoc.rulebook.model import (
     Check,
@@ -38,10 +39,19 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 GAME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
 EN_PLURAL_FORMS = 2
 
-RULE_FIELDS = {"id", "title", "text", "summary", "source", "params", "see", "terms", "check", "examples", "table"}
+# What each kind of entry may hold comes from the one declaration of the format (rulebook.format),
+# which `havoc schema --rules` also publishes as JSON Schema.
+RULE_FIELDS = format.fields(format.RULE)
 MAX_TABLE_CELLS = 2_000
-OVERLAY_RULE_FIELDS = RULE_FIELDS | {"op", "target", "section"}
-SECTION_FIELDS = {"id", "title", "source", "intro", "rules"}
+OVERLAY_RULE_FIELDS = format.fields(format.OVERLAY_RULE)
+SECTION_FIELDS = format.fields(format.SECTION)
+RULESET_FIELDS = format.fields(format.RULESET)
+CHECK_FIELDS = format.fields(format.CHECK)
+TABLE_FIELDS = format.fields(format.TABLE)
+FACT_SPEC = (
+    format.FACTS.fields["facts"].item if format.FACTS.fields and format.FACTS.fields["facts"].item else format.FACTS
+)
+FACT_FIELDS = format.fields(FACT_SPEC)
 
 
 class _Build:
@@ -197,7 +207,7 @@ def _read_facts(b: _Build, path: Path) -> None:
     if top is None:
         return
     for item, line in r.items(top, "facts", "facts file"):
-        d = r.mapping(item, "fact", line, {"name", "type", "description", "values"}, {"name", "type", "description"})
+        d = r.mapping(item, "fact", line, set(FACT_FIELDS), set(FACT_SPEC.required))
         if d is None:
             continue
         name, typ, desc = d.get("name"), d.get("type"), r.text(d, "description", "fact")
@@ -224,9 +234,7 @@ def _read_meta(b: _Build, path: Path) -> dict[str, Any]:
     data, r = b.read(path)
     if data is None:
         return meta
-    d = r.mapping(
-        data, "ruleset", 1, {"id", "title", "publisher", "year", "sources", "parts", "game"}, {"id", "title", "parts"}
-    )
+    d = r.mapping(data, "ruleset", 1, set(RULESET_FIELDS), set(format.RULESET.required))
     if d is None:
         return meta
     meta["id"] = r.ident(d, "id", "ruleset") or ""
@@ -388,6 +396,10 @@ def _read_rule(
     )
     overlay_target = r.ident(d, "target", what) if overlay else None
     table = _read_table(b, r, d, what, rid) if "table" in d else None
+    interpretation = d.get("interpretation", False)
+    if not isinstance(interpretation, bool):
+        r.problem(d.line_of("interpretation"), f"{what}.interpretation: expected true or false")
+        interpretation = False
     rule = Rule(
         id=rid,
         title=title,
@@ -405,6 +417,7 @@ def _read_rule(
         op=op if isinstance(op, str) else None,
         target=overlay_target,
         table=table,
+        interpretation=interpretation,
     )
     b.rules[rid] = rule
     return rule
@@ -412,7 +425,7 @@ def _read_rule(
 
 def _read_table(b: _Build, r: Reader, d: LDict, what: str, rid: str) -> Table | None:
     """A rule's chart: ``columns`` (headings) and ``rows``, each row one cell per column."""
-    t = r.mapping(d["table"], f"{what}.table", d.line_of("table"), {"columns", "rows"}, {"columns", "rows"})
+    t = r.mapping(d["table"], f"{what}.table", d.line_of("table"), set(TABLE_FIELDS), set(format.TABLE.required))
     if t is None:
         return None
     where = f"{what}.table"
@@ -449,7 +462,7 @@ def _read_table(b: _Build, r: Reader, d: LDict, what: str, rid: str) -> Table | 
     return Table(columns, tuple(rows), Loc(r.file, t.line))
 
 
-PARAM_FIELDS = {"value", "unit", "description", "type", "min", "max"}
+PARAM_FIELDS = format.fields(format.PARAM)
 PARAM_TYPES = ("int", "bool", "text")
 # A parameter is a count unless it says otherwise: a whole number from 1 (a rule that counts
 # nothing has no parameter) to a bound no table reaches. `min: 0` (starting VP) and other
@@ -522,8 +535,8 @@ def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
         d["check"],
         f"{what}.check",
         d.line_of("check"),
-        {"queries", "applies-if", "requires", "figures", "hint", "unless"},
-        {"queries"},
+        set(CHECK_FIELDS),
+        set(format.CHECK.required),
     )
     if c is None:
         return None

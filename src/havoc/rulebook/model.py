@@ -99,6 +99,7 @@ class Rule(NamedTuple):
     op: str | None = None  # for overlay rules: add | amend | replace | remove
     target: str | None = None  # for overlay rules: the rule it changes
     table: Table | None = None  # a chart the rule prints (the page and the sheet show it)
+    interpretation: bool = False  # our documented reading of an open point, not the source's own words
 
 
 class Section(NamedTuple):

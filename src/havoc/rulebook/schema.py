@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from havoc.errors import Problem
@@ -31,8 +32,8 @@ class Reader:
         value: Any,
         what: str,
         line: int,
-        allowed: set[str],
-        required: set[str] = frozenset(),  # type: ignore[assignment]
+        allowed: AbstractSet[str],
+        required: AbstractSet[str] = frozenset(),
     ) -> LDict | None:
         if not isinstance(value, LDict):
             self.problem(line, f"{what}: expected a mapping, found {_kind(value)}")

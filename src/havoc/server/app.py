@@ -293,6 +293,29 @@ class Api:
         pos = self.position(data["position"], lang)
         return self.answer(pos, _query("score", data, ("faction",)), lang)
 
+    def extra(self, name: str) -> Callable[[Request], Awaitable[Response]]:
+        """POST /api/<name> for one of the game's other deciders (EXTRA_ANSWERS): the decision,
+        the rule that decided it and what it set aside."""
+
+        async def decide(request: Request) -> Response:
+            data, lang = await self.body(request, ("position", "question", "lang"))
+            pos = self.position(data["position"], lang)
+            question = data.get("question")
+            if not isinstance(question, dict):
+                raise HTTPProblem(
+                    422,
+                    "invalid-input",
+                    ui("The request has problems.", lang),
+                    [{"in": "request", "field": "question", "message": "expected a mapping"}],
+                )
+            try:
+                result = game.extra_answers(game.of(self.rs))[name](self.rs, pos, question, lang)
+            except InputError as exc:
+                raise self.invalid(exc, "question", lang) from None
+            return Response(json.dumps(result.to_json()), media_type=JSON_TYPE)
+
+        return decide
+
     async def rule(self, request: Request) -> Response:
         from havoc.i18n import translator
         from havoc.ruledata import rule_data
@@ -431,6 +454,10 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
         Route("/api/legal", guarded(handlers.legal), methods=["POST"]),
         Route("/api/battle", guarded(handlers.battle), methods=["POST"]),
         Route("/api/score", guarded(handlers.score), methods=["POST"]),
+        *(
+            Route(f"/api/{name}", guarded(handlers.extra(name)), methods=["POST"])
+            for name in (game.extra_answers(game.of(rs)) if rs.game else {})
+        ),
         Route("/api/rules/{rule_id}", guarded(handlers.rule), methods=["GET"], name="rule"),
         Route("/api/search", guarded(handlers.search), methods=["GET"]),
         Route("/api/labels", guarded(handlers.labels), methods=["GET"]),

@@ -102,12 +102,12 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
 
     lang_param = {"name": "lang", "in": "query", "required": False, "schema": lang}
     examples = _examples(rs)
-    return {
+    spec: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {
             "title": "havoc rules assistant",
             "version": __version__,
-            "description": f"Answers about Cry Havoc positions from the rules of `{rs.id}`, in English or Polish.",
+            "description": f"Answers about {rs.title} positions from the rules of `{rs.id}`, in English or Polish.",
         },
         "paths": {
             "/api/health": {
@@ -220,6 +220,36 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
             }
         },
     }
+    deciders = game.extra_answers(game.of(rs)) if rs.game else {}
+    for name, decide in deciders.items():
+        summary = (decide.__doc__ or name).strip().splitlines()[0]
+        spec["paths"][f"/api/{name}"] = {
+            "post": {
+                "summary": f"{summary} (like `havoc {name} --json`).",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "position": position_ref,
+                                    "question": {"type": "object", "description": "What to decide and its fields."},
+                                    "lang": lang,
+                                },
+                                "required": ["position", "question"],
+                                "additionalProperties": False,
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": {"description": "The decision, its rule, what was set aside.", "content": _json_any()},
+                    **errors,
+                },
+            }
+        }
+    return spec
 
 
 def _position(rs: Ruleset) -> dict[str, Any]:
@@ -230,8 +260,11 @@ def _position(rs: Ruleset) -> dict[str, Any]:
 def _examples(rs: Ruleset) -> dict[str, dict[str, Any]]:
     """The rulebook's worked examples as API requests (position + question), by example ID."""
     out: dict[str, dict[str, Any]] = {}
+    extras = game.extra_answers(game.of(rs)) if rs.game else {}
     for rule in rs.rules.values():
         for ex in rule.examples:
+            if ex.query.get("ask") in extras:  # another decider of the game: not a request to /api/ask
+                continue
             out[ex.id] = {"position": _plain(ex.position), "question": _plain(ex.query)}
     return out
 

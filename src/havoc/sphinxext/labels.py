@@ -59,6 +59,9 @@ AMENDS = label("Amends")
 REPLACES = label("Replaces")
 REMOVES = label("Removes")
 FAN_MADE = label("Fan-made variant: not an official rule of the game.")
+INTERPRETATION = label(
+    "Our interpretation: the source leaves this open; the assistant follows this reading and says when it applied."
+)
 SOURCES = label("Sources")
 HEADING = label("heading")
 VARIANT_SECTIONS = label("New sections")
@@ -71,6 +74,7 @@ AZ_INDEX_SHORT = label("A–Z")
 RULE_MOVED = label("This rule is now here:")
 RULE_RETIRED = label("This rule ID is retired; its successor:")
 LANGUAGE = label("Language")
+RULEBOOKS = label("Rulebooks")
 PRINT_SHEET = label("Printable quick-reference sheet (PDF)")
 OBJ_RULE = label("rule")
 OBJ_TERM = label("term")
@@ -100,11 +104,11 @@ SUBJECT_REGION = label("the region asked about")
 # The words of a game's positions and questions (keys, values, known Region names) come from
 # its package (``site_words()``), so the site extension names no game. They are declared here
 # as labels, so they are extracted into site.pot and checked like every other label.
-WORD_TABLES = ("regions", "keys", "values")
+WORD_TABLES = ("regions", "keys", "values", "decisions")
 
 
 def game_words(module: str) -> dict[str, dict[str, str]]:
-    """``{"regions": …, "keys": …, "values": …}``: identifier -> English label of the game."""
+    """``{"regions": …, "keys": …, "values": …, "decisions": …}``: identifier -> English label."""
     from havoc import game
 
     found: dict[str, dict[str, str]] = {t: {} for t in WORD_TABLES}

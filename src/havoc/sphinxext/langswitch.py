@@ -35,6 +35,35 @@ def language_links(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
     ]
 
 
+def ruleset_links(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
+    """The other rulebooks built beside this one, each linked at its home page in this language."""
+    from havoc import rulebook
+
+    ctx = get_context(app.env)
+    root = ctx.folder.parent
+    names = rulebook.ruleset_names(root)
+    if len(names) < 2:
+        return []
+    current = ctx.ruleset.id
+    lang = app.config.language or "en"
+    here = rulebook.site_path(current, root)
+    up = "../" * (pagename.count("/") + 1 + (1 if here else 0))  # to the top of the site
+    suffix = getattr(app.builder, "out_suffix", ".html")
+    links = []
+    for name in names:
+        title = ctx.ruleset.title if name == current else rulebook.load(name, root).title
+        where = rulebook.site_path(name, root)
+        links.append(
+            {
+                "id": name,
+                "title": title,
+                "url": f"{up}{where + '/' if where else ''}{lang}/index{suffix}",
+                "current": name == current,
+            }
+        )
+    return links
+
+
 def on_page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
 ) -> None:
@@ -42,11 +71,13 @@ def on_page_context(
     links = language_links(app, pagename)
     context["havoc_languages"] = links
     context["havoc_other_languages"] = [link for link in links if not link["current"]]
+    context["havoc_rulesets"] = ruleset_links(app, pagename)
     context["havoc_labels"] = {
         "language": ctx.label(L.LANGUAGE),
         "rule_index": ctx.label(L.RULE_INDEX),
         "az_index": ctx.label(L.AZ_INDEX),
         "print_sheet": ctx.label(L.PRINT_SHEET),
+        "rulebooks": ctx.label(L.RULEBOOKS),
     }
     sheet = app.config.havoc_sheet_file
     context["havoc_sheet"] = context["pathto"]("sheet.pdf", 1) if sheet else ""

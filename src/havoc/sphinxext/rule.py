@@ -136,7 +136,12 @@ def rule_section(d: HavocDirective, r: Renderer, rule: Rule, group: str, files: 
         and rs.sections[rule.section_id].origin == "base"
     ):
         sec += labelled(ctx, L.ADDS_TO, r.rule_link(rule.section_id), classes=["havoc-op-note"])
+    if rule.interpretation:
+        note = nodes.note("", nodes.paragraph("", ctx.label(L.INTERPRETATION)), classes=["havoc-interpretation"])
+        sec += note
     sec.extend(r.blocks(f"{rule.id}:text", rule.text))
+    if rule.table is not None:
+        sec += chart_table(ctx, rule)
     if rule.params:
         sec += params_paragraph(ctx, r, rule)
     sec.extend(overlay_notes(d, r, rule, files))
@@ -147,6 +152,38 @@ def rule_section(d: HavocDirective, r: Renderer, rule: Rule, group: str, files: 
     if rule.see:
         sec += labelled(ctx, L.SEE_ALSO, *r.link_list(rule.see), classes=["havoc-see"])
     return sec
+
+
+def chart_table(ctx: Context, rule: Rule) -> nodes.container:
+    """A rule's chart as a table; words in the reader's language, numbers as printed.
+
+    Wrapped in a scrolling container so a wide chart never widens the page on a phone.
+    """
+    from havoc.i18n import has_words
+
+    table = rule.table
+    assert table is not None
+
+    def cell(text: str) -> str:
+        return ctx.text(f"{rule.id}:table", text) if has_words(text) else text
+
+    group = nodes.tgroup(cols=len(table.columns))
+    group += [nodes.colspec(colwidth=1) for _ in table.columns]
+    head = nodes.thead()
+    hrow = nodes.row()
+    for col in table.columns:
+        hrow += nodes.entry("", nodes.paragraph("", cell(col)))
+    head += hrow
+    group += head
+    body = nodes.tbody()
+    for row in table.rows:
+        brow = nodes.row()
+        for value in row:
+            brow += nodes.entry("", nodes.paragraph("", cell(value)))
+        body += brow
+    group += body
+    node = nodes.table("", group, classes=["havoc-chart"])
+    return nodes.container("", node, classes=["havoc-chart-scroll"])
 
 
 def params_paragraph(ctx: Context, r: Renderer, rule: Rule) -> nodes.paragraph:
@@ -214,6 +251,10 @@ def example_box(d: HavocDirective, r: Renderer, ex: Example) -> details:
         para = nodes.paragraph()
         if ask is not None:
             para += nodes.inline("", "", r.kind(str(ask)), classes=["havoc-ask"])
+            decisions = ctx.words.get("decisions", {})
+            decision = decisions.get(str(query.pop("decide", ""))) if "decide" in query else None
+            if decision:  # a decision the game makes for a side (the solo Trogs): what, in words
+                para += nodes.Text(" — " + ctx.label(decision))
             if query:
                 para += nodes.Text(" — ")
         para.extend(r.data(query))

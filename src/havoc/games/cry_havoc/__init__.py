@@ -22,9 +22,13 @@ COMMANDS: Mapping[str, str] = {
     "legal": "havoc.games.cry_havoc.commands",
     "battle": "havoc.games.cry_havoc.commands",
     "score": "havoc.games.cry_havoc.commands",
-    "schema": "havoc.games.cry_havoc.commands",
     "new": "havoc.games.cry_havoc.new",
+    "trogs": "havoc.games.cry_havoc.solo.cli",
 }
+
+# Deciders besides the question kinds: the solo variant's automated Trogs (`ask: trogs` in a
+# stored example, POST /api/trogs); each is (rs, position, query mapping, lang) -> a decision.
+EXTRA_ANSWERS: Mapping[str, str] = {"trogs": "havoc.games.cry_havoc.solo:decide"}
 
 # What this game adds to the site extension (a module with setup_site(app)): the Ask page.
 SITE_EXTENSION = "havoc.games.cry_havoc.ask_page"
@@ -77,11 +81,18 @@ def is_question(value: object) -> bool:
     return isinstance(value, Query)
 
 
-def question_schema() -> dict[str, Any]:
-    from havoc.games.cry_havoc.position import _schema
-    from havoc.games.cry_havoc.query import QTOP
+def answer_schema() -> dict[str, Any]:
+    """The JSON Schema of answers, with the figures each question kind gives."""
+    from havoc.games.cry_havoc.figures import answer_schema as schema
 
-    return _schema(QTOP)
+    return schema()
+
+
+def question_schema() -> dict[str, Any]:
+    from havoc.games.cry_havoc.query import QTOP
+    from havoc.spec import json_schema
+
+    return json_schema(QTOP)
 
 
 def answer(rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer:

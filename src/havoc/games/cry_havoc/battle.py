@@ -25,7 +25,7 @@ from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
 
 F_NOT_FOUGHT = "not-fought"
 PRE = frozenset({F_NOT_FOUGHT, C.F_BATTLE_CRYSTALS})
-CONTROL = frozenset({C.F_WINS_CONTROL, C.F_CONTROL_VP, C.F_PLACES_CONTROL, C.F_PLACES_NEST})
+CONTROL = frozenset({C.F_WINS_CONTROL, C.F_CONTROL_VP, C.F_PLACES_CONTROL, C.F_PLACES_NEST, C.F_SURVIVORS_TO_HQ})
 PRISONERS = frozenset({C.F_TAKES_PRISONERS, C.F_PRISONERS_TAKEN})
 ATTRITION = frozenset({C.F_KILLS, C.F_KILL_VP})
 CAPTURE_ORDER = ("attrition", "control", "prisoners")  # default: the taker weakens the enemy's Attrition
@@ -193,11 +193,8 @@ def resolve(job: Job) -> Answer:
 
     # E/F. Survivors return, or retreat.
     survivors = {s: state.left(s) for s in sides}
-    lines.append(
-        ui("E. {faction} keep {count} {units} in the Region", lang).format(
-            faction=job.fname(won), count=survivors[won], units=job.t.term("unit", survivors[won])
-        )
-    )
+    to_hq = dict.fromkeys(sides, 0)
+    lines.append(_survivors_line(job, won, survivors[won], bool(control[won].get(C.F_SURVIVORS_TO_HQ)), to_hq))
     retreat = retreat_options(job, lost, region)
     nests = retreat.nests
     if survivors[lost] > 0:
@@ -255,7 +252,8 @@ def resolve(job: Job) -> Answer:
         "kills-by": kills,
         "survivors": survivors,
         "units-in-region": {s: region.units.get(s, 0) for s in sides},
-        "returned": {s: survivors[s] if s == won else 0 for s in sides},
+        "returned": {s: survivors[s] if s == won and not to_hq[s] else 0 for s in sides},
+        "to-hq": to_hq,
         "retreated": {s: survivors[s] if s == lost else 0 for s in sides},
         "retreat-to": [] if nests else retreat.destinations,
         C.F_TO_RESERVE: survivors[lost] > 0 and not retreat.destinations and not nests,
@@ -274,6 +272,19 @@ def resolve(job: Job) -> Answer:
         "crystals": region.crystals + added,
     }
     return _answer(job, question, cited, figures, lines, verdict=True, details=details)
+
+
+def _survivors_line(job: Job, won: str, count: int, home: bool, to_hq: dict[str, int]) -> str:
+    """Step E for the winner: its survivors stay, or (the solo Trogs) go to its HQ."""
+    units = job.t.term("unit", count)
+    if home:
+        to_hq[won] = count
+        return ui("E. {faction} move {count} {units} to their HQ", job.lang).format(
+            faction=job.fname(won), count=count, units=units
+        )
+    return ui("E. {faction} keep {count} {units} in the Region", job.lang).format(
+        faction=job.fname(won), count=count, units=units
+    )
 
 
 def _remove(objectives: dict[str, int], count: int, order: tuple[str, ...]) -> tuple[int, dict[str, int]]:

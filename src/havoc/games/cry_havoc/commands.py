@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from havoc.commands import add_output_options, add_ruleset_option
+from havoc.commands import add_output_options
 
 if TYPE_CHECKING:
     from havoc.interpreter.answer import Answer
@@ -126,18 +126,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("faction", metavar="FACTION", nargs="?", help="report this faction's figures first")
     _common(p)
     p.set_defaults(func=cmd_score)
-
-    p = sub.add_parser(
-        "schema",
-        help="print the JSON Schema of positions",
-        description="Print the JSON Schema of the position format (for editors and the docs).",
-    )
-    add_ruleset_option(p)
-    p.add_argument(
-        "--no-limits", action="store_true", help="leave out the maximums that come from the rules' parameters"
-    )
-    p.add_argument("--answers", action="store_true", help="print the JSON Schema of answers (--json) instead")
-    p.set_defaults(func=cmd_schema)
 
 
 def _speak(lang: str) -> None:
@@ -256,22 +244,6 @@ def cmd_score(args: argparse.Namespace) -> int:
     from havoc import api
 
     return _emit(api.score(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
-
-
-def cmd_schema(args: argparse.Namespace) -> int:
-    import json
-
-    from havoc import api
-
-    if args.answers:
-        from havoc.games.cry_havoc.figures import answer_schema
-
-        schema: dict[str, Any] = answer_schema()
-    else:
-        schema = api.schema(args.ruleset, limits=not args.no_limits)
-    json.dump(schema, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
-    return 0
 
 
 def _path(name: str) -> Any:

@@ -25,7 +25,7 @@ def _vocabulary() -> dict[str, Any]:
     if not path.is_file():  # a test's scratch rules folder holds other rulesets: the repository's
         path = Path(__file__).resolve().parents[4] / "rules" / RULES_FOLDER / "vocabulary.yaml"
     data = safeio.read_bytes(path, safeio.MAX_BYTES)
-    key = cache.digest(data)
+    key = cache.digest(b"vocabulary-2: plain builtins", data)
     found = cache.get("vocabulary", key, dict)
     if found is not None:
         return found
@@ -34,9 +34,17 @@ def _vocabulary() -> dict[str, Any]:
     vocab = loads(data.decode("utf-8"), str(path))
     if not isinstance(vocab, dict):
         raise RulebookError([Problem(str(path), 1, "vocabulary: expected a mapping of named lists")])
-    plain = {k: v if isinstance(v, str) else dict(v) if isinstance(v, dict) else list(v) for k, v in vocab.items()}
+    plain = _plain(vocab)  # builtins only: a cache hit never imports the YAML parser's types
     cache.put("vocabulary", key, plain)
-    return plain
+    return plain  # type: ignore[no-any-return]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 VOCABULARY: Final = _vocabulary()
@@ -69,6 +77,7 @@ F_WINS_CONTROL: Final = "wins-control"
 F_CONTROL_VP: Final = "control-vp"
 F_PLACES_CONTROL: Final = "places-control-token"
 F_PLACES_NEST: Final = "places-nest"
+F_SURVIVORS_TO_HQ: Final = "survivors-to-hq"  # the winner's survivors go to its HQ (solo Trogs)
 F_TAKES_PRISONERS: Final = "takes-prisoners"
 F_PRISONERS_TAKEN: Final = "prisoners-taken"
 F_KILLS: Final = "kills"

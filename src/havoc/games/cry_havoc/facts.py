@@ -292,6 +292,20 @@ def _crystals_controlled(ctx: Context) -> int:
     return sum(r.crystals for r in ctx.pos.regions.values() if r.control == who)
 
 
+@fact("actor.crystals-held", "int")
+def _crystals_held(ctx: Context) -> int:
+    who = ctx.who()
+
+    def held(r: Region) -> bool:
+        if r.control is not None:
+            return r.control == who
+        alone = r.units.get(who, 0) > 0 and all(n == 0 for f, n in r.units.items() if f != who)
+        nest = who == TROGS and r.trog_token == "nest" and not any(n for f, n in r.units.items() if f != who)
+        return alone or nest
+
+    return sum(r.crystals for r in ctx.pos.regions.values() if held(r))
+
+
 @fact("actor.has-passed", "bool")
 def _passed(ctx: Context) -> bool:
     return ctx.pos.faction(ctx.who()).passed

@@ -7,9 +7,9 @@ this module only knows in which order to read them and how to say the result in 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+from havoc import record
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.queries import Job, _finish, _units
@@ -41,7 +41,7 @@ def _may_leave(job: Job) -> tuple[int, Cited]:
     pos, who = job.pos, job.q.faction
     assert who is not None and job.q.frm is not None
     region = pos.regions[job.q.frm]
-    q = dataclasses.replace(job.q, kind="move", units=0, points=None, to=None, via=())
+    q = record.replace(job.q, kind="move", units=0, points=None, to=None, via=())
     ctx = Context(pos, q, who, frm=region)
     rs = job.eng.evaluate("move", ctx, only=_only(frozenset({"from"})))
     own = region.units.get(who, 0)
@@ -55,7 +55,7 @@ def _may_recruit(job: Job) -> tuple[int, Cited]:
     assert who is not None
     region = job.region(job.q.region) or pos.hq_of(who)
     points = job.q.points if job.q.points is not None else pos.reserve(who)
-    q = dataclasses.replace(job.q, kind="recruit", units=0, points=points)
+    q = record.replace(job.q, kind="recruit", units=0, points=points)
     ctx = Context(pos, q, who, region=region)
     rs = job.eng.evaluate("recruit", ctx)
     n = _int(merge_figures(rs).get("may-recruit", 0)) if _ok(rs) else 0
@@ -63,7 +63,7 @@ def _may_recruit(job: Job) -> tuple[int, Cited]:
 
 
 def _must_discard(job: Job) -> tuple[int, Cited]:
-    q = dataclasses.replace(job.q, kind="discard")
+    q = record.replace(job.q, kind="discard")
     ctx = job.ctx(q=q)
     rs = job.eng.evaluate("discard", ctx)
     return _int(merge_figures(rs).get("must-discard", 0)), [(r, ctx, None) for r in rs]
@@ -76,7 +76,7 @@ def _may_buy_back(job: Job) -> tuple[int, Cited]:
     best = 0
     cited: Cited = []
     for n in range(1, pos.held_by_others(who) + 1):
-        q = dataclasses.replace(job.q, kind="prisoners", units=n)
+        q = record.replace(job.q, kind="prisoners", units=n)
         ctx = Context(pos, q, who)
         rs = job.eng.evaluate("prisoners", ctx)
         cited = [(r, ctx, None) for r in rs]
@@ -84,7 +84,7 @@ def _may_buy_back(job: Job) -> tuple[int, Cited]:
             break
         best = n
     if not cited:
-        q = dataclasses.replace(job.q, kind="prisoners", units=0)
+        q = record.replace(job.q, kind="prisoners", units=0)
         ctx = Context(pos, q, who)
         cited = [(r, ctx, None) for r in job.eng.evaluate("prisoners", ctx)]
     return best, cited
@@ -172,7 +172,7 @@ def ask_end_of_move(job: Job) -> Answer:
     region = job.region(q.region)
     who = q.faction
     assert region is not None and who is not None
-    q0 = dataclasses.replace(q, units=0)
+    q0 = record.replace(q, units=0)
     ctx = Context(pos, q0, who, region=region, to=region)
     rs = job.eng.evaluate("end-of-move", ctx)
     figs = merge_figures(rs)

@@ -10,9 +10,7 @@ file, and what was expected; nothing else ever escapes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -32,6 +30,7 @@ from havoc.games.cry_havoc.contract import (
     TROGS,
 )
 from havoc.i18n import ui
+from havoc.record import field, record
 
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset
@@ -41,51 +40,22 @@ if TYPE_CHECKING:
 # havoc.yamlio are recognised by their line bookkeeping.
 
 
-def _is_ldict(value: Any) -> bool:
-    return isinstance(value, dict) and hasattr(value, "key_lines")
+from havoc.spec import (
+    _BAD,
+    KeySet,
+    Reader,
+    Spec,
+    _is_ldict,
+    _is_llist,
+    _ml,
+    json_schema,
+    suggest,
+)
 
-
-def _is_llist(value: Any) -> bool:
-    return isinstance(value, list) and hasattr(value, "item_lines")
-
-
-def _lines(value: Any) -> Any:
-    """The value as its line-aware self (after _is_ldict/_is_llist said it is one)."""
-    return value
-
-
-ID_RE: Final = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-MAX_INT: Final = 1_000_000  # no count on a game table comes near; bounds every figure derived from one
 MAX_REGIONS: Final = 200  # a printed board has far fewer; bounds the work a hostile file can cause
 
 
 # --- the field table ------------------------------------------------------------
-
-
-class Spec:
-    """One field of the format: its kind, what it means, and its limits."""
-
-    __slots__ = ("choices", "doc", "fields", "item", "keys", "kind", "minimum", "required")
-
-    def __init__(
-        self,
-        kind: str,
-        doc: str,
-        minimum: int | None = None,
-        choices: tuple[str, ...] = (),
-        item: Spec | None = None,
-        keys: str | None = None,
-        fields: Mapping[str, Spec] | None = None,
-        required: tuple[str, ...] = (),
-    ) -> None:
-        self.kind = kind  # int | bool | enum | id | list | map | object
-        self.doc = doc
-        self.minimum = minimum
-        self.choices = choices
-        self.item = item  # list items, map values
-        self.keys = keys  # map keys: "faction" or "id"
-        self.fields = fields  # object fields
-        self.required = required
 
 
 def _int(doc: str, minimum: int = 0) -> Spec:
@@ -101,6 +71,13 @@ def _enum(doc: str, choices: tuple[str, ...]) -> Spec:
 
 
 FACTION = _enum("A faction.", FACTIONS)
+
+
+def _unknown_faction(name: str, choices: str, lang: str) -> str:
+    return ui("unknown faction {name}; expected one of {choices}", lang).format(name=name, choices=choices)
+
+
+FACTION_KEYS = KeySet(FACTIONS, _unknown_faction)
 REGION_REF = Spec("id", "The ID of a Region listed under `regions`.")
 
 STRUCTURE = Spec(
@@ -129,7 +106,9 @@ REGION = Spec(
         "outer": _bool("An outer Region at the planet's edge, marked with an arrow."),
         "hq": _enum("The faction whose HQ is in this Region.", FACTIONS),
         "tunnel": _bool("The Region holds a Tunnel (printed or built); Trogs treat Tunnel Regions as adjacent."),
-        "units": Spec("map", "Units per faction in the Region.", keys="faction", item=_int("Units of this faction.")),
+        "units": Spec(
+            "map", "Units per faction in the Region.", keys=FACTION_KEYS, item=_int("Units of this faction.")
+        ),
         "control": _enum("The faction whose Control token lies here.", FACTIONS),
         "crystals": _int("The Crystal value in the Region (green 1, yellow 3, red 5, added up)."),
         "battle": BATTLE,
@@ -147,12 +126,10 @@ FACTION_STATE = Spec(
         "prisoners": Spec(
             "map",
             "Prisoners this faction holds, by the faction that owns them.",
-            keys="faction",
+            keys=FACTION_KEYS,
             item=_int("Prisoners of that faction."),
         ),
-        "skills": Spec(
-            "map", "Skill cards by ID: ready or exhausted.", keys="id", item=_enum("The Skill's state.", SKILL_STATES)
-        ),
+        "skills": Spec("map", "Skill cards by ID: ready or exhausted.", item=_enum("The Skill's state.", SKILL_STATES)),
         "hand": _int("Cards in hand."),
         "passed": _bool("Passed in the tactics step of the current battle."),
         "controlled-at-action-start": Spec(
@@ -184,8 +161,10 @@ FIELDS: Final[Mapping[str, Spec]] = {
         item=FACTION,
     ),
     "scoring": SCORING,
-    "factions": Spec("map", "Per faction: VP, Reserve, prisoners, Skills, hand.", keys="faction", item=FACTION_STATE),
-    "regions": Spec("map", "The Regions the question is about, by ID.", keys="id", item=REGION),
+    "factions": Spec(
+        "map", "Per faction: VP, Reserve, prisoners, Skills, hand.", keys=FACTION_KEYS, item=FACTION_STATE
+    ),
+    "regions": Spec("map", "The Regions the question is about, by ID.", item=REGION),
 }
 TOP: Final = Spec("object", "A Cry Havoc position.", fields=FIELDS, required=("players",))
 
@@ -193,19 +172,19 @@ TOP: Final = Spec("object", "A Cry Havoc position.", fields=FIELDS, required=("p
 # --- the typed model --------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Battle:
     token: int
     attacker: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Structure:
     type: str
     owner: str
 
 
-@dataclass(slots=True)
+@record
 class Region:
     id: str
     terrain: str | None = None
@@ -233,7 +212,7 @@ class Region:
         return others[0] if others else None
 
 
-@dataclass(slots=True)
+@record
 class FactionState:
     vp: int = 0
     reserve: int | None = None
@@ -244,7 +223,7 @@ class FactionState:
     controlled_at_action_start: tuple[str, ...] | None = None
 
 
-@dataclass(slots=True)
+@record
 class Position:
     """A validated position; build it with :func:`parse` or :func:`load`."""
 
@@ -304,197 +283,6 @@ class Position:
 
 
 # --- reading --------------------------------------------------------------------
-
-_BAD: Final = object()
-
-
-def _ml() -> str:
-    """The language of error messages (set by the command from ``--lang``)."""
-    from havoc.games.cry_havoc.ui import message_language
-
-    return message_language()
-
-
-def _kind(value: Any) -> str:
-    from havoc.games.cry_havoc.ui import message_language
-
-    lang = message_language()
-    if value is None:
-        return ui("nothing", lang)
-    if isinstance(value, bool):
-        return ui("a boolean", lang)
-    if isinstance(value, (int, float)):
-        return f"{value!r}"
-    if isinstance(value, str):
-        return f"{value!r}" if len(value) <= 40 else ui("a long text", lang)
-    if isinstance(value, list):
-        return ui("a list", lang)
-    if isinstance(value, dict):
-        return ui("a mapping", lang)
-    return type(value).__name__
-
-
-def suggest(name: str, known: list[str] | tuple[str, ...]) -> str:
-    """' (did you mean 'x'?)' for a near miss, else ''."""
-    import difflib
-
-    hint = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-    return " " + ui("(did you mean {name}?)", _ml()).format(name=repr(hint[0])) if hint else ""
-
-
-class Reader:
-    """Walks a value against a :class:`Spec`, collecting located problems."""
-
-    def __init__(self, file: str) -> None:
-        self.file = file
-        self.problems: list[Problem] = []
-
-    def problem(self, line: int | None, path: str, message: str) -> None:
-        self.problems.append(Problem(self.file, line, f"{path}: {message}" if path else message))
-
-    def read(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
-        kind = spec.kind
-        if kind == "int":
-            if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_INT:
-                value = int(value)  # 3.0 is 3; 1e300 is refused below as what it is, not a 301-digit int
-            if isinstance(value, bool) or not isinstance(value, int):
-                self.problem(line, path, _at_least(spec.minimum, _kind(value)))
-                return _BAD
-            if spec.minimum is not None and value < spec.minimum:
-                self.problem(line, path, _at_least(spec.minimum, _short_number(value)))
-                return _BAD
-            if value > MAX_INT:
-                found = _short_number(value)
-                self.problem(
-                    line,
-                    path,
-                    ui("expected a whole number ≤ {most}, found {found}", _ml()).format(most=MAX_INT, found=found),
-                )
-                return _BAD
-            return value
-        if kind == "bool":
-            if not isinstance(value, bool):
-                self.problem(line, path, ui("expected true or false, found {found}", _ml()).format(found=_kind(value)))
-                return _BAD
-            return value
-        if kind == "enum":
-            if not isinstance(value, str) or value not in spec.choices:
-                near = suggest(value, spec.choices) if isinstance(value, str) else ""
-                self.problem(
-                    line,
-                    path,
-                    ui("expected one of {choices}, found {found}", _ml()).format(
-                        choices=", ".join(spec.choices), found=_kind(value)
-                    )
-                    + near,
-                )
-                return _BAD
-            return value
-        if kind == "id":
-            if not isinstance(value, str) or not ID_RE.match(value):
-                self.problem(
-                    line,
-                    path,
-                    ui("expected an ID in lowercase-kebab-case (like example-a), found {found}", _ml()).format(
-                        found=_kind(value)
-                    ),
-                )
-                return _BAD
-            return value
-        if kind == "list":
-            return self._list(value, spec, path, line)
-        if kind == "map":
-            return self._map(value, spec, path, line)
-        return self._object(value, spec, path, line)
-
-    def _list(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
-        if not isinstance(value, list):
-            self.problem(line, path, ui("expected a list, found {found}", _ml()).format(found=_kind(value)))
-            return _BAD
-        assert spec.item is not None
-        lines = _lines(value).item_lines if _is_llist(value) else [None] * len(value)
-        out = []
-        for i, (item, item_line) in enumerate(zip(value, lines, strict=False)):
-            got = self.read(item, spec.item, f"{path}[{i}]", item_line or line)
-            if got is not _BAD:
-                out.append(got)
-        return out
-
-    def _map(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
-        if not isinstance(value, dict):
-            self.problem(line, path, ui("expected a mapping, found {found}", _ml()).format(found=_kind(value)))
-            return _BAD
-        assert spec.item is not None
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            key_line = _lines(value).line_of(key) if _is_ldict(value) else line
-            sub = f"{path}.{key}"
-            if spec.keys == "faction":
-                if not isinstance(key, str) or key not in FACTIONS:
-                    self.problem(
-                        key_line,
-                        sub,
-                        ui("unknown faction {name}; expected one of {choices}", _ml()).format(
-                            name=repr(key), choices=", ".join(FACTIONS)
-                        )
-                        + (suggest(key, FACTIONS) if isinstance(key, str) else ""),
-                    )
-                    continue
-            elif not isinstance(key, str) or not ID_RE.match(key):
-                self.problem(
-                    key_line, sub, ui("expected an ID in lowercase-kebab-case (like example-a) as the key", _ml())
-                )
-                continue
-            got = self.read(item, spec.item, sub, key_line)
-            if got is not _BAD:
-                out[key] = got
-        return out
-
-    def _object(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
-        if not isinstance(value, dict):
-            self.problem(line, path, ui("expected a mapping, found {found}", _ml()).format(found=_kind(value)))
-            return _BAD
-        assert spec.fields is not None
-        out: dict[str, Any] = {}
-        known = list(spec.fields)
-        for key, item in value.items():
-            key_line = _lines(value).line_of(key) if _is_ldict(value) else line
-            sub = f"{path}.{key}" if path else str(key)
-            fspec = spec.fields.get(key)
-            if fspec is None:
-                self.problem(
-                    key_line,
-                    path,
-                    ui("unknown field {name}{hint}; expected one of {choices}", _ml()).format(
-                        name=repr(key), hint=suggest(str(key), known), choices=", ".join(known)
-                    ),
-                )
-                continue
-            got = self.read(item, fspec, sub, key_line)
-            if got is not _BAD:
-                out[key] = got
-        for key in spec.required:
-            if key not in value:
-                self.problem(
-                    _lines(value).line if _is_ldict(value) else line,
-                    path,
-                    ui("missing required field {name}", _ml()).format(name=repr(key)),
-                )
-        return out
-
-
-def _at_least(minimum: int | None, found: str) -> str:
-    if minimum is None:
-        return ui("expected a whole number, found {found}", _ml()).format(found=found)
-    return ui("expected a whole number ≥ {least}, found {found}", _ml()).format(least=minimum, found=found)
-
-
-def _short_number(value: int) -> str:
-    """A number as a message shows it: a 300-digit integer is not printed whole."""
-    if abs(value) < 10**30:
-        return str(value)
-    digits = int(value.bit_length() * 0.30103) + 1
-    return ui("a number of about {digits} digits", _ml()).format(digits=digits)
 
 
 def _param_int(rs: Ruleset | None, name: str) -> int | None:
@@ -780,7 +568,8 @@ class _Checks:
         r, line_of, must_play = self.r, self.line_of, self.must_play
         base = f"regions.{rid}"
         if region.hq is not None:
-            must_play(region.hq, f"{base}.hq", "regions", rid, "hq")
+            # A variant (the solo mode) may give the automated Trogs an HQ though no player runs them.
+            must_play(region.hq, f"{base}.hq", "regions", rid, "hq", neutral_ok=self.pos.variant is not None)
             if region.hq in self.hqs:
                 r.problem(
                     line_of("regions", rid, "hq"),
@@ -809,7 +598,12 @@ class _Checks:
         base = f"regions.{rid}"
         seen_types: set[str] = set()
         for i, s in enumerate(region.structures):
-            must_play(s.owner, f"{base}.structures[{i}].owner", "regions", rid, "structures", str(i), "owner")
+            must_play(
+                s.owner,
+                f"{base}.structures[{i}].owner",
+                *("regions", rid, "structures", str(i), "owner"),
+                neutral_ok=self.pos.variant is not None,  # the solo Trogs build Traps and Brooding Pools
+            )
             if s.type in seen_types:
                 r.problem(
                     line_of("regions", rid, "structures", str(i)),
@@ -944,47 +738,13 @@ def parse_text(text: str, rs: Ruleset | None = None, name: str = "position") -> 
 # --- JSON Schema ------------------------------------------------------------------
 
 
-def _schema(spec: Spec) -> dict[str, Any]:
-    out: dict[str, Any] = {"description": spec.doc}
-    if spec.kind == "int":
-        out.update(type="integer", minimum=spec.minimum or 0)
-    elif spec.kind == "bool":
-        out["type"] = "boolean"
-    elif spec.kind == "enum":
-        out.update(type="string", enum=list(spec.choices))
-    elif spec.kind == "id":
-        out.update(type="string", pattern=ID_RE.pattern)
-    elif spec.kind == "list":
-        assert spec.item is not None
-        out.update(type="array", items=_schema(spec.item))
-    elif spec.kind == "map":
-        assert spec.item is not None
-        out["type"] = "object"
-        if spec.keys == "faction":
-            out["properties"] = {f: _schema(spec.item) for f in FACTIONS}
-            out["additionalProperties"] = False
-        else:
-            out["propertyNames"] = {"pattern": ID_RE.pattern}
-            out["additionalProperties"] = _schema(spec.item)
-    else:
-        assert spec.fields is not None
-        out.update(
-            type="object",
-            properties={k: _schema(v) for k, v in spec.fields.items()},
-            additionalProperties=False,
-        )
-        if spec.required:
-            out["required"] = list(spec.required)
-    return out
-
-
 def position_schema(rs: Ruleset | None = None) -> dict[str, Any]:
     """The JSON Schema of positions, generated from the same field table the validator reads.
 
     With a ruleset, the limits that are rule parameters (rounds, action rounds, Battle tokens)
     are filled in as maximums.
     """
-    schema = _schema(TOP)
+    schema = json_schema(TOP)
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://havoc.invalid/schema/position.json",

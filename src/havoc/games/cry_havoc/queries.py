@@ -10,10 +10,10 @@ the checks and parameters in ``rules/``; this module only knows how to combine t
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from havoc import record
 from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.facts import Context
@@ -184,7 +184,7 @@ def ask_recruit(job: Job) -> Answer:
     region = job.region(q.region) or job.pos.hq_of(who)
     if q.points is None:
         # No points given: the question is whether the Units could be recruited at all.
-        job.q = q = dataclasses.replace(q, points=q.units if q.units is not None else job.pos.reserve(who))
+        job.q = q = record.replace(q, points=q.units if q.units is not None else job.pos.reserve(who))
     n = q.units if q.units is not None else 1
     question = ui("Can the {faction} recruit {count} {units}?", job.lang).format(
         faction=job.fname(who), count=n, units=_units(job, n)
@@ -205,7 +205,7 @@ def _known_cost(job: Job) -> None:
     if param is None or isinstance(param.value, bool) or not isinstance(param.value, int):
         return
     if q.cost is None:
-        job.q = dataclasses.replace(q, cost=param.value)
+        job.q = record.replace(q, cost=param.value)
     elif q.cost != param.value:
         raise InputError(
             [
@@ -337,7 +337,7 @@ class Retreat:
 
 def retreat_options(job: Job, who: str, region: Region) -> Retreat:
     """Which neighbours of ``region`` the ``who`` Units may retreat to, by the retreat rules."""
-    q = dataclasses.replace(job.q, kind="retreat", faction=who)
+    q = record.replace(job.q, kind="retreat", faction=who)
     dest: list[str] = []
     nest_on: list[str] = []
     nests = False
@@ -592,7 +592,7 @@ def ask_winner(job: Job) -> Answer:
 
 
 def _probe(job: Job, kind: str, **changes: Any) -> Query:
-    return dataclasses.replace(job.q, kind=kind, **changes)
+    return record.replace(job.q, kind=kind, **changes)
 
 
 def _fits(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:

@@ -8,7 +8,6 @@ when the query came from a file.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from havoc.errors import InputError, Problem
@@ -23,9 +22,11 @@ from havoc.games.cry_havoc.contract import (
     QUESTION_KINDS,
     TERRAINS,
 )
-from havoc.games.cry_havoc.position import FACTION, REGION_REF, Position, Reader, Spec, _is_ldict, suggest
+from havoc.games.cry_havoc.position import FACTION, FACTION_KEYS, REGION_REF, Position
 from havoc.games.cry_havoc.ui import faction_name, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
+from havoc.record import field, record
+from havoc.spec import Reader, Spec, _is_ldict, suggest
 
 KINDS: Final = QUESTION_KINDS
 # Kinds about the whole table rather than one faction's move.
@@ -62,7 +63,9 @@ QFIELDS: Final[Mapping[str, Spec]] = {
     "position": Spec(
         "int", "A spot on the Upcoming Initiative track (cards that change the Initiative), from 1.", minimum=1
     ),
-    "objectives": Spec("map", "Battle: the Units each side placed on the objectives.", keys="faction", item=PLACEMENT),
+    "objectives": Spec(
+        "map", "Battle: the Units each side placed on the objectives.", keys=FACTION_KEYS, item=PLACEMENT
+    ),
     "capture-from": Spec(
         "enum",
         "Battle: the objective a prisoner is taken from (default attrition, then control, then prisoners).",
@@ -74,14 +77,14 @@ QFIELDS: Final[Mapping[str, Spec]] = {
     "card-units": Spec(
         "map",
         "Battle: Units a named card (`card`) added to the objectives (positive) or took off them (negative), per side.",
-        keys="faction",
+        keys=FACTION_KEYS,
         item=Spec("int", "Units added (positive) or removed (negative) by the card.", minimum=-99),
     ),
 }
 QTOP: Final = Spec("object", "A question about a position.", fields=QFIELDS, required=("ask",))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Query:
     """A validated question."""
 

@@ -110,6 +110,12 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "wins-control": ui("wins Region Control", lang),
         "places-control-token": ui("puts its Control token", lang),
         "places-nest": ui("a Trog Nest token instead", lang),
+        "survivors-to-hq": ui("survivors go to the HQ", lang),
+        "to": ui("destination", lang),
+        "placement": ui("Units on the objectives", lang),
+        "wins": ui("objectives won", lang),
+        "battle": ui("a Battle follows", lang),
+        "to-hq": ui("Units sent to the HQ", lang),
         "control-vp": ui("VP for Region Control", lang),
         "takes-prisoners": ui("takes prisoners", lang),
         "prisoners-taken": ui("prisoners taken", lang),
@@ -178,6 +184,7 @@ def _kind_labels(lang: str) -> dict[str, str]:
         "place": ui("May it be placed here?", lang),
         "end-of-move": ui("End of a Move", lang),
         "setup": ui("Setup", lang),
+        "trogs": ui("What do the solo Trogs do?", lang),
     }
 
 

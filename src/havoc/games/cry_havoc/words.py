@@ -61,6 +61,7 @@ KEYS = {
         "terrain": "Terrain",
         "figures": "Figures",
         "rules": "Rules",
+        "objectives": "Units on the objectives",
     }.items()
 }
 
@@ -113,9 +114,22 @@ VALUES = {
         "war-party": "Trog War Party",
         "nest": "Trog Nest",
         "air-support": "Air Support",
+        "control": "Region Control",
+        "attrition": "Attrition",
     }.items()
 }
 
 
+# What the solo Trogs are asked to decide (an example's `decide:`), in words.
+DECISIONS = {
+    "move": "where they move",
+    "place": "how they place their Units",
+    "build": "what they build",
+    "recruit": "where recruits go",
+    "tactics": "whether they draw another Tactics card",
+    "prisoner": "where they take a Prisoner from",
+}
+
+
 def site_words() -> dict[str, dict[str, str]]:
-    return {"regions": KNOWN_REGIONS, "keys": KEYS, "values": VALUES}
+    return {"regions": KNOWN_REGIONS, "keys": KEYS, "values": VALUES, "decisions": DECISIONS}

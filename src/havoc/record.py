@@ -1,0 +1,141 @@
+"""Plain slotted record classes for the hot path, without importing :mod:`dataclasses`.
+
+``havoc ask`` is a short process: importing ``dataclasses`` (and ``inspect``, which it pulls in)
+and generating each class's methods with ``exec`` cost more than answering the question. A
+``@record`` class is declared like a dataclass (annotations, defaults, :func:`field` with a
+``default_factory``) and type checkers read it as one (PEP 681); it gets ``__slots__``, an
+``__init__`` (positional or keyword), ``__eq__``, ``__repr__``, pickling, and with
+``frozen=True`` immutability and a hash. :func:`replace` copies one with some fields changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, dataclass_transform, overload
+
+T = TypeVar("T")
+
+_MISSING = object()
+
+
+class _Factory:
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+
+def field(*, default: Any = _MISSING, default_factory: Callable[[], Any] | None = None) -> Any:
+    """A field's default: a value, or a factory called for each new record (lists, dicts)."""
+    if default_factory is not None:
+        return _Factory(default_factory)
+    return default
+
+
+def _build(cls: type, frozen: bool) -> type:
+    annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - inspect is what we avoid importing
+    names = tuple(n for n in annotations if not n.startswith("_"))
+    defaults: dict[str, Any] = {}
+    namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
+    for name in names:
+        if name in namespace:
+            value = namespace.pop(name)
+            if value is not _MISSING:
+                defaults[name] = value
+    namespace.update(_methods(cls.__name__, names, defaults, frozen))
+    return type(cls.__name__, cls.__bases__, namespace)
+
+
+def _init(clsname: str, names: tuple[str, ...], defaults: dict[str, Any]) -> Callable[..., None]:
+    setter = object.__setattr__
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(names):
+            raise TypeError(f"{clsname}() takes {len(names)} arguments, {len(args)} given")
+        for name, value in zip(names, args, strict=False):
+            setter(self, name, value)
+        for name in names[len(args) :]:
+            if name in kwargs:
+                value = kwargs.pop(name)
+            elif name in defaults:
+                value = defaults[name]
+                if isinstance(value, _Factory):
+                    value = value.make()
+            else:
+                raise TypeError(f"{clsname}() missing argument {name!r}")
+            setter(self, name, value)
+        if kwargs:
+            raise TypeError(f"{clsname}() got unexpected arguments {sorted(kwargs)}")
+
+    return __init__
+
+
+def _methods(clsname: str, names: tuple[str, ...], defaults: dict[str, Any], frozen: bool) -> dict[str, Any]:
+    setter = object.__setattr__
+
+    def values(self: Any) -> tuple[Any, ...]:
+        return tuple(getattr(self, n) for n in names)
+
+    def __eq__(self: Any, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return bool(values(self) == values(other))
+
+    def __repr__(self: Any) -> str:
+        return f"{clsname}(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in names) + ")"
+
+    def __getstate__(self: Any) -> tuple[Any, ...]:
+        return values(self)
+
+    def __setstate__(self: Any, state: tuple[Any, ...]) -> None:
+        for name, value in zip(names, state, strict=True):
+            setter(self, name, value)
+
+    namespace: dict[str, Any] = dict(
+        __slots__=names,
+        __init__=_init(clsname, names, defaults),
+        __eq__=__eq__,
+        __repr__=__repr__,
+        __getstate__=__getstate__,
+        __setstate__=__setstate__,
+        __record_fields__=names,
+        __match_args__=names,
+    )
+    if frozen:
+
+        def __setattr__(self: Any, name: str, value: Any) -> None:
+            raise AttributeError(f"{clsname} is frozen: cannot set {name!r}")
+
+        def __hash__(self: Any) -> int:
+            return hash(values(self))
+
+        namespace.update(__setattr__=__setattr__, __hash__=__hash__)
+    else:
+        namespace["__hash__"] = None
+    return namespace
+
+
+@overload
+def record(cls: type[T], /) -> type[T]: ...
+@overload
+def record(*, frozen: bool = False) -> Callable[[type[T]], type[T]]: ...
+
+
+@dataclass_transform(field_specifiers=(field,))
+def record(cls: Any = None, /, *, frozen: bool = False) -> Any:
+    """Make ``cls`` a slotted record (see the module's docstring)."""
+    if cls is None:
+        return lambda c: _build(c, frozen)
+    return _build(cls, frozen)
+
+
+def replace(obj: T, **changes: Any) -> T:
+    """A copy of the record ``obj`` with ``changes`` (like :func:`dataclasses.replace`)."""
+    names: tuple[str, ...] = obj.__class__.__record_fields__  # type: ignore[attr-defined]
+    unknown = set(changes) - set(names)
+    if unknown:
+        raise TypeError(f"{obj.__class__.__name__} has no field {sorted(unknown)}")
+    return obj.__class__(**{n: changes[n] if n in changes else getattr(obj, n) for n in names})
+
+
+__all__ = ["field", "record", "replace"]

@@ -1,0 +1,302 @@
+"""One schema framework: a tree of :class:`Spec` describes a format once; :class:`Reader`
+validates input against it with located problems (in the reader's language), and
+:func:`json_schema` publishes the same tree as JSON Schema for editors. Positions, questions
+and the rule files are described with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from havoc.errors import Problem
+from havoc.i18n import message_language, ui
+
+# PyYAML (through havoc.yamlio) is never imported here: line-aware mappings and lists from
+# havoc.yamlio are recognised by their line bookkeeping.
+
+
+def _is_ldict(value: Any) -> bool:
+    return isinstance(value, dict) and hasattr(value, "key_lines")
+
+
+def _is_llist(value: Any) -> bool:
+    return isinstance(value, list) and hasattr(value, "item_lines")
+
+
+def _lines(value: Any) -> Any:
+    """The value as its line-aware self (after _is_ldict/_is_llist said it is one)."""
+    return value
+
+
+ID_RE: Final = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+MAX_INT: Final = 1_000_000  # no count on a game table comes near; bounds every figure derived from one
+
+
+class KeySet:
+    """The keys a mapping may have (a game's factions, say) and how to say that a key is not one."""
+
+    __slots__ = ("names", "unknown")
+
+    def __init__(self, names: tuple[str, ...], unknown: Callable[[str, str, str], str]) -> None:
+        self.names = names
+        self.unknown = unknown  # (name, choices, lang) -> the message
+
+
+class Spec:
+    """One field of the format: its kind, what it means, and its limits."""
+
+    __slots__ = ("choices", "doc", "fields", "item", "keys", "kind", "minimum", "required")
+
+    def __init__(
+        self,
+        kind: str,
+        doc: str,
+        minimum: int | None = None,
+        choices: tuple[str, ...] = (),
+        item: Spec | None = None,
+        keys: KeySet | None = None,
+        fields: Mapping[str, Spec] | None = None,
+        required: tuple[str, ...] = (),
+    ) -> None:
+        self.kind = kind  # int | bool | enum | id | text | any | list | map | object
+        self.doc = doc
+        self.minimum = minimum
+        self.choices = choices
+        self.item = item  # list items, map values
+        self.keys = keys  # map keys: a fixed set (KeySet), else IDs
+        self.fields = fields  # object fields
+        self.required = required
+
+
+_BAD: Final = object()
+
+
+def _ml() -> str:
+    """The language of error messages (set by the command from ``--lang``)."""
+    return message_language()
+
+
+def _kind(value: Any) -> str:
+    lang = message_language()
+    if value is None:
+        return ui("nothing", lang)
+    if isinstance(value, bool):
+        return ui("a boolean", lang)
+    if isinstance(value, (int, float)):
+        return f"{value!r}"
+    if isinstance(value, str):
+        return f"{value!r}" if len(value) <= 40 else ui("a long text", lang)
+    if isinstance(value, list):
+        return ui("a list", lang)
+    if isinstance(value, dict):
+        return ui("a mapping", lang)
+    return type(value).__name__
+
+
+def suggest(name: str, known: list[str] | tuple[str, ...]) -> str:
+    """' (did you mean 'x'?)' for a near miss, else ''."""
+    import difflib
+
+    hint = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return " " + ui("(did you mean {name}?)", _ml()).format(name=repr(hint[0])) if hint else ""
+
+
+class Reader:
+    """Walks a value against a :class:`Spec`, collecting located problems."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+
+    def problem(self, line: int | None, path: str, message: str) -> None:
+        self.problems.append(Problem(self.file, line, f"{path}: {message}" if path else message))
+
+    def read(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
+        kind = spec.kind
+        if kind == "int":
+            if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_INT:
+                value = int(value)  # 3.0 is 3; 1e300 is refused below as what it is, not a 301-digit int
+            if isinstance(value, bool) or not isinstance(value, int):
+                self.problem(line, path, _at_least(spec.minimum, _kind(value)))
+                return _BAD
+            if spec.minimum is not None and value < spec.minimum:
+                self.problem(line, path, _at_least(spec.minimum, _short_number(value)))
+                return _BAD
+            if value > MAX_INT:
+                found = _short_number(value)
+                self.problem(
+                    line,
+                    path,
+                    ui("expected a whole number ≤ {most}, found {found}", _ml()).format(most=MAX_INT, found=found),
+                )
+                return _BAD
+            return value
+        if kind == "any":
+            return value
+        if kind == "text":
+            if not isinstance(value, str):
+                self.problem(line, path, ui("expected a text, found {found}", _ml()).format(found=_kind(value)))
+                return _BAD
+            return value
+        if kind == "bool":
+            if not isinstance(value, bool):
+                self.problem(line, path, ui("expected true or false, found {found}", _ml()).format(found=_kind(value)))
+                return _BAD
+            return value
+        if kind == "enum":
+            if not isinstance(value, str) or value not in spec.choices:
+                near = suggest(value, spec.choices) if isinstance(value, str) else ""
+                self.problem(
+                    line,
+                    path,
+                    ui("expected one of {choices}, found {found}", _ml()).format(
+                        choices=", ".join(spec.choices), found=_kind(value)
+                    )
+                    + near,
+                )
+                return _BAD
+            return value
+        if kind == "id":
+            if not isinstance(value, str) or not ID_RE.match(value):
+                self.problem(
+                    line,
+                    path,
+                    ui("expected an ID in lowercase-kebab-case (like example-a), found {found}", _ml()).format(
+                        found=_kind(value)
+                    ),
+                )
+                return _BAD
+            return value
+        if kind == "list":
+            return self._list(value, spec, path, line)
+        if kind == "map":
+            return self._map(value, spec, path, line)
+        return self._object(value, spec, path, line)
+
+    def _list(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
+        if not isinstance(value, list):
+            self.problem(line, path, ui("expected a list, found {found}", _ml()).format(found=_kind(value)))
+            return _BAD
+        assert spec.item is not None
+        lines = _lines(value).item_lines if _is_llist(value) else [None] * len(value)
+        out = []
+        for i, (item, item_line) in enumerate(zip(value, lines, strict=False)):
+            got = self.read(item, spec.item, f"{path}[{i}]", item_line or line)
+            if got is not _BAD:
+                out.append(got)
+        return out
+
+    def _map(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
+        if not isinstance(value, dict):
+            self.problem(line, path, ui("expected a mapping, found {found}", _ml()).format(found=_kind(value)))
+            return _BAD
+        assert spec.item is not None
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            key_line = _lines(value).line_of(key) if _is_ldict(value) else line
+            sub = f"{path}.{key}"
+            if isinstance(spec.keys, KeySet):
+                if not isinstance(key, str) or key not in spec.keys.names:
+                    self.problem(
+                        key_line,
+                        sub,
+                        spec.keys.unknown(repr(key), ", ".join(spec.keys.names), _ml())
+                        + (suggest(key, spec.keys.names) if isinstance(key, str) else ""),
+                    )
+                    continue
+            elif not isinstance(key, str) or not ID_RE.match(key):
+                self.problem(
+                    key_line, sub, ui("expected an ID in lowercase-kebab-case (like example-a) as the key", _ml())
+                )
+                continue
+            got = self.read(item, spec.item, sub, key_line)
+            if got is not _BAD:
+                out[key] = got
+        return out
+
+    def _object(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
+        if not isinstance(value, dict):
+            self.problem(line, path, ui("expected a mapping, found {found}", _ml()).format(found=_kind(value)))
+            return _BAD
+        assert spec.fields is not None
+        out: dict[str, Any] = {}
+        known = list(spec.fields)
+        for key, item in value.items():
+            key_line = _lines(value).line_of(key) if _is_ldict(value) else line
+            sub = f"{path}.{key}" if path else str(key)
+            fspec = spec.fields.get(key)
+            if fspec is None:
+                self.problem(
+                    key_line,
+                    path,
+                    ui("unknown field {name}{hint}; expected one of {choices}", _ml()).format(
+                        name=repr(key), hint=suggest(str(key), known), choices=", ".join(known)
+                    ),
+                )
+                continue
+            got = self.read(item, fspec, sub, key_line)
+            if got is not _BAD:
+                out[key] = got
+        for key in spec.required:
+            if key not in value:
+                self.problem(
+                    _lines(value).line if _is_ldict(value) else line,
+                    path,
+                    ui("missing required field {name}", _ml()).format(name=repr(key)),
+                )
+        return out
+
+
+def _at_least(minimum: int | None, found: str) -> str:
+    if minimum is None:
+        return ui("expected a whole number, found {found}", _ml()).format(found=found)
+    return ui("expected a whole number ≥ {least}, found {found}", _ml()).format(least=minimum, found=found)
+
+
+def _short_number(value: int) -> str:
+    """A number as a message shows it: a 300-digit integer is not printed whole."""
+    if abs(value) < 10**30:
+        return str(value)
+    digits = int(value.bit_length() * 0.30103) + 1
+    return ui("a number of about {digits} digits", _ml()).format(digits=digits)
+
+
+def json_schema(spec: Spec) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": spec.doc}
+    if spec.kind == "any":
+        return out
+    if spec.kind == "text":
+        out["type"] = "string"
+        return out
+    if spec.kind == "int":
+        out.update(type="integer", minimum=spec.minimum or 0)
+    elif spec.kind == "bool":
+        out["type"] = "boolean"
+    elif spec.kind == "enum":
+        out.update(type="string", enum=list(spec.choices))
+    elif spec.kind == "id":
+        out.update(type="string", pattern=ID_RE.pattern)
+    elif spec.kind == "list":
+        assert spec.item is not None
+        out.update(type="array", items=json_schema(spec.item))
+    elif spec.kind == "map":
+        assert spec.item is not None
+        out["type"] = "object"
+        if isinstance(spec.keys, KeySet):
+            out["properties"] = {f: json_schema(spec.item) for f in spec.keys.names}
+            out["additionalProperties"] = False
+        else:
+            out["propertyNames"] = {"pattern": ID_RE.pattern}
+            out["additionalProperties"] = json_schema(spec.item)
+    else:
+        assert spec.fields is not None
+        out.update(
+            type="object",
+            properties={k: json_schema(v) for k, v in spec.fields.items()},
+            additionalProperties=False,
+        )
+        if spec.required:
+            out["required"] = list(spec.required)
+    return out

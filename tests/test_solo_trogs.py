@@ -1,0 +1,521 @@
+"""The solo Trogs decide by the overlay's priorities: every priority, tie rule and reading."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from havoc import api, examples, rulebook
+from havoc.cli import main
+from havoc.errors import HavocError, InputError
+from havoc.games.cry_havoc.solo import KINDS
+from havoc.games.cry_havoc.solo import trogs as decide_trogs
+
+HQ = "world-caverns"
+
+
+def solo(regions: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"players": ["humans"], "variant": "solo", "round": 2, "phase": "actions", "regions": regions, **extra}
+
+
+def around_hq(trogs: int, **others: dict[str, Any]) -> dict[str, Any]:
+    """The Trog HQ next to every listed Region."""
+    regions: dict[str, Any] = {HQ: {"hq": "trogs", "units": {"trogs": trogs}, "adjacent": list(others)}}
+    for rid, data in others.items():
+        regions[rid] = {"adjacent": [HQ], **data}
+    return solo(regions)
+
+
+def set_param(rules: Path, name: str, value: str) -> None:
+    path = rules / "cry-havoc" / "variants" / "solo.yaml"
+    text = path.read_text()
+    new, n = re.subn(rf"({re.escape(name)}: \{{value: )[^,}}]+", rf"\g<1>{value}", text)
+    assert n == 1, name
+    path.write_text(new)
+
+
+def aside(d: Any) -> dict[str, str]:
+    return {s.option: s.rule for s in d.set_aside}
+
+
+# --- the five priorities ----------------------------------------------------------------------
+
+
+FOUR_ON_TWO = around_hq(
+    4,
+    **{
+        "example-a": {"units": {"humans": 2}, "control": "humans"},
+        "example-b": {"crystals": 3},
+        "example-c": {"crystals": 1, "units": {"humans": 5}},
+    },
+)
+
+
+def test_defenceless_region_first_four_trogs_on_two() -> None:
+    d = decide_trogs(FOUR_ON_TWO, {"decide": "move", "units": 4})
+    assert d.choice == "example-a" and d.rule == "solo-priority-defenceless"
+    assert aside(d) == {"example-b": "solo-priority-defenceless", "example-c": "solo-priority-defenceless"}
+    assert "solo-interp-empty-region" in d.interpretations
+
+
+def test_defenceless_margin_comes_from_the_rules(rules_copy: Path) -> None:
+    set_param(rules_copy, "solo-defenceless-margin", "3")  # 4 against 2 is no longer enough
+    d = decide_trogs(FOUR_ON_TWO, {"decide": "move", "units": 4})
+    assert d.choice == "example-b" and d.rule == "solo-priority-crystals"
+
+
+def test_three_crystals_over_one() -> None:
+    pos = around_hq(2, **{"example-a": {"crystals": 1}, "example-b": {"crystals": 3}})
+    d = decide_trogs(pos, {"decide": "move"})
+    assert d.choice == "example-b" and d.rule == "solo-priority-crystals"
+    assert aside(d) == {"example-a": "solo-priority-crystals"}
+
+
+def test_closer_to_the_hq() -> None:
+    # The Trogs stand in example-s, two steps from their HQ; both neighbours hold 1 Crystal.
+    pos = solo(
+        {
+            HQ: {"hq": "trogs", "adjacent": ["example-near"]},
+            "example-near": {"crystals": 1, "adjacent": [HQ, "example-s"]},
+            "example-s": {"units": {"trogs": 2}, "adjacent": ["example-near", "example-far"]},
+            "example-far": {"crystals": 1, "adjacent": ["example-s"]},
+        }
+    )
+    d = decide_trogs(pos, {"decide": "move", "from": "example-s"})
+    assert d.choice == "example-near" and d.rule == "solo-priority-near-hq"
+    assert aside(d) == {"example-far": "solo-priority-near-hq"}
+    assert d.set_aside[0].reason == "3 steps from the Trog HQ, another Region is 1 step away"
+    assert "solo-interp-distance" in d.interpretations
+
+
+def test_closer_to_the_enemy_units() -> None:
+    pos = solo(
+        {
+            HQ: {"hq": "trogs", "units": {"trogs": 2}, "adjacent": ["example-a", "example-b"]},
+            "example-a": {"adjacent": [HQ, "example-x"]},
+            "example-b": {"adjacent": [HQ]},
+            "example-x": {"units": {"humans": 6}, "adjacent": ["example-a"]},
+        }
+    )
+    d = decide_trogs(pos, {"decide": "move"})
+    assert d.choice == "example-a" and d.rule == "solo-priority-near-enemy"
+    assert aside(d) == {"example-b": "solo-priority-near-enemy"}
+
+
+def test_closer_to_an_enemy_controlled_region_when_no_units() -> None:
+    pos = solo(
+        {
+            HQ: {"hq": "trogs", "units": {"trogs": 2}, "adjacent": ["example-a", "example-b"]},
+            "example-a": {"adjacent": [HQ]},
+            "example-b": {"adjacent": [HQ, "example-x"]},
+            "example-x": {"control": "humans", "adjacent": ["example-b"]},
+        }
+    )
+    d = decide_trogs(pos, {"decide": "move"})
+    assert d.choice == "example-b" and d.rule == "solo-priority-near-enemy"
+
+
+def test_battles_are_fought_with_units_from_the_hq() -> None:
+    d = decide_trogs(FOUR_ON_TWO, {"decide": "move", "units": 4})
+    assert "solo-priority-hq-units" in d.rule_ids
+    assert d.figures["battle"] is True and d.figures["units-from"] == HQ
+    calm = decide_trogs(around_hq(2, **{"example-a": {"crystals": 3}}), {"decide": "move"})
+    assert "solo-priority-hq-units" not in calm.rule_ids and "battle" not in calm.figures
+
+
+def test_priority_order_is_the_ranks_in_the_rules(rules_copy: Path) -> None:
+    set_param(rules_copy, "solo-rank-crystals", "1")  # Crystals now come before defenceless
+    set_param(rules_copy, "solo-rank-defenceless", "2")
+    d = decide_trogs(FOUR_ON_TWO, {"decide": "move", "units": 4})
+    assert d.choice == "example-b" and d.rule == "solo-priority-crystals"
+
+
+def test_war_party_is_revealed() -> None:
+    pos = around_hq(2, **{"example-a": {"trog-token": "war-party", "crystals": 1}})
+    d = decide_trogs(pos, {"decide": "move"})
+    assert d.choice == "example-a" and "solo-war-party" in d.rule_ids and d.figures["reveals"] == "war-party"
+
+
+def test_tunnels_join_regions_for_the_trogs() -> None:
+    pos = solo(
+        {
+            HQ: {"hq": "trogs", "units": {"trogs": 2}, "tunnel": True, "adjacent": ["example-a"]},
+            "example-a": {"adjacent": [HQ]},
+            "example-t": {"tunnel": True, "crystals": 5},
+        }
+    )
+    d = decide_trogs(pos, {"decide": "move"})
+    assert d.choice == "example-t" and d.rule == "solo-priority-crystals"
+
+
+def test_regions_the_trogs_may_not_enter_are_set_aside_with_their_rule() -> None:
+    pos = around_hq(
+        2,
+        **{
+            "example-a": {"crystals": 1},
+            "example-o": {"outer": True},
+            "example-h": {"hq": "humans"},
+            "example-b": {"units": {"humans": 1, "trogs": 1}, "battle": {"token": 1, "attacker": "humans"}},
+        },
+    )
+    d = decide_trogs(pos, {"decide": "move"})
+    assert d.choice == "example-a" and d.rule == "solo-priorities"
+    assert aside(d) == {
+        "example-o": "solo-unused-regions",
+        "example-h": "move-no-other-hq",
+        "example-b": "battle-region-no-entry",
+    }
+
+
+# --- tie rules and readings ---------------------------------------------------------------------
+
+
+def test_when_every_priority_ties_the_player_picks_at_random() -> None:
+    pos = around_hq(2, **{"example-a": {"crystals": 1}, "example-b": {"crystals": 1}})
+    d = decide_trogs(pos, {"decide": "move"})
+    assert d.choice is None and d.verdict is False
+    assert d.tied == ["example-a", "example-b"]
+    assert d.rule == "solo-interp-full-tie" and "solo-interp-full-tie" in d.interpretations
+
+
+def test_empty_region_reading_can_be_changed_in_the_rules(rules_copy: Path) -> None:
+    pos = around_hq(4, **{"example-a": {}, "example-b": {"crystals": 3, "units": {"humans": 5}}})
+    d = decide_trogs(pos, {"decide": "move", "units": 4})
+    assert d.choice == "example-b" and d.rule == "solo-priority-crystals"
+    assert "solo-interp-empty-region" in d.interpretations
+    set_param(rules_copy, "solo-empty-defenceless", "true")
+    d = decide_trogs(pos, {"decide": "move", "units": 4})
+    assert d.choice == "example-a" and d.rule == "solo-priority-defenceless"
+    assert "solo-interp-empty-region" not in d.interpretations
+
+
+BATTLE = solo(
+    {
+        HQ: {"hq": "trogs", "adjacent": ["example-a"]},
+        "example-a": {
+            "units": {"humans": 3, "trogs": 3},
+            "battle": {"token": 1, "attacker": "humans"},
+            "adjacent": [HQ],
+        },
+    },
+    phase="battle-resolution",
+)
+
+
+def place(pos: dict[str, Any], humans: tuple[int, int, int]) -> Any:
+    objectives = {"humans": dict(zip(("control", "prisoners", "attrition"), humans, strict=True))}
+    return decide_trogs(pos, {"decide": "place", "region": "example-a", "objectives": objectives})
+
+
+def with_units(humans: int, trogs: int, attacker: str = "humans") -> dict[str, Any]:
+    pos = json.loads(json.dumps(BATTLE))
+    pos["regions"]["example-a"]["units"] = {"humans": humans, "trogs": trogs}
+    pos["regions"]["example-a"]["battle"]["attacker"] = attacker
+    return pos
+
+
+def test_placement_one_two_none_against_one_each() -> None:
+    d = place(BATTLE, (1, 1, 1))
+    assert d.figures["placement"] == {"control": 1, "prisoners": 2, "attrition": 0}
+    assert d.figures["wins"] == ["control", "prisoners"]
+    assert d.rule == "solo-battle-trog-placement" and d.interpretations == ["solo-interp-prisoners-tie"]
+    assert aside(d) == {"attrition": "solo-battle-trog-placement"}
+
+
+def test_prisoners_tie_reading_can_be_changed_in_the_rules(rules_copy: Path) -> None:
+    set_param(rules_copy, "solo-prisoners-tie-wins", "true")
+    d = place(BATTLE, (1, 1, 1))
+    assert d.figures["placement"] == {"control": 1, "prisoners": 1, "attrition": 1}
+
+
+def test_attacking_trogs_need_one_more_on_region_control() -> None:
+    d = place(with_units(3, 3, attacker="trogs"), (1, 1, 1))
+    assert d.figures["placement"] == {"control": 2, "prisoners": 0, "attrition": 1}
+    assert d.figures["wins"] == ["control"] and "solo-interp-leftover-units" in d.interpretations
+
+
+def test_defender_tie_comes_from_the_rules(rules_copy: Path) -> None:
+    set_param(rules_copy, "solo-place-defender-tie", "false")
+    d = place(BATTLE, (1, 1, 1))
+    assert d.figures["placement"]["control"] == 2
+
+
+def test_trogs_skip_an_objective_they_cannot_win() -> None:
+    d = place(with_units(4, 2), (3, 0, 1))
+    assert d.figures["placement"] == {"control": 0, "prisoners": 1, "attrition": 1}
+    assert d.figures["wins"] == ["prisoners"]
+    assert set(aside(d)) == {"control", "attrition"}
+
+
+def test_leftover_units_go_on_attrition() -> None:
+    d = place(with_units(3, 6), (1, 1, 1))
+    assert d.figures["placement"] == {"control": 1, "prisoners": 2, "attrition": 3}
+    assert "solo-interp-leftover-units" in d.interpretations
+    assert "solo-interp-leftover-units" not in place(BATTLE, (1, 1, 1)).interpretations
+
+
+# --- tactics, prisoners, recruiting, building -------------------------------------------------------
+
+
+def tactics(trogs: tuple[int, int, int], humans: tuple[int, int, int], **more: Any) -> Any:
+    names = ("control", "prisoners", "attrition")
+    objectives = {"humans": dict(zip(names, humans, strict=True)), "trogs": dict(zip(names, trogs, strict=True))}
+    return decide_trogs(BATTLE, {"decide": "tactics", "region": "example-a", "objectives": objectives, **more})
+
+
+def test_tactics_until_winning_region_control() -> None:
+    assert tactics((0, 2, 1), (1, 1, 1)).choice == "draw"
+    assert tactics((1, 1, 1), (1, 1, 1)).choice == "stop"  # the Defender's tie wins
+    assert tactics((0, 2, 1), (1, 1, 1), **{"tactic-text": False}).choice == "stop"
+    assert tactics((0, 2, 1), (1, 1, 1)).rule == "solo-battle-tactics"
+
+
+def test_prisoner_source() -> None:
+    assert decide_trogs(BATTLE, {"decide": "prisoner"}).choice == "attrition"
+    shifted = decide_trogs(BATTLE, {"decide": "prisoner", "shifted-priorities": True})
+    assert shifted.choice == "control" and shifted.rule == "solo-prisoners"
+
+
+def test_prisoner_source_comes_from_the_rules(rules_copy: Path) -> None:
+    set_param(rules_copy, "solo-prisoner-source", "prisoners")
+    assert decide_trogs(BATTLE, {"decide": "prisoner"}).choice == "prisoners"
+
+
+def test_a_tie_on_capture_prisoners_takes_nobody() -> None:
+    q = {"decide": "prisoner", "region": "example-a"}
+    even = {"humans": {"control": 1, "prisoners": 1, "attrition": 1}, "trogs": {"control": 2, "prisoners": 1}}
+    d = decide_trogs(BATTLE, {**q, "objectives": even})
+    assert d.choice == "none" and d.figures["takes"] is False
+    assert d.interpretations == ["solo-interp-prisoners-tie"]
+    more = {"humans": {"control": 1, "prisoners": 1, "attrition": 1}, "trogs": {"control": 1, "prisoners": 2}}
+    assert decide_trogs(BATTLE, {**q, "objectives": more}).choice == "attrition"
+
+
+def test_recruits_go_to_the_hq_as_many_as_the_reserve_holds() -> None:
+    pos = around_hq(1, **{"example-a": {}})
+    pos["factions"] = {"trogs": {"reserve": 2}}
+    d = decide_trogs(pos, {"decide": "recruit", "units": 3})
+    assert d.choice == HQ and d.rule == "solo-recruit" and d.figures["recruited"] == 2
+
+
+def building(structures: dict[str, list[dict[str, str]]] | None = None) -> dict[str, Any]:
+    pos = around_hq(
+        0,
+        **{"example-a": {"units": {"trogs": 1}, "crystals": 3}, "example-b": {"units": {"trogs": 1}, "crystals": 1}},
+    )
+    for rid, items in (structures or {}).items():
+        pos["regions"][rid]["structures"] = items
+    return pos
+
+
+def test_build_a_trap_where_the_priorities_say() -> None:
+    d = decide_trogs(building(), {"decide": "build"})
+    assert d.choice == "build" and d.figures["build"] == {"trap": "example-a"}
+    assert d.rule == "solo-build" and "solo-priority-crystals" in d.rule_ids
+    assert "solo-interp-build-site" in d.interpretations
+
+
+def test_trogs_build_only_where_they_have_units() -> None:
+    pos = building()
+    pos["regions"]["example-a"]["units"] = {}
+    pos["regions"]["example-c"] = {"crystals": 5, "adjacent": [HQ]}
+    pos["regions"][HQ]["adjacent"].append("example-c")
+    d = decide_trogs(pos, {"decide": "build"})
+    assert d.figures["build"] == {"trap": "example-b"} and "solo-interp-build-site" in d.interpretations
+
+
+def test_brooding_pool_once_the_traps_are_out_or_icons_pay_for_both() -> None:
+    placed = building({"example-a": [{"type": "trap", "owner": "trogs"}]})
+    assert decide_trogs(placed, {"decide": "build"}).figures["build"] == {"brooding-pool": "example-a"}
+    both = decide_trogs(building(), {"decide": "build", "both": True})
+    assert both.figures["build"] == {"trap": "example-a", "brooding-pool": "example-a"}
+
+
+def test_activate_traps_then_pools_when_nothing_is_left_to_build() -> None:
+    full = building(
+        {"example-a": [{"type": "brooding-pool", "owner": "trogs"}], "example-b": [{"type": "trap", "owner": "trogs"}]}
+    )
+    d = decide_trogs(full, {"decide": "build"})
+    assert d.choice == "activate" and d.figures["activate"] == ["example-b", "example-a"]
+
+
+def test_trap_supply_comes_from_the_rules(rules_copy: Path) -> None:
+    set_param(rules_copy, "solo-trog-traps", "2")
+    placed = building({"example-b": [{"type": "trap", "owner": "trogs"}]})
+    assert decide_trogs(placed, {"decide": "build"}).figures["build"] == {"trap": "example-a"}
+
+
+# --- the solo Battle: the Trogs score like a player ----------------------------------------------
+
+
+def test_solo_trogs_score_region_control_and_kills_and_go_home() -> None:
+    objectives = {"humans": {"control": 1, "prisoners": 1, "attrition": 1}, "trogs": {"control": 1, "attrition": 2}}
+    a = api.battle(BATTLE, "example-a", objectives, faction="trogs")
+    assert a.figures["control-vp"] == 2 and a.figures["kill-vp"] == 1
+    assert a.figures["vp-gained"] == {"humans": 1, "trogs": 3}
+    assert a.figures["to-hq"] == {"humans": 0, "trogs": 1} and a.figures["nest"] is True
+    neutral = {k: v for k, v in BATTLE.items() if k != "variant"}
+    neutral["players"] = ["humans", "pilgrims"]
+    neutral["regions"] = {"example-a": BATTLE["regions"]["example-a"] | {"adjacent": []}}
+    b = api.battle(neutral, "example-a", objectives, faction="trogs")
+    assert b.figures["vp-gained"]["trogs"] == 0 and b.figures["to-hq"]["trogs"] == 0
+
+
+# --- stored examples, the CLI, errors --------------------------------------------------------------
+
+
+def test_stored_examples_fail_when_their_answer_is_wrong(rules_copy: Path) -> None:
+    path = rules_copy / "cry-havoc" / "variants" / "solo.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("placement: {control: 1, prisoners: 2, attrition: 0}", "placement: {control: 2}"))
+    rs = rulebook.load("cry-havoc")
+    _, problems = examples.run_all(rs)
+    assert [p for p in problems if "ex-solo-place-one-two-none" in p.message]
+
+
+def test_stored_solo_examples_pass() -> None:
+    rs = rulebook.load("cry-havoc")
+    solo_examples = [ex for r in rs.rules.values() for ex in r.examples if ex.query.get("ask") == "trogs"]
+    assert len(solo_examples) >= 3
+    assert [p for ex in solo_examples for p in examples.run(rs, ex)] == []
+
+
+def write(tmp_path: Path, data: dict[str, Any]) -> str:
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_cli_json_and_polish(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pos = write(tmp_path, BATTLE)
+    assert main(["trogs", pos, "place", "example-a", "humans=1/1/1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["choice"] == "1/2/0" and data["rule"] == "solo-battle-trog-placement"
+    assert main(["trogs", pos, "place", "example-a", "humans=1/1/1", "--lang", "pl"]) == 0
+    out = capsys.readouterr().out
+    assert "Rozstrzyga" in out and "Decided by" not in out and "Region Control" not in out
+    assert "Kontroli nad Regionem" in out and "Wyniszczenie —" in out
+
+
+@pytest.mark.parametrize(
+    ("data", "words", "message"),
+    [
+        ({"players": ["humans", "pilgrims"], "regions": {"example-a": {}}}, ["move"], "variant: the Trogs decide only"),
+        (solo({"example-a": {}}), ["move"], "regions: no Region has hq: trogs"),
+        (solo({HQ: {"hq": "trogs", "units": {"trogs": 2}}}), ["move"], f"regions.{HQ}.adjacent"),
+        (BATTLE, ["place", "example-z", "humans=1/1/1"], "region: unknown Region 'example-z'"),
+        (BATTLE, ["place", "example-a", "humans=1/1/0"], "objectives.humans"),
+        (BATTLE, ["place", "example-a", "humans=1/x/1"], "expected FACTION=CONTROL/PRISONERS/ATTRITION"),
+        (BATTLE, ["move", "--from", HQ], "from: 'world-caverns' holds no Trog Units"),
+        (BATTLE, ["recruit"], "units: needed"),
+        (BATTLE, ["move", "--from", "example-a", "--units", "4"], "units: 4 Trog Units would move"),
+    ],
+)
+def test_bad_solo_positions_are_located_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: dict[str, Any], words: list[str], message: str
+) -> None:
+    data = {k: v for k, v in data.items() if v is not None}
+    code = main(["trogs", write(tmp_path, data), *words])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_api_refuses_a_non_solo_position() -> None:
+    with pytest.raises(InputError, match="variant"):
+        decide_trogs({"players": ["humans", "pilgrims"]}, {"decide": "move"})
+
+
+def test_solo_trogs_score_half_the_crystals_they_hold() -> None:
+    pos = solo(
+        {
+            HQ: {"hq": "trogs", "units": {"trogs": 2}},
+            "example-a": {"crystals": 3, "units": {"trogs": 1}},
+            "example-b": {"crystals": 2, "trog-token": "nest"},
+            "example-c": {
+                "crystals": 1,
+                "units": {"humans": 2, "trogs": 1},
+                "battle": {"token": 1, "attacker": "trogs"},
+            },
+        },
+        phase="scoring",
+        round=5,
+        scoring={"enabled-by": "humans", "final-round": True},
+    )
+    a = api.score(pos, "trogs")
+    assert a.figures["crystal-vp"] == 3 and "solo-trogs-crystals" in a.rule_ids  # 5 held Crystals, half rounded up
+    base = {**pos, "players": ["humans", "pilgrims"]}
+    base.pop("variant")
+    base["regions"] = {k: v for k, v in pos["regions"].items() if k != HQ}
+    assert api.score(base, "trogs").figures.get("crystal-vp", 0) == 0  # neutral Trogs never score
+
+
+def test_server_answers_the_trogs_question_like_the_api(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from havoc.server.app import create_app
+
+    (tmp_path / "index.html").write_text("<!DOCTYPE html><title>root</title>")
+    question = {
+        "decide": "place",
+        "region": "example-a",
+        "objectives": {"humans": {"control": 1, "prisoners": 1, "attrition": 1}},
+    }
+    with TestClient(create_app(tmp_path), raise_server_exceptions=False) as client:
+        reply = client.post("/api/trogs?lang=pl", json={"position": BATTLE, "question": {**question}})
+        assert reply.status_code == 200
+        assert reply.json() == decide_trogs(BATTLE, question, lang="pl").to_json()
+        bad = client.post("/api/trogs", json={"position": BATTLE, "question": {"decide": "fly"}})
+        assert bad.status_code == 422 and "decide" in bad.text
+        assert "/api/trogs" in client.get("/openapi.json").json()["paths"]
+
+
+def test_trogs_do_not_build_in_a_battle_region() -> None:
+    pos = building()
+    pos["regions"]["example-a"]["units"] = {"trogs": 1, "humans": 1}
+    pos["regions"]["example-a"]["battle"] = {"token": 1, "attacker": "humans"}
+    assert decide_trogs(pos, {"decide": "build"}).figures["build"] == {"trap": "example-b"}
+
+
+def test_havoc_rule_marks_a_documented_reading(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "solo-interp-prisoners-tie", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["interpretation"] is True
+    assert main(["rule", "solo-priority-crystals", "--json"]) == 0
+    assert "interpretation" not in json.loads(capsys.readouterr().out)
+
+
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 10**12) | st.text(max_size=12) | st.sampled_from(["example-a", HQ]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=10), inner, max_size=3),
+    max_leaves=8,
+)
+FIELDS = ["decide", "units", "from", "steps", "region", "objectives", "both", "tactic-text", "shifted-priorities"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    decide=st.sampled_from([*KINDS, "fly"]) | JUNK,
+    extra=st.dictionaries(st.sampled_from(FIELDS[1:]), JUNK, max_size=4),
+    objectives=st.none()
+    | st.dictionaries(
+        st.sampled_from(["humans", "trogs", "x"]),
+        st.dictionaries(st.sampled_from(["control", "prisoners", "attrition"]), st.integers(-1, 5) | JUNK),
+    ),
+)
+def test_any_question_is_a_decision_or_a_located_error(decide: Any, extra: dict[str, Any], objectives: Any) -> None:
+    query = {"decide": decide, **extra}
+    if objectives is not None:
+        query["objectives"] = objectives
+        query["region"] = "example-a"
+    for pos in (BATTLE, FOUR_ON_TWO):
+        try:
+            d = decide_trogs(pos, query)
+        except HavocError as exc:
+            assert exc.problems and all(p.message for p in exc.problems)
+        else:
+            json.dumps(d.to_json())
