@@ -112,13 +112,13 @@ def test_the_real_charts_parse() -> None:
 
 
 def test_a_bad_cell_is_reported_at_its_rule(rules_copy: Path) -> None:
-    path = rules_copy / "advanced-cry-havoc" / "sections" / "05-courage.yaml"
+    path = rules_copy / "advanced-cry-havoc" / "sections" / "08-courage.yaml"
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace('["15-18", "11-12", 8]', '["15 to 18", "11-12", 8]'), encoding="utf-8")
     problems = check_rules(rulebook.load("advanced-cry-havoc", rules_copy, use_cache=False))
     assert len(problems) == 1
     p = problems[0]
-    assert p.file == "rules/advanced-cry-havoc/sections/05-courage.yaml"
+    assert p.file == "rules/advanced-cry-havoc/sections/08-courage.yaml"
     lines = text.splitlines()
     assert (
         p.line == next(i for i, line in enumerate(lines) if line.startswith("      columns:")) + 1
