@@ -201,6 +201,8 @@ def test_negative_morale_modifiers_are_not_cumulative(rs: Ruleset) -> None:
     dropped = [a.label for a in got.applied if not a.counted]
     assert dropped == ["In LOS of a friendly banner", "Adjacent to a Good Order Knight"]
     assert L.morale(rs, ["banner", "knight"]).total == -1
+    assert got.rules == ("acv-morale-modifiers", "acv-morale-not-cumulative")  # cites our reading
+    assert L.morale(rs, ["banner", "scared"]).rules == ("acv-morale-modifiers",)
 
 
 SEED_CC_SHIFTS = {

@@ -199,7 +199,7 @@ class _View:
             count = f" ×{a.count}" if a.count > 1 else ""
             line = f"  {a.value:+d}{count}  {self.cell(a.rule, a.label)}"
             if a.why_not == "not-cumulative":
-                line += " — " + ui("not counted: not cumulative, a stronger one applies", self.lang)
+                line += " — " + ui("not counted: not cumulative, only the strongest of them counts", self.lang)
             elif a.why_not == "not-animal":
                 line += " — " + ui("not counted: does not apply to an animal", self.lang)
             out.append(line)

@@ -305,7 +305,8 @@ class ModifierResult:
 def morale(rs: Ruleset, situations: Sequence[str], names: Sequence[str] | None = None) -> ModifierResult:
     """The situations of a morale or recovery check → the modifiers that count (negatives not cumulative)."""
     applied = apply(rs, T.MORALE_MODS, select(rs, T.MORALE_MODS, situations, names))
-    return ModifierResult(tuple(applied), total(applied), (T.MORALE_MODS,))
+    reading = (T.MORALE_READING,) if any(a.why_not == "not-cumulative" for a in applied) else ()
+    return ModifierResult(tuple(applied), total(applied), (T.MORALE_MODS, *reading))
 
 
 def combat(
