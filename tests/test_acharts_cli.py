@@ -134,3 +134,15 @@ def test_status_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "status", "engaged", "--json")
     data = json.loads(out)
     assert data["status"] == "refused" and "12.2.4" in data["reason"]
+
+
+def test_the_engine_does_not_name_the_game() -> None:
+    """Only the ruleset (its ``game`` key) leads the engine to this package."""
+    src = Path(__file__).resolve().parents[1] / "src" / "havoc"
+    package = src / "games" / "advanced_cry_havoc"
+    naming = [
+        str(p.relative_to(src))
+        for p in src.rglob("*.py")
+        if package not in p.parents and "advanced_cry_havoc" in p.read_text(encoding="utf-8")
+    ]
+    assert naming == []
