@@ -146,3 +146,8 @@ def test_the_engine_does_not_name_the_game() -> None:
         if package not in p.parents and "advanced_cry_havoc" in p.read_text(encoding="utf-8")
     ]
     assert naming == []
+
+
+def test_courage_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "courage", "12", "--foot")[1].startswith("DEF 12 (foot): courage 8\n")
+    assert run(capsys, "courage", "12", "--mounted", "--lang", "pl")[1].startswith("DEF 12 (konny): odwaga 7\n")

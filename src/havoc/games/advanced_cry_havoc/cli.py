@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         text = view.range(result)
     elif args.chart == "courage":
         result = L.courage(rs, args.def_factor, args.mounted)
-        text = view.row(result, T.COURAGE, 2)
+        text = view.courage(result, args.mounted)
     elif args.chart in ("impairment", "waking"):
         fn, chart, mods = (
             (L.impairment, T.IMPAIRMENT, T.IMPAIRMENT_MODS)
@@ -179,6 +179,16 @@ class _View:
         else:
             body = ui("cannot be determined from the source", lang) + ": " + self.cell(T.OPEN, res.reason)
         return f"{head}: {body}\n{self.cite(res.rules)}"
+
+    def courage(self, res: Any, mounted: bool) -> str:
+        from havoc.games.advanced_cry_havoc import lookups as L
+        from havoc.i18n import ui
+
+        side = ui("mounted", self.lang) if mounted else ui("foot", self.lang)
+        if res.status != L.FOUND:
+            return self.row(res, "", 0)
+        head = ui("DEF {n} ({side}): courage {courage}", self.lang).format(n=res.value, side=side, courage=res.result)
+        return f"{head}\n{self.cite(res.rules)}"
 
     def row(self, res: Any, chart: str, column: int) -> str:
         from havoc.games.advanced_cry_havoc import lookups as L
