@@ -25,6 +25,15 @@ def messages(ruleset: Ruleset) -> Iterator[Message]:
 
 
 def _messages(ruleset: Ruleset) -> Iterator[Message]:
+    meta = f"rules/{ruleset.id}/ruleset.yaml"
+    yield Message("ruleset:title", ruleset.title, meta, 0)
+    for key, source in ruleset.sources.items():
+        if isinstance(source, dict) and source.get("title"):
+            yield Message(f"source:{key}:title", str(source["title"]), meta, 0)
+    for overlay in ruleset.overlays.values():
+        for key, meta_of in overlay.sources.items():
+            if isinstance(meta_of, dict) and meta_of.get("title"):
+                yield Message(f"source:{key}:title", str(meta_of["title"]), overlay.loc.file, overlay.loc.line)
     for part in ruleset.parts:
         ruleset.sections[part.section_ids[0]] if part.section_ids else None
         yield Message(f"{part.id}:title", part.title, f"rules/{ruleset.id}/ruleset.yaml", 0)

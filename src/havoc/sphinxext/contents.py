@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from sphinx import addnodes
 
 from havoc.sphinxext import labels as L
@@ -53,7 +54,9 @@ def toctree(parent: str, docnames: list[str], caption: str) -> nodes.compound:
 class ContentsDirective(HavocDirective):
     """The parts and sections of the ruleset, then the glossary, errata and variants."""
 
-    option_spec = {"glossary": str}  # noqa: RUF012 - the docname of the glossary page
+    # glossary: the docname of the glossary page; home: the page is the ruleset's home, titled
+    # with the ruleset's title in the reader's language (a generated site of a second ruleset)
+    option_spec = {"glossary": str, "home": directives.flag}  # noqa: RUF012
 
     def render(self) -> list[nodes.Node]:
         ctx = self.ctx
@@ -80,7 +83,14 @@ class ContentsDirective(HavocDirective):
                 classes=["havoc-index-link"],
             )
         )
-        return self.finish(out, r, {ctx.ruleset_file()})
+        done = self.finish(out, r, {ctx.ruleset_file()})
+        if "home" not in self.options:
+            return done
+        title = ctx.text("ruleset:title", rs.title, self.get_location())
+        home = nodes.section(ids=["home"], classes=["havoc-home"])
+        home += nodes.title(title, title)
+        home.extend(done)
+        return [home]
 
 
 def _skip(self: object, node: nodes.Node) -> None:

@@ -46,9 +46,9 @@ class OverlayDirective(HavocDirective):
             page.extend(r.blocks(f"{oid}:intro", overlay.intro))
         if overlay.sources:
             items = []
-            for meta in overlay.sources.values():
+            for key, meta in overlay.sources.items():
                 extra = ", ".join(str(meta[k]) for k in ("publisher", "date") if meta.get(k))
-                text = ctx.label(str(meta.get("title", ""))) + (f" ({extra})" if extra else "")
+                text = ctx.text(f"source:{key}:title", str(meta.get("title", ""))) + (f" ({extra})" if extra else "")
                 items.append(nodes.list_item("", nodes.paragraph(text, text)))
             head = ctx.label(L.SOURCES)
             page += nodes.rubric(head, head)

@@ -79,12 +79,12 @@ def source_nodes(ctx: Context, source: Source, overlay: Overlay | None) -> list[
         ctx.record("sources")
         doc = ctx.ruleset.sources.get(source.seed, {})
         title = str(doc.get("title", source.seed))
-        parts.append([nodes.emphasis("", ctx.label(title))])
+        parts.append([nodes.emphasis("", ctx.text(f"source:{source.seed}:title", title))])
     if source.doc:
         meta = (overlay.sources if overlay else {}).get(source.doc, {})
         title = str(meta.get("title", source.doc))
         extra = ", ".join(str(meta[k]) for k in ("publisher", "date") if meta.get(k))
-        text = ctx.label(title) + (f" ({extra})" if extra else "")
+        text = ctx.text(f"source:{source.doc}:title", title) + (f" ({extra})" if extra else "")
         parts.append([nodes.emphasis("", text)])
     if source.heading:
         from havoc.languages import quote
