@@ -304,3 +304,16 @@ def test_every_question_kind_module_resolves() -> None:
         module, _, func = kind.handler.partition(":")
         assert callable(getattr(__import__(module, fromlist=[func]), func)), kind.name
         assert kind.legal is None or callable(getattr(_Legal, kind.legal, None)), kind.name
+
+
+def test_havoc_check_runs_the_games_own_data_checks(rules_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game may check its rule data (a chart cell its lookups cannot read): `havoc check` runs it."""
+    played = game.load(rulebook.load("advanced-cry-havoc").game)
+    assert callable(getattr(played, "check_rules", None))
+    path = rules_copy / "advanced-cry-havoc" / "sections" / "08-courage.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert '"13 & +"' in text or "13 & +" in text
+    path.write_text(text.replace("13 & +", "thirteen", 1), encoding="utf-8")
+    assert main(["check", "--ruleset", "advanced-cry-havoc"]) == 1
+    err = capsys.readouterr().err
+    assert "08-courage.yaml" in err and "thirteen" in err, err

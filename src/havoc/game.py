@@ -136,7 +136,9 @@ def check(rs: Ruleset) -> list[Problem]:
         return list(exc.problems)
     handled = game.question_kinds()
     where = f"rules/{rs.id}/vocabulary.yaml"
-    return [
+    extra = getattr(game, "check_rules", None)  # what the game checks in the rule data itself
+    problems = list(extra(rs)) if extra else []
+    return problems + [
         Problem(where, None, f"question-kinds: {kind!r} is declared but the game {rs.game} has no handler for it")
         for kind in rs.question_kinds
         if kind not in handled

@@ -14,7 +14,7 @@ from sphinx import addnodes
 
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.base import HavocDirective
-from havoc.sphinxext.render import xref
+from havoc.sphinxext.render import mark_untranslatable, xref
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -89,6 +89,7 @@ class ContentsDirective(HavocDirective):
         title = ctx.text("ruleset:title", rs.title, self.get_location())
         home = nodes.section(ids=["home"], classes=["havoc-home"])
         home += nodes.title(title, title)
+        mark_untranslatable(home)  # already in the reader's language, from rules.po
         home.extend(done)
         return [home]
 
