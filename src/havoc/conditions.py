@@ -18,12 +18,19 @@ from typing import Any, Final, NamedTuple
 
 
 class Op(NamedTuple):
-    """One operator: operand count ("n" = one or more), operand and result types, evaluation."""
+    """One operator: operand count ("n" = one or more), operand and result types, evaluation,
+    and how it reads on the site ("what the assistant checks")."""
 
     arity: int | str
     operand: str  # the type every operand must have ("any" = bool, int or string, compared alike)
     result: str
     evaluate: Callable[..., Any] | None  # None: evaluated specially (short-circuit, lookups)
+    # How it reads: "infix" (operands joined by `symbol`), "list" (a list under words[0], inline
+    # joined by words[1]), "prefix" (words[0] before the operand), "of" (words[0] then the
+    # operands, the last after words[1]), "divide" (a ÷ b, then words[0]), "member" (a words[0] x, y)
+    shows: str = "infix"
+    symbol: str = ""  # never translated (=, ≤, +, ÷)
+    words: tuple[str, ...] = ()  # English site labels, translated in site.po
 
 
 def _ceil(a: int, b: int) -> int:
@@ -46,23 +53,23 @@ def _mul(*xs: int) -> int:
 
 
 OPS: Final[Mapping[str, Op]] = {
-    "all": Op("n", "bool", "bool", None),
-    "any": Op("n", "bool", "bool", None),
-    "not": Op(1, "bool", "bool", operator.not_),
-    "eq": Op(2, "any", "bool", operator.eq),
-    "ne": Op(2, "any", "bool", operator.ne),
-    "lt": Op(2, "int", "bool", operator.lt),
-    "le": Op(2, "int", "bool", operator.le),
-    "gt": Op(2, "int", "bool", operator.gt),
-    "ge": Op(2, "int", "bool", operator.ge),
-    "in": Op(2, "any", "bool", None),
-    "add": Op("n", "int", "int", lambda *xs: sum(xs)),
-    "mul": Op("n", "int", "int", _mul),
-    "max": Op("n", "int", "int", max),
-    "min": Op("n", "int", "int", min),
-    "sub": Op(2, "int", "int", operator.sub),
-    "div-ceil": Op(2, "int", "int", _ceil),
-    "div-floor": Op(2, "int", "int", _floor),
+    "all": Op("n", "bool", "bool", None, "list", words=("all of these:", "and")),
+    "any": Op("n", "bool", "bool", None, "list", words=("at least one of these:", "or")),
+    "not": Op(1, "bool", "bool", operator.not_, "prefix", words=("not:",)),
+    "eq": Op(2, "any", "bool", operator.eq, symbol="="),
+    "ne": Op(2, "any", "bool", operator.ne, symbol="≠"),
+    "lt": Op(2, "int", "bool", operator.lt, symbol="<"),
+    "le": Op(2, "int", "bool", operator.le, symbol="≤"),
+    "gt": Op(2, "int", "bool", operator.gt, symbol=">"),
+    "ge": Op(2, "int", "bool", operator.ge, symbol="≥"),
+    "in": Op(2, "any", "bool", None, "member", words=("is one of",)),
+    "add": Op("n", "int", "int", lambda *xs: sum(xs), symbol="+"),
+    "mul": Op("n", "int", "int", _mul, symbol="×"),
+    "max": Op("n", "int", "int", max, "of", words=("the larger of", "and")),
+    "min": Op("n", "int", "int", min, "of", words=("the smaller of", "and")),
+    "sub": Op(2, "int", "int", operator.sub, symbol="−"),
+    "div-ceil": Op(2, "int", "int", _ceil, "divide", "÷", ("rounded up",)),
+    "div-floor": Op(2, "int", "int", _floor, "divide", "÷", ("rounded down",)),
 }
 LEAVES: Final = ("fact", "param", "figure")
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from sphinx.util import logging
 
+from havoc.conditions import OPS
+
 logger = logging.getLogger(__name__)
 
 DOMAIN = "site"
@@ -85,16 +87,8 @@ EXAMPLE_REGION_NAME = label("Region {letter}")
 
 CONTENTS_OVERLAYS = label("Glossary, errata and variants")
 # --- what the assistant checks: the expression vocabulary ----------------------
-ALL_OF = label("all of these:")
-ANY_OF = label("at least one of these:")
-NOT = label("not:")
-ONE_OF = label("is one of")
-LARGER_OF = label("the larger of")
-SMALLER_OF = label("the smaller of")
-ROUNDED_UP = label("rounded up")
-ROUNDED_DOWN = label("rounded down")
-AND = label("and")
-OR = label("or")
+# The operators' words come from the one operator table (havoc.conditions.OPS).
+OPERATOR_WORDS = [label(w) for op in OPS.values() for w in op.words]
 TRUE = label("yes")
 FALSE = label("no")
 SUBJECT_FROM = label("the region moved from")

@@ -15,11 +15,9 @@ from docutils import nodes
 from sphinx import addnodes
 
 from havoc import markup
+from havoc.conditions import OPS, Op
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import Context
-
-CMP_SYMBOLS = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
-ARITH_SYMBOLS = {"add": "+", "sub": "−", "mul": "×"}
 
 
 def xref(
@@ -118,16 +116,17 @@ class Renderer:
         """A condition as readable words: all/any become lists, the rest one line."""
         if isinstance(e, dict) and len(e) == 1:
             ((op, arg),) = e.items()
-            if op in ("all", "any") and isinstance(arg, list):
-                head = self.ctx.label(L.ALL_OF if op == "all" else L.ANY_OF)
+            spec = OPS.get(op)
+            if spec is not None and spec.shows == "list" and isinstance(arg, list):
+                head = self.ctx.label(spec.words[0])
                 items = [nodes.list_item("", *self.expr_block(x)) for x in arg]
                 return [
                     nodes.paragraph("", "", text_label(head, ["havoc-op"])),
                     nodes.bullet_list("", *items, bullet="-"),
                 ]
-            if op == "not":
+            if spec is not None and spec.shows == "prefix":
                 inner = self.expr_block(arg)
-                head = nodes.paragraph("", "", text_label(self.ctx.label(L.NOT), ["havoc-op"]))
+                head = nodes.paragraph("", "", text_label(self.ctx.label(spec.words[0]), ["havoc-op"]))
                 if len(inner) == 1 and isinstance(inner[0], nodes.paragraph):
                     head += nodes.Text(" ")
                     head += inner[0].children
@@ -160,36 +159,35 @@ class Renderer:
             ]
         if op == "figure":
             return [self.figure(str(arg))]
-        if op in CMP_SYMBOLS:
-            return self._wrap(self._join([self.expr_inline(x, True) for x in arg], f" {CMP_SYMBOLS[op]} "), nested)
-        if op in ARITH_SYMBOLS:
-            return self._wrap(self._join([self.expr_inline(x, True) for x in arg], f" {ARITH_SYMBOLS[op]} "), nested)
-        if op in ("max", "min"):
-            head = ctx.label(L.LARGER_OF if op == "max" else L.SMALLER_OF)
-            parts = [self.expr_inline(x, True) for x in arg]
-            joined = (
-                self._join(parts[:-1], ", ") + [nodes.Text(f" {ctx.label(L.AND)} ")] + parts[-1]
-                if len(parts) > 1
-                else parts[0]
-            )
-            return self._wrap([text_label(head, ["havoc-op"]), nodes.Text(" "), *joined], nested)
-        if op in ("div-ceil", "div-floor"):
-            how = ctx.label(L.ROUNDED_UP if op == "div-ceil" else L.ROUNDED_DOWN)
-            body = self._join([self.expr_inline(x, True) for x in arg], " ÷ ")
-            return self._wrap([*body, nodes.Text(", "), text_label(how, ["havoc-op"])], nested)
-        if op == "in":
+        spec = OPS.get(op)
+        if spec is None:
+            return [nodes.literal(repr(e), repr(e))]
+        return self._operator(spec, arg, nested)
+
+    def _operator(self, spec: Op, arg: Any, nested: bool) -> list[nodes.Node]:
+        """An operator as the table says it reads (havoc.conditions.OPS: shows, symbol, words)."""
+        ctx = self.ctx
+        words = [ctx.label(w) for w in spec.words]
+        if spec.shows == "prefix":
+            return [text_label(words[0], ["havoc-op"]), nodes.Text(" "), *self.expr_inline(arg, True)]
+        if spec.shows == "member":
             left = self.expr_inline(arg[0], True)
             options = self._join([self.expr_inline(x, True) for x in arg[1]], ", ")
             return self._wrap(
-                [*left, nodes.Text(" "), text_label(ctx.label(L.ONE_OF), ["havoc-op"]), nodes.Text(" "), *options],
-                nested,
+                [*left, nodes.Text(" "), text_label(words[0], ["havoc-op"]), nodes.Text(" "), *options], nested
             )
-        if op in ("all", "any", "not"):
-            if op == "not":
-                return [text_label(ctx.label(L.NOT), ["havoc-op"]), nodes.Text(" "), *self.expr_inline(arg, True)]
-            word = ctx.label(L.AND) if op == "all" else ctx.label(L.OR)
-            return self._wrap(self._join([self.expr_inline(x, True) for x in arg], f" {word} "), True)
-        return [nodes.literal(repr(e), repr(e))]
+        parts = [self.expr_inline(x, True) for x in arg]
+        if spec.shows == "list":
+            return self._wrap(self._join(parts, f" {words[1]} "), True)
+        if spec.shows == "of":
+            joined = (
+                self._join(parts[:-1], ", ") + [nodes.Text(f" {words[1]} ")] + parts[-1] if len(parts) > 1 else parts[0]
+            )
+            return self._wrap([text_label(words[0], ["havoc-op"]), nodes.Text(" "), *joined], nested)
+        if spec.shows == "divide":
+            body = self._join(parts, f" {spec.symbol} ")
+            return self._wrap([*body, nodes.Text(", "), text_label(words[0], ["havoc-op"])], nested)
+        return self._wrap(self._join(parts, f" {spec.symbol} "), nested)
 
     def fact(self, name: str) -> list[nodes.Node]:
         self.ctx.record("fact", name)
