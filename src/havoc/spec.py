@@ -34,6 +34,16 @@ ID_RE: Final = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 MAX_INT: Final = 1_000_000  # no count on a game table comes near; bounds every figure derived from one
 
 
+def plain(value: Any) -> Any:
+    """Line-aware (or any) mappings and lists as plain JSON-like values with text keys: what a
+    cache entry or an API document holds, never havoc.yamlio's types."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
 class KeySet:
     """The keys a mapping may have (a game's factions, say) and how to say that a key is not one."""
 

@@ -12,6 +12,7 @@ from typing import Any
 from havoc import __version__, game
 from havoc.i18n import LANGUAGES
 from havoc.rulebook.model import Ruleset
+from havoc.spec import plain
 
 DOCS_PAGE = "docs.html"
 
@@ -265,17 +266,8 @@ def _examples(rs: Ruleset) -> dict[str, dict[str, Any]]:
         for ex in rule.examples:
             if ex.query.get("ask") in extras:  # another decider of the game: not a request to /api/ask
                 continue
-            out[ex.id] = {"position": _plain(ex.position), "question": _plain(ex.query)}
+            out[ex.id] = {"position": plain(ex.position), "question": plain(ex.query)}
     return out
-
-
-def _plain(value: Any) -> Any:
-    """Line-aware YAML mappings and lists as plain JSON values."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _json_any() -> dict[str, Any]:

@@ -34,17 +34,11 @@ def _vocabulary() -> dict[str, Any]:
     vocab = loads(data.decode("utf-8"), str(path))
     if not isinstance(vocab, dict):
         raise RulebookError([Problem(str(path), 1, "vocabulary: expected a mapping of named lists")])
-    plain = _plain(vocab)  # builtins only: a cache hit never imports the YAML parser's types
+    from havoc.spec import plain as builtins_only
+
+    plain = builtins_only(vocab)  # builtins only: a cache hit never imports the YAML parser's types
     cache.put("vocabulary", key, plain)
     return plain  # type: ignore[no-any-return]
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 VOCABULARY: Final = _vocabulary()
