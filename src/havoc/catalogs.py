@@ -96,7 +96,7 @@ def _render(cat: Catalog) -> bytes:
     return render_po(cat)
 
 
-def render_po(cat: Catalog, width: int = 0, sort_output: bool = False, include_lineno: bool = True) -> bytes:
+def render_po(cat: Catalog, width: int = 0, sort_output: bool = False, include_lineno: bool = False) -> bytes:
     """The catalog as ``.po`` bytes, with each previous msgid (``#|``) on one line.
 
     Babel wraps ``#|`` lines like prose, at spaces and after hyphens, even inside the quoted
