@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
+import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -28,10 +30,19 @@ from havoc import api, game
 from havoc.errors import HavocError, InputError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, set_message_language, ui
 from havoc.rulebook.model import Ruleset
-from havoc.server.site import SiteFiles
+from havoc.server.site import Kept, SiteFiles, prepare, send
 
 MAX_BODY = 256 * 1024
 """Request bodies larger than this are refused (413) while they are read."""
+
+MAX_DEPTH = 64
+"""Deepest nesting of lists and mappings a JSON body may have (as for YAML, havoc.yamlio.MAX_DEPTH):
+a real position is a few levels deep, and the validators walk what they are given."""
+
+LIMIT_PATTERN = re.compile(r"[0-9]{1,3}")
+"""?limit= as ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses)."""
+
+log = logging.getLogger("havoc.server")
 
 HERE = Path(__file__).parent
 JSON_TYPE = "application/json; charset=utf-8"
@@ -167,6 +178,8 @@ class Api:
         else:
             try:
                 data = json.loads(text)
+            except RecursionError:
+                raise too_deep(lang) from None
             except ValueError as exc:
                 where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
                 if isinstance(exc, json.JSONDecodeError):
@@ -176,6 +189,8 @@ class Api:
             raise HTTPProblem(
                 400, "malformed", ui("The request must be a JSON object with a position.", lang)
             ) from None
+        if _depth(data) > MAX_DEPTH:
+            raise too_deep(lang)
         lang = self.lang_of(request, data)
         set_message_language(lang)  # the located problems below come in the asker's language
         unknown = [k for k in data if k not in allowed]
@@ -344,7 +359,7 @@ class Api:
         text = request.query_params.get("q", "")
         raw_limit = request.query_params.get("limit", "10")
         problems = []
-        if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= 100:
+        if not LIMIT_PATTERN.fullmatch(raw_limit) or not 1 <= int(raw_limit) <= 100:
             problems.append({"in": "query", "field": "limit", "message": "expected a whole number from 1 to 100"})
         if len(text) > 500:
             problems.append({"in": "query", "field": "q", "message": "expected at most 500 characters"})
@@ -382,6 +397,32 @@ class Api:
 
 def _schema(rs: Ruleset) -> dict[str, Any]:
     return game.of(rs).position_schema(rs)
+
+
+def too_deep(lang: str) -> HTTPProblem:
+    return HTTPProblem(
+        400,
+        "malformed",
+        ui("The request is nested too deeply.", lang),
+        [{"in": "request", "field": "", "message": f"nesting deeper than {MAX_DEPTH} levels"}],
+    )
+
+
+def _depth(data: Any) -> int:
+    """How deep lists and mappings nest in ``data`` (without recursion: the input may be deep)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_DEPTH:
+                break
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node if isinstance(v, (dict, list)))
+    return deepest
 
 
 def _kind(value: Any) -> str:
@@ -424,6 +465,15 @@ def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = Api.safe
                 ui("The rules on this server do not load.", lang_fallback(request)),
                 [problem_json("rules", p) for p in exc.problems],
             ).response()
+        except RecursionError:
+            return too_deep(lang_fallback(request)).response()
+        except (ValueError, OverflowError, UnicodeError, MemoryError):
+            # Input the checks above should have caught reached a conversion that refused it: the
+            # asker gets a 400 (it was their request), the log gets the trace (it is our bug).
+            log.exception("a request was refused by an unexpected error: %s %s", request.method, request.url.path)
+            return HTTPProblem(
+                400, "malformed", ui("The request could not be read.", lang_fallback(request))
+            ).response()
 
     return run
 
@@ -439,14 +489,14 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
         translator(lang)
         ui("Yes", lang)
     handlers = Api(rs)
-    spec = json.dumps(openapi(rs), ensure_ascii=False).encode()
-    docs = (HERE / DOCS_PAGE).read_bytes()
+    spec = _kept(json.dumps(openapi(rs), ensure_ascii=False).encode(), JSON_TYPE)
+    docs = _kept((HERE / DOCS_PAGE).read_bytes(), "text/html; charset=utf-8")
 
     async def openapi_json(request: Request) -> Response:
-        return _static_bytes(request, spec, JSON_TYPE)
+        return send(request, spec)
 
     async def docs_page(request: Request) -> Response:
-        return _static_bytes(request, docs, "text/html; charset=utf-8")
+        return send(request, docs)
 
     routes = [
         Route("/api/health", guarded(handlers.health), methods=["GET"]),
@@ -493,11 +543,7 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
     )
 
 
-def _static_bytes(request: Request, body: bytes, media_type: str) -> Response:
+def _kept(body: bytes, media_type: str) -> Kept:
     import hashlib
 
-    etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
-    headers = {"ETag": etag, "Cache-Control": "public, max-age=0, must-revalidate"}
-    if etag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    return Response(body, headers=headers, media_type=media_type)
+    return prepare(body, media_type, hashlib.blake2b(body, digest_size=12).hexdigest())
