@@ -171,3 +171,48 @@ def test_an_input_error_no_check_caught_is_400_not_500(
         r = c.post("/api/ask", json={"position": LEAVE, "question": "legal"})
     assert r.status_code == 400, r.text
     assert "Traceback" not in r.text and "int()" not in r.text
+
+
+# --- answered from memory (issue 26) ------------------------------------------------------------
+
+_WATCHING: list[tuple[str, str]] | None = None
+_FILE_EVENTS = frozenset({"open", "os.listdir", "os.scandir", "glob.glob", "os.readlink"})
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if _WATCHING is not None and event in _FILE_EVENTS:
+        _WATCHING.append((event, str(args[0]) if args else ""))
+
+
+def test_a_hundred_asks_read_no_file(site: Path) -> None:
+    """The ruleset, catalogs and rule texts are loaded once: asking opens, lists or globs nothing."""
+    global _WATCHING
+    import sys
+
+    sys.addaudithook(_audit)  # an audit hook stays for the process; it records only while watching
+    questions = ["legal", "move humans from=example-a to=example-b units=2", {"ask": "score"}]
+    with TestClient(create_app(site)) as c:
+        for q in questions:  # the first of each kind may import a module; that is start-up
+            assert c.post("/api/ask", json={"position": LEAVE, "question": q}).status_code == 200
+        _WATCHING = []
+        try:
+            for i in range(100):
+                lang = ("en", "pl")[i % 2]
+                position = {**LEAVE, "factions": {**LEAVE.get("factions", {})}}  # a new table each time
+                position["factions"]["humans"] = {**position["factions"].get("humans", {}), "vp": i}
+                r = c.post("/api/ask", json={"position": position, "question": questions[i % 3], "lang": lang})
+                assert r.status_code == 200, r.text
+            seen = list(_WATCHING)
+            _WATCHING = []
+            for lang in ("en", "pl", "en"):  # the other endpoints, the second time round
+                for path in ("/api/legal", "/api/score"):
+                    assert c.post(path, json={"position": LEAVE, "lang": lang}).status_code == 200
+                for get in ("/api/rules/hand-limit", "/api/labels", "/api/search?q=battle", "/api/schema/position"):
+                    assert c.get(f"{get}{'&' if '?' in get else '?'}lang={lang}").status_code == 200, get
+                if lang == "en":
+                    _WATCHING = []
+            others = list(_WATCHING)
+        finally:
+            _WATCHING = None
+    assert seen == [], seen[:10]
+    assert others == [], others[:10]

@@ -251,7 +251,7 @@ class Api:
 
     def answer(self, pos: Any, query: Any, lang: str) -> Response:
         try:
-            q = api.load_query(query, pos)
+            q = api.load_query(query, pos, self.rs)
         except InputError as exc:
             raise self.invalid(exc, "question", lang) from None
         try:
