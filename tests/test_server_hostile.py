@@ -216,3 +216,30 @@ def test_a_hundred_asks_read_no_file(site: Path) -> None:
             _WATCHING = None
     assert seen == [], seen[:10]
     assert others == [], others[:10]
+
+
+# --- error answers are bounded ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "more"), [("en", "and 19950 more problems"), ("pl", "i jeszcze 19950 problemów")])
+def test_a_422_lists_at_most_50_problems_then_counts_the_rest(client: TestClient, lang: str, more: str) -> None:
+    import json
+
+    from havoc.server.app import MAX_PROBLEMS
+
+    body = {"position": LEAVE, "question": "legal", "lang": lang, **{f"{i}": 0 for i in range(20_000)}}
+    raw = json.dumps(body, separators=(",", ":"))
+    assert len(raw) < 256 * 1024
+    r = client.post("/api/ask", content=raw)
+    assert r.status_code == 422
+    problems = r.json()["problems"]
+    assert len(problems) == MAX_PROBLEMS + 1 and problems[-1]["message"] == more
+    assert len(r.content) < 16 * 1024
+
+
+def test_a_position_with_thousands_of_problems_gets_a_bounded_422(client: TestClient) -> None:
+    regions = {f"nowhere-{i}": {"units": {"nobody": -1}} for i in range(3000)}
+    r = client.post("/api/ask", json={"position": {**LEAVE, "regions": regions}, "question": "legal"})
+    assert r.status_code == 422
+    problems = r.json()["problems"]
+    assert len(problems) <= 51 and len(r.content) < 32 * 1024

@@ -16,11 +16,14 @@ import gc
 import json
 import logging
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -28,7 +31,7 @@ from starlette.routing import Route
 
 from havoc import api, game
 from havoc.errors import HavocError, InputError, Problem
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, set_message_language, ui
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, message_language, nui, set_message_language, ui
 from havoc.rulebook.model import Ruleset
 from havoc.server.site import Kept, SiteFiles, prepare, send
 
@@ -44,24 +47,48 @@ LIMIT_PATTERN = re.compile(r"[0-9]{1,3}")
 
 log = logging.getLogger("havoc.server")
 
+Handler = Callable[[Request], Awaitable[Response]]
+Work = Callable[[dict[str, Any], str], Response]
+"""What an endpoint does with a parsed body and the asker's language (possibly in a worker thread)."""
+
 HERE = Path(__file__).parent
 JSON_TYPE = "application/json; charset=utf-8"
+
+
+MAX_PROBLEMS = 50
+"""Located problems listed in one error answer; the rest are counted ("and 19,950 more problems"):
+a request with 20,000 unknown keys must not buy a 5.8 MiB answer."""
 
 
 class HTTPProblem(Exception):
     """A request the API refuses: status, a short code, and a message in the asker's language."""
 
-    def __init__(self, status: int, code: str, message: str, problems: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        problems: list[dict[str, Any]] | None = None,
+        lang: str | None = None,
+        more: int = 0,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.problems = problems or []
+        self.lang = lang or message_language()
+        self.more = more  # problems found but not listed (counted before the list was cut)
 
     def response(self) -> Response:
         body: dict[str, Any] = {"error": self.code, "message": self.message}
-        if self.problems:
-            body["problems"] = self.problems
+        problems = self.problems[:MAX_PROBLEMS]
+        more = self.more + len(self.problems) - len(problems)
+        if more:
+            text = nui("and {n} more problem", "and {n} more problems", more, self.lang)
+            problems = [*problems, {"in": "request", "field": "", "message": text.format(n=more)}]
+        if problems:
+            body["problems"] = problems
         return _json(body, self.status)
 
 
@@ -86,6 +113,20 @@ def problem_json(where: str, p: Problem) -> dict[str, Any]:
     return out
 
 
+INLINE_BYTES = 16 * 1024
+"""Bodies up to this size are answered on the event loop; larger ones in a worker thread."""
+HEAVY_THREADS = 2
+"""Worker threads answering large bodies at once (more would only queue for the one interpreter lock)."""
+_heavy_limiter: anyio.CapacityLimiter | None = None
+
+
+def _heavy() -> anyio.CapacityLimiter:
+    global _heavy_limiter
+    if _heavy_limiter is None:
+        _heavy_limiter = anyio.CapacityLimiter(HEAVY_THREADS)
+    return _heavy_limiter
+
+
 POSITIONS_KEPT = 256
 """Validated positions kept in memory, most recently asked first (players ask several questions
 about one table, and the page sends the whole table with each)."""
@@ -98,6 +139,7 @@ class Api:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self._positions: OrderedDict[str, Any] = OrderedDict()
+        self._kept_lock = threading.Lock()  # large bodies are answered in worker threads
 
     # --- request reading ------------------------------------------------------------
     @staticmethod
@@ -156,9 +198,21 @@ class Api:
                 return code
         return SOURCE_LANGUAGE
 
-    async def body(self, request: Request, allowed: tuple[str, ...]) -> tuple[dict[str, Any], str]:
-        """The body as a mapping (JSON, or YAML when the Content-Type says so) and its language."""
+    async def handle(self, request: Request, allowed: tuple[str, ...], work: Work) -> Response:
+        """Read the body, then parse, validate and answer: on the event loop when the body is
+        small (a thread hop would cost more than the work), in a worker thread when it is large
+        enough that its parse and problems could hold up every other client."""
         raw = await self.read_body(request)
+        if len(raw) <= INLINE_BYTES:
+            return self._work(request, raw, allowed, work)
+        return await anyio.to_thread.run_sync(self._work, request, raw, allowed, work, limiter=_heavy())
+
+    def _work(self, request: Request, raw: bytes, allowed: tuple[str, ...], work: Work) -> Response:
+        data, lang = self.parse(request, raw, allowed)
+        return work(data, lang)
+
+    def parse(self, request: Request, raw: bytes, allowed: tuple[str, ...]) -> tuple[dict[str, Any], str]:
+        """The body as a mapping (JSON, or YAML when the Content-Type says so) and its language."""
         lang = self.safe_lang(request)
         ctype = request.headers.get("content-type", "").lower()
         try:
@@ -198,11 +252,12 @@ class Api:
         if unknown or missing:
             problems = [
                 {"in": "request", "field": str(k), "message": f"unknown field; expected one of {', '.join(allowed)}"}
-                for k in unknown
+                for k in unknown[:MAX_PROBLEMS]
             ]
             if missing:
-                problems.append({"in": "request", "field": "position", "message": "expected a position (required)"})
-            raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems)
+                problems.insert(0, {"in": "request", "field": "position", "message": "expected a position (required)"})
+            more = max(0, len(unknown) - MAX_PROBLEMS)
+            raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems, lang, more)
         return data, lang
 
     def position(self, data: Any, lang: str) -> Any:
@@ -220,15 +275,17 @@ class Api:
         else:
             key = ""
         if key and len(key) <= POSITION_KEY_LIMIT:
-            found = self._positions.get(key)
-            if found is not None:
-                self._positions.move_to_end(key)
-                return found
+            with self._kept_lock:
+                found = self._positions.get(key)
+                if found is not None:
+                    self._positions.move_to_end(key)
+                    return found
         pos = self._validate(data, lang)
         if key and len(key) <= POSITION_KEY_LIMIT:
-            self._positions[key] = pos
-            if len(self._positions) > POSITIONS_KEPT:
-                self._positions.popitem(last=False)
+            with self._kept_lock:
+                self._positions[key] = pos
+                if len(self._positions) > POSITIONS_KEPT:
+                    self._positions.popitem(last=False)
         return pos
 
     def _validate(self, data: Any, lang: str) -> Any:
@@ -246,7 +303,9 @@ class Api:
             422,
             "invalid-input",
             ui("The position or the question has problems.", lang),
-            [problem_json(where, p) for p in exc.problems],
+            [problem_json(where, p) for p in exc.problems[:MAX_PROBLEMS]],
+            lang,
+            max(0, len(exc.problems) - MAX_PROBLEMS),
         )
 
     def answer(self, pos: Any, query: Any, lang: str) -> Response:
@@ -266,7 +325,9 @@ class Api:
         return _json({"status": "ok"}, headers={"Cache-Control": "no-store"})
 
     async def ask(self, request: Request) -> Response:
-        data, lang = await self.body(request, ("position", "question", "lang"))
+        return await self.handle(request, ("position", "question", "lang"), self._ask)
+
+    def _ask(self, data: dict[str, Any], lang: str) -> Response:
         pos = self.position(data["position"], lang)
         question = data.get("question")
         if question is None:
@@ -293,27 +354,26 @@ class Api:
             )
         return self.answer(pos, question, lang)
 
-    async def legal(self, request: Request) -> Response:
-        data, lang = await self.body(request, ("position", "faction", "lang"))
-        pos = self.position(data["position"], lang)
-        return self.answer(pos, _query("legal", data, ("faction",)), lang)
+    def asking(self, kind: str, fields: tuple[str, ...]) -> Handler:
+        """POST /api/<kind>: the question ``{ask: kind}`` with ``fields`` from the body."""
 
-    async def battle(self, request: Request) -> Response:
-        data, lang = await self.body(request, ("position", "region", "objectives", "faction", "lang"))
-        pos = self.position(data["position"], lang)
-        return self.answer(pos, _query("battle", data, ("region", "objectives", "faction")), lang)
+        def work(data: dict[str, Any], lang: str) -> Response:
+            pos = self.position(data["position"], lang)
+            return self.answer(pos, _query(kind, data, fields), lang)
 
-    async def score(self, request: Request) -> Response:
-        data, lang = await self.body(request, ("position", "faction", "lang"))
-        pos = self.position(data["position"], lang)
-        return self.answer(pos, _query("score", data, ("faction",)), lang)
+        async def endpoint(request: Request) -> Response:
+            return await self.handle(request, ("position", *fields, "lang"), work)
+
+        return endpoint
 
     def extra(self, name: str) -> Callable[[Request], Awaitable[Response]]:
         """POST /api/<name> for one of the game's other deciders (EXTRA_ANSWERS): the decision,
         the rule that decided it and what it set aside."""
 
         async def decide(request: Request) -> Response:
-            data, lang = await self.body(request, ("position", "question", "lang"))
+            return await self.handle(request, ("position", "question", "lang"), work)
+
+        def work(data: dict[str, Any], lang: str) -> Response:
             pos = self.position(data["position"], lang)
             question = data.get("question")
             if not isinstance(question, dict):
@@ -439,9 +499,6 @@ def _query(kind: str, data: Mapping[str, Any], keys: tuple[str, ...]) -> dict[st
     return out
 
 
-Handler = Callable[[Request], Awaitable[Response]]
-
-
 def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = Api.safe_lang) -> Handler:
     """Turn refusals into their JSON responses; a rulebook that does not load is a 503."""
 
@@ -456,7 +513,9 @@ def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = Api.safe
                 422,
                 "invalid-input",
                 ui("The position or the question has problems.", lang),
-                [problem_json("request", p) for p in exc.problems],
+                [problem_json("request", p) for p in exc.problems[:MAX_PROBLEMS]],
+                lang,
+                max(0, len(exc.problems) - MAX_PROBLEMS),
             ).response()
         except HavocError as exc:
             return HTTPProblem(
@@ -501,9 +560,9 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
     routes = [
         Route("/api/health", guarded(handlers.health), methods=["GET"]),
         Route("/api/ask", guarded(handlers.ask), methods=["POST"]),
-        Route("/api/legal", guarded(handlers.legal), methods=["POST"]),
-        Route("/api/battle", guarded(handlers.battle), methods=["POST"]),
-        Route("/api/score", guarded(handlers.score), methods=["POST"]),
+        Route("/api/legal", guarded(handlers.asking("legal", ("faction",))), methods=["POST"]),
+        Route("/api/battle", guarded(handlers.asking("battle", ("region", "objectives", "faction"))), methods=["POST"]),
+        Route("/api/score", guarded(handlers.asking("score", ("faction",))), methods=["POST"]),
         *(
             Route(f"/api/{name}", guarded(handlers.extra(name)), methods=["POST"])
             for name in (game.extra_answers(game.of(rs)) if rs.game else {})
