@@ -163,6 +163,7 @@ def on_page_context(
         if kind == "rule":
             links[name] = f"{app.builder.get_relative_uri(pagename, obj.docname)}#{obj.anchor}"
     context["body"] = body.replace(LINKS_MARK, json.dumps(links, ensure_ascii=False).replace("</", "<\\/"))
+    app.add_js_file("havoc-engine.js", loading_method="defer")  # the in-browser engine, before the page uses it
     app.add_js_file("havoc-ask.js", loading_method="defer")
     app.add_css_file("havoc-ask.css")
 
