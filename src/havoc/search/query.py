@@ -10,13 +10,21 @@
    that term's concept: "punkty zwycięstwa" means Victory Points, "punkty" alone does not.
 4. A document scores, per word, its best key, summed over words; the sum is multiplied by
    (words matched / words)², so every word is optional but covering more of them wins.
-5. Results are rules: an example counts as its rule, and a rule is listed once, where it ranks
+5. Unless the query names a variant ("solo"), its documents are multiplied by ``VARIANT_WEIGHT``
+   and rank below every base document that covers as many of the query's words: the base rules
+   that decide a question come first, the variant's only when nothing else matches as well. A
+   glossary term that covers fewer words than the best document is multiplied by
+   ``TERM_PART_WEIGHT``: a question longer than the term's name is answered by a rule.
+6. A rule's display number typed as a whole word ("11.4", "§11.4", "S1.2", "E3") puts that rule
+   first; the other words rank the rest.
+7. Results are rules: an example counts as its rule, and a rule is listed once, where it ranks
    best (its own text or one of its examples).
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from collections import defaultdict
 from typing import Any, NamedTuple
 
@@ -27,6 +35,12 @@ PREFIX_WEIGHT = 0.8
 PREFIX_LIMIT = 20
 TYPO_MIN, PREFIX_MIN = 5, 3
 MAX_WORDS = 32  # a pasted paragraph is cut here: a question is never that long
+VARIANT_WEIGHT = 0.4
+TERM_PART_WEIGHT = 0.5
+FLOOR_SHARE = 0.999
+# a rule number as the numbering writes it ("11.4", "3.1s", "s1.2", "e3"), after folding
+NUMBER = re.compile(r"^§?([0-9]+(?:\.[0-9]+)+[a-z]?|[a-z][0-9]+(?:\.[0-9]+)*)$")
+NUMBER_TRIM = ".,;:!?()"
 # Shipped in the site's index, so the browser's query uses the very same numbers.
 PARAMS = {
     "typo_weight": TYPO_WEIGHT,
@@ -35,6 +49,9 @@ PARAMS = {
     "typo_min": TYPO_MIN,
     "prefix_min": PREFIX_MIN,
     "max_words": MAX_WORDS,
+    "variant_weight": VARIANT_WEIGHT,
+    "term_part_weight": TERM_PART_WEIGHT,
+    "floor_share": FLOOR_SHARE,
 }
 
 
@@ -54,6 +71,8 @@ class Engine:
         self.vocab: dict[str, list[str]] = data["vocab"]
         self.words = sorted(self.vocab)
         self.phrases: list[tuple[list[str], str]] = [(list(k), c) for k, c in data["phrases"]]
+        self.variants: dict[str, dict[str, list[Any]]] = data.get("variants", {})
+        self.numbers: dict[str, int] = data.get("numbers", {})
         self._deletes: dict[str, list[str]] | None = None
         # the same postings as (document, score) pairs: a faster loop in Python
         self._pairs = {k: list(zip(map(int, v[::2]), v[1::2], strict=True)) for k, v in self.postings.items()}
@@ -105,22 +124,37 @@ class Engine:
 
     # -- the query -------------------------------------------------------------------------
 
-    def search(self, query: str, limit: int = 10) -> list[Result]:
-        ws = [w for w in T.words(query) if not T.is_stopword(w)][:MAX_WORDS]
-        if not ws or limit <= 0:
-            return []
+    def split_numbers(self, query: str) -> tuple[list[int], str]:
+        """The rules whose display numbers the query types, and the query without them."""
+        found: list[int] = []
+        rest: list[str] = []
+        for chunk in query.split():
+            m = NUMBER.match(T.fold(chunk).strip(NUMBER_TRIM))
+            if m and m.group(1) in self.numbers and self.numbers[m.group(1)] not in found:
+                found.append(self.numbers[m.group(1)])
+            else:
+                rest.append(chunk)
+        return found, " ".join(rest)
+
+    def query_words(self, query: str) -> tuple[list[int], list[str]]:
+        """The rules the query names by number, and its other words (stopwords dropped)."""
+        numbered, rest = self.split_numbers(query)
+        return numbered, [w for w in T.words(rest) if not T.is_stopword(w)][:MAX_WORDS]
+
+    def match(self, ws: list[str]) -> tuple[dict[int, float], dict[int, set[int]], frozenset[str]]:
+        """Each document's summed score, the query words it covers, and the query's keys."""
         alts = [self.word_keys(w, i == len(ws) - 1) for i, w in enumerate(ws)]
         key_sets = [{k for k, _ in a} for a in alts]
-        extra: list[str] = []
+        extra: dict[str, range] = {}  # concept -> the query words its phrase spans (first match)
         for keys, concept in self.phrases:
             n = len(keys)
             for start in range(len(ws) - n + 1):
                 if all(keys[m] in key_sets[start + m] for m in range(n)):
-                    extra.append(concept)
+                    extra.setdefault(concept, range(start, start + n))
                     break
         total: dict[int, float] = {}
-        covered: dict[int, int] = {}
-        for a in alts:
+        words: dict[int, set[int]] = {}
+        for p, a in enumerate(alts):
             best: dict[int, float] = {}
             for k, wt in a:
                 for d, score in self._pairs.get(k, ()):
@@ -129,17 +163,55 @@ class Engine:
                         best[d] = s
             for d, s in best.items():
                 total[d] = total.get(d, 0.0) + s
-                covered[d] = covered.get(d, 0) + 1
-        for concept in dict.fromkeys(extra):
+                words.setdefault(d, set()).add(p)
+        # a phrase covers its words: "liczba graczy" finds the rule it names, whatever its words
+        for concept, span in extra.items():
             for d, score in self._pairs.get(concept, ()):
                 total[d] = total.get(d, 0.0) + score
-                covered.setdefault(d, 0)
+                words.setdefault(d, set()).update(span)
+        return total, words, frozenset(k for a in alts for k, _ in a) | frozenset(extra)
+
+    def demoted(self, ws: list[str]) -> set[int]:
+        """The documents of every variant the query does not name."""
+        folded = {T.fold(w) for w in ws}
+        out: set[int] = set()
+        for variant in self.variants.values():
+            if not any(folded.issuperset(name) for name in variant["names"]):
+                out.update(variant["docs"])
+        return out
+
+    def search(self, query: str, limit: int = 10) -> list[Result]:
+        numbered, ws = self.query_words(query)
+        if (not ws and not numbered) or limit <= 0:
+            return []
+        total, words, matched = self.match(ws)
+        demoted = self.demoted(ws)
         n = len(ws)
-        ranked = sorted(
-            ((total[d] * ((covered[d] / n) * (covered[d] / n)), d) for d in total),
-            key=lambda sd: (-sd[0], sd[1]),
-        )
-        matched = frozenset(k for a in alts for k, _ in a) | frozenset(extra)
+        most = max((len(c) for c in words.values()), default=0)
+        scored = []
+        # the lowest score of a base document covering at least c words, for c = n .. 1
+        floor = [0.0] * (n + 2)
+        for d in total:
+            covered = len(words[d])
+            s = total[d] * ((covered / n) * (covered / n))
+            if covered < most and self.docs[d][1] == "term":
+                s = s * TERM_PART_WEIGHT  # a question of more words than the term is answered by a rule
+            if d in demoted:
+                s = s * VARIANT_WEIGHT
+            elif floor[covered] == 0.0 or s < floor[covered]:
+                floor[covered] = s
+            scored.append((s, d))
+        for c in range(n - 1, 0, -1):
+            if floor[c + 1] != 0.0 and (floor[c] == 0.0 or floor[c + 1] < floor[c]):
+                floor[c] = floor[c + 1]
+        # a variant's document ranks below every base document that covers as many words
+        scored = [
+            (min(s, floor[len(words[d])] * FLOOR_SHARE) if d in demoted and floor[len(words[d])] else s, d)
+            for s, d in scored
+        ]
+        ranked = sorted(scored, key=lambda sd: (-sd[0], sd[1]))
+        top = ranked[0][0] if ranked else 0.0
+        ranked = [(top + len(numbered) - i, d) for i, d in enumerate(numbered)] + ranked
         out: list[Result] = []
         seen: set[str] = set()
         for s, d in ranked:
