@@ -96,30 +96,23 @@ def run(args: argparse.Namespace) -> int:
     view = _View(rs, tr)
     result: Any
     if args.chart == "range":
-        result = L.range_lookup(rs, args.weapon, args.distance, view.names(T.WEAPONS))
+        result = L.range_lookup(rs, args.weapon, args.distance)
         text = view.range(result)
     elif args.chart == "courage":
         result = L.courage(rs, args.def_factor, args.mounted)
         text = view.courage(result, args.mounted)
     elif args.chart in ("impairment", "waking"):
-        fn, chart, mods = (
-            (L.impairment, T.IMPAIRMENT, T.IMPAIRMENT_MODS)
-            if args.chart == "impairment"
-            else (L.waking, T.WAKING, T.WAKING_MODS)
-        )
-        result = fn(rs, args.roll, args.mod, args.situations, view.names(mods))
+        fn, chart = (L.impairment, T.IMPAIRMENT) if args.chart == "impairment" else (L.waking, T.WAKING)
+        result = fn(rs, args.roll, args.mod, args.situations)
         text = view.row(result, chart, 1)
     elif args.chart == "status":
-        result = L.status(rs, args.name, view.names(T.STATUS))
+        result = L.status(rs, args.name)
         text = view.status(result)
     elif args.chart == "morale":
-        result = L.morale(rs, args.situations, view.names(T.MORALE_MODS))
+        result = L.morale(rs, args.situations)
         text = view.modifiers(result.applied, result.total, result.rules)
     else:
-        shifts_rule, mods_rule = (T.RANGED_SHIFTS, T.RANGED_MODS) if args.ranged else (T.CC_SHIFTS, T.CC_MODS)
-        result = L.combat(
-            rs, args.target, args.attacker, args.animal, args.ranged, (view.names(shifts_rule), view.names(mods_rule))
-        )
+        result = L.combat(rs, args.target, args.attacker, args.animal, args.ranged)
         text = view.combat(result)
     if args.json:
         out = {"chart": args.chart, "lang": args.lang, **L.as_dict(result), "text": text}
@@ -137,12 +130,6 @@ class _View:
 
     def cell(self, rule_id: str, cell: str) -> str:
         return self.tr.text(f"{rule_id}:table", cell)
-
-    def names(self, rule_id: str) -> list[str]:
-        """The first cells of a chart in this language (so a Polish reader may name them in Polish)."""
-        from havoc.games.advanced_cry_havoc import tables as T
-
-        return [self.cell(rule_id, row[0]) for row in T.table(self.rs, rule_id).rows]
 
     def cite(self, rules: Sequence[str]) -> str:
         from havoc.i18n import ui

@@ -79,44 +79,50 @@ def _bad(field_name: str, message: str) -> InputError:
     return InputError([Problem(field_name, None, message)])
 
 
-def find_row(t: Table, name: str, field_name: str, names: Sequence[str] | None = None) -> int:
-    """The row whose first cell is ``name`` (case-insensitive), or the only one containing it.
+def find_row(rs: Ruleset, rule_id: str, name: str, field_name: str) -> int:
+    """The row of a chart that ``name`` names by its words (see :mod:`.names`), in any language.
 
-    ``names`` are other spellings of the first cells (a translation), matched the same way.
+    Nothing named, or two lines named, is a located error listing the lines in the reader's language.
     """
-    want = " ".join(name.lower().split())
-    if not want:
-        raise _bad(field_name, ui("expected a name from the chart, found nothing", message_language()))
-    spellings = [[row[0].lower()] for row in t.rows]
-    for i, other in enumerate(names or ()):
-        spellings[i].append(other.lower())
-    exact = [i for i, s in enumerate(spellings) if want in s]
-    if len(exact) == 1:
-        return exact[0]
-    part = [i for i, s in enumerate(spellings) if any(want in x for x in s)]
-    if len(part) == 1:
-        return part[0]
-    if not part:
-        shown = list(names) if names else [r[0] for r in t.rows]  # in the reader's language
-        listed = ", ".join(shown)
+    rows = name_rows(rs, rule_id, name, field_name)
+    if len(rows) == 1:
+        return rows[0]
+    lang = message_language()
+    listed = ", ".join(_shown(rs, rule_id, i, lang) for i in rows)
+    raise _bad(field_name, ui("{name!r} is ambiguous; it could be: {rows}", lang).format(name=name, rows=listed))
+
+
+def name_rows(rs: Ruleset, rule_id: str, name: str, field_name: str) -> tuple[int, ...]:
+    """Every row ``name`` may name (one, or several when ambiguous); none is a located error."""
+    from havoc.games.advanced_cry_havoc import names as N
+
+    lang = message_language()
+    if not " ".join(name.split()):
+        raise _bad(field_name, ui("expected a name from the chart, found nothing", lang))
+    lines = N.spellings(rs, rule_id)
+    found = N.match(name, lines)
+    if not found.rows:
+        listed = ", ".join(_shown(rs, rule_id, i, lang) for i in range(len(lines)))
         raise _bad(
             field_name,
-            ui("{name!r} is not in the chart; expected one of: {rows}", message_language()).format(
-                name=name, rows=listed
-            ),
+            ui("{name!r} is not in the chart; expected one of: {rows}", lang).format(name=name, rows=listed),
         )
-    shown = list(names) if names else [r[0] for r in t.rows]
-    listed = ", ".join(shown[i] for i in part)
-    raise _bad(
-        field_name, ui("{name!r} is ambiguous; it could be: {rows}", message_language()).format(name=name, rows=listed)
-    )
+    return found.rows
+
+
+def _shown(rs: Ruleset, rule_id: str, row: int, lang: str) -> str:
+    """A line's name as the reader reads it (the catalog's translation of its first cell)."""
+    from havoc.i18n import translator
+
+    cell = T.table(rs, rule_id).rows[row][0]
+    return translator(lang, rs.id).text(f"{rule_id}:table", cell)
 
 
 def _summary(rs: Ruleset, rule_id: str) -> str:
     return rs.rules[rule_id].summary or rs.rules[rule_id].title
 
 
-def range_lookup(rs: Ruleset, weapon: str, distance: int, names: Sequence[str] | None = None) -> RangeResult:
+def range_lookup(rs: Ruleset, weapon: str, distance: int) -> RangeResult:
     """A weapon and a distance in hexes → its band, power and ammunition, or why there is none."""
     if distance < 1:
         raise _bad(
@@ -124,7 +130,7 @@ def range_lookup(rs: Ruleset, weapon: str, distance: int, names: Sequence[str] |
             ui("expected a distance in hexes of at least 1, found {n}", message_language()).format(n=distance),
         )
     weapons, power, open_cases = T.table(rs, T.WEAPONS), T.table(rs, T.POWER), T.table(rs, T.OPEN)
-    row = weapons.rows[find_row(weapons, weapon, "weapon", names)]
+    row = weapons.rows[find_row(rs, T.WEAPONS, weapon, "weapon")]
     name, klass, specials = row[0], row[1], row[2]
     ammo = T.ammo(row[7])
     letters = "" if specials == T.GAP else specials
@@ -158,18 +164,16 @@ class StatusResult:
     rules: tuple[str, ...] = ()
 
 
-def status(rs: Ruleset, name: str, names: Sequence[str] | None = None) -> StatusResult:
+def status(rs: Ruleset, name: str) -> StatusResult:
     """A character status → what it allows and what it becomes; the lines the source leaves
     open (both ENGAGED lines) are refused with the reason the rules give."""
     t, open_cases = T.table(rs, T.STATUS), T.table(rs, T.STATUS_OPEN)
     reasons = {row[0]: row[1] for row in open_cases.rows}
-    want = " ".join(name.lower().split())
-    spellings = [(row[0], [row[0].lower(), *([names[i].lower()] if names else [])]) for i, row in enumerate(t.rows)]
-    hits = [label for label, forms in spellings if any(want and want in f for f in forms)]
-    open_hits = [label for label in hits if label in reasons]
-    if open_hits:
-        return StatusResult(REFUSED, open_hits[0], reason=reasons[open_hits[0]], rules=(T.STATUS_OPEN, T.STATUS))
-    row = t.rows[find_row(t, name, "status", names)]
+    rows = name_rows(rs, T.STATUS, name, "status")
+    labels = [t.rows[i][0] for i in rows]
+    if all(label in reasons for label in labels):  # only open lines named (both ENGAGED lines): refused
+        return StatusResult(REFUSED, labels[0], reason=reasons[labels[0]], rules=(T.STATUS_OPEN, T.STATUS))
+    row = t.rows[find_row(rs, T.STATUS, name, "status")]
     return StatusResult(FOUND, row[0], tuple(zip(t.columns[1:], row[1:], strict=True)), rules=(T.STATUS,))
 
 
@@ -192,9 +196,7 @@ def courage(rs: Ruleset, def_factor: int, mounted: bool) -> RowResult:
     return RowResult(FOUND, def_factor, t.rows[i][2], i, None, (T.COURAGE,))
 
 
-def select(
-    rs: Ruleset, rule_id: str, wanted: Sequence[str], names: Sequence[str] | None = None
-) -> list[tuple[int, int]]:
+def select(rs: Ruleset, rule_id: str, wanted: Sequence[str]) -> list[tuple[int, int]]:
     """Modifier rows named by the user ("prone", "enemy zoi:2") → (row, count) pairs."""
     t = T.table(rs, rule_id)
     out: list[tuple[int, int]] = []
@@ -202,15 +204,15 @@ def select(
         label, _, n = w.rpartition(":") if ":" in w else (w, "", "1")
         if not n.isdigit() or int(n) < 1:
             raise _bad(w, ui("expected NAME or NAME:COUNT with a count of at least 1", message_language()))
-        i = find_row(t, label, w, names)
+        i = find_row(rs, rule_id, label, w)
         if int(n) > 1 and not _per(rs, t, i):
             msg = ui("{row!r} counts once; only the lines marked {mark} take a count", message_language())
-            raise _bad(w, msg.format(row=t.rows[i][0], mark=rs.param("per-mark")))
+            raise _bad(w, msg.format(row=_shown(rs, rule_id, i, message_language()), mark=rs.param("per-mark")))
         if any(j == i for j, _ in out):
             raise _bad(
                 w,
                 ui("{row!r} is named twice; give a count instead (NAME:COUNT)", message_language()).format(
-                    row=t.rows[i][0]
+                    row=_shown(rs, rule_id, i, message_language())
                 ),
             )
         out.append((i, int(n)))
@@ -258,12 +260,11 @@ def roll_lookup(
     roll: int,
     extra: Sequence[int] = (),
     situations: Sequence[str] = (),
-    names: Sequence[str] | None = None,
 ) -> RowResult:
     """A die roll plus modifiers (numbers, or situations named from the chart) → the row it lands on."""
     if roll < 0:
         raise _bad("roll", ui("expected a die roll of 0 or more, found {n}", message_language()).format(n=roll))
-    applied = apply(rs, mods_rule, select(rs, mods_rule, situations, names)) if situations else []
+    applied = apply(rs, mods_rule, select(rs, mods_rule, situations)) if situations else []
     value = roll + sum(extra) + total(applied)
     t = T.table(rs, chart)
     i = _band_row(t, 0, value)
@@ -278,10 +279,9 @@ def impairment(
     roll: int,
     extra: Sequence[int] = (),
     situations: Sequence[str] = (),
-    names: Sequence[str] | None = None,
 ) -> RowResult:
     """A die roll with modifiers → the impairment effect."""
-    return roll_lookup(rs, T.IMPAIRMENT, T.IMPAIRMENT_MODS, roll, extra, situations, names)
+    return roll_lookup(rs, T.IMPAIRMENT, T.IMPAIRMENT_MODS, roll, extra, situations)
 
 
 def waking(
@@ -289,10 +289,9 @@ def waking(
     roll: int,
     extra: Sequence[int] = (),
     situations: Sequence[str] = (),
-    names: Sequence[str] | None = None,
 ) -> RowResult:
     """A die roll with modifiers → the final condition of a waking-up check."""
-    return roll_lookup(rs, T.WAKING, T.WAKING_MODS, roll, extra, situations, names)
+    return roll_lookup(rs, T.WAKING, T.WAKING_MODS, roll, extra, situations)
 
 
 @dataclass(frozen=True)
@@ -302,9 +301,9 @@ class ModifierResult:
     rules: tuple[str, ...]
 
 
-def morale(rs: Ruleset, situations: Sequence[str], names: Sequence[str] | None = None) -> ModifierResult:
+def morale(rs: Ruleset, situations: Sequence[str]) -> ModifierResult:
     """The situations of a morale or recovery check → the modifiers that count (negatives not cumulative)."""
-    applied = apply(rs, T.MORALE_MODS, select(rs, T.MORALE_MODS, situations, names))
+    applied = apply(rs, T.MORALE_MODS, select(rs, T.MORALE_MODS, situations))
     reading = (T.MORALE_READING,) if any(a.why_not == "not-cumulative" for a in applied) else ()
     return ModifierResult(tuple(applied), total(applied), (T.MORALE_MODS, *reading))
 
@@ -315,7 +314,6 @@ def combat(
     attacker: Sequence[str] = (),
     animal: bool = False,
     ranged: bool = False,
-    names: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> CombatResult:
     """A described situation → the column shifts and die-roll modifiers that apply, with the
     non-cumulative and animal rules applied; the result itself is refused (the table is unreadable)."""
@@ -328,9 +326,8 @@ def combat(
                 message_language(),
             ),
         )
-    tn, an = names or (None, None)
-    shifts = apply(rs, shifts_rule, select(rs, shifts_rule, target, tn), animal=animal)
-    mods = apply(rs, mods_rule, select(rs, mods_rule, attacker, an))
+    shifts = apply(rs, shifts_rule, select(rs, shifts_rule, target), animal=animal)
+    mods = apply(rs, mods_rule, select(rs, mods_rule, attacker))
     return CombatResult(
         tuple(shifts),
         tuple(mods),
