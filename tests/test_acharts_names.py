@@ -42,7 +42,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_a_word_inside_a_bracketed_note_names_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     # "cover" is inside "recovery", and inside the note "(recovery checks only)"
-    code, out, err = run(capsys, "morale", "--if", "cover")
+    code, out, err = run(capsys, "morale", "recovery", "--if", "cover")
     assert code == 2 and out == "" and "'cover' is not in the chart" in err
 
 
@@ -78,8 +78,8 @@ def test_two_lines_named_is_ambiguous_with_the_candidates(capsys: pytest.Capture
 @pytest.mark.parametrize(
     ("argv", "line"),
     [
-        (["morale", "--if", "Dowódca"], "Adjacent to a Good Order Leader"),
-        (["morale", "--if", "dowodcy"], "Adjacent to a Good Order Leader"),  # inflected, no diacritics
+        (["morale", "morale", "--if", "Dowódca"], "Adjacent to a Good Order Leader"),
+        (["morale", "morale", "--if", "dowodcy"], "Adjacent to a Good Order Leader"),  # inflected, no diacritics
         (["combat", "--target", "leżącego"], "Under a Prone marker"),
         (["combat", "--target", "lezacy"], "Under a Prone marker"),
         (["combat", "--target", "ciężkiej osłonie"], "In heavy cover"),
