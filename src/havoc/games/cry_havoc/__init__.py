@@ -108,6 +108,13 @@ def site_words() -> dict[str, dict[str, str]]:
     return words()
 
 
+def nouns() -> list[tuple[str, str]]:
+    """The declinable names (English) and the file declaring them (havoc.grammar)."""
+    from havoc.games.cry_havoc.words import nouns as names
+
+    return [(n, "src/havoc/games/cry_havoc/words.py") for n in names()]
+
+
 def resolve_fact(name: str) -> Any:
     from havoc.games.cry_havoc.facts import resolve
 

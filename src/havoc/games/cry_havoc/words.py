@@ -16,6 +16,26 @@ KNOWN_REGIONS = {
     "camerons-sea": "Cameron's Sea",
     "world-caverns": "World Caverns",
 }
+# An invented Region, by its letter ("example-b" is Region B).
+EXAMPLE_REGION = "Region {letter}"
+
+# Things a question names by ID that have a printed name (the Structures and Skills known from
+# the sources, rules/README.md); an invented one (``example-…``) is lettered like a Region.
+STRUCTURES = {
+    "harvester": "Harvester",
+    "power-orb": "Power Orb",
+    "airfield": "Airfield",
+    "artillery": "Artillery",
+    "watchtower": "Watchtower",
+}
+EXAMPLE_STRUCTURE = "Structure {letter}"
+SKILLS = {
+    "scouting": "Scouting",
+    "teleport": "Teleport",
+}
+EXAMPLE_SKILL = "Skill {letter}"
+FACTIONS = {"humans": "Humans", "pilgrims": "Pilgrims", "machines": "Machines", "trogs": "Trogs"}
+
 # --- position and question keys -------------------------------------------------
 KEYS = {
     key: text
@@ -129,6 +149,19 @@ DECISIONS = {
     "tactics": "whether they draw another Tactics card",
     "prisoner": "where they take a Prisoner from",
 }
+
+
+def nouns() -> list[str]:
+    """The names a sentence may decline (their case forms are catalog entries, havoc.grammar)."""
+    return [
+        *KNOWN_REGIONS.values(),
+        EXAMPLE_REGION,
+        *FACTIONS.values(),
+        *STRUCTURES.values(),
+        EXAMPLE_STRUCTURE,
+        *SKILLS.values(),
+        EXAMPLE_SKILL,
+    ]
 
 
 def site_words() -> dict[str, dict[str, str]]:
