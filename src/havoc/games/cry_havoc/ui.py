@@ -137,6 +137,18 @@ def _value_words(lang: str) -> dict[str, str]:
         "desert": ui("Desert", lang),
         "jungle": ui("Jungle", lang),
         "ocean": ui("Ocean", lang),
+        "own": ui("own deck", lang),
+        "beginner": ui("beginners", lang),
+        "experienced": ui("experienced players", lang),
+        "veteran": ui("veterans", lang),
+        "crystal": ui("Crystal", lang),
+        "structure": ui("Structure", lang),
+        "war-party": ui("Trog War Party", lang),
+        "nest": ui("Trog Nest", lang),
+        "ready": ui("ready", lang),
+        "exhausted": ui("exhausted", lang),
+        **{k: structure_name(k, lang) for k in words.STRUCTURES},
+        **{k: skill_name(k, lang) for k in words.SKILLS},
     }
 
 
