@@ -175,6 +175,19 @@ class _Labels:
 
         return has_label(what, name)
 
+    def regions(self, keys: Sequence[str], lang: str) -> dict[str, Any]:
+        """Names of a table's Regions (declinable; "Mgielnia", "Region A")."""
+        from havoc.games.cry_havoc.ui import region_names
+
+        return region_names(keys, lang)
+
+    def phrase(self, key: str, names: Sequence[str], lang: str) -> str | None:
+        """A key that reads as a phrase before Region names ("adjacent to …"), declined."""
+        from havoc.games.cry_havoc.ui import region_phrase
+        from havoc.grammar import Noun
+
+        return region_phrase(key, Noun.join(names), lang)
+
     def subject(self, head: str, lang: str) -> str:
         """What a fact's subject (``from``, ``to``) stands for, in words."""
         from havoc.i18n import ui

@@ -97,6 +97,14 @@ def _named(key: str | None, known: dict[str, str], example: str, lang: str) -> N
     return Noun.plain(key)
 
 
+def region_phrase(key: str, regions: Noun, lang: str = "en") -> str | None:
+    """A position key that reads as a phrase before Region names, with their case
+    ("sąsiaduje z Mgielnią, Wybrzeżem Feralas"); None for a key shown as "key: value"."""
+    if key == "adjacent":
+        return ui("adjacent to {regions}", lang).format(regions=regions)
+    return None
+
+
 def structure_name(key: str | None, lang: str = "en") -> Noun:
     """A Structure type by its printed name ("Żniwiarka"), an invented one as "Structure A"."""
     return _named(key, words.STRUCTURES, words.EXAMPLE_STRUCTURE, lang)
