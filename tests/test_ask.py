@@ -50,7 +50,7 @@ def test_ask_compact_form(pos_file: Path, capsys: pytest.CaptureFixture[str]) ->
     words = ["ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=2"]
     code, out, err = run(capsys, *words, "--explain")
     assert code == 0, err
-    assert out.startswith("Can the Humans move 2 Units from example-a to example-b?  Yes")
+    assert out.startswith("Can the Humans move 2 Units from Region A to Region B?  Yes")
     assert "may leave: 2" in out and "[battle-region-leave]" in out and "from.enemy-units = 3" in out
     # Without --explain: words for players, no machine trace (issue 9).
     code, out, err = run(capsys, *words)
@@ -147,8 +147,8 @@ def test_legal(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "legal", str(TWENTY))
     assert code == 0
     assert out.startswith("What may the Pilgrims do now?\n")
-    assert "✓ Move — example-05: 3 → example-04, example-10" in out
-    assert "✓ Use a Skill — teleport" in out
+    assert "✓ Move — Region E: 3 → Region D, Region J" in out
+    assert "✓ Use a Skill — Teleport" in out
     code, out, _ = run(capsys, "legal", str(TWENTY), "humans", "--json")
     assert json.loads(out)["verdict"] is False
 
@@ -167,13 +167,13 @@ def test_battle_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     path = tmp_path / "walk.yaml"
     path.write_text(WALK)
     code, out, _ = run(capsys, "battle", str(path))
-    assert code == 0 and "1. example-battle" in out and "2. example-b" in out
+    assert code == 0 and "1. Region A" in out and "2. Region B" in out
     code, out, _ = run(capsys, "battle", str(path), "example-battle", "pilgrims=2/1/1", "humans=2/1/1")
     assert code == 0
     assert "1. Region Control: Humans win (2 : 2), +2 VP" in out
     assert "2. Capture Prisoners: nobody takes any (1 : 1)" in out
     assert "3. Attrition: Pilgrims kill 1, Humans kill 1" in out
-    assert "F. Pilgrims retreat 3 Units to one of: feralas-banks" in out
+    assert "F. Pilgrims retreat 3 Units to one of: Feralas Banks" in out
     code, out, _ = run(
         capsys, "battle", str(path), "example-battle", "pilgrims=2/1/1", "humans=2/1/1", "--as", "pilgrims", "--json"
     )
@@ -255,7 +255,7 @@ def test_polish_plural_forms(polish: Path, units: int, word: str) -> None:
     a = api.ask(
         pos, {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": units}, lang="pl"
     )
-    assert a.question == f"Czy Ludzie mogą przesunąć {word} z example-a do example-b?"
+    assert a.question == f"Czy Ludzie mogą przesunąć {word} z Regionu A do Regionu B?"
 
 
 def test_polish_term_forms_follow_babel(polish: Path) -> None:
@@ -279,7 +279,7 @@ def test_polish_answer(polish: Path, pos_file: Path, capsys: pytest.CaptureFixtu
         capsys, "ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=3", "--lang", "pl"
     )
     assert code == 0
-    assert out.startswith("Czy Ludzie mogą przesunąć 3 Oddziały z example-a do example-b?  Nie")
+    assert out.startswith("Czy Ludzie mogą przesunąć 3 Oddziały z Regionu A do Regionu B?  Nie")
     assert "może opuścić: 2" in out and "Oddziały: najwyżej 2" in out
     assert "✗ Opuszczanie Regionu Bitwy" in out and "battle-region-leave" not in out
     assert "(Region, z którego wychodzą Oddziały): tak" in out

@@ -412,7 +412,7 @@ def test_cli_json_and_polish(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         (BATTLE, ["place", "example-z", "humans=1/1/1"], "region: unknown Region 'example-z'"),
         (BATTLE, ["place", "example-a", "humans=1/1/0"], "objectives.humans"),
         (BATTLE, ["place", "example-a", "humans=1/x/1"], "expected FACTION=CONTROL/PRISONERS/ATTRITION"),
-        (BATTLE, ["move", "--from", HQ], "from: 'world-caverns' holds no Trog Units"),
+        (BATTLE, ["move", "--from", HQ], "from: World Caverns holds no Trog Units"),
         (BATTLE, ["recruit"], "units: needed"),
         (BATTLE, ["move", "--from", "example-a", "--units", "4"], "units: 4 Trog Units would move"),
     ],

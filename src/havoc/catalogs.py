@@ -85,7 +85,25 @@ def ui_template() -> Catalog:
             existing.locations.append(loc)
             continue
         cat.add(message, locations=[loc], context=UI_CONTEXT, auto_comments=comments)
+    _add_nouns(cat)
     return cat
+
+
+def _add_nouns(cat: Catalog) -> None:
+    """Each declinable name of every installed game, once per case (see :mod:`havoc.grammar`)."""
+    from havoc import game, grammar
+
+    for module in game.installed():
+        nouns = getattr(game.load(module), "nouns", None)
+        for name, where in nouns() if nouns else ():
+            for case in grammar.CASES:
+                ctx = grammar.case_context(case)
+                existing = cat.get(name, context=ctx)
+                if existing is not None:
+                    if (where, 0) not in existing.locations:
+                        existing.locations.append((where, 0))
+                    continue
+                cat.add(name, locations=[(where, 0)], context=ctx, auto_comments=[grammar.case_comment(case)])
 
 
 def templates(ruleset: Ruleset) -> dict[str, Catalog]:
@@ -459,11 +477,21 @@ def _compare(where: str, source: str, translation: str, nplurals: int, report: R
         report.problems.append(f"{where}: a brace that is not a {{placeholder}}")
 
 
-_FORMAT = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\w*\}")
+_FORMAT = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\w*(?=[:}])")
+_CASE_SPEC = re.compile(r"\{(\w*):(\w+)\}")
 
 
 def _compare_format(where: str, source: str, translation: str, report: Report) -> None:
-    """Interface and page strings: their Python format placeholders must survive translation."""
+    """Interface and page strings: their Python format placeholders must survive translation.
+
+    A translation may name the case a declinable name takes (``{src:gen}``, see
+    :mod:`havoc.grammar`); any other format spec is an error.
+    """
+    from havoc.grammar import CASES
+
+    for name, spec in _CASE_SPEC.findall(translation):
+        if spec not in CASES and f"{{{name}:{spec}}}" not in source:
+            report.problems.append(f"{where}: {{{name}:{spec}}}: {spec!r} is not a case ({', '.join(CASES)})")
     if sorted(_FORMAT.findall(source)) != sorted(_FORMAT.findall(translation)):
         report.problems.append(
             f"{where}: placeholders differ: source {sorted(_FORMAT.findall(source))}, "

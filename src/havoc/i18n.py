@@ -204,12 +204,46 @@ def yes_no(verdict: bool | None, lang: str = SOURCE_LANGUAGE) -> str:
     return ui("Yes", lang) if verdict else ui("No", lang)
 
 
+class Text(str):
+    """A translated interface string: its ``format`` lets any value take a case spec.
+
+    A translation names the case a declinable name needs (``z {src:gen}``, see
+    :mod:`havoc.grammar`); a value that is not such a name (a player's own Region ID, a
+    number) is shown as it is rather than failing on the spec.
+    """
+
+    def format(self, /, *args: object, **kwargs: object) -> str:
+        return str.format(self, *map(_caseless, args), **{k: _caseless(v) for k, v in kwargs.items()})
+
+
+def _caseless(value: object) -> object:
+    from havoc.grammar import CASES, Noun
+
+    if isinstance(value, Noun):
+        return value
+    if isinstance(value, str):
+        return Noun.plain(value)
+    if isinstance(value, (int, float)):
+        return _Plain(value, CASES)
+    return value
+
+
+class _Plain:
+    __slots__ = ("cases", "value")
+
+    def __init__(self, value: object, cases: object) -> None:
+        self.value, self.cases = value, cases
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, "" if spec in self.cases else spec)  # type: ignore[operator]
+
+
 def ui(msgid: str, lang: str = SOURCE_LANGUAGE) -> str:
     """An interface string (a label, not rule data) in ``lang``; written as a literal ``ui("…")``
     call so ``havoc catalog extract`` finds it, translated under context ``ui`` in ``havoc.po``."""
     if lang == SOURCE_LANGUAGE:
         return msgid
-    return translator(lang).text(UI_CONTEXT, msgid)
+    return Text(translator(lang).text(UI_CONTEXT, msgid))
 
 
 def nui(singular: str, plural: str, n: int, lang: str = SOURCE_LANGUAGE) -> str:

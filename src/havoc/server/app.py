@@ -106,7 +106,9 @@ def problem_json(where: str, p: Problem) -> dict[str, Any]:
     field, sep, rest = p.message.partition(": ")
     if not sep or " " in field or not field:
         field, rest = "", p.message
-    out: dict[str, Any] = {"in": where if p.file in ("position", "query", "") else p.file, "field": field}
+    # One vocabulary for every endpoint: the part of the request (position, question, request),
+    # never the name a message gives the input in the asker's language.
+    out: dict[str, Any] = {"in": p.file if p.file in ("request", "path") else where, "field": field}
     out["message"] = rest
     if p.line is not None:
         out["line"] = p.line
@@ -164,7 +166,9 @@ class Api:
                     {
                         "in": "request",
                         "field": "lang",
-                        "message": f"expected one of {', '.join(LANGUAGES)}, found {wanted!r}",
+                        "message": ui("expected one of {choices}, found {found}", SOURCE_LANGUAGE).format(
+                            choices=", ".join(LANGUAGES), found=repr(wanted)
+                        ),
                     }
                 ],
             )
@@ -237,7 +241,7 @@ class Api:
             except ValueError as exc:
                 where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
                 if isinstance(exc, json.JSONDecodeError):
-                    where.update(message=exc.msg, line=exc.lineno, column=exc.colno)
+                    where.update(message=ui("not valid JSON here", lang), line=exc.lineno, column=exc.colno)
                 raise HTTPProblem(400, "malformed", ui("The request is not valid JSON.", lang), [where]) from None
         if not isinstance(data, dict):
             raise HTTPProblem(
@@ -251,11 +255,17 @@ class Api:
         missing = "position" not in data
         if unknown or missing:
             problems = [
-                {"in": "request", "field": str(k), "message": f"unknown field; expected one of {', '.join(allowed)}"}
+                {
+                    "in": "request",
+                    "field": str(k),
+                    "message": ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(allowed)),
+                }
                 for k in unknown[:MAX_PROBLEMS]
             ]
             if missing:
-                problems.insert(0, {"in": "request", "field": "position", "message": "expected a position (required)"})
+                problems.insert(
+                    0, {"in": "request", "field": "position", "message": ui("expected a position (required)", lang)}
+                )
             more = max(0, len(unknown) - MAX_PROBLEMS)
             raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems, lang, more)
         return data, lang
@@ -335,7 +345,7 @@ class Api:
                 422,
                 "invalid-input",
                 ui("The request has problems.", lang),
-                [{"in": "request", "field": "question", "message": "expected a question (required)"}],
+                [{"in": "request", "field": "question", "message": ui("expected a question (required)", lang)}],
             )
         if isinstance(question, list) and not all(isinstance(w, str) for w in question):
             question = None
@@ -348,7 +358,7 @@ class Api:
                     {
                         "in": "request",
                         "field": "question",
-                        "message": "expected a mapping ({ask: move, …}) or the compact words",
+                        "message": ui("expected a mapping ({ask: move, …}) or the compact words", lang),
                     }
                 ],
             )
@@ -381,7 +391,7 @@ class Api:
                     422,
                     "invalid-input",
                     ui("The request has problems.", lang),
-                    [{"in": "request", "field": "question", "message": "expected a mapping"}],
+                    [{"in": "request", "field": "question", "message": ui("expected a mapping", lang)}],
                 )
             try:
                 result = game.extra_answers(game.of(self.rs))[name](self.rs, pos, question, lang)
@@ -406,7 +416,14 @@ class Api:
                 404,
                 "not-found",
                 ui("No rule has this ID.", lang),
-                [{"in": "path", "field": "id", "message": f"no rule {rule_id!r}", "did-you-mean": close}],
+                [
+                    {
+                        "in": "path",
+                        "field": "id",
+                        "message": ui("no rule {name}", lang).format(name=repr(rule_id)),
+                        "did-you-mean": close,
+                    }
+                ],
             ).response()
         if rid != rule_id:
             url = str(request.url_for("rule", rule_id=rid))
@@ -420,9 +437,11 @@ class Api:
         raw_limit = request.query_params.get("limit", "10")
         problems = []
         if not LIMIT_PATTERN.fullmatch(raw_limit) or not 1 <= int(raw_limit) <= 100:
-            problems.append({"in": "query", "field": "limit", "message": "expected a whole number from 1 to 100"})
+            problems.append(
+                {"in": "query", "field": "limit", "message": ui("expected a whole number from 1 to 100", lang)}
+            )
         if len(text) > 500:
-            problems.append({"in": "query", "field": "q", "message": "expected at most 500 characters"})
+            problems.append({"in": "query", "field": "q", "message": ui("expected at most 500 characters", lang)})
         if problems:
             raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems)
         try:

@@ -248,6 +248,10 @@ class Renderer:
         """
         names: dict[str, str] = {}
         keys = list(dict.fromkeys(keys))
+        words = self.ctx.game_labels
+        if words is not None and hasattr(words, "regions"):  # the game's names, declinable
+            found: dict[str, str] = words.regions(keys, self.ctx.lang)
+            return {k: v for k, v in found.items() if k in self.ctx.words["regions"] or k.startswith("example-")}
         used = {
             k[len("example-") :].upper() for k in keys if len(k) == len("example-") + 1 and k.startswith("example-")
         }
@@ -292,12 +296,29 @@ class Renderer:
         if isinstance(value, dict):
             parts = []
             for k, v in value.items():
+                phrase = self.phrase(str(k), v)
+                if phrase is not None:
+                    parts.append([nodes.inline(phrase, phrase, classes=["havoc-key"])])
+                    continue
                 inner = self.data(v)
                 if isinstance(v, dict):
-                    inner = [nodes.Text("("), *inner, nodes.Text(")")]
-                parts.append([self.key(str(k)), nodes.Text(" "), *inner])
+                    parts.append([self.key(str(k)), nodes.Text(" ("), *inner, nodes.Text(")")])
+                else:  # "Kontrola: Ludzie", never "Kontrola Ludzie"
+                    parts.append([self.key(str(k)), nodes.Text(": "), *inner])
             return self._join(parts, "; ")
         return [nodes.Text(str(value))]
+
+    def phrase(self, key: str, value: Any) -> str | None:
+        """A key that reads as a phrase before Region names, declined by the game's words
+        ("sąsiaduje z Mgielnią, Regionem B"); None when the key is shown as "key: value"."""
+        words = self.ctx.game_labels
+        names = value if isinstance(value, list) else [value]
+        if words is None or not hasattr(words, "phrase") or not all(isinstance(n, str) for n in names):
+            return None
+        if not names or not all(n in self.regions for n in names):
+            return None
+        found: str | None = words.phrase(key, [self.regions[n] for n in names], self.ctx.lang)
+        return found
 
     def mapping_list(self, mapping: dict[str, Any], classes: list[str]) -> nodes.bullet_list:
         """A mapping as "key: value" items; nested mappings of mappings get their own list."""

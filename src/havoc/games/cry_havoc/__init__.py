@@ -108,6 +108,13 @@ def site_words() -> dict[str, dict[str, str]]:
     return words()
 
 
+def nouns() -> list[tuple[str, str]]:
+    """The declinable names (English) and the file declaring them (havoc.grammar)."""
+    from havoc.games.cry_havoc.words import nouns as names
+
+    return [(n, "src/havoc/games/cry_havoc/words.py") for n in names()]
+
+
 def resolve_fact(name: str) -> Any:
     from havoc.games.cry_havoc.facts import resolve
 
@@ -167,6 +174,19 @@ class _Labels:
         from havoc.games.cry_havoc.ui import has_label
 
         return has_label(what, name)
+
+    def regions(self, keys: Sequence[str], lang: str) -> dict[str, Any]:
+        """Names of a table's Regions (declinable; "Mgielnia", "Region A")."""
+        from havoc.games.cry_havoc.ui import region_names
+
+        return region_names(keys, lang)
+
+    def phrase(self, key: str, names: Sequence[str], lang: str) -> str | None:
+        """A key that reads as a phrase before Region names ("adjacent to …"), declined."""
+        from havoc.games.cry_havoc.ui import region_phrase
+        from havoc.grammar import Noun
+
+        return region_phrase(key, Noun.join(names), lang)
 
     def subject(self, head: str, lang: str) -> str:
         """What a fact's subject (``from``, ``to``) stands for, in words."""

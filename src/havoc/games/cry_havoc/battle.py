@@ -18,8 +18,9 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.queries import Job, retreat_options
-from havoc.games.cry_havoc.ui import faction_name, ui
+from havoc.games.cry_havoc.ui import faction_name, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
+from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
 
@@ -62,7 +63,7 @@ def resolve(job: Job) -> Answer:
                     None,
                     "region: "
                     + ui("{region} holds no Battle token; Battle Regions here: {regions}", _ml()).format(
-                        region=repr(region.id), regions=", ".join(_battles(job)) or "—"
+                        region=_rn(job, region.id, _ml()), regions=_rns(job, _battles(job), _ml())
                     ),
                 )
             ]
@@ -70,7 +71,7 @@ def resolve(job: Job) -> Answer:
     attacker = region.battle.attacker
     defender = region.defender()
     asker = q.faction
-    question = ui("How does the Battle in {region} end?", lang).format(region=region.id)
+    question = ui("How does the Battle in {region} end?", lang).format(region=job.rname(region.id))
     cited: list[tuple[RuleResult, Context, str | None]] = []
     mine: dict[str, Any] = {}
 
@@ -201,7 +202,7 @@ def resolve(job: Job) -> Answer:
         # Cite the retreat rules where they allowed a Region, or, if none qualified, where they refused.
         shown = [x for x in retreat.results if x[2] in retreat.destinations] or retreat.results
         for r, c, n in shown:
-            cited.append((r, c, job.fname(lost) + ": " + ui("retreat", lang) + f" → {n}"))
+            cited.append((r, c, job.fname(lost) + ": " + ui("retreat", lang) + f" → {job.rname(n)}"))
     nest_on: list[str] = []
     if survivors[lost] == 0:
         lines.append(ui("F. {faction}: no Units left to retreat", lang).format(faction=job.fname(lost)))
@@ -209,7 +210,7 @@ def resolve(job: Job) -> Answer:
         nest_on = retreat.nest_on
         lines.append(
             ui("F. The Trog Units leave the board; a Trog Nest token goes on one of: {regions}", lang).format(
-                regions=", ".join(nest_on) or "—"
+                regions=job.rnames(nest_on)
             )
         )
     elif retreat.destinations:
@@ -218,7 +219,7 @@ def resolve(job: Job) -> Answer:
                 faction=job.fname(lost),
                 count=survivors[lost],
                 units=job.t.term("unit", survivors[lost]),
-                regions=", ".join(retreat.destinations),
+                regions=job.rnames(retreat.destinations),
             )
         )
     else:
@@ -360,7 +361,10 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
                     None,
                     f"objectives.{side}: "
                     + ui("{total} Units placed, but the {faction} have {have} in {region}", _ml()).format(
-                        total=total, faction=faction_name(side, _ml()), have=in_region, region=repr(region.id)
+                        total=total,
+                        faction=faction_name(side, _ml()),
+                        have=in_region,
+                        region=_rn(job, region.id, _ml()),
                     )
                     + by_card
                     + ": "
@@ -374,6 +378,16 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
     if problems:
         raise InputError(problems)
     return placed
+
+
+def _rn(job: Job, rid: str, lang: str) -> Noun:
+    """A Region named in an error (the message language may differ from the answer's)."""
+    return region_names(job.pos.regions, lang).get(rid) or Noun.plain(rid)
+
+
+def _rns(job: Job, rids: list[str], lang: str) -> Noun:
+    names = region_names(job.pos.regions, lang)
+    return Noun.join([names.get(r) or r for r in rids]) if rids else Noun.plain("—")
 
 
 def _battles(job: Job) -> list[str]:
@@ -391,7 +405,7 @@ def _order(job: Job) -> Answer:
         assert r.battle is not None
         d = r.defender()
         lines.append(
-            f"{i}. {rid} — "
+            f"{i}. {job.rname(rid)} — "
             + ui("Battle token {token}: {attacker} attack, {defender} defend", lang).format(
                 token=r.battle.token, attacker=job.fname(r.battle.attacker), defender=job.fname(d) if d else "—"
             )

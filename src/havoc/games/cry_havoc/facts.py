@@ -16,7 +16,7 @@ from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import message_language as _ml
-from havoc.games.cry_havoc.ui import ui
+from havoc.games.cry_havoc.ui import region_names, ui
 from havoc.interpreter.engine import fact_names
 
 SUBJECTS: Final = ("region", "from", "to")
@@ -560,7 +560,12 @@ def _battle_region(ctx: Context) -> Region:
         raise InputError(
             [
                 Problem(
-                    ctx.q.name, None, "region: " + ui("{region} holds no Battle token", _ml()).format(region=repr(r.id))
+                    ctx.q.name,
+                    None,
+                    "region: "
+                    + ui("{region} holds no Battle token", _ml()).format(
+                        region=region_names(ctx.pos.regions, _ml())[r.id]
+                    ),
                 )
             ]
         )

@@ -105,9 +105,11 @@ def ask_how_many(job: Job) -> Answer:
     n, cited = HOW_MANY[q.of](job)
     who = job.fname(q.faction)
     if q.of == "may-leave":
-        question = ui("How many Units may the {faction} move out of {region}?", lang).format(faction=who, region=q.frm)
+        question = ui("How many Units may the {faction} move out of {region}?", lang).format(
+            faction=who, region=job.rname(q.frm)
+        )
         line = ui("The {faction} may move {count} {units} out of {region}.", lang).format(
-            faction=who, count=n, units=_units(job, n), region=q.frm
+            faction=who, count=n, units=_units(job, n), region=job.rname(q.frm)
         )
     elif q.of == "may-recruit":
         question = ui("How many Units may the {faction} recruit?", lang).format(faction=who)
@@ -144,7 +146,7 @@ def ask_place(job: Job) -> Answer:
     region = job.region(q.region)
     assert region is not None and q.item is not None
     item = _item_name(q.item, lang)
-    question = ui("May a {item} be put in {region}?", lang).format(item=item, region=region.id)
+    question = ui("May a {item} be put in {region}?", lang).format(item=item, region=job.rname(region.id))
     ctx = job.ctx(region=region)
     results = job.eng.evaluate("place", ctx)
     ans = _finish(job, [(r, ctx, None) for r in results], question)
@@ -177,7 +179,7 @@ def ask_end_of_move(job: Job) -> Answer:
     rs = job.eng.evaluate("end-of-move", ctx)
     figs = merge_figures(rs)
     question = ui("What happens at the end of the {faction}'s Move in {region}?", lang).format(
-        faction=job.fname(who), region=region.id
+        faction=job.fname(who), region=job.rname(region.id)
     )
     lines: list[str] = []
     lines.append(

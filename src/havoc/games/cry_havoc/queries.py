@@ -19,7 +19,17 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
-from havoc.games.cry_havoc.ui import faction_name, figure_label, message_language, ui, value_text
+from havoc.games.cry_havoc.ui import (
+    faction_name,
+    figure_label,
+    message_language,
+    region_names,
+    skill_name,
+    structure_name,
+    ui,
+    value_text,
+)
+from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, texts
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, engine, merge_figures
 from havoc.interpreter.expr import ExprError
@@ -29,7 +39,7 @@ from havoc.rulebook.model import Ruleset
 class Job:
     """One question being answered: the engine, the position, the query and the language."""
 
-    __slots__ = ("eng", "lang", "pos", "q", "t")
+    __slots__ = ("_names", "eng", "lang", "pos", "q", "t")
 
     def __init__(self, eng: Engine, pos: Position, q: Query, lang: str, t: Texts) -> None:
         self.eng = eng
@@ -37,6 +47,7 @@ class Job:
         self.q = q
         self.lang = lang
         self.t = t
+        self._names: dict[str, Noun] | None = None
 
     @property
     def actor(self) -> str | None:
@@ -51,8 +62,20 @@ class Job:
     def decide(self, result: RuleResult, note: str | None = None) -> Decision:
         return decision(self.t, self.eng.view.amendments, result, note)
 
-    def fname(self, faction: str | None) -> str:
-        return faction_name(faction, self.lang) if faction else "?"
+    def fname(self, faction: str | None) -> Noun:
+        return faction_name(faction, self.lang) if faction else Noun.plain("?")
+
+    def rname(self, rid: str | None) -> Noun:
+        """A Region of the table by its name in the asker's language ("Mgielnia", "Region A")."""
+        if self._names is None:
+            self._names = region_names(self.pos.regions, self.lang)
+        if rid is None:
+            return Noun.plain("?")
+        return self._names.get(rid) or Noun.plain(rid)
+
+    def rnames(self, rids: list[str], empty: str = "—") -> Noun:
+        """Several Regions as one declinable list ("z Mgielnią, Wybrzeżem Feralas")."""
+        return Noun.join([self.rname(r) for r in rids]) if rids else Noun.plain(empty)
 
     def titles(self, rule_ids: list[str]) -> str:
         """Rules named for people: their titles in the asker's language, not their IDs."""
@@ -146,10 +169,10 @@ def ask_move(job: Job) -> Answer:
     path = [q.frm, *q.via, q.to]
     n = q.units if q.units is not None else 1
     question = ui("Can the {faction} move {count} {units} from {src} to {dst}?", job.lang).format(
-        faction=job.fname(q.faction), count=n, units=_units(job, n), src=q.frm, dst=q.to
+        faction=job.fname(q.faction), count=n, units=_units(job, n), src=job.rname(q.frm), dst=job.rname(q.to)
     )
     if q.via:
-        question = question[:-1] + " " + ui("(through {regions})?", job.lang).format(regions=", ".join(q.via))
+        question = question[:-1] + " " + ui("(through {regions})?", job.lang).format(regions=job.rnames(list(q.via)))
     steps = len(path) - 1
     results: list[tuple[RuleResult, Context, str | None]] = []
     seen: dict[str, int] = {}
@@ -160,7 +183,7 @@ def ask_move(job: Job) -> Answer:
             moved=q.moved_this_action if i == 0 else True,
             steps=steps,
         )
-        note = f"{path[i]} → {path[i + 1]}" if steps > 1 else None
+        note = f"{job.rname(path[i])} → {job.rname(path[i + 1])}" if steps > 1 else None
         # Rules about the start (own Units there, leaving a Battle) and the whole move (turn,
         # points) are checked once; each later step only for entering its Region.
         for r in job.eng.evaluate("move", ctx, only=None if i == 0 else _enters):
@@ -223,17 +246,16 @@ def _known_cost(job: Job) -> None:
         )
 
 
-def _structure_name(job: Job) -> str:
-    """A Structure's name in the asker's language when the glossary knows it, else its ID."""
-    s = job.q.structure or "?"
-    return job.t.term(s) if s in job.eng.rs.terms else s
+def _structure_name(job: Job) -> Noun:
+    """A Structure's printed name in the asker's language, declinable ("Żniwiarkę")."""
+    return structure_name(job.q.structure, job.lang)
 
 
 def ask_build(job: Job) -> Answer:
     _known_cost(job)
     q = job.q
     question = ui("Can the {faction} build a {structure} in {region}?", job.lang).format(
-        faction=job.fname(q.faction), structure=_structure_name(job), region=q.region
+        faction=job.fname(q.faction), structure=_structure_name(job), region=job.rname(q.region)
     )
     return _generic(job, job.ctx(region=job.region(q.region)), question)
 
@@ -241,7 +263,7 @@ def ask_build(job: Job) -> Answer:
 def ask_activate(job: Job) -> Answer:
     q = job.q
     question = ui("Can the {faction} activate their {structure} in {region}?", job.lang).format(
-        faction=job.fname(q.faction), structure=_structure_name(job), region=q.region
+        faction=job.fname(q.faction), structure=_structure_name(job), region=job.rname(q.region)
     )
     return _generic(job, job.ctx(region=job.region(q.region)), question)
 
@@ -272,7 +294,7 @@ def ask_enable(job: Job) -> Answer:
 
 def ask_skill(job: Job) -> Answer:
     question = ui("Can the {faction} use their Skill {skill} now?", job.lang).format(
-        faction=job.fname(job.q.faction), skill=job.q.skill
+        faction=job.fname(job.q.faction), skill=skill_name(job.q.skill, job.lang)
     )
     return _generic(job, job.ctx(), question)
 
@@ -291,7 +313,7 @@ def _battle_of(job: Job, who: str | None) -> Region | None:
 def ask_tactic(job: Job) -> Answer:
     region = _battle_of(job, job.q.faction)
     question = ui("Can the {faction} play this Tactics card in the Battle in {region}?", job.lang).format(
-        faction=job.fname(job.q.faction), region=region.id if region else "?"
+        faction=job.fname(job.q.faction), region=job.rname(region.id if region else None)
     )
     return _generic(job, job.ctx(region=region), question)
 
@@ -368,11 +390,11 @@ def ask_retreat(job: Job) -> Answer:
     if job.q.to is not None:
         n = job.q.units if job.q.units is not None else 1
         question = ui("Can the {faction} retreat {count} {units} from {src} to {dst}?", job.lang).format(
-            faction=job.fname(who), count=n, units=_units(job, n), src=region.id, dst=job.q.to
+            faction=job.fname(who), count=n, units=_units(job, n), src=job.rname(region.id), dst=job.rname(job.q.to)
         )
         return _generic(job, job.ctx(region=region, frm=region, to=job.pos.regions[job.q.to]), question)
     question = ui("Where may the {faction} retreat to from {region}?", job.lang).format(
-        faction=job.fname(who), region=region.id
+        faction=job.fname(who), region=job.rname(region.id)
     )
     opts = retreat_options(job, who, region)
     if not opts.results:
@@ -384,14 +406,14 @@ def ask_retreat(job: Job) -> Answer:
     lines = []
     for rid in sorted(region.neighbours):
         if rid in opts.destinations:
-            lines.append(f"{rid}: " + ui("yes", job.lang))
+            lines.append(f"{job.rname(rid)}: " + ui("yes", job.lang))
         else:
             why = job.titles(opts.refused.get(rid, []))
-            lines.append(f"{rid}: " + ui("no", job.lang) + (f" [{why}]" if why else ""))
+            lines.append(f"{job.rname(rid)}: " + ui("no", job.lang) + (f" [{why}]" if why else ""))
     if opts.nests:
         lines.append(
             ui("The Trog Units leave the board; a Trog Nest token goes on one of: {regions}", job.lang).format(
-                regions=", ".join(opts.nest_on) or "—"
+                regions=job.rnames(opts.nest_on)
             )
         )
     elif to_reserve:
@@ -687,7 +709,7 @@ class _Legal:
                         dests.append(nid)
                 if dests:
                     moves[rid] = {"units": min(own, limit), "to": dests}
-            text = "; ".join(f"{rid}: {m['units']} → {', '.join(m['to'])}" for rid, m in moves.items())
+            text = "; ".join(f"{job.rname(rid)}: {m['units']} → {job.rnames(m['to'])}" for rid, m in moves.items())
             why_not = [] if moves else list(dict.fromkeys(held))
             add(
                 "move",
@@ -753,7 +775,7 @@ class _Legal:
                 bool(build_ok),
                 {"regions": build_ok} if build_ok else {},
                 [],
-                ", ".join(build_ok) or nothing,
+                str(job.rnames(build_ok, nothing)),
             )
 
     def activate(self) -> None:
@@ -772,6 +794,7 @@ class _Legal:
         aq0 = _probe(job, "activate", structure=None, activations=0)
         if gate("activate", aq0, ui("Activate", lang)):
             act_ok: list[str] = []
+            act_names: list[str] = []  # the same, for people: "Żniwiarka (Region A)"
             for rid in sorted(pos.regions):
                 region = pos.regions[rid]
                 for s in region.structures:
@@ -780,13 +803,14 @@ class _Legal:
                     aq = _probe(job, "activate", structure=s.type, region=rid, activations=0)
                     if _ok(eng.evaluate("activate", Context(pos, aq, who, region=region), only=detail(_B_STRUCT))):
                         act_ok.append(f"{s.type}@{rid}")
+                        act_names.append(f"{structure_name(s.type, lang)} ({job.rname(rid)})")
             add(
                 "activate",
                 ui("Activate", lang),
                 bool(act_ok),
                 {"structures": act_ok} if act_ok else {},
                 [],
-                ", ".join(act_ok) or nothing,
+                ", ".join(act_names) or nothing,
             )
 
     def draw_tactics(self) -> None:
@@ -848,7 +872,7 @@ class _Legal:
                 bool(usable),
                 {"skills": usable} if usable else {},
                 [],
-                ", ".join(usable) or nothing,
+                ", ".join(skill_name(k, lang) for k in usable) or nothing,
             )
 
     def play_tactic(self) -> None:

@@ -23,7 +23,7 @@ from havoc.games.cry_havoc.contract import (
     TERRAINS,
 )
 from havoc.games.cry_havoc.position import FACTION, FACTION_KEYS, REGION_REF, Position
-from havoc.games.cry_havoc.ui import faction_name, ui
+from havoc.games.cry_havoc.ui import faction_name, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.record import field, record
 from havoc.spec import Reader, Spec, _is_ldict, suggest
@@ -282,7 +282,7 @@ def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, factio
                     units=units,
                     faction=faction_name(faction, _ml()),
                     have=have,
-                    region=repr(d["from"]),
+                    region=region_names(pos.regions, _ml())[d["from"]],
                     path=f"regions.{d['from']}.units.{faction}",
                 ),
             )

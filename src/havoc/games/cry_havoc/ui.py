@@ -6,6 +6,10 @@ them all; their Polish lives in ``locales/pl/LC_MESSAGES/havoc.po`` under contex
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from havoc.games.cry_havoc import words
+from havoc.grammar import Noun, noun
 from havoc.i18n import UI_CONTEXT as CONTEXT
 from havoc.i18n import message_language, nui, set_message_language, translator, ui, yes_no
 
@@ -34,23 +38,81 @@ def reset() -> None:
     answer._texts.clear()
 
 
-def _faction_names(lang: str) -> dict[str, str]:
-    return {
-        "humans": ui("Humans", lang),
-        "pilgrims": ui("Pilgrims", lang),
-        "machines": ui("Machines", lang),
-        "trogs": ui("Trogs", lang),
-    }
+def _faction_names(lang: str) -> dict[str, Noun]:
+    return {key: noun(name, lang) for key, name in words.FACTIONS.items()}
 
 
-_factions: dict[str, dict[str, str]] = {}
+_factions: dict[str, dict[str, Noun]] = {}
 
 
-def faction_name(faction: str, lang: str = "en") -> str:
+def faction_name(faction: str, lang: str = "en") -> Noun:
+    """A faction by its name in ``lang``, declinable (``{faction:dat}``: "Pielgrzymom")."""
     names = _factions.get(lang)
     if names is None:
         names = _factions[lang] = _faction_names(lang)
-    return names.get(faction, faction)
+    return names.get(faction) or Noun.plain(faction)
+
+
+EXAMPLE_PREFIX = "example-"
+
+
+def lettered(keys: Iterable[str]) -> dict[str, str]:
+    """The letter of each invented (``example-…``) ID among ``keys``, in order: ``example-b`` is
+    B; a longer one (``example-battle``) takes the first letter no other ID uses."""
+    keys = list(dict.fromkeys(keys))
+    n = len(EXAMPLE_PREFIX)
+    used = {k[n:].upper() for k in keys if len(k) == n + 1 and k.startswith(EXAMPLE_PREFIX)}
+    free = (c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in used)
+    out: dict[str, str] = {}
+    for key in keys:
+        if key.startswith(EXAMPLE_PREFIX):
+            rest = key[n:]
+            out[key] = rest.upper() if len(rest) == 1 else next(free, rest)
+    return out
+
+
+def region_names(keys: Iterable[str], lang: str = "en") -> dict[str, Noun]:
+    """Every Region of a table by name: the six known from the rulebook by their names, the
+    invented ones as "Region A", "Region B" …, any other as its own ID (a player's own name)."""
+    keys = list(dict.fromkeys(keys))
+    letters = lettered(keys)
+    out: dict[str, Noun] = {}
+    for key in keys:
+        if key in words.KNOWN_REGIONS:
+            out[key] = noun(words.KNOWN_REGIONS[key], lang)
+        elif key in letters:
+            out[key] = noun(words.EXAMPLE_REGION, lang, letter=letters[key])
+        else:
+            out[key] = Noun.plain(key)
+    return out
+
+
+def _named(key: str | None, known: dict[str, str], example: str, lang: str) -> Noun:
+    if not key:
+        return Noun.plain("?")
+    if key in known:
+        return noun(known[key], lang)
+    if key.startswith(EXAMPLE_PREFIX):
+        return noun(example, lang, letter=lettered([key])[key])
+    return Noun.plain(key)
+
+
+def region_phrase(key: str, regions: Noun, lang: str = "en") -> str | None:
+    """A position key that reads as a phrase before Region names, with their case
+    ("sąsiaduje z Mgielnią, Wybrzeżem Feralas"); None for a key shown as "key: value"."""
+    if key == "adjacent":
+        return ui("adjacent to {regions}", lang).format(regions=regions)
+    return None
+
+
+def structure_name(key: str | None, lang: str = "en") -> Noun:
+    """A Structure type by its printed name ("Żniwiarka"), an invented one as "Structure A"."""
+    return _named(key, words.STRUCTURES, words.EXAMPLE_STRUCTURE, lang)
+
+
+def skill_name(key: str | None, lang: str = "en") -> Noun:
+    """A Skill by its printed name ("Zwiad"), an invented one as "Skill A"."""
+    return _named(key, words.SKILLS, words.EXAMPLE_SKILL, lang)
 
 
 def value_text(value: object, lang: str = "en") -> str:
@@ -83,6 +145,18 @@ def _value_words(lang: str) -> dict[str, str]:
         "desert": ui("Desert", lang),
         "jungle": ui("Jungle", lang),
         "ocean": ui("Ocean", lang),
+        "own": ui("own deck", lang),
+        "beginner": ui("beginners", lang),
+        "experienced": ui("experienced players", lang),
+        "veteran": ui("veterans", lang),
+        "crystal": ui("Crystal", lang),
+        "structure": ui("Structure", lang),
+        "war-party": ui("Trog War Party", lang),
+        "nest": ui("Trog Nest", lang),
+        "ready": ui("ready", lang),
+        "exhausted": ui("exhausted", lang),
+        **{k: structure_name(k, lang) for k in words.STRUCTURES},
+        **{k: skill_name(k, lang) for k in words.SKILLS},
     }
 
 

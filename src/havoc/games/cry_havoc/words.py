@@ -16,6 +16,26 @@ KNOWN_REGIONS = {
     "camerons-sea": "Cameron's Sea",
     "world-caverns": "World Caverns",
 }
+# An invented Region, by its letter ("example-b" is Region B).
+EXAMPLE_REGION = "Region {letter}"
+
+# Things a question names by ID that have a printed name (the Structures and Skills known from
+# the sources, rules/README.md); an invented one (``example-…``) is lettered like a Region.
+STRUCTURES = {
+    "harvester": "Harvester",
+    "power-orb": "Power Orb",
+    "airfield": "Airfield",
+    "artillery": "Artillery",
+    "watchtower": "Watchtower",
+}
+EXAMPLE_STRUCTURE = "Structure {letter}"
+SKILLS = {
+    "scouting": "Scouting",
+    "teleport": "Teleport",
+}
+EXAMPLE_SKILL = "Skill {letter}"
+FACTIONS = {"humans": "Humans", "pilgrims": "Pilgrims", "machines": "Machines", "trogs": "Trogs"}
+
 # --- position and question keys -------------------------------------------------
 KEYS = {
     key: text
@@ -62,6 +82,19 @@ KEYS = {
         "figures": "Figures",
         "rules": "Rules",
         "objectives": "Units on the objectives",
+        "trog-token": "Trog token",
+        "exploration": "Exploration token",
+        "enabled-by": "enabled by",
+        "passed": "passed",
+        "controlled-at-action-start": "Controlled when the action began",
+        "skills": "Skills",
+        "skill": "Skill",
+        "deck": "Deck",
+        "owner": "owner",
+        "type": "type",
+        "position": "Upcoming Initiative spot",
+        "decide": "Decide",
+        "upcoming-initiative": "Upcoming Initiative track",
     }.items()
 }
 
@@ -116,6 +149,29 @@ VALUES = {
         "air-support": "Air Support",
         "control": "Region Control",
         "attrition": "Attrition",
+        **STRUCTURES,
+        **SKILLS,
+        "ready": "ready",
+        "exhausted": "exhausted",
+        "own": "own deck",
+        "solo": "solo variant",
+        "scouts": "Scouts",
+        # the steps of each phase (vocabulary.yaml)
+        "resolve-events": "Resolve Events",
+        "update-initiative": "Update Initiative",
+        "refresh-skills": "Refresh Skills",
+        "draw": "Draw cards",
+        "before-action": "before an action",
+        "during-action": "during an action",
+        "after-action": "after an action",
+        "add-crystal": "Add a Crystal",
+        "place-units": "Place Units",
+        "play-tactics": "Play Tactics cards",
+        "resolve-objectives": "Resolve the objectives",
+        "return-survivors": "Return survivors",
+        "remove-token": "Remove the Battle token",
+        "score-prisoners": "Score Prisoners",
+        "buy-back": "Buy back Prisoners",
     }.items()
 }
 
@@ -129,6 +185,19 @@ DECISIONS = {
     "tactics": "whether they draw another Tactics card",
     "prisoner": "where they take a Prisoner from",
 }
+
+
+def nouns() -> list[str]:
+    """The names a sentence may decline (their case forms are catalog entries, havoc.grammar)."""
+    return [
+        *KNOWN_REGIONS.values(),
+        EXAMPLE_REGION,
+        *FACTIONS.values(),
+        *STRUCTURES.values(),
+        EXAMPLE_STRUCTURE,
+        *SKILLS.values(),
+        EXAMPLE_SKILL,
+    ]
 
 
 def site_words() -> dict[str, dict[str, str]]:

@@ -19,7 +19,8 @@ from typing import Any
 from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.cry_havoc.contract import OBJECTIVES, TROGS
 from havoc.games.cry_havoc.position import Position, Region
-from havoc.games.cry_havoc.ui import faction_name
+from havoc.games.cry_havoc.ui import faction_name, region_names
+from havoc.grammar import Noun
 from havoc.i18n import nui, ui
 from havoc.rulebook.model import Ruleset
 
@@ -126,6 +127,7 @@ class Table:
 
     def __init__(self, rs: Ruleset, pos: Position, lang: str) -> None:
         self.rs, self.pos, self.lang = rs, pos, lang
+        self._names: dict[str, Noun] | None = None
         if pos.variant != VARIANT:
             found = repr(pos.variant) if pos.variant else ui("none (the base game)", lang)
             raise InputError(
@@ -248,8 +250,17 @@ class Table:
     def trogs(self, region: Region) -> int:
         return region.units.get(TROGS, 0)
 
-    def fname(self, faction: str) -> str:
+    def fname(self, faction: str) -> Noun:
         return faction_name(faction, self.lang)
+
+    def rname(self, rid: str) -> Noun:
+        """A Region by its name in the table's language ("Groty Świata", "Region A")."""
+        if self._names is None:
+            self._names = region_names(self.pos.regions, self.lang)
+        return self._names.get(rid) or Noun.plain(rid)
+
+    def rnames(self, rids: list[str]) -> Noun:
+        return Noun.join([self.rname(r) for r in rids]) if rids else Noun.plain("—")
 
     def units(self, n: int) -> str:
         return nui("Unit", "Units", n, self.lang)
@@ -436,7 +447,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
                     None,
                     "from: "
                     + ui("{region} holds no Trog Units (regions.{region_id}.units.trogs)", lang).format(
-                        region=repr(src.id), region_id=src.id
+                        region=table.rname(src.id), region_id=src.id
                     ),
                 )
             ]
@@ -450,7 +461,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
                     None,
                     "units: "
                     + ui("{count} Trog Units would move, but {region} holds {have}", lang).format(
-                        count=units, region=repr(src.id), have=table.trogs(src)
+                        count=units, region=table.rname(src.id), have=table.trogs(src)
                     ),
                 )
             ]
@@ -460,7 +471,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
         table,
         "move",
         ui("Where do {count} Trog {units} from {region} move?", lang).format(
-            count=units, units=table.units(units), region=src.id
+            count=units, units=table.units(units), region=table.rname(src.id)
         ),
     )
     dist = table.distances([src.id])
@@ -486,7 +497,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
                     + ui(
                         "no Region the Trogs may enter is within {steps} of {region}; list its neighbours",
                         lang,
-                    ).format(steps=f"{reach} " + nui("step", "steps", reach, lang), region=repr(src.id)),
+                    ).format(steps=f"{reach} " + nui("step", "steps", reach, lang), region=table.rname(src.id)),
                 )
             ]
         )
@@ -498,7 +509,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
         d.lines.insert(
             0,
             ui("The Trogs move {count} {units} from {src} to {dst}.", lang).format(
-                count=units, units=table.units(units), src=src.id, dst=d.choice
+                count=units, units=table.units(units), src=table.rname(src.id), dst=table.rname(d.choice)
             ),
         )
         if table.enemy(target) > 0:
@@ -508,7 +519,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
             d.lines.append(
                 ui(
                     "A Battle follows there; the Trog Units that fight in it come from the Trog HQ ({hq}).", lang
-                ).format(hq=table.hq.id)
+                ).format(hq=table.rname(table.hq.id))
             )
         if target.trog_token == "war-party":
             d.also.append(R_WAR_PARTY)
@@ -536,7 +547,7 @@ def _finish_pick(table: Table, d: TrogDecision, pick: _Pick) -> None:
         d.rule = I_FULL_TIE
         d.lines.append(
             ui("Every priority ties between {regions}: choose one of them at random.", lang).format(
-                regions=", ".join(pick.chosen)
+                regions=table.rnames(pick.chosen)
             )
         )
 
@@ -621,13 +632,13 @@ def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
                 if kind == TRAP
                 else ui("The Trogs build a Brooding Pool in {region}.", lang)
             )
-            d.lines.append(line.format(region=rid))
+            d.lines.append(line.format(region=table.rname(rid)))
     elif traps or pools:
         d.choice = "activate"
         d.figures = {"activate": traps + pools}
         d.lines.append(
             ui("The Trogs activate their Traps ({traps}), then their Brooding Pools ({pools}).", lang).format(
-                traps=", ".join(traps) or "—", pools=", ".join(pools) or "—"
+                traps=table.rnames(traps), pools=table.rnames(pools)
             )
         )
     else:
@@ -648,7 +659,7 @@ def _battle(table: Table, query: Mapping[str, Any]) -> tuple[Region, bool]:
                     None,
                     "region: "
                     + ui("{region} holds no Battle between the Trogs and the {faction}", table.lang).format(
-                        region=repr(region.id), faction=table.fname(table.player)
+                        region=table.rname(region.id), faction=table.fname(table.player)
                     ),
                 )
             ]
@@ -711,7 +722,11 @@ def decide_place(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     region, defending = _battle(table, query)
     theirs = _objectives(table, query, table.player, table.enemy(region))
     left = table.trogs(region)
-    d = _start(table, "place", ui("How do the Trogs place their Units in {region}?", lang).format(region=region.id))
+    d = _start(
+        table,
+        "place",
+        ui("How do the Trogs place their Units in {region}?", lang).format(region=table.rname(region.id)),
+    )
     d.rule = R_PLACE
     placed = dict.fromkeys(OBJECTIVES, 0)
     won: list[str] = []
@@ -757,7 +772,9 @@ def decide_tactics(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     mine = _objectives(table, query, TROGS, None)
     text = _bool_field(query, "tactic-text", lang, True)
     d = _start(
-        table, "tactics", ui("Do the Trogs draw another Tactics card in {region}?", lang).format(region=region.id)
+        table,
+        "tactics",
+        ui("Do the Trogs draw another Tactics card in {region}?", lang).format(region=table.rname(region.id)),
     )
     d.rule = R_TACTICS
     tie_wins = defending and table.flag("solo-place-defender-tie")
