@@ -88,11 +88,7 @@ def resolve(job: Job) -> Answer:
     cited.extend((r, pre_ctx, None) for r in pre_rs)
     pre = merge_figures(pre_rs)
     mine.update(pre)
-    lines = [
-        ui("Battle token {token}: {attacker} attack, {defender} defend", lang).format(
-            token=region.battle.token, attacker=job.fname(attacker), defender=job.fname(defender) if defender else "—"
-        )
-    ]
+    lines = [_heading(job, region.battle.token, attacker, defender)]
     if any(r.passed is False for r in pre_rs) or pre.get(F_NOT_FOUGHT) or defender is None:
         remaining = region.sides()
         holder = remaining[0] if remaining else None
@@ -100,7 +96,8 @@ def resolve(job: Job) -> Answer:
         if holder:
             lines.append(ui("{faction} take Control of the Region.", lang).format(faction=job.fname(holder)))
         failed = [(r, c, n) for r, c, n in cited if r.passed is False] or cited
-        gone = {**mine, "control-winner": holder or ""}
+        # Step A (the Crystal) belongs to a Battle that is fought: none is added here.
+        gone = {**mine, C.F_BATTLE_CRYSTALS: 0, "control-winner": holder or ""}
         return _answer(job, question, failed, gone, lines, verdict=False, details={"fought": False, "control": holder})
 
     added = _int(pre, C.F_BATTLE_CRYSTALS)
@@ -272,6 +269,17 @@ def resolve(job: Job) -> Answer:
         "crystals": region.crystals + added,
     }
     return _answer(job, question, cited, figures, lines, verdict=True, details=details)
+
+
+def _heading(job: Job, token: int, attacker: str, defender: str | None) -> str:
+    """The Battle's first line: who attacks and who defends (or that no Defender is left)."""
+    if defender is None:
+        return ui("Battle token {token}: {attacker} attack; no Defender is left", job.lang).format(
+            token=token, attacker=job.fname(attacker)
+        )
+    return ui("Battle token {token}: {attacker} attack, {defender} defend", job.lang).format(
+        token=token, attacker=job.fname(attacker), defender=job.fname(defender)
+    )
 
 
 def _survivors_line(job: Job, won: str, count: int, home: bool, to_hq: dict[str, int]) -> str:
