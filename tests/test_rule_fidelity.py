@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from havoc import api
 from havoc.interpreter.answer import Answer, render_text
 
@@ -276,3 +278,64 @@ def test_solo_trogs_play_desert_cards_in_any_terrain() -> None:
     assert trogs.verdict is True and "solo-terrain-tactics" in cited(trogs) and trogs.overlay == "solo"
     assert api.ask(pos, {**q, "faction": "humans"}).verdict is False
     assert api.ask(pos, {**q, "faction": "trogs", "card-terrain": "ocean"}).verdict is False
+
+
+# --- English answers: counts agree with nouns, plural possessives, no empty slots ----------------
+
+
+def test_end_of_move_question_uses_the_plural_possessive() -> None:
+    pos = {
+        "players": ["humans", "pilgrims"],
+        "round": 1,
+        "phase": "actions",
+        "turn": "humans",
+        "regions": {"example-a": {"units": {"humans": 1}}},
+    }
+    a = api.ask(pos, {"ask": "end-of-move", "faction": "humans", "region": "example-a"})
+    assert "the Humans' Move" in a.question and "Humans's" not in a.question
+
+
+def test_one_unit_goes_back() -> None:
+    pos = {
+        "players": ["humans", "pilgrims"],
+        "round": 1,
+        "phase": "actions",
+        "turn": "humans",
+        "factions": {"trogs": {"reserve": 0}},
+        "regions": {"example-a": {"units": {"humans": 2}, "trog-token": "war-party"}},
+    }
+    text = render_text(api.ask(pos, {"ask": "end-of-move", "faction": "humans", "region": "example-a"}))
+    assert "1 Unit goes back to the Reserve" in text and "1 Unit go back" not in text
+
+
+def test_solo_trog_lines_agree_with_their_counts() -> None:
+    from havoc.games.cry_havoc.solo import trogs as decide_trogs
+
+    pos = {
+        "players": ["humans"],
+        "variant": "solo",
+        "round": 2,
+        "phase": "actions",
+        "factions": {"trogs": {"reserve": 1}},
+        "regions": {
+            "world-caverns": {"hq": "trogs", "units": {"trogs": 2}, "adjacent": ["example-a", "example-b"]},
+            "example-a": {"adjacent": ["world-caverns", "example-x"]},
+            "example-b": {"adjacent": ["world-caverns"]},
+            "example-x": {"units": {"humans": 6}, "adjacent": ["example-a"]},
+        },
+    }
+    recruit = decide_trogs(pos, {"decide": "recruit", "units": 3})
+    said = "\n".join([recruit.question, *recruit.lines])
+    assert "Only 1 Trog Unit is in the Reserve." in said
+    move = decide_trogs(pos, {"decide": "move", "units": 1})
+    assert move.question.startswith("Where does 1 Trog Unit")
+    reasons = " ".join(s.reason for s in move.set_aside)
+    assert "the Humans' Units" in reasons and "the Humans Units" not in reasons
+
+
+def test_rule_overlay_line_has_no_empty_parentheses(capsys: pytest.CaptureFixture[str]) -> None:
+    from havoc.cli import main
+
+    assert main(["rule", "solo-setup-trog-structures"]) == 0
+    out = capsys.readouterr().out
+    assert "overlay: solo (add)" in out.splitlines() and "()" not in out and "(add )" not in out

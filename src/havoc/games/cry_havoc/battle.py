@@ -18,7 +18,7 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.queries import Job, retreat_options
-from havoc.games.cry_havoc.ui import faction_name, ui
+from havoc.games.cry_havoc.ui import faction_name, nui, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
@@ -355,9 +355,12 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
                     q.name,
                     None,
                     f"card-units.{side}: "
-                    + ui("the card adds {count} Units, but the {faction} have {have} in the Reserve", _ml()).format(
-                        count=change, faction=faction_name(side, _ml()), have=pos.reserve(side)
-                    ),
+                    + nui(
+                        "the card adds {count} Unit, but the {faction} have {have} in the Reserve",
+                        "the card adds {count} Units, but the {faction} have {have} in the Reserve",
+                        change,
+                        _ml(),
+                    ).format(count=change, faction=faction_name(side, _ml()), have=pos.reserve(side)),
                 )
             )
         if total != want:
@@ -367,9 +370,12 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
                     q.name,
                     None,
                     f"objectives.{side}: "
-                    + ui("{total} Units placed, but the {faction} have {have} in {region}", _ml()).format(
-                        total=total, faction=faction_name(side, _ml()), have=in_region, region=repr(region.id)
-                    )
+                    + nui(
+                        "{total} Unit placed, but the {faction} have {have} in {region}",
+                        "{total} Units placed, but the {faction} have {have} in {region}",
+                        total,
+                        _ml(),
+                    ).format(total=total, faction=faction_name(side, _ml()), have=in_region, region=repr(region.id))
                     + by_card
                     + ": "
                     + ui(

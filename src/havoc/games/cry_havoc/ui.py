@@ -12,8 +12,10 @@ from havoc.i18n import message_language, nui, set_message_language, translator, 
 __all__ = [
     "CONTEXT",
     "faction_name",
+    "faction_owner",
     "kind_label",
     "message_language",
+    "nui",
     "reset",
     "set_message_language",
     "translator",
@@ -51,6 +53,18 @@ def faction_name(faction: str, lang: str = "en") -> str:
     if names is None:
         names = _factions[lang] = _faction_names(lang)
     return names.get(faction, faction)
+
+
+def faction_owner(faction: str, lang: str = "en") -> str:
+    """A faction's name as the owner of something ("the Humans' Move"), for ``{owner}`` slots.
+
+    English adds the possessive ending (just an apostrophe after a plural in -s); other
+    languages get the name as it is and say the owner their own way in the translation.
+    """
+    name = faction_name(faction, lang)
+    if lang != "en":
+        return name
+    return name + ("'" if name.endswith("s") else "'s")
 
 
 def value_text(value: object, lang: str = "en") -> str:
