@@ -16,8 +16,10 @@ from havoc.i18n import message_language, nui, set_message_language, translator, 
 __all__ = [
     "CONTEXT",
     "faction_name",
+    "faction_owner",
     "kind_label",
     "message_language",
+    "nui",
     "reset",
     "set_message_language",
     "translator",
@@ -115,6 +117,18 @@ def skill_name(key: str | None, lang: str = "en") -> Noun:
     return _named(key, words.SKILLS, words.EXAMPLE_SKILL, lang)
 
 
+def faction_owner(faction: str, lang: str = "en") -> str:
+    """A faction's name as the owner of something ("the Humans' Move"), for ``{owner}`` slots.
+
+    English adds the possessive ending (just an apostrophe after a plural in -s); other
+    languages get the name as it is and say the owner their own way in the translation.
+    """
+    name = faction_name(faction, lang)
+    if lang != "en":
+        return name
+    return name + ("'" if name.endswith("s") else "'s")
+
+
 def value_text(value: object, lang: str = "en") -> str:
     """A fact or figure value for people: booleans as yes/no, lists joined, game words named."""
     if isinstance(value, bool):
@@ -170,6 +184,7 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "must-discard": ui("must discard", lang),
         "may-recruit": ui("may recruit", lang),
         "points-left": ui("points left", lang),
+        "points-missing": ui("points missing", lang),
         "points-needed": ui("Move points needed", lang),
         "upcoming-position": ui("new Upcoming Initiative spot", lang),
         "gains-control": ui("gains Control", lang),
@@ -207,6 +222,7 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "final-vp": ui("VP", lang),
         "tiebreak-prisoners": ui("prisoners held", lang),
         "tiebreak-initiative": ui("Initiative spot", lang),
+        "tiebreak-trogs": ui("the Trogs win ties", lang),
         "winner": ui("winner", lang),
         "ranking": ui("ranking", lang),
         "tie-broken-by": ui("tie broken by", lang),
