@@ -43,14 +43,14 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
     "package.json",
 )
-# havoc's modules the answer path never imports: the site, the sheets, the server, the CLI,
-# search (the site has its own JS search) and the catalog tools (Babel).
+# havoc's modules the answer path never imports: the site, the sheets, the server, the CLI and
+# the catalog tools (Babel). Search stays: a game's name matching (the chart lines of Advanced
+# Cry Havoc 2) folds and stems words with the search's own text functions.
 LEFT_OUT = {
     "sphinxext",
     "quickref",
     "server",
     "commands",
-    "search",
     "cli.py",
     "__main__.py",
     "catalogs.py",
@@ -77,6 +77,7 @@ def pyodide_version(folder: Path | None = None) -> str:
 
 def _bundle_files() -> list[tuple[str, Path]]:
     """(name in the archive, source file) for the engine's code and data."""
+    import snowballstemmer
     import yaml
 
     out: list[tuple[str, Path]] = []
@@ -87,6 +88,8 @@ def _bundle_files() -> list[tuple[str, Path]]:
         out.append((f"havoc/{rel.as_posix()}", path))
     yaml_dir = Path(yaml.__file__).parent
     out += [(f"yaml/{p.name}", p) for p in sorted(yaml_dir.glob("*.py"))]
+    stem_dir = Path(snowballstemmer.__file__).parent  # pure Python, the stemmer search.text uses
+    out += [(f"snowballstemmer/{p.name}", p) for p in sorted(stem_dir.glob("*.py"))]
     from havoc.i18n import locales_root
     from havoc.rulebook import rules_root
 

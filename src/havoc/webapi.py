@@ -82,10 +82,12 @@ def _body(text: str, query: Mapping[str, str], allowed: tuple[str, ...]) -> tupl
         raise Refused(413, "too-large", ui("The request is larger than 256 KiB.", lang))
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise Refused(400, "malformed", ui("The request is nested too deeply.", lang)) from None
     except ValueError as exc:
         where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
         if isinstance(exc, json.JSONDecodeError):
-            where.update(message=exc.msg, line=exc.lineno, column=exc.colno)
+            where.update(message=ui("not valid JSON here", lang), line=exc.lineno, column=exc.colno)
         raise Refused(400, "malformed", ui("The request is not valid JSON.", lang), [where]) from None
     if not isinstance(data, dict):
         raise Refused(400, "malformed", ui("The request must be a JSON object with a position.", lang))
@@ -93,11 +95,17 @@ def _body(text: str, query: Mapping[str, str], allowed: tuple[str, ...]) -> tupl
     set_message_language(lang)
     unknown = [k for k in data if k not in allowed]
     problems = [
-        {"in": "request", "field": str(k), "message": f"unknown field; expected one of {', '.join(allowed)}"}
+        {
+            "in": "request",
+            "field": str(k),
+            "message": ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(allowed)),
+        }
         for k in unknown
     ]
     if "position" not in data:
-        problems.append({"in": "request", "field": "position", "message": "expected a position (required)"})
+        problems.insert(
+            0, {"in": "request", "field": "position", "message": ui("expected a position (required)", lang)}
+        )
     if problems:
         raise Refused(422, "invalid-input", ui("The request has problems.", lang), problems)
     return data, lang

@@ -171,6 +171,8 @@ def _value_words(lang: str) -> dict[str, str]:
         "exhausted": ui("exhausted", lang),
         **{k: structure_name(k, lang) for k in words.STRUCTURES},
         **{k: skill_name(k, lang) for k in words.SKILLS},
+        # "tie-broken-by" lists tie-breaker figures: name them as their labels do
+        **{k: v for k, v in _figure_labels(lang).items() if k.startswith("tiebreak-")},
     }
 
 
