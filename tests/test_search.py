@@ -294,7 +294,7 @@ def test_base_rules_before_a_variant_the_query_does_not_name() -> None:
         if not ws:
             continue
         demoted = eng.demoted(ws)
-        _, words, _ = eng.match(ws)
+        words = eng.covers(ws)
         results = eng.search(q.text, 10)
         for i, r in enumerate(results):
             if r.doc not in demoted:

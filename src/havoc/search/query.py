@@ -71,6 +71,9 @@ class Engine:
         self.vocab: dict[str, list[str]] = data["vocab"]
         self.words = sorted(self.vocab)
         self.phrases: list[tuple[list[str], str]] = [(list(k), c) for k, c in data["phrases"]]
+        self._phrases_from: dict[str, list[int]] = defaultdict(list)  # first key -> phrase numbers
+        for i, (keys, _) in enumerate(self.phrases):
+            self._phrases_from[keys[0]].append(i)
         self.variants: dict[str, dict[str, list[Any]]] = data.get("variants", {})
         self.numbers: dict[str, int] = data.get("numbers", {})
         self._deletes: dict[str, list[str]] | None = None
@@ -141,35 +144,56 @@ class Engine:
         numbered, rest = self.split_numbers(query)
         return numbered, [w for w in T.words(rest) if not T.is_stopword(w)][:MAX_WORDS]
 
-    def match(self, ws: list[str]) -> tuple[dict[int, float], dict[int, set[int]], frozenset[str]]:
-        """Each document's summed score, the query words it covers, and the query's keys."""
+    def match(self, ws: list[str]) -> tuple[dict[int, float], dict[int, int], frozenset[str], dict[str, range]]:
+        """Each document's summed score and how many query words it covers; the query's keys;
+        the phrases found (concept -> the words it spans)."""
         alts = [self.word_keys(w, i == len(ws) - 1) for i, w in enumerate(ws)]
         key_sets = [{k for k, _ in a} for a in alts]
         extra: dict[str, range] = {}  # concept -> the query words its phrase spans (first match)
-        for keys, concept in self.phrases:
+        # only the phrases that start with one of the query's keys, in the index's order
+        candidates = sorted({i for ks in key_sets for k in ks for i in self._phrases_from.get(k, ())})
+        for keys, concept in (self.phrases[i] for i in candidates):
             n = len(keys)
             for start in range(len(ws) - n + 1):
                 if all(keys[m] in key_sets[start + m] for m in range(n)):
                     extra.setdefault(concept, range(start, start + n))
                     break
         total: dict[int, float] = {}
-        words: dict[int, set[int]] = {}
-        for p, a in enumerate(alts):
+        covered: dict[int, int] = {}
+        bests: list[dict[int, float]] = []
+        for a in alts:
             best: dict[int, float] = {}
             for k, wt in a:
                 for d, score in self._pairs.get(k, ()):
                     s = wt * score
                     if s > best.get(d, 0.0):
                         best[d] = s
+            bests.append(best)
             for d, s in best.items():
                 total[d] = total.get(d, 0.0) + s
-                words.setdefault(d, set()).add(p)
+                covered[d] = covered.get(d, 0) + 1
         # a phrase covers its words: "liczba graczy" finds the rule it names, whatever its words
+        credited: dict[int, set[int]] = {}
         for concept, span in extra.items():
             for d, score in self._pairs.get(concept, ()):
                 total[d] = total.get(d, 0.0) + score
-                words.setdefault(d, set()).update(span)
-        return total, words, frozenset(k for a in alts for k, _ in a) | frozenset(extra)
+                covered.setdefault(d, 0)
+                credited.setdefault(d, set()).update(p for p in span if d not in bests[p])
+        for d, ps in credited.items():
+            covered[d] += len(ps)
+        return total, covered, frozenset(k for a in alts for k, _ in a) | frozenset(extra), extra
+
+    def covers(self, ws: list[str]) -> dict[int, set[int]]:
+        """Which query words each document covers (for tests and explanations; slower)."""
+        out: dict[int, set[int]] = {}
+        for p, w in enumerate(ws):
+            for k, _ in self.word_keys(w, p == len(ws) - 1):
+                for d, _ in self._pairs.get(k, ()):
+                    out.setdefault(d, set()).add(p)
+        for concept, span in self.match(ws)[3].items():
+            for d, _ in self._pairs.get(concept, ()):
+                out.setdefault(d, set()).update(span)
+        return out
 
     def demoted(self, ws: list[str]) -> set[int]:
         """The documents of every variant the query does not name."""
@@ -184,15 +208,15 @@ class Engine:
         numbered, ws = self.query_words(query)
         if (not ws and not numbered) or limit <= 0:
             return []
-        total, words, matched = self.match(ws)
+        total, covered_by, matched, _ = self.match(ws)
         demoted = self.demoted(ws)
         n = len(ws)
-        most = max((len(c) for c in words.values()), default=0)
+        most = max(covered_by.values(), default=0)
         scored = []
         # the lowest score of a base document covering at least c words, for c = n .. 1
         floor = [0.0] * (n + 2)
         for d in total:
-            covered = len(words[d])
+            covered = covered_by[d]
             s = total[d] * ((covered / n) * (covered / n))
             if covered < most and self.docs[d][1] == "term":
                 s = s * TERM_PART_WEIGHT  # a question of more words than the term is answered by a rule
@@ -206,7 +230,7 @@ class Engine:
                 floor[c] = floor[c + 1]
         # a variant's document ranks below every base document that covers as many words
         scored = [
-            (min(s, floor[len(words[d])] * FLOOR_SHARE) if d in demoted and floor[len(words[d])] else s, d)
+            (min(s, floor[covered_by[d]] * FLOOR_SHARE) if d in demoted and floor[covered_by[d]] else s, d)
             for s, d in scored
         ]
         ranked = sorted(scored, key=lambda sd: (-sd[0], sd[1]))
