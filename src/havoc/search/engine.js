@@ -56,6 +56,8 @@ var HavocSearchEngine = (function () {
     this.words = Object.keys(data.vocab).sort();
     this.phrases = data.phrases;
     this.variants = data.variants || {};
+    this.errata = data.errata || { names: [], docs: [] };
+    this.termNames = data.term_names || {}; // a glossary term's names, folded -> its document
     this.numbers = data.numbers || {};
     this.params = data.params;
     this.stop = {};
@@ -181,6 +183,9 @@ var HavocSearchEngine = (function () {
       }
     });
     credited.forEach(function (ps, d) { covered.set(d, covered.get(d) + Object.keys(ps).length); });
+    // the glossary term whose name the whole query is ("HQ", "sztab", "Trog Nest"), shown first
+    var named = {}, name = ws.map(fold).filter(function (w, k, all) { return all.indexOf(w) === k; }).join(" ");
+    if (has(this.termNames, name)) named[this.termNames[name]] = true;
     var folded = {}, demoted = {};
     ws.forEach(function (w) { folded[fold(w)] = true; });
     Object.keys(this.variants).forEach(function (vid) {
@@ -188,6 +193,10 @@ var HavocSearchEngine = (function () {
       var named = v.names.some(function (name) { return name.every(function (w) { return has(folded, w); }); });
       if (!named) v.docs.forEach(function (d) { demoted[d] = true; });
     });
+    var amending = {}, askErrata = this.errata.names.some(function (name) {
+      return name.every(function (w) { return has(folded, w); });
+    });
+    if (!askErrata) this.errata.docs.forEach(function (d) { amending[d] = true; });
     var ranked = [], weight = this.params.variant_weight, termWeight = this.params.term_part_weight;
     var n = ws.length, most = 0, floor = [], c;
     for (c = 0; c < n + 2; c++) floor.push(0.0);
@@ -196,6 +205,7 @@ var HavocSearchEngine = (function () {
       var k = covered.get(d), r = k / n, s = t * (r * r);
       // a question of more words than the term is answered by a rule
       if (k < most && self.docs[d][1] === "term") s = s * termWeight;
+      if (has(amending, d)) s = s * self.params.errata_weight;
       if (has(demoted, d)) s = s * weight;
       else if (floor[k] === 0.0 || s < floor[k]) floor[k] = s;
       ranked.push([s, d]);
@@ -211,7 +221,10 @@ var HavocSearchEngine = (function () {
     });
     ranked.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
     var top = ranked.length ? ranked[0][0] : 0.0;
-    ranked = numbered.map(function (d, k) { return [top + numbered.length - k, d]; }).concat(ranked);
+    // first the rules typed by number, then the terms the query names, then the rest
+    var front = numbered.slice();
+    ranked.forEach(function (sd) { if (has(named, sd[1]) && numbered.indexOf(sd[1]) < 0) front.push(sd[1]); });
+    ranked = front.map(function (d, k) { return [top + front.length - k, d]; }).concat(ranked);
     var qkeys = {};
     alts.forEach(function (a) { a.forEach(function (kw) { qkeys[kw[0]] = true; }); });
     extra.forEach(function (c) { qkeys[c] = true; });

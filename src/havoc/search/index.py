@@ -34,7 +34,7 @@ from havoc.search import text as T
 
 FORMAT = 1
 FIELDS = ("title", "summary", "terms", "text", "section")
-WEIGHTS = {"title": 4.0, "summary": 2.5, "terms": 1.5, "text": 1.0, "section": 0.6}
+WEIGHTS = {"title": 4.0, "summary": 2.5, "terms": 1.5, "text": 1.0, "section": 1.0}
 KIND_BOOST = {"rule": 1.0, "term": 1.0, "example": 0.55}
 K1, B = 1.2, 0.75
 CONCEPT = "@"  # concept keys: "@" + term ID, shared by both languages
@@ -275,7 +275,7 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
         if doc.kind == "rule":
             # the rules a term governs (its "see") are about it, not merely using it
             for tid in governs.get(doc.id, ()):
-                counts["summary"][CONCEPT + tid] += 1
+                counts["title"][CONCEPT + tid] += 1
         fields_of.append(counts)
 
     n = len(docs)
@@ -308,6 +308,7 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
     for word, likes in said_like.items():
         vocab[word] |= {k for w in likes for k in vocab[w]}
     numbered = numbers(rs)
+    errata = sorted(o.id for o in rs.overlays.values() if o.kind == "errata")
     rule_doc = {d.id: i for i, d in reversed(list(enumerate(docs))) if d.kind == "rule"}
     return {
         "format": FORMAT,
@@ -321,7 +322,21 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
                 "names": [sorted({T.fold(w) for w in T.words(f)}) for f in said.variants.get(vid, (vid,))],
                 "docs": [i for i, d in enumerate(docs) if _variant_of(rs, d, said) == vid],
             }
-            for vid in sorted({*(o.id for o in rs.variants()), *said.variants})
+            for vid in sorted({*(o.id for o in rs.variants()), *said.variants} - set(errata))
+        },
+        # errata amend base rules: shown after them unless the query asks for errata ("FAQ")
+        "errata": {
+            "names": [
+                sorted({T.fold(w) for w in T.words(f)}) for eid in errata for f in said.variants.get(eid, (eid,))
+            ],
+            "docs": [i for i, d in enumerate(docs) if d.kind != "term" and rs.rules[d.id].origin in errata],
+        },
+        "term_names": {
+            " ".join(T.fold(w) for w in T.words(form) if not T.is_stopword(w)): i
+            for i, d in enumerate(docs)
+            if d.kind == "term"
+            for lang in LANGUAGES
+            for form in groups[lang][d.id[len("term:") :]][:3]
         },
         "numbers": {T.fold(numbered[rid]): i for rid, i in sorted(rule_doc.items()) if rid in numbered},
     }
@@ -393,6 +408,8 @@ def for_language(index: dict[str, Any], lang: str) -> dict[str, Any]:
         "vocab": index["vocab"],
         "phrases": index["phrases"],
         "variants": index["variants"],
+        "errata": index["errata"],
+        "term_names": index["term_names"],
         "numbers": index["numbers"],
         "stopwords": sorted(T.FOLDED_STOPWORDS),
         "params": Q.PARAMS,

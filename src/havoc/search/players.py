@@ -78,9 +78,8 @@ def _parse(rs: Ruleset, name: str, data: Any, problems: list[Problem]) -> Player
     variants: dict[str, tuple[str, ...]] = {}
     for vid, forms in (data.get("variants") or {}).items():
         line = data["variants"].line_of(vid)
-        is_variant = vid in rs.overlays and rs.overlays[vid].kind == "variant"
-        if not is_variant and vid not in rs.sections:
-            problems.append(Problem(name, line, f"variants: {vid!r} is neither a variant nor a section of {rs.id}"))
+        if vid not in rs.overlays and vid not in rs.sections:
+            problems.append(Problem(name, line, f"variants: {vid!r} is neither an overlay nor a section of {rs.id}"))
         variants[vid] = _strings(forms, name, line, f"variants.{vid}", problems)
     synonyms: list[Synonym] = []
     items = data.get("synonyms") or LList()

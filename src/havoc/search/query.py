@@ -16,7 +16,9 @@
    glossary term that covers fewer words than the best document is multiplied by
    ``TERM_PART_WEIGHT``: a question longer than the term's name is answered by a rule.
 6. A rule's display number typed as a whole word ("11.4", "§11.4", "S1.2", "E3") puts that rule
-   first; the other words rank the rest.
+   first; then the glossary term whose name the whole query is ("HQ", "sztab", "Trog Nest"); the other
+   words rank the rest (for a term, the rules it governs come next: the index gives them its
+   concept as title).
 7. Results are rules: an example counts as its rule, and a rule is listed once, where it ranks
    best (its own text or one of its examples).
 """
@@ -36,6 +38,7 @@ PREFIX_LIMIT = 20
 TYPO_MIN, PREFIX_MIN = 5, 3
 MAX_WORDS = 32  # a pasted paragraph is cut here: a question is never that long
 VARIANT_WEIGHT = 0.4
+ERRATA_WEIGHT = 0.7
 TERM_PART_WEIGHT = 0.5
 FLOOR_SHARE = 0.999
 # a rule number as the numbering writes it ("11.4", "3.1s", "s1.2", "e3"), after folding
@@ -50,6 +53,7 @@ PARAMS = {
     "prefix_min": PREFIX_MIN,
     "max_words": MAX_WORDS,
     "variant_weight": VARIANT_WEIGHT,
+    "errata_weight": ERRATA_WEIGHT,
     "term_part_weight": TERM_PART_WEIGHT,
     "floor_share": FLOOR_SHARE,
 }
@@ -72,9 +76,12 @@ class Engine:
         self.words = sorted(self.vocab)
         self.phrases: list[tuple[list[str], str]] = [(list(k), c) for k, c in data["phrases"]]
         self._phrases_from: dict[str, list[int]] = defaultdict(list)  # first key -> phrase numbers
+        # a glossary term's names, folded ("hq", "sztaby", "trog nest") -> its document
+        self.term_names: dict[str, int] = data.get("term_names", {})
         for i, (keys, _) in enumerate(self.phrases):
             self._phrases_from[keys[0]].append(i)
         self.variants: dict[str, dict[str, list[Any]]] = data.get("variants", {})
+        self.errata: dict[str, list[Any]] = data.get("errata", {"names": [], "docs": []})
         self.numbers: dict[str, int] = data.get("numbers", {})
         self._deletes: dict[str, list[str]] | None = None
         # the same postings as (document, score) pairs: a faster loop in Python
@@ -147,6 +154,12 @@ class Engine:
     def match(self, ws: list[str]) -> tuple[dict[int, float], dict[int, int], frozenset[str], dict[str, range]]:
         """Each document's summed score and how many query words it covers; the query's keys;
         the phrases found (concept -> the words it spans)."""
+        total, covered, keys, extra, _ = self._match(ws)
+        return total, covered, keys, extra
+
+    def _match(
+        self, ws: list[str]
+    ) -> tuple[dict[int, float], dict[int, int], frozenset[str], dict[str, range], list[int]]:
         alts = [self.word_keys(w, i == len(ws) - 1) for i, w in enumerate(ws)]
         key_sets = [{k for k, _ in a} for a in alts]
         extra: dict[str, range] = {}  # concept -> the query words its phrase spans (first match)
@@ -181,7 +194,10 @@ class Engine:
                 credited.setdefault(d, set()).update(p for p in span if d not in bests[p])
         for d, ps in credited.items():
             covered[d] += len(ps)
-        return total, covered, frozenset(k for a in alts for k, _ in a) | frozenset(extra), extra
+        # the glossary term the whole query names ("HQ", "sztab", "Trog Nest"), shown first
+        name = " ".join(dict.fromkeys(T.fold(w) for w in ws))  # a doubled word is still the name
+        named = [self.term_names[name]] if name in self.term_names else []
+        return total, covered, frozenset(k for a in alts for k, _ in a) | frozenset(extra), extra, named
 
     def covers(self, ws: list[str]) -> dict[int, set[int]]:
         """Which query words each document covers (for tests and explanations; slower)."""
@@ -204,12 +220,20 @@ class Engine:
                 out.update(variant["docs"])
         return out
 
+    def amending(self, ws: list[str]) -> set[int]:
+        """The errata's documents, unless the query asks for errata ("FAQ")."""
+        folded = {T.fold(w) for w in ws}
+        if any(folded.issuperset(name) for name in self.errata["names"]):
+            return set()
+        return set(self.errata["docs"])
+
     def search(self, query: str, limit: int = 10) -> list[Result]:
         numbered, ws = self.query_words(query)
         if (not ws and not numbered) or limit <= 0:
             return []
-        total, covered_by, matched, _ = self.match(ws)
+        total, covered_by, matched, _, named = self._match(ws)
         demoted = self.demoted(ws)
+        amending = self.amending(ws)
         n = len(ws)
         most = max(covered_by.values(), default=0)
         scored = []
@@ -220,6 +244,8 @@ class Engine:
             s = total[d] * ((covered / n) * (covered / n))
             if covered < most and self.docs[d][1] == "term":
                 s = s * TERM_PART_WEIGHT  # a question of more words than the term is answered by a rule
+            if d in amending:
+                s = s * ERRATA_WEIGHT
             if d in demoted:
                 s = s * VARIANT_WEIGHT
             elif floor[covered] == 0.0 or s < floor[covered]:
@@ -235,7 +261,9 @@ class Engine:
         ]
         ranked = sorted(scored, key=lambda sd: (-sd[0], sd[1]))
         top = ranked[0][0] if ranked else 0.0
-        ranked = [(top + len(numbered) - i, d) for i, d in enumerate(numbered)] + ranked
+        # first the rules typed by number, then the terms the query names, then the rest
+        front = numbered + [d for _, d in ranked if d in named and d not in numbered]
+        ranked = [(top + len(front) - i, d) for i, d in enumerate(front)] + ranked
         out: list[Result] = []
         seen: set[str] = set()
         for s, d in ranked:
