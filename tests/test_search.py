@@ -183,7 +183,8 @@ def test_cross_language_results_are_shown_in_the_asked_language() -> None:
         if hit.kind == "rule":
             rule = rs.rules[hit.rule_id]
             assert hit.title == pl.render(rs, f"{rule.id}:title", rule.title)
-            assert hit.snippet.strip("…")[:20] in pl.render(rs, f"{rule.id}:text", rule.text)
+            shown = " ".join(pl.render(rs, f"{rule.id}:text", rule.text).split())  # as the index holds it
+            assert hit.snippet.strip("…")[:20] in shown
     assert ids("odwrót", "en") == ids("odwrót", "pl")  # one ranking, two displays
 
 

@@ -56,7 +56,7 @@ var HavocSearchEngine = (function () {
     this.words = Object.keys(data.vocab).sort();
     this.phrases = data.phrases;
     this.variants = data.variants || {};
-    this.errata = data.errata || { names: [], docs: [] };
+    this.after = data.after || {};
     this.termNames = data.term_names || {}; // a glossary term's names, folded -> its document
     this.numbers = data.numbers || {};
     this.params = data.params;
@@ -193,10 +193,12 @@ var HavocSearchEngine = (function () {
       var named = v.names.some(function (name) { return name.every(function (w) { return has(folded, w); }); });
       if (!named) v.docs.forEach(function (d) { demoted[d] = true; });
     });
-    var amending = {}, askErrata = this.errata.names.some(function (name) {
-      return name.every(function (w) { return has(folded, w); });
+    var amending = {}; // shown a little after the base rules (errata …) unless the query asks for them
+    Object.keys(this.after).forEach(function (gid) {
+      var g = self.after[gid];
+      var named = g.names.some(function (name) { return name.every(function (w) { return has(folded, w); }); });
+      if (!named) g.docs.forEach(function (d) { amending[d] = true; });
     });
-    if (!askErrata) this.errata.docs.forEach(function (d) { amending[d] = true; });
     var ranked = [], weight = this.params.variant_weight, termWeight = this.params.term_part_weight;
     var n = ws.length, most = 0, floor = [], c;
     for (c = 0; c < n + 2; c++) floor.push(0.0);
@@ -205,7 +207,7 @@ var HavocSearchEngine = (function () {
       var k = covered.get(d), r = k / n, s = t * (r * r);
       // a question of more words than the term is answered by a rule
       if (k < most && self.docs[d][1] === "term") s = s * termWeight;
-      if (has(amending, d)) s = s * self.params.errata_weight;
+      if (has(amending, d)) s = s * self.params.after_weight;
       if (has(demoted, d)) s = s * weight;
       else if (floor[k] === 0.0 || s < floor[k]) floor[k] = s;
       ranked.push([s, d]);

@@ -308,7 +308,7 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
     for word, likes in said_like.items():
         vocab[word] |= {k for w in likes for k in vocab[w]}
     numbered = numbers(rs)
-    errata = sorted(o.id for o in rs.overlays.values() if o.kind == "errata")
+    after = sorted({*(o.id for o in rs.overlays.values() if o.kind == "errata"), *said.after_base})
     rule_doc = {d.id: i for i, d in reversed(list(enumerate(docs))) if d.kind == "rule"}
     return {
         "format": FORMAT,
@@ -322,14 +322,15 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
                 "names": [sorted({T.fold(w) for w in T.words(f)}) for f in said.variants.get(vid, (vid,))],
                 "docs": [i for i, d in enumerate(docs) if _variant_of(rs, d, said) == vid],
             }
-            for vid in sorted({*(o.id for o in rs.variants()), *said.variants} - set(errata))
+            for vid in sorted({*(o.id for o in rs.variants()), *said.variants})
         },
-        # errata amend base rules: shown after them unless the query asks for errata ("FAQ")
-        "errata": {
-            "names": [
-                sorted({T.fold(w) for w in T.words(f)}) for eid in errata for f in said.variants.get(eid, (eid,))
-            ],
-            "docs": [i for i, d in enumerate(docs) if d.kind != "term" and rs.rules[d.id].origin in errata],
+        # errata (and sections listed after-base): a little after the base rules, unless asked for
+        "after": {
+            gid: {
+                "names": [sorted({T.fold(w) for w in T.words(f)}) for f in said.after_base.get(gid, (gid,))],
+                "docs": [i for i, d in enumerate(docs) if _in_group(rs, d, gid)],
+            }
+            for gid in after
         },
         "term_names": {
             " ".join(T.fold(w) for w in T.words(form) if not T.is_stopword(w)): i
@@ -340,6 +341,12 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
         },
         "numbers": {T.fold(numbered[rid]): i for rid, i in sorted(rule_doc.items()) if rid in numbered},
     }
+
+
+def _in_group(rs: Ruleset, doc: Doc, gid: str) -> bool:
+    """Whether a rule or example document comes from overlay or section ``gid``."""
+    rule = rs.rules.get(doc.id) if doc.kind != "term" else None
+    return rule is not None and gid in (rule.origin, rule.section_id)
 
 
 def _variant_of(rs: Ruleset, doc: Doc, said: players.PlayerWords) -> str:
@@ -408,7 +415,7 @@ def for_language(index: dict[str, Any], lang: str) -> dict[str, Any]:
         "vocab": index["vocab"],
         "phrases": index["phrases"],
         "variants": index["variants"],
-        "errata": index["errata"],
+        "after": index["after"],
         "term_names": index["term_names"],
         "numbers": index["numbers"],
         "stopwords": sorted(T.FOLDED_STOPWORDS),

@@ -38,7 +38,7 @@ PREFIX_LIMIT = 20
 TYPO_MIN, PREFIX_MIN = 5, 3
 MAX_WORDS = 32  # a pasted paragraph is cut here: a question is never that long
 VARIANT_WEIGHT = 0.4
-ERRATA_WEIGHT = 0.7
+AFTER_WEIGHT = 0.7
 TERM_PART_WEIGHT = 0.5
 FLOOR_SHARE = 0.999
 # a rule number as the numbering writes it ("11.4", "3.1s", "s1.2", "e3"), after folding
@@ -53,7 +53,7 @@ PARAMS = {
     "prefix_min": PREFIX_MIN,
     "max_words": MAX_WORDS,
     "variant_weight": VARIANT_WEIGHT,
-    "errata_weight": ERRATA_WEIGHT,
+    "after_weight": AFTER_WEIGHT,
     "term_part_weight": TERM_PART_WEIGHT,
     "floor_share": FLOOR_SHARE,
 }
@@ -81,7 +81,7 @@ class Engine:
         for i, (keys, _) in enumerate(self.phrases):
             self._phrases_from[keys[0]].append(i)
         self.variants: dict[str, dict[str, list[Any]]] = data.get("variants", {})
-        self.errata: dict[str, list[Any]] = data.get("errata", {"names": [], "docs": []})
+        self.after: dict[str, dict[str, list[Any]]] = data.get("after", {})
         self.numbers: dict[str, int] = data.get("numbers", {})
         self._deletes: dict[str, list[str]] | None = None
         # the same postings as (document, score) pairs: a faster loop in Python
@@ -221,11 +221,13 @@ class Engine:
         return out
 
     def amending(self, ws: list[str]) -> set[int]:
-        """The errata's documents, unless the query asks for errata ("FAQ")."""
+        """The documents shown a little after the base rules (errata …) the query does not ask for."""
         folded = {T.fold(w) for w in ws}
-        if any(folded.issuperset(name) for name in self.errata["names"]):
-            return set()
-        return set(self.errata["docs"])
+        out: set[int] = set()
+        for group in self.after.values():
+            if not any(folded.issuperset(name) for name in group["names"]):
+                out.update(group["docs"])
+        return out
 
     def search(self, query: str, limit: int = 10) -> list[Result]:
         numbered, ws = self.query_words(query)
@@ -245,7 +247,7 @@ class Engine:
             if covered < most and self.docs[d][1] == "term":
                 s = s * TERM_PART_WEIGHT  # a question of more words than the term is answered by a rule
             if d in amending:
-                s = s * ERRATA_WEIGHT
+                s = s * AFTER_WEIGHT
             if d in demoted:
                 s = s * VARIANT_WEIGHT
             elif floor[covered] == 0.0 or s < floor[covered]:
