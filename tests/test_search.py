@@ -337,6 +337,23 @@ def test_players_words_find_the_rule_in_either_language(query: str, lang: str, e
     assert ids(query, lang, 1)[0] in expect, ids(query, lang)
 
 
+@pytest.mark.parametrize(
+    ("query", "lang", "rule"),
+    [  # the issue's examples: the specific rule, not the list that names it among others
+        ("points for crystals", "en", "scoring-crystals"),
+        ("punkty za kryształy", "pl", "scoring-crystals"),
+        ("ilu jeńców mogę odkupić", "pl", "prisoners-buy-back"),
+        ("what happens when I move into a region with a trog war party token", "en", "move-end-trog-tokens"),
+        ("zeton trogow na koncu ruchu", "pl", "move-end-trog-tokens"),
+        ("żeton trogów na końcu ruchu", "pl", "move-end-trog-tokens"),
+        ("can I build in a battle region", "en", "structure-no-battle-region"),
+        ("ile kart dobieram", "pl", "draw-cards-draw"),
+    ],
+)
+def test_the_specific_rule_in_the_top_3(query: str, lang: str, rule: str) -> None:
+    assert rule in ids(query, lang), ids(query, lang, 8)
+
+
 def test_hyphenated_words_match_joined_and_split() -> None:
     from havoc.search.text import compounds
 
@@ -353,6 +370,18 @@ def test_one_word_term_query_gives_the_term_then_the_rules_it_governs() -> None:
         assert hits[0] == "term:hq", hits
         assert not [h for h in hits if h in rs.rules and rs.rules[h].origin == "solo"], hits
         assert len(set(hits[1:]) & set(rs.terms["hq"].see)) >= 3, hits
+
+
+def test_the_site_index_stays_small() -> None:
+    """Each language's index script, gzipped, within 300 KB (issues 10 and 24: a phone downloads it)."""
+    import gzip
+
+    from havoc.search.site import index_script
+
+    index = build(rulebook.load())
+    for lang in ("en", "pl"):
+        size = len(gzip.compress(index_script(index, lang).encode("utf-8"), 9))
+        assert size <= 300 * 1024, (lang, size)
 
 
 def test_players_words_file_is_checked(tmp_path: Path) -> None:
