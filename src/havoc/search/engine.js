@@ -206,7 +206,7 @@ var HavocSearchEngine = (function () {
     total.forEach(function (t, d) {
       var k = covered.get(d), r = k / n, s = t * (r * r);
       // a question of more words than the term is answered by a rule
-      if (k < most && self.docs[d][1] === "term") s = s * termWeight;
+      if ((k < most || most >= self.params.term_question_words) && self.docs[d][1] === "term") s = s * termWeight;
       if (has(amending, d)) s = s * self.params.after_weight;
       if (has(demoted, d)) s = s * weight;
       else if (floor[k] === 0.0 || s < floor[k]) floor[k] = s;

@@ -13,8 +13,9 @@
 5. Unless the query names a variant ("solo"), its documents are multiplied by ``VARIANT_WEIGHT``
    and rank below every base document that covers as many of the query's words: the base rules
    that decide a question come first, the variant's only when nothing else matches as well. A
-   glossary term that covers fewer words than the best document is multiplied by
-   ``TERM_PART_WEIGHT``: a question longer than the term's name is answered by a rule.
+   glossary term that covers fewer words than the best document, or any term when the best
+   document covers ``TERM_QUESTION_WORDS`` words or more, is multiplied by ``TERM_PART_WEIGHT``:
+   a question is answered by a rule, the term's definition answers its name.
 6. A rule's display number typed as a whole word ("11.4", "§11.4", "S1.2", "E3") puts that rule
    first; then the glossary term whose name the whole query is ("HQ", "sztab", "Trog Nest"); the other
    words rank the rest (for a term, the rules it governs come next: the index gives them its
@@ -40,6 +41,7 @@ MAX_WORDS = 32  # a pasted paragraph is cut here: a question is never that long
 VARIANT_WEIGHT = 0.4
 AFTER_WEIGHT = 0.7
 TERM_PART_WEIGHT = 0.5
+TERM_QUESTION_WORDS = 3  # a query of this many words is a question: a rule answers it
 FLOOR_SHARE = 0.999
 # a rule number as the numbering writes it ("11.4", "3.1s", "s1.2", "e3"), after folding
 NUMBER = re.compile(r"^§?([0-9]+(?:\.[0-9]+)+[a-z]?|[a-z][0-9]+(?:\.[0-9]+)*)$")
@@ -55,6 +57,7 @@ PARAMS = {
     "variant_weight": VARIANT_WEIGHT,
     "after_weight": AFTER_WEIGHT,
     "term_part_weight": TERM_PART_WEIGHT,
+    "term_question_words": TERM_QUESTION_WORDS,
     "floor_share": FLOOR_SHARE,
 }
 
@@ -244,7 +247,7 @@ class Engine:
         for d in total:
             covered = covered_by[d]
             s = total[d] * ((covered / n) * (covered / n))
-            if covered < most and self.docs[d][1] == "term":
+            if (covered < most or most >= TERM_QUESTION_WORDS) and self.docs[d][1] == "term":
                 s = s * TERM_PART_WEIGHT  # a question of more words than the term is answered by a rule
             if d in amending:
                 s = s * AFTER_WEIGHT
