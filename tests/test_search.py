@@ -361,6 +361,9 @@ def test_hyphenated_words_match_joined_and_split() -> None:
     eng = engine("en")
     # the rulebook's "tie-break" (a link in the goal of the game) is found typed as one word
     assert eng.word_keys("tiebreak", last=False)
+    # a term's name (or a player's phrase) typed as one word
+    assert ids("warparty", "pl", 1) == ["term:trog-war-party"]
+    assert ids("trognest", "en", 1) == ["term:trog-nest"]
 
 
 def test_one_word_term_query_gives_the_term_then_the_rules_it_governs() -> None:
@@ -444,6 +447,8 @@ def test_browser_query_script_ranks_exactly_like_python() -> None:
             "11.4.",
             "tie-break",
             "gracz trogów",
+            "handlimit",
+            "odkrycie hordy trogów",
         ],
         "en": [
             "retreet",

@@ -213,12 +213,14 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
                     concepts.setdefault(T.fold(form), CONCEPT + tid)
     analyzers = {lang: Analyzer(lang, concepts) for lang in LANGUAGES}
     phrases: list[tuple[list[str], str]] = []  # multi-word forms, as stem keys -> concept key
+    joined: dict[str, set[str]] = defaultdict(set)  # a multi-word form typed as one word -> keys
     for lang, an in analyzers.items():
         for tid, forms in groups[lang].items():
             for form in forms:
                 stems = an.stems(form)
                 if len(stems) > 1:
                     phrases.append((stems, CONCEPT + tid))
+                    joined[T.fold("".join(T.words(form)))].add(CONCEPT + tid)  # "warparty"
     term_phrases = list(phrases)  # a rule text names a term by these; players' words do not count
     # players' words: single words extend the vocabulary (below), phrases are matched like terms
     said_keys: dict[str, set[str]] = defaultdict(set)  # folded word -> keys it adds
@@ -244,6 +246,7 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
                     said_like[T.fold(ws[0])].update(T.fold(w) for w in syn.like)
                 elif len(stems) > 1 and target:
                     phrases.append((stems, target))
+                    joined[T.fold("".join(ws))].add(target)
 
     governs: dict[str, list[str]] = defaultdict(list)
     for term in rs.terms.values():
@@ -299,8 +302,9 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
     for an in analyzers.values():
         for word, keys in an.vocab.items():
             vocab[word] |= {k for k in keys if k in postings or k in phrase_keys}
-    for word, keys in said_keys.items():
-        vocab[word] |= {k for k in keys if k in postings}
+    for table in (said_keys, joined):
+        for word, keys in table.items():
+            vocab[word] |= {k for k in keys if k in postings}
     missing = sorted({w for ws in said_like.values() for w in ws} - set(vocab))
     if missing:
         name = f"rules/{rs.id}/{players.FILE}"
