@@ -394,11 +394,15 @@ def test_players_words_file_is_checked(tmp_path: Path) -> None:
 
     rs = rulebook.load()
     problems: list[Any] = []
-    text = "variants:\n  nosuch: [x]\nsynonyms:\n  - en: [a]\n    rules: [no-such-rule]\n  - en: [b]\n    term: nope\n"
+    text = (
+        "variants:\n  nosuch: [x]\nsynonyms:\n  - en: [a]\n    rules: [no-such-rule]\n  - en: [b]\n    term: nope\n"
+        "  - pl: [po ruchu]\n    rules: [move-end-steps]\n"  # "po" is a stopword: one word left, no phrase
+    )
     players._parse(rs, "search.yaml", loads(text, "search.yaml"), problems)
     messages = [str(p) for p in problems]
     assert any("nosuch" in m for m in messages) and any("no-such-rule" in m for m in messages), messages
     assert any("nope" in m for m in messages) and all(p.line for p in problems), messages
+    assert any("'po ruchu' cannot be matched" in m for m in messages), messages
     assert isinstance(players.read(rs), players.PlayerWords)
     with pytest.raises(RulebookError):
         raise RulebookError(problems)

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from havoc.errors import Problem, RulebookError
 from havoc.i18n import LANGUAGES
 from havoc.rulebook.model import Ruleset
+from havoc.search import text as T
 from havoc.yamlio import LDict, LList, YamlError, load_file
 
 FILE = "search.yaml"
@@ -108,5 +109,10 @@ def _parse(rs: Ruleset, name: str, data: Any, problems: list[Problem]) -> Player
         if term is not None and term not in rs.terms:
             problems.append(Problem(name, line, f"term: no glossary term {term!r}"))
         like = _strings(item["like"], name, line, "like", problems) if "like" in item else ()
+        for lang, said in forms.items():
+            for form in said:
+                ws = T.words(form)
+                if len(ws) > 1 and (like or sum(not T.is_stopword(w) for w in ws) < 2):
+                    problems.append(Problem(name, line, f"{lang}: {form!r} cannot be matched as a phrase here"))
         synonyms.append(Synonym(forms, rules, term, like))
     return PlayerWords(groups["variants"], tuple(synonyms), groups["after-base"])
