@@ -316,6 +316,10 @@ def test_base_rules_before_a_variant_the_query_does_not_name() -> None:
     ):
         hits = ids(query, lang)
         assert rs.rules[hits[0]].origin == "solo" and "solo-trogs-score" in hits, (query, hits)
+    assert ids("solo winner", "en", 1) == ["solo-winner"] and ids("winner", "en", 1) == ["end-winner"]
+    # the Trog player's rules (after-base) come after the neutral Trogs' unless the query names them
+    assert ids("trogi odwrót", "pl", 1) == ["neutral-trogs-retreat"]
+    assert ids("gracz trogów odwrót", "pl", 1) == ["trogs-retreat"]
 
 
 @pytest.mark.parametrize(

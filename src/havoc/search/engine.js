@@ -186,18 +186,19 @@ var HavocSearchEngine = (function () {
     // the glossary term whose name the whole query is ("HQ", "sztab", "Trog Nest"), shown first
     var named = {}, name = ws.map(fold).filter(function (w, k, all) { return all.indexOf(w) === k; }).join(" ");
     if (has(this.termNames, name)) named[this.termNames[name]] = true;
-    var folded = {}, demoted = {};
+    var folded = {}, demoted = {}, preferred = {};
     ws.forEach(function (w) { folded[fold(w)] = true; });
+    function namedBy(group) {
+      return group.names.some(function (name) { return name.every(function (w) { return has(folded, w); }); });
+    }
     Object.keys(this.variants).forEach(function (vid) {
-      var v = self.variants[vid];
-      var named = v.names.some(function (name) { return name.every(function (w) { return has(folded, w); }); });
-      if (!named) v.docs.forEach(function (d) { demoted[d] = true; });
+      var v = self.variants[vid], target = namedBy(v) ? preferred : demoted;
+      v.docs.forEach(function (d) { target[d] = true; });
     });
     var amending = {}; // shown a little after the base rules (errata …) unless the query asks for them
     Object.keys(this.after).forEach(function (gid) {
-      var g = self.after[gid];
-      var named = g.names.some(function (name) { return name.every(function (w) { return has(folded, w); }); });
-      if (!named) g.docs.forEach(function (d) { amending[d] = true; });
+      var g = self.after[gid], target = namedBy(g) ? preferred : amending;
+      g.docs.forEach(function (d) { target[d] = true; });
     });
     var ranked = [], weight = this.params.variant_weight, termWeight = this.params.term_part_weight;
     var n = ws.length, most = 0, floor = [], c;
@@ -207,6 +208,7 @@ var HavocSearchEngine = (function () {
       var k = covered.get(d), r = k / n, s = t * (r * r);
       // a question of more words than the term is answered by a rule
       if ((k < most || most >= self.params.term_question_words) && self.docs[d][1] === "term") s = s * termWeight;
+      if (has(preferred, d)) s = s * self.params.named_weight;
       if (has(amending, d)) s = s * self.params.after_weight;
       if (has(demoted, d)) s = s * weight;
       else if (floor[k] === 0.0 || s < floor[k]) floor[k] = s;

@@ -12,7 +12,8 @@
    (words matched / words)², so every word is optional but covering more of them wins.
 5. Unless the query names a variant ("solo"), its documents are multiplied by ``VARIANT_WEIGHT``
    and rank below every base document that covers as many of the query's words: the base rules
-   that decide a question come first, the variant's only when nothing else matches as well. A
+   that decide a question come first, the variant's only when nothing else matches as well; a
+   query that names it ("solo winner") multiplies them by ``NAMED_WEIGHT`` instead. A
    glossary term that covers fewer words than the best document, or any term when the best
    document covers ``TERM_QUESTION_WORDS`` words or more, is multiplied by ``TERM_PART_WEIGHT``:
    a question is answered by a rule, the term's definition answers its name.
@@ -40,6 +41,7 @@ TYPO_MIN, PREFIX_MIN = 5, 3
 MAX_WORDS = 32  # a pasted paragraph is cut here: a question is never that long
 VARIANT_WEIGHT = 0.4
 AFTER_WEIGHT = 0.7
+NAMED_WEIGHT = 2.0
 TERM_PART_WEIGHT = 0.5
 TERM_QUESTION_WORDS = 3  # a query of this many words is a question: a rule answers it
 FLOOR_SHARE = 0.999
@@ -56,6 +58,7 @@ PARAMS = {
     "max_words": MAX_WORDS,
     "variant_weight": VARIANT_WEIGHT,
     "after_weight": AFTER_WEIGHT,
+    "named_weight": NAMED_WEIGHT,
     "term_part_weight": TERM_PART_WEIGHT,
     "term_question_words": TERM_QUESTION_WORDS,
     "floor_share": FLOOR_SHARE,
@@ -232,6 +235,15 @@ class Engine:
                 out.update(group["docs"])
         return out
 
+    def preferred(self, ws: list[str]) -> set[int]:
+        """The documents of the variants (and after-base groups) the query names: "solo winner"."""
+        folded = {T.fold(w) for w in ws}
+        out: set[int] = set()
+        for group in (*self.variants.values(), *self.after.values()):
+            if any(folded.issuperset(name) for name in group["names"]):
+                out.update(group["docs"])
+        return out
+
     def search(self, query: str, limit: int = 10) -> list[Result]:
         numbered, ws = self.query_words(query)
         if (not ws and not numbered) or limit <= 0:
@@ -239,6 +251,7 @@ class Engine:
         total, covered_by, matched, _, named = self._match(ws)
         demoted = self.demoted(ws)
         amending = self.amending(ws)
+        preferred = self.preferred(ws)
         n = len(ws)
         most = max(covered_by.values(), default=0)
         scored = []
@@ -249,6 +262,8 @@ class Engine:
             s = total[d] * ((covered / n) * (covered / n))
             if (covered < most or most >= TERM_QUESTION_WORDS) and self.docs[d][1] == "term":
                 s = s * TERM_PART_WEIGHT  # a question of more words than the term is answered by a rule
+            if d in preferred:
+                s = s * NAMED_WEIGHT
             if d in amending:
                 s = s * AFTER_WEIGHT
             if d in demoted:
