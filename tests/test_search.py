@@ -183,7 +183,8 @@ def test_cross_language_results_are_shown_in_the_asked_language() -> None:
         if hit.kind == "rule":
             rule = rs.rules[hit.rule_id]
             assert hit.title == pl.render(rs, f"{rule.id}:title", rule.title)
-            assert hit.snippet.strip("…")[:20] in pl.render(rs, f"{rule.id}:text", rule.text)
+            shown = " ".join(pl.render(rs, f"{rule.id}:text", rule.text).split())  # as the index holds it
+            assert hit.snippet.strip("…")[:20] in shown
     assert ids("odwrót", "en") == ids("odwrót", "pl")  # one ranking, two displays
 
 
@@ -294,7 +295,7 @@ def test_base_rules_before_a_variant_the_query_does_not_name() -> None:
         if not ws:
             continue
         demoted = eng.demoted(ws)
-        _, words, _ = eng.match(ws)
+        words = eng.covers(ws)
         results = eng.search(q.text, 10)
         for i, r in enumerate(results):
             if r.doc not in demoted:
@@ -315,6 +316,10 @@ def test_base_rules_before_a_variant_the_query_does_not_name() -> None:
     ):
         hits = ids(query, lang)
         assert rs.rules[hits[0]].origin == "solo" and "solo-trogs-score" in hits, (query, hits)
+    assert ids("solo winner", "en", 1) == ["solo-winner"] and ids("winner", "en", 1) == ["end-winner"]
+    # the Trog player's rules (after-base) come after the neutral Trogs' unless the query names them
+    assert ids("trogi odwrót", "pl", 1) == ["neutral-trogs-retreat"]
+    assert ids("gracz trogów odwrót", "pl", 1) == ["trogs-retreat"]
 
 
 @pytest.mark.parametrize(
@@ -336,6 +341,23 @@ def test_players_words_find_the_rule_in_either_language(query: str, lang: str, e
     assert ids(query, lang, 1)[0] in expect, ids(query, lang)
 
 
+@pytest.mark.parametrize(
+    ("query", "lang", "rule"),
+    [  # the issue's examples: the specific rule, not the list that names it among others
+        ("points for crystals", "en", "scoring-crystals"),
+        ("punkty za kryształy", "pl", "scoring-crystals"),
+        ("ilu jeńców mogę odkupić", "pl", "prisoners-buy-back"),
+        ("what happens when I move into a region with a trog war party token", "en", "move-end-trog-tokens"),
+        ("zeton trogow na koncu ruchu", "pl", "move-end-trog-tokens"),
+        ("żeton trogów na końcu ruchu", "pl", "move-end-trog-tokens"),
+        ("can I build in a battle region", "en", "structure-no-battle-region"),
+        ("ile kart dobieram", "pl", "draw-cards-draw"),
+    ],
+)
+def test_the_specific_rule_in_the_top_3(query: str, lang: str, rule: str) -> None:
+    assert rule in ids(query, lang), ids(query, lang, 8)
+
+
 def test_hyphenated_words_match_joined_and_split() -> None:
     from havoc.search.text import compounds
 
@@ -343,6 +365,9 @@ def test_hyphenated_words_match_joined_and_split() -> None:
     eng = engine("en")
     # the rulebook's "tie-break" (a link in the goal of the game) is found typed as one word
     assert eng.word_keys("tiebreak", last=False)
+    # a term's name (or a player's phrase) typed as one word
+    assert ids("warparty", "pl", 1) == ["term:trog-war-party"]
+    assert ids("trognest", "en", 1) == ["term:trog-nest"]
 
 
 def test_one_word_term_query_gives_the_term_then_the_rules_it_governs() -> None:
@@ -354,6 +379,18 @@ def test_one_word_term_query_gives_the_term_then_the_rules_it_governs() -> None:
         assert len(set(hits[1:]) & set(rs.terms["hq"].see)) >= 3, hits
 
 
+def test_the_site_index_stays_small() -> None:
+    """Each language's index script, gzipped, within 300 KB (issues 10 and 24: a phone downloads it)."""
+    import gzip
+
+    from havoc.search.site import index_script
+
+    index = build(rulebook.load())
+    for lang in ("en", "pl"):
+        size = len(gzip.compress(index_script(index, lang).encode("utf-8"), 9))
+        assert size <= 300 * 1024, (lang, size)
+
+
 def test_players_words_file_is_checked(tmp_path: Path) -> None:
     from havoc.errors import RulebookError
     from havoc.search import players
@@ -361,11 +398,15 @@ def test_players_words_file_is_checked(tmp_path: Path) -> None:
 
     rs = rulebook.load()
     problems: list[Any] = []
-    text = "variants:\n  nosuch: [x]\nsynonyms:\n  - en: [a]\n    rules: [no-such-rule]\n  - en: [b]\n    term: nope\n"
+    text = (
+        "variants:\n  nosuch: [x]\nsynonyms:\n  - en: [a]\n    rules: [no-such-rule]\n  - en: [b]\n    term: nope\n"
+        "  - pl: [po ruchu]\n    rules: [move-end-steps]\n"  # "po" is a stopword: one word left, no phrase
+    )
     players._parse(rs, "search.yaml", loads(text, "search.yaml"), problems)
     messages = [str(p) for p in problems]
     assert any("nosuch" in m for m in messages) and any("no-such-rule" in m for m in messages), messages
     assert any("nope" in m for m in messages) and all(p.line for p in problems), messages
+    assert any("'po ruchu' cannot be matched" in m for m in messages), messages
     assert isinstance(players.read(rs), players.PlayerWords)
     with pytest.raises(RulebookError):
         raise RulebookError(problems)
@@ -414,6 +455,8 @@ def test_browser_query_script_ranks_exactly_like_python() -> None:
             "11.4.",
             "tie-break",
             "gracz trogów",
+            "handlimit",
+            "odkrycie hordy trogów",
         ],
         "en": [
             "retreet",

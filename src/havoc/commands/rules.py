@@ -116,6 +116,13 @@ def check_ruleset(name: str) -> int:
     if layout_path(sheet_root).is_file():
         load_layout(rs, sheet_root)
         checks.append("sheet layout")
+    from havoc.search import players
+
+    if players.path_of(rs) is not None:
+        from havoc.search.index import build
+
+        build(rs)  # the players' words name real rules, terms and words (a located error if not)
+        checks.append("players' words")
     from havoc import examples, game
     from havoc.errors import RulebookError
 

@@ -56,6 +56,8 @@ var HavocSearchEngine = (function () {
     this.words = Object.keys(data.vocab).sort();
     this.phrases = data.phrases;
     this.variants = data.variants || {};
+    this.after = data.after || {};
+    this.termNames = data.term_names || {}; // a glossary term's names, folded -> its document
     this.numbers = data.numbers || {};
     this.params = data.params;
     this.stop = {};
@@ -181,12 +183,22 @@ var HavocSearchEngine = (function () {
       }
     });
     credited.forEach(function (ps, d) { covered.set(d, covered.get(d) + Object.keys(ps).length); });
-    var folded = {}, demoted = {};
+    // the glossary term whose name the whole query is ("HQ", "sztab", "Trog Nest"), shown first
+    var named = {}, name = ws.map(fold).filter(function (w, k, all) { return all.indexOf(w) === k; }).join(" ");
+    if (has(this.termNames, name)) named[this.termNames[name]] = true;
+    var folded = {}, demoted = {}, preferred = {};
     ws.forEach(function (w) { folded[fold(w)] = true; });
+    function namedBy(group) {
+      return group.names.some(function (name) { return name.every(function (w) { return has(folded, w); }); });
+    }
     Object.keys(this.variants).forEach(function (vid) {
-      var v = self.variants[vid];
-      var named = v.names.some(function (name) { return name.every(function (w) { return has(folded, w); }); });
-      if (!named) v.docs.forEach(function (d) { demoted[d] = true; });
+      var v = self.variants[vid], target = namedBy(v) ? preferred : demoted;
+      v.docs.forEach(function (d) { target[d] = true; });
+    });
+    var amending = {}; // shown a little after the base rules (errata …) unless the query asks for them
+    Object.keys(this.after).forEach(function (gid) {
+      var g = self.after[gid], target = namedBy(g) ? preferred : amending;
+      g.docs.forEach(function (d) { target[d] = true; });
     });
     var ranked = [], weight = this.params.variant_weight, termWeight = this.params.term_part_weight;
     var n = ws.length, most = 0, floor = [], c;
@@ -195,7 +207,9 @@ var HavocSearchEngine = (function () {
     total.forEach(function (t, d) {
       var k = covered.get(d), r = k / n, s = t * (r * r);
       // a question of more words than the term is answered by a rule
-      if (k < most && self.docs[d][1] === "term") s = s * termWeight;
+      if ((k < most || most >= self.params.term_question_words) && self.docs[d][1] === "term") s = s * termWeight;
+      if (has(preferred, d)) s = s * self.params.named_weight;
+      if (has(amending, d)) s = s * self.params.after_weight;
       if (has(demoted, d)) s = s * weight;
       else if (floor[k] === 0.0 || s < floor[k]) floor[k] = s;
       ranked.push([s, d]);
@@ -211,7 +225,10 @@ var HavocSearchEngine = (function () {
     });
     ranked.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
     var top = ranked.length ? ranked[0][0] : 0.0;
-    ranked = numbered.map(function (d, k) { return [top + numbered.length - k, d]; }).concat(ranked);
+    // first the rules typed by number, then the terms the query names, then the rest
+    var front = numbered.slice();
+    ranked.forEach(function (sd) { if (has(named, sd[1]) && numbered.indexOf(sd[1]) < 0) front.push(sd[1]); });
+    ranked = front.map(function (d, k) { return [top + front.length - k, d]; }).concat(ranked);
     var qkeys = {};
     alts.forEach(function (a) { a.forEach(function (kw) { qkeys[kw[0]] = true; }); });
     extra.forEach(function (c) { qkeys[c] = true; });

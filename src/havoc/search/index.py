@@ -34,7 +34,7 @@ from havoc.search import text as T
 
 FORMAT = 1
 FIELDS = ("title", "summary", "terms", "text", "section")
-WEIGHTS = {"title": 4.0, "summary": 2.5, "terms": 1.5, "text": 1.0, "section": 0.6}
+WEIGHTS = {"title": 4.0, "summary": 2.5, "terms": 1.5, "text": 1.0, "section": 1.0}
 KIND_BOOST = {"rule": 1.0, "term": 1.0, "example": 0.55}
 K1, B = 1.2, 0.75
 CONCEPT = "@"  # concept keys: "@" + term ID, shared by both languages
@@ -213,12 +213,14 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
                     concepts.setdefault(T.fold(form), CONCEPT + tid)
     analyzers = {lang: Analyzer(lang, concepts) for lang in LANGUAGES}
     phrases: list[tuple[list[str], str]] = []  # multi-word forms, as stem keys -> concept key
+    joined: dict[str, set[str]] = defaultdict(set)  # a multi-word form typed as one word -> keys
     for lang, an in analyzers.items():
         for tid, forms in groups[lang].items():
             for form in forms:
                 stems = an.stems(form)
                 if len(stems) > 1:
                     phrases.append((stems, CONCEPT + tid))
+                    joined[T.fold("".join(T.words(form)))].add(CONCEPT + tid)  # "warparty"
     term_phrases = list(phrases)  # a rule text names a term by these; players' words do not count
     # players' words: single words extend the vocabulary (below), phrases are matched like terms
     said_keys: dict[str, set[str]] = defaultdict(set)  # folded word -> keys it adds
@@ -244,6 +246,7 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
                     said_like[T.fold(ws[0])].update(T.fold(w) for w in syn.like)
                 elif len(stems) > 1 and target:
                     phrases.append((stems, target))
+                    joined[T.fold("".join(ws))].add(target)
 
     governs: dict[str, list[str]] = defaultdict(list)
     for term in rs.terms.values():
@@ -275,7 +278,7 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
         if doc.kind == "rule":
             # the rules a term governs (its "see") are about it, not merely using it
             for tid in governs.get(doc.id, ()):
-                counts["summary"][CONCEPT + tid] += 1
+                counts["title"][CONCEPT + tid] += 1
         fields_of.append(counts)
 
     n = len(docs)
@@ -299,8 +302,9 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
     for an in analyzers.values():
         for word, keys in an.vocab.items():
             vocab[word] |= {k for k in keys if k in postings or k in phrase_keys}
-    for word, keys in said_keys.items():
-        vocab[word] |= {k for k in keys if k in postings}
+    for table in (said_keys, joined):
+        for word, keys in table.items():
+            vocab[word] |= {k for k in keys if k in postings}
     missing = sorted({w for ws in said_like.values() for w in ws} - set(vocab))
     if missing:
         name = f"rules/{rs.id}/{players.FILE}"
@@ -308,6 +312,7 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
     for word, likes in said_like.items():
         vocab[word] |= {k for w in likes for k in vocab[w]}
     numbered = numbers(rs)
+    after = sorted({*(o.id for o in rs.overlays.values() if o.kind == "errata"), *said.after_base})
     rule_doc = {d.id: i for i, d in reversed(list(enumerate(docs))) if d.kind == "rule"}
     return {
         "format": FORMAT,
@@ -323,8 +328,29 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
             }
             for vid in sorted({*(o.id for o in rs.variants()), *said.variants})
         },
+        # errata (and sections listed after-base): a little after the base rules, unless asked for
+        "after": {
+            gid: {
+                "names": [sorted({T.fold(w) for w in T.words(f)}) for f in said.after_base.get(gid, (gid,))],
+                "docs": [i for i, d in enumerate(docs) if _in_group(rs, d, gid)],
+            }
+            for gid in after
+        },
+        "term_names": {
+            " ".join(T.fold(w) for w in T.words(form) if not T.is_stopword(w)): i
+            for i, d in enumerate(docs)
+            if d.kind == "term"
+            for lang in LANGUAGES
+            for form in groups[lang][d.id[len("term:") :]][:3]
+        },
         "numbers": {T.fold(numbered[rid]): i for rid, i in sorted(rule_doc.items()) if rid in numbered},
     }
+
+
+def _in_group(rs: Ruleset, doc: Doc, gid: str) -> bool:
+    """Whether a rule or example document comes from overlay or section ``gid``."""
+    rule = rs.rules.get(doc.id) if doc.kind != "term" else None
+    return rule is not None and gid in (rule.origin, rule.section_id)
 
 
 def _variant_of(rs: Ruleset, doc: Doc, said: players.PlayerWords) -> str:
@@ -393,6 +419,8 @@ def for_language(index: dict[str, Any], lang: str) -> dict[str, Any]:
         "vocab": index["vocab"],
         "phrases": index["phrases"],
         "variants": index["variants"],
+        "after": index["after"],
+        "term_names": index["term_names"],
         "numbers": index["numbers"],
         "stopwords": sorted(T.FOLDED_STOPWORDS),
         "params": Q.PARAMS,

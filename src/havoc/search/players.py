@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from havoc.errors import Problem, RulebookError
 from havoc.i18n import LANGUAGES
 from havoc.rulebook.model import Ruleset
+from havoc.search import text as T
 from havoc.yamlio import LDict, LList, YamlError, load_file
 
 FILE = "search.yaml"
@@ -30,9 +31,10 @@ class Synonym(NamedTuple):
 class PlayerWords(NamedTuple):
     variants: dict[str, tuple[str, ...]]  # variant overlay or section ID -> the phrases that name it
     synonyms: tuple[Synonym, ...]
+    after_base: dict[str, tuple[str, ...]]  # errata or a section shown after the base rules
 
 
-EMPTY = PlayerWords({}, ())
+EMPTY = PlayerWords({}, (), {})
 
 
 def path_of(rs: Ruleset) -> Path | None:
@@ -72,16 +74,18 @@ def _strings(value: Any, name: str, line: int | None, what: str, problems: list[
 
 
 def _parse(rs: Ruleset, name: str, data: Any, problems: list[Problem]) -> PlayerWords:
-    if not isinstance(data, LDict) or set(data) - {"variants", "synonyms"}:
-        problems.append(Problem(name, getattr(data, "line", None), "expected the keys variants and synonyms"))
+    if not isinstance(data, LDict) or set(data) - {"variants", "after-base", "synonyms"}:
+        problems.append(
+            Problem(name, getattr(data, "line", None), "expected the keys variants, after-base and synonyms")
+        )
         return EMPTY
-    variants: dict[str, tuple[str, ...]] = {}
-    for vid, forms in (data.get("variants") or {}).items():
-        line = data["variants"].line_of(vid)
-        is_variant = vid in rs.overlays and rs.overlays[vid].kind == "variant"
-        if not is_variant and vid not in rs.sections:
-            problems.append(Problem(name, line, f"variants: {vid!r} is neither a variant nor a section of {rs.id}"))
-        variants[vid] = _strings(forms, name, line, f"variants.{vid}", problems)
+    groups: dict[str, dict[str, tuple[str, ...]]] = {"variants": {}, "after-base": {}}
+    for key, found in groups.items():
+        for vid, forms in (data.get(key) or {}).items():
+            line = data[key].line_of(vid)
+            if vid not in rs.overlays and vid not in rs.sections:
+                problems.append(Problem(name, line, f"{key}: {vid!r} is neither an overlay nor a section of {rs.id}"))
+            found[vid] = _strings(forms, name, line, f"{key}.{vid}", problems)
     synonyms: list[Synonym] = []
     items = data.get("synonyms") or LList()
     for k, item in enumerate(items):
@@ -105,5 +109,10 @@ def _parse(rs: Ruleset, name: str, data: Any, problems: list[Problem]) -> Player
         if term is not None and term not in rs.terms:
             problems.append(Problem(name, line, f"term: no glossary term {term!r}"))
         like = _strings(item["like"], name, line, "like", problems) if "like" in item else ()
+        for lang, said in forms.items():
+            for form in said:
+                ws = T.words(form)
+                if len(ws) > 1 and (like or sum(not T.is_stopword(w) for w in ws) < 2):
+                    problems.append(Problem(name, line, f"{lang}: {form!r} cannot be matched as a phrase here"))
         synonyms.append(Synonym(forms, rules, term, like))
-    return PlayerWords(variants, tuple(synonyms))
+    return PlayerWords(groups["variants"], tuple(synonyms), groups["after-base"])

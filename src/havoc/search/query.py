@@ -12,11 +12,15 @@
    (words matched / words)², so every word is optional but covering more of them wins.
 5. Unless the query names a variant ("solo"), its documents are multiplied by ``VARIANT_WEIGHT``
    and rank below every base document that covers as many of the query's words: the base rules
-   that decide a question come first, the variant's only when nothing else matches as well. A
-   glossary term that covers fewer words than the best document is multiplied by
-   ``TERM_PART_WEIGHT``: a question longer than the term's name is answered by a rule.
+   that decide a question come first, the variant's only when nothing else matches as well; a
+   query that names it ("solo winner") multiplies them by ``NAMED_WEIGHT`` instead. A
+   glossary term that covers fewer words than the best document, or any term when the best
+   document covers ``TERM_QUESTION_WORDS`` words or more, is multiplied by ``TERM_PART_WEIGHT``:
+   a question is answered by a rule, the term's definition answers its name.
 6. A rule's display number typed as a whole word ("11.4", "§11.4", "S1.2", "E3") puts that rule
-   first; the other words rank the rest.
+   first; then the glossary term whose name the whole query is ("HQ", "sztab", "Trog Nest"); the other
+   words rank the rest (for a term, the rules it governs come next: the index gives them its
+   concept as title).
 7. Results are rules: an example counts as its rule, and a rule is listed once, where it ranks
    best (its own text or one of its examples).
 """
@@ -36,7 +40,10 @@ PREFIX_LIMIT = 20
 TYPO_MIN, PREFIX_MIN = 5, 3
 MAX_WORDS = 32  # a pasted paragraph is cut here: a question is never that long
 VARIANT_WEIGHT = 0.4
+AFTER_WEIGHT = 0.7
+NAMED_WEIGHT = 2.0
 TERM_PART_WEIGHT = 0.5
+TERM_QUESTION_WORDS = 3  # a query of this many words is a question: a rule answers it
 FLOOR_SHARE = 0.999
 # a rule number as the numbering writes it ("11.4", "3.1s", "s1.2", "e3"), after folding
 NUMBER = re.compile(r"^§?([0-9]+(?:\.[0-9]+)+[a-z]?|[a-z][0-9]+(?:\.[0-9]+)*)$")
@@ -50,7 +57,10 @@ PARAMS = {
     "prefix_min": PREFIX_MIN,
     "max_words": MAX_WORDS,
     "variant_weight": VARIANT_WEIGHT,
+    "after_weight": AFTER_WEIGHT,
+    "named_weight": NAMED_WEIGHT,
     "term_part_weight": TERM_PART_WEIGHT,
+    "term_question_words": TERM_QUESTION_WORDS,
     "floor_share": FLOOR_SHARE,
 }
 
@@ -71,7 +81,13 @@ class Engine:
         self.vocab: dict[str, list[str]] = data["vocab"]
         self.words = sorted(self.vocab)
         self.phrases: list[tuple[list[str], str]] = [(list(k), c) for k, c in data["phrases"]]
+        self._phrases_from: dict[str, list[int]] = defaultdict(list)  # first key -> phrase numbers
+        # a glossary term's names, folded ("hq", "sztaby", "trog nest") -> its document
+        self.term_names: dict[str, int] = data.get("term_names", {})
+        for i, (keys, _) in enumerate(self.phrases):
+            self._phrases_from[keys[0]].append(i)
         self.variants: dict[str, dict[str, list[Any]]] = data.get("variants", {})
+        self.after: dict[str, dict[str, list[Any]]] = data.get("after", {})
         self.numbers: dict[str, int] = data.get("numbers", {})
         self._deletes: dict[str, list[str]] | None = None
         # the same postings as (document, score) pairs: a faster loop in Python
@@ -141,35 +157,65 @@ class Engine:
         numbered, rest = self.split_numbers(query)
         return numbered, [w for w in T.words(rest) if not T.is_stopword(w)][:MAX_WORDS]
 
-    def match(self, ws: list[str]) -> tuple[dict[int, float], dict[int, set[int]], frozenset[str]]:
-        """Each document's summed score, the query words it covers, and the query's keys."""
+    def match(self, ws: list[str]) -> tuple[dict[int, float], dict[int, int], frozenset[str], dict[str, range]]:
+        """Each document's summed score and how many query words it covers; the query's keys;
+        the phrases found (concept -> the words it spans)."""
+        total, covered, keys, extra, _ = self._match(ws)
+        return total, covered, keys, extra
+
+    def _match(
+        self, ws: list[str]
+    ) -> tuple[dict[int, float], dict[int, int], frozenset[str], dict[str, range], list[int]]:
         alts = [self.word_keys(w, i == len(ws) - 1) for i, w in enumerate(ws)]
         key_sets = [{k for k, _ in a} for a in alts]
         extra: dict[str, range] = {}  # concept -> the query words its phrase spans (first match)
-        for keys, concept in self.phrases:
+        # only the phrases that start with one of the query's keys, in the index's order
+        candidates = sorted({i for ks in key_sets for k in ks for i in self._phrases_from.get(k, ())})
+        for keys, concept in (self.phrases[i] for i in candidates):
             n = len(keys)
             for start in range(len(ws) - n + 1):
                 if all(keys[m] in key_sets[start + m] for m in range(n)):
                     extra.setdefault(concept, range(start, start + n))
                     break
         total: dict[int, float] = {}
-        words: dict[int, set[int]] = {}
-        for p, a in enumerate(alts):
+        covered: dict[int, int] = {}
+        bests: list[dict[int, float]] = []
+        for a in alts:
             best: dict[int, float] = {}
             for k, wt in a:
                 for d, score in self._pairs.get(k, ()):
                     s = wt * score
                     if s > best.get(d, 0.0):
                         best[d] = s
+            bests.append(best)
             for d, s in best.items():
                 total[d] = total.get(d, 0.0) + s
-                words.setdefault(d, set()).add(p)
+                covered[d] = covered.get(d, 0) + 1
         # a phrase covers its words: "liczba graczy" finds the rule it names, whatever its words
+        credited: dict[int, set[int]] = {}
         for concept, span in extra.items():
             for d, score in self._pairs.get(concept, ()):
                 total[d] = total.get(d, 0.0) + score
-                words.setdefault(d, set()).update(span)
-        return total, words, frozenset(k for a in alts for k, _ in a) | frozenset(extra)
+                covered.setdefault(d, 0)
+                credited.setdefault(d, set()).update(p for p in span if d not in bests[p])
+        for d, ps in credited.items():
+            covered[d] += len(ps)
+        # the glossary term the whole query names ("HQ", "sztab", "Trog Nest"), shown first
+        name = " ".join(dict.fromkeys(T.fold(w) for w in ws))  # a doubled word is still the name
+        named = [self.term_names[name]] if name in self.term_names else []
+        return total, covered, frozenset(k for a in alts for k, _ in a) | frozenset(extra), extra, named
+
+    def covers(self, ws: list[str]) -> dict[int, set[int]]:
+        """Which query words each document covers (for tests and explanations; slower)."""
+        out: dict[int, set[int]] = {}
+        for p, w in enumerate(ws):
+            for k, _ in self.word_keys(w, p == len(ws) - 1):
+                for d, _ in self._pairs.get(k, ()):
+                    out.setdefault(d, set()).add(p)
+        for concept, span in self.match(ws)[3].items():
+            for d, _ in self._pairs.get(concept, ()):
+                out.setdefault(d, set()).update(span)
+        return out
 
     def demoted(self, ws: list[str]) -> set[int]:
         """The documents of every variant the query does not name."""
@@ -180,22 +226,46 @@ class Engine:
                 out.update(variant["docs"])
         return out
 
+    def amending(self, ws: list[str]) -> set[int]:
+        """The documents shown a little after the base rules (errata …) the query does not ask for."""
+        folded = {T.fold(w) for w in ws}
+        out: set[int] = set()
+        for group in self.after.values():
+            if not any(folded.issuperset(name) for name in group["names"]):
+                out.update(group["docs"])
+        return out
+
+    def preferred(self, ws: list[str]) -> set[int]:
+        """The documents of the variants (and after-base groups) the query names: "solo winner"."""
+        folded = {T.fold(w) for w in ws}
+        out: set[int] = set()
+        for group in (*self.variants.values(), *self.after.values()):
+            if any(folded.issuperset(name) for name in group["names"]):
+                out.update(group["docs"])
+        return out
+
     def search(self, query: str, limit: int = 10) -> list[Result]:
         numbered, ws = self.query_words(query)
         if (not ws and not numbered) or limit <= 0:
             return []
-        total, words, matched = self.match(ws)
+        total, covered_by, matched, _, named = self._match(ws)
         demoted = self.demoted(ws)
+        amending = self.amending(ws)
+        preferred = self.preferred(ws)
         n = len(ws)
-        most = max((len(c) for c in words.values()), default=0)
+        most = max(covered_by.values(), default=0)
         scored = []
         # the lowest score of a base document covering at least c words, for c = n .. 1
         floor = [0.0] * (n + 2)
         for d in total:
-            covered = len(words[d])
+            covered = covered_by[d]
             s = total[d] * ((covered / n) * (covered / n))
-            if covered < most and self.docs[d][1] == "term":
+            if (covered < most or most >= TERM_QUESTION_WORDS) and self.docs[d][1] == "term":
                 s = s * TERM_PART_WEIGHT  # a question of more words than the term is answered by a rule
+            if d in preferred:
+                s = s * NAMED_WEIGHT
+            if d in amending:
+                s = s * AFTER_WEIGHT
             if d in demoted:
                 s = s * VARIANT_WEIGHT
             elif floor[covered] == 0.0 or s < floor[covered]:
@@ -206,12 +276,14 @@ class Engine:
                 floor[c] = floor[c + 1]
         # a variant's document ranks below every base document that covers as many words
         scored = [
-            (min(s, floor[len(words[d])] * FLOOR_SHARE) if d in demoted and floor[len(words[d])] else s, d)
+            (min(s, floor[covered_by[d]] * FLOOR_SHARE) if d in demoted and floor[covered_by[d]] else s, d)
             for s, d in scored
         ]
         ranked = sorted(scored, key=lambda sd: (-sd[0], sd[1]))
         top = ranked[0][0] if ranked else 0.0
-        ranked = [(top + len(numbered) - i, d) for i, d in enumerate(numbered)] + ranked
+        # first the rules typed by number, then the terms the query names, then the rest
+        front = numbered + [d for _, d in ranked if d in named and d not in numbered]
+        ranked = [(top + len(front) - i, d) for i, d in enumerate(front)] + ranked
         out: list[Result] = []
         seen: set[str] = set()
         for s, d in ranked:
