@@ -86,6 +86,7 @@ def _bundle_files() -> list[tuple[str, Path]]:
         if rel.parts[0] in LEFT_OUT or rel.name in LEFT_OUT_ANYWHERE or "__pycache__" in rel.parts:
             continue
         out.append((f"havoc/{rel.as_posix()}", path))
+    out += _game_packages()
     yaml_dir = Path(yaml.__file__).parent
     out += [(f"yaml/{p.name}", p) for p in sorted(yaml_dir.glob("*.py"))]
     stem_dir = Path(snowballstemmer.__file__).parent  # pure Python, the stemmer search.text uses
@@ -101,6 +102,36 @@ def _bundle_files() -> list[tuple[str, Path]]:
     ]
     locales = locales_root()
     out += [(f"locales/{p.relative_to(locales).as_posix()}", p) for p in sorted(locales.glob("*/LC_MESSAGES/*.po"))]
+    return out
+
+
+def _game_packages() -> list[tuple[str, Path]]:
+    """The game packages of rulesets whose game lives outside havoc (a game is its rules folder
+    plus a package; the phone needs the package wherever it was installed)."""
+    import importlib.util
+
+    from havoc import rulebook
+
+    out: list[tuple[str, Path]] = []
+    seen: set[str] = set()
+    for name in rulebook.ruleset_names():
+        top = (rulebook.load(name).game or "").split(".")[0]
+        if not top or top == "havoc" or top in seen:
+            continue
+        seen.add(top)
+        spec = importlib.util.find_spec(top)
+        if spec is None or spec.origin is None:
+            continue
+        origin = Path(spec.origin)
+        if spec.submodule_search_locations:  # a package: every module under it
+            base = origin.parent
+            out += [
+                (f"{top}/{p.relative_to(base).as_posix()}", p)
+                for p in sorted(base.rglob("*.py"))
+                if "__pycache__" not in p.parts
+            ]
+        else:
+            out.append((origin.name, origin))
     return out
 
 

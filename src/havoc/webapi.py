@@ -287,7 +287,7 @@ def warm() -> None:
     for name in rulebook.ruleset_names():
         rs = rulebook.load(name)
         if rs.game:
-            game.of(rs).labels()
+            game.of(rs).labels()  # imports the game's package (also one outside havoc)
     for lang in LANGUAGES:
         translator(lang)
         ui("Yes", lang)
