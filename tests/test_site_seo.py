@@ -62,6 +62,10 @@ def _every_page_has_a_description_absolute_alternates_and_a_canonical_link(site_
 def _a_rule_page_is_described_by_its_rules_summaries_in_its_language(site_with_url: Site) -> None:
     assert _meta(site_with_url.page("en", "rules/draw.html"), "description").startswith("Draw 4, keep 7.")
     assert _meta(site_with_url.page("pl", "rules/draw.html"), "description").startswith("Dobierz 4, zatrzymaj 7.")
+    # a shared rule/<id> link previews its rule, and names its page by its absolute address
+    redirect = site_with_url.page("pl", "rule/draw-hand-limit.html")
+    assert _meta(redirect, "description") == "Dobierz 4, zatrzymaj 7."
+    assert f'<link rel="canonical" href="{URL}pl/rules/draw.html#draw-hand-limit">' in redirect
 
 
 def _the_sitemap_lists_every_page_with_its_alternates(site_with_url: Site) -> None:
