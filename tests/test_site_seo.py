@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_site import Site, build_site, mini_env, mini_site  # noqa: F401 - the fixtures are shared
 
-from havoc.commands.docs import SiteUrlError, check_site_url, write_sitemap_index
+from havoc.commands.docs import SiteUrlError, check_site_url, remove_sitemap_index, write_sitemap_index
 
 pytestmark = pytest.mark.slow
 
@@ -82,6 +82,8 @@ def _the_sitemap_lists_every_page_with_its_alternates(site_with_url: Site) -> No
     locs = [e.text for e in ET.parse(index).getroot().iter(f"{SM}loc")]
     assert locs == [f"{URL}en/sitemap.xml", f"{URL}pl/sitemap.xml"]
     assert f"Sitemap: {URL}sitemap.xml" in (site_with_url.out / "robots.txt").read_text(encoding="utf-8")
+    remove_sitemap_index(site_with_url.out)  # the next build has no address: no stale index is left
+    assert not index.exists() and not (site_with_url.out / "robots.txt").exists()
 
 
 def test_without_a_site_url_no_relative_alternates_and_no_sitemap(mini_site: Site) -> None:  # noqa: F811

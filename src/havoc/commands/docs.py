@@ -247,6 +247,15 @@ def check_site_url(url: str) -> str:
     return url.strip() if url.strip().endswith("/") else url.strip() + "/"
 
 
+def remove_sitemap_index(top: Path) -> None:
+    """A build without an address leaves no sitemap index or robots.txt of an earlier one."""
+    for name, mark in (("sitemap.xml", "<sitemapindex"), ("robots.txt", "\nSitemap: ")):
+        path = top / name
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            if mark in path.read_text(encoding="utf-8"):
+                path.unlink()
+
+
 def write_sitemap_index(top: Path, site_url: str) -> Path:
     """``sitemap.xml`` at the top: every language's (and ruleset's) sitemap; ``robots.txt`` names it."""
     from xml.sax.saxutils import escape
@@ -462,6 +471,8 @@ def cmd_docs(args: argparse.Namespace) -> int:
         write_root(out, rulebook.load(name).title)
     if args.site_url:
         write_sitemap_index(top, os.environ["HAVOC_SITE_URL"])
+    else:
+        remove_sitemap_index(top)
     root = top / "index.html"
     print(f"site: {root}")
     if failed:
