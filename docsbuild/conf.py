@@ -8,6 +8,7 @@ into ``locales/<lang>/LC_MESSAGES/site.po``.
 
 from __future__ import annotations
 
+from os import environ as _environ
 from pathlib import Path
 
 from havoc.i18n import locales_root
@@ -31,6 +32,13 @@ havoc_ruleset = ""  # the ruleset to build; "" = the one named in rules/default-
 havoc_pages_dir = "rules"
 havoc_languages = ["en", "pl"]
 havoc_sheets_dir = str(ROOT / "build" / "sheets")
+
+# --- the address -------------------------------------------------------------------
+# Where the built site is published (the folder holding index.html, en/ and pl/), e.g.
+# "https://rules.example.org/cry-havoc/". Absolute hreflang alternates, canonical links and
+# sitemap.xml are made from it; without it they are left out. `havoc docs --site-url URL` or the
+# HAVOC_SITE_URL environment variable set it for one build.
+havoc_site_url = _environ.get("HAVOC_SITE_URL", "")
 
 # --- translation --------------------------------------------------------------------
 locale_dirs = [str(locales_root())]

@@ -89,6 +89,10 @@ def test_layout_reads_and_checks(mini_copy: Path) -> None:
             ("  - columns: 2", "  - colums: 2"),
             r"sheet\.yaml:15: page 2: unknown field 'colums' \(did you mean 'columns'\?\)",
         ),
+        (
+            ("  - columns: 2", "  - columns: 2\n    body-pt: 6.5"),
+            r"sheet\.yaml:16: page 2\.body-pt: expected a type size from 7 to 10 points, found 6\.5",
+        ),
         (("param: hand-limit", "param: hand-limt"), r":22: block numbers: unknown parameter 'hand-limt'"),
         (("terms: [unit]", "terms: [unti]"), r":26: block terms: unknown term 'unti'"),
         (("numbering: upper-alpha", "numbering: roman"), r":12: block steps\.numbering: expected one of"),

@@ -157,6 +157,18 @@ def test_mini_rule_index(mini_site: Site) -> None:
         assert "rules/battle-regions.html#battle-region-leave" in html
 
 
+def test_mini_indexes_show_each_rules_number(mini_site: Site) -> None:
+    from havoc.numbering import numbers
+
+    rs = rulebook.load("mini", mini_site.rules)
+    number = numbers(rs)["battle-region-leave"]  # derived from the outline, as the sheet cites it
+    for lang, title, kind in (("en", "Leaving a Battle Region", "rule"), ("pl", "Opuszczanie Regionu Bitwy", "zasada")):
+        ruleindex = mini_site.page(lang, "havoc-ruleindex.html")
+        assert re.search(rf'#battle-region-leave"><code class="xref">{re.escape(number)} {title}</code>', ruleindex)
+        azindex = mini_site.page(lang, "havoc-azindex.html")
+        assert re.search(rf"{title}</code></a> <em>\({kind} {re.escape(number)}\)</em>", azindex), azindex
+
+
 def test_mini_sheet_is_linked_only_when_built(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
     source, rules = mini_env
     site = build_site(source, tmp_path / "a", "mini", rules, ("en",))

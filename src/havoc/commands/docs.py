@@ -60,6 +60,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="extract the site's strings (pages, labels) to locales/site.pot and merge them into each "
         "language's site.po, instead of building",
     )
+    p.add_argument(
+        "--site-url",
+        default=os.environ.get("HAVOC_SITE_URL", ""),
+        metavar="URL",
+        help="where the site is published (the folder of build/site/index.html), for absolute hreflang links, "
+        "canonical links and sitemap.xml (default: $HAVOC_SITE_URL, else docsbuild/conf.py's havoc_site_url)",
+    )
     add_ruleset_option(p)
     p.set_defaults(func=cmd_docs, every_ruleset=True)
 
@@ -216,6 +223,58 @@ def write_root(out: Path, title: str | None = None) -> Path:
 
 
 NAMES = {code: lang.name for code, lang in REGISTRY.items()}
+
+
+class SiteUrlError(HavocError):
+    """``--site-url`` is not an absolute http(s) address."""
+
+
+def check_site_url(url: str) -> str:
+    """The site's address, ending in ``/``; anything but an absolute http(s) URL is refused."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise SiteUrlError(
+            [
+                Problem(
+                    "--site-url",
+                    None,
+                    f"expected an absolute address such as https://example.org/rules/, found {url!r}",
+                )
+            ]
+        )
+    return url.strip() if url.strip().endswith("/") else url.strip() + "/"
+
+
+def remove_sitemap_index(top: Path) -> None:
+    """A build without an address leaves no sitemap index or robots.txt of an earlier one."""
+    for name, mark in (("sitemap.xml", "<sitemapindex"), ("robots.txt", "\nSitemap: ")):
+        path = top / name
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            if mark in path.read_text(encoding="utf-8"):
+                path.unlink()
+
+
+def write_sitemap_index(top: Path, site_url: str) -> Path:
+    """``sitemap.xml`` at the top: every language's (and ruleset's) sitemap; ``robots.txt`` names it."""
+    from xml.sax.saxutils import escape
+
+    maps = sorted(
+        p.relative_to(top).as_posix()
+        for p in top.glob("**/sitemap.xml")
+        if p.parent != top and not any(part.startswith(".") for part in p.relative_to(top).parts)
+    )
+    rows = "".join(f"  <sitemap><loc>{escape(site_url + m)}</loc></sitemap>\n" for m in maps)
+    index = top / "sitemap.xml"
+    safeio.write_text(
+        index,
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{rows}</sitemapindex>\n',
+    )
+    safeio.write_text(top / "robots.txt", f"User-agent: *\nAllow: /\n\nSitemap: {site_url}sitemap.xml\n")
+    return index
+
 
 ROOT_PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -396,6 +455,8 @@ def cmd_docs(args: argparse.Namespace) -> int:
         rulebook.load(name)  # a broken ruleset fails here, with located errors, before Sphinx starts
     if args.update_catalog:
         return update_catalog(names[0], DEFAULT_DOCTREES)
+    if args.site_url:
+        os.environ["HAVOC_SITE_URL"] = check_site_url(args.site_url)  # read by conf.py in each Sphinx process
     langs = list(LANGUAGES) if args.lang == "all" else [args.lang]
     top: Path = safeio.writable_dir(args.output)  # an unwritable -o fails now, not after the build
     server = bind(top, args.port) if args.serve else None
@@ -424,6 +485,10 @@ def cmd_docs(args: argparse.Namespace) -> int:
             else:
                 print(f"built {res.lang}: {out / res.lang / 'index.html'} ({res.seconds:.1f} s)")
         write_root(out, rulebook.load(name).title)
+    if args.site_url:
+        write_sitemap_index(top, os.environ["HAVOC_SITE_URL"])
+    else:
+        remove_sitemap_index(top)
     if not failed:
         failed = not _offline(top)
     root = top / "index.html"

@@ -30,9 +30,13 @@ MAX_COLUMNS = 4
 KINDS = ("list", "table", "terms", "chart")
 NUMBERINGS = ("decimal", "upper-alpha")
 SPANS = ("column", "all")
+# Type sizes in points: the sheet never goes below MIN_PT (a page may ask for larger body type,
+# up to MAX_BODY_PT, to use room it has to spare).
+MIN_PT = 7.0
+MAX_BODY_PT = 10.0
 
 TOP_FIELDS = {"title", "subtitle", "legend", "pages"}
-PAGE_FIELDS = {"columns", "blocks"}
+PAGE_FIELDS = {"columns", "blocks", "body-pt"}
 BLOCK_FIELDS = {
     "id",
     "title",
@@ -94,6 +98,7 @@ class PageSpec:
     columns: int
     blocks: tuple[Block, ...]
     line: int
+    body_pt: float | None = None  # this page's body type, when larger than the sheet's
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +166,17 @@ def _parse(r: Reader, data: Any) -> Layout | None:
                 f"page {n}.columns: expected a whole number from 1 to {MAX_COLUMNS}, found {columns!r}",
             )
             columns = 3
+        body = page.get("body-pt")
+        if body is not None and (
+            not isinstance(body, (int, float)) or isinstance(body, bool) or not MIN_PT <= body <= MAX_BODY_PT
+        ):
+            r.problem(
+                page.line_of("body-pt"),
+                f"page {n}.body-pt: expected a type size from {MIN_PT:g} to {MAX_BODY_PT:g} points, found {body!r}",
+            )
+            body = None
         blocks = [b for v, ln in r.items(page, "blocks", f"page {n}") if (b := _block(r, v, ln, seen)) is not None]
-        pages.append(PageSpec(columns, tuple(blocks), page.line))
+        pages.append(PageSpec(columns, tuple(blocks), page.line, float(body) if body is not None else None))
     return Layout(
         r.file, title, r.text(top, "subtitle", "sheet"), r.text(top, "legend", "sheet"), tuple(pages), top.line
     )

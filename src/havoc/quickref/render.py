@@ -17,12 +17,12 @@ from havoc import markup
 from havoc.i18n import Translator
 from havoc.languages import REGISTRY
 from havoc.numbering import numbers
+from havoc.quickref.layout import MIN_PT as MIN_PT  # re-exported: the sheet's smallest type
 from havoc.quickref.layout import Block, Item, Layout
 from havoc.rulebook.model import Ruleset
 
-# Type sizes in points. The sheet never goes below MIN_PT; when the content does not fit two
-# pages the build fails instead of shrinking (see havoc.quickref.pdf).
-MIN_PT = 7.0
+# Type sizes in points. The sheet never goes below MIN_PT (havoc.quickref.layout); when the
+# content does not fit two pages the build fails instead of shrinking (see havoc.quickref.pdf).
 BODY_PT = 7.6
 ID_PT = 7.0
 LEADING = 1.2  # line height as a multiple of the body size
@@ -284,8 +284,9 @@ class SheetRenderer:
                 )
             else:
                 head = f'<header class="runhead"><span class="game">{game}</span> {title}</header>'
+            size = f' style="--body: {page.body_pt:g}pt"' if page.body_pt else ""
             pages.append(
-                f'<section class="page" id="sheet-page-{n}">\n{head}\n{blocks}\n'
+                f'<section class="page" id="sheet-page-{n}"{size}>\n{head}\n{blocks}\n'
                 f'<span class="end" id="sheet-page-{n}-end"></span>\n</section>'
             )
         css = stylesheet()

@@ -18,6 +18,7 @@ from sphinx.roles import XRefRole
 from sphinx.util import logging
 from sphinx.util.nodes import make_refnode
 
+from havoc.numbering import numbers
 from havoc.sphinxext.context import get_context, input_digest
 from havoc.sphinxext.labels import LazyLabel
 
@@ -51,12 +52,15 @@ class RuleIndex(Index):
     def generate(self, docnames: Iterable[str] | None = None) -> tuple[list[tuple[str, list[IndexEntry]]], bool]:
         domain = self.domain
         assert isinstance(domain, HavocDomain)
+        number = numbers(get_context(domain.env).ruleset)
         wanted = set(docnames) if docnames is not None else None
         groups: dict[str, list[tuple[int, IndexEntry]]] = {}
         for (kind, name), obj in domain.objects.items():
             if kind != "rule" or (wanted is not None and obj.docname not in wanted):
                 continue
-            entry = IndexEntry(obj.title, 0, obj.docname, obj.anchor, name, "", "")
+            # the number first, as in the rule's title (the sheet cites it: "§11.4")
+            shown = f"{number[name]} {obj.title}" if name in number else obj.title
+            entry = IndexEntry(shown, 0, obj.docname, obj.anchor, name, "", "")
             groups.setdefault(obj.group, []).append((obj.order, entry))
         ordered = sorted(groups.items(), key=lambda kv: min(o for o, _ in kv[1]))
         return [(group, [e for _, e in sorted(entries, key=lambda x: x[0])]) for group, entries in ordered], False
@@ -79,14 +83,16 @@ class AZIndex(Index):
         domain = self.domain
         assert isinstance(domain, HavocDomain)
         ctx = get_context(domain.env)
+        number = numbers(ctx.ruleset)
         kinds = {"rule": ctx.label(L.OBJ_RULE), "term": ctx.label(L.OBJ_TERM)}
         wanted = set(docnames) if docnames is not None else None
         groups: dict[str, list[IndexEntry]] = {}
-        for (kind, _name), obj in domain.objects.items():
+        for (kind, name), obj in domain.objects.items():
             if kind not in kinds or (wanted is not None and obj.docname not in wanted) or not obj.title:
                 continue
             letter = obj.title.lstrip("„“\"'(")[:1].upper()
-            groups.setdefault(letter, []).append(IndexEntry(obj.title, 0, obj.docname, obj.anchor, kinds[kind], "", ""))
+            what = f"{kinds[kind]} {number[name]}" if kind == "rule" and name in number else kinds[kind]
+            groups.setdefault(letter, []).append(IndexEntry(obj.title, 0, obj.docname, obj.anchor, what, "", ""))
         ordered = sorted(groups.items(), key=lambda kv: collation_key(kv[0], ctx.lang))
         return [
             (letter, sorted(entries, key=lambda e: collation_key(e.name, ctx.lang))) for letter, entries in ordered

@@ -23,6 +23,7 @@ from havoc.sphinxext.pages import setup_pages, write_stubs
 from havoc.sphinxext.rule import setup_rule
 from havoc.sphinxext.search_pl import setup_search
 from havoc.sphinxext.section import setup_section
+from havoc.sphinxext.seo import setup_seo
 from havoc.sphinxext.sheet import setup_sheet
 from havoc.sphinxext.theme_i18n import setup_theme_i18n
 
@@ -86,6 +87,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_contents(app)
     setup_pages(app)
     setup_langswitch(app)
+    setup_seo(app)
     setup_search(app)
     setup_sheet(app)
     setup_theme_i18n(app)

@@ -2,7 +2,7 @@
 
 The languages are built side by side (``build/site/en/…``, ``build/site/pl/…``) from the same
 sources, so the same page name exists in each; the link is relative, so the site works from any
-folder or host. ``<link rel="alternate" hreflang>`` tells search engines the same.
+folder or host. Search engines get absolute alternates instead (:mod:`havoc.sphinxext.seo`).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from havoc.languages import SOURCE, language
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import get_context
 from havoc.sphinxext.domain import HavocDomain
+from havoc.sphinxext.seo import page_url, rules_description, ruleset_url, shorten
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -79,11 +80,13 @@ REDIRECT = """<!DOCTYPE html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="robots" content="noindex">
   <title>{title}</title>
+  <meta name="description" content="{description}">
   <meta property="og:title" content="{title}">
+  <meta property="og:description" content="{description}">
   <meta property="og:site_name" content="{site}">
   <meta property="og:type" content="article">
   <meta property="og:locale" content="{locale}">
-  <link rel="canonical" href="{uri}">
+  <link rel="canonical" href="{canonical}">
   <meta http-equiv="refresh" content="0; url={uri}">
   <script>location.replace({uri_json});</script>
 </head>
@@ -120,7 +123,13 @@ def redirects(app: Sphinx) -> dict[str, str]:
         obj = found[1]
         pagename = f"{REDIRECT_PREFIX}/{name}"
         uri = app.builder.get_relative_uri(pagename, obj.docname) + "#" + obj.anchor
+        lang = app.config.language or SOURCE
+        canonical = page_url(app, lang, obj.docname) + "#" + obj.anchor if ruleset_url(app) else uri
+        rule = ctx.ruleset.rules.get(target)
+        about = rules_description(ctx, (target,)) if rule is not None and rule.summary else obj.title
         pages[pagename] = REDIRECT.format(
+            description=html.escape(shorten(about)),
+            canonical=html.escape(canonical),
             lang=html.escape(app.config.language or "en"),
             title=html.escape(obj.title),
             site=html.escape(app.config.project),
