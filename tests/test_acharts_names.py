@@ -145,3 +145,27 @@ def test_letters_inside_a_word_never_name_the_line(rs: Ruleset, rule_id: str, la
                 if any(_stem_or_prefix(inner, x, f.lang) for f in forms for x in f.words):
                     continue  # it also begins a word of this line
                 assert i not in N.match(inner, lines).rows, (s.text, inner)
+
+
+def test_polish_wording_of_the_charts(rs: Ruleset, capsys: pytest.CaptureFixture[str]) -> None:
+    from havoc.i18n import translator
+
+    tr = translator("pl", rs.id)
+
+    def cell(rule_id: str, text: str) -> str:
+        return tr.text(f"{rule_id}:table", text)
+
+    assert cell(T.WEAPONS, "Mounted lance") == "Kopia (konna)" and cell(T.WEAPONS, "Foot lance") == "Kopia (piesza)"
+    assert cell(T.WEAPONS, "Early Welsh longbow") == "Wczesny długi łuk walijski"
+    # a header agrees with the cells under it (masculine, like "Osłabiony")
+    assert cell(T.STATUS, "If it becomes Impaired") == "Gdy zostanie Osłabiony"
+    assert cell(T.STATUS, "If it becomes Stunned") == "Gdy zostanie Ogłuszony"
+    assert [cell(T.COURAGE, c) for c in T.table(rs, T.COURAGE).rows[0][:2]] == ["19 lub więcej", "13 lub więcej"]
+    assert cell(T.WAKING, "4 or less") == "4 lub mniej"
+    for rid, rule in rs.rules.items():
+        if rid.startswith("acv-erratum-prone"):
+            assert not tr.text(f"{rid}:title", rule.title).startswith("Prone"), rid
+    assert tr.text("source:004:title", "Advanced Cry Havoc 2 game charts (fan-made)").endswith("(fanowskie)")
+    # "łuk długi" is both longbows now, not the English one alone
+    code, _, err = run(capsys, "range", "łuk długi", "3", "--lang", "pl")
+    assert code == 2 and "Wczesny długi łuk walijski" in err and "Angielski łuk długi" in err

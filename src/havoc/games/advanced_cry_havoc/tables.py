@@ -30,14 +30,14 @@ UNLIMITED = "∞"
 
 _ONE = re.compile(r"^(\d+)$")
 _SPAN = re.compile(r"^(\d+)-(\d+)$")
-_OPEN_UP = re.compile(r"^(\d+) & \+$")  # "13 & +": 13 or more
-_OPEN_DOWN = re.compile(r"^(\d+) or -$")  # "4 or -": 4 or less
+_OPEN_UP = re.compile(r"^(\d+) or more$")  # 004 prints "13 & +"
+_OPEN_DOWN = re.compile(r"^(\d+) or less$")  # 004 prints "4 or -"
 _MOD = re.compile(r"^[+-]\d+$")
 _SHIFT = re.compile(r"^(\d+) (Left|Right)$")
 
 
 def band(cell: str) -> Band | None:
-    """A band cell ("5-40", "3", "13 & +", "4 or -"); ``None`` for a dash (no band)."""
+    """A band cell ("5-40", "3", "13 or more", "4 or less"); ``None`` for a dash (no band)."""
     if cell == GAP:
         return None
     if m := _ONE.match(cell):
@@ -51,7 +51,7 @@ def band(cell: str) -> Band | None:
         return Band(int(m[1]), None)
     if m := _OPEN_DOWN.match(cell):
         return Band(None, int(m[1]))
-    raise ValueError(f"expected a band (3, 5-40, 13 & +, 4 or -) or {GAP}, found {cell!r}")
+    raise ValueError(f"expected a band (3, 5-40, 13 or more, 4 or less) or {GAP}, found {cell!r}")
 
 
 def whole(cell: str) -> int:
