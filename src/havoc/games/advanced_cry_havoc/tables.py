@@ -99,6 +99,9 @@ MORALE_COURAGE = "acv-morale-against-courage"
 CC_SHIFTS, CC_MODS, COMBAT_TABLE = "acv-close-combat-shifts", "acv-close-combat-modifiers", "acv-combat-table"
 RANGED_SHIFTS, RANGED_MODS = "acv-ranged-shifts", "acv-ranged-modifiers"
 STATUS, STATUS_OPEN = "acv-status-effects", "acv-status-undetermined"
+MARKS, SPECIALS = "acv-chart-marks", "acv-weapon-special-rules"
+# The parameters whose values are marks printed in the charts (the legend must explain each).
+MARK_PARAMS = ("animal-mark", "nc-mark", "per-mark", "stun-mark", "unhorse-mark")
 BAND_COLUMNS = slice(3, 7)  # the four range bands of the weapons chart
 
 LAYOUT: dict[str, tuple[str, ...]] = {
@@ -152,7 +155,24 @@ def check_rules(rs: Ruleset) -> list[Problem]:
                     problems.append(Problem(where, t.loc.line, f"{rule_id}.table.rows[{r}][{c}]: {exc}"))
     problems += _check_links(rs)
     problems += _check_named_rows(rs)
+    problems += _check_legend(rs)
     return problems
+
+
+def _check_legend(rs: Ruleset) -> list[Problem]:
+    """The legend of marks explains every mark the charts print, and only those."""
+    try:
+        legend, specials = table(rs, MARKS), table(rs, SPECIALS)
+    except RulebookError as exc:
+        return exc.problems
+    listed = {m.strip() for row in legend.rows for m in row[0].split(",")}
+    wanted = {str(rs.param(p)) for p in MARK_PARAMS} | {row[0] for row in specials.rows}
+    out = []
+    for mark in sorted(wanted - listed):
+        out.append(Problem(legend.loc.file, legend.loc.line, f"{MARKS}: expected a line for the mark {mark!r}"))
+    for mark in sorted(listed - wanted):
+        out.append(Problem(legend.loc.file, legend.loc.line, f"{MARKS}: {mark!r} is no mark the charts print"))
+    return out
 
 
 # Parameters that name a line of a chart (the lookups find the line by this name).
