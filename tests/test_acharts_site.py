@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from test_site import Site, real_site  # noqa: F401 - the session's real site, shared
 
 from havoc import rulebook
 from havoc.cli import main
@@ -88,3 +89,12 @@ def test_a_chart_keeps_its_header_row_and_first_column_in_view_on_a_phone(
     if tall:  # scrolled down to its end, the header row is still at the top of the box
         assert head["y"] == pytest.approx(frame["y"], abs=1.5)
     assert first["x"] == pytest.approx(frame["x"], abs=1.5)  # the first column stays at the left
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("lang", "word"), [("en", "Rulebooks"), ("pl", "Podręczniki")])
+def test_the_main_home_page_links_the_charts(real_site: Site, lang: str, word: str) -> None:  # noqa: F811
+    home = real_site.page(lang, "index.html")
+    block = home[home.index('class="havoc-home-rulebooks') :][:600]
+    assert word in block
+    assert f'href="../{rulebook.site_path(RULESET)}/{lang}/index.html">Advanced Cry Havoc 2</a>' in block
