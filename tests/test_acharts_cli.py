@@ -111,7 +111,7 @@ def test_bad_input_is_located_exit_2_no_traceback(
 
 def test_errors_in_polish(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "range", "sling", "0", "--lang", "pl")
-    assert code == 2 and err.startswith("błąd: distance: oczekiwano odległości")
+    assert code == 2 and err.startswith("błąd: odległość: oczekiwano odległości")
 
 
 def test_courage_needs_mounted_or_foot(capsys: pytest.CaptureFixture[str]) -> None:
@@ -226,7 +226,7 @@ def test_bad_numbers_and_a_wrong_ruleset_are_user_errors(
 
 def test_a_bad_number_in_polish(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "range", "proca", "dwa", "--lang", "pl")
-    assert code == 2 and err == "błąd: distance: oczekiwano liczby całkowitej, podano 'dwa'\n"
+    assert code == 2 and err == "błąd: odległość: oczekiwano liczby całkowitej, podano 'dwa'\n"
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])

@@ -166,8 +166,10 @@ def _number(text: str | None, field: str, signed: bool = False) -> int | None:
     t = text.strip()
     body = t[1:] if signed and t[:1] in "+-" else t
     if not body.isdigit():
+        from havoc.games.advanced_cry_havoc.lookups import field_label
+
         msg = ui("expected a whole number, found {text!r}", message_language()).format(text=text)
-        raise InputError([Problem(field, None, msg)])
+        raise InputError([Problem(field_label(field), None, msg)])
     return int(t)
 
 
@@ -216,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
         check = CHECK_WORDS.get(args.check.strip().lower())
         if check is None:
             msg = ui("expected a morale or a recovery check, found {check!r}", message_language())
-            raise InputError([Problem("check", None, msg.format(check=args.check))])
+            raise InputError([Problem(L.field_label("check"), None, msg.format(check=args.check))])
         roll, courage = _number(args.roll, "--roll", signed=True), _number(args.courage, "--courage")
         result = L.morale(rs, args.situations, check, roll, courage)
         text = view.morale(result)

@@ -74,9 +74,24 @@ def as_dict(result: Any) -> dict[str, Any]:
     return out
 
 
+def field_label(name: str) -> str:
+    """An argument's name in the language of errors (a reader never meets "distance" in Polish);
+    anything else (the words a reader typed, an option such as --mod) as it is."""
+    lang = message_language()
+    words = {
+        "weapon": ui("weapon", lang),
+        "distance": ui("distance", lang),
+        "roll": ui("roll", lang),
+        "status": ui("status", lang),
+        "check": ui("check", lang),
+        "courage": ui("courage", lang),
+    }
+    return words.get(name, name)
+
+
 def _bad(field_name: str, message: str) -> InputError:
     """A located input error (the message is already in the language of errors)."""
-    return InputError([Problem(field_name, None, message)])
+    return InputError([Problem(field_label(field_name), None, message)])
 
 
 def find_row(rs: Ruleset, rule_id: str, name: str, field_name: str) -> int:
