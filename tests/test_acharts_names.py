@@ -169,3 +169,10 @@ def test_polish_wording_of_the_charts(rs: Ruleset, capsys: pytest.CaptureFixture
     # "łuk długi" is both longbows now, not the English one alone
     code, _, err = run(capsys, "range", "łuk długi", "3", "--lang", "pl")
     assert code == 2 and "Wczesny długi łuk walijski" in err and "Angielski łuk długi" in err
+
+
+def test_candidates_are_shown_in_the_language_the_name_was_typed_in(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "range", "luk", "3")  # Polish letters dropped, no --lang pl
+    assert code == 2 and "Krótki łuk (konny)" in err and "Mounted short bow" not in err
+    code, _, err = run(capsys, "range", "bow", "3", "--lang", "pl")
+    assert code == 2 and err.startswith("błąd: broń: 'bow' jest niejednoznaczne") and "Mounted short bow" in err

@@ -97,6 +97,7 @@ class Match:
     """The rows a name finds: one row, several (ambiguous), or none."""
 
     rows: tuple[int, ...]
+    langs: tuple[str, ...] = ()  # the languages whose spellings the name matched (for the reply)
 
     @property
     def found(self) -> int | None:
@@ -110,22 +111,24 @@ def match(query: str, lines: Sequence[Sequence[Spelling]]) -> Match:
         return Match(())
     exact = [i for i, forms in enumerate(lines) if any(_whole(s.text) == whole for s in forms)]
     if len(exact) == 1:
-        return Match(tuple(exact))
+        return Match(tuple(exact), tuple(s.lang for s in lines[exact[0]] if _whole(s.text) == whole))
     typed = _query_words(query)
     if not typed:
         return Match(())
     hits: list[int] = []
     complete: list[int] = []
+    langs: dict[str, None] = {}
     for i, forms in enumerate(lines):
         named = [s for s in forms if all(any(word_matches(q, s, k) for k in range(len(s.words))) for q in typed)]
         if not named:
             continue
         hits.append(i)
+        langs.update((s.lang, None) for s in named)
         if any(
             all(any(word_matches(q, s, k) for q in typed) for k, w in enumerate(s.words) if not is_stopword(w))
             for s in named
         ):
             complete.append(i)
     if len(hits) > 1 and len(complete) == 1:
-        return Match(tuple(complete))
-    return Match(tuple(hits))
+        return Match(tuple(complete), tuple(langs))
+    return Match(tuple(hits), tuple(langs))
