@@ -39,11 +39,13 @@ class Spelling:
     words: tuple[str, ...]
     folded: tuple[str, ...] = ()  # each word lowercased without diacritics
     stems: tuple[str, ...] = ()  # each word's search key (folded stem)
+    bare: tuple[str, ...] = ()  # the key of each word typed without Polish letters ("lezacy")
 
 
 def spelling(text: str, lang: str) -> Spelling:
     ws = tuple(words(_BRACKETS.sub(" ", text)))
-    return Spelling(lang, text, ws, tuple(fold(w) for w in ws), tuple(stem(w, lang) for w in ws))
+    folded = tuple(fold(w) for w in ws)
+    return Spelling(lang, text, ws, folded, tuple(stem(w, lang) for w in ws), tuple(stem(f, lang) for f in folded))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -81,8 +83,9 @@ def _spellings(rs: Ruleset, rule_id: str, column: int) -> tuple[tuple[Spelling, 
 
 
 def word_matches(q: str, s: Spelling, k: int) -> bool:
-    """A typed word names word ``k`` of a spelling: it begins it, or (inflected) shares its stem."""
-    return s.folded[k].startswith(fold(q)) or stem(q, s.lang) == s.stems[k]
+    """A typed word names word ``k`` of a spelling: it begins it, or (inflected) shares its stem,
+    with or without its diacritics (the stemmer reads "lezacego" and "leżącego" differently)."""
+    return s.folded[k].startswith(fold(q)) or stem(q, s.lang) == s.stems[k] or stem(fold(q), s.lang) == s.bare[k]
 
 
 def _query_words(query: str) -> list[str]:
