@@ -166,7 +166,7 @@ def _check_legend(rs: Ruleset) -> list[Problem]:
     except RulebookError as exc:
         return exc.problems
     listed = {m.strip() for row in legend.rows for m in row[0].split(",")}
-    wanted = {str(rs.param(p)) for p in MARK_PARAMS} | {row[0] for row in specials.rows}
+    wanted = {str(rs.param(p)) for p in MARK_PARAMS} | {row[0] for row in specials.rows} | {GAP}
     out = []
     for mark in sorted(wanted - listed):
         out.append(Problem(legend.loc.file, legend.loc.line, f"{MARKS}: expected a line for the mark {mark!r}"))
