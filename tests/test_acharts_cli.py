@@ -111,7 +111,7 @@ def test_bad_input_is_located_exit_2_no_traceback(
 
 def test_errors_in_polish(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "range", "sling", "0", "--lang", "pl")
-    assert code == 2 and err.startswith("błąd: distance: oczekiwano odległości")
+    assert code == 2 and err.startswith("błąd: odległość: oczekiwano odległości")
 
 
 def test_courage_needs_mounted_or_foot(capsys: pytest.CaptureFixture[str]) -> None:
@@ -202,3 +202,45 @@ def test_the_chart_check_catches_a_line_or_gap_the_lookups_rely_on(
     path.write_text(text.replace(old, new), encoding="utf-8")
     problems = check_rules(rulebook.load("advanced-cry-havoc", rules_copy, use_cache=False))
     assert any(message in p.message for p in problems), problems
+
+
+@pytest.mark.parametrize(
+    ("argv", "where"),
+    [
+        (["courage", "abc", "--foot"], "DEF:"),
+        (["range", "sling", "two"], "distance:"),
+        (["waking", "8", "--mod=+x"], "--mod:"),
+        (["morale", "recovery", "--roll", "six"], "--roll:"),
+        (["morale", "rally"], "check:"),
+        (["courage", "5", "--foot", "--ruleset", "cry-havoc"], "--ruleset:"),
+        (["courage", "5", "--foot", "--ruleset", "no-such-rules"], "ruleset:"),
+    ],
+)
+def test_bad_numbers_and_a_wrong_ruleset_are_user_errors(
+    capsys: pytest.CaptureFixture[str], argv: list[str], where: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"error: {where}") and "usage:" not in err and "Traceback" not in err
+
+
+def test_a_bad_number_in_polish(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "range", "proca", "dwa", "--lang", "pl")
+    assert code == 2 and err == "błąd: odległość: oczekiwano liczby całkowitej, podano 'dwa'\n"
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_help_is_in_the_language_asked_and_its_examples_run(capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    import shlex
+
+    with pytest.raises(SystemExit):
+        main(["charts", "morale", "-h", "--lang", lang])
+    out = capsys.readouterr().out
+    if lang == "pl":
+        assert "język odpowiedzi" in out and "przykłady:" in out and "zmodyfikowany rzut" in out
+        assert "language of the answer" not in out and "examples:" not in out
+    examples = [line.strip() for line in out.splitlines() if line.strip().startswith("havoc charts ")]
+    assert len(examples) == 9
+    for line in examples:
+        code, answer, err = run(capsys, *shlex.split(line)[2:])
+        assert code == 0 and answer and err == "", line

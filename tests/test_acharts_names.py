@@ -82,6 +82,7 @@ def test_two_lines_named_is_ambiguous_with_the_candidates(capsys: pytest.Capture
         (["morale", "morale", "--if", "dowodcy"], "Adjacent to a Good Order Leader"),  # inflected, no diacritics
         (["combat", "--target", "leżącego"], "Under a Prone marker"),
         (["combat", "--target", "lezacy"], "Under a Prone marker"),
+        (["combat", "--target", "lezacego"], "Under a Prone marker"),  # inflected and without diacritics
         (["combat", "--target", "ciężkiej osłonie"], "In heavy cover"),
         (["impairment", "5", "--if", "ranna"], "Wounded character"),
     ],
@@ -94,7 +95,11 @@ def test_polish_names_inflected_or_without_diacritics_need_no_lang(
 
 
 def _stem_or_prefix(q: str, w: str, lang: str) -> bool:
-    return fold(w).startswith(fold(q)) or N.stem(q, lang) == N.stem(w, lang)
+    return (
+        fold(w).startswith(fold(q))
+        or N.stem(q, lang) == N.stem(w, lang)
+        or N.stem(fold(q), lang) == N.stem(fold(w), lang)
+    )
 
 
 def _complete(q: str, forms: list[N.Spelling]) -> bool:
@@ -145,3 +150,34 @@ def test_letters_inside_a_word_never_name_the_line(rs: Ruleset, rule_id: str, la
                 if any(_stem_or_prefix(inner, x, f.lang) for f in forms for x in f.words):
                     continue  # it also begins a word of this line
                 assert i not in N.match(inner, lines).rows, (s.text, inner)
+
+
+def test_polish_wording_of_the_charts(rs: Ruleset, capsys: pytest.CaptureFixture[str]) -> None:
+    from havoc.i18n import translator
+
+    tr = translator("pl", rs.id)
+
+    def cell(rule_id: str, text: str) -> str:
+        return tr.text(f"{rule_id}:table", text)
+
+    assert cell(T.WEAPONS, "Mounted lance") == "Kopia (konna)" and cell(T.WEAPONS, "Foot lance") == "Kopia (piesza)"
+    assert cell(T.WEAPONS, "Early Welsh longbow") == "Wczesny długi łuk walijski"
+    # a header agrees with the cells under it (masculine, like "Osłabiony")
+    assert cell(T.STATUS, "If it becomes Impaired") == "Gdy zostanie Osłabiony"
+    assert cell(T.STATUS, "If it becomes Stunned") == "Gdy zostanie Ogłuszony"
+    assert [cell(T.COURAGE, c) for c in T.table(rs, T.COURAGE).rows[0][:2]] == ["19 lub więcej", "13 lub więcej"]
+    assert cell(T.WAKING, "4 or less") == "4 lub mniej"
+    for rid, rule in rs.rules.items():
+        if rid.startswith("acv-erratum-prone"):
+            assert not tr.text(f"{rid}:title", rule.title).startswith("Prone"), rid
+    assert tr.text("source:004:title", "Advanced Cry Havoc 2 game charts (fan-made)").endswith("(fanowskie)")
+    # "łuk długi" is both longbows now, not the English one alone
+    code, _, err = run(capsys, "range", "łuk długi", "3", "--lang", "pl")
+    assert code == 2 and "Wczesny długi łuk walijski" in err and "Angielski łuk długi" in err
+
+
+def test_candidates_are_shown_in_the_language_the_name_was_typed_in(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "range", "luk", "3")  # Polish letters dropped, no --lang pl
+    assert code == 2 and "Krótki łuk (konny)" in err and "Mounted short bow" not in err
+    code, _, err = run(capsys, "range", "bow", "3", "--lang", "pl")
+    assert code == 2 and err.startswith("błąd: broń: 'bow' jest niejednoznaczne") and "Mounted short bow" in err

@@ -312,8 +312,8 @@ def test_havoc_check_runs_the_games_own_data_checks(rules_copy: Path, capsys: py
     assert callable(getattr(played, "check_rules", None))
     path = rules_copy / "advanced-cry-havoc" / "sections" / "08-courage.yaml"
     text = path.read_text(encoding="utf-8")
-    assert '"13 & +"' in text or "13 & +" in text
-    path.write_text(text.replace("13 & +", "thirteen", 1), encoding="utf-8")
+    assert '"13 or more"' in text
+    path.write_text(text.replace("13 or more", "thirteen", 1), encoding="utf-8")
     assert main(["check", "--ruleset", "advanced-cry-havoc"]) == 1
     err = capsys.readouterr().err
     assert "08-courage.yaml" in err and "thirteen" in err, err

@@ -50,6 +50,7 @@ BLOCK_FIELDS = {
     "header",
     "column-break",
     "rule",
+    "lead",
 }
 GROUP_FIELDS = {"section", "rules", "titles"}
 ROW_FIELDS = {"rule", "param"}
@@ -91,6 +92,7 @@ class Block:
     header: tuple[str, ...] = ()
     column_break: bool = False
     chart: str | None = None  # a chart block: the rule whose table it prints
+    lead: bool = True  # a chart block: its rule's summary above the table (false: the table alone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +250,7 @@ def _block(r: Reader, value: Any, line: int, seen: dict[str, int]) -> Block | No
         header=header,
         column_break=bool(_flag(r, d, "column-break", what)),
         chart=r.ident(d, "rule", what) if kind == "chart" else None,
+        lead=_flag(r, d, "lead", what) is not False,
     )
 
 

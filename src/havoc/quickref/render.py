@@ -157,6 +157,8 @@ class SheetRenderer:
         if self._short(block):
             classes.append("keep")  # a short block is never split between columns
         heading = typeset(self.look.text(f"sheet:{block.id}:title", block.title), self.lang)
+        if block.kind == "chart" and not block.lead and block.chart:
+            heading += _ref(self.numbers[block.chart])  # no lead to carry the rule's number
         body = {"list": self._list, "table": self._table, "terms": self._terms, "chart": self._chart}[block.kind](block)
         if columns > 1 and block.kind != "chart":  # a chart is one table, never split into columns
             body = f'<div class="across" style="column-count: {columns}">{body}</div>'
@@ -231,7 +233,11 @@ class SheetRenderer:
 
         head = "".join(f"<th>{cell(c)}</th>" for c in table.columns)
         body = "".join("<tr>" + "".join(f"<td>{cell(c)}</td>" for c in row) + "</tr>" for row in table.rows)
-        lead = f'<p class="chart-lead">{self.summary(rule.id)}{_ref(self.numbers[rule.id])}</p>' if rule.summary else ""
+        lead = (
+            f'<p class="chart-lead">{self.summary(rule.id)}{_ref(self.numbers[rule.id])}</p>'
+            if rule.summary and block.lead
+            else ""
+        )
         return f'{lead}<table class="chart" data-rule="{rule.id}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
     def _terms(self, block: Block) -> str:

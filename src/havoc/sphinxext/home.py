@@ -34,5 +34,37 @@ class SearchBox(SphinxDirective):
         return [nodes.raw("", form, format="html")]
 
 
+class Rulebooks(SphinxDirective):
+    """The other rulebooks built beside this one, on the home page (the menu lists them last)."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        from havoc.sphinxext import labels as L
+        from havoc.sphinxext.context import get_context
+        from havoc.sphinxext.langswitch import ruleset_links
+        from havoc.sphinxext.render import mark_untranslatable
+
+        others = [book for book in ruleset_links(self.env.app, self.env.docname) if not book["current"]]
+        if not others:
+            return []
+        head = get_context(self.env).label(L.RULEBOOKS)
+        items = [
+            nodes.list_item(
+                "",
+                nodes.paragraph(
+                    "", "", nodes.reference(book["title"], book["title"], refuri=book["url"], classes=["havoc-ruleset"])
+                ),
+            )
+            for book in others
+        ]
+        out = nodes.container(
+            "", nodes.rubric(head, head), nodes.bullet_list("", *items), classes=["havoc-home-rulebooks"]
+        )
+        mark_untranslatable(out)  # titles and the label are already in the reader's language
+        return [out]
+
+
 def setup_home(app: Sphinx) -> None:
     app.add_directive("havoc-search-box", SearchBox)
+    app.add_directive("havoc-rulebooks", Rulebooks)

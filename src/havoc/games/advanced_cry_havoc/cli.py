@@ -18,9 +18,16 @@ if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset
 
 RULESET = "advanced-cry-havoc"
-CHECKS = ("morale", "recovery")  # the morale command's choice, as lookups.CHECKS
 
-EPILOG = """\
+# The words a reader types for the choice of the morale command, in any language.
+CHECK_WORDS = {"morale": "morale", "recovery": "recovery", "odzyskanie": "recovery", "odzyskania": "recovery"}
+
+
+def _epilog() -> str:
+    from havoc.i18n import ui
+
+    return ui(
+        """\
 examples:
   havoc charts range "english longbow" 45
   havoc charts courage 12 --foot
@@ -30,91 +37,190 @@ examples:
   havoc charts morale recovery --if "enemy zoi" --roll 6 --courage 5
   havoc charts status scared
   havoc charts combat --target prone --target "side hex" --attacker "zoi of an enemy:2"
-  havoc charts combat --ranged --target stunned --attacker wounded --json
+  havoc charts combat --ranged --animal --target "rear hex" --json
 
-A situation (--if, --target, --attacker) is a line of the chart, named by a word or a part of
-it (English, or Polish with --lang pl); NAME:COUNT counts a line once per enemy where the chart
-says so. A negative --mod is written --mod=-1.
-Exit status: 0 answered (a refusal is an answer), 1 the rules are broken, 2 bad input.
-"""
+A situation (--if, --target, --attacker) is a line of the chart, named by its words or their
+beginnings, in English or Polish (inflected, with or without Polish letters); words in brackets
+are notes, not names. NAME:COUNT counts a line once per enemy where the chart says so. A
+negative --mod is written --mod=-1.
+Exit status: 0 answered (a refusal is an answer), 1 the rules are broken, 2 bad input."""
+    )
+
+
+class _Parser(argparse.ArgumentParser):
+    """A charts command's parser: its own help texts in the language of ``--lang`` (read from
+    the words before parsing, so ``-h`` is in it too). argparse's own words are the CLI's."""
+
+    lang = "en"
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        words = list(sys.argv[1:] if args is None else args)
+        _Parser.lang = "en"
+        for i, w in enumerate(words):
+            if w == "--lang" and i + 1 < len(words):
+                _Parser.lang = words[i + 1]
+            elif w.startswith("--lang="):
+                _Parser.lang = w.partition("=")[2]
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self) -> str:
+        from havoc.i18n import ui
+
+        lang = _Parser.lang if _Parser.lang in _languages() else "en"
+        saved = [(a, a.help) for a in self._actions]
+        saved_text = (self.description, self.epilog)
+        try:
+            for a, h in saved:
+                if h and h != argparse.SUPPRESS:
+                    a.help = ui(h, lang)
+                if isinstance(a, argparse._SubParsersAction):
+                    for choice in a._choices_actions:
+                        choice.help = ui(choice.help, lang) if choice.help else choice.help
+            self.description = ui(self.description, lang) if self.description else None
+            self.epilog = ui(self.epilog, lang) if self.epilog else None
+            return super().format_help()
+        finally:
+            for a, h in saved:
+                a.help = h
+            self.description, self.epilog = saved_text
+
+
+def _languages() -> tuple[str, ...]:
+    from havoc.i18n import LANGUAGES
+
+    return tuple(LANGUAGES)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from havoc.i18n import LANGUAGES
+    from havoc.i18n import LANGUAGES, ui
 
+    # The help texts are ui() strings (so the catalog has them); _Parser shows them in --lang.
     p = sub.add_parser(
         "charts",
-        help="look up the Advanced Cry Havoc 2 charts (range, courage, impairment, waking up, combat)",
-        description="Look up the Advanced Cry Havoc 2 charts; every answer cites the rules it read.",
-        epilog=EOFMARK,
+        help=ui("look up the Advanced Cry Havoc 2 charts (range, courage, impairment, waking up, combat)"),
+        description=ui("Look up the Advanced Cry Havoc 2 charts; every answer cites the rules it read."),
+        epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the answer (default: %(default)s)")
-    common.add_argument("--json", action="store_true", help="print the answer as JSON")
-    common.add_argument("--ruleset", default=RULESET, help="the charts' ruleset (default: %(default)s)")
-    charts = p.add_subparsers(dest="chart", metavar="CHART")
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--lang", choices=LANGUAGES, default="en", help=ui("language of the answer (default: %(default)s)")
+    )
+    common.add_argument("--json", action="store_true", help=ui("print the answer as JSON"))
+    common.add_argument("--ruleset", default=RULESET, help=ui("the charts' ruleset (default: %(default)s)"))
+    charts = p.add_subparsers(dest="chart", metavar="CHART", parser_class=_Parser)
     charts.required = True
-    r = charts.add_parser("range", parents=[common], help="a weapon and a distance in hexes: band, power, ammunition")
-    r.add_argument("weapon", help="the weapon (a name or a part of it)")
-    r.add_argument("distance", type=int, help="the distance in hexes")
-    c = charts.add_parser("courage", parents=[common], help="a DEF factor: courage")
-    c.add_argument("def_factor", type=int, metavar="DEF", help="the DEF factor")
+
+    def chart(name: str, help_text: str) -> argparse.ArgumentParser:
+        return charts.add_parser(
+            name,
+            parents=[common],
+            help=help_text,
+            description=help_text,
+            epilog=_epilog(),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    r = chart("range", ui("a weapon and a distance in hexes: band, power, ammunition"))
+    r.add_argument("weapon", help=ui("the weapon (its name, or words of it)"))
+    r.add_argument("distance", help=ui("the distance in hexes"))
+    c = chart("courage", ui("a DEF factor: courage"))
+    c.add_argument("def_factor", metavar="DEF", help=ui("the DEF factor"))
     side = c.add_mutually_exclusive_group(required=True)
-    side.add_argument("--mounted", action="store_true", help="a mounted character")
-    side.add_argument("--foot", action="store_true", help="a foot character")
-    for name, what in (("impairment", "impairment effect"), ("waking", "waking-up result")):
-        w = charts.add_parser(name, parents=[common], help=f"a die roll with modifiers: the {what}")
-        w.add_argument("roll", type=int, help="the die roll, before modifiers")
-        w.add_argument("--mod", type=int, action="append", default=[], help="a modifier to add (repeat; --mod=-1)")
-        w.add_argument("--if", dest="situations", action="append", default=[], help="a modifier line of the chart")
-    m = charts.add_parser("morale", parents=[common], help="the situations of a morale or recovery check: modifiers")
-    m.add_argument("check", choices=CHECKS, help="a morale check, or a recovery check (in the Cleanup phase)")
-    m.add_argument("--if", dest="situations", action="append", default=[], help="a modifier line of the chart")
-    m.add_argument("--roll", type=int, help="the die roll, to add the modifiers to")
-    m.add_argument("--courage", type=int, help="the character's courage (see: havoc charts courage)")
-    st = charts.add_parser("status", parents=[common], help="a character status: what it allows and becomes")
-    st.add_argument("name", help="the status (a name or a part of it)")
-    k = charts.add_parser(
-        "combat", parents=[common], help="a described situation: column shifts and die-roll modifiers"
+    side.add_argument("--mounted", action="store_true", help=ui("a mounted character"))
+    side.add_argument("--foot", action="store_true", help=ui("a foot character"))
+    for name, what in (
+        ("impairment", ui("a die roll with modifiers: the impairment effect")),
+        ("waking", ui("a die roll with modifiers: the waking-up result")),
+    ):
+        w = chart(name, what)
+        w.add_argument("roll", help=ui("the die roll, before modifiers"))
+        w.add_argument("--mod", action="append", default=[], help=ui("a modifier to add (repeat; --mod=-1)"))
+        w.add_argument("--if", dest="situations", action="append", default=[], help=ui("a modifier line of the chart"))
+    m = chart("morale", ui("a morale or a recovery check: the modifiers that count, and the modified roll"))
+    m.add_argument(
+        "check", metavar="morale|recovery", help=ui("a morale check, or a recovery check (in the Cleanup phase)")
     )
-    k.add_argument("--target", action="append", default=[], help="a column-shift line (the target's situation)")
+    m.add_argument("--if", dest="situations", action="append", default=[], help=ui("a modifier line of the chart"))
+    m.add_argument("--roll", help=ui("the die roll, to add the modifiers to"))
+    m.add_argument("--courage", help=ui("the character's courage (see: havoc charts courage)"))
+    st = chart("status", ui("a character status: what it allows and becomes"))
+    st.add_argument("name", help=ui("the status (its name, or words of it)"))
+    k = chart("combat", ui("a described situation: column shifts and die-roll modifiers"))
+    k.add_argument("--target", action="append", default=[], help=ui("a column-shift line (the target's situation)"))
     k.add_argument(
-        "--attacker", action="append", default=[], help="a die-roll modifier line (the attacker's or shooter's)"
+        "--attacker", action="append", default=[], help=ui("a die-roll modifier line (the attacker's or shooter's)")
     )
-    k.add_argument("--animal", action="store_true", help="the target is an animal (or a mount)")
-    k.add_argument("--ranged", action="store_true", help="ranged combat (the shooter's charts)")
+    k.add_argument("--animal", action="store_true", help=ui("the target is an animal (or a mount)"))
+    k.add_argument("--ranged", action="store_true", help=ui("ranged combat (the shooter's charts)"))
     p.set_defaults(func=run)
 
 
-EOFMARK = EPILOG
+def _number(text: str | None, field: str, signed: bool = False) -> int | None:
+    """A whole number the reader typed; anything else is a located error (exit 2), never argparse's."""
+    from havoc.errors import InputError, Problem
+    from havoc.i18n import message_language, ui
+
+    if text is None:
+        return None
+    t = text.strip()
+    body = t[1:] if signed and t[:1] in "+-" else t
+    if not body.isdigit():
+        from havoc.games.advanced_cry_havoc.lookups import field_label
+
+        msg = ui("expected a whole number, found {text!r}", message_language()).format(text=text)
+        raise InputError([Problem(field_label(field), None, msg)])
+    return int(t)
+
+
+def _ruleset(name: str) -> Ruleset:
+    """The charts' ruleset; a name that is no ruleset, or one without these charts, is bad input (exit 2)."""
+    from havoc import rulebook
+    from havoc.errors import InputError, Problem
+    from havoc.i18n import message_language, ui
+    from havoc.rulebook import UnknownRuleset
+
+    try:
+        rs = rulebook.load(name)
+    except UnknownRuleset as exc:
+        raise InputError(exc.problems) from None
+    if rs.game != __package__:
+        msg = ui("{name!r} has no Advanced Cry Havoc 2 charts; expected --ruleset {default}", message_language())
+        raise InputError([Problem("--ruleset", None, msg.format(name=name, default=RULESET))])
+    return rs
 
 
 def run(args: argparse.Namespace) -> int:
-    from havoc import rulebook
+    from havoc.errors import InputError, Problem
     from havoc.games.advanced_cry_havoc import lookups as L
     from havoc.games.advanced_cry_havoc import tables as T
-    from havoc.i18n import translator
+    from havoc.i18n import message_language, translator, ui
 
-    rs = rulebook.load(args.ruleset)
+    rs = _ruleset(args.ruleset)
     tr = translator(args.lang, rs.id)
     view = _View(rs, tr)
     result: Any
     if args.chart == "range":
-        result = L.range_lookup(rs, args.weapon, args.distance)
+        result = L.range_lookup(rs, args.weapon, _whole(args.distance, "distance"))
         text = view.range(result)
     elif args.chart == "courage":
-        result = L.courage(rs, args.def_factor, args.mounted)
+        result = L.courage(rs, _whole(args.def_factor, "DEF"), args.mounted)
         text = view.courage(result, args.mounted)
     elif args.chart in ("impairment", "waking"):
         fn, chart = (L.impairment, T.IMPAIRMENT) if args.chart == "impairment" else (L.waking, T.WAKING)
-        result = fn(rs, args.roll, args.mod, args.situations)
+        mods = [_whole(m, "--mod", signed=True) for m in args.mod]
+        result = fn(rs, _whole(args.roll, "roll", signed=True), mods, args.situations)
         text = view.row(result, chart, 1)
     elif args.chart == "status":
         result = L.status(rs, args.name)
         text = view.status(result)
     elif args.chart == "morale":
-        result = L.morale(rs, args.situations, args.check, args.roll, args.courage)
+        check = CHECK_WORDS.get(args.check.strip().lower())
+        if check is None:
+            msg = ui("expected a morale or a recovery check, found {check!r}", message_language())
+            raise InputError([Problem(L.field_label("check"), None, msg.format(check=args.check))])
+        roll, courage = _number(args.roll, "--roll", signed=True), _number(args.courage, "--courage")
+        result = L.morale(rs, args.situations, check, roll, courage)
         text = view.morale(result)
     else:
         result = L.combat(rs, args.target, args.attacker, args.animal, args.ranged)
@@ -125,6 +231,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text + "\n")
     return 0
+
+
+def _whole(text: str, field: str, signed: bool = False) -> int:
+    n = _number(text, field, signed)
+    assert n is not None
+    return n
 
 
 class _View:

@@ -11,7 +11,9 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from havoc.errors import InputError, Problem, RulebookError
+from havoc.games.advanced_cry_havoc import names as N
 from havoc.games.advanced_cry_havoc import tables as T
+from havoc.games.advanced_cry_havoc.names import Match
 from havoc.i18n import message_language, ui
 
 if TYPE_CHECKING:
@@ -74,27 +76,47 @@ def as_dict(result: Any) -> dict[str, Any]:
     return out
 
 
+def field_label(name: str) -> str:
+    """An argument's name in the language of errors (a reader never meets "distance" in Polish);
+    anything else (the words a reader typed, an option such as --mod) as it is."""
+    lang = message_language()
+    words = {
+        "weapon": ui("weapon", lang),
+        "distance": ui("distance", lang),
+        "roll": ui("roll", lang),
+        "status": ui("status", lang),
+        "check": ui("check", lang),
+        "courage": ui("courage", lang),
+    }
+    return words.get(name, name)
+
+
 def _bad(field_name: str, message: str) -> InputError:
     """A located input error (the message is already in the language of errors)."""
-    return InputError([Problem(field_name, None, message)])
+    return InputError([Problem(field_label(field_name), None, message)])
 
 
 def find_row(rs: Ruleset, rule_id: str, name: str, field_name: str) -> int:
     """The row of a chart that ``name`` names by its words (see :mod:`.names`), in any language.
 
-    Nothing named, or two lines named, is a located error listing the lines in the reader's language.
+    Nothing named, or two lines named, is a located error listing the lines in the reader's
+    language, or in the language the name was typed in when that is another.
     """
-    rows = name_rows(rs, rule_id, name, field_name)
-    if len(rows) == 1:
-        return rows[0]
+    found = _match(rs, rule_id, name, field_name)
+    if len(found.rows) == 1:
+        return found.rows[0]
     lang = message_language()
-    listed = ", ".join(_shown(rs, rule_id, i, lang) for i in rows)
+    shown = lang if lang in found.langs or not found.langs else found.langs[0]
+    listed = ", ".join(_shown(rs, rule_id, i, shown) for i in found.rows)
     raise _bad(field_name, ui("{name!r} is ambiguous; it could be: {rows}", lang).format(name=name, rows=listed))
 
 
 def name_rows(rs: Ruleset, rule_id: str, name: str, field_name: str) -> tuple[int, ...]:
     """Every row ``name`` may name (one, or several when ambiguous); none is a located error."""
-    from havoc.games.advanced_cry_havoc import names as N
+    return _match(rs, rule_id, name, field_name).rows
+
+
+def _match(rs: Ruleset, rule_id: str, name: str, field_name: str) -> Match:
 
     lang = message_language()
     if not " ".join(name.split()):
@@ -107,7 +129,7 @@ def name_rows(rs: Ruleset, rule_id: str, name: str, field_name: str) -> tuple[in
             field_name,
             ui("{name!r} is not in the chart; expected one of: {rows}", lang).format(name=name, rows=listed),
         )
-    return found.rows
+    return found
 
 
 def _shown(rs: Ruleset, rule_id: str, row: int, lang: str) -> str:

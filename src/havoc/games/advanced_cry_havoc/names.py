@@ -39,11 +39,13 @@ class Spelling:
     words: tuple[str, ...]
     folded: tuple[str, ...] = ()  # each word lowercased without diacritics
     stems: tuple[str, ...] = ()  # each word's search key (folded stem)
+    bare: tuple[str, ...] = ()  # the key of each word typed without Polish letters ("lezacy")
 
 
 def spelling(text: str, lang: str) -> Spelling:
     ws = tuple(words(_BRACKETS.sub(" ", text)))
-    return Spelling(lang, text, ws, tuple(fold(w) for w in ws), tuple(stem(w, lang) for w in ws))
+    folded = tuple(fold(w) for w in ws)
+    return Spelling(lang, text, ws, folded, tuple(stem(w, lang) for w in ws), tuple(stem(f, lang) for f in folded))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -81,8 +83,9 @@ def _spellings(rs: Ruleset, rule_id: str, column: int) -> tuple[tuple[Spelling, 
 
 
 def word_matches(q: str, s: Spelling, k: int) -> bool:
-    """A typed word names word ``k`` of a spelling: it begins it, or (inflected) shares its stem."""
-    return s.folded[k].startswith(fold(q)) or stem(q, s.lang) == s.stems[k]
+    """A typed word names word ``k`` of a spelling: it begins it, or (inflected) shares its stem,
+    with or without its diacritics (the stemmer reads "lezacego" and "leżącego" differently)."""
+    return s.folded[k].startswith(fold(q)) or stem(q, s.lang) == s.stems[k] or stem(fold(q), s.lang) == s.bare[k]
 
 
 def _query_words(query: str) -> list[str]:
@@ -97,6 +100,7 @@ class Match:
     """The rows a name finds: one row, several (ambiguous), or none."""
 
     rows: tuple[int, ...]
+    langs: tuple[str, ...] = ()  # the languages whose spellings the name matched (for the reply)
 
     @property
     def found(self) -> int | None:
@@ -110,22 +114,24 @@ def match(query: str, lines: Sequence[Sequence[Spelling]]) -> Match:
         return Match(())
     exact = [i for i, forms in enumerate(lines) if any(_whole(s.text) == whole for s in forms)]
     if len(exact) == 1:
-        return Match(tuple(exact))
+        return Match(tuple(exact), tuple(s.lang for s in lines[exact[0]] if _whole(s.text) == whole))
     typed = _query_words(query)
     if not typed:
         return Match(())
     hits: list[int] = []
     complete: list[int] = []
+    langs: dict[str, None] = {}
     for i, forms in enumerate(lines):
         named = [s for s in forms if all(any(word_matches(q, s, k) for k in range(len(s.words))) for q in typed)]
         if not named:
             continue
         hits.append(i)
+        langs.update((s.lang, None) for s in named)
         if any(
             all(any(word_matches(q, s, k) for q in typed) for k, w in enumerate(s.words) if not is_stopword(w))
             for s in named
         ):
             complete.append(i)
     if len(hits) > 1 and len(complete) == 1:
-        return Match(tuple(complete))
-    return Match(tuple(hits))
+        return Match(tuple(complete), tuple(langs))
+    return Match(tuple(hits), tuple(langs))

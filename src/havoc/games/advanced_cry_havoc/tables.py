@@ -30,14 +30,14 @@ UNLIMITED = "∞"
 
 _ONE = re.compile(r"^(\d+)$")
 _SPAN = re.compile(r"^(\d+)-(\d+)$")
-_OPEN_UP = re.compile(r"^(\d+) & \+$")  # "13 & +": 13 or more
-_OPEN_DOWN = re.compile(r"^(\d+) or -$")  # "4 or -": 4 or less
+_OPEN_UP = re.compile(r"^(\d+) or more$")  # 004 prints "13 & +"
+_OPEN_DOWN = re.compile(r"^(\d+) or less$")  # 004 prints "4 or -"
 _MOD = re.compile(r"^[+-]\d+$")
 _SHIFT = re.compile(r"^(\d+) (Left|Right)$")
 
 
 def band(cell: str) -> Band | None:
-    """A band cell ("5-40", "3", "13 & +", "4 or -"); ``None`` for a dash (no band)."""
+    """A band cell ("5-40", "3", "13 or more", "4 or less"); ``None`` for a dash (no band)."""
     if cell == GAP:
         return None
     if m := _ONE.match(cell):
@@ -51,7 +51,7 @@ def band(cell: str) -> Band | None:
         return Band(int(m[1]), None)
     if m := _OPEN_DOWN.match(cell):
         return Band(None, int(m[1]))
-    raise ValueError(f"expected a band (3, 5-40, 13 & +, 4 or -) or {GAP}, found {cell!r}")
+    raise ValueError(f"expected a band (3, 5-40, 13 or more, 4 or less) or {GAP}, found {cell!r}")
 
 
 def whole(cell: str) -> int:
@@ -99,6 +99,9 @@ MORALE_COURAGE = "acv-morale-against-courage"
 CC_SHIFTS, CC_MODS, COMBAT_TABLE = "acv-close-combat-shifts", "acv-close-combat-modifiers", "acv-combat-table"
 RANGED_SHIFTS, RANGED_MODS = "acv-ranged-shifts", "acv-ranged-modifiers"
 STATUS, STATUS_OPEN = "acv-status-effects", "acv-status-undetermined"
+MARKS, SPECIALS = "acv-chart-marks", "acv-weapon-special-rules"
+# The parameters whose values are marks printed in the charts (the legend must explain each).
+MARK_PARAMS = ("animal-mark", "nc-mark", "per-mark", "stun-mark", "unhorse-mark")
 BAND_COLUMNS = slice(3, 7)  # the four range bands of the weapons chart
 
 LAYOUT: dict[str, tuple[str, ...]] = {
@@ -152,7 +155,24 @@ def check_rules(rs: Ruleset) -> list[Problem]:
                     problems.append(Problem(where, t.loc.line, f"{rule_id}.table.rows[{r}][{c}]: {exc}"))
     problems += _check_links(rs)
     problems += _check_named_rows(rs)
+    problems += _check_legend(rs)
     return problems
+
+
+def _check_legend(rs: Ruleset) -> list[Problem]:
+    """The legend of marks explains every mark the charts print, and only those."""
+    try:
+        legend, specials = table(rs, MARKS), table(rs, SPECIALS)
+    except RulebookError as exc:
+        return exc.problems
+    listed = {m.strip() for row in legend.rows for m in row[0].split(",")}
+    wanted = {str(rs.param(p)) for p in MARK_PARAMS} | {row[0] for row in specials.rows} | {GAP}
+    out = []
+    for mark in sorted(wanted - listed):
+        out.append(Problem(legend.loc.file, legend.loc.line, f"{MARKS}: expected a line for the mark {mark!r}"))
+    for mark in sorted(listed - wanted):
+        out.append(Problem(legend.loc.file, legend.loc.line, f"{MARKS}: {mark!r} is no mark the charts print"))
+    return out
 
 
 # Parameters that name a line of a chart (the lookups find the line by this name).

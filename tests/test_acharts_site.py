@@ -1,0 +1,100 @@
+"""Advanced Cry Havoc 2 on the site: an introduction first, and chart tables that keep their
+header row and first column in view on a phone (built into a scratch folder, real Chromium)."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_site import Site, real_site  # noqa: F401 - the session's real site, shared
+
+from havoc import rulebook
+from havoc.cli import main
+
+RULESET = "advanced-cry-havoc"
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+def test_the_introduction_comes_first_and_names_every_open_case() -> None:
+    from havoc.i18n import translator
+
+    rs = rulebook.load(RULESET)
+    assert rs.parts[0].section_ids == ("about",)
+    about = rs.sections["about"]
+    assert about.rule_ids == ("acv-about-covers", "acv-about-open")
+    links = set(re.findall(r"\(rule:([a-z0-9-]+)\)", rs.rules["acv-about-open"].text))
+    open_cases = {
+        "acv-combat-table",
+        "acv-morale-against-courage",
+        "acv-ranged-undetermined",
+        "acv-status-undetermined",
+    }
+    assert open_cases <= links
+    tr = translator("pl", rs.id)
+    polish = tr.text("acv-about-open:text", rs.rules["acv-about-open"].text)
+    assert polish != rs.rules["acv-about-open"].text and "nigdy nie zgaduje" in polish
+    assert set(re.findall(r"\(rule:([a-z0-9-]+)\)", polish)) >= open_cases
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    out = tmp_path_factory.mktemp("acharts-site")
+    assert main(["docs", "--ruleset", RULESET, "--lang", "en", "-o", str(out)]) == 0
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/{RULESET}/en"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("page_name", "row", "tall"), [("status", 10, True), ("close-combat", 15, True), ("combat-table", 12, False)]
+)
+def test_a_chart_keeps_its_header_row_and_first_column_in_view_on_a_phone(
+    site: str, page_name: str, row: int, tall: bool
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"], headless=True)
+        page = browser.new_page(**PHONE)
+        page.goto(f"{site}/rules/{page_name}.html")
+        box = page.locator(".havoc-chart-scroll").first
+        box.scroll_into_view_if_needed()
+        scrolled = box.evaluate(
+            "e => { e.scrollLeft = 10000; e.scrollTop = 10000; return [e.scrollLeft, e.scrollTop]; }"
+        )
+        page.wait_for_timeout(100)
+        frame = box.bounding_box()
+        head = box.locator("thead th").last.bounding_box()
+        first = box.locator("tbody tr").nth(row).locator("td").first.bounding_box()
+        browser.close()
+    assert frame and head and first
+    assert scrolled[0] > 0  # wider than a phone: it scrolls sideways in its box
+    assert (scrolled[1] > 0) == tall  # a tall chart scrolls down in its box too (at most 80% of the screen)
+    assert frame["height"] <= 0.8 * PHONE["viewport"]["height"] + 1
+    if tall:  # scrolled down to its end, the header row is still at the top of the box
+        assert head["y"] == pytest.approx(frame["y"], abs=1.5)
+    assert first["x"] == pytest.approx(frame["x"], abs=1.5)  # the first column stays at the left
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("lang", "word"), [("en", "Rulebooks"), ("pl", "Podręczniki")])
+def test_the_main_home_page_links_the_charts(real_site: Site, lang: str, word: str) -> None:  # noqa: F811
+    home = real_site.page(lang, "index.html")
+    block = home[home.index('class="havoc-home-rulebooks') :][:600]
+    assert word in block
+    assert f'href="../{rulebook.site_path(RULESET)}/{lang}/index.html">Advanced Cry Havoc 2</a>' in block
