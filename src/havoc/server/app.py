@@ -33,6 +33,7 @@ from havoc import api, game
 from havoc.errors import HavocError, InputError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, message_language, nui, set_message_language, ui
 from havoc.rulebook.model import Ruleset
+from havoc.server.openapi import POSITION_TEXT_MAX, QUESTION_TEXT_MAX
 from havoc.server.site import Kept, SiteFiles, prepare, send
 
 MAX_BODY = 256 * 1024
@@ -41,6 +42,9 @@ MAX_BODY = 256 * 1024
 MAX_DEPTH = 64
 """Deepest nesting of lists and mappings a JSON body may have (as for YAML, havoc.yamlio.MAX_DEPTH):
 a real position is a few levels deep, and the validators walk what they are given."""
+
+BODY_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml")
+"""The Content-Types a body may have (none at all is read as JSON); any other is a 415."""
 
 LIMIT_PATTERN = re.compile(r"[0-9]{1,3}")
 """?limit= as ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses)."""
@@ -145,10 +149,11 @@ class Api:
     @staticmethod
     def lang_of(request: Request, body: Mapping[str, Any] | None = None) -> str:
         """The request's language: the body's ``lang``, else ``?lang=``, else Accept-Language."""
+        in_body = body is not None and "lang" in body
         wanted = body.get("lang") if body is not None else None
-        if wanted is None:
+        if not in_body:
             wanted = request.query_params.get("lang")
-        if wanted is None:
+        if wanted is None and not in_body:
             accept = request.headers.get("accept-language", "")
             for part in accept.split(","):
                 code = part.split(";")[0].strip().lower()[:2]
@@ -214,7 +219,14 @@ class Api:
     def parse(self, request: Request, raw: bytes, allowed: tuple[str, ...]) -> tuple[dict[str, Any], str]:
         """The body as a mapping (JSON, or YAML when the Content-Type says so) and its language."""
         lang = self.safe_lang(request)
-        ctype = request.headers.get("content-type", "").lower()
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype and ctype not in BODY_TYPES:
+            raise HTTPProblem(
+                415,
+                "unsupported-media-type",
+                ui("The request must be JSON (application/json) or YAML (application/yaml).", lang),
+                [{"in": "header", "field": "Content-Type", "message": f"expected one of {', '.join(BODY_TYPES)}"}],
+            )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -267,6 +279,20 @@ class Api:
         questions; the key is the position as sent.
         """
         if isinstance(data, str):
+            if len(data) > POSITION_TEXT_MAX:
+                raise HTTPProblem(
+                    422,
+                    "invalid-input",
+                    ui("The request has problems.", lang),
+                    [
+                        {
+                            "in": "request",
+                            "field": "position",
+                            "message": f"expected at most {POSITION_TEXT_MAX} characters",
+                        }
+                    ],
+                    lang,
+                )
             key = "text:" + data
         elif isinstance(data, dict):
             # repr of JSON values is unambiguous and twice as fast as json.dumps; a table sent with
@@ -339,6 +365,14 @@ class Api:
             )
         if isinstance(question, list) and not all(isinstance(w, str) for w in question):
             question = None
+        if isinstance(question, str) and len(question) > QUESTION_TEXT_MAX:
+            raise HTTPProblem(
+                422,
+                "invalid-input",
+                ui("The request has problems.", lang),
+                [{"in": "request", "field": "question", "message": f"expected at most {QUESTION_TEXT_MAX} characters"}],
+                lang,
+            )
         if not isinstance(question, (dict, str, list)):
             raise HTTPProblem(
                 422,
@@ -494,7 +528,7 @@ def _kind(value: Any) -> str:
 def _query(kind: str, data: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {"ask": kind}
     for key in keys:
-        if data.get(key) is not None:
+        if key in data:  # a null is passed on, for the validator to refuse (the schema does)
             out[key] = data[key]
     return out
 
@@ -584,9 +618,13 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
         return Response("Not found", 404, media_type="text/plain; charset=utf-8")
 
     async def not_allowed(request: Request, exc: Exception) -> Response:
-        return HTTPProblem(
+        answer = HTTPProblem(
             405, "method-not-allowed", ui("This address does not take this method.", Api.safe_lang(request))
         ).response()
+        allow = (getattr(exc, "headers", None) or {}).get("Allow")
+        if allow:  # the route's methods, as Starlette found them (RFC 9110: a 405 says what is allowed)
+            answer.headers["Allow"] = allow
+        return answer
 
     async def crashed(request: Request, exc: Exception) -> Response:
         # A crash is a bug (the tests look for these); the asker still gets JSON, not a trace.
