@@ -178,16 +178,15 @@ class Api:
     @staticmethod
     async def read_body(request: Request) -> bytes:
         """The body, refused as soon as it passes :data:`MAX_BODY` (whatever Content-Length says)."""
-        lang = Api.safe_lang(request)
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > MAX_BODY:
-            raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", lang))
+            raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", Api.safe_lang(request)))
         size = 0
         chunks: list[bytes] = []
         async for chunk in request.stream():
             size += len(chunk)
             if size > MAX_BODY:
-                raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", lang))
+                raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", Api.safe_lang(request)))
             chunks.append(chunk)
         return b"".join(chunks)
 
@@ -218,19 +217,21 @@ class Api:
 
     def parse(self, request: Request, raw: bytes, allowed: tuple[str, ...]) -> tuple[dict[str, Any], str]:
         """The body as a mapping (JSON, or YAML when the Content-Type says so) and its language."""
-        lang = self.safe_lang(request)
+        # the language of the errors found before the body's own ``lang`` is read (worked out only
+        # when there is an error: the answer's language comes from the body)
+        first = self.safe_lang
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype and ctype not in BODY_TYPES:
             raise HTTPProblem(
                 415,
                 "unsupported-media-type",
-                ui("The request must be JSON (application/json) or YAML (application/yaml).", lang),
+                ui("The request must be JSON (application/json) or YAML (application/yaml).", first(request)),
                 [{"in": "header", "field": "Content-Type", "message": f"expected one of {', '.join(BODY_TYPES)}"}],
             )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise HTTPProblem(400, "malformed", ui("The request is not UTF-8 text.", lang)) from None
+            raise HTTPProblem(400, "malformed", ui("The request is not UTF-8 text.", first(request))) from None
         data: Any
         if "yaml" in ctype:
             from havoc.yamlio import YamlError, loads
@@ -239,24 +240,29 @@ class Api:
                 data = loads(text, "request")
             except YamlError as exc:
                 raise HTTPProblem(
-                    400, "malformed", ui("The request is not valid YAML.", lang), [problem_json("request", exc.problem)]
+                    400,
+                    "malformed",
+                    ui("The request is not valid YAML.", first(request)),
+                    [problem_json("request", exc.problem)],
                 ) from None
         else:
             try:
                 data = json.loads(text)
             except RecursionError:
-                raise too_deep(lang) from None
+                raise too_deep(first(request)) from None
             except ValueError as exc:
                 where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
                 if isinstance(exc, json.JSONDecodeError):
                     where.update(message=exc.msg, line=exc.lineno, column=exc.colno)
-                raise HTTPProblem(400, "malformed", ui("The request is not valid JSON.", lang), [where]) from None
+                raise HTTPProblem(
+                    400, "malformed", ui("The request is not valid JSON.", first(request)), [where]
+                ) from None
         if not isinstance(data, dict):
             raise HTTPProblem(
-                400, "malformed", ui("The request must be a JSON object with a position.", lang)
+                400, "malformed", ui("The request must be a JSON object with a position.", first(request))
             ) from None
         if _depth(data) > MAX_DEPTH:
-            raise too_deep(lang)
+            raise too_deep(first(request))
         lang = self.lang_of(request, data)
         set_message_language(lang)  # the located problems below come in the asker's language
         unknown = [k for k in data if k not in allowed]
