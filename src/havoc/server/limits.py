@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import h11
@@ -49,6 +50,24 @@ _REFUSED = (
 )
 
 
+TOO_MANY, STOPPING, TOO_SLOW = "too-many", "stopping", "too-slow"
+
+
+@cache
+def _both(which: str) -> bytes:
+    """A refusal written before any request is read (so before its language is known): every language."""
+    from havoc.i18n import LANGUAGES, ui
+
+    def text(lang: str) -> str:
+        return {
+            TOO_MANY: ui("Too many connections; try again in a moment.", lang),
+            STOPPING: ui("The server is stopping.", lang),
+            TOO_SLOW: ui("The request came too slowly.", lang),
+        }[which]
+
+    return "".join(text(lang) + "\n" for lang in LANGUAGES).encode()
+
+
 def raw_response(status: int, reason: bytes, text: bytes, extra: bytes = b"") -> bytes:
     """A whole response written straight to the socket (before or instead of the application)."""
     return _REFUSED % (status, reason, len(text), extra, text)
@@ -65,9 +84,7 @@ class GuardedH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > LIMITS.connections:
-            transport.write(
-                raw_response(503, b"Service Unavailable", b"Too many connections.\n", b"retry-after: 1\r\n")
-            )
+            transport.write(raw_response(503, b"Service Unavailable", _both(TOO_MANY), b"retry-after: 1\r\n"))
             transport.close()
             return
         self._watch()
@@ -89,7 +106,7 @@ class GuardedH11Protocol(H11Protocol):
         waited for; requests already being answered finish (up to ``shutdown_seconds``)."""
         sending = self.conn.their_state is h11.SEND_BODY and not (self.cycle and self.cycle.response_started)
         if sending and not self.transport.is_closing():
-            self.transport.write(raw_response(503, b"Service Unavailable", b"The server is stopping.\n"))
+            self.transport.write(raw_response(503, b"Service Unavailable", _both(STOPPING)))
             self.transport.close()
             return
         super().shutdown()
@@ -128,7 +145,7 @@ class GuardedH11Protocol(H11Protocol):
             return
         answering = self.cycle is not None and not self.cycle.response_complete
         if not (answering and self.cycle.response_started):
-            self.transport.write(raw_response(408, b"Request Timeout", b"The request came too slowly.\n"))
+            self.transport.write(raw_response(408, b"Request Timeout", _both(TOO_SLOW)))
         self.transport.close()
 
 
