@@ -179,7 +179,7 @@ class Api:
     async def read_body(request: Request) -> bytes:
         """The body, refused as soon as it passes :data:`MAX_BODY` (whatever Content-Length says)."""
         declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_BODY:
+        if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
             raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", Api.safe_lang(request)))
         size = 0
         chunks: list[bytes] = []
