@@ -83,7 +83,9 @@ def _bodies(count: int) -> list[bytes]:
 def _as_legal(body: bytes) -> bytes:
     """An ask's table as a /api/legal request: what may the faction whose turn it is do now."""
     data = json.loads(body)
-    return json.dumps({"position": data["position"], "lang": data["lang"]}).encode()
+    pos = data["position"]
+    faction = pos.get("turn") or pos["players"][0]  # a table in the Battle phase has no turn
+    return json.dumps({"position": pos, "faction": faction, "lang": data["lang"]}).encode()
 
 
 def _split(rnd: random.Random, n: int) -> dict[str, int]:

@@ -302,3 +302,16 @@ def test_empty_texts_the_schema_refuses_the_server_refuses(client: TestClient) -
         {"position": "x" * (position_text["maxLength"] + 1), "question": "legal"},
     ):
         assert client.post("/api/ask", json=body).status_code == 422, body
+
+
+def test_a_page_swapped_for_a_link_outside_after_it_was_served_is_404(client: TestClient, site: Path) -> None:
+    """The remembered URL → file is checked on every request: a swapped file is resolved again."""
+    outside = site.parent / "outside-secret.txt"
+    outside.write_text("secret outside the site")
+    page = site / "en" / "swap.html"
+    page.write_text("<p>inside</p>")
+    assert client.get("/en/swap.html").text == "<p>inside</p>"
+    page.unlink()
+    page.symlink_to(outside)
+    r = client.get("/en/swap.html")
+    assert r.status_code == 404 and "secret" not in r.text

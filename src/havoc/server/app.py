@@ -28,6 +28,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from havoc import api, game
 from havoc.errors import HavocError, InputError, Problem
@@ -577,7 +578,10 @@ def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = Api.safe
     return run
 
 
-def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
+API_PREFIXES = ("/api/", "/openapi.json")
+
+
+def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
     """The application for one ruleset, serving ``site`` (the built site folder) if given."""
     from havoc import rulebook
     from havoc.i18n import translator
@@ -640,10 +644,29 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
     # scans, so a collection during a request does not walk them (it shows in the p99).
     gc.collect()
     gc.freeze()
-    return Starlette(
+    api_app = Starlette(
         routes=routes,
         exception_handlers={404: not_found, 405: not_allowed, Exception: crashed},
     )
+    if files is None:
+        return api_app
+    return SiteFirst(api_app, files)
+
+
+class SiteFirst:
+    """Pages go straight to the site's files; only /api/… and /openapi.json go through the router
+    (matching a page's path against every API route first cost more than serving it)."""
+
+    def __init__(self, api_app: Starlette, files: SiteFiles) -> None:
+        self.api_app = api_app
+        self.files = files
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not scope["path"].startswith(API_PREFIXES):
+            response = await self.files.serve(Request(scope, receive))
+            await response(scope, receive, send)
+            return
+        await self.api_app(scope, receive, send)
 
 
 def _kept(body: bytes, media_type: str) -> Kept:
