@@ -80,14 +80,22 @@ def _bodies(count: int) -> list[bytes]:
     return list(out)[:count]  # a table's questions come together, as they do at a game
 
 
+def _as_legal(body: bytes) -> bytes:
+    """An ask's table as a /api/legal request: what may the faction whose turn it is do now."""
+    data = json.loads(body)
+    pos = data["position"]
+    faction = pos.get("turn") or pos["players"][0]  # a table in the Battle phase has no turn
+    return json.dumps({"position": pos, "faction": faction, "lang": data["lang"]}).encode()
+
+
 def _split(rnd: random.Random, n: int) -> dict[str, int]:
     control = rnd.randint(0, n)
     prisoners = rnd.randint(0, n - control)
     return {"control": control, "prisoners": prisoners, "attrition": n - control - prisoners}
 
 
-def _request(method: str, path: str, body: bytes = b"") -> bytes:
-    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(body)}\r\n"
+def _request(method: str, path: str, body: bytes = b"", extra: str = "") -> bytes:
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(body)}\r\n{extra}"
     if body:
         head += "Content-Type: application/json\r\n"
     return (head + "\r\n").encode() + body
@@ -144,10 +152,14 @@ def _free_port() -> int:
 
 
 def _stub_site(root: Path) -> Path:
-    """A placeholder site (the figures are about the API; serving files is not measured)."""
+    """A placeholder site, with one page of a real page's size (about 40 KB of HTML) for the static figure."""
     for page in ("index.html", "en/index.html", "pl/index.html"):
         (root / page).parent.mkdir(parents=True, exist_ok=True)
         (root / page).write_text("<!DOCTYPE html><title>bench</title>")
+    rule = "<section id='r{0}'><h2>Rule {0}</h2><p>A Unit may move to an adjacent Region unless it is in a Battle.</p></section>"
+    (root / "en" / "page.html").write_text(
+        "<!DOCTYPE html><title>page</title>" + "".join(rule.format(i) for i in range(300))
+    )
     return root
 
 
@@ -189,6 +201,12 @@ def main() -> int:
             h = _report("health", *asyncio.run(_load(port, health, REQUESTS, deadline)))
             lat, errors, seconds = asyncio.run(_load(port, asks, REQUESTS, deadline))
             a = _report("ask", lat, errors, seconds)
+            legal = [_request("POST", "/api/legal", _as_legal(b)) for b in _bodies(REQUESTS)]
+            lg = _report("legal", *asyncio.run(_load(port, legal, REQUESTS, deadline)))
+            page = [_request("GET", "/en/page.html", extra="Accept-Encoding: gzip\r\n")]
+            st = _report("page", *asyncio.run(_load(port, page, REQUESTS, deadline)))
+            if h:
+                print(f"legal/health {lg / h:.0%}, static page (gzip)/health {st / h:.0%}")
             p99 = statistics.quantiles(lat, n=100)[98] * 1000 if len(lat) > 1 else float("inf")
             ratio = a / h if h else 0.0
             done = len(lat) == REQUESTS

@@ -138,7 +138,7 @@ def test_header_bombs_are_cut_at_16_kib(server: Server) -> None:
         results = list(pool.map(lambda _: bomb(), range(8)))
     for answer, sent in results:
         assert sent < 64 * MB, "a 64 MiB header was read to the end"
-        assert answer == b"" or answer.startswith(b"HTTP/1.1 400"), answer
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 431"), answer
     assert server.health_seconds() < 1
     assert server.rss() - before < 50 * MB
 
@@ -232,6 +232,7 @@ def test_a_trickled_body_is_cut(server: Server) -> None:
                 break
         cut = time.perf_counter() - t0
     assert got.startswith(b"HTTP/1.1 408"), got[:80]
+    assert b"too slowly" in got and b"zbyt wolno" in got  # before the request's language is known: both
     assert cut < 2.5
 
 
@@ -290,3 +291,11 @@ def test_serve_on_a_busy_port_says_so_in_one_line_and_exits_1(tmp_path: Path) ->
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and f"port {port}" in lines[0] and "in use" in lines[0], proc.stderr
     assert not (tmp_path / "nowhere").exists()  # nothing built for a server that cannot start
+
+
+@pytest.mark.parametrize(("size", "status"), [(16_000, b"200"), (17_000, b"431")])
+def test_the_head_limit_is_16_kib(server: Server, size: int, status: bytes) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+        s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: " + b"a" * size + b"\r\n\r\n")
+        answer = _read_all(s)
+    assert answer.startswith(b"HTTP/1.1 " + status), answer[:60]

@@ -243,3 +243,75 @@ def test_a_position_with_thousands_of_problems_gets_a_bounded_422(client: TestCl
     assert r.status_code == 422
     problems = r.json()["problems"]
     assert len(problems) <= 51 and len(r.content) < 32 * 1024
+
+
+# --- the API as its description says -------------------------------------------------------------
+
+
+def test_a_405_says_which_methods_are_allowed(client: TestClient) -> None:
+    for method, path, allowed in (
+        ("GET", "/api/ask", {"POST"}),
+        ("TRACE", "/api/legal", {"POST"}),
+        ("DELETE", "/api/health", {"GET", "HEAD"}),
+        ("PUT", "/openapi.json", {"GET", "HEAD"}),
+        ("POST", "/en/index.html", {"GET", "HEAD"}),
+    ):
+        r = client.request(method, path)
+        assert r.status_code == 405, (method, path)
+        assert {m.strip() for m in r.headers["allow"].split(",")} == allowed, (method, path)
+
+
+@pytest.mark.parametrize("ctype", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"])
+def test_a_body_that_is_neither_json_nor_yaml_is_415(client: TestClient, ctype: str) -> None:
+    import json
+
+    r = client.post(
+        "/api/ask", content=json.dumps({"position": LEAVE, "question": "legal"}), headers={"Content-Type": ctype}
+    )
+    assert r.status_code == 415
+    assert r.json()["error"] == "unsupported-media-type"
+    ok = client.post(
+        "/api/ask",
+        content=json.dumps({"position": LEAVE, "question": "legal"}),
+        headers={"Content-Type": "application/json; charset=utf-8"},
+    )
+    assert ok.status_code == 200
+
+
+def test_the_openapi_verdict_admits_every_verdict_the_api_gives(client: TestClient) -> None:
+    from havoc.interpreter.answer import VERDICT_NO_UNLESS
+
+    spec = client.get("/openapi.json").json()
+    verdict = spec["components"]["schemas"]["Answer"]["properties"]["verdict"]
+    assert verdict["enum"] == [True, False, None, VERDICT_NO_UNLESS]
+
+
+def test_empty_texts_the_schema_refuses_the_server_refuses(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    request = spec["paths"]["/api/ask"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    position_text = request["properties"]["position"]["anyOf"][1]
+    words, word_list = request["properties"]["question"]["anyOf"][1:]
+    assert position_text["minLength"] == 1 and words["minLength"] == 1
+    assert word_list["minItems"] == 1 and word_list["items"]["minLength"] == 1
+    assert None not in request["properties"]["lang"]["enum"]
+    for body in (
+        {"position": ""},
+        {"position": LEAVE, "question": ""},
+        {"position": LEAVE, "question": []},
+        {"position": LEAVE, "question": "legal", "lang": None},
+        {"position": "x" * (position_text["maxLength"] + 1), "question": "legal"},
+    ):
+        assert client.post("/api/ask", json=body).status_code == 422, body
+
+
+def test_a_page_swapped_for_a_link_outside_after_it_was_served_is_404(client: TestClient, site: Path) -> None:
+    """The remembered URL → file is checked on every request: a swapped file is resolved again."""
+    outside = site.parent / "outside-secret.txt"
+    outside.write_text("secret outside the site")
+    page = site / "en" / "swap.html"
+    page.write_text("<p>inside</p>")
+    assert client.get("/en/swap.html").text == "<p>inside</p>"
+    page.unlink()
+    page.symlink_to(outside)
+    r = client.get("/en/swap.html")
+    assert r.status_code == 404 and "secret" not in r.text

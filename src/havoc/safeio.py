@@ -82,14 +82,31 @@ def decode_utf8(data: bytes) -> str:
         raise ReadError(f"not UTF-8 text (byte {exc.start + 1} is 0x{data[exc.start]:02x})") from None
 
 
-def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write ``path`` atomically (temporary file in the same folder, then rename).
+def check_replaceable(path: Path) -> None:
+    """Refuse an output that exists and is not a regular file.
 
-    Raises :class:`OutputError` naming the path when the folder cannot be made or written.
+    Writing renames a temporary file into place, which would replace a symbolic link, a device
+    node or a named pipe with a regular file: havoc writes only where it was asked.
+    """
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return  # absent (or unreadable: the write itself will say so)
+    if not stat.S_ISREG(st.st_mode):
+        raise OutputError([Problem(str(path), None, "not a regular file; havoc replaces only regular files")])
+
+
+def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write ``path`` atomically (temporary file in the same folder, then rename), with the mode
+    the umask gives a new file (or the replaced file's mode).
+
+    Raises :class:`OutputError` naming the path when the folder cannot be made or written, or when
+    ``path`` exists and is not a regular file.
     """
     import tempfile  # only writers pay for it (it imports shutil, random, …)
 
     path = Path(path)
+    check_replaceable(path)
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

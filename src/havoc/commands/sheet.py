@@ -72,6 +72,9 @@ def cmd_sheet(args: argparse.Namespace) -> int:
 
     if args.ruleset:
         return _sheets(args, args.ruleset, args.output)
+    if args.output is not None and args.output.suffix and not args.output.is_dir():
+        # one file named: the default ruleset's sheet (the others with --ruleset, or -o FOLDER)
+        return _sheets(args, rulebook.default_ruleset(), args.output)
     code = 0
     for name in rulebook.ruleset_names():
         if not layout_path(rulebook.ruleset_folder(name)).is_file():
@@ -93,6 +96,7 @@ def _sheets(args: argparse.Namespace, name: str, output: Path | None) -> int:
         started = time.perf_counter()
         for target in (pdf, page):
             if target is not None:
+                safeio.check_replaceable(target)  # a link or a device in the way is never replaced
                 safeio.writable_dir(target.parent)  # an unwritable -o fails before the slow part
         staged = {final: _staging(final) for final in (pdf, page) if final is not None}
         try:

@@ -28,11 +28,13 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from havoc import api, game
 from havoc.errors import HavocError, InputError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, message_language, nui, set_message_language, ui
 from havoc.rulebook.model import Ruleset
+from havoc.server.openapi import POSITION_TEXT_MAX, QUESTION_TEXT_MAX
 from havoc.server.site import Kept, SiteFiles, prepare, send
 
 MAX_BODY = 256 * 1024
@@ -41,6 +43,9 @@ MAX_BODY = 256 * 1024
 MAX_DEPTH = 64
 """Deepest nesting of lists and mappings a JSON body may have (as for YAML, havoc.yamlio.MAX_DEPTH):
 a real position is a few levels deep, and the validators walk what they are given."""
+
+BODY_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml")
+"""The Content-Types a body may have (none at all is read as JSON); any other is a 415."""
 
 LIMIT_PATTERN = re.compile(r"[0-9]{1,3}")
 """?limit= as ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses)."""
@@ -147,10 +152,11 @@ class Api:
     @staticmethod
     def lang_of(request: Request, body: Mapping[str, Any] | None = None) -> str:
         """The request's language: the body's ``lang``, else ``?lang=``, else Accept-Language."""
+        in_body = body is not None and "lang" in body
         wanted = body.get("lang") if body is not None else None
-        if wanted is None:
+        if not in_body:
             wanted = request.query_params.get("lang")
-        if wanted is None:
+        if wanted is None and not in_body:
             accept = request.headers.get("accept-language", "")
             for part in accept.split(","):
                 code = part.split(";")[0].strip().lower()[:2]
@@ -177,16 +183,15 @@ class Api:
     @staticmethod
     async def read_body(request: Request) -> bytes:
         """The body, refused as soon as it passes :data:`MAX_BODY` (whatever Content-Length says)."""
-        lang = Api.safe_lang(request)
         declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_BODY:
-            raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", lang))
+        if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
+            raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", Api.safe_lang(request)))
         size = 0
         chunks: list[bytes] = []
         async for chunk in request.stream():
             size += len(chunk)
             if size > MAX_BODY:
-                raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", lang))
+                raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", Api.safe_lang(request)))
             chunks.append(chunk)
         return b"".join(chunks)
 
@@ -217,12 +222,21 @@ class Api:
 
     def parse(self, request: Request, raw: bytes, allowed: tuple[str, ...]) -> tuple[dict[str, Any], str]:
         """The body as a mapping (JSON, or YAML when the Content-Type says so) and its language."""
-        lang = self.safe_lang(request)
-        ctype = request.headers.get("content-type", "").lower()
+        # the language of the errors found before the body's own ``lang`` is read (worked out only
+        # when there is an error: the answer's language comes from the body)
+        first = self.safe_lang
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype and ctype not in BODY_TYPES:
+            raise HTTPProblem(
+                415,
+                "unsupported-media-type",
+                ui("The request must be JSON (application/json) or YAML (application/yaml).", first(request)),
+                [{"in": "header", "field": "Content-Type", "message": f"expected one of {', '.join(BODY_TYPES)}"}],
+            )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise HTTPProblem(400, "malformed", ui("The request is not UTF-8 text.", lang)) from None
+            raise HTTPProblem(400, "malformed", ui("The request is not UTF-8 text.", first(request))) from None
         data: Any
         if "yaml" in ctype:
             from havoc.yamlio import YamlError, loads
@@ -231,24 +245,29 @@ class Api:
                 data = loads(text, "request")
             except YamlError as exc:
                 raise HTTPProblem(
-                    400, "malformed", ui("The request is not valid YAML.", lang), [problem_json("request", exc.problem)]
+                    400,
+                    "malformed",
+                    ui("The request is not valid YAML.", first(request)),
+                    [problem_json("request", exc.problem)],
                 ) from None
         else:
             try:
                 data = json.loads(text)
             except RecursionError:
-                raise too_deep(lang) from None
+                raise too_deep(first(request)) from None
             except ValueError as exc:
                 where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
                 if isinstance(exc, json.JSONDecodeError):
-                    where.update(message=ui("not valid JSON here", lang), line=exc.lineno, column=exc.colno)
-                raise HTTPProblem(400, "malformed", ui("The request is not valid JSON.", lang), [where]) from None
+                    where.update(message=ui("not valid JSON here", first(request)), line=exc.lineno, column=exc.colno)
+                raise HTTPProblem(
+                    400, "malformed", ui("The request is not valid JSON.", first(request)), [where]
+                ) from None
         if not isinstance(data, dict):
             raise HTTPProblem(
-                400, "malformed", ui("The request must be a JSON object with a position.", lang)
+                400, "malformed", ui("The request must be a JSON object with a position.", first(request))
             ) from None
         if _depth(data) > MAX_DEPTH:
-            raise too_deep(lang)
+            raise too_deep(first(request))
         lang = self.lang_of(request, data)
         set_message_language(lang)  # the located problems below come in the asker's language
         unknown = [k for k in data if k not in allowed]
@@ -277,6 +296,20 @@ class Api:
         questions; the key is the position as sent.
         """
         if isinstance(data, str):
+            if len(data) > POSITION_TEXT_MAX:
+                raise HTTPProblem(
+                    422,
+                    "invalid-input",
+                    ui("The request has problems.", lang),
+                    [
+                        {
+                            "in": "request",
+                            "field": "position",
+                            "message": f"expected at most {POSITION_TEXT_MAX} characters",
+                        }
+                    ],
+                    lang,
+                )
             key = "text:" + data
         elif isinstance(data, dict):
             # repr of JSON values is unambiguous and twice as fast as json.dumps; a table sent with
@@ -349,6 +382,14 @@ class Api:
             )
         if isinstance(question, list) and not all(isinstance(w, str) for w in question):
             question = None
+        if isinstance(question, str) and len(question) > QUESTION_TEXT_MAX:
+            raise HTTPProblem(
+                422,
+                "invalid-input",
+                ui("The request has problems.", lang),
+                [{"in": "request", "field": "question", "message": f"expected at most {QUESTION_TEXT_MAX} characters"}],
+                lang,
+            )
         if not isinstance(question, (dict, str, list)):
             raise HTTPProblem(
                 422,
@@ -513,7 +554,7 @@ def _kind(value: Any) -> str:
 def _query(kind: str, data: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {"ask": kind}
     for key in keys:
-        if data.get(key) is not None:
+        if key in data:  # a null is passed on, for the validator to refuse (the schema does)
             out[key] = data[key]
     return out
 
@@ -556,7 +597,10 @@ def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = Api.safe
     return run
 
 
-def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
+API_PREFIXES = ("/api/", "/openapi.json")
+
+
+def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
     """The application for one ruleset, serving ``site`` (the built site folder) if given."""
     from havoc import rulebook
     from havoc.i18n import translator
@@ -603,9 +647,13 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
         return Response("Not found", 404, media_type="text/plain; charset=utf-8")
 
     async def not_allowed(request: Request, exc: Exception) -> Response:
-        return HTTPProblem(
+        answer = HTTPProblem(
             405, "method-not-allowed", ui("This address does not take this method.", Api.safe_lang(request))
         ).response()
+        allow = (getattr(exc, "headers", None) or {}).get("Allow")
+        if allow:  # the route's methods, as Starlette found them (RFC 9110: a 405 says what is allowed)
+            answer.headers["Allow"] = allow
+        return answer
 
     async def crashed(request: Request, exc: Exception) -> Response:
         # A crash is a bug (the tests look for these); the asker still gets JSON, not a trace.
@@ -615,10 +663,29 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
     # scans, so a collection during a request does not walk them (it shows in the p99).
     gc.collect()
     gc.freeze()
-    return Starlette(
+    api_app = Starlette(
         routes=routes,
         exception_handlers={404: not_found, 405: not_allowed, Exception: crashed},
     )
+    if files is None:
+        return api_app
+    return SiteFirst(api_app, files)
+
+
+class SiteFirst:
+    """Pages go straight to the site's files; only /api/… and /openapi.json go through the router
+    (matching a page's path against every API route first cost more than serving it)."""
+
+    def __init__(self, api_app: Starlette, files: SiteFiles) -> None:
+        self.api_app = api_app
+        self.files = files
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not scope["path"].startswith(API_PREFIXES):
+            response = await self.files.serve(Request(scope, receive))
+            await response(scope, receive, send)
+            return
+        await self.api_app(scope, receive, send)
 
 
 def _kept(body: bytes, media_type: str) -> Kept:

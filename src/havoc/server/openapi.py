@@ -11,10 +11,17 @@ from typing import Any
 
 from havoc import __version__, game
 from havoc.i18n import LANGUAGES
+from havoc.interpreter.answer import VERDICT_NO_UNLESS
 from havoc.rulebook.model import Ruleset
 from havoc.spec import plain
 
 DOCS_PAGE = "docs.html"
+
+POSITION_TEXT_MAX = 40_000
+"""Characters in a position sent as YAML/JSON text: any such text fits the 256 KiB body even with
+every character escaped (``\\uXXXX``, 6 bytes), so a request the schema allows is never a 413."""
+QUESTION_TEXT_MAX = 2_000
+"""Characters in a question sent as compact words."""
 
 
 def _strip(schema: dict[str, Any]) -> dict[str, Any]:
@@ -47,7 +54,10 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
     }
     position_ref = {
         "description": "The position as a mapping, or as YAML/JSON text (then errors carry line numbers).",
-        "anyOf": [{"$ref": "#/components/schemas/Position"}, {"type": "string", "maxLength": 200_000}],
+        "anyOf": [
+            {"$ref": "#/components/schemas/Position"},
+            {"type": "string", "minLength": 1, "maxLength": POSITION_TEXT_MAX},
+        ],
     }
     answer = {
         "type": "object",
@@ -55,7 +65,10 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
         "properties": {
             "kind": {"type": "string"},
             "question": {"type": "string"},
-            "verdict": {"type": ["boolean", "null"]},
+            "verdict": {
+                "enum": [True, False, None, VERDICT_NO_UNLESS],
+                "description": "Yes, no, neither (see the answer), or no unless a card, Skill or Structure allows it.",
+            },
             "answer": {"type": "string"},
             "figures": {"type": "object"},
             "rules": {"type": "array", "items": {"type": "object"}},
@@ -68,6 +81,7 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
     errors = {
         "400": _resp("Malformed JSON or YAML.", "Problem"),
         "413": _resp("The body is larger than 256 KiB.", "Problem"),
+        "415": _resp("A body that is neither JSON nor YAML.", "Problem"),
         "422": _resp("The position or question is invalid: located problems.", "Problem"),
     }
 
@@ -137,8 +151,8 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                         "description": "The question as a mapping, or the compact words of the game (`havoc ask --help`).",
                         "anyOf": [
                             {"$ref": "#/components/schemas/Question"},
-                            {"type": "string", "maxLength": 2000},
-                            {"type": "array", "items": {"type": "string"}},
+                            {"type": "string", "minLength": 1, "maxLength": QUESTION_TEXT_MAX},
+                            {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
                         ],
                     }
                 },

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gzip
 import mimetypes
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,9 @@ is read whole into memory, so this bounds what one request can make the server h
 
 CACHE_BYTES = 128 * 1024 * 1024
 """Memory the kept files may use; past it, the oldest kept files are dropped first."""
+
+FOUND_KEPT = 8192
+"""URL paths remembered with the file they resolved to (any that is changed is resolved again)."""
 
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml", "application/xml")
 MIN_COMPRESS = 512  # below this, gzip's header costs more than it saves
@@ -77,6 +81,7 @@ class SiteFiles:
         self.root = root.resolve()
         self._kept: dict[Path, Kept] = {}
         self._kept_bytes = 0
+        self._found: dict[str, Path] = {}  # URL path → the file it resolved to (checked by one stat)
 
     def find(self, url_path: str) -> Path | None:
         """The file a URL path names, or None when it is not one we serve."""
@@ -142,6 +147,20 @@ class SiteFiles:
         if request.method not in ("GET", "HEAD"):
             return Response("Method not allowed", 405, headers={"Allow": "GET, HEAD"}, media_type=TEXT_PLAIN)
         url_path = request.url.path
+        known = self._found.get(url_path)
+        if known is not None:
+            remembered = self._kept.get(known)
+            try:
+                st = os.stat(known)
+            except OSError:
+                st = None
+            if (
+                remembered is not None
+                and st is not None
+                and (st.st_mtime_ns, st.st_size, st.st_ino) == remembered.stamp
+            ):
+                return send(request, remembered)  # unchanged since it was found: no resolving again
+            del self._found[url_path]
         path = self.find(url_path)
         if path is None:
             return Response("Not found", 404, media_type=TEXT_PLAIN)
@@ -150,6 +169,9 @@ class SiteFiles:
         kept = await self.load(path)
         if isinstance(kept, Response):
             return kept
+        if len(self._found) >= FOUND_KEPT:
+            self._found.clear()
+        self._found[url_path] = path
         return send(request, kept)
 
 

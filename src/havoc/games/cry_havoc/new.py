@@ -151,26 +151,13 @@ def cmd_new(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     out = Path(args.output)
+    from havoc import safeio
+
+    safeio.check_replaceable(out)  # --force replaces a regular file, never a link or a device
     if out.exists() and not args.force:
         raise InputError(
             [Problem(str(out), None, ui("the file exists; choose another name or add --force", args.lang))]
         )
-    _write_atomic(out, text)
+    safeio.write_text(out, text)  # atomic, and the mode the umask gives
     print(ui("wrote {file}", args.lang).format(file=out))
     return 0
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write through a temporary file and rename, so a reader never sees half a template."""
-    import os
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
