@@ -264,6 +264,20 @@ def setup(root: str) -> None:
         os.chmod(key, 0o600)
 
 
+def preload() -> None:
+    """Import the default ruleset's game now: the phone compiles each module from source (no
+    bytecode ships), and the worker does it right after it reports ready, not on the first question."""
+    import importlib
+    import pkgutil
+
+    rs = api.load_ruleset()
+    if not rs.game:
+        return
+    package = importlib.import_module(rs.game)
+    for info in pkgutil.walk_packages(getattr(package, "__path__", []), rs.game + "."):
+        importlib.import_module(info.name)
+
+
 def warm() -> None:
     """Fill the bundle's cache (run by the build in the staged bundle, after :func:`setup`): every
     ruleset and every language's catalogs, validated once here instead of on each phone."""
