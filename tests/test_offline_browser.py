@@ -108,6 +108,9 @@ def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, h
     context.set_offline(True)
     pg.goto(f"{host}/en/glossary.html")  # never opened before
     assert "Glossary" in pg.title()
+    # installable: the page links its language's web app manifest, which opens that language
+    manifest = pg.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
+    assert manifest["lang"] == "en" and manifest["start_url"] == "index.html" and manifest["display"] == "standalone"
     pg.goto(f"{host}/pl/search.html?q=odwr%C3%B3t")
     pg.wait_for_function("document.querySelectorAll('#search-results ul.search > li').length > 0", timeout=30_000)
 
