@@ -27,7 +27,7 @@ from test_browser import ARGS, CHROMIUM, PHONE, SCREENSHOTS
 from test_engine_browser import ensure_pyodide
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
 
-from havoc.offline import build_engine, write_service_worker
+from havoc.commands.docs import _offline as docs_offline_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -48,8 +48,8 @@ def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # 
     ensure_pyodide()
     out = tmp_path_factory.mktemp("offline") / "site"
     shutil.copytree(real_site.out, out)
-    build_engine(out)
-    write_service_worker(out)
+    assert docs_offline_step(out)  # what `havoc docs` runs after the pages: the engine, then sw.js
+    assert (out / "sw.js").is_file() and (out / "_engine" / "engine.json").is_file()
     return out
 
 
