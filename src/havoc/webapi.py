@@ -291,10 +291,11 @@ def warm() -> None:
     for info in pkgutil.walk_packages(havoc.games.__path__, "havoc.games."):
         importlib.import_module(info.name)  # module-level data (a game's vocabulary) is cached too
     for name in rulebook.ruleset_names():
-        rs = rulebook.load(name)
-        if rs.game:
-            game.of(rs).labels()
+        rulebook.load(name)
     for lang in LANGUAGES:
         translator(lang)
         ui("Yes", lang)
-    Engine()
+    rs = api.load_ruleset()
+    if rs.game.startswith("havoc."):  # a game installed from elsewhere is not in the bundle
+        game.of(rs).labels()
+        Engine()
