@@ -36,9 +36,9 @@ QUESTION = {"ask": "move", "faction": "humans", "from": "example-a", "to": "exam
 NO = {"en": "No", "pl": "Nie"}
 
 
-def linked(lang: str) -> str:
+def linked(lang: str, units: int = 8) -> str:
     """The Ask page's ``#q=`` hook: the base64url (no padding) of the POST /api/ask body."""
-    body = json.dumps({"position": LEAVE, "question": QUESTION, "lang": lang}).encode()
+    body = json.dumps({"position": LEAVE, "question": {**QUESTION, "units": units}, "lang": lang}).encode()
     return "#q=" + base64.urlsafe_b64encode(body).decode().rstrip("=")
 
 
@@ -121,6 +121,10 @@ def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, h
         assert pg.locator("#ha-answer .ha-verdict").inner_text() == NO[lang]
         assert pg.get_attribute("#ha-answer", "data-engine") == "ready"  # the browser's engine, no server
     pg.screenshot(path=str(SCREENSHOTS / "ask-offline-engine-en-phone.png"))
+    # a tool changes the address of the open page: the new question is answered, no tap
+    pg.evaluate("h => { location.hash = h; }", linked("en", units=2))
+    pg.wait_for_function("document.querySelector('#ha-answer').dataset.verdict === 'true'", timeout=30_000)
+    assert pg.locator("#ha-answer .ha-verdict").inner_text() == "Yes"
 
     # a new question that fails takes the old answer off the screen
     pg.click(".ha-paste summary")

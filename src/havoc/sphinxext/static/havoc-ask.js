@@ -632,4 +632,5 @@
   });
   engine.start(ENGINE);
   linkedQuestion(); // the engine keeps it until it is ready
+  window.addEventListener("hashchange", linkedQuestion); // a tool may ask the open page again
 })();
