@@ -136,6 +136,14 @@ def build_engine(top: Path) -> Path:
     """``top/_engine``: Pyodide, the bundle, its manifest and the worker; swapped in when complete."""
     source = pyodide_dir()
     missing = [n for n in PYODIDE_FILES if not (source / n).is_file()]
+    if missing and "HAVOC_PYODIDE" not in os.environ and shutil.which("npm") and (REPO / "package-lock.json").is_file():
+        # a checkout without node_modules/ (a fresh clone, a new worktree): the pinned, locked install
+        proc = subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund"], cwd=REPO, capture_output=True, text=True, check=False
+        )
+        if proc.returncode:
+            raise EngineBuildError(f"`npm ci` failed:\n{(proc.stderr or proc.stdout).strip()[-2000:]}")
+        missing = [n for n in PYODIDE_FILES if not (source / n).is_file()]
     if missing:
         raise EngineBuildError(
             f"Pyodide is not installed in {source} (missing {', '.join(missing)}): run `npm ci` in the project folder"
