@@ -3,7 +3,8 @@
 ``<site>/_engine/`` gets:
 
 - ``pyodide/``: the WebAssembly CPython from the npm package ``pyodide`` (pinned in
-  package.json, installed by ``npm ci``), copied, so nothing is fetched from a third party;
+  package.json, installed by ``npm ci``, which this build runs when it finds none), copied, so
+  nothing is fetched from a third party at run time;
 - ``engine-<fingerprint>.zip``: havoc's answer path (no site, sheet, server or search code),
   PyYAML's pure-Python package (for pasted YAML positions), ``rules/``, ``locales/`` and a
   verified cache with every ruleset and catalog already validated, so the phone parses no
