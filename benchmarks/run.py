@@ -11,7 +11,16 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MODULES = ["bench_rulebook", "bench_startup", "bench_ask", "bench_serve", "bench_site", "bench_sheet", "bench_search"]
+MODULES = [
+    "bench_rulebook",
+    "bench_startup",
+    "bench_ask",
+    "bench_serve",
+    "bench_site",
+    "bench_sheet",
+    "bench_search",
+    "bench_engine",
+]
 
 
 def main() -> int:

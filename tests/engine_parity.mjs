@@ -1,6 +1,6 @@
 // The in-browser engine under Node: the built site's Pyodide (<site>/_engine/pyodide/) and engine
 // bundle, the same steps as _engine/worker.js. Reads a JSON list of requests
-// ([{method, path, body, query}]) on stdin; prints one JSON line: {startMs, firstMs, laterMs,
+// ([{method, path, body, query}]) on stdin; prints one JSON line: {startMs, startCpuMs, preloadMs, firstMs, laterMs,
 // answers: [{status, body}]}. Used by tests/test_engine_browser.py and benchmarks/bench_engine.py.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 const engineDir = process.argv[2];
 const requests = JSON.parse(readFileSync(0, "utf-8"));
 const t0 = performance.now();
+const cpu0 = process.cpuUsage(); // CPU time, which a busy machine does not inflate as it does wall time
 const manifest = JSON.parse(readFileSync(join(engineDir, "engine.json"), "utf-8"));
 const { loadPyodide } = await import(pathToFileURL(join(engineDir, "pyodide", "pyodide.mjs")).href);
 const py = await loadPyodide({ indexURL: join(engineDir, "pyodide") + "/", packages: [] });
@@ -16,6 +17,11 @@ py.unpackArchive(new Uint8Array(readFileSync(join(engineDir, manifest.bundle))),
 py.runPython("import sys; sys.path.insert(0, '/havoc'); from havoc import webapi; webapi.setup('/havoc')");
 const handle = py.pyimport("havoc.webapi").handle;
 const startMs = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
+const startCpuMs = (cpu.user + cpu.system) / 1000;
+const t1 = performance.now();
+py.pyimport("havoc.webapi").preload(); // as the worker does right after it reports ready
+const preloadMs = performance.now() - t1;
 const answers = [];
 const times = [];
 for (const r of requests) {
@@ -29,6 +35,6 @@ for (const r of requests) {
 const imported = py.runPython("import sys; sorted(m for m in sys.modules if m.split('.')[0] in ('yaml', 'babel'))").toJs();
 const later = times.slice(1).sort((a, b) => a - b);
 console.log(JSON.stringify({
-  startMs, firstMs: times[0], laterMs: later.length ? later[Math.floor(later.length / 2)] : null,
+  startMs, startCpuMs, preloadMs, firstMs: times[0], laterMs: later.length ? later[Math.floor(later.length / 2)] : null,
   imported, answers,
 }));

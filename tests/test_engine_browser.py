@@ -174,3 +174,41 @@ def test_the_bundle_leaves_out_what_the_answer_path_does_not_need(engine: Path) 
     assert any(n.startswith("cache/rules-cry-havoc-") for n in names)
     assert not [n for n in names if n.startswith(("havoc/sphinxext/", "havoc/server/", "havoc/quickref/", "babel/"))]
     assert (engine / "pyodide" / "pyodide.asm.wasm").is_file() and (engine / "worker.js").is_file()
+
+
+def test_a_failed_engine_build_leaves_the_previous_one(
+    engine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from havoc.offline import EngineBuildError
+
+    top = tmp_path / "site"
+    shutil.copytree(engine, top / "_engine")
+    before = sorted(p.name for p in (top / "_engine").iterdir())
+    monkeypatch.setenv("HAVOC_PYODIDE", str(tmp_path / "no-pyodide"))
+    with pytest.raises(EngineBuildError, match="npm ci"):
+        build_engine(top)
+    assert sorted(p.name for p in (top / "_engine").iterdir()) == before
+
+
+def test_the_service_worker_lists_every_file_and_changes_with_any(tmp_path: Path) -> None:
+    from havoc.offline import write_service_worker
+
+    top = tmp_path / "site"
+    for rel in ("index.html", "en/index.html", "pl/a b.html", "en/_static/x.js", "_engine/engine-1.zip"):
+        (top / rel).parent.mkdir(parents=True, exist_ok=True)
+        (top / rel).write_text(rel)
+    for hidden in (".building-en/index.html", "en/_sources/index.md.txt", "en/.buildinfo"):
+        (top / hidden).parent.mkdir(parents=True, exist_ok=True)
+        (top / hidden).write_text("not served")
+
+    def listed() -> tuple[str, list[str]]:
+        text = write_service_worker(top).read_text(encoding="utf-8")
+        version = json.loads(text.split("var VERSION = ", 1)[1].split(";", 1)[0])
+        files = json.loads(text.split("var FILES = ", 1)[1].split(";\nvar CACHE", 1)[0])
+        return version, files
+
+    version, files = listed()
+    assert files == ["_engine/engine-1.zip", "en/_static/x.js", "en/index.html", "index.html", "pl/a b.html"]
+    assert listed()[0] == version  # the same build, the same cache
+    (top / "en" / "index.html").write_text("changed")
+    assert listed()[0] != version  # any changed byte: a new cache, replacing the old one whole

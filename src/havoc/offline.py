@@ -3,7 +3,8 @@
 ``<site>/_engine/`` gets:
 
 - ``pyodide/``: the WebAssembly CPython from the npm package ``pyodide`` (pinned in
-  package.json, installed by ``npm ci``), copied, so nothing is fetched from a third party;
+  package.json, installed by ``npm ci``, which this build runs when it finds none), copied, so
+  nothing is fetched from a third party at run time;
 - ``engine-<fingerprint>.zip``: havoc's answer path (no site, sheet, server or search code),
   PyYAML's pure-Python package (for pasted YAML positions), ``rules/``, ``locales/`` and a
   verified cache with every ruleset and catalog already validated, so the phone parses no
@@ -170,6 +171,14 @@ def build_engine(top: Path) -> Path:
     """``top/_engine``: Pyodide, the bundle, its manifest and the worker; swapped in when complete."""
     source = pyodide_dir()
     missing = [n for n in PYODIDE_FILES if not (source / n).is_file()]
+    if missing and "HAVOC_PYODIDE" not in os.environ and shutil.which("npm") and (REPO / "package-lock.json").is_file():
+        # a checkout without node_modules/ (a fresh clone, a new worktree): the pinned, locked install
+        proc = subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund"], cwd=REPO, capture_output=True, text=True, check=False
+        )
+        if proc.returncode:
+            raise EngineBuildError(f"`npm ci` failed:\n{(proc.stderr or proc.stdout).strip()[-2000:]}")
+        missing = [n for n in PYODIDE_FILES if not (source / n).is_file()]
     if missing:
         raise EngineBuildError(
             f"Pyodide is not installed in {source} (missing {', '.join(missing)}): run `npm ci` in the project folder"

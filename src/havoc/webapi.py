@@ -272,6 +272,20 @@ def setup(root: str) -> None:
         os.chmod(key, 0o600)
 
 
+def preload() -> None:
+    """Import the default ruleset's game now: the phone compiles each module from source (no
+    bytecode ships), and the worker does it right after it reports ready, not on the first question."""
+    import importlib
+    import pkgutil
+
+    rs = api.load_ruleset()
+    if not rs.game:
+        return
+    package = importlib.import_module(rs.game)
+    for info in pkgutil.walk_packages(getattr(package, "__path__", []), rs.game + "."):
+        importlib.import_module(info.name)
+
+
 def warm() -> None:
     """Fill the bundle's cache (run by the build in the staged bundle, after :func:`setup`): every
     ruleset and every language's catalogs, validated once here instead of on each phone."""
@@ -285,10 +299,11 @@ def warm() -> None:
     for info in pkgutil.walk_packages(havoc.games.__path__, "havoc.games."):
         importlib.import_module(info.name)  # module-level data (a game's vocabulary) is cached too
     for name in rulebook.ruleset_names():
-        rs = rulebook.load(name)
-        if rs.game:
-            game.of(rs).labels()  # imports the game's package (also one outside havoc)
+        rulebook.load(name)
     for lang in LANGUAGES:
         translator(lang)
         ui("Yes", lang)
-    Engine()
+    rs = api.load_ruleset()
+    if rs.game.startswith("havoc."):  # a game installed from elsewhere is not in the bundle
+        game.of(rs).labels()
+        Engine()

@@ -99,7 +99,7 @@ WORDS = {
         "no": "no",
         "kind-legal": "What can I do now?",
         "engine-loading": "Starting the assistant on this device…",
-        "engine-runtime": "Loading the assistant (about 10 MB the first time; then it works without a network)…",
+        "engine-runtime": "Loading the assistant (only the first time takes long; then it works without a network)…",
         "engine-engine": "Unpacking the rules engine…",
         "engine-rules": "Reading the rules…",
         "engine-ready": "The assistant runs on this device and works without a network.",

@@ -520,7 +520,7 @@
   }
 
   function show(a, sent) {
-    var verdict = a.verdict === null || a.verdict === undefined ? "" : a.verdict ? "yes" : "no";
+    var verdict = a.verdict === null || a.verdict === undefined ? "" : a.verdict === true ? "yes" : "no"; // "no-unless" is a no
     var nodes = [el("h2", {text: W.answer})];
     nodes.push(el("p", {"class": "ha-question-text", text: named(a.question)}));
     // "what can I do", "how does the Battle end", "what do we score" are not yes/no questions
@@ -564,7 +564,8 @@
     });
     if (order.length) nodes.push(el("h3", {text: W.rules}), rules);
     answerBox.replaceChildren.apply(answerBox, nodes);
-    answerBox.dataset.verdict = a.verdict === null || a.verdict === undefined ? "" : String(a.verdict);
+    // for tools: the JSON verdict (true, false, no-unless), empty for a report
+    answerBox.dataset.verdict = a.verdict === null || a.verdict === undefined || openQuestion(a.kind, sent) ? "" : String(a.verdict);
     answerBox.dataset.state = "done";
     answerBox.hidden = false;
     answerBox.focus();
@@ -631,4 +632,5 @@
   });
   engine.start(ENGINE);
   linkedQuestion(); // the engine keeps it until it is ready
+  window.addEventListener("hashchange", linkedQuestion); // a tool may ask the open page again
 })();

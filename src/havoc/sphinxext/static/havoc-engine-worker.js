@@ -27,12 +27,15 @@ async function start() {
   const handle = py.pyimport("havoc.webapi").handle;
   post({kind: "progress", stage: "rules"});
   handle("GET", "/api/labels", "", py.toPy({lang: "en"})); // loads the rules from the bundle's cache
-  engine = {py: py, handle: handle};
+  engine = {py: py, handle: handle, preload: py.pyimport("havoc.webapi").preload};
   return performance.now() - t0;
 }
 
 const ready = start().then(
-  function (ms) { post({kind: "ready", ms: ms}); },
+  function (ms) {
+    post({kind: "ready", ms: ms});
+    engine.preload(); // before any question: the game's modules, compiled while the reader types
+  },
   function (err) {
     post({kind: "failed", reason: err.reason || (/memory|quota|storage/i.test(String(err)) ? "storage" : "start"), detail: String(err)});
     throw err;

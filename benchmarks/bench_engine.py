@@ -1,0 +1,247 @@
+"""The assistant in the browser (issue 22): sizes, start-up and answer times, Chromium and Node.
+
+Uses the built site in build/site (``make site``; the engine and the service worker are added
+to it when missing) served by ``python -m http.server``, no havoc process, and headless Chromium
+with a phone viewport. Prints:
+
+- what the site ships for the engine: Pyodide's files and the bundle, raw and gzip-compressed
+  (what a static host that compresses sends);
+- the first visit of the Ask page: the bytes the page itself loads (page, scripts, Pyodide, the
+  bundle) and what the service worker precaches for offline use (the whole site), compressed;
+- with the network cut after that visit: the engine ready from the warm cache, the first answer
+  after that, and the median of later answers (the 8-vs-3 question and others about its table);
+- the same under Node (the engine alone: tests/engine_parity.mjs);
+- the same question through ``havoc serve`` over loopback, for comparison.
+
+Goals: first visit ≤ 12 MB compressed; ready from a warm cache ≤ 2 s; first answer ≤ 300 ms;
+later answers ≤ 50 ms. The machine is not a phone: no CPU throttling is applied; on a shared,
+busy machine wall times grow with the load (printed first), so Node's start also shows CPU time.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+SITE = REPO / "build" / "site"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+LEAVE = yaml.safe_load((REPO / "tests" / "fixtures" / "assistant" / "leave-8-vs-3.yaml").read_text(encoding="utf-8"))
+LATER = 20
+THINK_MS = 2000  # between the engine's "ready" and the first question
+
+
+def body(units: int, lang: str = "pl") -> dict[str, Any]:
+    question = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": units}
+    return {"position": LEAVE, "question": question, "lang": lang}
+
+
+def gz(path: Path) -> int:
+    return len(gzip.compress(path.read_bytes(), 6))
+
+
+def mb(n: float) -> str:
+    return f"{n / 1e6:.2f} MB"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(url: str) -> None:
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(url, timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"nothing answered at {url}")
+
+
+def ensure_site() -> None:
+    if not (SITE / "en" / "assistant.html").is_file():
+        raise SystemExit("build/site has no Ask page: run `make site` first")
+    if not (SITE / "_engine" / "engine.json").is_file() or not (SITE / "sw.js").is_file():
+        sys.path.insert(0, str(REPO / "src"))
+        from havoc.offline import build_engine, write_service_worker
+
+        build_engine(SITE)
+        write_service_worker(SITE)
+
+
+def sizes() -> None:
+    engine = SITE / "_engine"
+    manifest = json.loads((engine / "engine.json").read_text())
+    print(f"Pyodide {manifest['pyodide']} and the engine bundle, as the site ships them (raw / gzip):")
+    total = [0, 0]
+    for path in sorted(engine.rglob("*")):
+        if path.is_file():
+            raw, small = path.stat().st_size, gz(path)
+            total[0] += raw
+            total[1] += small
+            print(f"  {path.relative_to(engine).as_posix():40} {mb(raw):>10} {mb(small):>10}")
+    print(f"  {'all':40} {mb(total[0]):>10} {mb(total[1]):>10}")
+
+
+def local_file(url: str, base: str) -> Path | None:
+    if not url.startswith(base):
+        return None
+    path = unquote(urlsplit(url).path).lstrip("/")
+    file = SITE / (path or "index.html")
+    if file.is_dir():
+        file = file / "index.html"
+    return file if file.is_file() else None
+
+
+def chromium(base: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        context = browser.new_context(**PHONE, locale="pl-PL", service_workers="allow")
+        page = context.new_page()
+        seen: set[str] = set()
+        page.on("request", lambda r: seen.add(r.url.split("?")[0]))
+        started = time.perf_counter()
+        page.goto(f"{base}/pl/assistant.html")
+        page.wait_for_function("document.querySelector('#ha-answer').dataset.engine === 'ready'", timeout=300_000)
+        cold = time.perf_counter() - started
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000)
+        files = {f for u in seen if (f := local_file(u, base))}
+        page_bytes = sum(gz(f) for f in files)
+        sw = (SITE / "sw.js").read_text(encoding="utf-8")
+        listed = json.loads(sw[sw.index("var FILES = ") + len("var FILES = ") : sw.index(";\nvar CACHE")])
+        precache = sum(gz(SITE / f) for f in listed)
+        print(f"Chromium (phone viewport), first visit of the Ask page on {base}:")
+        print(f"  the page and the engine: {len(files)} files, {mb(page_bytes)} gzip (goal: ≤ 12 MB)")
+        print(f"  engine ready on the first visit (cold): {cold:.2f} s")
+        print(
+            f"  the service worker's precache (the whole site, both languages): {len(listed)} files, {mb(precache)} gzip"
+        )
+
+        context.set_offline(True)
+        readies, firsts, laters = [], [], []
+        for _ in range(3):
+            page.goto("about:blank")
+            t0 = time.perf_counter()
+            page.goto(f"{base}/pl/assistant.html")
+            page.wait_for_function(
+                "document.querySelector('#ha-answer').dataset.engine === 'ready'", timeout=120_000, polling=10
+            )
+            readies.append(time.perf_counter() - t0)
+            page.wait_for_timeout(THINK_MS)  # a player fills in the form meanwhile; the worker compiles the game
+            times = page.evaluate(
+                """async (bodies) => {
+                    const out = [];
+                    for (const b of bodies) {
+                        const t = performance.now();
+                        const r = await window.havocEngine.request("POST", "/api/ask", JSON.stringify(b), {});
+                        if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+                        out.push(performance.now() - t);
+                    }
+                    return out;
+                }""",
+                [body(8), *[body(1 + i % 8, "pl" if i % 2 else "en") for i in range(LATER)]],
+            )
+            firsts.append(times[0])
+            laters.extend(times[1:])
+        print("  offline, from the warm cache (3 page loads):")
+        print(f"    engine ready after navigation: median {statistics.median(readies):.2f} s (goal: ≤ 2 s)")
+        print(
+            f"    first answer (8 vs 3, asked {THINK_MS / 1000:.0f} s after ready): "
+            f"median {statistics.median(firsts):.0f} ms (goal: ≤ 300 ms)"
+        )
+        print(f"    later answers: median {statistics.median(laters):.1f} ms, max {max(laters):.1f} ms (goal: ≤ 50 ms)")
+        browser.close()
+
+
+def node() -> None:
+    requests = [{"method": "POST", "path": "/api/ask", "body": json.dumps(body(8))}]
+    requests += [
+        {"method": "POST", "path": "/api/ask", "body": json.dumps(body(1 + i % 8, "pl" if i % 2 else "en"))}
+        for i in range(LATER)
+    ]
+    proc = subprocess.run(
+        ["node", str(REPO / "tests" / "engine_parity.mjs"), str(SITE / "_engine")],
+        input=json.dumps(requests),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    print("Node (the engine alone, files from disk):")
+    print(
+        f"  interpreter and bundle ready: {out['startMs'] / 1000:.2f} s wall, {out['startCpuMs'] / 1000:.2f} s CPU "
+        f"(all threads); then the game's modules: {out['preloadMs']:.0f} ms"
+    )
+    print(f"  first answer: {out['firstMs']:.0f} ms; later answers: median {out['laterMs']:.1f} ms")
+
+
+def server() -> None:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "havoc", "serve", "--site", str(SITE), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(base + "/api/health")
+
+        def ask(b: dict[str, Any]) -> float:
+            req = urllib.request.Request(
+                base + "/api/ask", json.dumps(b).encode(), {"Content-Type": "application/json"}, method="POST"
+            )
+            t = time.perf_counter()
+            with urllib.request.urlopen(req, timeout=10) as r:
+                r.read()
+            return (time.perf_counter() - t) * 1000
+
+        first = ask(body(8))
+        later = [ask(body(1 + i % 8, "pl" if i % 2 else "en")) for i in range(LATER)]
+        print("havoc serve over loopback (for comparison):")
+        print(f"  first answer: {first:.1f} ms; later answers: median {statistics.median(later):.1f} ms")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def main() -> int:
+    ensure_site()
+    print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    sizes()
+    port = free_port()
+    host = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(SITE)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(f"http://127.0.0.1:{port}/index.html")
+        chromium(f"http://127.0.0.1:{port}")
+    finally:
+        host.terminate()
+        host.wait(timeout=10)
+    node()
+    server()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
