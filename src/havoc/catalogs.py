@@ -27,6 +27,7 @@ from havoc.messages import messages
 from havoc.rulebook.model import Ruleset
 
 UI_CONTEXT = "ui"
+COUNT_CONTEXT = "ui:n"
 SRC = Path(__file__).resolve().parent
 HEADER_PROJECT = "havoc"
 
@@ -80,11 +81,14 @@ def ui_template() -> Catalog:
     ):
         loc = (f"src/havoc/{filename}", lineno)
         key = message[0] if isinstance(message, tuple) else message
-        existing = cat.get(key, context=UI_CONTEXT)
+        # Counted words (nui) have a context of their own, so "Crystal" may be both a label
+        # and the word counted in "3 Kryształy".
+        ctx = COUNT_CONTEXT if isinstance(message, tuple) else UI_CONTEXT
+        existing = cat.get(key, context=ctx)
         if existing is not None:
             existing.locations.append(loc)
             continue
-        cat.add(message, locations=[loc], context=UI_CONTEXT, auto_comments=comments)
+        cat.add(message, locations=[loc], context=ctx, auto_comments=comments)
     _add_nouns(cat)
     return cat
 

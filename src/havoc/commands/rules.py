@@ -201,8 +201,16 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
         known = list(rs.rules)
         hint = difflib.get_close_matches(args.id, known, n=3)
-        extra = f"; did you mean {', '.join(hint)}?" if hint else "; `havoc rules` lists them all"
-        print(f"error: no rule {args.id!r}{extra}", file=sys.stderr)
+        lang = args.lang
+        extra = (
+            ui("did you mean {names}?", lang).format(names=", ".join(hint))
+            if hint
+            else ui("the command havoc rules lists them all", lang)
+        )
+        print(
+            ui("error", lang) + ": " + ui("no rule {name}", lang).format(name=repr(args.id)) + f"; {extra}",
+            file=sys.stderr,
+        )
         return 1
     data = rule_data(rs, tr, rs.rules[rid])
     if rid != args.id:
@@ -255,7 +263,7 @@ def format_rule(d: dict[str, Any], lang: str = "en") -> str:
     if d["see"]:
         lines.append(f"{lab['see']}: " + ", ".join(f"{s['title']} [{s['id']}]" for s in d["see"]))
     if d["terms"]:
-        lines.append(f"{lab['terms']}: " + ", ".join(d["terms"]))
+        lines.append(f"{lab['terms']}: " + ", ".join(d.get("term-names") or d["terms"]))
     src = d["source"]
     if src:
         lines.append(f"{lab['source']}: " + ", ".join(f"{k} {v}" for k, v in src.items()))
