@@ -104,7 +104,7 @@ def test_legal_names_the_battle_region_as_the_reason_move_is_refused() -> None:
 def test_retreat_with_a_bare_region_names_the_battle_region() -> None:
     """Issue 9: `retreat pilgrims foglands` contradicted the help ("needs 'from'")."""
     got = ask(PILGRIMS, ["retreat", "pilgrims", "foglands"])
-    assert got.kind == "retreat" and "foglands" in got.question
+    assert got.kind == "retreat" and "Foglands" in got.question
 
 
 # --- how-many, place, end-of-move, setup ------------------------------------------------
