@@ -90,7 +90,18 @@ def ui_template() -> Catalog:
             continue
         cat.add(message, locations=[loc], context=ctx, auto_comments=comments)
     _add_nouns(cat)
+    _add_help(cat)
     return cat
+
+
+def _add_help(cat: Catalog) -> None:
+    """The help texts of every command (``havoc … --help``), under context ``cli``."""
+    from havoc import clilang
+    from havoc.cli import build_parser
+
+    for text in clilang.help_texts(build_parser()):
+        if cat.get(text, context=clilang.CLI_CONTEXT) is None:
+            cat.add(text, locations=[("src/havoc/cli.py", 0)], context=clilang.CLI_CONTEXT)
 
 
 def _add_nouns(cat: Catalog) -> None:
