@@ -256,10 +256,12 @@ def format_rule(d: dict[str, Any], lang: str = "en") -> str:
     if d["summary"]:
         lines.append(f"{lab['summary']}: {d['summary']}")
     for name, p in d["parameters"].items():
-        about = f" — {p['description']}" if p.get("description") else ""
-        lines.append(f"{lab['parameter']} {name} = {p['text']}{about}")
+        if p.get("description"):  # the words first, the ID a text's {placeholder} uses after them
+            lines.append(f"{lab['parameter']}: {p['description'].rstrip('.')} = {p['text']} [{name}]")
+        else:
+            lines.append(f"{lab['parameter']} [{name}] = {p['text']}")
     if d["uses-parameters"]:
-        lines.append(f"{lab['uses']}: " + ", ".join(d["uses-parameters"]))
+        lines.append(f"{lab['uses']}: " + ", ".join(f"[{u}]" for u in d["uses-parameters"]))
     if d["see"]:
         lines.append(f"{lab['see']}: " + ", ".join(f"{s['title']} [{s['id']}]" for s in d["see"]))
     if d["terms"]:
