@@ -32,6 +32,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from test_site_text import box_grammar  # the site test's check, run here without a site build
+
 from havoc.server import create_app
 
 REPO = Path(__file__).resolve().parents[1]
@@ -334,3 +336,54 @@ def test_api_answers_read_as_polish(client: TestClient, path: str, body: dict[st
     assert r.status_code == 200, r.text
     text = "\n".join(_texts(r.json()))
     assert not problems(text), "\n".join([text, *problems(text)])
+
+
+# --- the site's example boxes (fast: the renderer alone, no site build) ----------------------
+
+
+def _box_text(lang: str, position: dict[str, object]) -> str:
+    """An example position as the site's example box shows it, in ``lang``."""
+    from types import SimpleNamespace
+
+    from havoc.games import cry_havoc
+    from havoc.i18n import locales_root
+    from havoc.sphinxext.labels import LabelCatalog, game_words
+    from havoc.sphinxext.render import Renderer
+
+    labels = LabelCatalog.load(lang, [locales_root()])
+    ctx = SimpleNamespace(
+        lang=lang, words=game_words("havoc.games.cry_havoc"), game_labels=cry_havoc.labels(), label=labels.get
+    )
+    r = Renderer.__new__(Renderer)
+    r.ctx, r.docname, r.location = ctx, "x", None  # type: ignore[assignment]
+    regions = position["regions"]
+    assert isinstance(regions, dict)
+    r.regions = r.name_regions(list(regions))
+    list_node = r.mapping_list(position, ["havoc-position"])
+    return " ".join(list_node.astext().split())
+
+
+def test_example_boxes_decline_names() -> None:
+    position = {
+        "players": ["humans", "pilgrims"],
+        "phase": "battle-resolution",
+        "step": "play-tactics",
+        "regions": {
+            "example-a": {
+                "control": "humans",
+                "hq": "pilgrims",
+                "adjacent": ["foglands", "feralas-banks", "example-b"],
+            },
+            "foglands": {"trog-token": "war-party", "adjacent": ["example-a"]},
+            "feralas-banks": {"adjacent": ["example-a"]},
+            "example-b": {"adjacent": ["example-a"]},
+        },
+    }
+    pl = _box_text("pl", position)
+    assert "sąsiaduje z Mgielnią, Wybrzeżem Feralas, Regionem B" in pl, pl
+    assert "Kontrola: Ludzie" in pl and "Sztab: Pielgrzymi" in pl and "Zagrywanie kart Taktyk" in pl, pl
+    assert not box_grammar(pl), box_grammar(pl)
+    assert "play-tactics" not in pl and "war-party" not in pl and "trog-token" not in pl, pl
+    en = _box_text("en", position)
+    assert "adjacent to Foglands, Feralas Banks, Region B" in en and "Control: Humans" in en, en
+    assert box_grammar("sąsiaduje z Region B; Kontrola Ludzie") == ["z Region B", "Kontrola Ludzie"]
