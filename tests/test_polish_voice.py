@@ -273,6 +273,8 @@ def test_help_reads_as_polish(capsys: pytest.CaptureFixture[str], monkeypatch: p
     monkeypatch.setenv("LC_ALL", "pl_PL.UTF-8")
     code, out = run_cli(capsys, "legal", "--help")
     assert "opcje:" in out and "Wypisz Akcje" in out
+    code, out = run_cli(capsys, "--lang", "pl", "ask", "--help")  # the question words and kinds too
+    assert "słowa pytania (forma skrócona)" in out and "rodzaje pytań:" in out and "Dokąd mogą się wycofać" in out
     monkeypatch.setenv("LC_ALL", "C")
     code, out = run_cli(capsys, "legal", "--help")
     assert "options:" in out

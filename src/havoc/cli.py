@@ -76,6 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     lang = clilang.detect(words)
     undo = clilang.install(lang)  # argparse's own messages (usage, errors) in that language
+    from havoc.i18n import set_message_language
+
+    set_message_language(lang)  # --help's own texts and parse errors come in it too
     try:
         command = next((w for w in words if not w.startswith("-") and w not in ("en", "pl")), None)
         parser = build_parser(command, lang)

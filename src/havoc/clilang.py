@@ -89,6 +89,9 @@ def help_texts(parser: argparse.ArgumentParser) -> list[str]:
                 out.append(action.help)
             if isinstance(action, argparse._SubParsersAction):
                 out.extend(a.help for a in action._choices_actions if a.help)
+        extra = getattr(p, "help_extra", None)  # texts a command's own formatter prints
+        if extra is not None:
+            out.extend(extra())
     # a text that starts with NUL is a command's marker for help it builds itself
     return [t for t in dict.fromkeys(out) if not t.startswith("\0")]
 
