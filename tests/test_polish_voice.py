@@ -89,7 +89,7 @@ _TYPED = [
     re.compile(r"błąd: [^\s:]+(?::\d+)?: (?:[\w.*-]+: )?"),  # "błąd: pytanie: units: …" names the input and field
     re.compile(r"[\w-]+(?:\.[\w*-]+)+"),  # regions.example-a.units.humans
     re.compile(r"'[^']*'"),  # 'mvoe'
-    re.compile(r"\([a-z0-9-]+\)"),  # Groty Świata (world-caverns)
+    re.compile(r"(?<=[A-ZĄĆĘŁŃÓŚŹŻa-ząćęłńóśźż] )\([a-z0-9-]+\)(?=[,;.)]|$| )"),  # Groty Świata (world-caverns)
     re.compile(r"(?:oczekiwano jedne[jgo]+ z(?: wartości)?|do wyboru): [^;)\n]*"),
     re.compile(r"\b[A-Z][A-Z_|/=.-]+\b"),  # POSITION, FACTION=C/P/A
     re.compile(r"\[-[^\]]*\]"),  # [--lang {en,pl}]
@@ -136,6 +136,7 @@ def test_the_check_is_not_blind() -> None:
     assert not problems("Czy Ludzie mogą przesunąć 3 Oddziały z Mgielni do Regionu B?  Tak")
     assert not problems("1 Kryształ, 3 Kryształy, 5 Kryształów, 22 Oddziały, 25 Oddziałów, 50 PZ")
     assert not problems("błąd: pytanie: region: brak; wskaż jeden z Regionów: Groty Świata (world-caverns)")
+    assert problems("Rekrutacja — Oddziały: najwyżej 3 (foglands)")
 
 
 # --- the questions --------------------------------------------------------------------------

@@ -739,7 +739,9 @@ class _Legal:
         if gate("recruit", rq, ui("Recruit", lang)):
             rs = eng.evaluate("recruit", Context(pos, rq, who, region=hq), only=detail(_B_REGION)) if hq else []
             ok = _ok(rs) and reserve > 0
-            units_text = ui("Units: up to {count}", lang).format(count=reserve) + (f" ({hq.id})" if hq else "")
+            units_text = ui("Units: up to {count}", lang).format(count=reserve) + (
+                f" ({job.rname(hq.id)})" if hq else ""
+            )
             add(
                 "recruit",
                 ui("Recruit", lang),
