@@ -238,6 +238,12 @@ class _Plain:
     def __format__(self, spec: str) -> str:
         return format(self.value, "" if spec in self.cases else spec)  # type: ignore[operator]
 
+    def __repr__(self) -> str:  # {count!r}
+        return repr(self.value)
+
+    def __str__(self) -> str:  # {count!s}
+        return str(self.value)
+
 
 def ui(msgid: str, lang: str = SOURCE_LANGUAGE) -> str:
     """An interface string (a label, not rule data) in ``lang``; written as a literal ``ui("…")``
