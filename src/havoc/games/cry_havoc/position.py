@@ -572,8 +572,10 @@ class _Checks:
         if self._names is None:
             self._names = region_names(self.pos.regions, _ml())
         name = self._names.get(rid)
-        if name is None or str(name) == rid:
+        if name is None:
             return repr(rid)
+        if rid in str(name):  # a player's own ID: "Region north"
+            return name
         from havoc.grammar import Noun
 
         return Noun({c: f"{name.case(c)} ({rid})" for c in name.forms})

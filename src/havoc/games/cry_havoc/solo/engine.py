@@ -212,7 +212,7 @@ class Table:
     # the board
     def region(self, rid: Any, field_name: str) -> Region:
         if rid is None:
-            known = ", ".join(f"{self.rname(k)} ({k})" for k in self.pos.regions) or "—"
+            known = self.known_regions()
             raise InputError(
                 [
                     Problem(
@@ -224,7 +224,7 @@ class Table:
             )
         if not isinstance(rid, str) or rid not in self.pos.regions:
             # what to type (the ID) after the name a player knows: "Groty Świata (world-caverns)"
-            known = ", ".join(f"{self.rname(k)} ({k})" for k in self.pos.regions) or "—"
+            known = self.known_regions()
             raise InputError(
                 [
                     Problem(
@@ -277,6 +277,15 @@ class Table:
         if self._names is None:
             self._names = region_names(self.pos.regions, self.lang)
         return self._names.get(rid) or Noun.plain(rid)
+
+    def known_regions(self) -> str:
+        """The table's Regions for a player to type: "Groty Świata (world-caverns), Region north"."""
+        return (
+            ", ".join(
+                str(self.rname(k)) if k in str(self.rname(k)) else f"{self.rname(k)} ({k})" for k in self.pos.regions
+            )
+            or "—"
+        )
 
     def rnames(self, rids: list[str]) -> Noun:
         return Noun.join([self.rname(r) for r in rids]) if rids else Noun.plain("—")
