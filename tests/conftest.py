@@ -17,6 +17,10 @@ MINI = Path(__file__).parent / "fixtures" / "mini"
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Each test session gets its own cache so tests never see a developer's cache."""
     monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+    # The command line speaks the locale's language (havoc.clilang): tests expect English unless
+    # they ask, whatever a developer's own locale is.
+    monkeypatch.delenv("HAVOC_LANG", raising=False)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
     yield
 
 

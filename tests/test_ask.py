@@ -309,7 +309,7 @@ def test_every_ui_string_has_a_polish_translation() -> None:
     for msg in catalogs.ui_template():
         if not msg.id or not any("interpreter/" in loc[0] or "games/" in loc[0] for loc in msg.locations):
             continue
-        found = po.get(msg.id, context="ui")
+        found = po.get(msg.id, context=msg.context)
         assert found is not None and found.string and not found.fuzzy, f"no Polish for {msg.id!r}"
 
 

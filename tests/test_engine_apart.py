@@ -64,6 +64,10 @@ def _words(text: str) -> set[str]:
     return found | {part for w in found for part in re.split(r"[-_]", w)} | {w.replace("_", "-") for w in found}
 
 
+# Attributes of the standard library that happen to contain a game word (argparse's actions).
+STDLIB_ATTRIBUTES = {"_actions", "_choices_actions"}
+
+
 def _generic_hits(names: set[str], src: Path = SRC) -> list[str]:
     hits = []
     for path in sorted(src.rglob("*.py")):
@@ -77,6 +81,8 @@ def _generic_hits(names: set[str], src: Path = SRC) -> list[str]:
             elif isinstance(node, ast.Name):
                 text = node.id
             elif isinstance(node, ast.Attribute):
+                if node.attr in STDLIB_ATTRIBUTES:
+                    continue
                 text = node.attr
             elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
                 text = node.name

@@ -172,7 +172,7 @@ CASES = [
     (
         "two-hqs",
         _with("    crystals: 1\n", "    crystals: 1\n    hq: pilgrims\n"),
-        "the pilgrims HQ is already in Region",
+        "the Pilgrims HQ is already in Foglands (foglands)",
     ),
     (
         "own-prisoner",

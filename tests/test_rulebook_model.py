@@ -107,5 +107,5 @@ def test_rule_parameters_read_in_the_readers_language() -> None:
     pl = rule_data(rs, Translator("pl", scope=rs.id), rs.rules["actions-count"])["parameters"]["actions-per-round"]
     en = rule_data(rs, Translator("en", scope=rs.id), rs.rules["actions-count"])["parameters"]["actions-per-round"]
     assert pl["value"] == en["value"] == 3
-    assert pl["text"] == "3 akcje" and en["text"] == "3 actions"
+    assert pl["text"] == "3 Akcje" and en["text"] == "3 actions"
     assert pl["description"] and pl["description"] != en["description"]

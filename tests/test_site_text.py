@@ -125,7 +125,7 @@ def test_parameter_units_have_words() -> None:
     for unit in units:
         assert unit_text(unit, 2, "en"), unit
         assert unit_text(unit, 5, "pl"), unit
-    assert [unit_text("actions", n, "pl") for n in (1, 2, 5)] == ["akcja", "akcje", "akcji"]
+    assert [unit_text("actions", n, "pl") for n in (1, 2, 5)] == ["Akcja", "Akcje", "Akcji"]
     assert [unit_text("actions", n, "en") for n in (1, 2)] == ["action", "actions"]
 
 
@@ -142,3 +142,34 @@ def test_a_to_z_index_and_home_page(real_site: Site) -> None:  # noqa: F811
     home = real_site.page("pl", "index.html")
     assert home.index('class="havoc-home-search"') < home.index("Runda w skrócie")
     assert 'href="rules/events.html#events"' in home
+
+
+# --- the example boxes' grammar (issue 20) ------------------------------------------------------
+
+# A name after a preposition or a label glued to its value without a colon: what a careful
+# Polish reader must never meet in an example box.
+BOX_GRAMMAR = [
+    re.compile(
+        r"\bz (?:Region [A-Z]|Mgielnia|Wybrzeże Feralas|Głębia Sapos|Pogorzelisko|Morze Camerona|Groty Świata)\b"
+    ),
+    re.compile(r"\b(?:Kontrola|Sztab) (?:Ludzie|Pielgrzymi|Maszyny|Trogi)\b"),
+    re.compile(r"\bżeton Trogów (?:Horda|Siedlisko)"),
+]
+
+
+def box_grammar(text: str) -> list[str]:
+    return [m.group(0) for pattern in BOX_GRAMMAR for m in pattern.finditer(text)]
+
+
+def test_example_boxes_of_the_real_site_read_as_polish(real_site: Site) -> None:  # noqa: F811
+    problems = {}
+    for page in sorted((real_site.out / "pl").rglob("*.html")):
+        rel = page.relative_to(real_site.out / "pl")
+        if rel.parts[0] in ("_sources", "_static") or rel.name in SKIPPED:
+            continue
+        parser = VisibleText(skip_code=True)
+        parser.feed(page.read_text(encoding="utf-8"))
+        found = box_grammar(re.sub(r"\s+", " ", " ".join(parser.parts)))
+        if found:
+            problems[str(rel)] = sorted(set(found))
+    assert not problems, f"example boxes with undeclined names or glued labels: {problems}"

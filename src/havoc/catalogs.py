@@ -27,6 +27,7 @@ from havoc.messages import messages
 from havoc.rulebook.model import Ruleset
 
 UI_CONTEXT = "ui"
+COUNT_CONTEXT = "ui:n"
 SRC = Path(__file__).resolve().parent
 HEADER_PROJECT = "havoc"
 
@@ -80,13 +81,27 @@ def ui_template() -> Catalog:
     ):
         loc = (f"src/havoc/{filename}", lineno)
         key = message[0] if isinstance(message, tuple) else message
-        existing = cat.get(key, context=UI_CONTEXT)
+        # Counted words (nui) have a context of their own, so "Crystal" may be both a label
+        # and the word counted in "3 Kryształy".
+        ctx = COUNT_CONTEXT if isinstance(message, tuple) else UI_CONTEXT
+        existing = cat.get(key, context=ctx)
         if existing is not None:
             existing.locations.append(loc)
             continue
-        cat.add(message, locations=[loc], context=UI_CONTEXT, auto_comments=comments)
+        cat.add(message, locations=[loc], context=ctx, auto_comments=comments)
     _add_nouns(cat)
+    _add_help(cat)
     return cat
+
+
+def _add_help(cat: Catalog) -> None:
+    """The help texts of every command (``havoc … --help``), under context ``cli``."""
+    from havoc import clilang
+    from havoc.cli import build_parser
+
+    for text in clilang.help_texts(build_parser()):
+        if cat.get(text, context=clilang.CLI_CONTEXT) is None:
+            cat.add(text, locations=[("src/havoc/cli.py", 0)], context=clilang.CLI_CONTEXT)
 
 
 def _add_nouns(cat: Catalog) -> None:

@@ -39,8 +39,14 @@ def all_commands() -> dict[str, str]:
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser; with ``command`` known, only that command's module is imported."""
+def build_parser(command: str | None = None, lang: str = "en") -> argparse.ArgumentParser:
+    """The parser; with ``command`` known, only that command's module is imported.
+
+    Its help and argparse's messages are in ``lang`` (see :mod:`havoc.clilang`).
+    """
+    from havoc import clilang
+    from havoc.i18n import LANGUAGES
+
     parser = argparse.ArgumentParser(
         prog="havoc",
         description="A rulebook as data: check it, read it, build its site and sheets, ask it.",
@@ -48,19 +54,37 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     from havoc import __version__
 
     parser.add_argument("--version", action="version", version=f"havoc {__version__}")
+    parser.add_argument(
+        "--lang",
+        dest="root_lang",
+        choices=LANGUAGES,
+        help="language of the help, the messages and the answers (default: HAVOC_LANG, else the locale, else en)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     known = COMMANDS if command in COMMANDS else all_commands()
     modules = [known[command]] if command in known else list(dict.fromkeys(known.values()))
     for name in modules:
         importlib.import_module(name).register(sub)
+    clilang.translate(parser, lang)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from havoc import clilang
+
     words = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(words[0] if words else None)
-    args = parser.parse_args(argv)
+    lang = clilang.detect(words)
+    undo = clilang.install(lang)  # argparse's own messages (usage, errors) in that language
+    from havoc.i18n import set_message_language
+
+    set_message_language(lang)  # --help's own texts and parse errors come in it too
+    try:
+        command = next((w for w in words if not w.startswith("-") and w not in ("en", "pl")), None)
+        parser = build_parser(command, lang)
+        args = parser.parse_args(words)
+    finally:
+        undo()
     if getattr(args, "ruleset", "") is None and not getattr(args, "every_ruleset", False):
         # the default ruleset is data (rules/default-ruleset); a command that does every ruleset
         # when none is named (docs, sheet) keeps None
@@ -69,8 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.ruleset = default_ruleset()
     from havoc.i18n import set_message_language
 
-    lang = getattr(args, "lang", None)
-    set_message_language(lang if isinstance(lang, str) and lang != "all" else "en")  # errors in --lang
+    chosen = getattr(args, "lang", None)  # errors in --lang, else in the language the command line asked for
+    set_message_language(chosen if isinstance(chosen, str) and chosen != "all" else lang)
     try:
         code: int = args.func(args)
         return code

@@ -168,6 +168,7 @@ class Translator:
 
 
 UI_CONTEXT = "ui"
+COUNT_CONTEXT = "ui:n"  # counted words (nui): "1 Kryształ", "3 Kryształy", "5 Kryształów"
 
 # A context variable, not a global: a server answering several requests at once (threads or
 # asyncio tasks) sets it per request, and each request's errors come in its own language.
@@ -237,6 +238,12 @@ class _Plain:
     def __format__(self, spec: str) -> str:
         return format(self.value, "" if spec in self.cases else spec)  # type: ignore[operator]
 
+    def __repr__(self) -> str:  # {count!r}
+        return repr(self.value)
+
+    def __str__(self) -> str:  # {count!s}
+        return str(self.value)
+
 
 def ui(msgid: str, lang: str = SOURCE_LANGUAGE) -> str:
     """An interface string (a label, not rule data) in ``lang``; written as a literal ``ui("…")``
@@ -251,7 +258,7 @@ def nui(singular: str, plural: str, n: int, lang: str = SOURCE_LANGUAGE) -> str:
     if lang == SOURCE_LANGUAGE:
         return singular if n == 1 else plural
     tr = translator(lang)
-    forms = tr.catalog.plural.get((UI_CONTEXT, singular)) if tr.catalog else None
+    forms = tr.catalog.plural.get((COUNT_CONTEXT, singular)) if tr.catalog else None
     if not forms:
         return singular if n == 1 else plural
     return forms[min(tr.plural_index(n), len(forms) - 1)]

@@ -25,6 +25,7 @@ def rule_data(rs: Ruleset, tr: Translator, rule: Rule) -> dict[str, Any]:
         "uses-parameters": sorted(_used_params(rule)),
         "see": [{"id": s, "title": title_of(rs, tr, s)} for s in rule.see],
         "terms": sorted(set(rule.terms) | _linked_terms(rule)),
+        "term-names": [tr.term_name(rs, t) for t in sorted(set(rule.terms) | _linked_terms(rule)) if t in rs.terms],
         "source": {
             k: v
             for k, v in (

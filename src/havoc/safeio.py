@@ -20,7 +20,64 @@ MAX_BYTES = 1_000_000  # the same limit as havoc.yamlio's
 
 
 class ReadError(Exception):
-    """A file that could not be read: the message says why, in words for a user."""
+    """A file that could not be read: the message says why, in words for a user.
+
+    The words are chosen when the error is raised (in the message language of that moment) and
+    translated only when shown: the catalog loader itself reads files through here.
+    """
+
+    def __init__(self, msgid: str, **fill: object) -> None:
+        from havoc.i18n import message_language
+
+        super().__init__(msgid)
+        self.msgid, self.fill, self.lang = msgid, fill, message_language()
+
+    def __str__(self) -> str:
+        from havoc.i18n import Text, translator
+
+        text = self.msgid if self.lang == "en" else Text(translator(self.lang).text("ui", self.msgid))
+        return text.format(**{k: _words(v, self.lang) for k, v in self.fill.items()}) if self.fill else text
+
+
+class _Reason:
+    """Why the system refused a file, in words (its errno), not the C library's English."""
+
+    def __init__(self, exc: OSError) -> None:
+        self.errno = exc.errno
+
+
+def _words(value: object, lang: str) -> object:
+    if not isinstance(value, _Reason):
+        return value
+    import errno
+
+    from havoc.i18n import ui
+
+    reasons = {
+        errno.ENOENT: ui("there is no such file", lang),
+        errno.EACCES: ui("permission denied", lang),
+        errno.EPERM: ui("permission denied", lang),
+        errno.EISDIR: ui("this is a folder, not a file", lang),
+        errno.ENOTDIR: ui("a part of the path is not a folder", lang),
+    }
+    code = value.errno or 0
+    return reasons.get(code) or ui("the system refused it ({code})", lang).format(
+        code=errno.errorcode.get(code, str(code))
+    )
+
+
+def _literal_messages() -> None:
+    """The messages raised below, as literal ``ui()`` calls so the catalog extraction finds them."""
+    from havoc.i18n import ui
+
+    ui("cannot read file: {reason}")
+    ui("cannot read: {reason}")
+    ui("this is a folder, not a file")
+    ui("not a regular file (a pipe, device or socket cannot be read as a file)")
+    ui("file is larger than the limit of {limit} bytes")
+    ui("input is larger than the limit of {limit} bytes")
+    ui("nothing to read from")
+    ui("not UTF-8 text (byte {at} is {byte})")
 
 
 class OutputError(HavocError):
@@ -32,7 +89,7 @@ def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
-        raise ReadError(f"cannot read file: {exc.strerror or exc}") from None
+        raise ReadError("cannot read file: {reason}", reason=_Reason(exc)) from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
@@ -48,10 +105,10 @@ def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise ReadError(f"file is larger than the limit of {limit:,} bytes")
+                raise ReadError("file is larger than the limit of {limit} bytes", limit=f"{limit:,}")
         return b"".join(chunks)
     except OSError as exc:
-        raise ReadError(f"cannot read file: {exc.strerror or exc}") from None
+        raise ReadError("cannot read file: {reason}", reason=_Reason(exc)) from None
     finally:
         os.close(fd)
 
@@ -64,13 +121,13 @@ def read_stream(stream: object, limit: int = MAX_BYTES) -> bytes:
     try:
         data = reader(limit + 1)
     except OSError as exc:
-        raise ReadError(f"cannot read: {exc.strerror or exc}") from None
+        raise ReadError("cannot read: {reason}", reason=_Reason(exc)) from None
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogateescape")
     if not isinstance(data, bytes):
         raise ReadError("nothing to read from")
     if len(data) > limit:
-        raise ReadError(f"input is larger than the limit of {limit:,} bytes")
+        raise ReadError("input is larger than the limit of {limit} bytes", limit=f"{limit:,}")
     return data
 
 
@@ -79,7 +136,9 @@ def decode_utf8(data: bytes) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ReadError(f"not UTF-8 text (byte {exc.start + 1} is 0x{data[exc.start]:02x})") from None
+        raise ReadError(
+            "not UTF-8 text (byte {at} is {byte})", at=exc.start + 1, byte=f"0x{data[exc.start]:02x}"
+        ) from None
 
 
 def check_replaceable(path: Path) -> None:

@@ -39,6 +39,62 @@ class LList(list[Any]):
     item_lines: list[int]
 
 
+def _m(msgid: str) -> str:
+    """A message in the language of this command or request (English unless one chose another)."""
+    from havoc.i18n import message_language, ui
+
+    lang = message_language()
+    return msgid if lang == "en" else ui(msgid, lang)
+
+
+def _yaml_words(problem: str) -> str:
+    """PyYAML's description of a syntax error in the reader's words: the common ones are
+    translated, any other is named only by its line in a language other than English."""
+    from havoc.i18n import message_language, ui
+
+    lang = message_language()
+    if lang == "en":
+        return problem
+    known = {
+        "did not find expected ',' or ']'": ui("a list in [brackets] is not closed, or a comma is missing", lang),
+        "did not find expected ',' or '}'": ui("a mapping in curly braces is not closed, or a comma is missing", lang),
+        "did not find expected key": ui("a key is missing or the indentation is wrong", lang),
+        "did not find expected '-' indicator": ui("a list item ('- ') is missing or the indentation is wrong", lang),
+        "did not find expected node content": ui("a value is missing", lang),
+        "mapping values are not allowed in this context": ui(
+            "a colon where no key may start (quote the text or fix the indentation)", lang
+        ),
+        "mapping values are not allowed here": ui(
+            "a colon where no key may start (quote the text or fix the indentation)", lang
+        ),
+        "could not find expected ':'": ui("a key without its colon", lang),
+        "found character that cannot start any token": ui(
+            "a character that cannot start a value here (a tab? indent with spaces)", lang
+        ),
+        "found character '\\t' that cannot start any token": ui("a tab character: indent with spaces", lang),
+        "found unexpected end of stream": ui("the text ends before a quote or bracket is closed", lang),
+        "found unknown escape character": ui("an unknown escape sequence after a backslash", lang),
+    }
+    # libyaml says "did not find expected ',' or ']'", the pure-Python parser "expected ',' or ']', but got …"
+    found = known.get(problem) or known.get("did not find " + problem.split(", but ")[0])
+    return found or ui("the text does not follow the YAML syntax here", lang)
+
+
+def _literal_messages() -> None:
+    """The messages built with :func:`_m`, as literal ``ui()`` calls for the catalog extraction."""
+    from havoc.i18n import ui
+
+    ui("YAML anchors and aliases (&name / *name) are not allowed here")
+    ui("nesting deeper than {n} levels")
+    ui("a mapping key must be a plain value")
+    ui("duplicate key {key}")
+    ui("file is larger than the limit of {limit} bytes")
+    ui("not UTF-8 text (character {at})")
+    ui("not valid YAML: {what}")
+    ui("not a usable value: {what}")
+    ui("nesting too deep")
+
+
 class YamlProblem(Exception):
     def __init__(self, line: int | None, message: str) -> None:
         super().__init__(message)
@@ -55,12 +111,12 @@ class _Loader(_BaseLoader):  # type: ignore[misc]
         if node in self.constructed_objects or node in self.recursive_objects:
             raise YamlProblem(
                 node.start_mark.line + 1,
-                "YAML anchors and aliases (&name / *name) are not allowed here",
+                _m("YAML anchors and aliases (&name / *name) are not allowed here"),
             )
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise YamlProblem(node.start_mark.line + 1, f"nesting deeper than {MAX_DEPTH} levels")
+                raise YamlProblem(node.start_mark.line + 1, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH))
             return super().construct_object(node, deep=True)
         finally:
             self._depth -= 1
@@ -73,10 +129,10 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LDict:
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node)
         if not isinstance(key, (str, int, float, bool)):
-            raise YamlProblem(key_node.start_mark.line + 1, "a mapping key must be a plain value")
+            raise YamlProblem(key_node.start_mark.line + 1, _m("a mapping key must be a plain value"))
         skey = str(key) if not isinstance(key, str) else key
         if skey in result:
-            raise YamlProblem(key_node.start_mark.line + 1, f"duplicate key {skey!r}")
+            raise YamlProblem(key_node.start_mark.line + 1, _m("duplicate key {key}").format(key=repr(skey)))
         result[skey] = loader.construct_object(value_node)
         result.key_lines[skey] = key_node.start_mark.line + 1
     return result
@@ -133,14 +189,16 @@ def _line_of_prefix(text: str, index: int) -> int:
 def loads(text: str, name: str) -> Any:
     """Parse YAML (or JSON) text; raise :class:`YamlError` with the line on any problem."""
     if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        raise YamlError(Problem(name, None, f"file is larger than the limit of {MAX_BYTES:,} bytes"))
+        raise YamlError(
+            Problem(name, None, _m("file is larger than the limit of {limit} bytes").format(limit=f"{MAX_BYTES:,}"))
+        )
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise YamlError(Problem(name, None, f"not UTF-8 text (character {exc.start + 1})")) from None
+        raise YamlError(Problem(name, None, _m("not UTF-8 text (character {at})").format(at=exc.start + 1))) from None
     deep = _too_deep(text)
     if deep is not None:
-        raise YamlError(Problem(name, deep, f"nesting deeper than {MAX_DEPTH} levels"))
+        raise YamlError(Problem(name, deep, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH)))
     try:
         loader = _Loader(text)
         try:
@@ -152,14 +210,14 @@ def loads(text: str, name: str) -> Any:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
-        what = exc.problem or exc.context or "malformed YAML"
-        raise YamlError(Problem(name, line, f"not valid YAML: {what}")) from None
+        what = _yaml_words(exc.problem or exc.context or "malformed YAML")
+        raise YamlError(Problem(name, line, _m("not valid YAML: {what}").format(what=what))) from None
     except yaml.YAMLError as exc:
-        raise YamlError(Problem(name, None, f"not valid YAML: {exc}")) from None
+        raise YamlError(Problem(name, None, _m("not valid YAML: {what}").format(what=_yaml_words(str(exc))))) from None
     except ValueError as exc:  # e.g. an integer longer than Python converts (4300 digits)
-        raise YamlError(Problem(name, None, f"not a usable value: {str(exc)[:80]}")) from None
+        raise YamlError(Problem(name, None, _m("not a usable value: {what}").format(what=str(exc)[:80]))) from None
     except (RecursionError, MemoryError):
-        raise YamlError(Problem(name, None, "nesting too deep")) from None
+        raise YamlError(Problem(name, None, _m("nesting too deep"))) from None
 
 
 def read_text(path: Path, display: str | None = None) -> str:

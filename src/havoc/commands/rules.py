@@ -208,8 +208,16 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
         known = list(rs.rules)
         hint = difflib.get_close_matches(args.id, known, n=3)
-        extra = f"; did you mean {', '.join(hint)}?" if hint else "; `havoc rules` lists them all"
-        print(f"error: no rule {args.id!r}{extra}", file=sys.stderr)
+        lang = args.lang
+        extra = (
+            ui("did you mean {names}?", lang).format(names=", ".join(hint))
+            if hint
+            else ui("the command havoc rules lists them all", lang)
+        )
+        print(
+            ui("error", lang) + ": " + ui("no rule {name}", lang).format(name=repr(args.id)) + f"; {extra}",
+            file=sys.stderr,
+        )
         return 1
     data = rule_data(rs, tr, rs.rules[rid])
     if rid != args.id:
@@ -255,14 +263,16 @@ def format_rule(d: dict[str, Any], lang: str = "en") -> str:
     if d["summary"]:
         lines.append(f"{lab['summary']}: {d['summary']}")
     for name, p in d["parameters"].items():
-        about = f" — {p['description']}" if p.get("description") else ""
-        lines.append(f"{lab['parameter']} {name} = {p['text']}{about}")
+        if p.get("description"):  # the words first, the ID a text's {placeholder} uses after them
+            lines.append(f"{lab['parameter']}: {p['description'].rstrip('.')} = {p['text']} [{name}]")
+        else:
+            lines.append(f"{lab['parameter']} [{name}] = {p['text']}")
     if d["uses-parameters"]:
-        lines.append(f"{lab['uses']}: " + ", ".join(d["uses-parameters"]))
+        lines.append(f"{lab['uses']}: " + ", ".join(f"[{u}]" for u in d["uses-parameters"]))
     if d["see"]:
         lines.append(f"{lab['see']}: " + ", ".join(f"{s['title']} [{s['id']}]" for s in d["see"]))
     if d["terms"]:
-        lines.append(f"{lab['terms']}: " + ", ".join(d["terms"]))
+        lines.append(f"{lab['terms']}: " + ", ".join(d.get("term-names") or d["terms"]))
     src = d["source"]
     if src:
         lines.append(f"{lab['source']}: " + ", ".join(f"{k} {v}" for k, v in src.items()))

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 HERE = Path(__file__).parent
 # The code that turns the model into doctrees: when it changes, saved doctrees are stale.
-RENDERING_CODE = (HERE, HERE.parent / "markup.py", HERE.parent / "i18n.py")
+RENDERING_CODE = (HERE, HERE.parent / "markup.py", HERE.parent / "i18n.py", HERE.parent / "grammar.py")
 
 
 def code_version(paths: tuple[Path, ...] = RENDERING_CODE) -> int:

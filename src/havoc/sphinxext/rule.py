@@ -324,7 +324,9 @@ def check_details(d: HavocDirective, r: Renderer, rule: Rule, files: set[Path]) 
         )
     if check.applies_if is not None:
         body += _item(ctx, L.APPLIES_IF, *r.expr_block(check.applies_if))
-    if check.requires is not None:
+    if check.requires is False:  # "Allowed: never", not "Allowed only when: no"
+        body += _item(ctx, L.ALLOWED, nodes.paragraph("", ctx.label(L.NEVER)))
+    elif check.requires is not None:
         body += _item(ctx, L.REQUIRES, *r.expr_block(check.requires))
     if check.figures:
         items = []

@@ -15,7 +15,13 @@ from havoc.commands import add_output_options
 if TYPE_CHECKING:
     from havoc.interpreter.answer import Answer
 
-ASK_EPILOG = """\
+
+def _ask_epilog_template(lang: str) -> str:
+    """The fixed part of ``havoc ask --help``'s epilog in ``lang`` ({kinds} and {factions} are filled in)."""
+    from havoc.i18n import ui
+
+    return ui(
+        """\
 question words (the compact form):  KIND [FACTION] [key=value ...]
   KIND      {kinds}
   FACTION   {factions} (default: the position's `turn`)
@@ -68,7 +74,9 @@ allows it), the rules that decided it, a hint for a "no", and the figures; --jso
 --explain add the facts each rule read.
 Exit status: 0 answered (yes or no), 1 the rules are broken, 2 the position or question
 is malformed (every problem is listed with its field and line).
-"""
+""",
+        lang,
+    )
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,6 +87,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         epilog=_ASK_EPILOG_MARK,
         formatter_class=_AskHelp,
     )
+    p.help_extra = kind_helps  # type: ignore[attr-defined]  # texts its formatter prints (clilang.help_texts)
     p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
     p.add_argument("words", metavar="QUESTION", nargs="*", help="the question in compact form (see below)")
     p.add_argument("--query", metavar="FILE", help="read the question from a YAML or JSON file instead")
@@ -145,22 +154,34 @@ class _AskHelp(argparse.RawDescriptionHelpFormatter):
         super().add_text(ask_epilog() if text is _ASK_EPILOG_MARK else text)
 
 
-def ask_epilog() -> str:
-    """``havoc ask --help``'s epilog: the compact form, each kind in a line, and its figures."""
+def ask_epilog(lang: str | None = None) -> str:
+    """``havoc ask --help``'s epilog: the compact form, each kind in a line, and its figures;
+    in the language of the command line (the message language while it is parsed)."""
     import textwrap
 
+    from havoc.clilang import CLI_CONTEXT
     from havoc.games.cry_havoc import questions
     from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.figures import help_text
+    from havoc.i18n import message_language, translator, ui
 
+    lang = lang or message_language()
     kinds = [k.name for k in questions.all_kinds()]
     listed = textwrap.fill(", ".join(kinds), 76, subsequent_indent=" " * 12)
-    factions = ", ".join(FACTIONS[:-1]) + " or " + FACTIONS[-1]
-    text = ASK_EPILOG.replace("{kinds}", listed).replace("{factions}", factions)
-    lines = ["question kinds:"]
+    factions = ", ".join(FACTIONS[:-1]) + " " + ui("or", lang) + " " + FACTIONS[-1]
+    text = _ask_epilog_template(lang).replace("{kinds}", listed).replace("{factions}", factions)
+    lines = [ui("question kinds:", lang)]
     for k in questions.all_kinds():
-        lines.extend(textwrap.wrap(k.help, 84, initial_indent=f"  {k.name:15} ", subsequent_indent=" " * 18))
-    return text + "\n" + "\n".join(lines) + "\n\n" + help_text()
+        about = translator(lang).text(CLI_CONTEXT, k.help) if lang != "en" else k.help
+        lines.extend(textwrap.wrap(about, 84, initial_indent=f"  {k.name:15} ", subsequent_indent=" " * 18))
+    return text + "\n" + "\n".join(lines) + "\n\n" + help_text(lang)
+
+
+def kind_helps() -> list[str]:
+    """What ``havoc ask --help`` prints about each question kind (catalog entries, context cli)."""
+    from havoc.games.cry_havoc import questions
+
+    return [k.help for k in questions.all_kinds()]
 
 
 def _common(p: argparse.ArgumentParser) -> None:

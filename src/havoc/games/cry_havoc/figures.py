@@ -18,13 +18,17 @@ FIGURES: Final[dict[str, tuple[str, ...]]] = questions.figures()
 PER_SIDE: Final = questions.per_side()
 
 
-def help_text() -> str:
-    """The figures of every kind, for ``havoc ask --help`` (English, like the rest of the help)."""
+def help_text(lang: str = "en") -> str:
+    """The figures of every kind, for ``havoc ask --help`` (their names are the JSON's keys)."""
     import textwrap
 
-    lines = ["figures each question kind reports (* one value per side):"]
+    from havoc.i18n import ui
+
+    lines = [ui("figures each question kind reports (* one value per side):", lang)]
     for kind, names in FIGURES.items():
-        shown = ", ".join(n + ("*" if n in PER_SIDE else "") for n in names) or "(none: the verdict and the rules)"
+        shown = ", ".join(n + ("*" if n in PER_SIDE else "") for n in names) or ui(
+            "(none: the verdict and the rules)", lang
+        )
         lines.extend(textwrap.wrap(shown, 84, initial_indent=f"  {kind:15} ", subsequent_indent=" " * 18))
     return "\n".join(lines)
 

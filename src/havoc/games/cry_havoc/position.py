@@ -395,6 +395,7 @@ class _Checks:
     def __init__(self, pos: Position, rs: Ruleset | None, r: Reader, line_of: Any) -> None:
         self.pos, self.rs, self.r, self.line_of = pos, rs, r, line_of
         self.hqs: dict[str, str] = {}
+        self._names: dict[str, Any] | None = None
         self.tokens: dict[int, str] = {}
         self.max_tokens = _param_int(rs, P_BATTLE_TOKENS)
 
@@ -563,6 +564,22 @@ class _Checks:
                 ui("an outer Region has no terrain; leave terrain out or outer false", _ml()),
             )
 
+    def rname(self, rid: str) -> Any:
+        """A Region of this position by the name a reader knows, with its ID to find it by:
+        "Mgielnia (foglands)", "Region A (example-a)"; a player's own ID as it is."""
+        from havoc.games.cry_havoc.ui import region_names
+
+        if self._names is None:
+            self._names = region_names(self.pos.regions, _ml())
+        name = self._names.get(rid)
+        if name is None:
+            return repr(rid)
+        if rid in str(name):  # a player's own ID: "Region north"
+            return name
+        from havoc.grammar import Noun
+
+        return Noun({c: f"{name.case(c)} ({rid})" for c in name.forms})
+
     def region_hq(self, rid: str, region: Region) -> None:
         """An HQ: one per faction, never Crystals or Structures."""
         r, line_of, must_play = self.r, self.line_of, self.must_play
@@ -574,8 +591,8 @@ class _Checks:
                 r.problem(
                     line_of("regions", rid, "hq"),
                     f"{base}.hq",
-                    ui("the {faction} HQ is already in Region {region}", _ml()).format(
-                        faction=region.hq, region=repr(self.hqs[region.hq])
+                    ui("the {faction} HQ is already in {region}", _ml()).format(
+                        faction=_faction(region.hq), region=self.rname(self.hqs[region.hq])
                     ),
                 )
             self.hqs[region.hq] = rid
@@ -647,8 +664,8 @@ class _Checks:
                 r.problem(
                     line_of("regions", rid, "battle", "token"),
                     f"{base}.battle.token",
-                    ui("Battle token {token} is already on Region {region}", _ml()).format(
-                        token=b.token, region=repr(self.tokens[b.token])
+                    ui("Battle token {token} is already on {region}", _ml()).format(
+                        token=b.token, region=self.rname(self.tokens[b.token])
                     ),
                 )
             self.tokens[b.token] = rid
@@ -764,3 +781,9 @@ def position_schema(rs: Ruleset | None = None) -> dict[str, Any]:
     if tokens is not None:
         props["regions"]["additionalProperties"]["properties"]["battle"]["properties"]["token"]["maximum"] = tokens
     return schema
+
+
+def _faction(key: str) -> Any:
+    from havoc.games.cry_havoc.ui import faction_name
+
+    return faction_name(key, _ml())

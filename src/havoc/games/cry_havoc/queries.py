@@ -442,7 +442,7 @@ def ask_retreat(job: Job) -> Answer:
     for r, c, cand in opts.results:
         if r.rule.id not in cited or (r.passed is False and cited[r.rule.id][0].passed is not False):
             cited[r.rule.id] = (r, c, cand)
-    decisions = [job.decide(r, note) for r, _, note in cited.values()]
+    decisions = [job.decide(r, str(job.rname(cand)) if cand else None) for r, _, cand in cited.values()]
     figs = merge_figures([r for r, _, _ in opts.results])
     figs.update({"destinations": opts.destinations, C.F_TO_RESERVE: to_reserve})
     if opts.nests:
@@ -763,7 +763,9 @@ class _Legal:
         if gate("recruit", rq, ui("Recruit", lang)):
             rs = eng.evaluate("recruit", Context(pos, rq, who, region=hq), only=detail(_B_REGION)) if hq else []
             ok = _ok(rs) and reserve > 0
-            units_text = ui("Units: up to {count}", lang).format(count=reserve) + (f" ({hq.id})" if hq else "")
+            units_text = ui("Units: up to {count}", lang).format(count=reserve) + (
+                f" ({job.rname(hq.id)})" if hq else ""
+            )
             add(
                 "recruit",
                 ui("Recruit", lang),

@@ -6,6 +6,7 @@ them all; their Polish lives in ``locales/pl/LC_MESSAGES/havoc.po`` under contex
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from havoc.games.cry_havoc import words
@@ -75,7 +76,7 @@ def lettered(keys: Iterable[str]) -> dict[str, str]:
 
 def region_names(keys: Iterable[str], lang: str = "en") -> dict[str, Noun]:
     """Every Region of a table by name: the six known from the rulebook by their names, the
-    invented ones as "Region A", "Region B" …, any other as its own ID (a player's own name)."""
+    invented ones as "Region A", "Region B" …, a player's own ID as "Region north"."""
     keys = list(dict.fromkeys(keys))
     letters = lettered(keys)
     out: dict[str, Noun] = {}
@@ -84,9 +85,14 @@ def region_names(keys: Iterable[str], lang: str = "en") -> dict[str, Noun]:
             out[key] = noun(words.KNOWN_REGIONS[key], lang)
         elif key in letters:
             out[key] = noun(words.EXAMPLE_REGION, lang, letter=letters[key])
+        elif _PLAIN_ID.fullmatch(key):  # a player's own ID ("north"): declined as "z Regionu north"
+            out[key] = noun(words.EXAMPLE_REGION, lang, letter=key)
         else:
             out[key] = Noun.plain(key)
     return out
+
+
+_PLAIN_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 
 def _named(key: str | None, known: dict[str, str], example: str, lang: str) -> Noun:

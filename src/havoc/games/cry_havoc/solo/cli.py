@@ -119,7 +119,8 @@ def render(d: TrogDecision) -> str:
     if d.set_aside:
         out.append(ui("Set aside", lang) + ":")
         for s in d.set_aside:
-            out.append(f"  {_option(s.option, lang)} — {d.titles.get(s.rule, s.rule)}: {s.reason}")
+            option = d.names.get(s.option) or _option(s.option, lang)
+            out.append(f"  {option} — {d.titles.get(s.rule, s.rule)}: {s.reason}")
     if d.interpretations:
         out.append(ui("Our readings of open points that applied", lang) + ":")
         out.extend("  " + d.titles.get(i, i) for i in d.interpretations)

@@ -21,7 +21,7 @@ from havoc.games.cry_havoc.contract import OBJECTIVES, TROGS
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.ui import faction_name, faction_owner, region_names
 from havoc.grammar import Noun
-from havoc.i18n import nui, ui
+from havoc.i18n import message_language, nui, ui
 from havoc.rulebook.model import Ruleset
 
 VARIANT = "solo"
@@ -88,6 +88,7 @@ class TrogDecision:
     figures: dict[str, Any] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
     titles: dict[str, str] = field(default_factory=dict)  # rule ID → title in ``lang``
+    names: dict[str, str] = field(default_factory=dict)  # Region ID → its name in ``lang``
 
     @property
     def verdict(self) -> bool:
@@ -108,7 +109,13 @@ class TrogDecision:
             "rule": self.rule,
             "rule-title": self.titles.get(self.rule or "", ""),
             "set-aside": [
-                {"option": s.option, "rule": s.rule, "rule-title": self.titles.get(s.rule, ""), "reason": s.reason}
+                {
+                    "option": s.option,
+                    "option-name": self.names.get(s.option, s.option),
+                    "rule": s.rule,
+                    "rule-title": self.titles.get(s.rule, ""),
+                    "reason": s.reason,
+                }
                 for s in self.set_aside
             ],
             "interpretations": [{"rule": i, "title": self.titles.get(i, "")} for i in self.interpretations],
@@ -204,12 +211,24 @@ class Table:
 
     # the board
     def region(self, rid: Any, field_name: str) -> Region:
-        if not isinstance(rid, str) or rid not in self.pos.regions:
-            known = ", ".join(self.pos.regions) or "—"
+        if rid is None:
+            known = self.known_regions()
             raise InputError(
                 [
                     Problem(
-                        "query",
+                        _where(),
+                        None,
+                        f"{field_name}: " + ui("missing; name one of: {known}", self.lang).format(known=known),
+                    )
+                ]
+            )
+        if not isinstance(rid, str) or rid not in self.pos.regions:
+            # what to type (the ID) after the name a player knows: "Groty Świata (world-caverns)"
+            known = self.known_regions()
+            raise InputError(
+                [
+                    Problem(
+                        _where(),
                         None,
                         f"{field_name}: "
                         + ui("unknown Region {region}; the position lists: {known}", self.lang).format(
@@ -258,6 +277,15 @@ class Table:
         if self._names is None:
             self._names = region_names(self.pos.regions, self.lang)
         return self._names.get(rid) or Noun.plain(rid)
+
+    def known_regions(self) -> str:
+        """The table's Regions for a player to type: "Groty Świata (world-caverns), Region north"."""
+        return (
+            ", ".join(
+                str(self.rname(k)) if k in str(self.rname(k)) else f"{self.rname(k)} ({k})" for k in self.pos.regions
+            )
+            or "—"
+        )
 
     def rnames(self, rids: list[str]) -> Noun:
         return Noun.join([self.rname(r) for r in rids]) if rids else Noun.plain("—")
@@ -388,8 +416,14 @@ def pick_region(table: Table, candidates: list[str], arriving: int) -> _Pick:
 # --- the decisions -------------------------------------------------------------------------------
 
 
+def _where() -> str:
+    """Where a question's problem is, in the words ``havoc ask`` uses ("pytanie" in Polish)."""
+    return ui("query", message_language())
+
+
 def _start(table: Table, kind: str, question: str) -> TrogDecision:
-    return TrogDecision(kind=kind, question=question, choice=None, rule=None, lang=table.lang)
+    names = {rid: str(table.rname(rid)) for rid in table.pos.regions}
+    return TrogDecision(kind=kind, question=question, choice=None, rule=None, lang=table.lang, names=names)
 
 
 def _int_field(query: Mapping[str, Any], name: str, lang: str, default: int | None = None, minimum: int = 0) -> int:
@@ -398,7 +432,7 @@ def _int_field(query: Mapping[str, Any], name: str, lang: str, default: int | No
         raise InputError(
             [
                 Problem(
-                    "query",
+                    _where(),
                     None,
                     f"{name}: " + ui("needed: a whole number from {minimum}", lang).format(minimum=minimum),
                 )
@@ -408,7 +442,7 @@ def _int_field(query: Mapping[str, Any], name: str, lang: str, default: int | No
         raise InputError(
             [
                 Problem(
-                    "query",
+                    _where(),
                     None,
                     f"{name}: "
                     + ui("expected a whole number from {minimum}, found {found}", lang).format(
@@ -426,7 +460,7 @@ def _bool_field(query: Mapping[str, Any], name: str, lang: str, default: bool) -
         raise InputError(
             [
                 Problem(
-                    "query",
+                    _where(),
                     None,
                     f"{name}: " + ui("expected true or false, found {found}", lang).format(found=repr(value)),
                 )
@@ -443,7 +477,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
         raise InputError(
             [
                 Problem(
-                    "query",
+                    _where(),
                     None,
                     "from: "
                     + ui("{region} holds no Trog Units (regions.{region_id}.units.trogs)", lang).format(
@@ -457,7 +491,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
         raise InputError(
             [
                 Problem(
-                    "query",
+                    _where(),
                     None,
                     "units: "
                     + ui("{count} Trog Units would move, but {region} holds {have}", lang).format(
@@ -666,7 +700,7 @@ def _battle(table: Table, query: Mapping[str, Any]) -> tuple[Region, bool]:
         raise InputError(
             [
                 Problem(
-                    "query",
+                    _where(),
                     None,
                     "region: "
                     + ui("{region} holds no Battle between the Trogs and the {faction}", table.lang).format(
@@ -686,7 +720,7 @@ def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int
         raise InputError(
             [
                 Problem(
-                    "query",
+                    _where(),
                     None,
                     f"{path}: "
                     + ui("missing; give the {owner} Units on each objective, e.g. {example}", lang).format(
@@ -699,13 +733,13 @@ def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int
     for obj in OBJECTIVES:
         v = raw.get(obj, 0)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InputError([Problem("query", None, f"{path}.{obj}: " + ui("expected a whole number from 0", lang))])
+            raise InputError([Problem(_where(), None, f"{path}.{obj}: " + ui("expected a whole number from 0", lang))])
         out[obj] = v
     if total is not None and sum(out.values()) != total:
         raise InputError(
             [
                 Problem(
-                    "query",
+                    _where(),
                     None,
                     f"{path}: "
                     + nui(
@@ -880,7 +914,7 @@ def decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str = "en
         raise InputError(
             [
                 Problem(
-                    "query",
+                    _where(),
                     None,
                     "decide: "
                     + ui("expected one of {choices}, found {found}", lang).format(

@@ -1,0 +1,151 @@
+"""The command line in the reader's language: argparse's own messages, every --help, usage.
+
+The language is chosen before the parser is built: ``--lang`` anywhere on the command line,
+else ``HAVOC_LANG``, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``). argparse writes
+its messages through the module-level ``gettext`` functions ``argparse._`` and
+``argparse.ngettext``; while a command line is parsed they look the message up in havoc's
+catalog (context ``ui``, the literal calls in :func:`_argparse_messages`). The help texts
+of havoc's own commands are catalog entries under context ``cli``, collected from the parser
+itself by :func:`help_texts` (``havoc catalog update`` adds them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Iterator, Sequence
+
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
+
+CLI_CONTEXT = "cli"
+
+
+def detect(words: Sequence[str], environ: dict[str, str] | None = None) -> str:
+    """The language a command line asks for (``--lang``, ``HAVOC_LANG``, the locale), else English."""
+    env = os.environ if environ is None else environ
+    for i, word in enumerate(words):
+        value = words[i + 1] if word == "--lang" and i + 1 < len(words) else None
+        if word.startswith("--lang="):
+            value = word.split("=", 1)[1]
+        if value in LANGUAGES:
+            return value
+    wanted = env.get("HAVOC_LANG", "")
+    if wanted in LANGUAGES:
+        return wanted
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if value:
+            code = value.split("_")[0].split(".")[0].lower()
+            return code if code in LANGUAGES else SOURCE_LANGUAGE
+    return SOURCE_LANGUAGE
+
+
+def install(lang: str) -> Callable[[], None]:
+    """Route argparse's messages through the catalogs of ``lang``; returns the undo."""
+    saved = (argparse._, argparse.ngettext)  # type: ignore[attr-defined]  # argparse's gettext functions
+    if lang == SOURCE_LANGUAGE:
+        return lambda: None
+    from havoc.i18n import nui, translator
+
+    tr = translator(lang)
+
+    def gettext(message: str) -> str:
+        return tr.text("ui", message)
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return nui(singular, plural, n, lang)
+
+    argparse._ = gettext  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+
+    def undo() -> None:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+    return undo
+
+
+def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    seen: set[int] = set()
+    todo = [parser]
+    while todo:
+        p = todo.pop(0)
+        if id(p) in seen:
+            continue
+        seen.add(id(p))
+        yield p
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                todo.extend(action.choices.values())
+
+
+def help_texts(parser: argparse.ArgumentParser) -> list[str]:
+    """Every help text, description, epilog and group title of ``parser`` and its subcommands."""
+    out: list[str] = []
+    for p in _parsers(parser):
+        out.extend(t for t in (p.description, p.epilog) if t)
+        out.extend(g.title for g in p._action_groups if g.title and g.title not in _ARGPARSE_TITLES)
+        for action in p._actions:
+            if action.help and action.help != argparse.SUPPRESS:
+                out.append(action.help)
+            if isinstance(action, argparse._SubParsersAction):
+                out.extend(a.help for a in action._choices_actions if a.help)
+        extra = getattr(p, "help_extra", None)  # texts a command's own formatter prints
+        if extra is not None:
+            out.extend(extra())
+    # a text that starts with NUL is a command's marker for help it builds itself
+    return [t for t in dict.fromkeys(out) if not t.startswith("\0")]
+
+
+_ARGPARSE_TITLES = {"positional arguments", "options"}
+
+
+def translate(parser: argparse.ArgumentParser, lang: str) -> None:
+    """Put ``parser``'s help texts in ``lang`` and make ``lang`` the default of its ``--lang``."""
+    if lang == SOURCE_LANGUAGE:
+        return
+    from havoc.i18n import translator
+
+    tr = translator(lang)
+
+    def t(text: str | None) -> str | None:
+        if not text or text == argparse.SUPPRESS or text.startswith("\0"):
+            return text
+        return tr.text(CLI_CONTEXT, text)
+
+    for p in _parsers(parser):
+        p.description, p.epilog = t(p.description), t(p.epilog)
+        for g in p._action_groups:
+            if g.title and g.title not in _ARGPARSE_TITLES:
+                g.title = t(g.title)
+        for action in p._actions:
+            action.help = t(action.help)
+            if action.dest == "lang" and action.default == SOURCE_LANGUAGE:
+                action.default = lang
+            if isinstance(action, argparse._SubParsersAction):
+                for a in action._choices_actions:
+                    a.help = t(a.help)
+
+
+def _argparse_messages() -> None:
+    """argparse's own messages (Python 3.11+), as literal ``ui()`` calls for the extraction."""
+    from havoc.i18n import ui
+
+    ui("usage: ")
+    ui("options")
+    ui("positional arguments")
+    ui("show this help message and exit")
+    ui("%(prog)s: error: %(message)s\n")
+    ui("argument %(argument_name)s: %(message)s")
+    ui("the following arguments are required: %s")
+    ui("invalid choice: %(value)r (choose from %(choices)s)")
+    ui("invalid %(type)s value: %(value)r")
+    ui("unrecognized arguments: %s")
+    ui("expected one argument")
+    ui("expected at least one argument")
+    ui("expected at most one argument")
+    ui("one of the arguments %s is required")
+    ui("not allowed with argument %s")
+    ui("ambiguous option: %(option)s could match %(matches)s")
+    ui("ignored explicit argument %r")
+    ui("unexpected option string: %s")
+    ui("can't open '%(filename)s': %(error)s")

@@ -1,0 +1,392 @@
+"""The assistant speaks Polish like the rulebook (issue 20): a fixed set of questions and errors.
+
+Every question kind (the stored examples), the solo Trogs, the chart lookups and malformed input
+(the CLI and the JSON API) are asked with ``--lang pl`` / ``"lang": "pl"``. What a Polish reader
+sees must not hold a machine identifier that has a Polish name (``foglands``, ``example-a``,
+``scouting``), an English word of the stop list, a backticked field name, or a count whose noun
+disagrees with the Polish plural rule ("3 Oddziałów", "1 Oddziałów"). Where a message tells the
+reader what to type, the IDs stand in parentheses, in quotes or in a field path; those are kept.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from babel import Locale
+
+from havoc import api, examples, game
+from havoc.cli import main
+from havoc.games.cry_havoc import words
+from havoc.games.cry_havoc.contract import FACTIONS
+from havoc.games.cry_havoc.solo.cli import render as render_trogs
+from havoc.interpreter.answer import render_text
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from test_site_text import box_grammar  # the site test's check, run here without a site build
+
+from havoc.server import create_app
+
+REPO = Path(__file__).resolve().parents[1]
+ASSISTANT = REPO / "tests" / "fixtures" / "assistant"
+SOLO = REPO / "tests" / "fixtures" / "solo"
+
+# --- the checks -----------------------------------------------------------------------------
+
+# Machine names that have a Polish name: the reader must meet the name, never these.
+NAMED_IDS = {
+    *words.KNOWN_REGIONS,
+    *FACTIONS,
+    *words.STRUCTURES,
+    *words.SKILLS,
+    "draw-cards",
+    "battle-resolution",
+    "mountains",
+    "desert",
+    "jungle",
+    "beginner",
+    "experienced",
+    "veteran",
+    "war-party",
+    "play-tactics",
+    "controlled-at-action-start",
+}
+EXAMPLE_ID = re.compile(r"\bexample-[a-z0-9-]+")
+# English words that never belong in a Polish sentence (whole words, any case).
+STOP_WORDS = {
+    "the", "and", "of", "from", "with", "not", "expected", "found", "unknown", "invalid", "error",
+    "usage", "cannot", "file", "required", "field", "choose", "argument", "arguments", "value",
+    "may", "must", "units", "unit", "crystal", "crystals", "vp", "skill", "structure", "scouting",
+    "harvester", "question", "position", "valid", "json", "yes", "own", "deck", "turn", "enabled",
+    "passed", "ruling", "veteran", "looked", "expecting", "delimiter", "such", "directory", "did", "find",
+}  # fmt: skip
+COUNTED = {  # noun form -> its plural category (one, few, many)
+    "Oddział": "one", "Oddziały": "few", "Oddziałów": "many",
+    "Kryształ": "one", "Kryształy": "few", "Kryształów": "many",
+    "karta": "one", "karty": "few", "kart": "many",
+    "żeton": "one", "żetony": "few", "żetonów": "many",
+    "punkt": "one", "punkty": "few", "punktów": "many",
+    "gracz": "one", "gracze": "few", "graczy": "many",
+    "Akcja": "one", "Akcje": "few", "Akcji": "many",
+}  # fmt: skip
+COUNT = re.compile(r"(?<![\d.,:/+-])(\d+) (" + "|".join(sorted(COUNTED, key=len, reverse=True)) + r")\b")
+PL = Locale("pl")
+GENITIVE_PREPOSITIONS = {"dla", "do", "od", "bez", "z", "ze", "u", "według", "spośród", "oprócz", "około", "wśród"}
+
+# What a message shows for the reader to type: field paths, quoted input, "(id)" after a name,
+# a list of accepted values; usage lines' metavars are upper case.
+_TYPED = [
+    re.compile(r"\S*/\S*"),  # a file's path
+    re.compile(r"błąd: [^\s:]+(?::\d+)?: (?:[\w.*-]+: )?"),  # "błąd: pytanie: units: …" names the input and field
+    re.compile(r"[\w-]+(?:\.[\w*-]+)+"),  # regions.example-a.units.humans
+    re.compile(r"'[^']*'"),  # 'mvoe'
+    re.compile(r"(?<=[A-ZĄĆĘŁŃÓŚŹŻa-ząćęłńóśźż] )\([a-z0-9-]+\)(?=[,;.)]|$| )"),  # Groty Świata (world-caverns)
+    re.compile(r"(?:oczekiwano jedne[jgo]+ z(?: wartości)?|do wyboru): [^;)\n]*"),
+    re.compile(r"\b[A-Z][A-Z_|/=.-]+\b"),  # POSITION, FACTION=C/P/A
+    re.compile(r"\[-[^\]]*\]"),  # [--lang {en,pl}]
+    re.compile(r"\{[a-z,]+\}"),  # {en,pl}
+    re.compile(r"--[a-z-]+"),  # option names
+    re.compile(r"\[[a-z0-9-]+\]"),  # [move-points]: an ID a reader may cite
+]
+
+
+def typed_removed(text: str) -> str:
+    for pattern in _TYPED:
+        text = pattern.sub(" ", text)
+    return text
+
+
+def problems(text: str) -> list[str]:
+    """What is wrong with one Polish output (empty when it reads as Polish)."""
+    found: list[str] = []
+    if "`" in text:
+        found.append(f"backticked name: {text[text.index('`') :][:40]!r}")
+    for m in COUNT.finditer(text):
+        n, noun = int(m.group(1)), m.group(2)
+        before = text[: m.start()].split()[-1:] or [""]
+        if before[0].lower() in GENITIVE_PREPOSITIONS and n != 1 and COUNTED[noun] == "many":
+            continue  # "dla 4 graczy", "z 3 Oddziałów": the preposition wants the genitive plural
+        if PL.plural_form(n) != COUNTED[noun]:
+            found.append(f"plural disagrees: {m.group(0)!r} ({PL.plural_form(n)} form needed)")
+    plain = typed_removed(text)
+    for word in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", plain.lower()):
+        if word in NAMED_IDS:
+            found.append(f"machine name {word!r}")
+    found.extend(f"machine name {m.group(0)!r}" for m in EXAMPLE_ID.finditer(plain))
+    for word in re.findall(r"[A-Za-z]+", plain):
+        if word.lower() in STOP_WORDS:
+            found.append(f"English word {word!r}")
+    return found
+
+
+def test_the_check_is_not_blind() -> None:
+    assert problems("rozmieszczono 3 Oddziałów") and problems("1 Oddziałów") and problems("5 Kryształy")
+    assert problems("Czy Ludzie mogą przesunąć 3 Oddziały z foglands do example-b?")
+    assert problems("(stan gry bez pola `turn`)") and problems("expected a question (required)")
+    assert problems("Zdolności scouting") and problems("Talia: own")
+    assert not problems("Czy Ludzie mogą przesunąć 3 Oddziały z Mgielni do Regionu B?  Tak")
+    assert not problems("1 Kryształ, 3 Kryształy, 5 Kryształów, 22 Oddziały, 25 Oddziałów, 50 PZ")
+    assert not problems("błąd: pytanie: region: brak; wskaż jeden z Regionów: Groty Świata (world-caverns)")
+    assert problems("Rekrutacja — Oddziały: najwyżej 3 (foglands)")
+
+
+# --- the questions --------------------------------------------------------------------------
+
+
+def _texts(value: Any) -> Iterator[str]:
+    """The human-readable strings of an answer's JSON (keys, IDs and figures are for programs)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k in ("question", "answer", "report", "title", "text", "said", "hint", "would-be-legal", "for"):
+                yield from _texts(v)
+            elif k in ("rules", "amended-by", "problems") and not (isinstance(v, list) and v and isinstance(v[0], str)):
+                yield from _texts(v)  # a list of rule IDs is for programs
+            elif k in ("message", "detail", "lines", "reason", "rule-title", "set-aside", "option-name"):
+                yield from _texts(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _texts(v)
+    elif isinstance(value, str):
+        yield value
+
+
+def stored_answers() -> Iterator[tuple[str, str]]:
+    """Every stored example (every question kind and the solo Trogs), answered in Polish."""
+    rs = api.load_ruleset()
+    g = game.of(rs)
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            pos = g.parse_position(ex.position, rs, ex.id)
+            if examples.is_extra(rs, ex):
+                decision = game.extra_answers(g)[str(ex.query["ask"])](rs, pos, ex.query, "pl")
+                yield ex.id, render_trogs(decision)
+                yield ex.id + " (JSON)", "\n".join(_texts(decision.to_json()))
+                continue
+            a = api.answer_for(rs, pos, api.load_query(ex.query, pos, rs), "pl")
+            yield ex.id, render_text(a)
+            yield ex.id + " (JSON)", "\n".join(_texts(a.to_dict()))
+
+
+def test_every_stored_question_reads_as_polish() -> None:
+    kinds = set()
+    bad = []
+    for name, text in stored_answers():
+        kinds.add(name)
+        bad.extend(f"{name}: {p}" for p in problems(text))
+    assert len(kinds) > 100  # 19 question kinds and the solo Trogs, text and JSON
+    assert not bad, "\n".join(bad)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    try:
+        code = main(list(args))
+    except SystemExit as exc:  # argparse
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("players: [humans, pilgrims\nround: 1\n")
+    dup = tmp_path / "dup.yaml"
+    dup.write_text("players: [humans]\nplayers: [pilgrims]\n")
+    tab = tmp_path / "tab.yaml"
+    tab.write_text("players:\n\t- humans\n")
+    return {"bad": bad, "dup": dup, "tab": tab, "folder": tmp_path, "missing": tmp_path / "nothere.yaml"}
+
+
+LEAVE = str(ASSISTANT / "leave-8-vs-3.yaml")
+BATTLE = str(ASSISTANT / "battle-walkthrough.yaml")
+
+CLI_QUESTIONS = [
+    ["ask", LEAVE, "move", "humans", "from=example-a", "to=foglands", "units=3"],
+    ["ask", LEAVE, "retreat", "pilgrims", "example-a"],
+    ["ask", LEAVE, "how-many", "humans", "may-leave", "from=example-a"],
+    ["ask", LEAVE, "use-skill", "humans", "skill=scouting"],
+    ["ask", LEAVE, "draw-tactics", "humans", "deck=own"],
+    ["legal", LEAVE],
+    ["battle", BATTLE],
+    ["battle", BATTLE, "example-battle", "pilgrims=2/1/1", "humans=2/1/1"],
+    ["score", LEAVE],
+    ["trogs", str(SOLO / "move.yaml"), "move", "--units", "2"],
+    ["trogs", str(SOLO / "battle.yaml"), "place", "example-a", "humans=1/1/1"],
+    ["charts", "range", "english longbow", "45"],
+    ["charts", "courage", "12", "--foot"],
+    ["charts", "status", "prone"],
+    ["rule", "components-crystals"],
+]
+
+
+@pytest.mark.parametrize("words_", CLI_QUESTIONS, ids=lambda w: " ".join(w[:1] + w[2:4]))
+def test_cli_questions_read_as_polish(capsys: pytest.CaptureFixture[str], words_: list[str]) -> None:
+    code, out = run_cli(capsys, *words_, "--lang", "pl")
+    assert code == 0, out
+    assert not problems(out), "\n".join([out, *problems(out)])
+
+
+CLI_ERRORS = [
+    (["ask", "{bad}", "legal"], "niepoprawny YAML"),
+    (["ask", "{dup}", "legal"], "powtórzony klucz"),
+    (["ask", "{tab}", "legal"], "niepoprawny YAML"),
+    (["ask", "{missing}", "legal"], "nie ma takiego pliku"),
+    (["ask", "{folder}", "legal"], "to folder"),
+    (["ask", LEAVE, "mvoe"], "czy chodziło o"),
+    (["ask", LEAVE, "move", "humans", "units=abc"], "oczekiwano liczby"),
+    (["ask", LEAVE, "move", "humans", "from=example-a", "to=nowhere"], "nieznany Region"),
+    (["ask", LEAVE, "move", "humans", "from=example-a", "to=example-b", "units=9"], "Oddziały w pytaniu"),
+    (["battle", BATTLE, "example-c", "humans=1/1/1"], "nie ma żetonu Bitwy"),
+    (["rule", "no-such-rule"], "nie ma zasady"),
+    (["ask", LEAVE, "legal", "--bogus"], "nierozpoznane argumenty"),
+    (["ask"], "wymagane są argumenty"),
+    (["trogs", str(SOLO / "battle.yaml"), "place"], "wskaż jeden z Regionów"),
+]
+
+
+@pytest.mark.parametrize(("words_", "expect"), CLI_ERRORS, ids=lambda x: " ".join(x) if isinstance(x, list) else "")
+def test_cli_errors_read_as_polish(
+    capsys: pytest.CaptureFixture[str], files: dict[str, Path], words_: list[str], expect: str
+) -> None:
+    args = [w.format(**{k: str(v) for k, v in files.items()}) for w in words_]
+    code, out = run_cli(capsys, *args, "--lang", "pl")
+    assert code != 0 and expect in out, out
+    assert not problems(out), "\n".join([out, *problems(out)])
+
+
+def test_help_reads_as_polish(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``havoc --lang pl --help``, ``HAVOC_LANG=pl`` and a Polish locale all give Polish help."""
+    code, out = run_cli(capsys, "--lang", "pl", "--help")
+    assert code == 0 and out.startswith("użycie: havoc") and "pokaż tę pomoc i zakończ" in out
+    monkeypatch.setenv("HAVOC_LANG", "pl")
+    code, out = run_cli(capsys, "ask", "--help")
+    assert "argumenty pozycyjne" in out and "plik z opisem stołu" in out
+    monkeypatch.delenv("HAVOC_LANG")
+    monkeypatch.setenv("LC_ALL", "pl_PL.UTF-8")
+    code, out = run_cli(capsys, "legal", "--help")
+    assert "opcje:" in out and "Wypisz Akcje" in out
+    code, out = run_cli(capsys, "--lang", "pl", "ask", "--help")  # the question words and kinds too
+    assert "słowa pytania (forma skrócona)" in out and "rodzaje pytań:" in out and "Dokąd mogą się wycofać" in out
+    monkeypatch.setenv("LC_ALL", "C")
+    code, out = run_cli(capsys, "legal", "--help")
+    assert "options:" in out
+
+
+# --- the JSON API ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    root = tmp_path_factory.mktemp("site")
+    with TestClient(create_app(root), raise_server_exceptions=False) as c:
+        yield c
+
+
+POS = yaml.safe_load((ASSISTANT / "leave-8-vs-3.yaml").read_text())
+WALK = yaml.safe_load((ASSISTANT / "battle-walkthrough.yaml").read_text())
+API_ERRORS: list[tuple[str, Any]] = [
+    ("/api/ask", b"{not json"),
+    ("/api/ask", {"position": POS}),
+    ("/api/ask", {"position": POS, "question": "legal", "extra": 1}),
+    ("/api/ask", {"position": POS, "question": 5}),
+    ("/api/ask", {"position": POS, "question": "move humans from=example-a to=nowhere"}),
+    ("/api/ask", {"position": "players: [humans, pilgrims\n", "question": "legal"}),
+    ("/api/ask", {"position": {**POS, "round": "x"}, "question": "legal"}),
+    ("/api/battle", {"position": WALK, "region": "example-c"}),
+    ("/api/battle", {"position": WALK, "region": "example-battle", "objectives": {"orcs": {}}}),
+    ("/api/trogs", {"position": POS, "question": "move"}),
+    ("/api/legal", {"question": "legal"}),
+]
+
+
+@pytest.mark.parametrize(("path", "body"), API_ERRORS)
+def test_api_problems_read_as_polish(client: TestClient, path: str, body: Any) -> None:
+    if isinstance(body, bytes):
+        r = client.post(path + "?lang=pl", content=body, headers={"Content-Type": "application/json"})
+    else:
+        r = client.post(path, json={**body, "lang": "pl"})
+    assert 400 <= r.status_code < 500, r.text
+    data = r.json()
+    for p in data.get("problems", []):
+        assert p["in"] in {"position", "question", "request", "path", "query"}, p
+    assert data.get("message") and data.get("problems"), data
+    text = "\n".join([data["message"], *_texts(data["problems"])])
+    assert not problems(text), "\n".join([json.dumps(data, ensure_ascii=False), *problems(text)])
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/ask", {"position": POS, "question": "move humans from=example-a to=foglands units=3"}),
+        ("/api/legal", {"position": POS}),
+        ("/api/battle", {"position": WALK, "region": "example-battle", "objectives": {
+            "pilgrims": {"control": 2, "prisoners": 1, "attrition": 1},
+            "humans": {"control": 2, "prisoners": 1, "attrition": 1}}}),
+        ("/api/score", {"position": POS}),
+    ],
+)  # fmt: skip
+def test_api_answers_read_as_polish(client: TestClient, path: str, body: dict[str, Any]) -> None:
+    r = client.post(path, json={**body, "lang": "pl"})
+    assert r.status_code == 200, r.text
+    text = "\n".join(_texts(r.json()))
+    assert not problems(text), "\n".join([text, *problems(text)])
+
+
+# --- the site's example boxes (fast: the renderer alone, no site build) ----------------------
+
+
+def _box_text(lang: str, position: dict[str, object]) -> str:
+    """An example position as the site's example box shows it, in ``lang``."""
+    from types import SimpleNamespace
+
+    from havoc.games import cry_havoc
+    from havoc.i18n import locales_root
+    from havoc.sphinxext.labels import LabelCatalog, game_words
+    from havoc.sphinxext.render import Renderer
+
+    labels = LabelCatalog.load(lang, [locales_root()])
+    ctx = SimpleNamespace(
+        lang=lang, words=game_words("havoc.games.cry_havoc"), game_labels=cry_havoc.labels(), label=labels.get
+    )
+    r = Renderer.__new__(Renderer)
+    r.ctx, r.docname, r.location = ctx, "x", None  # type: ignore[assignment]
+    regions = position["regions"]
+    assert isinstance(regions, dict)
+    r.regions = r.name_regions(list(regions))
+    list_node = r.mapping_list(position, ["havoc-position"])
+    return " ".join(list_node.astext().split())
+
+
+def test_example_boxes_decline_names() -> None:
+    position = {
+        "players": ["humans", "pilgrims"],
+        "phase": "battle-resolution",
+        "step": "play-tactics",
+        "regions": {
+            "example-a": {
+                "control": "humans",
+                "hq": "pilgrims",
+                "adjacent": ["foglands", "feralas-banks", "example-b"],
+            },
+            "foglands": {"trog-token": "war-party", "adjacent": ["example-a"]},
+            "feralas-banks": {"adjacent": ["example-a"]},
+            "example-b": {"adjacent": ["example-a"]},
+        },
+    }
+    pl = _box_text("pl", position)
+    assert "sąsiaduje z Mgielnią, Wybrzeżem Feralas, Regionem B" in pl, pl
+    assert "Kontrola: Ludzie" in pl and "Sztab: Pielgrzymi" in pl and "Zagrywanie kart Taktyk" in pl, pl
+    assert not box_grammar(pl), box_grammar(pl)
+    assert "play-tactics" not in pl and "war-party" not in pl and "trog-token" not in pl, pl
+    en = _box_text("en", position)
+    assert "adjacent to Foglands, Feralas Banks, Region B" in en and "Control: Humans" in en, en
+    assert box_grammar("sąsiaduje z Region B; Kontrola Ludzie") == ["z Region B", "Kontrola Ludzie"]
