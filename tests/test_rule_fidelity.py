@@ -339,3 +339,58 @@ def test_rule_overlay_line_has_no_empty_parentheses(capsys: pytest.CaptureFixtur
     assert main(["rule", "solo-setup-trog-structures"]) == 0
     out = capsys.readouterr().out
     assert "overlay: solo (add)" in out.splitlines() and "()" not in out and "(add )" not in out
+
+
+# --- the completeness gate: every rule is checked, or says why it is text only -------------------
+
+
+def test_check_counts_enforced_and_text_only_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    from havoc import game, rulebook
+    from havoc.cli import main
+
+    rs = rulebook.load("cry-havoc")
+    covered = game.coverage(rs)
+    assert not covered.problems
+    assert len(covered.enforced) + len(covered.text_only) == len(rs.rules)
+    assert all(rs.rules[rid].text_only for rid in covered.text_only)
+    assert main(["check", "--ruleset", "cry-havoc"]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(covered.enforced)} rules enforced, {len(covered.text_only)} text only (each with a reason)" in out
+
+
+def test_the_solo_rules_the_trog_engine_cites_exist() -> None:
+    from havoc import rulebook
+    from havoc.games import cry_havoc
+
+    rs = rulebook.load("cry-havoc")
+    cited_by_engine = cry_havoc.mechanism_rules(rs)
+    assert cited_by_engine and cited_by_engine <= set(rs.rules)
+
+
+def _edit(path: Any, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_check_fails_on_a_rule_neither_checked_nor_text_only(
+    rules_copy: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from havoc.cli import main
+
+    round_file = rules_copy / "cry-havoc" / "sections" / "05-round.yaml"
+    text = round_file.read_text(encoding="utf-8")
+    start = text.index("  - id: round-end")
+    line = next(ln for ln in text[start:].splitlines() if ln.strip().startswith("text-only:"))
+    _edit(round_file, line + "\n", "")
+    assert main(["check", "--ruleset", "cry-havoc"]) == 1
+    assert "rule round-end: nothing checks it" in capsys.readouterr().err
+
+
+def test_check_fails_on_a_checked_rule_marked_text_only(rules_copy: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from havoc.cli import main
+
+    draw = rules_copy / "cry-havoc" / "sections" / "07-draw-cards.yaml"
+    _edit(draw, "    title: Hand limit\n", "    title: Hand limit\n    text-only: not really\n")
+    assert main(["check", "--ruleset", "cry-havoc"]) == 1
+    assert "rule hand-limit: enforced by the assistant, but marked text-only" in capsys.readouterr().err

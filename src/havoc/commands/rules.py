@@ -122,6 +122,9 @@ def check_ruleset(name: str) -> int:
     game_problems = game.check(rs)  # the game package loads and handles every declared kind
     if game_problems:
         raise RulebookError(game_problems)
+    covered = game.coverage(rs)  # every rule is checked, or says why it is text only
+    if covered.problems:
+        raise RulebookError(covered.problems)
     ran, failed = examples.run_all(rs) if rs.game else (0, [])  # examples are checks, not only tests
     if failed:
         raise RulebookError(failed)
@@ -134,6 +137,7 @@ def check_ruleset(name: str) -> int:
         )
         return 1
     checks.append(f"{ran} examples run")
+    checks.append(f"{len(covered.enforced)} rules enforced, {len(covered.text_only)} text only (each with a reason)")
     checks.extend(report.summary)
     print(f"ok: {rs.title}: " + ", ".join(checks))
     return 0

@@ -108,6 +108,13 @@ def site_words() -> dict[str, dict[str, str]]:
     return words()
 
 
+def mechanism_rules(rs: Ruleset) -> frozenset[str]:
+    """Rules without a check that a mechanism carries out and cites: the solo Trogs' decisions."""
+    from havoc.games.cry_havoc.solo import engine
+
+    return frozenset(v for k, v in vars(engine).items() if k.startswith(("R_", "I_")) and isinstance(v, str))
+
+
 def resolve_fact(name: str) -> Any:
     from havoc.games.cry_havoc.facts import resolve
 
