@@ -81,9 +81,7 @@ def mechanism_rules(rs: Ruleset) -> frozenset[str]:
     """The charts the lookups read: each lookup answers from its rule's table and cites it."""
     from havoc.games.advanced_cry_havoc import tables
 
-    return frozenset(
-        v for k, v in vars(tables).items() if k.isupper() and isinstance(v, str) and v.startswith("acv-")
-    )
+    return frozenset(v for k, v in vars(tables).items() if k.isupper() and isinstance(v, str) and v.startswith("acv-"))
 
 
 def check_rules(rs: Ruleset) -> list[_P]:
