@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from havoc import api
 from havoc.interpreter.answer import Answer, render_text
@@ -394,3 +396,78 @@ def test_check_fails_on_a_checked_rule_marked_text_only(rules_copy: Any, capsys:
     _edit(draw, "    title: Hand limit\n", "    title: Hand limit\n    text-only: not really\n")
     assert main(["check", "--ruleset", "cry-havoc"]) == 1
     assert "rule hand-limit: enforced by the assistant, but marked text-only" in capsys.readouterr().err
+
+
+# --- property: nothing for a faction with no Units in the Region concerned -----------------------
+
+BASE = ["humans", "pilgrims", "machines"]
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
+    """A 2-3 player position around example-a (with two neighbours) and an asking faction."""
+    players = draw(st.lists(st.sampled_from(BASE), min_size=2, max_size=3, unique=True))
+    everyone = [*players, "trogs"]
+    units = draw(st.dictionaries(st.sampled_from(everyone), st.integers(0, 3), max_size=3))
+    a: dict[str, Any] = {"units": units, "adjacent": ["example-b", "example-c"]}
+    if draw(st.booleans()):
+        a["control"] = draw(st.sampled_from(players))
+    if draw(st.booleans()):
+        a["battle"] = {"token": 1, "attacker": draw(st.sampled_from(everyone))}
+    if draw(st.booleans()):
+        a["trog-token"] = draw(st.sampled_from(["war-party", "nest"]))
+    a["exploration"] = draw(st.booleans())
+    a["crystals"] = draw(st.integers(0, 2))
+    regions: dict[str, Any] = {"example-a": a}
+    for rid in ("example-b", "example-c"):
+        r: dict[str, Any] = {"adjacent": ["example-a"]}
+        if draw(st.booleans()):
+            r["control"] = draw(st.sampled_from(players))
+        if draw(st.booleans()):
+            r["battle"] = {"token": 2 if rid == "example-b" else 3, "attacker": draw(st.sampled_from(players))}
+            r["units"] = {p: 1 for p in players[:2]}
+        regions[rid] = r
+    pos = {
+        "players": players,
+        "round": 2,
+        "phase": draw(st.sampled_from(["actions", "battle-resolution"])),
+        "regions": regions,
+    }
+    return pos, draw(st.sampled_from(everyone))
+
+
+def _try(pos: dict[str, Any], query: dict[str, Any]) -> Answer | None:
+    from havoc.errors import InputError
+
+    try:
+        return api.ask(pos, query)
+    except InputError:
+        return None  # a question the position cannot ask is a located error, not an answer
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_nothing_for_a_faction_without_units_there(table: tuple[dict[str, Any], str]) -> None:
+    pos, who = table
+    region = pos["regions"]["example-a"]
+    here = {f for f, n in region["units"].items() if n > 0}
+    end = _try(pos, {"ask": "end-of-move", "faction": who, "region": "example-a"})
+    if end is not None and who not in here:
+        assert not end.figures["gains-control"] and not end.figures["places-battle-token"]
+        assert not end.figures["reveals-exploration"] and not end.figures["reveals-trog-token"]
+    if "battle" in region:
+        fought = _try(pos, {"ask": "battle", "faction": who, "region": "example-a"})
+        if fought is not None:
+            winner = fought.figures.get("control-winner")
+            assert not winner or winner in here
+        sides = sorted(here)
+        if len(sides) == 2:
+            objectives = {s: {"control": region["units"][s], "prisoners": 0, "attrition": 0} for s in sides}
+            full = _try(pos, {"ask": "battle", "faction": who, "region": "example-a", "objectives": objectives})
+            if full is not None and full.verdict:
+                assert full.figures["control-winner"] in here
+                for fig in ("vp-gained", "prisoners-by", "kills-by", "retreated", "returned"):
+                    assert all(f in here or not n for f, n in full.figures.get(fig, {}).items()), fig
+        retreat = _try(pos, {"ask": "retreat", "faction": who, "from": "example-a"})
+        if retreat is not None:
+            assert not {d for d in retreat.figures["destinations"] if "battle" in pos["regions"][d]}
