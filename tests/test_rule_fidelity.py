@@ -471,3 +471,26 @@ def test_nothing_for_a_faction_without_units_there(table: tuple[dict[str, Any], 
         retreat = _try(pos, {"ask": "retreat", "faction": who, "from": "example-a"})
         if retreat is not None:
             assert not {d for d in retreat.figures["destinations"] if "battle" in pos["regions"][d]}
+
+
+# --- the questions that could not be asked ------------------------------------------------------
+
+
+def test_buy_back_decisions_go_in_initiative_order() -> None:
+    pos = {
+        "players": ["humans", "pilgrims", "machines"],
+        "round": 2,
+        "phase": "prisoners",
+        "initiative": ["machines", "pilgrims", "humans"],
+        "factions": {
+            "pilgrims": {"vp": 4},
+            "humans": {"vp": 4, "prisoners": {"pilgrims": 1}},
+            "machines": {"prisoners": {"humans": 1}},
+        },
+    }
+    for who, turn in (("machines", 1), ("pilgrims", 2), ("humans", 3)):
+        a = api.ask(pos, {"ask": "prisoners", "faction": who, "units": 0 if who == "machines" else 1})
+        assert a.figures["buy-back-turn"] == turn and "prisoners-buy-back-order" in cited(a)
+    unknown = {k: v for k, v in pos.items() if k != "initiative"}
+    a = api.ask(unknown, {"ask": "prisoners", "faction": "pilgrims", "units": 1})
+    assert a.verdict is True and "buy-back-turn" not in a.figures

@@ -232,6 +232,11 @@ def _step(ctx: Context) -> str:
     return ctx.pos.step or ""
 
 
+@fact("game.initiative-given", "bool")
+def _initiative_given(ctx: Context) -> bool:
+    return bool(ctx.pos.initiative)
+
+
 @fact("game.variant", "string")
 def _variant(ctx: Context) -> str:
     return ctx.pos.variant or ""
