@@ -494,3 +494,30 @@ def test_buy_back_decisions_go_in_initiative_order() -> None:
     unknown = {k: v for k, v in pos.items() if k != "initiative"}
     a = api.ask(unknown, {"ask": "prisoners", "faction": "pilgrims", "units": 1})
     assert a.verdict is True and "buy-back-turn" not in a.figures
+
+
+def test_solo_end_of_move_on_a_nest_brings_trogs_from_the_hq() -> None:
+    """002 lines 93-96: in the solo variant the Trogs who fight on a Nest come from their HQ."""
+    pos = {
+        "players": ["humans"],
+        "variant": "solo",
+        "round": 2,
+        "phase": "actions",
+        "turn": "humans",
+        "factions": {"trogs": {"reserve": 0}},
+        "regions": {
+            "world-caverns": {"hq": "trogs", "units": {"trogs": 4}},
+            "example-a": {"units": {"humans": 2}, "trog-token": "nest"},
+        },
+    }
+    a = api.ask(pos, {"ask": "end-of-move", "faction": "humans", "region": "example-a"})
+    assert a.figures["trogs-from-hq"] is True and a.figures["places-battle-token"] is True
+    assert a.figures["units-lost"] == 0 and "solo-war-party" in cited(a) and a.overlay == "solo"
+    assert "Trog HQ" in render_text(a)
+    base = {
+        **{k: v for k, v in pos.items() if k != "variant"},
+        "players": ["humans", "pilgrims"],
+        "regions": {"example-a": pos["regions"]["example-a"]},
+    }
+    b = api.ask(base, {"ask": "end-of-move", "faction": "humans", "region": "example-a"})
+    assert "trogs-from-hq" not in b.figures and b.figures["units-lost"] == 1

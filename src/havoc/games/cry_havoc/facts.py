@@ -425,6 +425,11 @@ def _has_trog_token(ctx: Context, r: Region) -> bool:
     return r.trog_token is not None
 
 
+@region_fact("region.trog-token", "string")
+def _trog_token(ctx: Context, r: Region) -> str:
+    return r.trog_token or ""
+
+
 @region_fact("region.has-exploration", "bool")
 def _has_exploration(ctx: Context, r: Region) -> bool:
     return r.exploration

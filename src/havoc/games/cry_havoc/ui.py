@@ -167,6 +167,7 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "reveals-exploration": ui("reveals an Exploration token", lang),
         "reveals-trog-token": ui("reveals a Trog token", lang),
         "trogs-join-army": ui("the Trog Units join the Trog player", lang),
+        "trogs-from-hq": ui("the Trog Units come from the Trog HQ", lang),
         "places-battle-token": ui("places a Battle token", lang),
         "battle-token": ui("Battle token", lang),
         "two-player-board-side": ui("board side for two players", lang),
