@@ -521,3 +521,26 @@ def test_solo_end_of_move_on_a_nest_brings_trogs_from_the_hq() -> None:
     }
     b = api.ask(base, {"ask": "end-of-move", "faction": "humans", "region": "example-a"})
     assert "trogs-from-hq" not in b.figures and b.figures["units-lost"] == 1
+
+
+def test_solo_trogs_take_a_turn_and_go_first_on_the_initiative_track() -> None:
+    """002 line 56: the solo Trogs always choose to go first; a solo position may say so."""
+    from havoc.errors import InputError
+    from havoc.games.cry_havoc.solo import trogs as decide_trogs
+
+    pos = {
+        "players": ["humans"],
+        "variant": "solo",
+        "round": 2,
+        "phase": "actions",
+        "turn": "trogs",
+        "initiative": ["humans", "trogs"],
+        "upcoming-initiative": ["humans", "trogs"],
+        "regions": {"world-caverns": {"hq": "trogs", "units": {"trogs": 2}}},
+    }
+    d = decide_trogs(pos, {"decide": "initiative"})
+    assert d.choice == "1" and d.figures["upcoming-order"] == ["trogs", "humans"]
+    assert d.rule == "solo-trog-turn-order"
+    base = {**{k: v for k, v in pos.items() if k not in ("variant", "regions")}, "players": ["humans", "pilgrims"]}
+    with pytest.raises(InputError, match="turn"):
+        api.legal(base, "humans")

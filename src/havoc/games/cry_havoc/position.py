@@ -456,10 +456,14 @@ class _Checks:
         """Whose turn, the Initiative orders, the step, and the round limits from the rules."""
         pos, rs, r, line_of, must_play = self.pos, self.rs, self.r, self.line_of, self.must_play
         players = self.pos.players
-        must_play(pos.turn, "turn", "turn")
-        must_play(pos.scoring_enabled_by, "scoring.enabled-by", "scoring", "enabled-by")
+        # A variant may give the automated Trogs a turn and a place on the Initiative tracks
+        # (the solo Trogs: 002, "How to play"); the base game's neutral Trogs have neither.
+        with_trogs = pos.variant is not None and TROGS not in players
+        must_play(pos.turn, "turn", "turn", neutral_ok=with_trogs)
+        must_play(pos.scoring_enabled_by, "scoring.enabled-by", "scoring", "enabled-by", neutral_ok=with_trogs)
+        allowed = [sorted(players)] + ([sorted([*players, TROGS])] if with_trogs else [])
         for key, order in (("initiative", pos.initiative), ("upcoming-initiative", pos.upcoming_initiative)):
-            if order and sorted(order) != sorted(players):
+            if order and sorted(order) not in allowed:
                 r.problem(
                     line_of(key),
                     key,
