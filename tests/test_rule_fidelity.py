@@ -544,3 +544,43 @@ def test_solo_trogs_take_a_turn_and_go_first_on_the_initiative_track() -> None:
     base = {**{k: v for k, v in pos.items() if k not in ("variant", "regions")}, "players": ["humans", "pilgrims"]}
     with pytest.raises(InputError, match="turn"):
         api.legal(base, "humans")
+
+
+def _event_table(vp: int, crystals: int, events: list[dict[str, int]]) -> dict[str, Any]:
+    return {
+        "players": ["pilgrims", "humans"],
+        "round": 2,
+        "phase": "scoring",
+        "scoring": {"enabled-by": "pilgrims", "events": events},
+        "factions": {"pilgrims": {"vp": vp}},
+        "regions": {"example-a": {"control": "pilgrims", "crystals": crystals, "units": {"pilgrims": 1}}},
+    }
+
+
+def test_a_score_token_moves_the_event_stacks_it_passes() -> None:
+    """003 "6. Punktowanie": a passed unresolved Event goes on top of the next stack at once."""
+    # 12 + 1 (Region) + 5 (Crystals) = 18: past 15 and 17; the token stops on nothing.
+    pos = _event_table(12, 5, [{"at": 15}, {"at": 17, "tokens": 2}, {"at": 25}])
+    a = api.ask(pos, {"ask": "score", "faction": "pilgrims"})
+    assert a.figures["total-vp"]["pilgrims"] == 18
+    assert a.figures["events-moved"] == [{"from": 15, "to": 17, "tokens": 1}, {"from": 17, "to": 25, "tokens": 3}]
+    assert "events-passed" in cited(a)
+    stop = api.ask(_event_table(12, 2, [{"at": 15}, {"at": 25}]), {"ask": "score", "faction": "pilgrims"})
+    assert stop.figures["total-vp"]["pilgrims"] == 15 and stop.figures["events-moved"] == []
+    last = api.ask(_event_table(30, 5, [{"at": 33}]), {"ask": "score", "faction": "pilgrims"})
+    assert last.figures["events-moved"] == [{"from": 33, "to": None, "tokens": 1}]
+    assert "does not say where the last stack goes" in render_text(last)
+    plain = api.ask(
+        {k: v for k, v in pos.items() if k != "scoring"} | {"scoring": {"enabled-by": "pilgrims"}},
+        {"ask": "score", "faction": "pilgrims"},
+    )
+    assert "events-moved" not in plain.figures and "events-passed" not in cited(plain)
+
+
+def test_event_stacks_are_checked_when_a_position_is_read() -> None:
+    from havoc.errors import InputError
+
+    with pytest.raises(InputError, match="two Event stacks on spot 15"):
+        api.ask(_event_table(12, 5, [{"at": 15}, {"at": 15}]), {"ask": "score", "faction": "pilgrims"})
+    with pytest.raises(InputError, match="spots 0 to 49, found 50"):
+        api.ask(_event_table(12, 5, [{"at": 50}]), {"ask": "score", "faction": "pilgrims"})

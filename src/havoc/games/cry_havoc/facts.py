@@ -237,6 +237,11 @@ def _initiative_given(ctx: Context) -> bool:
     return bool(ctx.pos.initiative)
 
 
+@fact("game.event-stacks", "int")
+def _event_stacks(ctx: Context) -> int:
+    return len(ctx.pos.events)
+
+
 @fact("game.variant", "string")
 def _variant(ctx: Context) -> str:
     return ctx.pos.variant or ""

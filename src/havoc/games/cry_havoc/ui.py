@@ -111,6 +111,7 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "may-recruit": ui("may recruit", lang),
         "points-left": ui("points left", lang),
         "points-missing": ui("points missing", lang),
+        "events-moved": ui("Event tokens passed", lang),
         "buy-back-turn": ui("place in the buy-back order (Initiative order)", lang),
         "points-needed": ui("Move points needed", lang),
         "upcoming-position": ui("new Upcoming Initiative spot", lang),
