@@ -584,3 +584,24 @@ def test_event_stacks_are_checked_when_a_position_is_read() -> None:
         api.ask(_event_table(12, 5, [{"at": 15}, {"at": 15}]), {"ask": "score", "faction": "pilgrims"})
     with pytest.raises(InputError, match="spots 0 to 49, found 50"):
         api.ask(_event_table(12, 5, [{"at": 50}]), {"ask": "score", "faction": "pilgrims"})
+
+
+def test_the_trog_player_retreats_by_the_general_rules_and_says_so() -> None:
+    pos = {
+        "players": ["humans", "pilgrims", "machines", "trogs"],
+        "round": 2,
+        "phase": "battle-resolution",
+        "regions": {
+            "example-battle": {
+                "units": {"humans": 3, "trogs": 2},
+                "control": "humans",
+                "battle": {"token": 1, "attacker": "trogs"},
+                "adjacent": ["example-b"],
+            },
+            "example-b": {"control": "pilgrims", "adjacent": ["example-battle"]},
+        },
+    }
+    a = api.ask(pos, {"ask": "retreat", "faction": "trogs", "from": "example-battle"})
+    assert a.figures["to-reserve"] is True and "places-nest" not in a.figures
+    assert {"trogs-retreat", "retreat-to-reserve"} <= cited(a)
+    assert "neutral-trogs-retreat" not in cited(a)

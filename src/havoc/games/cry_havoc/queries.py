@@ -647,7 +647,7 @@ def ask_winner(job: Job) -> Answer:
         vp_word = ui("VP", job.lang)
         ans.lines.append(f"{i}. {job.fname(f)}: {eligible[f]} {vp_word}")
     for f, why in excluded.items():
-        ans.lines.append(ui("{faction} cannot win", job.lang).format(faction=job.fname(f)) + f" [{', '.join(why)}]")
+        ans.lines.append(ui("{faction} cannot win", job.lang).format(faction=job.fname(f)) + f" [{job.titles(why)}]")
     if used_breakers:
         ans.lines.append(
             ui("Tie broken by", job.lang) + ": " + ", ".join(figure_label(b, job.lang) for b in used_breakers)
