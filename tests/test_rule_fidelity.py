@@ -358,6 +358,10 @@ def test_check_counts_enforced_and_text_only_rules(capsys: pytest.CaptureFixture
     assert main(["check", "--ruleset", "cry-havoc"]) == 0
     out = capsys.readouterr().out
     assert f"{len(covered.enforced)} rules enforced, {len(covered.text_only)} text only (each with a reason)" in out
+    assert main(["check", "--ruleset", "cry-havoc", "--text-only"]) == 0
+    listed = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("  text only: ")]
+    assert len(listed) == len(covered.text_only)
+    assert f"  text only: deck-reshuffle: {rs.rules['deck-reshuffle'].text_only}" in listed
 
 
 def test_the_solo_rules_the_trog_engine_cites_exist() -> None:
