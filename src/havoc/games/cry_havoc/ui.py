@@ -115,6 +115,7 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "buy-back-turn": ui("place in the buy-back order (Initiative order)", lang),
         "points-needed": ui("Move points needed", lang),
         "upcoming-position": ui("new Upcoming Initiative spot", lang),
+        "position": ui("Upcoming Initiative spot", lang),
         "gains-control": ui("gains Control", lang),
         "region-vp": ui("VP for Regions", lang),
         "crystal-vp": ui("VP for Crystals", lang),
