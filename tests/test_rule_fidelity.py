@@ -241,6 +241,7 @@ def test_solo_winner_must_beat_the_trogs() -> None:
         {"ask": "winner", "faction": "humans"},
     )
     assert tie.verdict is False and tie.figures["winner"] == "trogs"
+    assert tie.figures["tie-broken-by"] == ["tiebreak-trogs"]
     assert {"solo-winner", "solo-tie-is-a-loss"} <= cited(tie) and "end-tiebreak" not in cited(tie)
     behind = api.ask(
         _solo(factions={"humans": {"vp": 25}, "trogs": {"vp": 30}}), {"ask": "winner", "faction": "humans"}
