@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from havoc import api
 from havoc.interpreter.answer import Answer, render_text
@@ -239,6 +241,7 @@ def test_solo_winner_must_beat_the_trogs() -> None:
         {"ask": "winner", "faction": "humans"},
     )
     assert tie.verdict is False and tie.figures["winner"] == "trogs"
+    assert tie.figures["tie-broken-by"] == ["tiebreak-trogs"]
     assert {"solo-winner", "solo-tie-is-a-loss"} <= cited(tie) and "end-tiebreak" not in cited(tie)
     behind = api.ask(
         _solo(factions={"humans": {"vp": 25}, "trogs": {"vp": 30}}), {"ask": "winner", "faction": "humans"}
@@ -339,3 +342,271 @@ def test_rule_overlay_line_has_no_empty_parentheses(capsys: pytest.CaptureFixtur
     assert main(["rule", "solo-setup-trog-structures"]) == 0
     out = capsys.readouterr().out
     assert "overlay: solo (add)" in out.splitlines() and "()" not in out and "(add )" not in out
+
+
+# --- the completeness gate: every rule is checked, or says why it is text only -------------------
+
+
+def test_check_counts_enforced_and_text_only_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    from havoc import game, rulebook
+    from havoc.cli import main
+
+    rs = rulebook.load("cry-havoc")
+    covered = game.coverage(rs)
+    assert not covered.problems
+    assert len(covered.enforced) + len(covered.text_only) == len(rs.rules)
+    assert all(rs.rules[rid].text_only for rid in covered.text_only)
+    assert main(["check", "--ruleset", "cry-havoc"]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(covered.enforced)} rules enforced, {len(covered.text_only)} text only (each with a reason)" in out
+    assert main(["check", "--ruleset", "cry-havoc", "--text-only"]) == 0
+    listed = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("  text only: ")]
+    assert len(listed) == len(covered.text_only)
+    assert f"  text only: deck-reshuffle: {rs.rules['deck-reshuffle'].text_only}" in listed
+
+
+def test_the_solo_rules_the_trog_engine_cites_exist() -> None:
+    from havoc import rulebook
+    from havoc.games import cry_havoc
+
+    rs = rulebook.load("cry-havoc")
+    cited_by_engine = cry_havoc.mechanism_rules(rs)
+    assert cited_by_engine and cited_by_engine <= set(rs.rules)
+
+
+def _edit(path: Any, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_check_fails_on_a_rule_neither_checked_nor_text_only(
+    rules_copy: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from havoc.cli import main
+
+    round_file = rules_copy / "cry-havoc" / "sections" / "05-round.yaml"
+    text = round_file.read_text(encoding="utf-8")
+    start = text.index("  - id: round-end")
+    line = next(ln for ln in text[start:].splitlines() if ln.strip().startswith("text-only:"))
+    _edit(round_file, line + "\n", "")
+    assert main(["check", "--ruleset", "cry-havoc"]) == 1
+    assert "rule round-end: nothing checks it" in capsys.readouterr().err
+
+
+def test_check_fails_on_a_checked_rule_marked_text_only(rules_copy: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from havoc.cli import main
+
+    draw = rules_copy / "cry-havoc" / "sections" / "07-draw-cards.yaml"
+    _edit(draw, "    title: Hand limit\n", "    title: Hand limit\n    text-only: not really\n")
+    assert main(["check", "--ruleset", "cry-havoc"]) == 1
+    assert "rule hand-limit: enforced by the assistant, but marked text-only" in capsys.readouterr().err
+
+
+# --- property: nothing for a faction with no Units in the Region concerned -----------------------
+
+BASE = ["humans", "pilgrims", "machines"]
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
+    """A 2-3 player position around example-a (with two neighbours) and an asking faction."""
+    players = draw(st.lists(st.sampled_from(BASE), min_size=2, max_size=3, unique=True))
+    everyone = [*players, "trogs"]
+    units = draw(st.dictionaries(st.sampled_from(everyone), st.integers(0, 3), max_size=3))
+    a: dict[str, Any] = {"units": units, "adjacent": ["example-b", "example-c"]}
+    if draw(st.booleans()):
+        a["control"] = draw(st.sampled_from(players))
+    if draw(st.booleans()):
+        a["battle"] = {"token": 1, "attacker": draw(st.sampled_from(everyone))}
+    if draw(st.booleans()):
+        a["trog-token"] = draw(st.sampled_from(["war-party", "nest"]))
+    a["exploration"] = draw(st.booleans())
+    a["crystals"] = draw(st.integers(0, 2))
+    regions: dict[str, Any] = {"example-a": a}
+    for rid in ("example-b", "example-c"):
+        r: dict[str, Any] = {"adjacent": ["example-a"]}
+        if draw(st.booleans()):
+            r["control"] = draw(st.sampled_from(players))
+        if draw(st.booleans()):
+            r["battle"] = {"token": 2 if rid == "example-b" else 3, "attacker": draw(st.sampled_from(players))}
+            r["units"] = {p: 1 for p in players[:2]}
+        regions[rid] = r
+    pos = {
+        "players": players,
+        "round": 2,
+        "phase": draw(st.sampled_from(["actions", "battle-resolution"])),
+        "regions": regions,
+    }
+    return pos, draw(st.sampled_from(everyone))
+
+
+def _try(pos: dict[str, Any], query: dict[str, Any]) -> Answer | None:
+    from havoc.errors import InputError
+
+    try:
+        return api.ask(pos, query)
+    except InputError:
+        return None  # a question the position cannot ask is a located error, not an answer
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables())
+def test_nothing_for_a_faction_without_units_there(table: tuple[dict[str, Any], str]) -> None:
+    pos, who = table
+    region = pos["regions"]["example-a"]
+    here = {f for f, n in region["units"].items() if n > 0}
+    end = _try(pos, {"ask": "end-of-move", "faction": who, "region": "example-a"})
+    if end is not None and who not in here:
+        assert not end.figures["gains-control"] and not end.figures["places-battle-token"]
+        assert not end.figures["reveals-exploration"] and not end.figures["reveals-trog-token"]
+    if "battle" in region:
+        fought = _try(pos, {"ask": "battle", "faction": who, "region": "example-a"})
+        if fought is not None:
+            winner = fought.figures.get("control-winner")
+            assert not winner or winner in here
+        sides = sorted(here)
+        if len(sides) == 2:
+            objectives = {s: {"control": region["units"][s], "prisoners": 0, "attrition": 0} for s in sides}
+            full = _try(pos, {"ask": "battle", "faction": who, "region": "example-a", "objectives": objectives})
+            if full is not None and full.verdict:
+                assert full.figures["control-winner"] in here
+                for fig in ("vp-gained", "prisoners-by", "kills-by", "retreated", "returned"):
+                    assert all(f in here or not n for f, n in full.figures.get(fig, {}).items()), fig
+        retreat = _try(pos, {"ask": "retreat", "faction": who, "from": "example-a"})
+        if retreat is not None:
+            assert not {d for d in retreat.figures["destinations"] if "battle" in pos["regions"][d]}
+
+
+# --- the questions that could not be asked ------------------------------------------------------
+
+
+def test_buy_back_decisions_go_in_initiative_order() -> None:
+    pos = {
+        "players": ["humans", "pilgrims", "machines"],
+        "round": 2,
+        "phase": "prisoners",
+        "initiative": ["machines", "pilgrims", "humans"],
+        "factions": {
+            "pilgrims": {"vp": 4},
+            "humans": {"vp": 4, "prisoners": {"pilgrims": 1}},
+            "machines": {"prisoners": {"humans": 1}},
+        },
+    }
+    for who, turn in (("machines", 1), ("pilgrims", 2), ("humans", 3)):
+        a = api.ask(pos, {"ask": "prisoners", "faction": who, "units": 0 if who == "machines" else 1})
+        assert a.figures["buy-back-turn"] == turn and "prisoners-buy-back-order" in cited(a)
+    unknown = {k: v for k, v in pos.items() if k != "initiative"}
+    a = api.ask(unknown, {"ask": "prisoners", "faction": "pilgrims", "units": 1})
+    assert a.verdict is True and "buy-back-turn" not in a.figures
+
+
+def test_solo_end_of_move_on_a_nest_brings_trogs_from_the_hq() -> None:
+    """002 lines 93-96: in the solo variant the Trogs who fight on a Nest come from their HQ."""
+    pos = {
+        "players": ["humans"],
+        "variant": "solo",
+        "round": 2,
+        "phase": "actions",
+        "turn": "humans",
+        "factions": {"trogs": {"reserve": 0}},
+        "regions": {
+            "world-caverns": {"hq": "trogs", "units": {"trogs": 4}},
+            "example-a": {"units": {"humans": 2}, "trog-token": "nest"},
+        },
+    }
+    a = api.ask(pos, {"ask": "end-of-move", "faction": "humans", "region": "example-a"})
+    assert a.figures["trogs-from-hq"] is True and a.figures["places-battle-token"] is True
+    assert a.figures["units-lost"] == 0 and "solo-war-party" in cited(a) and a.overlay == "solo"
+    assert "Trog HQ" in render_text(a)
+    base = {
+        **{k: v for k, v in pos.items() if k != "variant"},
+        "players": ["humans", "pilgrims"],
+        "regions": {"example-a": pos["regions"]["example-a"]},
+    }
+    b = api.ask(base, {"ask": "end-of-move", "faction": "humans", "region": "example-a"})
+    assert "trogs-from-hq" not in b.figures and b.figures["units-lost"] == 1
+
+
+def test_solo_trogs_take_a_turn_and_go_first_on_the_initiative_track() -> None:
+    """002 line 56: the solo Trogs always choose to go first; a solo position may say so."""
+    from havoc.errors import InputError
+    from havoc.games.cry_havoc.solo import trogs as decide_trogs
+
+    pos = {
+        "players": ["humans"],
+        "variant": "solo",
+        "round": 2,
+        "phase": "actions",
+        "turn": "trogs",
+        "initiative": ["humans", "trogs"],
+        "upcoming-initiative": ["humans", "trogs"],
+        "regions": {"world-caverns": {"hq": "trogs", "units": {"trogs": 2}}},
+    }
+    d = decide_trogs(pos, {"decide": "initiative"})
+    assert d.choice == "1" and d.figures["upcoming-order"] == ["trogs", "humans"]
+    assert d.rule == "solo-trog-turn-order"
+    base = {**{k: v for k, v in pos.items() if k not in ("variant", "regions")}, "players": ["humans", "pilgrims"]}
+    with pytest.raises(InputError, match="turn"):
+        api.legal(base, "humans")
+
+
+def _event_table(vp: int, crystals: int, events: list[dict[str, int]]) -> dict[str, Any]:
+    return {
+        "players": ["pilgrims", "humans"],
+        "round": 2,
+        "phase": "scoring",
+        "scoring": {"enabled-by": "pilgrims", "events": events},
+        "factions": {"pilgrims": {"vp": vp}},
+        "regions": {"example-a": {"control": "pilgrims", "crystals": crystals, "units": {"pilgrims": 1}}},
+    }
+
+
+def test_a_score_token_moves_the_event_stacks_it_passes() -> None:
+    """003 "6. Punktowanie": a passed unresolved Event goes on top of the next stack at once."""
+    # 12 + 1 (Region) + 5 (Crystals) = 18: past 15 and 17; the token stops on nothing.
+    pos = _event_table(12, 5, [{"at": 15}, {"at": 17, "tokens": 2}, {"at": 25}])
+    a = api.ask(pos, {"ask": "score", "faction": "pilgrims"})
+    assert a.figures["total-vp"]["pilgrims"] == 18
+    assert a.figures["events-moved"] == [{"from": 15, "to": 17, "tokens": 1}, {"from": 17, "to": 25, "tokens": 3}]
+    assert "events-passed" in cited(a)
+    stop = api.ask(_event_table(12, 2, [{"at": 15}, {"at": 25}]), {"ask": "score", "faction": "pilgrims"})
+    assert stop.figures["total-vp"]["pilgrims"] == 15 and stop.figures["events-moved"] == []
+    last = api.ask(_event_table(30, 5, [{"at": 33}]), {"ask": "score", "faction": "pilgrims"})
+    assert last.figures["events-moved"] == [{"from": 33, "to": None, "tokens": 1}]
+    assert "does not say where the last stack goes" in render_text(last)
+    plain = api.ask(
+        {k: v for k, v in pos.items() if k != "scoring"} | {"scoring": {"enabled-by": "pilgrims"}},
+        {"ask": "score", "faction": "pilgrims"},
+    )
+    assert "events-moved" not in plain.figures and "events-passed" not in cited(plain)
+
+
+def test_event_stacks_are_checked_when_a_position_is_read() -> None:
+    from havoc.errors import InputError
+
+    with pytest.raises(InputError, match="two Event stacks on spot 15"):
+        api.ask(_event_table(12, 5, [{"at": 15}, {"at": 15}]), {"ask": "score", "faction": "pilgrims"})
+    with pytest.raises(InputError, match="spots 0 to 49, found 50"):
+        api.ask(_event_table(12, 5, [{"at": 50}]), {"ask": "score", "faction": "pilgrims"})
+
+
+def test_the_trog_player_retreats_by_the_general_rules_and_says_so() -> None:
+    pos = {
+        "players": ["humans", "pilgrims", "machines", "trogs"],
+        "round": 2,
+        "phase": "battle-resolution",
+        "regions": {
+            "example-battle": {
+                "units": {"humans": 3, "trogs": 2},
+                "control": "humans",
+                "battle": {"token": 1, "attacker": "trogs"},
+                "adjacent": ["example-b"],
+            },
+            "example-b": {"control": "pilgrims", "adjacent": ["example-battle"]},
+        },
+    }
+    a = api.ask(pos, {"ask": "retreat", "faction": "trogs", "from": "example-battle"})
+    assert a.figures["to-reserve"] is True and "places-nest" not in a.figures
+    assert {"trogs-retreat", "retreat-to-reserve"} <= cited(a)
+    assert "neutral-trogs-retreat" not in cited(a)

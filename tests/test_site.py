@@ -150,6 +150,14 @@ def test_mini_overlays_and_retired_ids(mini_site: Site) -> None:
     assert "../rules/battle-regions.html#battle-region-leave" in redirect
 
 
+def test_mini_text_only_rules_say_so_in_both_languages(mini_site: Site) -> None:
+    """A rule marked text-only says the assistant does not check it; a checked rule does not."""
+    for lang, words in (("en", "The assistant does not check this rule."), ("pl", "Asystent nie sprawdza tej zasady.")):
+        solo = mini_site.page(lang, "rules/solo.html")
+        assert solo.count('class="havoc-text-only"') == 2 and words in solo
+        assert words not in mini_site.page(lang, "rules/battle-regions.html")
+
+
 def test_mini_rule_index(mini_site: Site) -> None:
     for lang, title in (("en", "Rule index"), ("pl", "Indeks zasad")):
         html = mini_site.page(lang, "havoc-ruleindex.html")

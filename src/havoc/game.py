@@ -145,6 +145,69 @@ def check(rs: Ruleset) -> list[Problem]:
     ]
 
 
+class Coverage:
+    """Which rules the assistant enforces and which are text only: the completeness gate.
+
+    A rule is enforced when it has a check, when a mechanism of its game carries it out and
+    cites it (the game's ``mechanism_rules``), when a check names it as its exception
+    (``unless``), when it removes a base rule (the engine drops it), or when it is a ruling
+    amending an enforced rule (shown with it). Every other rule must say why it is text only
+    (``text-only:`` in the YAML).
+    """
+
+    __slots__ = ("enforced", "problems", "text_only")
+
+    def __init__(self, enforced: list[str], text_only: list[str], problems: list[Problem]) -> None:
+        self.enforced = enforced
+        self.text_only = text_only
+        self.problems = problems
+
+
+def coverage(rs: Ruleset) -> Coverage:
+    """Sort every rule of ``rs`` into enforced or text only; a rule that is neither is a problem."""
+    mechanism: frozenset[str] = frozenset()
+    problems: list[Problem] = []
+    if rs.game:
+        try:
+            found = getattr(of(rs), "mechanism_rules", None)
+        except RulebookError as exc:
+            found, problems = None, list(exc.problems)
+        mechanism = frozenset(found(rs)) if found else frozenset()
+
+    # A rule a check names as its exception ("no, unless …") is cited whenever that check says no.
+    exceptions = {x for r in rs.rules.values() if r.check is not None for x in r.check.unless}
+
+    def checked(rid: str, seen: frozenset[str] = frozenset()) -> bool:
+        rule = rs.rules.get(rid)
+        if rule is None or rid in seen:
+            return False
+        if rule.check is not None or rid in mechanism or rid in exceptions or rule.op == "remove":
+            return True
+        return rule.op == "amend" and rule.target is not None and checked(rule.target, seen | {rid})
+
+    enforced: list[str] = []
+    text_only: list[str] = []
+    for rid, rule in rs.rules.items():
+        where = rule.loc.file
+        if checked(rid):
+            enforced.append(rid)
+            if rule.text_only:
+                problems.append(
+                    Problem(where, rule.loc.line, f"rule {rid}: enforced by the assistant, but marked text-only")
+                )
+        elif rule.text_only:
+            text_only.append(rid)
+        else:
+            problems.append(
+                Problem(
+                    where,
+                    rule.loc.line,
+                    f"rule {rid}: nothing checks it; give it a `check`, or say why it is text only (`text-only: …`)",
+                )
+            )
+    return Coverage(enforced, text_only, problems)
+
+
 GAMES_PACKAGE = "havoc.games"  # where installed game packages live (each a subpackage)
 
 
@@ -178,4 +241,4 @@ def commands() -> dict[str, str]:
     return out
 
 
-__all__ = ["Game", "Kind", "Labels", "check", "commands", "installed", "load", "of"]
+__all__ = ["Coverage", "Game", "Kind", "Labels", "check", "commands", "coverage", "installed", "load", "of"]

@@ -21,6 +21,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "located errors if any is wrong.",
     )
     add_ruleset_option(p)
+    p.add_argument(
+        "--text-only",
+        action="store_true",
+        help="also list the rules the assistant does not check, each with the reason",
+    )
     p.set_defaults(func=cmd_check, every_ruleset=True)
 
     p = sub.add_parser(
@@ -92,15 +97,16 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    listing = bool(getattr(args, "text_only", False))
     if args.ruleset:
-        return check_ruleset(args.ruleset)
+        return check_ruleset(args.ruleset, listing)
     code = 0
     for name in rulebook.ruleset_names():
-        code = max(code, check_ruleset(name))
+        code = max(code, check_ruleset(name, listing))
     return code
 
 
-def check_ruleset(name: str) -> int:
+def check_ruleset(name: str, list_text_only: bool = False) -> int:
     """Validate one ruleset: its files, its game, its examples, its sheet and the catalogs."""
     rs = rulebook.load(name)
     checks = [
@@ -129,6 +135,9 @@ def check_ruleset(name: str) -> int:
     game_problems = game.check(rs)  # the game package loads and handles every declared kind
     if game_problems:
         raise RulebookError(game_problems)
+    covered = game.coverage(rs)  # every rule is checked, or says why it is text only
+    if covered.problems:
+        raise RulebookError(covered.problems)
     ran, failed = examples.run_all(rs) if rs.game else (0, [])  # examples are checks, not only tests
     if failed:
         raise RulebookError(failed)
@@ -141,8 +150,12 @@ def check_ruleset(name: str) -> int:
         )
         return 1
     checks.append(f"{ran} examples run")
+    checks.append(f"{len(covered.enforced)} rules enforced, {len(covered.text_only)} text only (each with a reason)")
     checks.extend(report.summary)
     print(f"ok: {rs.title}: " + ", ".join(checks))
+    if list_text_only:
+        for rid in covered.text_only:
+            print(f"  text only: {rid}: {rs.rules[rid].text_only}")
     return 0
 
 

@@ -88,6 +88,10 @@ RULE = Spec(
         "examples": Spec("list", "Worked examples.", item=EXAMPLE),
         "table": TABLE,
         "interpretation": Spec("bool", "Our documented reading of a point the source leaves open (the site says so)."),
+        "text-only": _text(
+            "Why the assistant does not check this rule (for maintainers; the site says it is not checked). "
+            "A rule without a check must say so: `havoc check` fails on a rule that is neither."
+        ),
     },
     required=("id", "title", "text"),
 )

@@ -418,6 +418,7 @@ def _read_rule(
         target=overlay_target,
         table=table,
         interpretation=interpretation,
+        text_only=r.text(d, "text-only", what),
     )
     b.rules[rid] = rule
     return rule

@@ -100,6 +100,7 @@ class Rule(NamedTuple):
     target: str | None = None  # for overlay rules: the rule it changes
     table: Table | None = None  # a chart the rule prints (the page and the sheet show it)
     interpretation: bool = False  # our documented reading of an open point, not the source's own words
+    text_only: str | None = None  # why the assistant does not check it (the completeness gate)
 
 
 class Section(NamedTuple):

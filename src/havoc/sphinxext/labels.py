@@ -66,6 +66,7 @@ FAN_MADE = label("Fan-made variant: not an official rule of the game.")
 INTERPRETATION = label(
     "Our interpretation: the source leaves this open; the assistant follows this reading and says when it applied."
 )
+NOT_CHECKED = label("The assistant does not check this rule.")
 SOURCES = label("Sources")
 HEADING = label("heading")
 VARIANT_SECTIONS = label("New sections")

@@ -77,6 +77,13 @@ def question_kinds() -> Mapping[str, Any]:
     return {}
 
 
+def mechanism_rules(rs: Ruleset) -> frozenset[str]:
+    """The charts the lookups read: each lookup answers from its rule's table and cites it."""
+    from havoc.games.advanced_cry_havoc import tables
+
+    return frozenset(v for k, v in vars(tables).items() if k.isupper() and isinstance(v, str) and v.startswith("acv-"))
+
+
 def check_rules(rs: Ruleset) -> list[_P]:
     """Every chart cell the lookups read parses (see :mod:`.tables`), located at its rule."""
     from havoc.games.advanced_cry_havoc.tables import check_rules as check

@@ -115,6 +115,13 @@ def nouns() -> list[tuple[str, str]]:
     return [(n, "src/havoc/games/cry_havoc/words.py") for n in names()]
 
 
+def mechanism_rules(rs: Ruleset) -> frozenset[str]:
+    """Rules without a check that a mechanism carries out and cites: the solo Trogs' decisions."""
+    from havoc.games.cry_havoc.solo import engine
+
+    return frozenset(v for k, v in vars(engine).items() if k.startswith(("R_", "I_")) and isinstance(v, str))
+
+
 def resolve_fact(name: str) -> Any:
     from havoc.games.cry_havoc.facts import resolve
 

@@ -419,13 +419,7 @@ def _order(job: Job) -> Answer:
     for i, rid in enumerate(order, 1):
         r = job.pos.regions[rid]
         assert r.battle is not None
-        d = r.defender()
-        lines.append(
-            f"{i}. {job.rname(rid)} — "
-            + ui("Battle token {token}: {attacker} attack, {defender} defend", lang).format(
-                token=r.battle.token, attacker=job.fname(r.battle.attacker), defender=job.fname(d) if d else "—"
-            )
-        )
+        lines.append(f"{i}. {job.rname(rid)} — " + _heading(job, r.battle.token, r.battle.attacker, r.defender()))
     if not order:
         lines.append(ui("No Battle tokens on the listed Regions.", lang))
     return _answer(job, question, [], {"order": order}, lines, verdict=None, details={"order": order})

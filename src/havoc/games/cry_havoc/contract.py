@@ -62,8 +62,9 @@ P_TROG_UNITS: Final = "trog-units"
 P_ACTIONS_PER_ROUND: Final = "actions-per-round"
 P_MAX_ROUNDS: Final = "max-rounds"
 P_BATTLE_TOKENS: Final = "battle-tokens"
+P_SCORE_TRACK: Final = "plus-fifty-threshold"  # spots on the Score track: counting goes round after it
 
-MECHANISM_PARAMS: Final = (P_UNITS, P_TROG_UNITS, P_ACTIONS_PER_ROUND, P_MAX_ROUNDS, P_BATTLE_TOKENS)
+MECHANISM_PARAMS: Final = (P_UNITS, P_TROG_UNITS, P_ACTIONS_PER_ROUND, P_MAX_ROUNDS, P_BATTLE_TOKENS, P_SCORE_TRACK)
 
 # --- figures the mechanisms read from rule checks -----------------------------------
 # battle (evaluated once per side, the side being the actor)
@@ -84,3 +85,5 @@ F_FINAL_VP: Final = "final-vp"
 TIEBREAK_PREFIX: Final = "tiebreak-"
 # retreat: a destination is allowed when every retreat rule's `requires` holds for it
 F_TO_RESERVE: Final = "to-reserve"
+# score: the Event stacks a Score token passes move on (rule events-passed)
+F_EVENTS_MOVED: Final = "events-moved"

@@ -232,6 +232,16 @@ def _step(ctx: Context) -> str:
     return ctx.pos.step or ""
 
 
+@fact("game.initiative-given", "bool")
+def _initiative_given(ctx: Context) -> bool:
+    return bool(ctx.pos.initiative)
+
+
+@fact("game.event-stacks", "int")
+def _event_stacks(ctx: Context) -> int:
+    return len(ctx.pos.events)
+
+
 @fact("game.variant", "string")
 def _variant(ctx: Context) -> str:
     return ctx.pos.variant or ""
@@ -418,6 +428,11 @@ def _has_enemy(ctx: Context, r: Region) -> bool:
 @region_fact("region.has-trog-token", "bool")
 def _has_trog_token(ctx: Context, r: Region) -> bool:
     return r.trog_token is not None
+
+
+@region_fact("region.trog-token", "string")
+def _trog_token(ctx: Context, r: Region) -> str:
+    return r.trog_token or ""
 
 
 @region_fact("region.has-exploration", "bool")

@@ -193,7 +193,13 @@ def ask_end_of_move(job: Job) -> Answer:
         )
     )
     lost = _int(figs.get("units-lost", 0))
-    if not figs.get("reveals-trog-token"):
+    if figs.get("trogs-from-hq"):
+        step2 = ui(
+            "Trog Nest: set it aside; as many Trog Units as it shows come from the Trog HQ to fight here, "
+            "and a Trog Tunnel goes on the Region if it has none.",
+            lang,
+        )
+    elif not figs.get("reveals-trog-token"):
         step2 = ui("Trog token: none here.", lang)
     elif figs.get("trogs-join-army"):
         step2 = ui("Trog token: reveal it; its Trog Units join the Trog player's army here.", lang)
@@ -238,6 +244,8 @@ def ask_end_of_move(job: Job) -> Answer:
         "places-battle-token": bool(figs.get("places-battle-token")),
         "battle-token": token,
     }
+    if figs.get("trogs-from-hq"):
+        figures["trogs-from-hq"] = True
     ans = _finish(job, [(r, ctx, None) for r in rs], question, figures, verdict=None)
     ans.figures = figures
     ans.verdict = None

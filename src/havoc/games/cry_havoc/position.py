@@ -20,6 +20,7 @@ from havoc.games.cry_havoc.contract import (
     P_ACTIONS_PER_ROUND,
     P_BATTLE_TOKENS,
     P_MAX_ROUNDS,
+    P_SCORE_TRACK,
     P_TROG_UNITS,
     P_UNITS,
     PHASES,
@@ -137,12 +138,26 @@ FACTION_STATE = Spec(
         ),
     },
 )
+EVENT_STACK = Spec(
+    "object",
+    "An unresolved Event stack on the Score track.",
+    fields={
+        "at": _int("The Score track spot (VP, from 0) the stack lies on."),
+        "tokens": _int("How many face-down Event tokens the stack holds (default 1).", 1),
+    },
+    required=("at",),
+)
 SCORING = Spec(
     "object",
     "The scoring state of the round.",
     fields={
         "enabled-by": _enum("The faction that enabled scoring this round.", FACTIONS),
         "final-round": _bool("The Enable Final Scoring event has been resolved: this is the last round."),
+        "events": Spec(
+            "list",
+            "The unresolved Event stacks on the Score track, by their spots (the printed spots are not in our sources).",
+            item=EVENT_STACK,
+        ),
     },
 )
 ALL_STEPS: Final = tuple(sorted({s for steps in STEPS.values() for s in steps}))
@@ -238,6 +253,7 @@ class Position:
     upcoming_initiative: tuple[str, ...] = ()
     scoring_enabled_by: str | None = None
     final_round: bool = False
+    events: tuple[tuple[int, int], ...] = ()  # unresolved Event stacks on the Score track: (spot, tokens)
     factions: dict[str, FactionState] = field(default_factory=dict)
     regions: dict[str, Region] = field(default_factory=dict)
     name: str = "position"
@@ -378,6 +394,7 @@ def _build(d: dict[str, Any], name: str) -> Position:
         upcoming_initiative=tuple(d.get("upcoming-initiative", ())),
         scoring_enabled_by=scoring.get("enabled-by"),
         final_round=scoring.get("final-round", False),
+        events=tuple(sorted((e["at"], e.get("tokens", 1)) for e in scoring.get("events", ()))),
         factions=factions,
         regions=regions,
         name=name,
@@ -402,6 +419,7 @@ class _Checks:
     def run(self) -> None:
         self.players()
         self.order_and_limits()
+        self.event_stacks()
         self.factions()
         for rid, region in self.pos.regions.items():
             self.region(rid, region)
@@ -409,6 +427,23 @@ class _Checks:
             self.region_structures(rid, region)
             self.region_battle(rid, region)
         self.unit_totals()
+
+    def event_stacks(self) -> None:
+        """Event stacks on the Score track: one per spot, each on a spot of the track."""
+        pos, r, line_of = self.pos, self.r, self.line_of
+        spots = _param_int(self.rs, P_SCORE_TRACK)
+        seen: set[int] = set()
+        for at, _ in pos.events:
+            path = "scoring.events"
+            if at in seen:
+                r.problem(line_of("scoring", "events"), path, ui("two Event stacks on spot {at}", _ml()).format(at=at))
+            seen.add(at)
+            if spots is not None and at >= spots:
+                r.problem(
+                    line_of("scoring", "events"),
+                    path,
+                    ui("the Score track has spots 0 to {last}, found {at}", _ml()).format(last=spots - 1, at=at),
+                )
 
     def must_play(self, faction: str | None, path: str, *keys: str, neutral_ok: bool = False) -> None:
         """A faction named somewhere must be one of the players (the neutral Trogs where allowed)."""
@@ -457,10 +492,14 @@ class _Checks:
         """Whose turn, the Initiative orders, the step, and the round limits from the rules."""
         pos, rs, r, line_of, must_play = self.pos, self.rs, self.r, self.line_of, self.must_play
         players = self.pos.players
-        must_play(pos.turn, "turn", "turn")
-        must_play(pos.scoring_enabled_by, "scoring.enabled-by", "scoring", "enabled-by")
+        # A variant may give the automated Trogs a turn and a place on the Initiative tracks
+        # (the solo Trogs: 002, "How to play"); the base game's neutral Trogs have neither.
+        with_trogs = pos.variant is not None and TROGS not in players
+        must_play(pos.turn, "turn", "turn", neutral_ok=with_trogs)
+        must_play(pos.scoring_enabled_by, "scoring.enabled-by", "scoring", "enabled-by", neutral_ok=with_trogs)
+        allowed = [sorted(players)] + ([sorted([*players, TROGS])] if with_trogs else [])
         for key, order in (("initiative", pos.initiative), ("upcoming-initiative", pos.upcoming_initiative)):
-            if order and sorted(order) != sorted(players):
+            if order and sorted(order) not in allowed:
                 r.problem(
                     line_of(key),
                     key,

@@ -23,6 +23,7 @@ from havoc.games.cry_havoc.ui import (
     faction_name,
     figure_label,
     message_language,
+    nui,
     region_names,
     skill_name,
     structure_name,
@@ -507,6 +508,10 @@ def ask_score(job: Job) -> Answer:
         figures["vp"] = gained[asker]
     figures["vp-gained"] = gained
     figures["total-vp"] = {f: pos.faction(f).vp + gained[f] for f in players}
+    event_lines: list[str] = []
+    if asker and pos.events:
+        moved, event_lines = _events_passed(job, pos.faction(asker).vp, figures["total-vp"][asker])
+        figures[C.F_EVENTS_MOVED] = moved
     ans = _finish(job, cited + mine + others, question, figures)
     ans.figures = figures
     ans.yes_no = False
@@ -524,10 +529,53 @@ def ask_score(job: Job) -> Answer:
             + (f" ({parts})" if parts else "")
             + f" → {figures['total-vp'][f]}"
         )
+    ans.lines.extend(event_lines)
     ans.details = {
         "factions": {f: {"gained": gained[f], "figures": per[f], "total": figures["total-vp"][f]} for f in players}
     }
     return ans
+
+
+def _events_passed(job: Job, old: int, new: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """The Event stacks a Score token moving from ``old`` to ``new`` VP passes, in the order it
+    passes them; each moves on top of the next stack on the track (rule ``events-passed``).
+
+    A spot the token stops on is not passed; the track goes round after its last spot, and one
+    scoring never takes a token round it more than once.
+    """
+    track = job.eng.int_param(C.P_SCORE_TRACK)
+    stacks = dict(job.pos.events)
+    moved: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for vp in range(old + 1, min(new, old + track + 1)):
+        spot = vp % track
+        count = stacks.get(spot, 0)
+        if not count:
+            continue
+        after = [s for s in sorted(stacks) if s > spot]
+        nxt = after[0] if after else None
+        moved.append({"from": spot, "to": nxt, "tokens": count})
+        if nxt is None:
+            lines.append(
+                nui(
+                    "The Score token passes {count} Event token on spot {spot}; the rulebook does not say where the last stack goes.",
+                    "The Score token passes {count} Event tokens on spot {spot}; the rulebook does not say where the last stack goes.",
+                    count,
+                    job.lang,
+                ).format(count=count, spot=spot)
+            )
+            continue
+        stacks[spot] = 0
+        stacks[nxt] += count
+        lines.append(
+            nui(
+                "The Score token passes {count} Event token on spot {spot}: it goes on top of the stack on spot {next}.",
+                "The Score token passes {count} Event tokens on spot {spot}: they go on top of the stack on spot {next}.",
+                count,
+                job.lang,
+            ).format(count=count, spot=spot, next=nxt)
+        )
+    return moved, lines
 
 
 # --- winner -----------------------------------------------------------------------------
@@ -622,7 +670,7 @@ def ask_winner(job: Job) -> Answer:
         vp_word = ui("VP", job.lang)
         ans.lines.append(f"{i}. {job.fname(f)}: {eligible[f]} {vp_word}")
     for f, why in excluded.items():
-        ans.lines.append(ui("{faction} cannot win", job.lang).format(faction=job.fname(f)) + f" [{', '.join(why)}]")
+        ans.lines.append(ui("{faction} cannot win", job.lang).format(faction=job.fname(f)) + f" [{job.titles(why)}]")
     if used_breakers:
         ans.lines.append(
             ui("Tie broken by", job.lang) + ": " + ", ".join(figure_label(b, job.lang) for b in used_breakers)

@@ -14,6 +14,7 @@ KIND = QuestionKind(
         "places-battle-token",
         "battle-token",
         "trogs-join-army",
+        "trogs-from-hq",
     ),
     per_side=(),
     no_actor=False,

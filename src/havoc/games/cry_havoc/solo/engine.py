@@ -25,7 +25,7 @@ from havoc.i18n import message_language, nui, ui
 from havoc.rulebook.model import Ruleset
 
 VARIANT = "solo"
-KINDS = ("move", "place", "build", "recruit", "tactics", "prisoner")
+KINDS = ("move", "place", "build", "recruit", "tactics", "prisoner", "initiative")
 TRAP = "trap"  # Structure type IDs of the position format
 BROODING_POOL = "brooding-pool"
 
@@ -42,6 +42,7 @@ R_BUILD = "solo-build"
 R_PLACE = "solo-battle-trog-placement"
 R_TACTICS = "solo-battle-tactics"
 R_PRISONERS = "solo-prisoners"
+R_TURN = "solo-trog-turn-order"
 R_UNUSED = "solo-unused-regions"
 R_NO_OTHER_HQ = "move-no-other-hq"
 R_NO_BATTLE_ENTRY = "battle-region-no-entry"
@@ -876,6 +877,22 @@ def decide_prisoner(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     return d
 
 
+def decide_initiative(table: Table, query: Mapping[str, Any]) -> TrogDecision:
+    """Where the Trogs put their Initiative token when a card lets them choose: always first."""
+    lang = table.lang
+    d = _start(table, "initiative", ui("Where do the Trogs put their token on the Upcoming Initiative track?", lang))
+    d.choice, d.rule = "1", R_TURN
+    others = [f for f in (table.pos.upcoming_initiative or table.pos.initiative) if f != TROGS]
+    d.figures = {"position": 1, "upcoming-order": [TROGS, *others]}
+    d.lines.append(ui("The Trogs always choose to go first: their token goes on the first spot.", lang))
+    if others:
+        d.lines.append(
+            ui("Upcoming Initiative: {order}", lang).format(order=", ".join(table.fname(f) for f in [TROGS, *others]))
+        )
+    _titles(table, d)
+    return d
+
+
 def _objective_name(obj: str, lang: str) -> str:
     return {
         "control": ui("Region Control", lang),
@@ -904,6 +921,7 @@ DECIDERS: dict[str, Callable[[Table, Mapping[str, Any]], TrogDecision]] = {
     "recruit": decide_recruit,
     "tactics": decide_tactics,
     "prisoner": decide_prisoner,
+    "initiative": decide_initiative,
 }
 
 
