@@ -63,27 +63,6 @@ class _Parser(argparse.ArgumentParser):
                 _Parser.lang = w.partition("=")[2]
         return super().parse_known_args(args, namespace)
 
-    def format_help(self) -> str:
-        from havoc.i18n import ui
-
-        lang = _Parser.lang if _Parser.lang in _languages() else "en"
-        saved = [(a, a.help) for a in self._actions]
-        saved_text = (self.description, self.epilog)
-        try:
-            for a, h in saved:
-                if h and h != argparse.SUPPRESS:
-                    a.help = ui(h, lang)
-                if isinstance(a, argparse._SubParsersAction):
-                    for choice in a._choices_actions:
-                        choice.help = ui(choice.help, lang) if choice.help else choice.help
-            self.description = ui(self.description, lang) if self.description else None
-            self.epilog = ui(self.epilog, lang) if self.epilog else None
-            return super().format_help()
-        finally:
-            for a, h in saved:
-                a.help = h
-            self.description, self.epilog = saved_text
-
 
 def _languages() -> tuple[str, ...]:
     from havoc.i18n import LANGUAGES
