@@ -4,6 +4,8 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# The WebAssembly Python the site ships (package.json pins it; npm ci installs the locked files).
+NODE_STAMP := node_modules/.installed-stamp
 
 .PHONY: site test lint bench fuzz serve clean
 
@@ -13,8 +15,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[docs,sheet,serve,test]'
 	touch $(STAMP)
 
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
 site: $(STAMP)
 	bash scripts/ensure-system-deps site
+	$(MAKE) --no-print-directory $(NODE_STAMP)
 	$(BIN)/havoc check
 	$(BIN)/havoc sheet --lang all
 	$(BIN)/havoc docs --lang all
@@ -27,6 +34,7 @@ lint: $(STAMP)
 
 test: lint
 	bash scripts/ensure-system-deps
+	$(MAKE) --no-print-directory $(NODE_STAMP)
 	$(BIN)/pytest
 
 serve: site

@@ -64,8 +64,29 @@ def test_waking_and_morale(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "waking", "8", "--if", "aid", "--if", "enemy exerting:2")[1].startswith(
         "5: Healthy and Impaired"
     )
-    out = run(capsys, "morale", "--if", "banner", "--if", "leader")[1]
-    assert out.startswith("modifier in total: -2")
+    out = run(capsys, "morale", "morale", "--if", "banner", "--if", "leader")[1]
+    assert out.startswith("morale check: modifier in total: -2")
+
+
+def test_morale_or_recovery_is_a_choice(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["charts", "morale", "--if", "enemy zoi"])
+    assert exc.value.code == 2
+    capsys.readouterr()
+    code, out, _ = run(capsys, "morale", "morale", "--if", "enemy zoi")
+    assert code == 0 and out.startswith("morale check: modifier in total: +0") and "recovery checks only" in out
+    code, out, _ = run(capsys, "morale", "recovery", "--if", "enemy zoi", "--roll", "6", "--courage", "5")
+    assert code == 0 and out.startswith("recovery check: modifier in total: +1")
+    assert "modified roll: 7 (roll 6, modifiers +1)" in out and "courage: 5" in out
+    assert "result: cannot be determined from the source" in out and "(left open)" in out
+
+
+def test_ranged_at_an_animal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "combat", "--ranged", "--animal", "--target", "rear hex")
+    assert code == 0 and out.startswith("column shift in total: +0")
+    assert "not counted: does not apply to an animal" in out
+    code, out, _ = run(capsys, "combat", "--ranged", "--animal", "--target", "armored")
+    assert code == 0 and out.startswith("column shift in total: -2")
 
 
 @pytest.mark.parametrize(
@@ -78,7 +99,6 @@ def test_waking_and_morale(capsys: pytest.CaptureFixture[str]) -> None:
         (["impairment", "-2"], "roll:"),
         (["combat", "--target", "dragon"], "dragon:"),
         (["combat", "--target", "prone:2"], "prone:2:"),
-        (["combat", "--ranged", "--animal"], "--animal:"),
     ],
 )
 def test_bad_input_is_located_exit_2_no_traceback(
@@ -151,3 +171,34 @@ def test_the_engine_does_not_name_the_game() -> None:
 def test_courage_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "courage", "12", "--foot")[1].startswith("DEF 12 (foot): courage 8\n")
     assert run(capsys, "courage", "12", "--mounted", "--lang", "pl")[1].startswith("DEF 12 (konny): odwaga 7\n")
+
+
+def test_the_status_page_says_where_the_engaged_lines_agree() -> None:
+    rs = rulebook.load("advanced-cry-havoc")
+    text = " ".join(rs.rules["acv-status-undetermined"].text.split())
+    assert "every column but the first" not in text
+    assert "backing" in text and "Stunned" in text and "agree" in text
+    rows = {r[0]: r for r in rs.rules["acv-status-effects"].table.rows}  # type: ignore[union-attr]
+    first, second = rows["Engaged (first line)"], rows["Engaged (second line)"]
+    same = [c for c, (a, b) in enumerate(zip(first, second, strict=True)) if a == b]
+    assert same == [5, 8]  # backing and If it becomes Stunned (the ZOI column adds a footnote)
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "message"),
+    [
+        ("09-morale.yaml", 'value: "In an enemy ZOI (recovery checks only)"', 'value: "In enemy ZOI"', "recovery-only"),
+        ("04-ranged-modifiers.yaml", 'value: "LOS through a rear hex (not animals)"', 'value: "Rear"', "not-animals"),
+        ("03-ranged-weapons.yaml", '[Throwing axe, "5-6",', '[Throwing axe, "5",', "6 hexes between two bands"),
+        ("03-ranged-weapons.yaml", '[Throwing axe, "5-6",', '[Throwing axe, "1-6",', "1 hexes is not between"),
+    ],
+)
+def test_the_chart_check_catches_a_line_or_gap_the_lookups_rely_on(
+    rules_copy: Path, file: str, old: str, new: str, message: str
+) -> None:
+    path = rules_copy / "advanced-cry-havoc" / "sections" / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    problems = check_rules(rulebook.load("advanced-cry-havoc", rules_copy, use_cache=False))
+    assert any(message in p.message for p in problems), problems

@@ -77,19 +77,29 @@ def test_beyond_the_long_band_is_out_of_range(rs: Ruleset, weapon: str) -> None:
     assert L.range_lookup(rs, weapon, longest).status == L.FOUND
 
 
-def test_the_staff_sling_has_no_band_at_one_or_two_hexes(rs: Ruleset) -> None:
-    for d in (1, 2):
-        got = L.range_lookup(rs, "staff sling", d)
-        assert (got.status, got.band, got.power) == (L.NO_BAND, None, None)
+DASH_FIRST = [(w, d) for w, (_, cells, _, _) in SEED_WEAPONS.items() if cells[0] == "-" for d in (1, 2)]
 
 
-@pytest.mark.parametrize("distance", [1, 2, 5, 6])
-def test_the_throwing_axe_gaps_are_refused_with_the_reason(rs: Ruleset, distance: int) -> None:
+@pytest.mark.parametrize(("weapon", "distance"), DASH_FIRST)
+def test_a_dash_before_the_first_band_is_no_band_in_every_row(rs: Ruleset, weapon: str, distance: int) -> None:
+    # 004 prints a dash for the point blank band of the staff sling and of the throwing axe alike
+    assert {w for w, _ in DASH_FIRST} == {"Staff sling", "Throwing axe"}
+    got = L.range_lookup(rs, weapon, distance)
+    assert (got.status, got.band, got.power, got.reason) == (L.NO_BAND, None, None, None)
+
+
+@pytest.mark.parametrize("distance", [5, 6])
+def test_the_throwing_axe_gap_between_bands_is_refused_with_the_reason(rs: Ruleset, distance: int) -> None:
     got = L.range_lookup(rs, "throwing axe", distance)
     assert got.status == L.REFUSED
     assert got.power is None and got.band is None
     assert got.reason and "source" in got.reason
     assert got.rules[0] == "acv-ranged-undetermined"
+
+
+def test_the_dash_rule_is_stated_on_the_weapons_page(rs: Ruleset) -> None:
+    text = rs.rules["acv-ranged-weapons"].text
+    assert "one rule reads it in" in text and "no band" in text and "out of range" in text
 
 
 def test_weapon_names_are_matched_or_refused(rs: Ruleset) -> None:
@@ -192,11 +202,30 @@ SEED_MORALE = {"scared": 1, "panic": 2, "enemy zoi": 1, "banner": -1, "knight": 
 
 @pytest.mark.parametrize(("situation", "value"), list(SEED_MORALE.items()))
 def test_each_morale_modifier(rs: Ruleset, situation: str, value: int) -> None:
-    assert L.morale(rs, [situation]).total == value
+    assert L.morale(rs, [situation], "recovery").total == value
+
+
+def test_the_enemy_zoi_line_counts_in_a_recovery_check_only(rs: Ruleset) -> None:
+    got = L.morale(rs, ["enemy zoi", "scared"], "morale")
+    assert got.total == 1 and got.check == "morale"
+    assert [(a.label, a.why_not) for a in got.applied if not a.counted] == [
+        ("In an enemy ZOI (recovery checks only)", "recovery-only")
+    ]
+    assert L.morale(rs, ["enemy zoi", "scared"], "recovery").total == 2
+    with pytest.raises(InputError):
+        L.morale(rs, ["scared"], "rally")
+
+
+def test_a_roll_against_courage_gives_the_modified_roll_and_refuses_the_result(rs: Ruleset) -> None:
+    got = L.morale(rs, ["panic", "leader"], "recovery", roll=6, courage=5)
+    assert (got.roll, got.modified, got.courage, got.status) == (6, 6, 5, L.REFUSED)
+    assert got.rules[-1] == "acv-morale-against-courage" and "acv-courage" in got.rules
+    assert got.reason and "not determinable" in got.reason
+    assert L.morale(rs, ["panic"]).status == L.FOUND  # the modifiers alone are an answer
 
 
 def test_negative_morale_modifiers_are_not_cumulative(rs: Ruleset) -> None:
-    got = L.morale(rs, ["banner", "knight", "leader", "panic"])
+    got = L.morale(rs, ["banner", "knight", "leader", "panic"], "morale")
     assert got.total == 0  # +2 panic, only the leader's -2 of the three negatives
     dropped = [a.label for a in got.applied if not a.counted]
     assert dropped == ["In LOS of a friendly banner", "Adjacent to a Good Order Knight"]
@@ -332,3 +361,15 @@ def test_both_engaged_lines_are_refused_with_the_reason(rs: Ruleset, name: str) 
     assert got.status == L.REFUSED and got.effects == ()
     assert got.reason and "ENGAGED twice" in got.reason
     assert got.rules[0] == "acv-status-undetermined"
+
+
+def test_ranged_shots_at_an_animal_drop_only_the_rear_hex_shift(rs: Ruleset) -> None:
+    # 004: "LOS through a rear hex (not animals)"; no other ranged shift is limited
+    got = L.combat(rs, target=["rear hex"], ranged=True, animal=True)
+    assert got.shift_total == 0
+    assert [(a.label, a.counted, a.why_not) for a in got.shifts] == [
+        ("LOS through a rear hex (not animals)", False, "not-animal")
+    ]
+    got = L.combat(rs, target=["armored", "heavy cover", "stunned"], ranged=True, animal=True)
+    assert got.shift_total == -2 - 3 + 2 and all(a.counted for a in got.shifts)
+    assert L.combat(rs, target=["rear hex"], ranged=True).shift_total == 1  # not an animal: it counts

@@ -86,7 +86,9 @@ def test_ask_query_file(pos_file: Path, tmp_path: Path, capsys: pytest.CaptureFi
     query = {"ask": "discard", "faction": "humans"}
     path = tmp_path / f"q.{suffix}"
     path.write_text(json.dumps(query) if suffix == "json" else "ask: discard\nfaction: humans\n")
-    code, out, _ = run(capsys, "ask", str(pos_file), "--query", str(path), "--json")
+    drawn = tmp_path / "drawn.yaml"  # the hand limit applies in the Draw Cards phase
+    drawn.write_text(pos_file.read_text().replace("phase: actions\nturn: humans", "phase: draw-cards"))
+    code, out, _ = run(capsys, "ask", str(drawn), "--query", str(path), "--json")
     assert code == 0 and json.loads(out)["figures"]["must-discard"] == 2
 
 
@@ -138,7 +140,9 @@ def test_hostile_position_files(
 
 
 def test_position_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(POSITION))
+    monkeypatch.setattr(
+        sys, "stdin", io.StringIO(POSITION.replace("phase: actions\nturn: humans", "phase: draw-cards"))
+    )
     code, out, _ = run(capsys, "ask", "-", "discard", "humans")
     assert code == 0 and "must discard: 2" in out
 

@@ -223,3 +223,132 @@ def test_print_shows_examples_in_full_without_navigation(browser: Any, server: s
     assert not page.locator(".mobile-header").is_visible()
     assert not page.locator(".skip-to-content").first.is_visible()
     page.close()
+
+
+# --- the reader's place and the floating controls on a phone --------------------------------
+
+ACV = "advanced-cry-havoc"
+
+
+@pytest.fixture(scope="module")
+def acv_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The Advanced Cry Havoc 2 site, both languages, served like the main one."""
+    from test_site import build_site
+
+    from havoc.commands.docs import source_for
+
+    out = tmp_path_factory.mktemp("acv") / "site"
+    site = build_site(source_for(ACV), out, ACV, rulebook.rules_root())
+    handler = functools.partial(_QuietHandler, directory=str(site.out))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _settled(page: Any) -> None:
+    """Wait until smooth scrolling has stopped (furo scrolls smoothly to an anchor)."""
+    last = None
+    for _ in range(40):
+        now = page.evaluate("window.scrollY")
+        if now == last:
+            return
+        last = now
+        page.wait_for_timeout(100)
+
+
+def _header_bottom(page: Any) -> float:
+    return float(page.evaluate("document.querySelector('.mobile-header').getBoundingClientRect().bottom"))
+
+
+def _rule_top(page: Any, rule_id: str) -> float:
+    return float(page.evaluate(f"document.getElementById({rule_id!r}).getBoundingClientRect().top"))
+
+
+@pytest.mark.parametrize(
+    ("site", "path", "rule_id", "into"),
+    [
+        ("main", RULE_PAGE, "battle-region-leave", 0),
+        ("main", RULE_PAGE, "battle-region-attacker-marker", 150),  # scrolled past its title: still this rule
+        ("acv", "rules/morale.html", "acv-morale-modifiers", 0),
+    ],
+)
+@pytest.mark.parametrize(("lang", "other"), [("en", "pl"), ("pl", "en")])
+def test_language_switch_keeps_the_rule_scrolled_to_without_an_anchor(
+    browser: Any, request: pytest.FixtureRequest, site: str, path: str, rule_id: str, into: int, lang: str, other: str
+) -> None:
+    base = request.getfixturevalue("server" if site == "main" else "acv_server")
+    page = browser.new_page(**PHONE)
+    page.goto(f"{base}/{lang}/{path}")
+    top = _header_bottom(page)
+    # scroll by hand (no anchor in the address): the rule's top just under the header, or above it
+    page.evaluate(f"window.scrollBy(0, {_rule_top(page, rule_id) - top + into})")
+    _settled(page)
+    assert abs(_rule_top(page, rule_id) - (top - into)) < 2, "the page is too short to scroll the rule up"
+    assert "#" not in page.url
+    page.locator(".mobile-header a.havoc-lang").click()
+    page.wait_for_url(f"{base}/{other}/{path}#{rule_id}")
+    _settled(page)
+    assert page.locator("html").get_attribute("lang") == other
+    top = _header_bottom(page)
+    at = _rule_top(page, rule_id)
+    assert top <= at <= top + 40, f"{rule_id} is at {at}px, the header ends at {top}px"
+    # its title is the first thing the reader sees under the header, not hidden behind it
+    title = page.locator(f"#{rule_id} > :is(h1, h2, h3, h4, h5, h6)").first.bounding_box()
+    assert title is not None and title["y"] >= top
+    page.close()
+
+
+def test_switch_at_the_top_of_a_page_adds_no_anchor(browser: Any, server: str) -> None:
+    page = browser.new_page(**PHONE)
+    page.goto(f"{server}/en/{RULE_PAGE}")
+    href = page.locator(".mobile-header a.havoc-lang").get_attribute("href")
+    assert href is not None and href.endswith(f"pl/{RULE_PAGE}")
+    page.close()
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+@pytest.mark.parametrize("viewport", [(390, 844), (412, 915), (360, 740)])
+def test_back_to_top_never_covers_the_search_field_or_the_text(
+    browser: Any, server: str, lang: str, viewport: tuple[int, int]
+) -> None:
+    width, height = viewport
+    page = browser.new_page(**{**PHONE, "viewport": {"width": width, "height": height}})
+    page.goto(f"{server}/{lang}/{RULE_PAGE}")
+    pill = page.locator(".back-to-top")
+    field = page.locator(".mobile-header .havoc-header-search input")
+    seen = 0
+    # down the page and back up in steps: furo shows the control while the reader scrolls up
+    for step in [600] * 4 + [-150] * 6:
+        page.mouse.wheel(0, step)
+        page.wait_for_timeout(150)
+        if not pill.is_visible():
+            continue
+        seen += 1
+        box, search = pill.bounding_box(), field.bounding_box()
+        assert box is not None and search is not None
+        assert not _overlap(box, search), f"back to top {box} covers the search field {search}"
+        header = page.locator(".mobile-header").bounding_box()
+        assert header is not None and box["y"] + box["height"] <= header["y"] + header["height"], (
+            "back to top floats over the text below the header"
+        )
+        for button in page.locator(
+            ".mobile-header :is(a.havoc-lang, .theme-toggle, .nav-overlay-icon, .toc-overlay-icon)"
+        ).all():
+            other = button.bounding_box()
+            if other is not None and button.is_visible():
+                assert not _overlap(box, other), f"back to top {box} covers a header button {other}"
+    assert seen, "the back-to-top control never showed while scrolling up"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{lang}-back-to-top-{width}.png"))
+    page.close()

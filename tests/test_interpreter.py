@@ -104,6 +104,13 @@ ACTIONS: dict[str, Any] = {
     },
 }
 
+# The Draw Cards phase after the draw: the hand limit applies (not in the Actions phase).
+DRAWN: dict[str, Any] = {
+    **{k: v for k, v in ACTIONS.items() if k != "turn"},
+    "phase": "draw-cards",
+    "step": "discard",
+}
+
 
 def _pos(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
     import copy
@@ -167,8 +174,8 @@ YES_CASES: list[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]] = [
     ("draw", ACTIONS, {"ask": "draw-tactics", "faction": "pilgrims", "deck": "mountains"}, {}),
     ("enable", ACTIONS, {"ask": "enable-scoring", "faction": "pilgrims"}, {}),
     ("skill", ACTIONS, {"ask": "use-skill", "faction": "pilgrims", "skill": "teleport"}, {}),
-    ("discard", ACTIONS, {"ask": "discard", "faction": "pilgrims"}, {"must-discard": 2}),
-    ("discard-none", ACTIONS, {"ask": "discard", "faction": "machines"}, {"must-discard": 0}),
+    ("discard", DRAWN, {"ask": "discard", "faction": "pilgrims"}, {"must-discard": 2}),
+    ("discard-none", DRAWN, {"ask": "discard", "faction": "machines"}, {"must-discard": 0}),
 ]
 
 
@@ -772,7 +779,7 @@ def test_legal_card_position() -> None:
 def test_answers_follow_the_numbers_in_rules(rules_copy: Path) -> None:
     """Change the hand limit, the leave-block factor and the Region Control VP in a copy of rules/."""
     sections = rules_copy / "cry-havoc" / "sections"
-    before_discard = ask(ACTIONS, {"ask": "discard", "faction": "pilgrims"}).figures["must-discard"]
+    before_discard = ask(DRAWN, {"ask": "discard", "faction": "pilgrims"}).figures["must-discard"]
     before_leave = ask(
         BATTLE_8_3, {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 2}
     )
@@ -788,7 +795,7 @@ def test_answers_follow_the_numbers_in_rules(rules_copy: Path) -> None:
     bump("draw-cards", "hand-limit: {value: 7", "hand-limit: {value: 5")
     bump("battle-regions", "leave-block-factor: {value: 2", "leave-block-factor: {value: 3")
     bump("objectives", "region-control-vp: {value: 2", "region-control-vp: {value: 4")
-    assert ask(ACTIONS, {"ask": "discard", "faction": "pilgrims"}).figures["must-discard"] == 4
+    assert ask(DRAWN, {"ask": "discard", "faction": "pilgrims"}).figures["must-discard"] == 4
     after_leave = ask(
         BATTLE_8_3, {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 2}
     )

@@ -2,7 +2,8 @@
 browser's query script giving exactly the Python core's answers.
 
 The query set (tests/fixtures/search/queries.yaml) holds table questions with the rules a careful
-reader accepts, chosen from the rules themselves; at least 95% must have one of them in the top 3.
+reader accepts, chosen from the rules themselves; at least 97% must have one of them in the top 3
+and 85% first, through ``havoc lookup`` and (test_search_browser.py) on the built site.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ REPO = Path(__file__).resolve().parents[1]
 QUERIES = Path(__file__).parent / "fixtures" / "search" / "queries.yaml"
 GROUP_LANG = {"pl": "pl", "en": "en"}
 TOP = 3
-REQUIRED = 0.95
+REQUIRED = 0.97
+REQUIRED_TOP1 = 0.85
 
 
 class Query:
@@ -55,13 +57,18 @@ def query_set() -> list[Query]:
     return [Query(group, item) for group, items in data.items() for item in items]
 
 
-def top3_rate(found: dict[Query, list[str]]) -> tuple[float, list[str]]:
+def top3_rate(found: dict[Query, list[str]], top: int = TOP) -> tuple[float, list[str]]:
     misses = [
-        f"{q!r}: got {ids[:TOP]}, wanted one of {q.expect}"
+        f"{q!r}: got {ids[:top]}, wanted one of {q.expect}"
         for q, ids in found.items()
-        if not set(ids[:TOP]) & set(q.expect)
+        if not set(ids[:top]) & set(q.expect)
     ]
     return 1 - len(misses) / len(found), misses
+
+
+def is_polish(q: Query) -> bool:
+    """Whether the query's words are Polish: the Polish group, or Polish typed on the English site."""
+    return q.group == "pl" or (q.group == "cross" and q.lang == "en")
 
 
 # --- the query set ----------------------------------------------------------------------
@@ -70,7 +77,10 @@ def top3_rate(found: dict[Query, list[str]]) -> tuple[float, list[str]]:
 def test_the_query_set_is_large_enough_and_names_real_rules() -> None:
     queries = query_set()
     groups = {g: [q for q in queries if q.group == g] for g in ("pl", "en", "cross")}
-    assert len(groups["pl"]) >= 30 and len(groups["en"]) >= 25 and len(groups["cross"]) >= 25
+    assert len(queries) >= 150
+    assert sum(map(is_polish, queries)) >= len(queries) / 2  # half Polish
+    assert len(groups["cross"]) >= len(queries) / 3  # a third cross-language
+    assert sum(len(T.words(q.text)) <= 2 for q in queries) >= len(queries) / 5  # a fifth one or two words
     assert all(q.lang == "pl" for q in groups["pl"]) and all(q.lang == "en" for q in groups["en"])
     # cross-language: both directions, each query's words in the other language than its site
     assert {q.lang for q in groups["cross"]} == {"en", "pl"}
@@ -90,10 +100,12 @@ def _cli_ids(text: str, lang: str) -> list[str]:
     return [hit["rule_id"] for hit in json.loads(out.getvalue())]
 
 
-def test_query_set_top3_through_havoc_lookup() -> None:
+def test_query_set_top3_and_top1_through_havoc_lookup() -> None:
     found = {q: _cli_ids(q.text, q.lang) for q in query_set()}
     rate, misses = top3_rate(found)
     assert rate >= REQUIRED, f"top-3 {rate:.1%} < {REQUIRED:.0%}:\n" + "\n".join(misses)
+    rate, misses = top3_rate(found, 1)
+    assert rate >= REQUIRED_TOP1, f"top-1 {rate:.1%} < {REQUIRED_TOP1:.0%}:\n" + "\n".join(misses)
 
 
 # --- what the issue asked for -------------------------------------------------------------
@@ -111,12 +123,15 @@ def test_no_word_is_required() -> None:
 
 
 def test_a_word_maps_to_its_own_concept_never_a_broader_one() -> None:
-    # "punkty" alone is not Victory Points: Recruit/Move/Build points do not outrank Crystals
+    # "punkty" is its own word and, as players say it, Victory Points (search.yaml) — never
+    # Recruit/Move/Build points first: those do not outrank Crystals
     top = ids("punkty za kryształy", "pl")
     assert not {"recruit-points", "move-points", "build-points"} & set(top), top
+    assert "scoring-crystals" in top, top
     eng = engine("pl")
-    assert "@victory-points" not in {k for k, _ in eng.word_keys("punkty", last=False)}
-    assert "@tactics-card" not in {k for k, _ in eng.word_keys("kart", last=False)}
+    keys = {k for k, _ in eng.word_keys("punkty", last=False)}
+    assert "@victory-points" in keys and T.key("punkty", "pl") in keys
+    assert "@recruit-points" not in keys and "@tactics-card" not in {k for k, _ in eng.word_keys("kart", last=False)}
     # ... while the whole term, in any inflection, is its concept
     assert "@victory-points" in eng.search("punktów zwycięstwa")[0].keys
 
@@ -168,7 +183,8 @@ def test_cross_language_results_are_shown_in_the_asked_language() -> None:
         if hit.kind == "rule":
             rule = rs.rules[hit.rule_id]
             assert hit.title == pl.render(rs, f"{rule.id}:title", rule.title)
-            assert hit.snippet.strip("…")[:20] in pl.render(rs, f"{rule.id}:text", rule.text)
+            shown = " ".join(pl.render(rs, f"{rule.id}:text", rule.text).split())  # as the index holds it
+            assert hit.snippet.strip("…")[:20] in shown
     assert ids("odwrót", "en") == ids("odwrót", "pl")  # one ranking, two displays
 
 
@@ -246,6 +262,156 @@ def test_cli_text_output_and_no_sphinx_import() -> None:
     assert lines[-1] == "[]"
 
 
+# --- the rulebook's structure and the players' words (issue 24) ------------------------------
+
+
+def test_a_rule_number_finds_that_rule_first() -> None:
+    from havoc.numbering import numbers
+
+    rs = rulebook.load()
+    numbered = numbers(rs)
+    for lang in ("en", "pl"):
+        wrong = []
+        for rid in rs.rules:
+            for typed in (numbered[rid], f"§{numbered[rid]}", numbered[rid].lower() + "."):
+                got = ids(typed, lang, 1)
+                if got != [rid]:
+                    wrong.append((typed, rid, got))
+        assert not wrong, f"{lang}: {wrong[:5]}"
+    # the number puts its rule first; the other words still rank the rest
+    leave = numbered["battle-region-leave"]
+    hits = ids(f"§{leave} odwrót", "pl", 5)
+    assert hits[0] == "battle-region-leave" and set(hits[1:]) & {"retreat-adjacent-controlled", "term:retreat"}
+    # a bare number is not a rule number ("2 PZ", "+50"): it stays a word
+    assert ids("+50 token", "en")[0] == "score-track-fifty"
+
+
+def test_base_rules_before_a_variant_the_query_does_not_name() -> None:
+    """No variant rule ranks above a base rule that matches all its words, unless the query names it."""
+    wrong = []
+    for q in query_set():
+        eng = engine(q.lang)
+        _, ws = eng.query_words(q.text)
+        if not ws:
+            continue
+        demoted = eng.demoted(ws)
+        words = eng.covers(ws)
+        results = eng.search(q.text, 10)
+        for i, r in enumerate(results):
+            if r.doc not in demoted:
+                continue
+            for below in results[i + 1 :]:
+                base = below.doc not in demoted and eng.docs[below.doc][1] != "term"
+                if base and words[below.doc] >= words[r.doc]:
+                    wrong.append(f"{q!r}: {eng.docs[r.doc][0]} above {eng.docs[below.doc][0]}")
+    assert not wrong, wrong
+    # the demotion is real: solo rules come first when (and only when) the query names the variant
+    rs = rulebook.load()
+    for query, lang in (("trogs score", "en"), ("trogi punktują", "pl")):
+        assert rs.rules[ids(query, lang, 1)[0]].origin == "base"
+    for query, lang in (
+        ("solo trogs score", "en"),
+        ("automated trogs score", "en"),
+        ("solo trogi zdobywają punkty", "pl"),
+    ):
+        hits = ids(query, lang)
+        assert rs.rules[hits[0]].origin == "solo" and "solo-trogs-score" in hits, (query, hits)
+    assert ids("solo winner", "en", 1) == ["solo-winner"] and ids("winner", "en", 1) == ["end-winner"]
+    # the Trog player's rules (after-base) come after the neutral Trogs' unless the query names them
+    assert ids("trogi odwrót", "pl", 1) == ["neutral-trogs-retreat"]
+    assert ids("gracz trogów odwrót", "pl", 1) == ["trogs-retreat"]
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "expect"),
+    [
+        ("reinforcements", "en", {"battle-region-no-entry", "move-join-contact"}),
+        ("reinforcements", "pl", {"battle-region-no-entry", "move-join-contact"}),
+        ("posiłki", "pl", {"battle-region-no-entry", "move-join-contact"}),
+        ("posiłki", "en", {"battle-region-no-entry", "move-join-contact"}),
+        ("tiebreak", "pl", {"end-tiebreak"}),
+        ("tie-breaker", "en", {"end-tiebreak"}),
+        ("tie breaker", "pl", {"end-tiebreak"}),
+        ("who controls the trogs", "en", {"neutral-trogs-controller"}),
+        ("kto steruje trogami", "pl", {"neutral-trogs-controller"}),
+        ("killed units", "pl", {"objective-attrition", "objective-attrition-vp", "term:killed"}),
+    ],
+)
+def test_players_words_find_the_rule_in_either_language(query: str, lang: str, expect: set[str]) -> None:
+    assert ids(query, lang, 1)[0] in expect, ids(query, lang)
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "rule"),
+    [  # the issue's examples: the specific rule, not the list that names it among others
+        ("points for crystals", "en", "scoring-crystals"),
+        ("punkty za kryształy", "pl", "scoring-crystals"),
+        ("ilu jeńców mogę odkupić", "pl", "prisoners-buy-back"),
+        ("what happens when I move into a region with a trog war party token", "en", "move-end-trog-tokens"),
+        ("zeton trogow na koncu ruchu", "pl", "move-end-trog-tokens"),
+        ("żeton trogów na końcu ruchu", "pl", "move-end-trog-tokens"),
+        ("can I build in a battle region", "en", "structure-no-battle-region"),
+        ("ile kart dobieram", "pl", "draw-cards-draw"),
+    ],
+)
+def test_the_specific_rule_in_the_top_3(query: str, lang: str, rule: str) -> None:
+    assert rule in ids(query, lang), ids(query, lang, 8)
+
+
+def test_hyphenated_words_match_joined_and_split() -> None:
+    from havoc.search.text import compounds
+
+    assert compounds("the tie-break, a Hand-Limit") == ["tiebreak", "handlimit"]
+    eng = engine("en")
+    # the rulebook's "tie-break" (a link in the goal of the game) is found typed as one word
+    assert eng.word_keys("tiebreak", last=False)
+    # a term's name (or a player's phrase) typed as one word
+    assert ids("warparty", "pl", 1) == ["term:trog-war-party"]
+    assert ids("trognest", "en", 1) == ["term:trog-nest"]
+
+
+def test_one_word_term_query_gives_the_term_then_the_rules_it_governs() -> None:
+    rs = rulebook.load()
+    for query, lang in (("HQ", "en"), ("sztab", "pl"), ("HQ", "pl"), ("sztab", "en")):
+        hits = ids(query, lang, 6)
+        assert hits[0] == "term:hq", hits
+        assert not [h for h in hits if h in rs.rules and rs.rules[h].origin == "solo"], hits
+        assert len(set(hits[1:]) & set(rs.terms["hq"].see)) >= 3, hits
+
+
+def test_the_site_index_stays_small() -> None:
+    """Each language's index script, gzipped, within 300 KB (issues 10 and 24: a phone downloads it)."""
+    import gzip
+
+    from havoc.search.site import index_script
+
+    index = build(rulebook.load())
+    for lang in ("en", "pl"):
+        size = len(gzip.compress(index_script(index, lang).encode("utf-8"), 9))
+        assert size <= 300 * 1024, (lang, size)
+
+
+def test_players_words_file_is_checked(tmp_path: Path) -> None:
+    from havoc.errors import RulebookError
+    from havoc.search import players
+    from havoc.yamlio import loads
+
+    rs = rulebook.load()
+    problems: list[Any] = []
+    text = (
+        "variants:\n  nosuch: [x]\nsynonyms:\n  - en: [a]\n    rules: [no-such-rule]\n  - en: [b]\n    term: nope\n"
+        "  - pl: [po ruchu]\n    rules: [move-end-steps]\n"  # "po" is a stopword: one word left, no phrase
+    )
+    players._parse(rs, "search.yaml", loads(text, "search.yaml"), problems)
+    messages = [str(p) for p in problems]
+    assert any("nosuch" in m for m in messages) and any("no-such-rule" in m for m in messages), messages
+    assert any("nope" in m for m in messages) and all(p.line for p in problems), messages
+    assert any("'po ruchu' cannot be matched" in m for m in messages), messages
+    assert isinstance(players.read(rs), players.PlayerWords)
+    with pytest.raises(RulebookError):
+        raise RulebookError(problems)
+
+
 # --- the browser's query script is the same algorithm ------------------------------------------
 
 
@@ -286,8 +452,23 @@ def test_browser_query_script_ranks_exactly_like_python() -> None:
             "wycofac",
             "trogowie",
             " ".join(["jeńców"] * 40 + ["zasady"]),
+            "11.4.",
+            "tie-break",
+            "gracz trogów",
+            "handlimit",
+            "odkrycie hordy trogów",
         ],
-        "en": ["retreet", "kryształy", "hand lim", "+50", "The Trogs' priorities"],
+        "en": [
+            "retreet",
+            "kryształy",
+            "hand lim",
+            "+50",
+            "The Trogs' priorities",
+            "§11.4 retreat",
+            "S2.2",
+            "e3",
+            "solo",
+        ],
     }
     for lang in ("en", "pl"):
         data = index_data(index, lang)

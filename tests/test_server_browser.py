@@ -112,7 +112,7 @@ def test_how_many_may_leave_a_battle_in_polish(page: Any, server: str) -> None:
     assert label and label != "may-leave"  # the figure's name in Polish, not its ID
     link = pg.locator('a[data-rule="battle-region-leave"]')
     assert link.inner_text() == "Opuszczanie Regionu Bitwy"
-    assert "Mgielnia" in pg.locator(".ha-question-text").inner_text()
+    assert "do Mgielni" in pg.locator(".ha-question-text").inner_text()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     pg.screenshot(path=str(SCREENSHOTS / "ask-leave-pl-phone.png"), full_page=True)
     answer.screenshot(path=str(SCREENSHOTS / "ask-leave-pl-answer.png"))

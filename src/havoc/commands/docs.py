@@ -374,6 +374,22 @@ project = html_title = {title!r}
 """
 
 
+def _offline(top: Path) -> bool:
+    """The in-browser assistant (``_engine/``) and the service worker over the whole site; on
+    failure the previous ones stay."""
+    from havoc.offline import EngineBuildError, build_engine, write_service_worker
+
+    started = time.perf_counter()
+    try:
+        engine = build_engine(top)
+    except (EngineBuildError, OSError) as exc:
+        print(f"error: the in-browser assistant did not build: {exc}", file=sys.stderr)
+        return False
+    write_service_worker(top)
+    print(f"built the in-browser assistant: {engine} ({time.perf_counter() - started:.1f} s)")
+    return True
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     names = [args.ruleset] if args.ruleset else rulebook.ruleset_names()
     for name in names:
@@ -408,6 +424,8 @@ def cmd_docs(args: argparse.Namespace) -> int:
             else:
                 print(f"built {res.lang}: {out / res.lang / 'index.html'} ({res.seconds:.1f} s)")
         write_root(out, rulebook.load(name).title)
+    if not failed:
+        failed = not _offline(top)
     root = top / "index.html"
     print(f"site: {root}")
     if failed:

@@ -116,6 +116,13 @@ def check_ruleset(name: str) -> int:
     if layout_path(sheet_root).is_file():
         load_layout(rs, sheet_root)
         checks.append("sheet layout")
+    from havoc.search import players
+
+    if players.path_of(rs) is not None:
+        from havoc.search.index import build
+
+        build(rs)  # the players' words name real rules, terms and words (a located error if not)
+        checks.append("players' words")
     from havoc import examples, game
     from havoc.errors import RulebookError
 
@@ -248,8 +255,8 @@ def format_rule(d: dict[str, Any], lang: str = "en") -> str:
     if d.get("retired-id"):
         lines.append(ui("(the ID {id} is retired; this is its successor)", lang).format(id=d["retired-id"]))
     if d.get("overlay"):
-        target = d["overlay"]["target"] or ""
-        lines.append(f"{lab['overlay']}: {d['origin']} ({d['overlay']['op']} {target})".rstrip())
+        change = " ".join(w for w in (d["overlay"]["op"], d["overlay"]["target"]) if w)
+        lines.append(f"{lab['overlay']}: {d['origin']}" + (f" ({change})" if change else ""))
     if d.get("interpretation"):
         lines.append(ui("Our interpretation: the source leaves this open; havoc follows this reading.", lang))
     lines += ["", d["text"], ""]

@@ -69,19 +69,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise InputError([Problem("--workers", None, "expected a whole number ≥ 1")])
     if not 0 < args.port < 65536:
         raise InputError([Problem("--port", None, "expected a port number from 1 to 65535")])
-    code = ensure_site(args.site, args.ruleset)
-    if code:
-        return code
+    busy = port_in_use(args.host, args.port)
+    if busy:
+        print(busy, file=sys.stderr)
+        return 1
     try:
         import uvicorn
     except ImportError:
         print("error: `havoc serve` needs the serve extra: pip install -e '.[serve]'", file=sys.stderr)
         return 1
+    code = ensure_site(args.site, args.ruleset)
+    if code:
+        return code
     os.environ[SITE_ENV] = str(args.site.resolve())
     os.environ[RULESET_ENV] = args.ruleset
     from havoc import rulebook
 
     rulebook.load(args.ruleset)  # a broken rulebook stops here with its located problems
+    from havoc.server.limits import uvicorn_settings
+
     print(f"serving http://{args.host}:{args.port}/ (the assistant: /en/assistant.html, API: /api/docs)")
     uvicorn.run(
         "havoc.commands.serve:app_factory",
@@ -92,5 +98,35 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level="warning",
         access_log=False,
         server_header=False,
+        **uvicorn_settings(),
     )
     return 0
+
+
+def port_in_use(host: str, port: int) -> str:
+    """One line saying the port is taken (empty when it is free), checked before anything else
+    is printed or built: uvicorn would say so only after our start-up line, and exit 3."""
+    import errno
+    import socket
+
+    from havoc.i18n import message_language, ui
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as exc:
+        return ui("error: cannot listen on {host}: {reason}", message_language()).format(host=host, reason=exc.strerror)
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return ui(
+                    "error: port {port} on {host} is in use (another `havoc serve`?); choose another with --port",
+                    message_language(),
+                ).format(port=port, host=host)
+            return ui("error: cannot listen on {host}: {reason}", message_language()).format(
+                host=host, reason=exc.strerror
+            )
+    return ""

@@ -11,6 +11,9 @@ var HavocSearchEngine = (function () {
 
   var WORD = /[\p{L}\p{N}]+/gu;
   var MARKS = /[\u0300-\u036f]/g;
+  // a rule number as the numbering writes it ("11.4", "3.1s", "s1.2", "e3"), after folding
+  var NUMBER = /^§?([0-9]+(?:\.[0-9]+)+[a-z]?|[a-z][0-9]+(?:\.[0-9]+)*)$/;
+  var NUMBER_TRIM = /^[.,;:!?()]+|[.,;:!?()]+$/g;
 
   function fold(text) {
     return text.toLowerCase().normalize("NFD").replace(MARKS, "").normalize("NFC").replace(/ł/g, "l");
@@ -52,6 +55,10 @@ var HavocSearchEngine = (function () {
     this.vocab = data.vocab;
     this.words = Object.keys(data.vocab).sort();
     this.phrases = data.phrases;
+    this.variants = data.variants || {};
+    this.after = data.after || {};
+    this.termNames = data.term_names || {}; // a glossary term's names, folded -> its document
+    this.numbers = data.numbers || {};
     this.params = data.params;
     this.stop = {};
     for (var i = 0; i < data.stopwords.length; i++) this.stop[data.stopwords[i]] = true;
@@ -110,28 +117,44 @@ var HavocSearchEngine = (function () {
     return result;
   };
 
+  // The rules whose display numbers the query types, and the query without them.
+  Engine.prototype.splitNumbers = function (query) {
+    var found = [], rest = [], chunks = query.split(/\s+/), i;
+    for (i = 0; i < chunks.length; i++) {
+      if (!chunks[i]) continue;
+      var m = NUMBER.exec(fold(chunks[i]).replace(NUMBER_TRIM, ""));
+      if (m && has(this.numbers, m[1]) && found.indexOf(this.numbers[m[1]]) < 0) found.push(this.numbers[m[1]]);
+      else rest.push(chunks[i]);
+    }
+    return [found, rest.join(" ")];
+  };
+
   // Returns [{doc, score, keys}] best first, one per rule.
   Engine.prototype.search = function (query, limit) {
     var self = this, i, j, m;
     if (limit === undefined) limit = 10;
-    var ws = words(query).filter(function (w) { return !self.isStopword(w); }).slice(0, this.params.max_words);
-    if (!ws.length || limit <= 0) return [];
+    var split = this.splitNumbers(query), numbered = split[0];
+    var ws = words(split[1]).filter(function (w) { return !self.isStopword(w); }).slice(0, this.params.max_words);
+    if ((!ws.length && !numbered.length) || limit <= 0) return [];
     var alts = ws.map(function (w, k) { return self.wordKeys(w, k === ws.length - 1); });
     var keySets = alts.map(function (a) {
       var s = {};
       a.forEach(function (kw) { s[kw[0]] = true; });
       return s;
     });
-    var extra = [];
+    var extra = [], spans = {}; // concept -> [first word, words] of its phrase's first match
     for (i = 0; i < this.phrases.length; i++) {
       var keys = this.phrases[i][0], concept = this.phrases[i][1], n = keys.length;
       for (var start = 0; start + n <= ws.length; start++) {
         var all = true;
         for (m = 0; m < n; m++) if (!has(keySets[start + m], keys[m])) { all = false; break; }
-        if (all) { extra.push(concept); break; }
+        if (all) {
+          if (!has(spans, concept)) { extra.push(concept); spans[concept] = [start, n]; }
+          break;
+        }
       }
     }
-    var total = new Map(), covered = new Map();
+    var total = new Map(), covered = new Map(), bests = [];
     alts.forEach(function (a) {
       var best = new Map();
       a.forEach(function (kw) {
@@ -141,28 +164,71 @@ var HavocSearchEngine = (function () {
           if (s > (best.has(d) ? best.get(d) : 0.0)) best.set(d, s);
         }
       });
+      bests.push(best);
       best.forEach(function (s, d) {
         total.set(d, (total.has(d) ? total.get(d) : 0.0) + s);
         covered.set(d, (covered.has(d) ? covered.get(d) : 0) + 1);
       });
     });
-    var seenConcept = {};
+    // a phrase covers its words: "liczba graczy" finds the rule it names, whatever its words
+    var credited = new Map();
     extra.forEach(function (c) {
-      if (has(seenConcept, c)) return;
-      seenConcept[c] = true;
-      var post = has(self.postings, c) ? self.postings[c] : [];
+      var post = has(self.postings, c) ? self.postings[c] : [], span = spans[c];
       for (j = 0; j < post.length; j += 2) {
         var d = post[j];
         total.set(d, (total.has(d) ? total.get(d) : 0.0) + post[j + 1]);
         if (!covered.has(d)) covered.set(d, 0);
+        if (!credited.has(d)) credited.set(d, {});
+        for (var p = span[0]; p < span[0] + span[1]; p++) if (!bests[p].has(d)) credited.get(d)[p] = true;
       }
     });
-    var ranked = [];
+    credited.forEach(function (ps, d) { covered.set(d, covered.get(d) + Object.keys(ps).length); });
+    // the glossary term whose name the whole query is ("HQ", "sztab", "Trog Nest"), shown first
+    var named = {}, name = ws.map(fold).filter(function (w, k, all) { return all.indexOf(w) === k; }).join(" ");
+    if (has(this.termNames, name)) named[this.termNames[name]] = true;
+    var folded = {}, demoted = {}, preferred = {};
+    ws.forEach(function (w) { folded[fold(w)] = true; });
+    function namedBy(group) {
+      return group.names.some(function (name) { return name.every(function (w) { return has(folded, w); }); });
+    }
+    Object.keys(this.variants).forEach(function (vid) {
+      var v = self.variants[vid], target = namedBy(v) ? preferred : demoted;
+      v.docs.forEach(function (d) { target[d] = true; });
+    });
+    var amending = {}; // shown a little after the base rules (errata …) unless the query asks for them
+    Object.keys(this.after).forEach(function (gid) {
+      var g = self.after[gid], target = namedBy(g) ? preferred : amending;
+      g.docs.forEach(function (d) { target[d] = true; });
+    });
+    var ranked = [], weight = this.params.variant_weight, termWeight = this.params.term_part_weight;
+    var n = ws.length, most = 0, floor = [], c;
+    for (c = 0; c < n + 2; c++) floor.push(0.0);
+    covered.forEach(function (k) { if (k > most) most = k; });
     total.forEach(function (t, d) {
-      var r = covered.get(d) / ws.length;
-      ranked.push([t * (r * r), d]);
+      var k = covered.get(d), r = k / n, s = t * (r * r);
+      // a question of more words than the term is answered by a rule
+      if ((k < most || most >= self.params.term_question_words) && self.docs[d][1] === "term") s = s * termWeight;
+      if (has(preferred, d)) s = s * self.params.named_weight;
+      if (has(amending, d)) s = s * self.params.after_weight;
+      if (has(demoted, d)) s = s * weight;
+      else if (floor[k] === 0.0 || s < floor[k]) floor[k] = s;
+      ranked.push([s, d]);
+    });
+    // the lowest score of a base document covering at least c words
+    for (c = n - 1; c > 0; c--) {
+      if (floor[c + 1] !== 0.0 && (floor[c] === 0.0 || floor[c + 1] < floor[c])) floor[c] = floor[c + 1];
+    }
+    // a variant's document ranks below every base document that covers as many words
+    ranked.forEach(function (sd) {
+      var f = floor[covered.get(sd[1])];
+      if (has(demoted, sd[1]) && f) sd[0] = Math.min(sd[0], f * self.params.floor_share);
     });
     ranked.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
+    var top = ranked.length ? ranked[0][0] : 0.0;
+    // first the rules typed by number, then the terms the query names, then the rest
+    var front = numbered.slice();
+    ranked.forEach(function (sd) { if (has(named, sd[1]) && numbered.indexOf(sd[1]) < 0) front.push(sd[1]); });
+    ranked = front.map(function (d, k) { return [top + front.length - k, d]; }).concat(ranked);
     var qkeys = {};
     alts.forEach(function (a) { a.forEach(function (kw) { qkeys[kw[0]] = true; }); });
     extra.forEach(function (c) { qkeys[c] = true; });

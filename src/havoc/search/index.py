@@ -9,6 +9,11 @@ Ranking is BM25F: a key's field frequencies are weighted (title > summary > term
 section), length-normalised per field and saturated once per document. Every (key, document)
 score is computed here and rounded, so the Python query and the browser's query add up exactly
 the same numbers and rank alike.
+
+The rulebook's structure is in the index too: which documents belong to a variant (ranked below
+the base rules unless the query names the variant), each rule's display number ("11.4"), the
+rules a glossary term governs (its ``see``), and the players' words of ``search.yaml``
+(:mod:`havoc.search.players`).
 """
 
 from __future__ import annotations
@@ -19,17 +24,21 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from havoc.errors import Problem, RulebookError
 from havoc.i18n import LANGUAGES, Translator, translator, ui
+from havoc.numbering import numbers
 from havoc.rulebook.model import Rule, Ruleset
+from havoc.search import players
 from havoc.search import query as Q
 from havoc.search import text as T
 
 FORMAT = 1
 FIELDS = ("title", "summary", "terms", "text", "section")
-WEIGHTS = {"title": 4.0, "summary": 2.5, "terms": 1.5, "text": 1.0, "section": 0.6}
+WEIGHTS = {"title": 4.0, "summary": 2.5, "terms": 1.5, "text": 1.0, "section": 1.0}
 KIND_BOOST = {"rule": 1.0, "term": 1.0, "example": 0.55}
 K1, B = 1.2, 0.75
 CONCEPT = "@"  # concept keys: "@" + term ID, shared by both languages
+SYNONYM = "="  # keys of players' words that find rules: "=" + the entry's first word
 PAGES_DIR = "rules"
 GLOSSARY_PAGE = "glossary.html"
 
@@ -46,6 +55,7 @@ class Doc(NamedTuple):
     # what a result shows when it is not what is indexed: an example is shown as its rule
     shown_title: dict[str, str] | None = None
     shown_section: dict[str, str] | None = None
+    variant: str = ""  # the variant overlay it belongs to ("" for base rules, errata, terms)
 
 
 def _page(rs: Ruleset, rule: Rule) -> str:
@@ -88,6 +98,8 @@ def documents(rs: Ruleset) -> list[Doc]:
     docs: list[Doc] = []
     for rule in _book_order(rs):
         page = _page(rs, rule)
+        origin = rs.overlays.get(rule.origin)
+        variant = rule.origin if origin is not None and origin.kind == "variant" else ""
         section = {lang: _section_title(rs, rule, tr) for lang, tr in trs.items()}
         title = each(f"{rule.id}:title", rule.title)
         terms = tuple(dict.fromkeys([*rule.terms, *_linked_terms(rule.text, rule.summary)]))
@@ -101,6 +113,7 @@ def documents(rs: Ruleset) -> list[Doc]:
                 each(f"{rule.id}:summary", rule.summary),
                 each(f"{rule.id}:text", rule.text),
                 terms,
+                variant=variant,
             )
         )
         for ex in rule.examples:
@@ -116,6 +129,7 @@ def documents(rs: Ruleset) -> list[Doc]:
                     tuple(dict.fromkeys(_linked_terms(ex.text))),
                     shown_title=title,
                     shown_section=section,
+                    variant=variant,
                 )
             )
     for term in rs.terms.values():
@@ -176,12 +190,20 @@ class Analyzer:
         return ks
 
     def keys(self, text: str) -> list[str]:
-        return [k for w in T.words(text) if not T.is_stopword(w) for k in self.word_keys(w)]
+        """Every word's keys, and a hyphenated compound's joined form ("tie-break": tiebreak)."""
+        out = [k for w in T.words(text) if not T.is_stopword(w) for k in self.word_keys(w)]
+        out += [k for w in T.compounds(text) for k in self.word_keys(w)]
+        return out
+
+    def stems(self, phrase: str) -> list[str]:
+        """A phrase's words as stem keys, stopwords dropped (how a multi-word form is matched)."""
+        return [self.word_keys(w)[0] for w in T.words(phrase) if not T.is_stopword(w)]
 
 
 def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every document and field; splitting it would copy its shared tables
     """The whole index (both languages' displays): see :func:`for_language` for the site's part."""
     docs = documents(rs)
+    said = players.read(rs)
     groups = {lang: {tid: term_forms(rs, tid, lang) for tid in rs.terms} for lang in LANGUAGES}
     concepts: dict[str, str] = {}  # folded single-word form -> concept key (first term wins)
     for lang in LANGUAGES:
@@ -191,21 +213,56 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
                     concepts.setdefault(T.fold(form), CONCEPT + tid)
     analyzers = {lang: Analyzer(lang, concepts) for lang in LANGUAGES}
     phrases: list[tuple[list[str], str]] = []  # multi-word forms, as stem keys -> concept key
+    joined: dict[str, set[str]] = defaultdict(set)  # a multi-word form typed as one word -> keys
     for lang, an in analyzers.items():
         for tid, forms in groups[lang].items():
             for form in forms:
-                stems = [an.word_keys(w)[0] for w in T.words(form) if not T.is_stopword(w)]
+                stems = an.stems(form)
                 if len(stems) > 1:
                     phrases.append((stems, CONCEPT + tid))
+                    joined[T.fold("".join(T.words(form)))].add(CONCEPT + tid)  # "warparty"
+    term_phrases = list(phrases)  # a rule text names a term by these; players' words do not count
+    # players' words: single words extend the vocabulary (below), phrases are matched like terms
+    said_keys: dict[str, set[str]] = defaultdict(set)  # folded word -> keys it adds
+    said_like: dict[str, set[str]] = defaultdict(set)  # folded word -> rulebook words it means
+    finds: dict[str, set[str]] = defaultdict(set)  # rule ID -> synonym keys that find it
+    for syn in said.synonyms:
+        target = ""
+        if syn.rules:
+            first = next(f for fs in syn.forms.values() for f in fs)
+            target = SYNONYM + T.fold("".join(T.words(first)))
+            for rid in syn.rules:
+                finds[rid].add(target)
+        elif syn.term:
+            target = CONCEPT + syn.term
+        for lang, said_forms in syn.forms.items():
+            an = analyzers[lang]
+            for form in said_forms:
+                ws = T.words(form)
+                stems = an.stems(form)
+                if len(ws) == 1 and target:
+                    said_keys[T.fold(ws[0])].add(target)
+                elif len(ws) == 1:
+                    said_like[T.fold(ws[0])].update(T.fold(w) for w in syn.like)
+                elif len(stems) > 1 and target:
+                    phrases.append((stems, target))
+                    joined[T.fold("".join(ws))].add(target)
 
+    governs: dict[str, list[str]] = defaultdict(list)
+    for term in rs.terms.values():
+        for rid in term.see:
+            governs[rid].append(term.id)
     term_names = {tid: {lang: " ".join(term_forms(rs, tid, lang)[:3]) for lang in LANGUAGES} for tid in rs.terms}
     by_first: dict[str, list[tuple[list[str], str]]] = defaultdict(list)
-    for stems, concept in phrases:
+    for stems, concept in term_phrases:
         by_first[stems[0]].append((stems, concept))
     fields_of: list[dict[str, Counter[str]]] = []
     for doc in docs:
         counts: dict[str, Counter[str]] = {f: Counter() for f in FIELDS}
         used = set(doc.terms)
+        if doc.kind == "rule":
+            # the players' words that find this rule, as strong as its title's words
+            counts["title"].update(sorted(finds.get(doc.id, ())))
         for lang, an in analyzers.items():
             counts["title"].update(an.keys(doc.title[lang]))
             counts["summary"].update(an.keys(doc.summary[lang]))
@@ -218,6 +275,10 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
                 counts["terms"].update(an.keys(term_names[tid][lang]))
             # a glossary entry is its own term's best answer: its concept counts as title
             counts["title" if doc.kind == "term" else "terms"][CONCEPT + tid] += 2
+        if doc.kind == "rule":
+            # the rules a term governs (its "see") are about it, not merely using it
+            for tid in governs.get(doc.id, ()):
+                counts["title"][CONCEPT + tid] += 1
         fields_of.append(counts)
 
     n = len(docs)
@@ -235,17 +296,71 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
             if score > 0:
                 postings.setdefault(k, []).extend((i, score))
 
+    # a phrase's words are kept in the vocabulary even when no rule uses them ("tie breaker")
+    phrase_keys = {k for keys, c in phrases if c in postings for k in keys}
     vocab: dict[str, set[str]] = defaultdict(set)
     for an in analyzers.values():
         for word, keys in an.vocab.items():
+            vocab[word] |= {k for k in keys if k in postings or k in phrase_keys}
+    for table in (said_keys, joined):
+        for word, keys in table.items():
             vocab[word] |= {k for k in keys if k in postings}
+    missing = sorted({w for ws in said_like.values() for w in ws} - set(vocab))
+    if missing:
+        name = f"rules/{rs.id}/{players.FILE}"
+        raise RulebookError([Problem(name, None, f"like: no rule uses the word {w!r}") for w in missing])
+    for word, likes in said_like.items():
+        vocab[word] |= {k for w in likes for k in vocab[w]}
+    numbered = numbers(rs)
+    after = sorted({*(o.id for o in rs.overlays.values() if o.kind == "errata"), *said.after_base})
+    rule_doc = {d.id: i for i, d in reversed(list(enumerate(docs))) if d.kind == "rule"}
     return {
         "format": FORMAT,
         "docs": docs,
         "postings": postings,
         "vocab": {w: sorted(ks) for w, ks in sorted(vocab.items()) if ks},
         "phrases": [[keys, c] for keys, c in _unique(phrases) if c in postings],
+        "variants": {
+            vid: {
+                # the words that name it (each a set of words the query must all have)
+                "names": [sorted({T.fold(w) for w in T.words(f)}) for f in said.variants.get(vid, (vid,))],
+                "docs": [i for i, d in enumerate(docs) if _variant_of(rs, d, said) == vid],
+            }
+            for vid in sorted({*(o.id for o in rs.variants()), *said.variants})
+        },
+        # errata (and sections listed after-base): a little after the base rules, unless asked for
+        "after": {
+            gid: {
+                "names": [sorted({T.fold(w) for w in T.words(f)}) for f in said.after_base.get(gid, (gid,))],
+                "docs": [i for i, d in enumerate(docs) if _in_group(rs, d, gid)],
+            }
+            for gid in after
+        },
+        "term_names": {
+            " ".join(T.fold(w) for w in T.words(form) if not T.is_stopword(w)): i
+            for i, d in enumerate(docs)
+            if d.kind == "term"
+            for lang in LANGUAGES
+            for form in groups[lang][d.id[len("term:") :]][:3]
+        },
+        "numbers": {T.fold(numbered[rid]): i for rid, i in sorted(rule_doc.items()) if rid in numbered},
     }
+
+
+def _in_group(rs: Ruleset, doc: Doc, gid: str) -> bool:
+    """Whether a rule or example document comes from overlay or section ``gid``."""
+    rule = rs.rules.get(doc.id) if doc.kind != "term" else None
+    return rule is not None and gid in (rule.origin, rule.section_id)
+
+
+def _variant_of(rs: Ruleset, doc: Doc, said: players.PlayerWords) -> str:
+    """The variant a document belongs to: its overlay, or a base section played only in one."""
+    if doc.variant:
+        return doc.variant
+    rule = rs.rules.get(doc.id) if doc.kind != "term" else None
+    if rule is not None and rule.section_id in said.variants:
+        return rule.section_id
+    return ""
 
 
 def _named_terms(an: Analyzer, text: str, by_first: dict[str, list[tuple[list[str], str]]]) -> set[str]:
@@ -303,6 +418,10 @@ def for_language(index: dict[str, Any], lang: str) -> dict[str, Any]:
         "postings": index["postings"],
         "vocab": index["vocab"],
         "phrases": index["phrases"],
+        "variants": index["variants"],
+        "after": index["after"],
+        "term_names": index["term_names"],
+        "numbers": index["numbers"],
         "stopwords": sorted(T.FOLDED_STOPWORDS),
         "params": Q.PARAMS,
     }

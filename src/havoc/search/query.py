@@ -10,13 +10,25 @@
    that term's concept: "punkty zwycięstwa" means Victory Points, "punkty" alone does not.
 4. A document scores, per word, its best key, summed over words; the sum is multiplied by
    (words matched / words)², so every word is optional but covering more of them wins.
-5. Results are rules: an example counts as its rule, and a rule is listed once, where it ranks
+5. Unless the query names a variant ("solo"), its documents are multiplied by ``VARIANT_WEIGHT``
+   and rank below every base document that covers as many of the query's words: the base rules
+   that decide a question come first, the variant's only when nothing else matches as well; a
+   query that names it ("solo winner") multiplies them by ``NAMED_WEIGHT`` instead. A
+   glossary term that covers fewer words than the best document, or any term when the best
+   document covers ``TERM_QUESTION_WORDS`` words or more, is multiplied by ``TERM_PART_WEIGHT``:
+   a question is answered by a rule, the term's definition answers its name.
+6. A rule's display number typed as a whole word ("11.4", "§11.4", "S1.2", "E3") puts that rule
+   first; then the glossary term whose name the whole query is ("HQ", "sztab", "Trog Nest"); the other
+   words rank the rest (for a term, the rules it governs come next: the index gives them its
+   concept as title).
+7. Results are rules: an example counts as its rule, and a rule is listed once, where it ranks
    best (its own text or one of its examples).
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from collections import defaultdict
 from typing import Any, NamedTuple
 
@@ -27,6 +39,15 @@ PREFIX_WEIGHT = 0.8
 PREFIX_LIMIT = 20
 TYPO_MIN, PREFIX_MIN = 5, 3
 MAX_WORDS = 32  # a pasted paragraph is cut here: a question is never that long
+VARIANT_WEIGHT = 0.4
+AFTER_WEIGHT = 0.7
+NAMED_WEIGHT = 2.0
+TERM_PART_WEIGHT = 0.5
+TERM_QUESTION_WORDS = 3  # a query of this many words is a question: a rule answers it
+FLOOR_SHARE = 0.999
+# a rule number as the numbering writes it ("11.4", "3.1s", "s1.2", "e3"), after folding
+NUMBER = re.compile(r"^§?([0-9]+(?:\.[0-9]+)+[a-z]?|[a-z][0-9]+(?:\.[0-9]+)*)$")
+NUMBER_TRIM = ".,;:!?()"
 # Shipped in the site's index, so the browser's query uses the very same numbers.
 PARAMS = {
     "typo_weight": TYPO_WEIGHT,
@@ -35,6 +56,12 @@ PARAMS = {
     "typo_min": TYPO_MIN,
     "prefix_min": PREFIX_MIN,
     "max_words": MAX_WORDS,
+    "variant_weight": VARIANT_WEIGHT,
+    "after_weight": AFTER_WEIGHT,
+    "named_weight": NAMED_WEIGHT,
+    "term_part_weight": TERM_PART_WEIGHT,
+    "term_question_words": TERM_QUESTION_WORDS,
+    "floor_share": FLOOR_SHARE,
 }
 
 
@@ -54,6 +81,14 @@ class Engine:
         self.vocab: dict[str, list[str]] = data["vocab"]
         self.words = sorted(self.vocab)
         self.phrases: list[tuple[list[str], str]] = [(list(k), c) for k, c in data["phrases"]]
+        self._phrases_from: dict[str, list[int]] = defaultdict(list)  # first key -> phrase numbers
+        # a glossary term's names, folded ("hq", "sztaby", "trog nest") -> its document
+        self.term_names: dict[str, int] = data.get("term_names", {})
+        for i, (keys, _) in enumerate(self.phrases):
+            self._phrases_from[keys[0]].append(i)
+        self.variants: dict[str, dict[str, list[Any]]] = data.get("variants", {})
+        self.after: dict[str, dict[str, list[Any]]] = data.get("after", {})
+        self.numbers: dict[str, int] = data.get("numbers", {})
         self._deletes: dict[str, list[str]] | None = None
         # the same postings as (document, score) pairs: a faster loop in Python
         self._pairs = {k: list(zip(map(int, v[::2]), v[1::2], strict=True)) for k, v in self.postings.items()}
@@ -105,21 +140,46 @@ class Engine:
 
     # -- the query -------------------------------------------------------------------------
 
-    def search(self, query: str, limit: int = 10) -> list[Result]:
-        ws = [w for w in T.words(query) if not T.is_stopword(w)][:MAX_WORDS]
-        if not ws or limit <= 0:
-            return []
+    def split_numbers(self, query: str) -> tuple[list[int], str]:
+        """The rules whose display numbers the query types, and the query without them."""
+        found: list[int] = []
+        rest: list[str] = []
+        for chunk in query.split():
+            m = NUMBER.match(T.fold(chunk).strip(NUMBER_TRIM))
+            if m and m.group(1) in self.numbers and self.numbers[m.group(1)] not in found:
+                found.append(self.numbers[m.group(1)])
+            else:
+                rest.append(chunk)
+        return found, " ".join(rest)
+
+    def query_words(self, query: str) -> tuple[list[int], list[str]]:
+        """The rules the query names by number, and its other words (stopwords dropped)."""
+        numbered, rest = self.split_numbers(query)
+        return numbered, [w for w in T.words(rest) if not T.is_stopword(w)][:MAX_WORDS]
+
+    def match(self, ws: list[str]) -> tuple[dict[int, float], dict[int, int], frozenset[str], dict[str, range]]:
+        """Each document's summed score and how many query words it covers; the query's keys;
+        the phrases found (concept -> the words it spans)."""
+        total, covered, keys, extra, _ = self._match(ws)
+        return total, covered, keys, extra
+
+    def _match(
+        self, ws: list[str]
+    ) -> tuple[dict[int, float], dict[int, int], frozenset[str], dict[str, range], list[int]]:
         alts = [self.word_keys(w, i == len(ws) - 1) for i, w in enumerate(ws)]
         key_sets = [{k for k, _ in a} for a in alts]
-        extra: list[str] = []
-        for keys, concept in self.phrases:
+        extra: dict[str, range] = {}  # concept -> the query words its phrase spans (first match)
+        # only the phrases that start with one of the query's keys, in the index's order
+        candidates = sorted({i for ks in key_sets for k in ks for i in self._phrases_from.get(k, ())})
+        for keys, concept in (self.phrases[i] for i in candidates):
             n = len(keys)
             for start in range(len(ws) - n + 1):
                 if all(keys[m] in key_sets[start + m] for m in range(n)):
-                    extra.append(concept)
+                    extra.setdefault(concept, range(start, start + n))
                     break
         total: dict[int, float] = {}
         covered: dict[int, int] = {}
+        bests: list[dict[int, float]] = []
         for a in alts:
             best: dict[int, float] = {}
             for k, wt in a:
@@ -127,19 +187,103 @@ class Engine:
                     s = wt * score
                     if s > best.get(d, 0.0):
                         best[d] = s
+            bests.append(best)
             for d, s in best.items():
                 total[d] = total.get(d, 0.0) + s
                 covered[d] = covered.get(d, 0) + 1
-        for concept in dict.fromkeys(extra):
+        # a phrase covers its words: "liczba graczy" finds the rule it names, whatever its words
+        credited: dict[int, set[int]] = {}
+        for concept, span in extra.items():
             for d, score in self._pairs.get(concept, ()):
                 total[d] = total.get(d, 0.0) + score
                 covered.setdefault(d, 0)
+                credited.setdefault(d, set()).update(p for p in span if d not in bests[p])
+        for d, ps in credited.items():
+            covered[d] += len(ps)
+        # the glossary term the whole query names ("HQ", "sztab", "Trog Nest"), shown first
+        name = " ".join(dict.fromkeys(T.fold(w) for w in ws))  # a doubled word is still the name
+        named = [self.term_names[name]] if name in self.term_names else []
+        return total, covered, frozenset(k for a in alts for k, _ in a) | frozenset(extra), extra, named
+
+    def covers(self, ws: list[str]) -> dict[int, set[int]]:
+        """Which query words each document covers (for tests and explanations; slower)."""
+        out: dict[int, set[int]] = {}
+        for p, w in enumerate(ws):
+            for k, _ in self.word_keys(w, p == len(ws) - 1):
+                for d, _ in self._pairs.get(k, ()):
+                    out.setdefault(d, set()).add(p)
+        for concept, span in self.match(ws)[3].items():
+            for d, _ in self._pairs.get(concept, ()):
+                out.setdefault(d, set()).update(span)
+        return out
+
+    def demoted(self, ws: list[str]) -> set[int]:
+        """The documents of every variant the query does not name."""
+        folded = {T.fold(w) for w in ws}
+        out: set[int] = set()
+        for variant in self.variants.values():
+            if not any(folded.issuperset(name) for name in variant["names"]):
+                out.update(variant["docs"])
+        return out
+
+    def amending(self, ws: list[str]) -> set[int]:
+        """The documents shown a little after the base rules (errata …) the query does not ask for."""
+        folded = {T.fold(w) for w in ws}
+        out: set[int] = set()
+        for group in self.after.values():
+            if not any(folded.issuperset(name) for name in group["names"]):
+                out.update(group["docs"])
+        return out
+
+    def preferred(self, ws: list[str]) -> set[int]:
+        """The documents of the variants (and after-base groups) the query names: "solo winner"."""
+        folded = {T.fold(w) for w in ws}
+        out: set[int] = set()
+        for group in (*self.variants.values(), *self.after.values()):
+            if any(folded.issuperset(name) for name in group["names"]):
+                out.update(group["docs"])
+        return out
+
+    def search(self, query: str, limit: int = 10) -> list[Result]:
+        numbered, ws = self.query_words(query)
+        if (not ws and not numbered) or limit <= 0:
+            return []
+        total, covered_by, matched, _, named = self._match(ws)
+        demoted = self.demoted(ws)
+        amending = self.amending(ws)
+        preferred = self.preferred(ws)
         n = len(ws)
-        ranked = sorted(
-            ((total[d] * ((covered[d] / n) * (covered[d] / n)), d) for d in total),
-            key=lambda sd: (-sd[0], sd[1]),
-        )
-        matched = frozenset(k for a in alts for k, _ in a) | frozenset(extra)
+        most = max(covered_by.values(), default=0)
+        scored = []
+        # the lowest score of a base document covering at least c words, for c = n .. 1
+        floor = [0.0] * (n + 2)
+        for d in total:
+            covered = covered_by[d]
+            s = total[d] * ((covered / n) * (covered / n))
+            if (covered < most or most >= TERM_QUESTION_WORDS) and self.docs[d][1] == "term":
+                s = s * TERM_PART_WEIGHT  # a question of more words than the term is answered by a rule
+            if d in preferred:
+                s = s * NAMED_WEIGHT
+            if d in amending:
+                s = s * AFTER_WEIGHT
+            if d in demoted:
+                s = s * VARIANT_WEIGHT
+            elif floor[covered] == 0.0 or s < floor[covered]:
+                floor[covered] = s
+            scored.append((s, d))
+        for c in range(n - 1, 0, -1):
+            if floor[c + 1] != 0.0 and (floor[c] == 0.0 or floor[c + 1] < floor[c]):
+                floor[c] = floor[c + 1]
+        # a variant's document ranks below every base document that covers as many words
+        scored = [
+            (min(s, floor[covered_by[d]] * FLOOR_SHARE) if d in demoted and floor[covered_by[d]] else s, d)
+            for s, d in scored
+        ]
+        ranked = sorted(scored, key=lambda sd: (-sd[0], sd[1]))
+        top = ranked[0][0] if ranked else 0.0
+        # first the rules typed by number, then the terms the query names, then the rest
+        front = numbered + [d for _, d in ranked if d in named and d not in numbered]
+        ranked = [(top + len(front) - i, d) for i, d in enumerate(front)] + ranked
         out: list[Result] = []
         seen: set[str] = set()
         for s, d in ranked:

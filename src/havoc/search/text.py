@@ -110,6 +110,8 @@ POLISH_STOPWORDS = frozenset(
         "jakie",
         "można",
         "mogę",
+        "dzieje",
+        "stanie",
     ]
 )
 ENGLISH_STOPWORDS = frozenset(
@@ -172,6 +174,9 @@ ENGLISH_STOPWORDS = frozenset(
         "can",
         "could",
         "should",
+        "happen",
+        "happens",
+        "happened",
     ]
 )
 STOPWORDS = frozenset(unicodedata.normalize("NFC", w) for w in POLISH_STOPWORDS | ENGLISH_STOPWORDS)
@@ -187,6 +192,14 @@ def fold(text: str) -> str:
 def words(text: str) -> list[str]:
     """The lowercased words of a text, in order."""
     return _WORD.findall(unicodedata.normalize("NFC", text).lower())
+
+
+_COMPOUND = re.compile(r"[^\W_]+(?:-[^\W_]+)+")
+
+
+def compounds(text: str) -> list[str]:
+    """The hyphenated words of a text, joined ("tie-break" -> "tiebreak"): typed either way."""
+    return ["".join(m.group().split("-")) for m in _COMPOUND.finditer(unicodedata.normalize("NFC", text).lower())]
 
 
 def spans(text: str) -> Iterator[tuple[int, int, str]]:

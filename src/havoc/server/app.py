@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
+import re
+import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -26,31 +31,64 @@ from starlette.routing import Route
 
 from havoc import api, game
 from havoc.errors import HavocError, InputError, Problem
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, set_message_language, ui
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, message_language, nui, set_message_language, ui
 from havoc.rulebook.model import Ruleset
-from havoc.server.site import SiteFiles
+from havoc.server.site import Kept, SiteFiles, prepare, send
 
 MAX_BODY = 256 * 1024
 """Request bodies larger than this are refused (413) while they are read."""
+
+MAX_DEPTH = 64
+"""Deepest nesting of lists and mappings a JSON body may have (as for YAML, havoc.yamlio.MAX_DEPTH):
+a real position is a few levels deep, and the validators walk what they are given."""
+
+LIMIT_PATTERN = re.compile(r"[0-9]{1,3}")
+"""?limit= as ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses)."""
+
+log = logging.getLogger("havoc.server")
+
+Handler = Callable[[Request], Awaitable[Response]]
+Work = Callable[[dict[str, Any], str], Response]
+"""What an endpoint does with a parsed body and the asker's language (possibly in a worker thread)."""
 
 HERE = Path(__file__).parent
 JSON_TYPE = "application/json; charset=utf-8"
 
 
+MAX_PROBLEMS = 50
+"""Located problems listed in one error answer; the rest are counted ("and 19,950 more problems"):
+a request with 20,000 unknown keys must not buy a 5.8 MiB answer."""
+
+
 class HTTPProblem(Exception):
     """A request the API refuses: status, a short code, and a message in the asker's language."""
 
-    def __init__(self, status: int, code: str, message: str, problems: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        problems: list[dict[str, Any]] | None = None,
+        lang: str | None = None,
+        more: int = 0,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.problems = problems or []
+        self.lang = lang or message_language()
+        self.more = more  # problems found but not listed (counted before the list was cut)
 
     def response(self) -> Response:
         body: dict[str, Any] = {"error": self.code, "message": self.message}
-        if self.problems:
-            body["problems"] = self.problems
+        problems = self.problems[:MAX_PROBLEMS]
+        more = self.more + len(self.problems) - len(problems)
+        if more:
+            text = nui("and {n} more problem", "and {n} more problems", more, self.lang)
+            problems = [*problems, {"in": "request", "field": "", "message": text.format(n=more)}]
+        if problems:
+            body["problems"] = problems
         return _json(body, self.status)
 
 
@@ -77,6 +115,20 @@ def problem_json(where: str, p: Problem) -> dict[str, Any]:
     return out
 
 
+INLINE_BYTES = 16 * 1024
+"""Bodies up to this size are answered on the event loop; larger ones in a worker thread."""
+HEAVY_THREADS = 2
+"""Worker threads answering large bodies at once (more would only queue for the one interpreter lock)."""
+_heavy_limiter: anyio.CapacityLimiter | None = None
+
+
+def _heavy() -> anyio.CapacityLimiter:
+    global _heavy_limiter
+    if _heavy_limiter is None:
+        _heavy_limiter = anyio.CapacityLimiter(HEAVY_THREADS)
+    return _heavy_limiter
+
+
 POSITIONS_KEPT = 256
 """Validated positions kept in memory, most recently asked first (players ask several questions
 about one table, and the page sends the whole table with each)."""
@@ -89,6 +141,7 @@ class Api:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self._positions: OrderedDict[str, Any] = OrderedDict()
+        self._kept_lock = threading.Lock()  # large bodies are answered in worker threads
 
     # --- request reading ------------------------------------------------------------
     @staticmethod
@@ -149,9 +202,21 @@ class Api:
                 return code
         return SOURCE_LANGUAGE
 
-    async def body(self, request: Request, allowed: tuple[str, ...]) -> tuple[dict[str, Any], str]:
-        """The body as a mapping (JSON, or YAML when the Content-Type says so) and its language."""
+    async def handle(self, request: Request, allowed: tuple[str, ...], work: Work) -> Response:
+        """Read the body, then parse, validate and answer: on the event loop when the body is
+        small (a thread hop would cost more than the work), in a worker thread when it is large
+        enough that its parse and problems could hold up every other client."""
         raw = await self.read_body(request)
+        if len(raw) <= INLINE_BYTES:
+            return self._work(request, raw, allowed, work)
+        return await anyio.to_thread.run_sync(self._work, request, raw, allowed, work, limiter=_heavy())
+
+    def _work(self, request: Request, raw: bytes, allowed: tuple[str, ...], work: Work) -> Response:
+        data, lang = self.parse(request, raw, allowed)
+        return work(data, lang)
+
+    def parse(self, request: Request, raw: bytes, allowed: tuple[str, ...]) -> tuple[dict[str, Any], str]:
+        """The body as a mapping (JSON, or YAML when the Content-Type says so) and its language."""
         lang = self.safe_lang(request)
         ctype = request.headers.get("content-type", "").lower()
         try:
@@ -171,6 +236,8 @@ class Api:
         else:
             try:
                 data = json.loads(text)
+            except RecursionError:
+                raise too_deep(lang) from None
             except ValueError as exc:
                 where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
                 if isinstance(exc, json.JSONDecodeError):
@@ -180,6 +247,8 @@ class Api:
             raise HTTPProblem(
                 400, "malformed", ui("The request must be a JSON object with a position.", lang)
             ) from None
+        if _depth(data) > MAX_DEPTH:
+            raise too_deep(lang)
         lang = self.lang_of(request, data)
         set_message_language(lang)  # the located problems below come in the asker's language
         unknown = [k for k in data if k not in allowed]
@@ -191,13 +260,14 @@ class Api:
                     "field": str(k),
                     "message": ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(allowed)),
                 }
-                for k in unknown
+                for k in unknown[:MAX_PROBLEMS]
             ]
             if missing:
-                problems.append(
-                    {"in": "request", "field": "position", "message": ui("expected a position (required)", lang)}
+                problems.insert(
+                    0, {"in": "request", "field": "position", "message": ui("expected a position (required)", lang)}
                 )
-            raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems)
+            more = max(0, len(unknown) - MAX_PROBLEMS)
+            raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems, lang, more)
         return data, lang
 
     def position(self, data: Any, lang: str) -> Any:
@@ -215,15 +285,17 @@ class Api:
         else:
             key = ""
         if key and len(key) <= POSITION_KEY_LIMIT:
-            found = self._positions.get(key)
-            if found is not None:
-                self._positions.move_to_end(key)
-                return found
+            with self._kept_lock:
+                found = self._positions.get(key)
+                if found is not None:
+                    self._positions.move_to_end(key)
+                    return found
         pos = self._validate(data, lang)
         if key and len(key) <= POSITION_KEY_LIMIT:
-            self._positions[key] = pos
-            if len(self._positions) > POSITIONS_KEPT:
-                self._positions.popitem(last=False)
+            with self._kept_lock:
+                self._positions[key] = pos
+                if len(self._positions) > POSITIONS_KEPT:
+                    self._positions.popitem(last=False)
         return pos
 
     def _validate(self, data: Any, lang: str) -> Any:
@@ -241,12 +313,14 @@ class Api:
             422,
             "invalid-input",
             ui("The position or the question has problems.", lang),
-            [problem_json(where, p) for p in exc.problems],
+            [problem_json(where, p) for p in exc.problems[:MAX_PROBLEMS]],
+            lang,
+            max(0, len(exc.problems) - MAX_PROBLEMS),
         )
 
     def answer(self, pos: Any, query: Any, lang: str) -> Response:
         try:
-            q = api.load_query(query, pos)
+            q = api.load_query(query, pos, self.rs)
         except InputError as exc:
             raise self.invalid(exc, "question", lang) from None
         try:
@@ -261,7 +335,9 @@ class Api:
         return _json({"status": "ok"}, headers={"Cache-Control": "no-store"})
 
     async def ask(self, request: Request) -> Response:
-        data, lang = await self.body(request, ("position", "question", "lang"))
+        return await self.handle(request, ("position", "question", "lang"), self._ask)
+
+    def _ask(self, data: dict[str, Any], lang: str) -> Response:
         pos = self.position(data["position"], lang)
         question = data.get("question")
         if question is None:
@@ -288,27 +364,26 @@ class Api:
             )
         return self.answer(pos, question, lang)
 
-    async def legal(self, request: Request) -> Response:
-        data, lang = await self.body(request, ("position", "faction", "lang"))
-        pos = self.position(data["position"], lang)
-        return self.answer(pos, _query("legal", data, ("faction",)), lang)
+    def asking(self, kind: str, fields: tuple[str, ...]) -> Handler:
+        """POST /api/<kind>: the question ``{ask: kind}`` with ``fields`` from the body."""
 
-    async def battle(self, request: Request) -> Response:
-        data, lang = await self.body(request, ("position", "region", "objectives", "faction", "lang"))
-        pos = self.position(data["position"], lang)
-        return self.answer(pos, _query("battle", data, ("region", "objectives", "faction")), lang)
+        def work(data: dict[str, Any], lang: str) -> Response:
+            pos = self.position(data["position"], lang)
+            return self.answer(pos, _query(kind, data, fields), lang)
 
-    async def score(self, request: Request) -> Response:
-        data, lang = await self.body(request, ("position", "faction", "lang"))
-        pos = self.position(data["position"], lang)
-        return self.answer(pos, _query("score", data, ("faction",)), lang)
+        async def endpoint(request: Request) -> Response:
+            return await self.handle(request, ("position", *fields, "lang"), work)
+
+        return endpoint
 
     def extra(self, name: str) -> Callable[[Request], Awaitable[Response]]:
         """POST /api/<name> for one of the game's other deciders (EXTRA_ANSWERS): the decision,
         the rule that decided it and what it set aside."""
 
         async def decide(request: Request) -> Response:
-            data, lang = await self.body(request, ("position", "question", "lang"))
+            return await self.handle(request, ("position", "question", "lang"), work)
+
+        def work(data: dict[str, Any], lang: str) -> Response:
             pos = self.position(data["position"], lang)
             question = data.get("question")
             if not isinstance(question, dict):
@@ -361,7 +436,7 @@ class Api:
         text = request.query_params.get("q", "")
         raw_limit = request.query_params.get("limit", "10")
         problems = []
-        if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= 100:
+        if not LIMIT_PATTERN.fullmatch(raw_limit) or not 1 <= int(raw_limit) <= 100:
             problems.append(
                 {"in": "query", "field": "limit", "message": ui("expected a whole number from 1 to 100", lang)}
             )
@@ -403,6 +478,32 @@ def _schema(rs: Ruleset) -> dict[str, Any]:
     return game.of(rs).position_schema(rs)
 
 
+def too_deep(lang: str) -> HTTPProblem:
+    return HTTPProblem(
+        400,
+        "malformed",
+        ui("The request is nested too deeply.", lang),
+        [{"in": "request", "field": "", "message": f"nesting deeper than {MAX_DEPTH} levels"}],
+    )
+
+
+def _depth(data: Any) -> int:
+    """How deep lists and mappings nest in ``data`` (without recursion: the input may be deep)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_DEPTH:
+                break
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node if isinstance(v, (dict, list)))
+    return deepest
+
+
 def _kind(value: Any) -> str:
     return {list: "a list", int: "a number", float: "a number", bool: "yes/no", type(None): "nothing"}.get(
         type(value), type(value).__name__
@@ -415,9 +516,6 @@ def _query(kind: str, data: Mapping[str, Any], keys: tuple[str, ...]) -> dict[st
         if data.get(key) is not None:
             out[key] = data[key]
     return out
-
-
-Handler = Callable[[Request], Awaitable[Response]]
 
 
 def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = Api.safe_lang) -> Handler:
@@ -434,7 +532,9 @@ def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = Api.safe
                 422,
                 "invalid-input",
                 ui("The position or the question has problems.", lang),
-                [problem_json("request", p) for p in exc.problems],
+                [problem_json("request", p) for p in exc.problems[:MAX_PROBLEMS]],
+                lang,
+                max(0, len(exc.problems) - MAX_PROBLEMS),
             ).response()
         except HavocError as exc:
             return HTTPProblem(
@@ -442,6 +542,15 @@ def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = Api.safe
                 "rules-broken",
                 ui("The rules on this server do not load.", lang_fallback(request)),
                 [problem_json("rules", p) for p in exc.problems],
+            ).response()
+        except RecursionError:
+            return too_deep(lang_fallback(request)).response()
+        except (ValueError, OverflowError, UnicodeError, MemoryError):
+            # Input the checks above should have caught reached a conversion that refused it: the
+            # asker gets a 400 (it was their request), the log gets the trace (it is our bug).
+            log.exception("a request was refused by an unexpected error: %s %s", request.method, request.url.path)
+            return HTTPProblem(
+                400, "malformed", ui("The request could not be read.", lang_fallback(request))
             ).response()
 
     return run
@@ -458,21 +567,21 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
         translator(lang)
         ui("Yes", lang)
     handlers = Api(rs)
-    spec = json.dumps(openapi(rs), ensure_ascii=False).encode()
-    docs = (HERE / DOCS_PAGE).read_bytes()
+    spec = _kept(json.dumps(openapi(rs), ensure_ascii=False).encode(), JSON_TYPE)
+    docs = _kept((HERE / DOCS_PAGE).read_bytes(), "text/html; charset=utf-8")
 
     async def openapi_json(request: Request) -> Response:
-        return _static_bytes(request, spec, JSON_TYPE)
+        return send(request, spec)
 
     async def docs_page(request: Request) -> Response:
-        return _static_bytes(request, docs, "text/html; charset=utf-8")
+        return send(request, docs)
 
     routes = [
         Route("/api/health", guarded(handlers.health), methods=["GET"]),
         Route("/api/ask", guarded(handlers.ask), methods=["POST"]),
-        Route("/api/legal", guarded(handlers.legal), methods=["POST"]),
-        Route("/api/battle", guarded(handlers.battle), methods=["POST"]),
-        Route("/api/score", guarded(handlers.score), methods=["POST"]),
+        Route("/api/legal", guarded(handlers.asking("legal", ("faction",))), methods=["POST"]),
+        Route("/api/battle", guarded(handlers.asking("battle", ("region", "objectives", "faction"))), methods=["POST"]),
+        Route("/api/score", guarded(handlers.asking("score", ("faction",))), methods=["POST"]),
         *(
             Route(f"/api/{name}", guarded(handlers.extra(name)), methods=["POST"])
             for name in (game.extra_answers(game.of(rs)) if rs.game else {})
@@ -512,11 +621,7 @@ def create_app(site: Path | None, ruleset: str | None = None) -> Starlette:
     )
 
 
-def _static_bytes(request: Request, body: bytes, media_type: str) -> Response:
+def _kept(body: bytes, media_type: str) -> Kept:
     import hashlib
 
-    etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
-    headers = {"ETag": etag, "Cache-Control": "public, max-age=0, must-revalidate"}
-    if etag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    return Response(body, headers=headers, media_type=media_type)
+    return prepare(body, media_type, hashlib.blake2b(body, digest_size=12).hexdigest())

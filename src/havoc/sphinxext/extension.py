@@ -17,6 +17,7 @@ from havoc.sphinxext.domain import setup_domain
 from havoc.sphinxext.glossary import setup_glossary
 from havoc.sphinxext.home import setup_home
 from havoc.sphinxext.langswitch import setup_langswitch
+from havoc.sphinxext.offline import setup_offline
 from havoc.sphinxext.overlay import setup_overlay
 from havoc.sphinxext.pages import setup_pages, write_stubs
 from havoc.sphinxext.rule import setup_rule
@@ -91,6 +92,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for module in site_extensions():
         importlib.import_module(module).setup_site(app)
     setup_home(app)
+    setup_offline(app)
     app.add_css_file("havoc.css")
     app.add_js_file("havoc.js", loading_method="defer")
     return {

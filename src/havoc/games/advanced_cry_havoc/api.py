@@ -43,9 +43,16 @@ def waking(roll: int, mods: Sequence[int] = (), situations: Sequence[str] = (), 
     return lookups.waking(load(ruleset), roll, mods, situations)
 
 
-def morale(situations: Sequence[str], ruleset: str = RULESET) -> ModifierResult:
-    """The situations of a morale or recovery check → the modifiers that count."""
-    return lookups.morale(load(ruleset), situations)
+def morale(
+    situations: Sequence[str],
+    check: str = "morale",
+    roll: int | None = None,
+    courage: int | None = None,
+    ruleset: str = RULESET,
+) -> ModifierResult:
+    """The situations of a morale or recovery check → the modifiers that count (and, with a
+    roll, the modified roll; its result against courage is refused, the charts never give it)."""
+    return lookups.morale(load(ruleset), situations, check, roll, courage)
 
 
 def combat(

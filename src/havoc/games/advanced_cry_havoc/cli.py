@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset
 
 RULESET = "advanced-cry-havoc"
+CHECKS = ("morale", "recovery")  # the morale command's choice, as lookups.CHECKS
 
 EPILOG = """\
 examples:
@@ -25,7 +26,8 @@ examples:
   havoc charts courage 12 --foot
   havoc charts impairment 7 --mod=+1 --if armored
   havoc charts waking 5 --if aid --if "enemy exerting:2"
-  havoc charts morale --if banner --if leader
+  havoc charts morale morale --if banner --if leader
+  havoc charts morale recovery --if "enemy zoi" --roll 6 --courage 5
   havoc charts status scared
   havoc charts combat --target prone --target "side hex" --attacker "zoi of an enemy:2"
   havoc charts combat --ranged --target stunned --attacker wounded --json
@@ -67,7 +69,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         w.add_argument("--mod", type=int, action="append", default=[], help="a modifier to add (repeat; --mod=-1)")
         w.add_argument("--if", dest="situations", action="append", default=[], help="a modifier line of the chart")
     m = charts.add_parser("morale", parents=[common], help="the situations of a morale or recovery check: modifiers")
+    m.add_argument("check", choices=CHECKS, help="a morale check, or a recovery check (in the Cleanup phase)")
     m.add_argument("--if", dest="situations", action="append", default=[], help="a modifier line of the chart")
+    m.add_argument("--roll", type=int, help="the die roll, to add the modifiers to")
+    m.add_argument("--courage", type=int, help="the character's courage (see: havoc charts courage)")
     st = charts.add_parser("status", parents=[common], help="a character status: what it allows and becomes")
     st.add_argument("name", help="the status (a name or a part of it)")
     k = charts.add_parser(
@@ -96,30 +101,23 @@ def run(args: argparse.Namespace) -> int:
     view = _View(rs, tr)
     result: Any
     if args.chart == "range":
-        result = L.range_lookup(rs, args.weapon, args.distance, view.names(T.WEAPONS))
+        result = L.range_lookup(rs, args.weapon, args.distance)
         text = view.range(result)
     elif args.chart == "courage":
         result = L.courage(rs, args.def_factor, args.mounted)
         text = view.courage(result, args.mounted)
     elif args.chart in ("impairment", "waking"):
-        fn, chart, mods = (
-            (L.impairment, T.IMPAIRMENT, T.IMPAIRMENT_MODS)
-            if args.chart == "impairment"
-            else (L.waking, T.WAKING, T.WAKING_MODS)
-        )
-        result = fn(rs, args.roll, args.mod, args.situations, view.names(mods))
+        fn, chart = (L.impairment, T.IMPAIRMENT) if args.chart == "impairment" else (L.waking, T.WAKING)
+        result = fn(rs, args.roll, args.mod, args.situations)
         text = view.row(result, chart, 1)
     elif args.chart == "status":
-        result = L.status(rs, args.name, view.names(T.STATUS))
+        result = L.status(rs, args.name)
         text = view.status(result)
     elif args.chart == "morale":
-        result = L.morale(rs, args.situations, view.names(T.MORALE_MODS))
-        text = view.modifiers(result.applied, result.total, result.rules)
+        result = L.morale(rs, args.situations, args.check, args.roll, args.courage)
+        text = view.morale(result)
     else:
-        shifts_rule, mods_rule = (T.RANGED_SHIFTS, T.RANGED_MODS) if args.ranged else (T.CC_SHIFTS, T.CC_MODS)
-        result = L.combat(
-            rs, args.target, args.attacker, args.animal, args.ranged, (view.names(shifts_rule), view.names(mods_rule))
-        )
+        result = L.combat(rs, args.target, args.attacker, args.animal, args.ranged)
         text = view.combat(result)
     if args.json:
         out = {"chart": args.chart, "lang": args.lang, **L.as_dict(result), "text": text}
@@ -137,12 +135,6 @@ class _View:
 
     def cell(self, rule_id: str, cell: str) -> str:
         return self.tr.text(f"{rule_id}:table", cell)
-
-    def names(self, rule_id: str) -> list[str]:
-        """The first cells of a chart in this language (so a Polish reader may name them in Polish)."""
-        from havoc.games.advanced_cry_havoc import tables as T
-
-        return [self.cell(rule_id, row[0]) for row in T.table(self.rs, rule_id).rows]
 
     def cite(self, rules: Sequence[str]) -> str:
         from havoc.i18n import ui
@@ -212,6 +204,8 @@ class _View:
                 line += " — " + ui("not counted: not cumulative, only the strongest of them counts", self.lang)
             elif a.why_not == "not-animal":
                 line += " — " + ui("not counted: does not apply to an animal", self.lang)
+            elif a.why_not == "recovery-only":
+                line += " — " + ui("not counted: recovery checks only", self.lang)
             out.append(line)
         return out
 
@@ -220,6 +214,31 @@ class _View:
 
         head = ui("modifier in total: {n}", self.lang).format(n=f"{total:+d}")
         return "\n".join([head, *self.applied(applied), self.cite(rules)])
+
+    def morale(self, res: Any) -> str:
+        from havoc.games.advanced_cry_havoc import tables as T
+        from havoc.i18n import ui
+
+        lang = self.lang
+        head = ui("recovery check", lang) if res.check == "recovery" else ui("morale check", lang)
+        lines = [
+            head + ": " + ui("modifier in total: {n}", lang).format(n=f"{res.total:+d}"),
+            *self.applied(res.applied),
+        ]
+        if res.modified is not None:
+            lines.append(
+                ui("modified roll: {n} (roll {roll}, modifiers {total})", lang).format(
+                    n=res.modified, roll=res.roll, total=f"{res.total:+d}"
+                )
+            )
+        if res.courage is not None:
+            lines.append(ui("courage: {n}", lang).format(n=res.courage))
+        if res.reason is not None:
+            lines.append(
+                ui("result: cannot be determined from the source", lang) + ": " + self.reason(T.MORALE_COURAGE)
+            )
+        lines.append(self.cite(res.rules))
+        return "\n".join(lines)
 
     def status(self, res: Any) -> str:
         from havoc.games.advanced_cry_havoc import lookups as L

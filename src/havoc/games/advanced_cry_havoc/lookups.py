@@ -6,11 +6,11 @@ summary or a cell of the table of open cases): it never fills a gap the source l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from havoc.errors import InputError, Problem
+from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.advanced_cry_havoc import tables as T
 from havoc.i18n import message_language, ui
 
@@ -79,44 +79,50 @@ def _bad(field_name: str, message: str) -> InputError:
     return InputError([Problem(field_name, None, message)])
 
 
-def find_row(t: Table, name: str, field_name: str, names: Sequence[str] | None = None) -> int:
-    """The row whose first cell is ``name`` (case-insensitive), or the only one containing it.
+def find_row(rs: Ruleset, rule_id: str, name: str, field_name: str) -> int:
+    """The row of a chart that ``name`` names by its words (see :mod:`.names`), in any language.
 
-    ``names`` are other spellings of the first cells (a translation), matched the same way.
+    Nothing named, or two lines named, is a located error listing the lines in the reader's language.
     """
-    want = " ".join(name.lower().split())
-    if not want:
-        raise _bad(field_name, ui("expected a name from the chart, found nothing", message_language()))
-    spellings = [[row[0].lower()] for row in t.rows]
-    for i, other in enumerate(names or ()):
-        spellings[i].append(other.lower())
-    exact = [i for i, s in enumerate(spellings) if want in s]
-    if len(exact) == 1:
-        return exact[0]
-    part = [i for i, s in enumerate(spellings) if any(want in x for x in s)]
-    if len(part) == 1:
-        return part[0]
-    if not part:
-        shown = list(names) if names else [r[0] for r in t.rows]  # in the reader's language
-        listed = ", ".join(shown)
+    rows = name_rows(rs, rule_id, name, field_name)
+    if len(rows) == 1:
+        return rows[0]
+    lang = message_language()
+    listed = ", ".join(_shown(rs, rule_id, i, lang) for i in rows)
+    raise _bad(field_name, ui("{name!r} is ambiguous; it could be: {rows}", lang).format(name=name, rows=listed))
+
+
+def name_rows(rs: Ruleset, rule_id: str, name: str, field_name: str) -> tuple[int, ...]:
+    """Every row ``name`` may name (one, or several when ambiguous); none is a located error."""
+    from havoc.games.advanced_cry_havoc import names as N
+
+    lang = message_language()
+    if not " ".join(name.split()):
+        raise _bad(field_name, ui("expected a name from the chart, found nothing", lang))
+    lines = N.spellings(rs, rule_id)
+    found = N.match(name, lines)
+    if not found.rows:
+        listed = ", ".join(_shown(rs, rule_id, i, lang) for i in range(len(lines)))
         raise _bad(
             field_name,
-            ui("{name!r} is not in the chart; expected one of: {rows}", message_language()).format(
-                name=name, rows=listed
-            ),
+            ui("{name!r} is not in the chart; expected one of: {rows}", lang).format(name=name, rows=listed),
         )
-    shown = list(names) if names else [r[0] for r in t.rows]
-    listed = ", ".join(shown[i] for i in part)
-    raise _bad(
-        field_name, ui("{name!r} is ambiguous; it could be: {rows}", message_language()).format(name=name, rows=listed)
-    )
+    return found.rows
+
+
+def _shown(rs: Ruleset, rule_id: str, row: int, lang: str) -> str:
+    """A line's name as the reader reads it (the catalog's translation of its first cell)."""
+    from havoc.i18n import translator
+
+    cell = T.table(rs, rule_id).rows[row][0]
+    return translator(lang, rs.id).text(f"{rule_id}:table", cell)
 
 
 def _summary(rs: Ruleset, rule_id: str) -> str:
     return rs.rules[rule_id].summary or rs.rules[rule_id].title
 
 
-def range_lookup(rs: Ruleset, weapon: str, distance: int, names: Sequence[str] | None = None) -> RangeResult:
+def range_lookup(rs: Ruleset, weapon: str, distance: int) -> RangeResult:
     """A weapon and a distance in hexes → its band, power and ammunition, or why there is none."""
     if distance < 1:
         raise _bad(
@@ -124,7 +130,7 @@ def range_lookup(rs: Ruleset, weapon: str, distance: int, names: Sequence[str] |
             ui("expected a distance in hexes of at least 1, found {n}", message_language()).format(n=distance),
         )
     weapons, power, open_cases = T.table(rs, T.WEAPONS), T.table(rs, T.POWER), T.table(rs, T.OPEN)
-    row = weapons.rows[find_row(weapons, weapon, "weapon", names)]
+    row = weapons.rows[find_row(rs, T.WEAPONS, weapon, "weapon")]
     name, klass, specials = row[0], row[1], row[2]
     ammo = T.ammo(row[7])
     letters = "" if specials == T.GAP else specials
@@ -132,9 +138,6 @@ def range_lookup(rs: Ruleset, weapon: str, distance: int, names: Sequence[str] |
     def result(status: str, rules: tuple[str, ...], **more: Any) -> RangeResult:
         return RangeResult(status, name, distance, specials=letters, ammo=ammo, rules=rules, **more)
 
-    for case in open_cases.rows:
-        if case[0] == name and (b := T.band(case[1])) is not None and b.holds(distance):
-            return result(REFUSED, (T.OPEN, T.WEAPONS), reason=case[2])
     bands = [
         (heading, T.band(cell))
         for heading, cell in zip(weapons.columns[T.BAND_COLUMNS], row[T.BAND_COLUMNS], strict=True)
@@ -144,9 +147,19 @@ def range_lookup(rs: Ruleset, weapon: str, distance: int, names: Sequence[str] |
             prow = next(p for p in power.rows if p[0] == klass)
             pw = T.whole(prow[power.columns.index(heading)])
             return result(FOUND, (T.WEAPONS, T.POWER), band=heading, power=pw)
-    longest = max((b.hi for _, b in bands if b is not None and b.hi is not None), default=0)
-    status = OUT_OF_RANGE if distance > longest else NO_BAND
-    return result(status, (T.WEAPONS,))
+    # No band holds it; one rule for a dash in every row (rule acv-ranged-weapons says it):
+    # beyond the last band out of range, before the first no band, between two bands open.
+    held = [b for _, b in bands if b is not None]
+    if distance > max((b.hi or 0 for b in held), default=0):
+        return result(OUT_OF_RANGE, (T.WEAPONS,))
+    if distance < min((b.lo or 0 for b in held), default=0):
+        return result(NO_BAND, (T.WEAPONS,))
+    for case in open_cases.rows:
+        if case[0] == name and (b := T.band(case[1])) is not None and b.holds(distance):
+            return result(REFUSED, (T.OPEN, T.WEAPONS), reason=case[2])
+    raise RulebookError(  # check_rules reports a gap the open cases do not cover; never reached on good rules
+        [Problem(f"rules/{rs.id}", None, f"{T.OPEN}: no open case for {name} at {distance} hexes")]
+    )
 
 
 @dataclass(frozen=True)
@@ -158,18 +171,16 @@ class StatusResult:
     rules: tuple[str, ...] = ()
 
 
-def status(rs: Ruleset, name: str, names: Sequence[str] | None = None) -> StatusResult:
+def status(rs: Ruleset, name: str) -> StatusResult:
     """A character status → what it allows and what it becomes; the lines the source leaves
     open (both ENGAGED lines) are refused with the reason the rules give."""
     t, open_cases = T.table(rs, T.STATUS), T.table(rs, T.STATUS_OPEN)
     reasons = {row[0]: row[1] for row in open_cases.rows}
-    want = " ".join(name.lower().split())
-    spellings = [(row[0], [row[0].lower(), *([names[i].lower()] if names else [])]) for i, row in enumerate(t.rows)]
-    hits = [label for label, forms in spellings if any(want and want in f for f in forms)]
-    open_hits = [label for label in hits if label in reasons]
-    if open_hits:
-        return StatusResult(REFUSED, open_hits[0], reason=reasons[open_hits[0]], rules=(T.STATUS_OPEN, T.STATUS))
-    row = t.rows[find_row(t, name, "status", names)]
+    rows = name_rows(rs, T.STATUS, name, "status")
+    labels = [t.rows[i][0] for i in rows]
+    if all(label in reasons for label in labels):  # only open lines named (both ENGAGED lines): refused
+        return StatusResult(REFUSED, labels[0], reason=reasons[labels[0]], rules=(T.STATUS_OPEN, T.STATUS))
+    row = t.rows[find_row(rs, T.STATUS, name, "status")]
     return StatusResult(FOUND, row[0], tuple(zip(t.columns[1:], row[1:], strict=True)), rules=(T.STATUS,))
 
 
@@ -192,9 +203,7 @@ def courage(rs: Ruleset, def_factor: int, mounted: bool) -> RowResult:
     return RowResult(FOUND, def_factor, t.rows[i][2], i, None, (T.COURAGE,))
 
 
-def select(
-    rs: Ruleset, rule_id: str, wanted: Sequence[str], names: Sequence[str] | None = None
-) -> list[tuple[int, int]]:
+def select(rs: Ruleset, rule_id: str, wanted: Sequence[str]) -> list[tuple[int, int]]:
     """Modifier rows named by the user ("prone", "enemy zoi:2") → (row, count) pairs."""
     t = T.table(rs, rule_id)
     out: list[tuple[int, int]] = []
@@ -202,15 +211,15 @@ def select(
         label, _, n = w.rpartition(":") if ":" in w else (w, "", "1")
         if not n.isdigit() or int(n) < 1:
             raise _bad(w, ui("expected NAME or NAME:COUNT with a count of at least 1", message_language()))
-        i = find_row(t, label, w, names)
+        i = find_row(rs, rule_id, label, w)
         if int(n) > 1 and not _per(rs, t, i):
             msg = ui("{row!r} counts once; only the lines marked {mark} take a count", message_language())
-            raise _bad(w, msg.format(row=t.rows[i][0], mark=rs.param("per-mark")))
+            raise _bad(w, msg.format(row=_shown(rs, rule_id, i, message_language()), mark=rs.param("per-mark")))
         if any(j == i for j, _ in out):
             raise _bad(
                 w,
                 ui("{row!r} is named twice; give a count instead (NAME:COUNT)", message_language()).format(
-                    row=t.rows[i][0]
+                    row=_shown(rs, rule_id, i, message_language())
                 ),
             )
         out.append((i, int(n)))
@@ -221,26 +230,39 @@ def _per(rs: Ruleset, t: Table, i: int) -> bool:
     return len(t.columns) > 2 and t.rows[i][2] == str(rs.param("per-mark"))
 
 
-def apply(rs: Ruleset, rule_id: str, chosen: Sequence[tuple[int, int]], animal: bool = False) -> list[Applied]:
-    """The chosen rows with the chart's own rules applied: the ones marked not cumulative keep
-    only the strongest (the most beneficial), and against an animal only the marked rows count."""
+def apply(
+    rs: Ruleset, rule_id: str, chosen: Sequence[tuple[int, int]], excluded: Mapping[int, str] | None = None
+) -> list[Applied]:
+    """The chosen rows with the chart's own rules applied: ``excluded`` rows (row → why) do not
+    count, and of the ones marked not cumulative only the strongest (the most beneficial) counts."""
     t = T.table(rs, rule_id)
     roles = T.LAYOUT[rule_id]
     value_of = T.shift if roles[1] == "shift" else T.modifier
-    nc, only_animal = str(rs.param("nc-mark")), str(rs.param("animal-mark"))
+    nc = str(rs.param("nc-mark"))
     marks = [t.rows[i][2] if len(t.columns) > 2 else "" for i, _ in chosen]
     rows = [Applied(rule_id, i, t.rows[i][0], value_of(t.rows[i][1]), n) for i, n in chosen]
     out: list[Applied] = []
     kept: list[tuple[Applied, str]] = []
     for a, m in zip(rows, marks, strict=True):
-        if animal and m != only_animal:
-            out.append(_drop(a, "not-animal"))
+        if excluded and a.row in excluded:
+            out.append(_drop(a, excluded[a.row]))
         else:
             kept.append((a, m))
     best = max((a for a, m in kept if m == nc), key=lambda a: abs(a.value), default=None)
     for a, m in kept:
         out.append(a if m != nc or a is best else _drop(a, "not-cumulative"))
     return sorted(out, key=lambda a: a.row)
+
+
+def not_for_animals(rs: Ruleset, rule_id: str) -> dict[int, str]:
+    """The shifts that do not count against an animal: in close combat every line not marked
+    for animals, in ranged combat the one line the chart names "not animals"."""
+    t = T.table(rs, rule_id)
+    if rule_id == T.RANGED_SHIFTS:
+        name = str(rs.param("not-animals"))
+        return {i: "not-animal" for i, row in enumerate(t.rows) if row[0] == name}
+    only = str(rs.param("animal-mark"))
+    return {i: "not-animal" for i, row in enumerate(t.rows) if row[2] != only}
 
 
 def _drop(a: Applied, why: str) -> Applied:
@@ -258,12 +280,11 @@ def roll_lookup(
     roll: int,
     extra: Sequence[int] = (),
     situations: Sequence[str] = (),
-    names: Sequence[str] | None = None,
 ) -> RowResult:
     """A die roll plus modifiers (numbers, or situations named from the chart) → the row it lands on."""
     if roll < 0:
         raise _bad("roll", ui("expected a die roll of 0 or more, found {n}", message_language()).format(n=roll))
-    applied = apply(rs, mods_rule, select(rs, mods_rule, situations, names)) if situations else []
+    applied = apply(rs, mods_rule, select(rs, mods_rule, situations)) if situations else []
     value = roll + sum(extra) + total(applied)
     t = T.table(rs, chart)
     i = _band_row(t, 0, value)
@@ -278,10 +299,9 @@ def impairment(
     roll: int,
     extra: Sequence[int] = (),
     situations: Sequence[str] = (),
-    names: Sequence[str] | None = None,
 ) -> RowResult:
     """A die roll with modifiers → the impairment effect."""
-    return roll_lookup(rs, T.IMPAIRMENT, T.IMPAIRMENT_MODS, roll, extra, situations, names)
+    return roll_lookup(rs, T.IMPAIRMENT, T.IMPAIRMENT_MODS, roll, extra, situations)
 
 
 def waking(
@@ -289,10 +309,12 @@ def waking(
     roll: int,
     extra: Sequence[int] = (),
     situations: Sequence[str] = (),
-    names: Sequence[str] | None = None,
 ) -> RowResult:
     """A die roll with modifiers → the final condition of a waking-up check."""
-    return roll_lookup(rs, T.WAKING, T.WAKING_MODS, roll, extra, situations, names)
+    return roll_lookup(rs, T.WAKING, T.WAKING_MODS, roll, extra, situations)
+
+
+CHECKS = ("morale", "recovery")
 
 
 @dataclass(frozen=True)
@@ -300,13 +322,50 @@ class ModifierResult:
     applied: tuple[Applied, ...]
     total: int
     rules: tuple[str, ...]
+    check: str = "morale"  # morale | recovery
+    roll: int | None = None  # the die roll, when given
+    modified: int | None = None  # the roll with the modifiers
+    courage: int | None = None  # the courage it is checked against, when given
+    status: str = FOUND  # found (the modifiers) | refused (a roll against courage: open)
+    reason: str | None = None
 
 
-def morale(rs: Ruleset, situations: Sequence[str], names: Sequence[str] | None = None) -> ModifierResult:
-    """The situations of a morale or recovery check → the modifiers that count (negatives not cumulative)."""
-    applied = apply(rs, T.MORALE_MODS, select(rs, T.MORALE_MODS, situations, names))
+def morale(
+    rs: Ruleset,
+    situations: Sequence[str],
+    check: str = "morale",
+    roll: int | None = None,
+    courage: int | None = None,
+) -> ModifierResult:
+    """The situations of a morale or recovery check → the modifiers that count (the
+    recovery-only line only in a recovery check; negatives not cumulative). With a roll, the
+    modified roll; its result against courage is refused: the charts never say how it is read."""
+    lang = message_language()
+    if check not in CHECKS:
+        raise _bad("check", ui("expected a morale or a recovery check, found {check!r}", lang).format(check=check))
+    if roll is not None and roll < 0:
+        raise _bad("roll", ui("expected a die roll of 0 or more, found {n}", lang).format(n=roll))
+    if courage is not None and courage < 1:
+        raise _bad("courage", ui("expected a courage of at least 1, found {n}", lang).format(n=courage))
+    t = T.table(rs, T.MORALE_MODS)
+    only = str(rs.param("recovery-only"))
+    excluded = {i: "recovery-only" for i, row in enumerate(t.rows) if row[0] == only} if check != "recovery" else {}
+    applied = apply(rs, T.MORALE_MODS, select(rs, T.MORALE_MODS, situations), excluded)
     reading = (T.MORALE_READING,) if any(a.why_not == "not-cumulative" for a in applied) else ()
-    return ModifierResult(tuple(applied), total(applied), (T.MORALE_MODS, *reading))
+    n = total(applied)
+    if roll is None and courage is None:
+        return ModifierResult(tuple(applied), n, (T.MORALE_MODS, *reading), check)
+    return ModifierResult(
+        tuple(applied),
+        n,
+        (T.MORALE_MODS, *reading, *((T.COURAGE,) if courage is not None else ()), T.MORALE_COURAGE),
+        check,
+        roll,
+        None if roll is None else roll + n,
+        courage,
+        REFUSED,
+        _summary(rs, T.MORALE_COURAGE),
+    )
 
 
 def combat(
@@ -315,22 +374,13 @@ def combat(
     attacker: Sequence[str] = (),
     animal: bool = False,
     ranged: bool = False,
-    names: tuple[Sequence[str], Sequence[str]] | None = None,
 ) -> CombatResult:
     """A described situation → the column shifts and die-roll modifiers that apply, with the
     non-cumulative and animal rules applied; the result itself is refused (the table is unreadable)."""
     shifts_rule, mods_rule = (T.RANGED_SHIFTS, T.RANGED_MODS) if ranged else (T.CC_SHIFTS, T.CC_MODS)
-    if animal and ranged:
-        raise _bad(
-            "--animal",
-            ui(
-                "the ranged chart marks no shifts for animals (its rear-hex line names the exception itself)",
-                message_language(),
-            ),
-        )
-    tn, an = names or (None, None)
-    shifts = apply(rs, shifts_rule, select(rs, shifts_rule, target, tn), animal=animal)
-    mods = apply(rs, mods_rule, select(rs, mods_rule, attacker, an))
+    excluded = not_for_animals(rs, shifts_rule) if animal else {}
+    shifts = apply(rs, shifts_rule, select(rs, shifts_rule, target), excluded)
+    mods = apply(rs, mods_rule, select(rs, mods_rule, attacker))
     return CombatResult(
         tuple(shifts),
         tuple(mods),

@@ -95,6 +95,7 @@ COURAGE = "acv-courage"
 IMPAIRMENT, IMPAIRMENT_MODS = "acv-impairment", "acv-impairment-modifiers"
 WAKING, WAKING_MODS = "acv-waking-up", "acv-waking-up-modifiers"
 MORALE_MODS, MORALE_READING = "acv-morale-modifiers", "acv-morale-not-cumulative"
+MORALE_COURAGE = "acv-morale-against-courage"
 CC_SHIFTS, CC_MODS, COMBAT_TABLE = "acv-close-combat-shifts", "acv-close-combat-modifiers", "acv-combat-table"
 RANGED_SHIFTS, RANGED_MODS = "acv-ranged-shifts", "acv-ranged-modifiers"
 STATUS, STATUS_OPEN = "acv-status-effects", "acv-status-undetermined"
@@ -150,7 +151,32 @@ def check_rules(rs: Ruleset) -> list[Problem]:
                 except ValueError as exc:
                     problems.append(Problem(where, t.loc.line, f"{rule_id}.table.rows[{r}][{c}]: {exc}"))
     problems += _check_links(rs)
+    problems += _check_named_rows(rs)
     return problems
+
+
+# Parameters that name a line of a chart (the lookups find the line by this name).
+NAMED_ROWS = {"recovery-only": MORALE_MODS, "not-animals": RANGED_SHIFTS}
+
+
+def _check_named_rows(rs: Ruleset) -> list[Problem]:
+    """A parameter that names a chart line names one that is there."""
+    out: list[Problem] = []
+    for param, rule_id in NAMED_ROWS.items():
+        rule = rs.rules.get(rule_id)
+        if rule is None or rule.table is None:
+            continue  # reported by check_rules
+        pdef = rule.params.get(param)
+        if pdef is None or pdef.value not in {row[0] for row in rule.table.rows}:
+            found = "nothing" if pdef is None else repr(pdef.value)
+            out.append(
+                Problem(
+                    rule.loc.file,
+                    rule.loc.line,
+                    f"{rule_id}.params.{param}: expected a line of its chart, found {found}",
+                )
+            )
+    return out
 
 
 def _check_links(rs: Ruleset) -> list[Problem]:
@@ -162,6 +188,7 @@ def _check_links(rs: Ruleset) -> list[Problem]:
     out: list[Problem] = []
     if weapons.columns[BAND_COLUMNS] != power.columns[1:]:
         out.append(Problem(weapons.loc.file, weapons.loc.line, f"{WEAPONS}: band headings differ from {POWER}'s"))
+    out += _check_gaps(rs, weapons)
     classes = {row[0] for row in power.rows}
     for i, row in enumerate(weapons.rows):
         if row[1] not in classes:
@@ -172,4 +199,45 @@ def _check_links(rs: Ruleset) -> list[Problem]:
                     f"{WEAPONS}.table.rows[{i}]: unknown power class {row[1]!r}",
                 )
             )
+    return out
+
+
+def gaps(row: tuple[str, ...]) -> list[int]:
+    """The distances between a weapon's first and last band that no band holds (the open ones)."""
+    held = [b for b in (band(c) for c in row[BAND_COLUMNS]) if b is not None]
+    if not held:
+        return []
+    lo = min(b.lo or 1 for b in held)
+    hi = max(b.hi or lo for b in held)
+    return [d for d in range(lo, hi + 1) if not any(b.holds(d) for b in held)]
+
+
+def _check_gaps(rs: Ruleset, weapons: Table) -> list[Problem]:
+    """Every distance between two bands of a weapon is an open case, and every open case is one."""
+    try:
+        open_cases = table(rs, OPEN)
+    except RulebookError as exc:
+        return exc.problems
+    out: list[Problem] = []
+    try:
+        listed = {
+            (case[0], d) for case in open_cases.rows if (b := band(case[1])) for d in range(b.lo or 1, (b.hi or 0) + 1)
+        }
+        wanted = {(row[0], d) for row in weapons.rows for d in gaps(row)}
+    except ValueError:
+        return out  # a bad cell, reported by check_rules
+    for name, d in sorted(wanted - listed):
+        out.append(
+            Problem(
+                open_cases.loc.file,
+                open_cases.loc.line,
+                f"{OPEN}: {name} has no band at {d} hexes between two bands; expected an open case",
+            )
+        )
+    for name, d in sorted(listed - wanted):
+        out.append(
+            Problem(
+                open_cases.loc.file, open_cases.loc.line, f"{OPEN}: {name} at {d} hexes is not between two of its bands"
+            )
+        )
     return out

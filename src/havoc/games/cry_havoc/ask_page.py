@@ -98,6 +98,16 @@ WORDS = {
         "yes": "yes",
         "no": "no",
         "kind-legal": "What can I do now?",
+        "engine-loading": "Starting the assistant on this device…",
+        "engine-runtime": "Loading the assistant (about 10 MB the first time; then it works without a network)…",
+        "engine-engine": "Unpacking the rules engine…",
+        "engine-rules": "Reading the rules…",
+        "engine-ready": "The assistant runs on this device and works without a network.",
+        "engine-no-wasm": "This browser cannot run the assistant (it has no WebAssembly).",
+        "engine-storage": "The assistant could not start: this device has no room left for it.",
+        "engine-start": "The assistant could not start in this browser.",
+        "engine-server": "Asking the assistant's server instead.",
+        "engine-failed": "The assistant did not answer this question. Try again, or reload the page.",
     }.items()
 }
 
@@ -163,6 +173,7 @@ def on_page_context(
         if kind == "rule":
             links[name] = f"{app.builder.get_relative_uri(pagename, obj.docname)}#{obj.anchor}"
     context["body"] = body.replace(LINKS_MARK, json.dumps(links, ensure_ascii=False).replace("</", "<\\/"))
+    app.add_js_file("havoc-engine.js", loading_method="defer")  # the in-browser engine, before the page uses it
     app.add_js_file("havoc-ask.js", loading_method="defer")
     app.add_css_file("havoc-ask.css")
 

@@ -18,7 +18,7 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.queries import Job, retreat_options
-from havoc.games.cry_havoc.ui import faction_name, region_names, ui
+from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer
@@ -89,11 +89,7 @@ def resolve(job: Job) -> Answer:
     cited.extend((r, pre_ctx, None) for r in pre_rs)
     pre = merge_figures(pre_rs)
     mine.update(pre)
-    lines = [
-        ui("Battle token {token}: {attacker} attack, {defender} defend", lang).format(
-            token=region.battle.token, attacker=job.fname(attacker), defender=job.fname(defender) if defender else "—"
-        )
-    ]
+    lines = [_heading(job, region.battle.token, attacker, defender)]
     if any(r.passed is False for r in pre_rs) or pre.get(F_NOT_FOUGHT) or defender is None:
         remaining = region.sides()
         holder = remaining[0] if remaining else None
@@ -101,7 +97,8 @@ def resolve(job: Job) -> Answer:
         if holder:
             lines.append(ui("{faction} take Control of the Region.", lang).format(faction=job.fname(holder)))
         failed = [(r, c, n) for r, c, n in cited if r.passed is False] or cited
-        gone = {**mine, "control-winner": holder or ""}
+        # Step A (the Crystal) belongs to a Battle that is fought: none is added here.
+        gone = {**mine, C.F_BATTLE_CRYSTALS: 0, "control-winner": holder or ""}
         return _answer(job, question, failed, gone, lines, verdict=False, details={"fought": False, "control": holder})
 
     added = _int(pre, C.F_BATTLE_CRYSTALS)
@@ -275,6 +272,17 @@ def resolve(job: Job) -> Answer:
     return _answer(job, question, cited, figures, lines, verdict=True, details=details)
 
 
+def _heading(job: Job, token: int, attacker: str, defender: str | None) -> str:
+    """The Battle's first line: who attacks and who defends (or that no Defender is left)."""
+    if defender is None:
+        return ui("Battle token {token}: {attacker} attack; no Defender is left", job.lang).format(
+            token=token, attacker=job.fname(attacker)
+        )
+    return ui("Battle token {token}: {attacker} attack, {defender} defend", job.lang).format(
+        token=token, attacker=job.fname(attacker), defender=job.fname(defender)
+    )
+
+
 def _survivors_line(job: Job, won: str, count: int, home: bool, to_hq: dict[str, int]) -> str:
     """Step E for the winner: its survivors stay, or (the solo Trogs) go to its HQ."""
     units = job.t.term("unit", count)
@@ -348,9 +356,12 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
                     q.name,
                     None,
                     f"card-units.{side}: "
-                    + ui("the card adds {count} Units, but the {faction} have {have} in the Reserve", _ml()).format(
-                        count=change, faction=faction_name(side, _ml()), have=pos.reserve(side)
-                    ),
+                    + nui(
+                        "the card adds {count} Unit, but the {faction} have {have} in the Reserve",
+                        "the card adds {count} Units, but the {faction} have {have} in the Reserve",
+                        change,
+                        _ml(),
+                    ).format(count=change, faction=faction_name(side, _ml()), have=pos.reserve(side)),
                 )
             )
         if total != want:
@@ -360,7 +371,12 @@ def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, di
                     q.name,
                     None,
                     f"objectives.{side}: "
-                    + ui("{total} Units placed, but the {faction} have {have} in {region}", _ml()).format(
+                    + nui(
+                        "{total} Unit placed, but the {faction} have {have} in {region}",
+                        "{total} Units placed, but the {faction} have {have} in {region}",
+                        total,
+                        _ml(),
+                    ).format(
                         total=total,
                         faction=faction_name(side, _ml()),
                         have=in_region,

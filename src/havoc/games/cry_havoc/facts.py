@@ -59,6 +59,7 @@ class Context:
         "pos",
         "q",
         "region",
+        "retreat_destinations",
         "steps",
         "to",
         "used",
@@ -75,6 +76,7 @@ class Context:
         battle: BattleState | None = None,
         moved: bool = False,
         steps: int = 1,
+        retreat_destinations: int | None = None,
     ) -> None:
         self.pos = pos
         self.q = q
@@ -85,6 +87,7 @@ class Context:
         self.battle = battle
         self.moved = moved  # the moving Units entered `from` during this action
         self.steps = steps  # Regions entered by the whole move (1 + those passed through)
+        self.retreat_destinations = retreat_destinations  # worked out by the retreat mechanism
         self.cache: dict[str, Any] = {}
         self.used: dict[str, Any] = {}
         self.figs: dict[str, Any] = {}
@@ -222,6 +225,11 @@ def _draw_pending(ctx: Context) -> bool:
 @fact("game.trogs-are-player", "bool")
 def _trogs_player(ctx: Context) -> bool:
     return ctx.pos.trogs_are_player
+
+
+@fact("game.step", "string")
+def _step(ctx: Context) -> str:
+    return ctx.pos.step or ""
 
 
 @fact("game.variant", "string")
@@ -598,6 +606,19 @@ def _b_neutral(ctx: Context) -> bool:
         return False
     attacker, defender = _sides(ctx)
     return TROGS in (attacker, defender)
+
+
+@fact("battle.retreat-destinations", "int")
+def _b_retreat_destinations(ctx: Context) -> int:
+    if ctx.retreat_destinations is None:
+        raise InputError(
+            [
+                Problem(
+                    ctx.q.name, None, "ask: " + ui("only a retreat question works out where Units may retreat", _ml())
+                )
+            ]
+        )
+    return ctx.retreat_destinations
 
 
 @fact("battle.one-side-gone", "bool")

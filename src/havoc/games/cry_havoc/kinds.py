@@ -13,7 +13,7 @@ from havoc import record
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.queries import Job, _finish, _units
-from havoc.games.cry_havoc.ui import ui
+from havoc.games.cry_havoc.ui import faction_owner, ui
 from havoc.i18n import nui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import RuleResult, merge_figures
@@ -178,8 +178,8 @@ def ask_end_of_move(job: Job) -> Answer:
     ctx = Context(pos, q0, who, region=region, to=region)
     rs = job.eng.evaluate("end-of-move", ctx)
     figs = merge_figures(rs)
-    question = ui("What happens at the end of the {faction}'s Move in {region}?", lang).format(
-        faction=job.fname(who), region=job.rname(region.id)
+    question = ui("What happens at the end of the {owner} Move in {region}?", lang).format(
+        owner=faction_owner(who, lang), region=job.rname(region.id)
     )
     lines: list[str] = []
     lines.append(
@@ -198,10 +198,12 @@ def ask_end_of_move(job: Job) -> Answer:
     elif figs.get("trogs-join-army"):
         step2 = ui("Trog token: reveal it; its Trog Units join the Trog player's army here.", lang)
     elif lost:
-        step2 = ui(
-            "Trog token: reveal it; no Trog Units are left to place, so there is no Battle and {count} {units} go back to the Reserve.",
+        step2 = nui(
+            "Trog token: reveal it; no Trog Units are left to place, so there is no Battle and {count} Unit goes back to the Reserve.",
+            "Trog token: reveal it; no Trog Units are left to place, so there is no Battle and {count} Units go back to the Reserve.",
+            lost,
             lang,
-        ).format(count=lost, units=_units(job, lost))
+        ).format(count=lost)
     else:
         step2 = ui("Trog token: reveal it; it places its Trog Units and Crystals here.", lang)
     lines.append("2. " + step2)
@@ -252,7 +254,9 @@ def ask_setup(job: Job) -> Answer:
     lang = job.lang
     n = len(job.pos.players)
     exp = job.q.experience or "beginner"
-    question = ui("How is a game of {count} players set up?", lang).format(count=n)
+    question = nui(
+        "How is a game of {count} player set up?", "How is a game of {count} players set up?", n, lang
+    ).format(count=n)
     ctx = Context(job.pos, job.q, job.q.faction or job.pos.players[0])
     rs = job.eng.evaluate("setup", ctx)
     ans = _finish(job, [(r, ctx, None) for r in rs], question, verdict=None)

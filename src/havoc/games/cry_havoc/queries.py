@@ -357,8 +357,20 @@ class Retreat:
         self.nest_on = nest_on or []  # where that token may go
 
 
+def _needs_to(cr: CompiledRule) -> bool:
+    return "to" in cr.needs
+
+
+def _not_to(cr: CompiledRule) -> bool:
+    return "to" not in cr.needs
+
+
 def retreat_options(job: Job, who: str, region: Region) -> Retreat:
-    """Which neighbours of ``region`` the ``who`` Units may retreat to, by the retreat rules."""
+    """Which neighbours of ``region`` the ``who`` Units may retreat to, by the retreat rules.
+
+    First the rules that test a destination, once per neighbour; then the rules about the
+    retreat as a whole (no Region qualifies: the Reserve), told how many neighbours qualified.
+    """
     q = record.replace(job.q, kind="retreat", faction=who)
     dest: list[str] = []
     nest_on: list[str] = []
@@ -367,7 +379,7 @@ def retreat_options(job: Job, who: str, region: Region) -> Retreat:
     results: list[tuple[RuleResult, Context, str | None]] = []
     for rid in sorted(region.neighbours):
         ctx = Context(job.pos, q, who, region=region, frm=region, to=job.pos.regions[rid])
-        rs = job.eng.evaluate("retreat", ctx)
+        rs = job.eng.evaluate("retreat", ctx, only=_needs_to)
         failed = [r.rule.id for r in rs if r.passed is False]
         if failed:
             refused[rid] = failed
@@ -380,6 +392,8 @@ def retreat_options(job: Job, who: str, region: Region) -> Retreat:
             nests = True
             if figs[C.F_PLACES_NEST]:
                 nest_on.append(rid)
+    ctx0 = Context(job.pos, q, who, region=region, frm=region, retreat_destinations=len(dest))
+    results.extend((r, ctx0, None) for r in job.eng.evaluate("retreat", ctx0, only=_not_to))
     return Retreat(dest, results, refused, nests, nest_on)
 
 
@@ -387,22 +401,22 @@ def ask_retreat(job: Job) -> Answer:
     who = job.q.faction
     assert who is not None and job.q.frm is not None
     region = job.pos.regions[job.q.frm]
+    opts = retreat_options(job, who, region)
     if job.q.to is not None:
         n = job.q.units if job.q.units is not None else 1
         question = ui("Can the {faction} retreat {count} {units} from {src} to {dst}?", job.lang).format(
             faction=job.fname(who), count=n, units=_units(job, n), src=job.rname(region.id), dst=job.rname(job.q.to)
         )
-        return _generic(job, job.ctx(region=region, frm=region, to=job.pos.regions[job.q.to]), question)
+        ctx = job.ctx(region=region, frm=region, to=job.pos.regions[job.q.to])
+        ctx.retreat_destinations = len(opts.destinations)
+        results: list[tuple[RuleResult, Context, str | None]] = [
+            (r, ctx, None) for r in job.eng.evaluate("retreat", ctx)
+        ]
+        return _finish(job, results, question)
     question = ui("Where may the {faction} retreat to from {region}?", job.lang).format(
         faction=job.fname(who), region=job.rname(region.id)
     )
-    opts = retreat_options(job, who, region)
-    if not opts.results:
-        # No neighbour listed: the rules still decide (e.g. "else to the Reserve"); check them once.
-        ctx = job.ctx(region=region, frm=region)
-        rs = job.eng.evaluate("retreat", ctx, only=lambda cr: "to" not in cr.needs)
-        opts.results = [(r, ctx, None) for r in rs]
-    to_reserve = not opts.destinations
+    to_reserve = not opts.destinations and not opts.nests
     lines = []
     for rid in sorted(region.neighbours):
         if rid in opts.destinations:
@@ -411,11 +425,16 @@ def ask_retreat(job: Job) -> Answer:
             why = job.titles(opts.refused.get(rid, []))
             lines.append(f"{job.rname(rid)}: " + ui("no", job.lang) + (f" [{why}]" if why else ""))
     if opts.nests:
-        lines.append(
-            ui("The Trog Units leave the board; a Trog Nest token goes on one of: {regions}", job.lang).format(
-                regions=job.rnames(opts.nest_on)
+        if opts.nest_on:
+            lines.append(
+                ui("The Trog Units leave the board; a Trog Nest token goes on one of: {regions}", job.lang).format(
+                    regions=job.rnames(opts.nest_on)
+                )
             )
-        )
+        else:
+            lines.append(
+                ui("The Trog Units leave the board; no adjacent Region is free for a Trog Nest token.", job.lang)
+            )
     elif to_reserve:
         lines.append(ui("No Region qualifies: the Units go back to the Reserve.", job.lang))
     # Cite each rule once: where it refused a neighbour, else where it allowed one.
@@ -425,9 +444,10 @@ def ask_retreat(job: Job) -> Answer:
             cited[r.rule.id] = (r, c, cand)
     decisions = [job.decide(r, str(job.rname(cand)) if cand else None) for r, _, cand in cited.values()]
     figs = merge_figures([r for r, _, _ in opts.results])
-    figs.update({"destinations": opts.destinations, C.F_TO_RESERVE: to_reserve and not opts.nests})
+    figs.update({"destinations": opts.destinations, C.F_TO_RESERVE: to_reserve})
     if opts.nests:
         figs["nest-options"] = opts.nest_on
+        figs[C.F_PLACES_NEST] = bool(opts.nest_on)
     return Answer(
         kind="retreat",
         question=question,
@@ -536,10 +556,14 @@ def ask_winner(job: Job) -> Answer:
     eligible: dict[str, int] = {}
     excluded: dict[str, list[str]] = {}
     mine: dict[str, Any] = {}
-    candidates = list(pos.players) + ([asker] if asker and asker not in pos.players else [])
+    # The Trogs compete when a rule in force gives them a final score (a variant where they
+    # are the opponent); neutral Trogs get none and are left out.
+    candidates = list(dict.fromkeys([*pos.players, *([asker] if asker else []), C.TROGS]))
     for f in candidates:
         ctx = job.ctx(actor=f)
         rs = [r for cr in base if (r := job.eng.evaluate_rule(cr, ctx)) is not None]
+        if f not in pos.players and f != asker and C.F_FINAL_VP not in merge_figures(rs):
+            continue
         cited.extend((r, ctx, job.fname(f)) for r in rs)
         if f == asker:
             mine.update(merge_figures(rs))

@@ -23,7 +23,7 @@ from havoc.games.cry_havoc.contract import (
     TERRAINS,
 )
 from havoc.games.cry_havoc.position import FACTION, FACTION_KEYS, REGION_REF, Position
-from havoc.games.cry_havoc.ui import faction_name, region_names, ui
+from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.record import field, record
 from havoc.spec import Reader, Spec, _is_ldict, suggest
@@ -278,7 +278,12 @@ def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, factio
             r.problem(
                 line("units"),
                 "units",
-                ui("{units} Units, but the {faction} have {have} in {region} ({path})", _ml()).format(
+                nui(
+                    "{units} Unit, but the {faction} have {have} in {region} ({path})",
+                    "{units} Units, but the {faction} have {have} in {region} ({path})",
+                    units,
+                    _ml(),
+                ).format(
                     units=units,
                     faction=faction_name(faction, _ml()),
                     have=have,
@@ -292,7 +297,12 @@ def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, factio
             r.problem(
                 line("units"),
                 "units",
-                ui("{units} Units, but only {have} {faction} Units are held as Prisoners ({path})", _ml()).format(
+                nui(
+                    "asked for {units}, but only {have} Unit of the {faction} is held as a Prisoner ({path})",
+                    "asked for {units}, but only {have} Units of the {faction} are held as Prisoners ({path})",
+                    have,
+                    _ml(),
+                ).format(
                     units=units, have=have, faction=faction_name(faction, _ml()), path=f"factions.*.prisoners.{faction}"
                 ),
             )

@@ -17,8 +17,10 @@ from havoc.i18n import message_language, nui, set_message_language, translator, 
 __all__ = [
     "CONTEXT",
     "faction_name",
+    "faction_owner",
     "kind_label",
     "message_language",
+    "nui",
     "reset",
     "set_message_language",
     "translator",
@@ -121,6 +123,18 @@ def skill_name(key: str | None, lang: str = "en") -> Noun:
     return _named(key, words.SKILLS, words.EXAMPLE_SKILL, lang)
 
 
+def faction_owner(faction: str, lang: str = "en") -> str:
+    """A faction's name as the owner of something ("the Humans' Move"), for ``{owner}`` slots.
+
+    English adds the possessive ending (just an apostrophe after a plural in -s); other
+    languages get the name as it is and say the owner their own way in the translation.
+    """
+    name = faction_name(faction, lang)
+    if lang != "en":
+        return name
+    return name + ("'" if name.endswith("s") else "'s")
+
+
 def value_text(value: object, lang: str = "en") -> str:
     """A fact or figure value for people: booleans as yes/no, lists joined, game words named."""
     if isinstance(value, bool):
@@ -159,10 +173,31 @@ def _value_words(lang: str) -> dict[str, str]:
         "structure": ui("Structure", lang),
         "war-party": ui("Trog War Party", lang),
         "nest": ui("Trog Nest", lang),
+        # the steps of each phase (vocabulary.yaml)
+        "resolve-events": ui("Resolve Events", lang),
+        "update-initiative": ui("Update Initiative", lang),
+        "refresh-skills": ui("Refresh Skills", lang),
+        "draw": ui("Draw cards", lang),
+        "discard": ui("Discard", lang),
+        "before-action": ui("before an action", lang),
+        "during-action": ui("during an action", lang),
+        "after-action": ui("after an action", lang),
+        "add-crystal": ui("Add a Crystal", lang),
+        "place-units": ui("Place Units", lang),
+        "play-tactics": ui("Play Tactics cards", lang),
+        "resolve-objectives": ui("Resolve the objectives", lang),
+        "return-survivors": ui("Return survivors", lang),
+        "retreat": ui("Retreat", lang),
+        "remove-token": ui("Remove the Battle token", lang),
+        "score-prisoners": ui("Score Prisoners", lang),
+        "buy-back": ui("Buy back Prisoners", lang),
+        "score": ui("Score", lang),
         "ready": ui("ready", lang),
         "exhausted": ui("exhausted", lang),
         **{k: structure_name(k, lang) for k in words.STRUCTURES},
         **{k: skill_name(k, lang) for k in words.SKILLS},
+        # "tie-broken-by" lists tie-breaker figures: name them as their labels do
+        **{k: v for k, v in _figure_labels(lang).items() if k.startswith("tiebreak-")},
     }
 
 
@@ -176,6 +211,7 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "must-discard": ui("must discard", lang),
         "may-recruit": ui("may recruit", lang),
         "points-left": ui("points left", lang),
+        "points-missing": ui("points missing", lang),
         "points-needed": ui("Move points needed", lang),
         "upcoming-position": ui("new Upcoming Initiative spot", lang),
         "gains-control": ui("gains Control", lang),
@@ -213,6 +249,7 @@ def _figure_labels(lang: str) -> dict[str, str]:
         "final-vp": ui("VP", lang),
         "tiebreak-prisoners": ui("prisoners held", lang),
         "tiebreak-initiative": ui("Initiative spot", lang),
+        "tiebreak-trogs": ui("the Trogs win ties", lang),
         "winner": ui("winner", lang),
         "ranking": ui("ranking", lang),
         "tie-broken-by": ui("tie broken by", lang),

@@ -136,6 +136,7 @@ VALUES = {
         "end-of-move": "End of a Move",
         "setup": "Setup",
         "may-leave": "may leave",
+        "tiebreak-trogs": "the Trogs win ties",
         "may-recruit": "may recruit",
         "must-discard": "must discard",
         "may-buy-back": "may buy back",

@@ -1,6 +1,7 @@
 /* havoc: the "Ask the rules" page. Builds a position and a question from a form (or pasted
- * YAML/JSON), asks `havoc serve` (POST ../api/ask), and shows the verdict, the figures, the hint
- * and the deciding rules linked to their anchors on this site.
+ * YAML/JSON), asks the assistant running in this browser (havoc-engine.js: the same engine and
+ * the same JSON as `havoc serve`'s POST ../api/ask), or `havoc serve` when the browser cannot run
+ * it, and shows the verdict, the figures, the hint and the deciding rules linked on this site.
  *
  * The words, the vocabulary and the rule links come from the page (#havoc-ask-data, written by
  * havoc.sphinxext.ask in the page's language). The position lives in the URL (#s=…, a shareable
@@ -15,8 +16,12 @@
   var W = D.words;
   var FACTIONS = Object.keys(D.factions);
   var API = "../api/";
+  var ENGINE = "../_engine/"; // Pyodide and the engine bundle, built into the site
+  var engine = window.havocEngine || null;
+  var useServer = !engine; // the engine could not start here: ask `havoc serve` if one answers
   var STORE = "havoc-ask-state";
   var labels = null; // figure labels etc. from /api/labels, in this language
+  var labelsLoaded = null; // a promise: answers wait for the labels they are shown with
   var online = false;
 
   // --- state -----------------------------------------------------------------------------
@@ -148,10 +153,11 @@
   var askButton = el("button", {type: "submit", "class": "ha-ask", text: W.ask});
   var shareButton = el("button", {type: "button", "class": "ha-share", text: W.share});
   var answerBox = el("section", {"class": "ha-answer", id: "ha-answer", "aria-live": "polite", tabIndex: -1, hidden: true});
+  var engineStatus = el("p", {"class": "ha-engine", id: "ha-engine", role: "status"});
   var datalist = el("datalist", {id: "ha-known"});
   Object.keys(D.known).forEach(function (id) { datalist.append(el("option", {value: D.known[id]})); });
   form.append(datalist, tableBox, regionsBox, pasteBox, questionBox, topErrors,
-              el("div", {"class": "ha-buttons"}, [askButton, shareButton]));
+              el("div", {"class": "ha-buttons"}, [askButton, shareButton]), engineStatus);
   root.append(form, answerBox);
 
   function renderTable() {
@@ -445,27 +451,51 @@
     return body;
   }
 
+  // One request to the assistant: the engine in this browser, else the server. Resolves [status, JSON].
+  function call(method, path, body, query) {
+    if (!useServer) {
+      return engine.request(method, "/api/" + path, body ? JSON.stringify(body) : "", query || {})
+        .then(function (r) { return [r.status, r.body]; });
+    }
+    var url = API + path + (query && query.lang ? "?lang=" + encodeURIComponent(query.lang) : "");
+    var init = body ? {method: method, headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)} : undefined;
+    return fetch(url, init).then(function (r) { return r.json().then(function (data) { return [r.status, data]; }); });
+  }
+
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
+    ask(request());
+  });
+
+  function ask(body) {
     clearErrors();
-    if (!online) { showOffline(true); return; }
+    // the previous answer goes at once: it never stands under a question it did not answer
+    answerBox.hidden = true;
+    answerBox.replaceChildren();
+    answerBox.dataset.state = "asking";
+    answerBox.dataset.verdict = "";
+    if (useServer && !online) { answerBox.dataset.state = "error"; showOffline(true); return; }
     askButton.disabled = true;
     askButton.textContent = W.asking;
-    var body = request();
-    fetch(API + "ask", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
-      .then(function (r) { return r.json().then(function (data) { return [r.status, data]; }); })
+    call("POST", "ask", body)
+      .then(function (res) { return (labelsLoaded || Promise.resolve()).then(function () { return res; }); })
       .then(function (res) {
         if (res[0] === 200) return show(res[1], body.question);
-        answerBox.hidden = true;
+        answerBox.dataset.state = "error";
         var first = null;
         (res[1].problems || []).forEach(function (p) { var i = place(p); first = first || i; });
         if (!(res[1].problems || []).length) { topErrors.hidden = false; topErrors.append(el("p", {text: res[1].message || String(res[0])})); }
         else { topErrors.hidden = false; topErrors.prepend(el("p", {"class": "ha-lead", text: W["fix-fields"]})); }
         (first || topErrors).focus && (first || topErrors).focus();
       })
-      .catch(function () { topErrors.hidden = false; topErrors.append(el("p", {text: W.unreachable})); })
+      .catch(function () {
+        answerBox.dataset.state = "error";
+        topErrors.hidden = false;
+        topErrors.append(el("p", {text: useServer ? W.unreachable : W["engine-failed"]}));
+        topErrors.focus && topErrors.focus();
+      })
       .then(function () { askButton.disabled = false; askButton.textContent = W.ask; });
-  });
+  }
 
   function value(v) {
     if (v === true) return W.yes;
@@ -534,6 +564,8 @@
     });
     if (order.length) nodes.push(el("h3", {text: W.rules}), rules);
     answerBox.replaceChildren.apply(answerBox, nodes);
+    answerBox.dataset.verdict = a.verdict === null || a.verdict === undefined ? "" : String(a.verdict);
+    answerBox.dataset.state = "done";
     answerBox.hidden = false;
     answerBox.focus();
   }
@@ -560,10 +592,43 @@
     if (focus) { box.tabIndex = -1; box.focus(); }
   }
 
+  function loadLabels() {
+    labelsLoaded = call("GET", "labels", null, {lang: D.lang})
+      .then(function (r) { if (r[0] === 200) labels = r[1]; }, function () {});
+    return labelsLoaded;
+  }
+  function tryServer() {
+    useServer = true;
+    return fetch(API + "health").then(function (r) { if (!r.ok) throw new Error(); return r.json(); }).then(function () {
+      online = true;
+      engineStatus.textContent += " " + W["engine-server"];
+      return loadLabels();
+    }).catch(function () { if (!online) showOffline(false); });
+  }
+  // #q=<base64url of the JSON body of POST /api/ask>: asked at once, without a tap (for tools)
+  function linkedQuestion() {
+    var m = /[#&]q=([A-Za-z0-9_-]+)/.exec(location.hash);
+    if (!m) return;
+    var body;
+    try { body = decode(m[1]); } catch (e) { return; }
+    if (body && typeof body === "object") ask(body);
+  }
+
   renderTable(); renderRegions(); renderPaste(); renderQuestion();
   if (location.protocol === "file:") { showOffline(false); return; }
-  fetch(API + "health").then(function (r) { if (!r.ok) throw new Error(); return r.json(); }).then(function () {
-    online = true;
-    return fetch(API + "labels?lang=" + encodeURIComponent(D.lang)).then(function (r) { return r.json(); }).then(function (l) { labels = l; });
-  }).catch(function () { if (!online) showOffline(false); });
+  if (!engine) { tryServer().then(linkedQuestion); return; }
+  engine.onstate(function (s) {
+    answerBox.dataset.engine = s.stage;
+    if (s.stage === "failed") {
+      engineStatus.textContent = W["engine-" + s.reason] || W["engine-start"];
+      tryServer().then(linkedQuestion);
+    } else if (s.stage === "ready") {
+      engineStatus.textContent = W["engine-ready"];
+      loadLabels();
+    } else if (s.stage !== "idle") {
+      engineStatus.textContent = W["engine-" + s.stage] || W["engine-loading"];
+    }
+  });
+  engine.start(ENGINE);
+  linkedQuestion(); // the engine keeps it until it is ready
 })();

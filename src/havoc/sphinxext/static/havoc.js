@@ -85,12 +85,15 @@
     window.addEventListener("resize", function () {
       if (current) place(current, tooltip());
     });
-    document.querySelectorAll("a[data-havoc-lang]").forEach(function (link) {
-      // the same place in the other language: the rule anchor and the search words come along
+    var switches = document.querySelectorAll("a[data-havoc-lang]");
+    var pending = false;
+    function keepAll() {
+      pending = false;
+      switches.forEach(keepPlace);
+    }
+    switches.forEach(function (link) {
+      // the same place in the other language: the rule being read and the search words come along
       keepPlace(link);
-      window.addEventListener("hashchange", function () {
-        keepPlace(link);
-      });
       link.addEventListener("click", function () {
         keepPlace(link);
         try {
@@ -100,6 +103,23 @@
         }
       });
     });
+    // the link always points at the place (also for "open in a new tab" and copying the link)
+    function later() {
+      if (!pending) {
+        pending = true;
+        window.requestAnimationFrame(keepAll);
+      }
+    }
+    window.addEventListener("scroll", later, { passive: true });
+    window.addEventListener("hashchange", function () {
+      moved = false;
+      later();
+    });
+    ["wheel", "touchmove", "keydown"].forEach(function (name) {
+      window.addEventListener(name, function () {
+        moved = true;
+      }, { passive: true });
+    });
   }
 
   function keepPlace(link) {
@@ -108,7 +128,47 @@
       base = link.getAttribute("href").split("#")[0].split("?")[0];
       link.setAttribute("data-havoc-base", base);
     }
-    link.setAttribute("href", base + window.location.search + window.location.hash);
+    link.setAttribute("href", base + window.location.search + placeHash());
+  }
+
+  // The sticky header's bottom edge: what is above it is hidden behind it.
+  function headerBottom() {
+    var header = document.querySelector(".mobile-header");
+    if (!header || header.offsetParent === null) return 0;
+    var r = header.getBoundingClientRect();
+    return r.bottom > 0 ? r.bottom : 0;
+  }
+
+  // Rule and section ids are the same in every language, so the rule at the top of the viewport
+  // (or the nearest one above it) is the reader's place, whether or not the address names it.
+  var PLACES = "section.havoc-section[id], section.havoc-rule[id]";
+  var moved = false; // has the reader scrolled by hand since the page (or its anchor) was opened?
+
+  function placeHash() {
+    var top = headerBottom();
+    var hash = window.location.hash;
+    var id = hash ? decodeURIComponent(hash.slice(1)) : "";
+    var named = id ? document.getElementById(id) : null;
+    var seen = false;
+    if (named && !moved) return hash; // still where the address put the reader (maybe scrolling there)
+    if (named) {
+      var r = named.getBoundingClientRect();
+      seen = r.top < window.innerHeight && r.bottom > top;
+      // the reader is at the place the address names (a term, an example or a rule): keep it
+      if (seen && r.top >= top - 8) return hash;
+    }
+    var place = null;
+    if (window.scrollY >= 8) {
+      var line = top + Math.min(48, (window.innerHeight - top) / 4);
+      var all = document.querySelectorAll(PLACES);
+      for (var i = 0; i < all.length; i++) {
+        // document order is top-to-bottom order: the last one that starts above the line is the place
+        if (all[i].getBoundingClientRect().top <= line) place = all[i];
+        else break;
+      }
+    }
+    if (seen && (!place || place.contains(named))) return hash; // the named place is the finer one
+    return place ? "#" + encodeURIComponent(place.id) : "";
   }
 
   // Examples and rule details are folded on a phone (a rule page stays short at the table) and

@@ -19,7 +19,7 @@ from typing import Any
 from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.cry_havoc.contract import OBJECTIVES, TROGS
 from havoc.games.cry_havoc.position import Position, Region
-from havoc.games.cry_havoc.ui import faction_name, region_names
+from havoc.games.cry_havoc.ui import faction_name, faction_owner, region_names
 from havoc.grammar import Noun
 from havoc.i18n import message_language, nui, ui
 from havoc.rulebook.model import Ruleset
@@ -332,7 +332,7 @@ def pick_region(table: Table, candidates: list[str], arriving: int) -> _Pick:
 
     hq_dist = table.distances([table.hq.id])
     enemy_at = [r.id for r in regions.values() if table.enemy(r) > 0]
-    enemy_word = ui("the {faction} Units", lang).format(faction=table.fname(table.player))
+    enemy_word = ui("the {owner} Units", lang).format(owner=faction_owner(table.player, lang))
     if not enemy_at:
         enemy_at = [r.id for r in regions.values() if r.control == table.player]
         enemy_word = ui("a Region the {faction} control", lang).format(faction=table.fname(table.player))
@@ -504,9 +504,12 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     d = _start(
         table,
         "move",
-        ui("Where do {count} Trog {units} from {region} move?", lang).format(
-            count=units, units=table.units(units), region=table.rname(src.id)
-        ),
+        nui(
+            "Where does {count} Trog Unit from {region} move?",
+            "Where do {count} Trog Units from {region} move?",
+            units,
+            lang,
+        ).format(count=units, region=table.rname(src.id)),
     )
     dist = table.distances([src.id])
     candidates: list[str] = []
@@ -592,7 +595,13 @@ def decide_recruit(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     want = _int_field(query, "units", lang, minimum=1)
     have = table.pos.reserve(TROGS)
     got = min(want, have)
-    d = _start(table, "recruit", ui("Where do {count} recruited Trogs go?", lang).format(count=want))
+    d = _start(
+        table,
+        "recruit",
+        nui("Where does {count} recruited Trog go?", "Where do {count} recruited Trogs go?", want, lang).format(
+            count=want
+        ),
+    )
     d.choice, d.rule = table.hq.id, R_RECRUIT
     d.figures = {"to": table.hq.id, "recruited": got, "reserve": have}
     d.lines.append(
@@ -602,7 +611,9 @@ def decide_recruit(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     )
     if got < want:
         d.lines.append(
-            ui("Only {have} Trog {units} are in the Reserve.", lang).format(have=have, units=table.units(have))
+            nui(
+                "Only {have} Trog Unit is in the Reserve.", "Only {have} Trog Units are in the Reserve.", have, lang
+            ).format(have=have)
         )
     _titles(table, d)
     return d
@@ -712,8 +723,8 @@ def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int
                     _where(),
                     None,
                     f"{path}: "
-                    + ui("missing; give the {faction} Units on each objective, e.g. {example}", lang).format(
-                        faction=table.fname(faction), example=f"{faction}=1/1/1"
+                    + ui("missing; give the {owner} Units on each objective, e.g. {example}", lang).format(
+                        owner=faction_owner(faction, lang), example=f"{faction}=1/1/1"
                     ),
                 )
             ]
@@ -731,9 +742,12 @@ def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int
                     _where(),
                     None,
                     f"{path}: "
-                    + ui("{placed} Units placed, but the Region holds {have}", lang).format(
-                        placed=sum(out.values()), have=total
-                    ),
+                    + nui(
+                        "{placed} Unit placed, but the Region holds {have}",
+                        "{placed} Units placed, but the Region holds {have}",
+                        sum(out.values()),
+                        lang,
+                    ).format(placed=sum(out.values()), have=total),
                 )
             ]
         )

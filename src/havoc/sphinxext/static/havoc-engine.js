@@ -1,0 +1,46 @@
+/* havoc: the page's side of the in-browser assistant. Starts the Web Worker of <site>/_engine/
+ * (Pyodide + the engine bundle) and passes it the Ask page's API requests; the worker answers
+ * with the same JSON as `havoc serve`. window.havocEngine: start(engineURL), request(method,
+ * path, body, query) -> Promise<{status, body}>, onstate(fn) with {stage, ms, reason, detail}.
+ */
+(function () {
+  "use strict";
+  var worker = null, next = 0, pending = {}, listeners = [];
+  var state = {stage: "idle"};
+  function set(s) { state = s; listeners.forEach(function (fn) { fn(s); }); }
+  function fail(reason, detail) {
+    set({stage: "failed", reason: reason, detail: detail});
+    Object.keys(pending).forEach(function (id) { pending[id].reject(new Error(reason)); delete pending[id]; });
+  }
+  function start(base) {
+    if (worker || state.stage === "failed") return;
+    if (typeof WebAssembly !== "object" || typeof Worker !== "function") { fail("no-wasm", ""); return; }
+    set({stage: "loading"});
+    try { worker = new Worker(new URL("worker.js", new URL(base, location.href)), {type: "module"}); }
+    catch (e) { fail("start", String(e)); return; }
+    worker.onmessage = function (ev) {
+      var m = ev.data || {};
+      if (m.kind === "progress") set({stage: m.stage});
+      else if (m.kind === "ready") set({stage: "ready", ms: m.ms});
+      else if (m.kind === "failed") fail(m.reason, m.detail);
+      else if (pending[m.id]) {
+        var p = pending[m.id]; delete pending[m.id];
+        if (m.status) p.resolve({status: m.status, body: m.body}); else p.reject(new Error(m.error || "engine"));
+      }
+    };
+    worker.onerror = function (ev) { fail("start", ev.message || "worker"); };
+  }
+  function request(method, path, body, query) {
+    if (state.stage === "failed") return Promise.reject(new Error(state.reason));
+    return new Promise(function (resolve, reject) {
+      var id = ++next;
+      pending[id] = {resolve: resolve, reject: reject};
+      worker.postMessage({id: id, method: method, path: path, body: body || "", query: query || {}});
+    });
+  }
+  window.havocEngine = {
+    start: start, request: request,
+    state: function () { return state; },
+    onstate: function (fn) { listeners.push(fn); fn(state); }
+  };
+})();

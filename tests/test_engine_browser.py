@@ -1,0 +1,176 @@
+"""The in-browser engine answers exactly as ``havoc serve``: the site's Pyodide and engine bundle,
+run under Node (no browser needed), against the server's API through Starlette's client.
+
+Every stored example of every ruleset (in English and Polish), the question fixtures (as JSON and
+as pasted YAML), the Ask page's other requests and the refusals (bad JSON, unknown fields, a bad
+language, an unknown address, a wrong method) must give the same status and the same JSON.
+Node comes from scripts/ensure-system-deps; Pyodide from ``npm ci`` (installed here when missing).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from havoc import game, rulebook
+from havoc.examples import is_extra
+from havoc.offline import build_engine, pyodide_dir
+from havoc.spec import plain
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from havoc.server import create_app
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "tests" / "fixtures" / "assistant"
+RUNNER = REPO / "tests" / "engine_parity.mjs"
+
+
+def ensure_pyodide() -> None:
+    """Node and the pinned Pyodide, installed when missing (never skipped)."""
+    if shutil.which("node") is None:
+        subprocess.run(["bash", str(REPO / "scripts" / "ensure-system-deps")], check=True)
+    if not (pyodide_dir() / "pyodide.asm.wasm").is_file():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=REPO, check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    ensure_pyodide()
+    return build_engine(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(None), raise_server_exceptions=False) as c:
+        yield c
+
+
+def run_engine(engine: Path, requests: list[dict[str, Any]]) -> dict[str, Any]:
+    proc = subprocess.run(
+        ["node", str(RUNNER), str(engine)],
+        input=json.dumps(requests),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def by_server(client: TestClient, req: dict[str, Any]) -> tuple[int, Any]:
+    url = req["path"] + ("?" + "&".join(f"{k}={v}" for k, v in req["query"].items()) if req.get("query") else "")
+    if req["method"] == "GET":
+        r = client.get(url)
+    else:
+        r = client.request(
+            req["method"], url, content=req.get("body", ""), headers={"Content-Type": "application/json"}
+        )
+    return r.status_code, r.json()
+
+
+def post(path: str, body: Any) -> dict[str, Any]:
+    return {"method": "POST", "path": path, "body": body if isinstance(body, str) else json.dumps(body)}
+
+
+def requests() -> list[dict[str, Any]]:
+    """What the parity test sends: the examples, the fixtures, the page's other calls, refusals."""
+    out: list[dict[str, Any]] = []
+    for name in rulebook.ruleset_names():
+        rs = rulebook.load(name)
+        if not rs.game or name != rulebook.default_ruleset():
+            continue  # the Ask page and `havoc serve` answer the default ruleset
+        for rule in rs.rules.values():
+            for ex in rule.examples:
+                question = plain(ex.query)
+                for lang in ("en", "pl"):
+                    if is_extra(rs, ex):
+                        extra = {k: v for k, v in question.items() if k != "ask"}
+                        out.append(
+                            post(
+                                f"/api/{question['ask']}",
+                                {"position": plain(ex.position), "question": extra, "lang": lang},
+                            )
+                        )
+                    else:
+                        out.append(
+                            post("/api/ask", {"position": plain(ex.position), "question": question, "lang": lang})
+                        )
+        assert game.of(rs)
+    leave_text = (FIXTURES / "leave-8-vs-3.yaml").read_text(encoding="utf-8")
+    leave = yaml.safe_load(leave_text)
+    battle = yaml.safe_load((FIXTURES / "battle-walkthrough.yaml").read_text(encoding="utf-8"))
+    leaving = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 8}
+    for lang in ("en", "pl"):
+        out.append(post("/api/ask", {"position": leave, "question": leaving, "lang": lang}))
+        out.append(
+            post(
+                "/api/ask",
+                {"position": leave_text, "question": "move humans from=example-a to=foglands units=3", "lang": lang},
+            )
+        )
+        out.append(post("/api/legal", {"position": leave, "lang": lang}))
+        out.append(post("/api/battle", {"position": battle, "lang": lang}))
+        out.append(post("/api/score", {"position": battle, "faction": "pilgrims", "lang": lang}))
+        out.append({"method": "GET", "path": "/api/labels", "query": {"lang": lang}})
+        out.append(post("/api/ask", {"position": {"players": ["humans"]}, "question": {"ask": "legal"}, "lang": lang}))
+        out.append(post("/api/ask", {"position": leave, "question": {"ask": "fly"}, "lang": lang}))
+        out.append(post("/api/ask", {"position": leave, "lang": lang, "extra": 1}))
+        out.append(post("/api/ask", {"position": leave, "question": {"ask": "move", "from": "nowhere"}, "lang": lang}))
+    out += [
+        {"method": "GET", "path": "/api/health"},
+        post("/api/ask", "{not json"),
+        post("/api/ask", "[1, 2]"),
+        post("/api/ask", {"position": leave, "question": {"ask": "legal"}, "lang": "de"}),
+        post("/api/nothing-here", {}),
+        {"method": "GET", "path": "/api/ask"},
+    ]
+    return out
+
+
+def test_engine_answers_as_the_server(engine: Path, client: TestClient) -> None:
+    sent = requests()
+    assert sum(r["path"] == "/api/ask" for r in sent) > 100
+    result = run_engine(engine, sent)
+    assert len(result["answers"]) == len(sent)
+    differ = []
+    for req, got in zip(sent, result["answers"], strict=True):
+        status, body = by_server(client, req)
+        if (got["status"], got["body"]) != (status, body):
+            differ.append((req["path"], req.get("body", "")[:200], status, got["status"], body, got["body"]))
+    assert not differ, f"{len(differ)} of {len(sent)} differ; first: {differ[0]}"
+    assert 200 in {a["status"] for a in result["answers"]} and 422 in {a["status"] for a in result["answers"]}
+    # the bundle's verified cache holds the rules and catalogs: Babel is neither shipped nor imported
+    assert not [m for m in result["imported"] if m.startswith("babel")]
+
+
+def test_the_engine_needs_no_yaml_parser_for_json_positions(engine: Path) -> None:
+    leave = yaml.safe_load((FIXTURES / "leave-8-vs-3.yaml").read_text(encoding="utf-8"))
+    q = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 8}
+    result = run_engine(engine, [post("/api/ask", {"position": leave, "question": q, "lang": "pl"})])
+    answer = result["answers"][0]
+    assert answer["status"] == 200 and answer["body"]["verdict"] is False and answer["body"]["answer"] == "Nie"
+    assert result["imported"] == []  # neither PyYAML nor Babel: the rules come from the bundle's cache
+
+
+def test_the_bundle_leaves_out_what_the_answer_path_does_not_need(engine: Path) -> None:
+    import zipfile
+
+    manifest = json.loads((engine / "engine.json").read_text())
+    names = zipfile.ZipFile(engine / manifest["bundle"]).namelist()
+    assert "havoc/webapi.py" in names and "cache/key" in names
+    assert any(n.startswith("cache/rules-cry-havoc-") for n in names)
+    assert not [n for n in names if n.startswith(("havoc/sphinxext/", "havoc/server/", "havoc/quickref/", "babel/"))]
+    assert (engine / "pyodide" / "pyodide.asm.wasm").is_file() and (engine / "worker.js").is_file()
