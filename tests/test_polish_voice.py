@@ -244,7 +244,7 @@ CLI_ERRORS = [
     (["ask", LEAVE, "mvoe"], "czy chodziło o"),
     (["ask", LEAVE, "move", "humans", "units=abc"], "oczekiwano liczby"),
     (["ask", LEAVE, "move", "humans", "from=example-a", "to=nowhere"], "nieznany Region"),
-    (["ask", LEAVE, "move", "humans", "from=example-a", "to=example-b", "units=9"], "Oddziały w pytaniu"),
+    (["ask", LEAVE, "move", "humans", "from=example-a", "to=example-b", "units=9"], "mają w Regionie A 8"),
     (["battle", BATTLE, "example-c", "humans=1/1/1"], "nie ma żetonu Bitwy"),
     (["rule", "no-such-rule"], "nie ma zasady"),
     (["ask", LEAVE, "legal", "--bogus"], "nierozpoznane argumenty"),
