@@ -127,7 +127,7 @@ def chromium(base: str) -> None:
         page_bytes = sum(gz(f) for f in files)
         sw = (SITE / "sw.js").read_text(encoding="utf-8")
         listed = json.loads(sw[sw.index("var FILES = ") + len("var FILES = ") : sw.index(";\nvar CACHE")])
-        precache = sum(gz(SITE / f) for f in listed)
+        precache = sum(gz(SITE / f) for f, _digest in listed)
         print(f"Chromium (phone viewport), first visit of the Ask page on {base}:")
         print(f"  the page and the engine: {len(files)} files, {mb(page_bytes)} gzip (goal: ≤ 12 MB)")
         print(f"  engine ready on the first visit (cold): {cold:.2f} s")

@@ -149,3 +149,71 @@ def test_without_the_engine_the_page_says_so_in_its_language(browser: Any, host:
     pg.locator("#ha-offline").wait_for(state="visible")  # no server either: how to start one
     assert pg.locator("#ha-answer").is_hidden()
     context.close()
+
+
+def test_a_new_build_replaces_the_cache_and_downloads_only_what_changed(
+    browser: Any, site: Path, tmp_path: Path
+) -> None:
+    """The host gets a new build: one page changed, and the WebAssembly Python is gone from the host.
+    The new service worker still installs (it copies unchanged files from the old cache, it does
+    not download them), and its cache holds the changed page."""
+    from havoc.offline import write_service_worker
+
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(copy)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(base + "/index.html", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        context = browser.new_context(**PHONE, service_workers="allow")
+        pg = context.new_page()
+        pg.goto(f"{base}/en/index.html")
+        pg.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+        first = pg.evaluate("caches.keys()")
+
+        page = copy / "en" / "glossary.html"
+        page.write_text(page.read_text(encoding="utf-8").replace("</body>", "<p id=new-build>new</p></body>"))
+        write_service_worker(copy)
+        (copy / "_engine" / "pyodide" / "pyodide.asm.wasm").unlink()  # listed, unchanged, gone from the host
+        installed = pg.evaluate(
+            """async () => {
+                const r = await navigator.serviceWorker.getRegistration();
+                await r.update();
+                const w = r.installing || r.waiting;
+                if (!w) return "no new worker";
+                if (w.state !== "installing") return w.state;
+                return await new Promise(done => w.addEventListener("statechange", () => {
+                    if (w.state !== "installing") done(w.state);
+                }));
+            }"""
+        )
+        assert installed == "installed"  # "redundant" if a file had to come from the host
+        keys = pg.evaluate("caches.keys()")
+        new = [k for k in keys if k not in first]
+        assert len(new) == 1
+        text = pg.evaluate(
+            "k => caches.open(k).then(c => c.match(location.origin + '/en/glossary.html')).then(r => r.text())", new[0]
+        )
+        assert "new-build" in text
+        wasm = pg.evaluate(
+            "k => caches.open(k).then(c => c.match(location.origin + '/_engine/pyodide/pyodide.asm.wasm'))"
+            ".then(r => r.arrayBuffer()).then(b => b.byteLength)",
+            new[0],
+        )
+        assert wasm > 1_000_000  # copied from the old cache
+        context.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
