@@ -120,7 +120,7 @@ def chromium(base: str) -> None:
         page.on("request", lambda r: seen.add(r.url.split("?")[0]))
         started = time.perf_counter()
         page.goto(f"{base}/pl/assistant.html")
-        page.wait_for_function("document.querySelector('#ha-answer').dataset.engine === 'ready'", timeout=300_000)
+        page.wait_for_function("document.querySelector('#havoc-answer').dataset.engine === 'ready'", timeout=300_000)
         cold = time.perf_counter() - started
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000)
         files = {f for u in seen if (f := local_file(u, base))}
@@ -142,7 +142,7 @@ def chromium(base: str) -> None:
             t0 = time.perf_counter()
             page.goto(f"{base}/pl/assistant.html")
             page.wait_for_function(
-                "document.querySelector('#ha-answer').dataset.engine === 'ready'", timeout=120_000, polling=10
+                "document.querySelector('#havoc-answer').dataset.engine === 'ready'", timeout=120_000, polling=10
             )
             readies.append(time.perf_counter() - t0)
             page.wait_for_timeout(THINK_MS)  # a player fills in the form meanwhile; the worker compiles the game

@@ -88,8 +88,10 @@ def browser() -> Iterator[Any]:
 
 
 def answered(pg: Any) -> str:
-    pg.wait_for_selector("#ha-answer[data-state=done], #ha-answer[data-state=error]", state="attached", timeout=120_000)
-    return str(pg.get_attribute("#ha-answer", "data-state"))
+    pg.wait_for_selector(
+        "#havoc-answer[data-state=done], #havoc-answer[data-state=error]", state="attached", timeout=120_000
+    )
+    return str(pg.get_attribute("#havoc-answer", "data-state"))
 
 
 def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, host: str, site: Path) -> None:
@@ -117,13 +119,13 @@ def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, h
     for lang in ("pl", "en"):
         pg.goto(f"{host}/{lang}/assistant.html{linked(lang)}")
         assert answered(pg) == "done"
-        assert pg.get_attribute("#ha-answer", "data-verdict") == "false"
+        assert pg.get_attribute("#havoc-answer", "data-verdict") == "false"
         assert pg.locator("#ha-answer .ha-verdict").inner_text() == NO[lang]
-        assert pg.get_attribute("#ha-answer", "data-engine") == "ready"  # the browser's engine, no server
+        assert pg.get_attribute("#havoc-answer", "data-engine") == "ready"  # the browser's engine, no server
     pg.screenshot(path=str(SCREENSHOTS / "ask-offline-engine-en-phone.png"))
     # a tool changes the address of the open page: the new question is answered, no tap
     pg.evaluate("h => { location.hash = h; }", linked("en", units=2))
-    pg.wait_for_function("document.querySelector('#ha-answer').dataset.verdict === 'true'", timeout=30_000)
+    pg.wait_for_function("document.querySelector('#havoc-answer').dataset.verdict === 'true'", timeout=30_000)
     assert pg.locator("#ha-answer .ha-verdict").inner_text() == "Yes"
 
     # a new question that fails takes the old answer off the screen
@@ -144,7 +146,7 @@ def test_without_the_engine_the_page_says_so_in_its_language(browser: Any, host:
     context.route("**/_engine/**", lambda route: route.abort())
     pg = context.new_page()
     pg.goto(f"{host}/pl/assistant.html{linked('pl')}")
-    pg.wait_for_selector("#ha-answer[data-engine=failed]", state="attached", timeout=60_000)
+    pg.wait_for_selector("#havoc-answer[data-engine=failed]", state="attached", timeout=60_000)
     assert "Asystent nie mógł się uruchomić" in pg.inner_text("#ha-engine")
     pg.locator("#ha-offline").wait_for(state="visible")  # no server either: how to start one
     assert pg.locator("#ha-answer").is_hidden()
