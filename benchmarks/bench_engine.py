@@ -120,14 +120,14 @@ def chromium(base: str) -> None:
         page.on("request", lambda r: seen.add(r.url.split("?")[0]))
         started = time.perf_counter()
         page.goto(f"{base}/pl/assistant.html")
-        page.wait_for_function("document.querySelector('#ha-answer').dataset.engine === 'ready'", timeout=300_000)
+        page.wait_for_function("document.querySelector('#havoc-answer').dataset.engine === 'ready'", timeout=300_000)
         cold = time.perf_counter() - started
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000)
         files = {f for u in seen if (f := local_file(u, base))}
         page_bytes = sum(gz(f) for f in files)
         sw = (SITE / "sw.js").read_text(encoding="utf-8")
         listed = json.loads(sw[sw.index("var FILES = ") + len("var FILES = ") : sw.index(";\nvar CACHE")])
-        precache = sum(gz(SITE / f) for f in listed)
+        precache = sum(gz(SITE / f) for f, _digest in listed)
         print(f"Chromium (phone viewport), first visit of the Ask page on {base}:")
         print(f"  the page and the engine: {len(files)} files, {mb(page_bytes)} gzip (goal: ≤ 12 MB)")
         print(f"  engine ready on the first visit (cold): {cold:.2f} s")
@@ -142,7 +142,7 @@ def chromium(base: str) -> None:
             t0 = time.perf_counter()
             page.goto(f"{base}/pl/assistant.html")
             page.wait_for_function(
-                "document.querySelector('#ha-answer').dataset.engine === 'ready'", timeout=120_000, polling=10
+                "document.querySelector('#havoc-answer').dataset.engine === 'ready'", timeout=120_000, polling=10
             )
             readies.append(time.perf_counter() - t0)
             page.wait_for_timeout(THINK_MS)  # a player fills in the form meanwhile; the worker compiles the game

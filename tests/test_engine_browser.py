@@ -207,8 +207,13 @@ def test_the_service_worker_lists_every_file_and_changes_with_any(tmp_path: Path
         files = json.loads(text.split("var FILES = ", 1)[1].split(";\nvar CACHE", 1)[0])
         return version, files
 
-    version, files = listed()
+    version, entries = listed()
+    files = [rel for rel, _digest in entries]
     assert files == ["_engine/engine-1.zip", "en/_static/x.js", "en/index.html", "index.html", "pl/a b.html"]
+    digests = dict(entries)
     assert listed()[0] == version  # the same build, the same cache
     (top / "en" / "index.html").write_text("changed")
-    assert listed()[0] != version  # any changed byte: a new cache, replacing the old one whole
+    version2, entries2 = listed()
+    assert version2 != version  # any changed byte: a new cache, replacing the old one whole
+    # and only the changed file has a new digest: the others are copied from the old cache
+    assert [rel for rel, d in entries2 if digests[rel] != d] == ["en/index.html"]

@@ -88,8 +88,10 @@ def browser() -> Iterator[Any]:
 
 
 def answered(pg: Any) -> str:
-    pg.wait_for_selector("#ha-answer[data-state=done], #ha-answer[data-state=error]", state="attached", timeout=120_000)
-    return str(pg.get_attribute("#ha-answer", "data-state"))
+    pg.wait_for_selector(
+        "#havoc-answer[data-state=done], #havoc-answer[data-state=error]", state="attached", timeout=120_000
+    )
+    return str(pg.get_attribute("#havoc-answer", "data-state"))
 
 
 def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, host: str, site: Path) -> None:
@@ -117,13 +119,13 @@ def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, h
     for lang in ("pl", "en"):
         pg.goto(f"{host}/{lang}/assistant.html{linked(lang)}")
         assert answered(pg) == "done"
-        assert pg.get_attribute("#ha-answer", "data-verdict") == "false"
+        assert pg.get_attribute("#havoc-answer", "data-verdict") == "false"
         assert pg.locator("#ha-answer .ha-verdict").inner_text() == NO[lang]
-        assert pg.get_attribute("#ha-answer", "data-engine") == "ready"  # the browser's engine, no server
+        assert pg.get_attribute("#havoc-answer", "data-engine") == "ready"  # the browser's engine, no server
     pg.screenshot(path=str(SCREENSHOTS / "ask-offline-engine-en-phone.png"))
     # a tool changes the address of the open page: the new question is answered, no tap
     pg.evaluate("h => { location.hash = h; }", linked("en", units=2))
-    pg.wait_for_function("document.querySelector('#ha-answer').dataset.verdict === 'true'", timeout=30_000)
+    pg.wait_for_function("document.querySelector('#havoc-answer').dataset.verdict === 'true'", timeout=30_000)
     assert pg.locator("#ha-answer .ha-verdict").inner_text() == "Yes"
 
     # a new question that fails takes the old answer off the screen
@@ -144,8 +146,76 @@ def test_without_the_engine_the_page_says_so_in_its_language(browser: Any, host:
     context.route("**/_engine/**", lambda route: route.abort())
     pg = context.new_page()
     pg.goto(f"{host}/pl/assistant.html{linked('pl')}")
-    pg.wait_for_selector("#ha-answer[data-engine=failed]", state="attached", timeout=60_000)
+    pg.wait_for_selector("#havoc-answer[data-engine=failed]", state="attached", timeout=60_000)
     assert "Asystent nie mógł się uruchomić" in pg.inner_text("#ha-engine")
     pg.locator("#ha-offline").wait_for(state="visible")  # no server either: how to start one
     assert pg.locator("#ha-answer").is_hidden()
     context.close()
+
+
+def test_a_new_build_replaces_the_cache_and_downloads_only_what_changed(
+    browser: Any, site: Path, tmp_path: Path
+) -> None:
+    """The host gets a new build: one page changed, and the WebAssembly Python is gone from the host.
+    The new service worker still installs (it copies unchanged files from the old cache, it does
+    not download them), and its cache holds the changed page."""
+    from havoc.offline import write_service_worker
+
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(copy)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(base + "/index.html", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        context = browser.new_context(**PHONE, service_workers="allow")
+        pg = context.new_page()
+        pg.goto(f"{base}/en/index.html")
+        pg.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+        first = pg.evaluate("caches.keys()")
+
+        page = copy / "en" / "glossary.html"
+        page.write_text(page.read_text(encoding="utf-8").replace("</body>", "<p id=new-build>new</p></body>"))
+        write_service_worker(copy)
+        (copy / "_engine" / "pyodide" / "pyodide.asm.wasm").unlink()  # listed, unchanged, gone from the host
+        installed = pg.evaluate(
+            """async () => {
+                const r = await navigator.serviceWorker.getRegistration();
+                await r.update();
+                const w = r.installing || r.waiting;
+                if (!w) return "no new worker";
+                if (w.state !== "installing") return w.state;
+                return await new Promise(done => w.addEventListener("statechange", () => {
+                    if (w.state !== "installing") done(w.state);
+                }));
+            }"""
+        )
+        assert installed == "installed"  # "redundant" if a file had to come from the host
+        keys = pg.evaluate("caches.keys()")
+        new = [k for k in keys if k not in first]
+        assert len(new) == 1
+        text = pg.evaluate(
+            "k => caches.open(k).then(c => c.match(location.origin + '/en/glossary.html')).then(r => r.text())", new[0]
+        )
+        assert "new-build" in text
+        wasm = pg.evaluate(
+            "k => caches.open(k).then(c => c.match(location.origin + '/_engine/pyodide/pyodide.asm.wasm'))"
+            ".then(r => r.arrayBuffer()).then(b => b.byteLength)",
+            new[0],
+        )
+        assert wasm > 1_000_000  # copied from the old cache
+        context.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

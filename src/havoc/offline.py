@@ -219,15 +219,15 @@ def site_files(top: Path) -> list[str]:
 
 
 def write_service_worker(top: Path) -> Path:
-    """``top/sw.js``: the precache list and a version that changes with any file's bytes."""
-    files = site_files(top)
+    """``top/sw.js``: the precache list (each file with a digest of its bytes, so a new build copies
+    unchanged files from the old cache) and a version that changes with any file's bytes."""
+    files = [[rel, hashlib.blake2b((top / rel).read_bytes(), digest_size=12).hexdigest()] for rel in site_files(top)]
     h = hashlib.blake2b(digest_size=8)
-    for rel in files:
-        h.update(rel.encode() + b"\0")
-        h.update(hashlib.blake2b((top / rel).read_bytes(), digest_size=16).digest())
+    for rel, digest in files:
+        h.update(f"{rel}\0{digest}\0".encode())
     template = (STATIC / "havoc-sw.js").read_text(encoding="utf-8")
     text = template.replace('"@VERSION@"', json.dumps(h.hexdigest())).replace(
-        "[/*@FILES@*/]", json.dumps(files, ensure_ascii=False, indent=0)
+        "[/*@FILES@*/]", json.dumps(files, ensure_ascii=False, separators=(",", ":")).replace("],[", "],\n[")
     )
     path = top / "sw.js"
     safeio.write_text(path, text)

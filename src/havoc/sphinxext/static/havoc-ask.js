@@ -158,7 +158,9 @@
   Object.keys(D.known).forEach(function (id) { datalist.append(el("option", {value: D.known[id]})); });
   form.append(datalist, tableBox, regionsBox, pasteBox, questionBox, topErrors,
               el("div", {"class": "ha-buttons"}, [askButton, shareButton]), engineStatus);
-  root.append(form, answerBox);
+  // the stable hook for tools: data-state (asking, done, error), data-verdict, data-engine
+  var hook = el("div", {id: "havoc-answer"}, [answerBox]);
+  root.append(form, hook);
 
   function renderTable() {
     tableBox.replaceChildren(el("legend", {text: W.table}));
@@ -472,16 +474,16 @@
     // the previous answer goes at once: it never stands under a question it did not answer
     answerBox.hidden = true;
     answerBox.replaceChildren();
-    answerBox.dataset.state = "asking";
-    answerBox.dataset.verdict = "";
-    if (useServer && !online) { answerBox.dataset.state = "error"; showOffline(true); return; }
+    hook.dataset.state = "asking";
+    hook.dataset.verdict = "";
+    if (useServer && !online) { hook.dataset.state = "error"; showOffline(true); return; }
     askButton.disabled = true;
     askButton.textContent = W.asking;
     call("POST", "ask", body)
       .then(function (res) { return (labelsLoaded || Promise.resolve()).then(function () { return res; }); })
       .then(function (res) {
         if (res[0] === 200) return show(res[1], body.question);
-        answerBox.dataset.state = "error";
+        hook.dataset.state = "error";
         var first = null;
         (res[1].problems || []).forEach(function (p) { var i = place(p); first = first || i; });
         if (!(res[1].problems || []).length) { topErrors.hidden = false; topErrors.append(el("p", {text: res[1].message || String(res[0])})); }
@@ -489,7 +491,7 @@
         (first || topErrors).focus && (first || topErrors).focus();
       })
       .catch(function () {
-        answerBox.dataset.state = "error";
+        hook.dataset.state = "error";
         topErrors.hidden = false;
         topErrors.append(el("p", {text: useServer ? W.unreachable : W["engine-failed"]}));
         topErrors.focus && topErrors.focus();
@@ -565,8 +567,8 @@
     if (order.length) nodes.push(el("h3", {text: W.rules}), rules);
     answerBox.replaceChildren.apply(answerBox, nodes);
     // for tools: the JSON verdict (true, false, no-unless), empty for a report
-    answerBox.dataset.verdict = a.verdict === null || a.verdict === undefined || openQuestion(a.kind, sent) ? "" : String(a.verdict);
-    answerBox.dataset.state = "done";
+    hook.dataset.verdict = a.verdict === null || a.verdict === undefined || openQuestion(a.kind, sent) ? "" : String(a.verdict);
+    hook.dataset.state = "done";
     answerBox.hidden = false;
     answerBox.focus();
   }
@@ -619,7 +621,7 @@
   if (location.protocol === "file:") { showOffline(false); return; }
   if (!engine) { tryServer().then(linkedQuestion); return; }
   engine.onstate(function (s) {
-    answerBox.dataset.engine = s.stage;
+    hook.dataset.engine = s.stage;
     if (s.stage === "failed") {
       engineStatus.textContent = W["engine-" + s.reason] || W["engine-start"];
       tryServer().then(linkedQuestion);
