@@ -16,20 +16,10 @@ The names come from the game package's ``nouns()``; ``havoc catalog update`` add
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-
 from havoc.i18n import SOURCE_LANGUAGE, UI_CONTEXT, translator
+from havoc.nouns import CASES, OBLIQUE, Noun
 
-# The cases a sentence may ask for, with what a translator is told about each.
-CASES: dict[str, str] = {
-    "nom": "nominative (kto? co?) — the name as a label",
-    "gen": "genitive (kogo? czego?) — z/do/bez/od …: z Mgielni, do Pogorzeliska",
-    "dat": "dative (komu? czemu?) — przypada Pielgrzymom",
-    "acc": "accusative (kogo? co?) — na/przez …: na Wybrzeże Feralas, wznieść Żniwiarkę",
-    "ins": "instrumental (z kim? z czym?) — sąsiaduje z Mgielnią, nad Regionem A",
-    "loc": "locative (o kim? o czym?) — w/na …: w Regionie A, na Wybrzeżu Feralas",
-}
-OBLIQUE = tuple(c for c in CASES if c != "nom")
+__all__ = ["CASES", "OBLIQUE", "Noun", "case_comment", "case_context", "noun"]
 
 
 def case_context(case: str) -> str:
@@ -39,39 +29,6 @@ def case_context(case: str) -> str:
 
 def case_comment(case: str) -> str:
     return f"The name in the {CASES[case]}; keep every {{placeholder}}."
-
-
-class Noun(str):
-    """A name: its nominative as the string, its other cases for ``{name:gen}`` and friends."""
-
-    forms: Mapping[str, str]
-
-    def __new__(cls, forms: Mapping[str, str]) -> Noun:
-        self = super().__new__(cls, forms["nom"])
-        self.forms = dict(forms)
-        return self
-
-    def case(self, case: str) -> str:
-        return self.forms.get(case) or self.forms["nom"]
-
-    def __format__(self, spec: str) -> str:
-        if spec in CASES:
-            return self.case(spec)
-        return format(str(self), spec)
-
-    def __reduce__(self) -> tuple[type, tuple[Mapping[str, str]]]:
-        return (Noun, (dict(self.forms),))
-
-    @staticmethod
-    def plain(text: str) -> Noun:
-        """A name that does not decline (a user's own Region ID, a number)."""
-        return Noun({c: text for c in CASES})
-
-    @staticmethod
-    def join(nouns: Iterable[str], sep: str = ", ") -> Noun:
-        """Several names as one, each case joined ("z Mgielnią, Wybrzeżem Feralas")."""
-        items = [n if isinstance(n, Noun) else Noun.plain(str(n)) for n in nouns]
-        return Noun({c: sep.join(n.case(c) for n in items) for c in CASES})
 
 
 def noun(msgid: str, lang: str = SOURCE_LANGUAGE, **fill: object) -> Noun:

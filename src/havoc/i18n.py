@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from havoc import markup
+from havoc import markup, safeio
 from havoc.languages import CODES, SOURCE
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ def load_catalog(lang: str, root: Path | None = None) -> Catalog:
 
     Each file is read once; the cache key and the parsed catalog come from those bytes.
     """
-    from havoc import cache, safeio
+    from havoc import cache
 
     root = root or locales_root()
     files: list[tuple[Path, bytes]] = []
@@ -218,7 +218,7 @@ class Text(str):
 
 
 def _caseless(value: object) -> object:
-    from havoc.grammar import CASES, Noun
+    from havoc.nouns import CASES, Noun
 
     if isinstance(value, Noun):
         return value
@@ -262,3 +262,7 @@ def nui(singular: str, plural: str, n: int, lang: str = SOURCE_LANGUAGE) -> str:
     if not forms:
         return singular if n == 1 else plural
     return forms[min(tr.plural_index(n), len(forms) - 1)]
+
+
+# File errors (havoc.safeio, which this module reads its catalogs through) speak the message language.
+safeio.use_translation(message_language, ui)

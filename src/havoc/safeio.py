@@ -12,9 +12,37 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from havoc.errors import HavocError, Problem
+
+
+# The language of these messages and their translation come from havoc.i18n, which reads its
+# own catalogs through this module: it registers itself here (see :func:`use_translation`), so
+# the dependency runs one way. Until it does, messages are English.
+def _english() -> str:
+    return "en"
+
+
+def _untranslated(msgid: str, lang: str) -> str:
+    return msgid
+
+
+_language: Callable[[], str] = _english
+_translate: Callable[[str, str], str] = _untranslated
+
+
+def use_translation(language: Callable[[], str], translate: Callable[[str, str], str]) -> None:
+    """Where the message language and the ``ui`` translations come from (called by havoc.i18n)."""
+    global _language, _translate
+    _language, _translate = language, translate
+
+
+def ui(msgid: str, lang: str = "en") -> str:
+    """An interface message in ``lang`` (a literal ``ui("…")`` call, so the extraction finds it)."""
+    return msgid if lang == "en" else _translate(msgid, lang)
+
 
 MAX_BYTES = 1_000_000  # the same limit as havoc.yamlio's
 
@@ -27,15 +55,11 @@ class ReadError(Exception):
     """
 
     def __init__(self, msgid: str, **fill: object) -> None:
-        from havoc.i18n import message_language
-
         super().__init__(msgid)
-        self.msgid, self.fill, self.lang = msgid, fill, message_language()
+        self.msgid, self.fill, self.lang = msgid, fill, _language()
 
     def __str__(self) -> str:
-        from havoc.i18n import Text, translator
-
-        text = self.msgid if self.lang == "en" else Text(translator(self.lang).text("ui", self.msgid))
+        text = ui(self.msgid, self.lang)
         return text.format(**{k: _words(v, self.lang) for k, v in self.fill.items()}) if self.fill else text
 
 
@@ -50,8 +74,6 @@ def _words(value: object, lang: str) -> object:
     if not isinstance(value, _Reason):
         return value
     import errno
-
-    from havoc.i18n import ui
 
     reasons = {
         errno.ENOENT: ui("there is no such file", lang),
@@ -68,8 +90,6 @@ def _words(value: object, lang: str) -> object:
 
 def _literal_messages() -> None:
     """The messages raised below, as literal ``ui()`` calls so the catalog extraction finds them."""
-    from havoc.i18n import ui
-
     ui("cannot read file: {reason}")
     ui("cannot read: {reason}")
     ui("this is a folder, not a file")
