@@ -199,14 +199,15 @@ def write_search_files(app: Any, exception: BaseException | None) -> None:
     """Write the query script and this language's index into ``_static`` after an HTML build."""
     if exception is not None or app.builder.format != "html":
         return
-    from havoc.search.index import build
-    from havoc.search.site import index_script
+    from havoc.search.site import part_script
+    from havoc.search.stored import language_index
     from havoc.sphinxext.context import get_context
 
     lang = app.config.language or "en"
     static = Path(app.outdir) / "_static"
     _write(static / "havoc-search.js", search_script())
-    _write(static / "havoc-searchindex.js", index_script(build(get_context(app.env).ruleset), lang))
+    # built once per ruleset fingerprint (and catalogs): a rebuild with unchanged rules reuses it
+    _write(static / "havoc-searchindex.js", part_script(language_index(get_context(app.env).ruleset, lang), lang))
 
 
 def on_html_page_context(app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
