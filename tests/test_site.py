@@ -393,3 +393,19 @@ def test_editing_the_extension_code_invalidates_saved_doctrees(tmp_path: Path) -
     rule_py = tmp_path / "sphinxext" / "rule.py"
     rule_py.write_text(rule_py.read_text() + "\n# changed\n")
     assert code_version(tuple(copies)) != before
+
+
+def test_sphinx_page_index_is_off_but_the_search_page_stays(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+    """No page loads Sphinx's searchindex.js (the site's search has its own index), so it is not
+    built; search.html and every page's link to it stay, and a stale index is removed."""
+    source, rules = mini_env
+    out = tmp_path / "site"
+    build_site(source, out, "mini", rules, ("en",))
+    en = out / "en"
+    assert not (en / "searchindex.js").exists()
+    assert (en / "_static" / "havoc-searchindex.js").is_file()
+    assert 'id="search-results"' in (en / "search.html").read_text(encoding="utf-8")
+    assert '<link rel="search"' in (en / "index.html").read_text(encoding="utf-8")
+    (en / "searchindex.js").write_text("Search.setIndex({})", encoding="utf-8")
+    build_site(source, out, "mini", rules, ("en",))  # incremental: warnings are errors
+    assert not (en / "searchindex.js").exists()
