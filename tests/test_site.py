@@ -409,3 +409,27 @@ def test_sphinx_page_index_is_off_but_the_search_page_stays(mini_env: tuple[Path
     (en / "searchindex.js").write_text("Search.setIndex({})", encoding="utf-8")
     build_site(source, out, "mini", rules, ("en",))  # incremental: warnings are errors
     assert not (en / "searchindex.js").exists()
+
+
+def test_the_sidebar_cut_to_titles_changes_no_page(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+    """The sidebar's tree made from title-only contents (:mod:`havoc.sphinxext.sidebar`) is the
+    tree Sphinx makes from every page's full contents: every page is byte for byte the same."""
+    source, rules = mini_env
+    site = build_site(source, tmp_path / "site", "mini", rules, ("en",))
+    plain = tmp_path / "plain"
+    cmd = sphinx_command("html", "en", plain, tmp_path / "plain-doctrees", "mini", site.out / "no-sheets", source)
+    assert cmd[1:3] == ["-m", "sphinx"]
+    script = (
+        "import sys; import havoc.sphinxext.sidebar as s; s.setup_sidebar = lambda app: None; "
+        "from sphinx.cmd.build import main; sys.exit(main(sys.argv[1:]))"
+    )
+    done = subprocess.run([sys.executable, "-c", script, *cmd[3:]], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    pages = site.pages("en")
+    assert len(pages) > 5
+    with_rules = 0
+    for name in sorted(pages):
+        fast = site.page("en", name)
+        assert fast == (plain / name).read_text(encoding="utf-8"), name
+        with_rules += 'class="sidebar-tree"' in fast
+    assert with_rules > 5
