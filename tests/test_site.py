@@ -420,7 +420,7 @@ def test_the_sidebar_cut_to_titles_changes_no_page(mini_env: tuple[Path, Path], 
     cmd = sphinx_command("html", "en", plain, tmp_path / "plain-doctrees", "mini", site.out / "no-sheets", source)
     assert cmd[1:3] == ["-m", "sphinx"]
     script = (
-        "import sys; import havoc.sphinxext.sidebar as s; s.setup_sidebar = lambda app: None; "
+        "import sys; import havoc.sphinxext.sidebar as s; s.on_html_page_context = lambda *args: None; "
         "from sphinx.cmd.build import main; sys.exit(main(sys.argv[1:]))"
     )
     done = subprocess.run([sys.executable, "-c", script, *cmd[3:]], capture_output=True, text=True, check=False)
