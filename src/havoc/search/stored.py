@@ -26,15 +26,14 @@ _CODE = [_HERE / n for n in ("index.py", "players.py", "text.py", "query.py", "s
     _HERE.parent / n for n in ("i18n.py", "numbering.py", "languages.py")
 ]
 
-_keys: dict[str, str] = {}  # fingerprint -> index key
 _memo: dict[tuple[str, str], dict[str, Any]] = {}  # (index key, lang) -> that language's part
 
 
 def key(rs: Ruleset) -> str:
-    """The index's cache key: the ruleset's fingerprint, the catalogs and the search code."""
-    found = _keys.get(rs.fingerprint)
-    if found is not None:
-        return found
+    """The index's cache key: the ruleset's fingerprint, the catalogs and the search code.
+
+    Made from the files as they are now on every call (a couple of milliseconds), so an edited
+    catalog is never answered from an index of the text before it."""
     chunks = [rs.id.encode(), rs.fingerprint.encode()]
     for lang in LANGUAGES:
         if lang != SOURCE_LANGUAGE:
@@ -45,8 +44,7 @@ def key(rs: Ruleset) -> str:
             chunks.append(code.read_bytes())
         except OSError:
             chunks.append(b"\0missing")
-    found = _keys[rs.fingerprint] = cache.digest(*chunks)
-    return found
+    return cache.digest(*chunks)
 
 
 def language_index(rs: Ruleset, lang: str) -> dict[str, Any]:
