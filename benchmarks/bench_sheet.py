@@ -25,13 +25,27 @@ def main() -> None:
         out = Path(tmp)
         os.environ["HAVOC_CACHE_DIR"] = str(out / "cache")
         rulebook.load()  # warm the rules cache, as any earlier command would
+        # One file named, so one ruleset: the default one (with two rulesets, `-o FILE.pdf`
+        # alone is refused by CLIs that write every ruleset's sheet).
+        ruleset = rulebook.default_ruleset()
         processes = []
         for lang in ("en", "pl"):
             samples = []
             for _ in range(3):
                 t0 = time.perf_counter()
                 subprocess.run(
-                    [sys.executable, "-m", "havoc", "sheet", "--lang", lang, "-o", str(out / f"{lang}.pdf")],
+                    [
+                        sys.executable,
+                        "-m",
+                        "havoc",
+                        "sheet",
+                        "--lang",
+                        lang,
+                        "--ruleset",
+                        ruleset,
+                        "-o",
+                        str(out / f"{lang}.pdf"),
+                    ],
                     check=True,
                     capture_output=True,
                 )

@@ -22,7 +22,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 from havoc import rulebook  # noqa: E402
 from havoc.commands.docs import SOURCE, build_languages, sphinx_command  # noqa: E402
-from havoc.i18n import LANGUAGES, locales_root  # noqa: E402
+from havoc.i18n import LANGUAGES, Translator, locales_root  # noqa: E402
 
 
 def edit_one_rule(rules: Path, ruleset: str) -> tuple[str, Path]:
@@ -40,7 +40,9 @@ def edit_one_rule(rules: Path, ruleset: str) -> tuple[str, Path]:
         if len(key) > 15 and text.count(key) == 1:
             first, rest = key.split(" ", 1)
             file.write_text(text.replace(key, f"{first} really {rest}"), encoding="utf-8")
-            follow_in_catalogs(f"{rule.id}:text", rule.text, rule.text.replace(key, f"{first} really {rest}"))
+            # a rule text's catalog context is scoped by its ruleset (Translator.key)
+            context = Translator("en", None, rs.id).key(f"{rule.id}:text")
+            follow_in_catalogs(context, rule.text, rule.text.replace(key, f"{first} really {rest}"))
             return rule.id, file
     raise SystemExit("no rule text to edit")
 
@@ -48,16 +50,20 @@ def edit_one_rule(rules: Path, ruleset: str) -> tuple[str, Path]:
 def follow_in_catalogs(context: str, old: str, new: str) -> None:
     from babel.messages.pofile import read_po, write_po
 
+    followed = 0
     for path in (locales_root()).glob("*/LC_MESSAGES/rules.po"):
         with path.open("rb") as fh:
             cat = read_po(fh)
         msg = cat.get(old, context=context)
         if msg is None:
             continue
+        followed += 1
         cat.delete(old, context=context)
         cat.add(new, msg.string, context=context, locations=msg.locations)
         with path.open("wb") as fh:
             write_po(fh, cat)
+    if not followed:  # else the translated build fails on the edit, not on anything measured
+        raise SystemExit(f"the edited text ({context}) is in no catalog")
 
 
 def rebuild(langs: list[str], out: Path, doctrees: Path, ruleset: str) -> tuple[float, dict[str, list[str]]]:

@@ -1,8 +1,9 @@
-"""How long a whole ``havoc ask`` process takes, against ``python3 -c pass`` in the same run.
+"""How long whole ``havoc ask`` and ``havoc lookup`` processes take, against ``python3 -c pass``.
 
-Both are timed interleaved (so load on the machine hits both alike), after a warm-up that fills
-the caches a player's second question finds filled. Prints the medians, the ratio (target: at
-most 3×) and ``-X importtime``'s most expensive imports of one ``havoc ask``.
+All three are timed interleaved in the same run (so load on the machine hits them alike), after
+a warm-up that fills the caches a player's second question finds filled (the rulebook, the
+catalogs, the search index). Prints the medians, the ratios (targets: ask at most 3×, lookup at
+most 3.5×) and ``-X importtime``'s most expensive imports of one ``havoc ask``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 POSITION = REPO / "tests" / "fixtures" / "assistant" / "leave-8-vs-3.yaml"
 QUESTION = ["move", "humans", "from=example-a", "to=example-b", "units=2"]
-RUNS = 25
+LOOKUP = ["lookup", "retreat from battle"]
+RUNS = int(os.environ.get("BENCH_RUNS", "25"))
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> float:
@@ -34,20 +36,26 @@ def main() -> int:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["HAVOC_CACHE_DIR"] = cache
         script = Path(sys.executable).with_name("havoc")  # the installed command a player runs
-        ask = [str(script) if script.exists() else sys.executable, *([] if script.exists() else ["-m", "havoc"])]
-        ask += ["ask", str(POSITION), *QUESTION]
+        havoc = [str(script) if script.exists() else sys.executable, *([] if script.exists() else ["-m", "havoc"])]
+        ask = [*havoc, "ask", str(POSITION), *QUESTION]
+        lookup = [*havoc, *LOOKUP]
         empty = [sys.executable, "-c", "pass"]  # the same interpreter (a pyenv shim would flatter us)
-        for _ in range(2):  # warm-up: the rulebook, catalog and position caches
+        for _ in range(2):  # warm-up: the rulebook, catalog, position and search index caches
             timed(ask, env)
+            timed(lookup, env)
         bare: list[float] = []
-        havoc: list[float] = []
+        asks: list[float] = []
+        lookups: list[float] = []
         for _ in range(RUNS):
             bare.append(timed(empty, env))
-            havoc.append(timed(ask, env))
-        b, h = statistics.median(bare), statistics.median(havoc)
+            asks.append(timed(ask, env))
+            lookups.append(timed(lookup, env))
+        b, a, w = statistics.median(bare), statistics.median(asks), statistics.median(lookups)
         print(f"python -c pass (same interpreter): median {b * 1000:.1f} ms")
-        print(f"havoc ask (whole process, warm caches): median {h * 1000:.1f} ms")
-        print(f"ratio: {h / b:.2f}x (target <= 3x)")
+        print(f"havoc ask (whole process, warm caches): median {a * 1000:.1f} ms  ratio {a / b:.2f}x (target <= 3x)")
+        print(
+            f"havoc lookup (whole process, warm caches): median {w * 1000:.1f} ms  ratio {w / b:.2f}x (target <= 3.5x)"
+        )
         proc = subprocess.run(
             [sys.executable, "-X", "importtime", "-m", "havoc", "ask", str(POSITION), *QUESTION],
             capture_output=True,

@@ -413,3 +413,43 @@ def test_editing_the_extension_code_invalidates_saved_doctrees(tmp_path: Path) -
     rule_py = tmp_path / "sphinxext" / "rule.py"
     rule_py.write_text(rule_py.read_text() + "\n# changed\n")
     assert code_version(tuple(copies)) != before
+
+
+def test_sphinx_page_index_is_off_but_the_search_page_stays(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+    """No page loads Sphinx's searchindex.js (the site's search has its own index), so it is not
+    built; search.html and every page's link to it stay, and a stale index is removed."""
+    source, rules = mini_env
+    out = tmp_path / "site"
+    build_site(source, out, "mini", rules, ("en",))
+    en = out / "en"
+    assert not (en / "searchindex.js").exists()
+    assert (en / "_static" / "havoc-searchindex.js").is_file()
+    assert 'id="search-results"' in (en / "search.html").read_text(encoding="utf-8")
+    assert '<link rel="search"' in (en / "index.html").read_text(encoding="utf-8")
+    (en / "searchindex.js").write_text("Search.setIndex({})", encoding="utf-8")
+    build_site(source, out, "mini", rules, ("en",))  # incremental: warnings are errors
+    assert not (en / "searchindex.js").exists()
+
+
+def test_the_sidebar_cut_to_titles_changes_no_page(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+    """The sidebar's tree made from title-only contents (:mod:`havoc.sphinxext.sidebar`) is the
+    tree Sphinx makes from every page's full contents: every page is byte for byte the same."""
+    source, rules = mini_env
+    site = build_site(source, tmp_path / "site", "mini", rules, ("en",))
+    plain = tmp_path / "plain"
+    cmd = sphinx_command("html", "en", plain, tmp_path / "plain-doctrees", "mini", site.out / "no-sheets", source)
+    assert cmd[1:3] == ["-m", "sphinx"]
+    script = (
+        "import sys; import havoc.sphinxext.sidebar as s; s.on_html_page_context = lambda *args: None; "
+        "from sphinx.cmd.build import main; sys.exit(main(sys.argv[1:]))"
+    )
+    done = subprocess.run([sys.executable, "-c", script, *cmd[3:]], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    pages = site.pages("en")
+    assert len(pages) > 5
+    with_rules = 0
+    for name in sorted(pages):
+        fast = site.page("en", name)
+        assert fast == (plain / name).read_text(encoding="utf-8"), name
+        with_rules += 'class="sidebar-tree"' in fast
+    assert with_rules > 5

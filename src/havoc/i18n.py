@@ -60,6 +60,19 @@ def _po_files(lang: str, root: Path) -> list[Path]:
     return sorted((root / lang / "LC_MESSAGES").glob("*.po"))
 
 
+def catalog_sources(lang: str, root: Path | None = None) -> list[tuple[Path, bytes]]:
+    """The bytes of a language's readable .po files, by name: what its catalog is made from."""
+    from havoc import safeio
+
+    files: list[tuple[Path, bytes]] = []
+    for p in _po_files(lang, root or locales_root()):
+        try:
+            files.append((p, safeio.read_bytes(p, 20_000_000)))
+        except safeio.ReadError:
+            continue  # `havoc check` reports it; a reader gets the source language for it
+    return files
+
+
 def load_catalog(lang: str, root: Path | None = None) -> Catalog:
     """Read a language's .po catalogs (cached on disk by content, like the rulebook).
 
@@ -67,13 +80,7 @@ def load_catalog(lang: str, root: Path | None = None) -> Catalog:
     """
     from havoc import cache
 
-    root = root or locales_root()
-    files: list[tuple[Path, bytes]] = []
-    for p in _po_files(lang, root):
-        try:
-            files.append((p, safeio.read_bytes(p, 20_000_000)))
-        except safeio.ReadError:
-            continue  # `havoc check` reports it; a reader gets the source language for it
+    files = catalog_sources(lang, root)
     key = cache.digest(lang.encode(), *(x for p, data in files for x in (p.name.encode(), data)))
     cached = cache.get(f"catalog-{lang}", key, Catalog)
     if cached is not None:

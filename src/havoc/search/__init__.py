@@ -15,8 +15,8 @@ from typing import Any
 
 from havoc.errors import InputError, Problem
 from havoc.i18n import LANGUAGES
-from havoc.search.index import build, for_language
 from havoc.search.query import Engine
+from havoc.search.stored import language_index
 
 __all__ = ["Hit", "engine", "lookup"]
 
@@ -48,11 +48,10 @@ class Hit:
 
 
 @lru_cache(maxsize=8)
-def _engines(fingerprint: str, ruleset: str) -> dict[str, Engine]:
+def _engine(fingerprint: str, ruleset: str, lang: str) -> Engine:
     from havoc import rulebook
 
-    index = build(rulebook.load(ruleset))
-    return {lang: Engine(for_language(index, lang)) for lang in LANGUAGES}
+    return Engine(language_index(rulebook.load(ruleset), lang))
 
 
 _CHECKED: dict[str, tuple[float, str]] = {}
@@ -60,7 +59,8 @@ RECHECK_SECONDS = 2.0
 
 
 def engine(lang: str = "en", ruleset: str | None = None) -> Engine:
-    """The query engine of one language, built once per process from the current rules.
+    """The query engine of one language, made once per process from the current rules (the
+    index itself comes from the disk cache while the rules, catalogs and search code are unchanged).
 
     Whether the rule files changed is checked at most every couple of seconds (hashing them
     costs more than a query), so a long-running server still picks up edited rules.
@@ -74,7 +74,7 @@ def engine(lang: str = "en", ruleset: str | None = None) -> Engine:
     checked = _CHECKED.get(name)
     if checked is None or now - checked[0] > RECHECK_SECONDS:
         checked = _CHECKED[name] = (now, rulebook.load(name).fingerprint)
-    return _engines(checked[1], name)[lang]
+    return _engine(checked[1], name, lang)
 
 
 def lookup(text: str, lang: str = "en", limit: int = 10, *, ruleset: str | None = None) -> list[Hit]:

@@ -36,12 +36,20 @@ def labels(lang: str) -> dict[str, Any]:
 
 
 def index_data(index: dict[str, Any], lang: str) -> dict[str, Any]:
-    data = for_language(index, lang)
-    data["labels"] = labels(lang)
-    return data
+    return with_labels(for_language(index, lang), lang)
+
+
+def with_labels(part: dict[str, Any], lang: str) -> dict[str, Any]:
+    """One language's part of the index (:func:`for_language`) with the interface's words."""
+    return {**part, "labels": labels(lang)}
 
 
 def index_script(index: dict[str, Any], lang: str) -> str:
     """``havoc-searchindex.js`` for one language's site: compact JSON behind one assignment."""
-    body = json.dumps(index_data(index, lang), ensure_ascii=False, separators=(",", ":"))
+    return part_script(for_language(index, lang), lang)
+
+
+def part_script(part: dict[str, Any], lang: str) -> str:
+    """:func:`index_script` from one language's part of the index (as the cache keeps it)."""
+    body = json.dumps(with_labels(part, lang), ensure_ascii=False, separators=(",", ":"))
     return "window.HAVOC_SEARCH_INDEX=" + body.replace("</", "<\\/") + ";\n"

@@ -25,6 +25,7 @@ from havoc.sphinxext.search_pl import setup_search
 from havoc.sphinxext.section import setup_section
 from havoc.sphinxext.seo import setup_seo
 from havoc.sphinxext.sheet import setup_sheet
+from havoc.sphinxext.sidebar import setup_sidebar
 from havoc.sphinxext.theme_i18n import setup_theme_i18n
 
 if TYPE_CHECKING:
@@ -89,6 +90,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_langswitch(app)
     setup_seo(app)
     setup_search(app)
+    setup_sidebar(app)
     setup_sheet(app)
     setup_theme_i18n(app)
     for module in site_extensions():

@@ -11,8 +11,8 @@ form of a term stems to one shared key, in Python and in JavaScript alike.
 The site's search page itself answers from the rule-level index of :mod:`havoc.search`: after an
 HTML build this module writes ``_static/havoc-search.js`` (Snowball's English and Polish
 stemmers, the query engine, the page's search interface) and ``_static/havoc-searchindex.js``
-(the index in the build's language). Sphinx's own page index above is still built for tools that
-read it.
+(the index in the build's language). Sphinx's own page index (``searchindex.js``) is switched
+off: no page reads it.
 """
 
 from __future__ import annotations
@@ -199,26 +199,50 @@ def write_search_files(app: Any, exception: BaseException | None) -> None:
     """Write the query script and this language's index into ``_static`` after an HTML build."""
     if exception is not None or app.builder.format != "html":
         return
-    from havoc.search.index import build
-    from havoc.search.site import index_script
+    from havoc.search.site import part_script
+    from havoc.search.stored import language_index
     from havoc.sphinxext.context import get_context
 
     lang = app.config.language or "en"
     static = Path(app.outdir) / "_static"
     _write(static / "havoc-search.js", search_script())
-    _write(static / "havoc-searchindex.js", index_script(build(get_context(app.env).ruleset), lang))
+    # built once per ruleset fingerprint (and catalogs): a rebuild with unchanged rules reuses it
+    _write(static / "havoc-searchindex.js", part_script(language_index(get_context(app.env).ruleset, lang), lang))
+
+
+def without_page_index(app: Any) -> None:
+    """Switch off Sphinx's own page index: no page loads its ``searchindex.js`` (the site's
+    search reads ``havoc-searchindex.js``), yet indexing every page cost each build time and
+    wrote 60-250 KB. The search page itself is still written (:func:`search_page`)."""
+    if getattr(app.builder, "format", None) != "html" or not getattr(app.builder, "search", False):
+        return
+    app.builder.search = False
+    app.builder.havoc_search_page = True
+    stale = Path(app.outdir) / app.builder.searchindex_filename
+    stale.unlink(missing_ok=True)  # left by a build before this one; nothing would refresh it
+
+
+def search_page(app: Any) -> Iterable[tuple[str, dict[str, Any], str]]:
+    """``search.html`` (Sphinx writes it only with its page index on): the site's search page."""
+    if getattr(app.builder, "havoc_search_page", False):
+        yield ("search", {}, "search.html")
 
 
 def on_html_page_context(app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     from havoc.search.site import labels
 
     context["havoc_search_labels"] = labels(app.config.language or "en")
+    if getattr(app.builder, "havoc_search_page", False) and "hasdoc" in context:
+        hasdoc = context["hasdoc"]  # the search page exists, though Sphinx's index is off
+        context["hasdoc"] = lambda name: name == "search" or hasdoc(name)
 
 
 def setup_search(app: Any) -> None:
     app.add_search_language(SearchPolish)
     app.connect("config-inited", on_config_inited)
     app.connect("build-finished", write_search_files)
+    app.connect("builder-inited", without_page_index)
+    app.connect("html-collect-pages", search_page)
     app.connect("html-page-context", on_html_page_context)
     app.add_js_file("havoc-search.js", loading_method="defer")
     app.add_css_file("havoc-search.css")

@@ -1,0 +1,76 @@
+"""The search index of a ruleset, built once per fingerprint and kept in havoc's verified cache.
+
+Building the index (stems of every word of every rule in both languages) costs hundreds of
+milliseconds; ``havoc lookup``, the server and each Sphinx build need only one language's
+part of it, unchanged until the rules, the catalogs or the search code change. So each
+language's part (:func:`havoc.search.index.for_language`: plain lists, dicts, strings and
+numbers) is stored with :mod:`havoc.cache` (keyed BLAKE2b tag, an unpickler that builds no
+callable, atomic writes) under a key over exactly what the index is made from:
+
+- the ruleset's fingerprint (every rule file, ``search.yaml`` among them, and the loader);
+- the bytes of every translation catalog (titles and texts in Polish come from them);
+- the source of the modules that build it and of the query that reads it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from havoc import cache
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_sources
+from havoc.rulebook.model import Ruleset
+
+_HERE = Path(__file__).parent
+_CODE = [_HERE / n for n in ("index.py", "players.py", "text.py", "query.py", "stored.py")] + [
+    _HERE.parent / n for n in ("i18n.py", "numbering.py", "languages.py")
+]
+
+_memo: dict[tuple[str, str], dict[str, Any]] = {}  # (index key, lang) -> that language's part
+
+
+def key(rs: Ruleset) -> str:
+    """The index's cache key: the ruleset's fingerprint, the catalogs and the search code.
+
+    Made from the files as they are now on every call (a couple of milliseconds), so an edited
+    catalog is never answered from an index of the text before it."""
+    chunks = [rs.id.encode(), rs.fingerprint.encode()]
+    for lang in LANGUAGES:
+        if lang != SOURCE_LANGUAGE:
+            for path, data in catalog_sources(lang):
+                chunks += [lang.encode(), path.name.encode(), data]
+    for code in _CODE:
+        try:
+            chunks.append(code.read_bytes())
+        except OSError:
+            chunks.append(b"\0missing")
+    return cache.digest(*chunks)
+
+
+def language_index(rs: Ruleset, lang: str) -> dict[str, Any]:
+    """The part of ``rs``'s search index one language's site ships and its query engine reads.
+
+    From this process's memo, else the disk cache, else built (every language's part at once,
+    since the costly analysis is shared) and stored. A ruleset without a fingerprint (loaded
+    around the cache) is built every time.
+    """
+    if not rs.fingerprint:
+        from havoc.search.index import build, for_language
+
+        return for_language(build(rs), lang)
+    k = key(rs)
+    found = _memo.get((k, lang))
+    if found is None:
+        found = cache.get(f"search-{lang}", k, dict)
+        if found is None or found.get("lang") != lang or not isinstance(found.get("docs"), list):
+            from havoc.search.index import build, for_language  # the analysis only on a miss
+
+            index = build(rs)
+            for other in LANGUAGES:
+                part = for_language(index, other)
+                cache.put(f"search-{other}", k, part)
+                _memo[(k, other)] = part
+            found = _memo[(k, lang)]
+        else:
+            _memo[(k, lang)] = found
+    return found

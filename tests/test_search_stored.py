@@ -1,0 +1,58 @@
+"""The search index kept in havoc's verified cache: reused while nothing changed, never trusted blindly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from havoc import rulebook
+from havoc.search import index, stored
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(stored, "_memo", {})
+    return tmp_path / "cache"
+
+
+def _no_build(rs: object) -> None:
+    raise AssertionError("the index was built again")
+
+
+def test_a_second_process_reads_the_index_it_would_build(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rs = rulebook.load()
+    built = {lang: index.for_language(index.build(rs), lang) for lang in ("en", "pl")}
+    assert stored.language_index(rs, "pl") == built["pl"]  # a miss: built and stored
+    monkeypatch.setattr(stored, "_memo", {})  # as in a new process
+    monkeypatch.setattr(index, "build", _no_build)
+    assert stored.language_index(rs, "en") == built["en"]
+    assert stored.language_index(rs, "pl") == built["pl"]
+
+
+def test_a_damaged_entry_is_rebuilt(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rs = rulebook.load()
+    expected = stored.language_index(rs, "en")
+    entries = sorted(fresh.glob("search-en-*.bin"))
+    assert len(entries) == 1
+    data = bytearray(entries[0].read_bytes())
+    data[-10] ^= 0xFF
+    entries[0].write_bytes(bytes(data))
+    monkeypatch.setattr(stored, "_memo", {})
+    assert stored.language_index(rs, "en") == expected
+
+
+def test_the_key_follows_the_catalogs(fresh: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    rs = rulebook.load()
+    before = stored.key(rs)
+    from havoc.i18n import locales_root
+
+    copy = tmp_path / "locales" / "pl" / "LC_MESSAGES"
+    copy.mkdir(parents=True)
+    for po in (locales_root() / "pl" / "LC_MESSAGES").glob("*.po"):
+        (copy / po.name).write_bytes(po.read_bytes())
+    monkeypatch.setenv("HAVOC_LOCALES", str(tmp_path / "locales"))
+    assert stored.key(rs) == before  # the same bytes elsewhere: the same index
+    (copy / "rules.po").write_bytes((copy / "rules.po").read_bytes() + b'\nmsgid "x"\nmsgstr "y"\n')
+    assert stored.key(rs) != before
