@@ -203,6 +203,24 @@ def test_build_without_enough_points_reports_what_is_missing() -> None:
     assert a.figures["points-left"] == 0 and a.figures["points-missing"] == 1
 
 
+def test_one_build_action_can_pay_for_two_structures() -> None:
+    """`cost=` could not describe a second Structure (a Harvester's cost is fixed by the rules):
+    `other-cost` is what the same action spends on other Structures, counted against the points."""
+    pos = {
+        "players": ["pilgrims", "machines"],
+        "round": 2,
+        "phase": "actions",
+        "turn": "pilgrims",
+        "regions": {"example-a": {"units": {"pilgrims": 2}, "control": "pilgrims"}},
+    }
+    q = {"ask": "build", "faction": "pilgrims", "region": "example-a", "structure": "harvester", "other-cost": 2}
+    a = api.ask(pos, {**q, "points": 5})
+    assert a.verdict is True and a.figures["points-left"] == 1
+    a = api.ask(pos, {**q, "points": 3})
+    assert a.verdict is False and a.figures["points-missing"] == 1
+    assert "2 Build points" in a.question
+
+
 # --- solo (seed 002) ------------------------------------------------------------------------
 
 

@@ -536,7 +536,7 @@ def _q_position(ctx: Context) -> int:
 
 @fact("query.cost", "int")
 def _q_cost(ctx: Context) -> int:
-    return ctx.q.cost or 0
+    return (ctx.q.cost or 0) + ctx.q.other_cost
 
 
 @fact("query.steps", "int")

@@ -255,9 +255,22 @@ def _structure_name(job: Job) -> Noun:
 def ask_build(job: Job) -> Answer:
     _known_cost(job)
     q = job.q
-    question = ui("Can the {faction} build a {structure} in {region}?", job.lang).format(
-        faction=job.fname(q.faction), structure=_structure_name(job), region=job.rname(q.region)
-    )
+    if q.other_cost:
+        question = ui(
+            "Can the {faction} build a {structure} in {region}, spending {other} {points} in the same action on "
+            "other Structures?",
+            job.lang,
+        ).format(
+            faction=job.fname(q.faction),
+            structure=_structure_name(job),
+            region=job.rname(q.region),
+            other=q.other_cost,
+            points=nui("Build point", "Build points", q.other_cost, job.lang),
+        )
+    else:
+        question = ui("Can the {faction} build a {structure} in {region}?", job.lang).format(
+            faction=job.fname(q.faction), structure=_structure_name(job), region=job.rname(q.region)
+        )
     return _generic(job, job.ctx(region=job.region(q.region)), question)
 
 

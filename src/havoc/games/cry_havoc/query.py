@@ -60,6 +60,11 @@ QFIELDS: Final[Mapping[str, Spec]] = {
     "cost": Spec(
         "int", "Build points the Structures built or activated cost together (as printed on their tiles).", minimum=0
     ),
+    "other-cost": Spec(
+        "int",
+        "Build points the same action also spends on other Structures (built or activated), besides `structure`.",
+        minimum=0,
+    ),
     "position": Spec(
         "int", "A spot on the Upcoming Initiative track (cards that change the Initiative), from 1.", minimum=1
     ),
@@ -105,6 +110,7 @@ class Query:
     during_action: bool | None = None
     moved_this_action: bool = False
     cost: int | None = None
+    other_cost: int = 0
     position: int | None = None
     objectives: dict[str, dict[str, int]] = field(default_factory=dict)
     capture_from: str | None = None
@@ -142,6 +148,7 @@ _ATTRS: Final = {
     "during-action": "during_action",
     "moved-this-action": "moved_this_action",
     "cost": "cost",
+    "other-cost": "other_cost",
     "position": "position",
     "objectives": "objectives",
     "capture-from": "capture_from",
@@ -249,6 +256,7 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
         during_action=d.get("during-action"),
         moved_this_action=d.get("moved-this-action", False),
         cost=d.get("cost"),
+        other_cost=d.get("other-cost", 0),
         position=d.get("position"),
         objectives={k: dict(v) for k, v in d.get("objectives", {}).items()},
         capture_from=d.get("capture-from"),
