@@ -135,6 +135,13 @@ def needs_of(*exprs: Any) -> frozenset[str]:
     return needs(*exprs)
 
 
+def check_rules(rs: Ruleset) -> list[Any]:
+    """What ``havoc check`` verifies of this game's code: every question kind's handler and probe exist."""
+    from havoc.games.cry_havoc import questions
+
+    return questions.check() if rs.question_kinds else []
+
+
 def question_kinds() -> Mapping[str, Any]:
     """The question kinds this package answers, each declared in its own module (questions/)."""
     from havoc.games.cry_havoc import questions

@@ -747,6 +747,20 @@ class _Legal:
             if kind.legal:
                 getattr(self, kind.legal)()
 
+    # The probes a kind may name as its `legal` (havoc check verifies each kind's name is one).
+    PROBES = (
+        "move",
+        "recruit",
+        "build",
+        "activate",
+        "draw_tactics",
+        "enable_scoring",
+        "use_skill",
+        "play_tactic",
+        "discard",
+        "buy_back",
+    )
+
     def move(self) -> None:
         """Move: from each Region with the faction's Units, how many may go and where."""
         pos, who, eng, lang, nothing, add, gate, detail, job = (
@@ -994,6 +1008,11 @@ class _Legal:
                 [] if can else why,
                 ui("Units: up to {count}", lang).format(count=can) if can else "",
             )
+
+
+def legal_probes() -> frozenset[str]:
+    """The probes of the legal-actions report a kind may name (each a method of the report)."""
+    return frozenset(p for p in _Legal.PROBES if callable(getattr(_Legal, p, None)))
 
 
 def ask_legal(job: Job) -> Answer:

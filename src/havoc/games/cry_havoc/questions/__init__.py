@@ -11,16 +11,34 @@ docs) is derived from here. A kind's module is imported only when that kind is a
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
+from havoc.errors import Problem, RulebookError
 from havoc.games.cry_havoc.contract import QUESTION_KINDS
+
+_ROOT = Path(__file__).resolve().parents[5]  # the repository (for paths in messages)
 
 
 class QuestionKind:
     """What one question kind is: its fields, figures, help and handler."""
 
-    __slots__ = ("_handle", "fields", "figures", "handler", "help", "legal", "name", "needs", "no_actor", "per_side")
+    __slots__ = (
+        "_handle",
+        "fields",
+        "figures",
+        "handler",
+        "help",
+        "legal",
+        "line",
+        "name",
+        "needs",
+        "no_actor",
+        "path",
+        "per_side",
+    )
 
     def __init__(
         self,
@@ -44,12 +62,39 @@ class QuestionKind:
         self.legal = legal  # its probe in the legal-actions report (a method of queries._Legal), if any
         self.handler = handler  # "module:function", imported when first asked
         self._handle: Callable[[Any], Any] | None = None
+        caller = sys._getframe(1)  # where the kind is declared, for located messages
+        self.path, self.line = caller.f_code.co_filename, caller.f_lineno
+
+    @property
+    def where(self) -> str:
+        """The declaring module's path, relative to the repository when it is inside it."""
+        try:
+            return str(Path(self.path).resolve().relative_to(_ROOT))
+        except ValueError:
+            return self.path
+
+    def resolve(self) -> Callable[[Any], Any]:
+        """The handler function; a located RulebookError when ``handler`` names none."""
+        if self._handle is None:
+            module, sep, func = self.handler.partition(":")
+            found: Any = None
+            if sep and module and func:
+                try:
+                    found = getattr(importlib.import_module(module), func, None)
+                except ImportError:
+                    found = None
+            if not callable(found):
+                raise RulebookError(
+                    [self.problem(f"handler {self.handler!r} names no function (expected 'module:function')")]
+                )
+            self._handle = found
+        return self._handle
 
     def handle(self, job: Any) -> Any:
-        if self._handle is None:
-            module, _, func = self.handler.partition(":")
-            self._handle = getattr(importlib.import_module(module), func)
-        return self._handle(job)
+        return self.resolve()(job)
+
+    def problem(self, message: str) -> Problem:
+        return Problem(self.where, self.line, f"question kind {self.name!r}: {message}")
 
 
 _loaded: dict[str, QuestionKind | None] = {}
@@ -91,4 +136,29 @@ def per_side() -> frozenset[str]:
     return frozenset(f for k in all_kinds() for f in k.per_side)
 
 
-__all__ = ["QuestionKind", "all_kinds", "figures", "get", "needs", "per_side"]
+def check_kinds(kinds: Iterable[QuestionKind]) -> list[Problem]:
+    """What ``havoc check`` verifies of declared kinds: each handler and legal-actions probe exists."""
+    from havoc.games.cry_havoc.queries import legal_probes
+
+    probes = legal_probes()
+    problems: list[Problem] = []
+    for kind in kinds:
+        try:
+            kind.resolve()
+        except RulebookError as exc:
+            problems.extend(exc.problems)
+        if kind.legal is not None and kind.legal not in probes:
+            problems.append(
+                kind.problem(
+                    f"legal {kind.legal!r} is no probe of the legal-actions report (known: {', '.join(sorted(probes))})"
+                )
+            )
+    return problems
+
+
+def check() -> list[Problem]:
+    """Every declared kind's handler and probe exist (a kind without a module: :func:`havoc.game.check`)."""
+    return check_kinds(all_kinds())
+
+
+__all__ = ["QuestionKind", "all_kinds", "check", "check_kinds", "figures", "get", "needs", "per_side"]
