@@ -20,6 +20,7 @@ def _toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, handler: str, legal: s
         "\n"
         "KIND = QuestionKind(\n"
         '    name="hand-size",\n'
+        '    label="Hand size",\n'
         '    help="How many cards does the faction hold?",\n'
         "    needs=(),\n"
         '    figures=("hand-size",),\n'
@@ -27,6 +28,7 @@ def _toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, handler: str, legal: s
         "    no_actor=False,\n"
         f"    legal={legal!r},\n"
         f"    handler={handler!r},\n"
+        '    verdict="none",\n'
         ")\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -81,3 +83,65 @@ def test_a_declared_kind_with_a_bad_handler_fails_havoc_check(monkeypatch: pytes
         f"src/havoc/games/cry_havoc/questions/discard.py:{kind.line}: question kind 'discard': "
         "handler 'havoc.games.cry_havoc.queries:ask_gone' names no function (expected 'module:function')"
     ]
+
+
+_ALLOWED = {"yes-no": {True, False, "no-unless"}, "checked": {True, False}, "none": {None}}
+
+
+def test_every_kind_declares_a_known_verdict_and_a_label() -> None:
+    for kind in questions.all_kinds():
+        assert kind.verdict in _ALLOWED, kind.name
+        assert kind.label.strip(), kind.name
+
+
+def test_the_verdict_follows_the_kind_declaration() -> None:
+    """One rule for every kind: the declared verdict type says what `verdict` may be.
+
+    A count the rules impose (discard) or a report (legal, score, battle) is `checked`: the
+    verdict says whether the rules checked hold; a number asked for (how-many) or what happens
+    (end-of-move, setup) is `none`: the verdict is null. Only yes-no kinds print yes or no.
+    """
+    from havoc.examples import is_extra
+    from havoc.games.cry_havoc import position
+    from havoc.games.cry_havoc.queries import answer
+    from havoc.games.cry_havoc.query import parse_query
+
+    rs = rulebook.load()
+    seen: set[str] = set()
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            if is_extra(rs, ex):
+                continue
+            pos = position.parse(ex.position, rs, ex.id)
+            got = answer(rs, pos, parse_query(ex.query, pos, ex.id))
+            kind = questions.get(got.kind)
+            assert kind is not None
+            assert got.verdict_value in _ALLOWED[kind.verdict], (ex.id, got.verdict_value)
+            if kind.verdict != "yes-no":
+                assert got.yes_no is False, ex.id
+            seen.add(kind.verdict)
+    assert seen == set(_ALLOWED)
+    assert {k.name for k in questions.all_kinds() if k.verdict == "none"} >= {"how-many", "end-of-move", "setup"}
+    assert {k.name for k in questions.all_kinds() if k.verdict == "checked"} >= {"discard", "legal", "score"}
+
+
+def test_kind_labels_come_from_the_kind_declarations() -> None:
+    from havoc.games.cry_havoc.ui import kind_label
+
+    assert kind_label("enable-scoring") == questions.get("enable-scoring").label == "Enable scoring"  # type: ignore[union-attr]
+    assert kind_label("enable-scoring", "pl") != "Enable scoring"  # translated through the ui catalog
+    assert kind_label("trogs") == "What do the solo Trogs do?"
+
+
+def test_every_kind_label_is_in_the_ui_catalog_with_polish() -> None:
+    """A kind's label is a literal ui("…") in its module, so extraction finds it (and Polish has it)."""
+    from havoc import catalogs
+    from havoc.games.cry_havoc.ui import kind_label
+
+    template = catalogs.ui_template()
+    for kind in questions.all_kinds():
+        msg = template.get(kind.label, context=catalogs.UI_CONTEXT)
+        assert msg is not None, kind.name
+        where = f"src/havoc/games/cry_havoc/questions/{kind.name.replace('-', '_')}.py"
+        assert any(loc[0] == where for loc in msg.locations), (kind.name, msg.locations)
+        assert kind_label(kind.name, "pl") != kind.label, kind.name

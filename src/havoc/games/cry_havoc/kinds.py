@@ -124,15 +124,13 @@ def ask_how_many(job: Job) -> Answer:
         line = ui("The {faction} may buy back {count} {units}.", lang).format(
             faction=who, count=n, units=_units(job, n)
         )
-    ans = _finish(job, cited, question, {q.of: n}, verdict=None)
+    ans = _finish(job, cited, question, {q.of: n})
     for d in ans.rules:
         # The count is the answer here, not something the question gave: drop the probe's own.
         if "query.units" in d.facts:
             d.facts = {k: v for k, v in d.facts.items() if k != "query.units"}
             d.said = [job.t.fact(k, v) for k, v in d.facts.items()]
     ans.figures = {q.of: n}
-    ans.verdict = None  # a number, not a yes or no
-    ans.yes_no = False
     ans.lines = [line]
     ans.details = {"of": q.of, "count": n}
     return ans
@@ -246,10 +244,8 @@ def ask_end_of_move(job: Job) -> Answer:
     }
     if figs.get("trogs-from-hq"):
         figures["trogs-from-hq"] = True
-    ans = _finish(job, [(r, ctx, None) for r in rs], question, figures, verdict=None)
+    ans = _finish(job, [(r, ctx, None) for r in rs], question, figures)
     ans.figures = figures
-    ans.verdict = None
-    ans.yes_no = False
     ans.lines = lines
     return ans
 
@@ -267,8 +263,6 @@ def ask_setup(job: Job) -> Answer:
     ).format(count=n)
     ctx = Context(job.pos, job.q, job.q.faction or job.pos.players[0])
     rs = job.eng.evaluate("setup", ctx)
-    ans = _finish(job, [(r, ctx, None) for r in rs], question, verdict=None)
-    ans.verdict = None
-    ans.yes_no = False
+    ans = _finish(job, [(r, ctx, None) for r in rs], question)
     ans.details = {"players": n, "experience": exp}
     return ans

@@ -321,9 +321,7 @@ def ask_tactic(job: Job) -> Answer:
 
 def ask_discard(job: Job) -> Answer:
     question = ui("How many cards must the {faction} discard?", job.lang).format(faction=job.fname(job.q.faction))
-    ans = _generic(job, job.ctx(), question)
-    ans.yes_no = False
-    return ans
+    return _generic(job, job.ctx(), question)
 
 
 def ask_prisoners(job: Job) -> Answer:
@@ -514,7 +512,6 @@ def ask_score(job: Job) -> Answer:
         figures[C.F_EVENTS_MOVED] = moved
     ans = _finish(job, cited + mine + others, question, figures)
     ans.figures = figures
-    ans.yes_no = False
     if (
         not any(v for v in gained.values())
         and not any(r.passed is False for r in gates)
@@ -1028,9 +1025,7 @@ def ask_legal(job: Job) -> Answer:
     general = eng.evaluate("legal", ctx, only=_fits(_B0))
     cited: list[tuple[RuleResult, Context, str | None]] = [(r, ctx, None) for r in general]
     if not _ok(general):
-        ans = _finish(job, cited, question)
-        ans.yes_no = False
-        return ans
+        return _finish(job, cited, question)  # a no: the kind's declaration says it is no yes/no question
     legal = _Legal(job)
     legal.probe_all()
     actions = legal.actions
@@ -1054,7 +1049,6 @@ def ask_legal(job: Job) -> Answer:
         figures["upcoming-order"] = order
     figures["actions"] = [a["action"] for a in allowed]
     ans = _finish(job, cited, question, figures, verdict=bool(allowed))
-    ans.yes_no = False
     ans.lines = lines
     ans.details = {
         "faction": who,

@@ -1,8 +1,10 @@
 """Cry Havoc's question kinds: one module per kind, each declaring what the kind is.
 
-A kind's module (``questions/move.py`` for ``move``) declares its ``KIND``: the fields a
+A kind's module (``questions/move.py`` for ``move``) declares its ``KIND``: its label (the
+kind's word for people, a ``ui("…")`` string so the catalogs translate it once), the fields a
 question of that kind needs, the figures its answers give, a line of help, whether it is asked
-for a faction, its probe in the legal-actions report, and where its handler is. The list of kinds is the vocabulary's
+for a faction, its probe in the legal-actions report, where its handler is, and what its
+verdict says (:data:`VERDICTS`). The list of kinds is the vocabulary's
 ``question-kinds``; ``havoc check`` fails on a declared kind without a module. Everything that
 lists kinds (the question format's fields, ``havoc ask --help``, the answers' JSON Schema, the
 docs) is derived from here. A kind's module is imported only when that kind is asked about.
@@ -22,6 +24,14 @@ from havoc.games.cry_havoc.contract import QUESTION_KINDS
 _ROOT = Path(__file__).resolve().parents[5]  # the repository (for paths in messages)
 
 
+# What a kind's answers say in `verdict` — the one rule, enforced when a question is answered:
+#   yes-no:  a question "may …?"/"can …?": true, false or "no-unless";
+#   checked: the answer is its figures (a report, a count the rules impose); the verdict says
+#            whether every rule checked holds (true or false, never null);
+#   none:    the answer is only its figures or lines (how many, what happens): always null.
+VERDICTS = ("yes-no", "checked", "none")
+
+
 class QuestionKind:
     """What one question kind is: its fields, figures, help and handler."""
 
@@ -31,6 +41,7 @@ class QuestionKind:
         "figures",
         "handler",
         "help",
+        "label",
         "legal",
         "line",
         "name",
@@ -38,12 +49,14 @@ class QuestionKind:
         "no_actor",
         "path",
         "per_side",
+        "verdict",
     )
 
     def __init__(
         self,
         *,
         name: str,
+        label: str,
         help: str,
         needs: tuple[str, ...],
         figures: tuple[str, ...],
@@ -51,8 +64,11 @@ class QuestionKind:
         no_actor: bool,
         legal: str | None,
         handler: str,
+        verdict: str,
     ) -> None:
         self.name = name
+        self.label = label  # English; in other languages through the `ui` catalog
+        self.verdict = verdict  # one of VERDICTS
         self.help = help
         self.needs = needs  # question fields it needs besides `ask` (and `faction`)
         self.fields = needs
@@ -91,7 +107,12 @@ class QuestionKind:
         return self._handle
 
     def handle(self, job: Any) -> Any:
-        return self.resolve()(job)
+        found = self.resolve()(job)
+        if self.verdict != "yes-no":  # the question asks for figures, not a yes or no
+            found.yes_no = False
+        if self.verdict == "none":
+            found.verdict = None
+        return found
 
     def problem(self, message: str) -> Problem:
         return Problem(self.where, self.line, f"question kind {self.name!r}: {message}")
@@ -123,6 +144,11 @@ def all_kinds() -> Iterator[QuestionKind]:
             yield found
 
 
+def labels() -> dict[str, str]:
+    """Every declared kind's label, in English (the vocabulary's order)."""
+    return {k.name: k.label for k in all_kinds()}
+
+
 def needs(kind: str) -> tuple[str, ...]:
     found = get(kind)
     return found.needs if found else ()
@@ -147,6 +173,8 @@ def check_kinds(kinds: Iterable[QuestionKind]) -> list[Problem]:
             kind.resolve()
         except RulebookError as exc:
             problems.extend(exc.problems)
+        if kind.verdict not in VERDICTS:
+            problems.append(kind.problem(f"verdict {kind.verdict!r} is none of {', '.join(VERDICTS)}"))
         if kind.legal is not None and kind.legal not in probes:
             problems.append(
                 kind.problem(
@@ -161,4 +189,4 @@ def check() -> list[Problem]:
     return check_kinds(all_kinds())
 
 
-__all__ = ["QuestionKind", "all_kinds", "check", "check_kinds", "figures", "get", "needs", "per_side"]
+__all__ = ["QuestionKind", "all_kinds", "check", "check_kinds", "figures", "get", "labels", "needs", "per_side"]

@@ -1,9 +1,11 @@
 """The question kind ``activate``: may the faction activate this Structure now?"""
 
 from havoc.games.cry_havoc.questions import QuestionKind
+from havoc.i18n import ui
 
 KIND = QuestionKind(
     name="activate",
+    label=ui("Activate"),
     help="May the faction activate this Structure now?",
     needs=("region", "structure"),
     figures=("points-left", "points-missing"),
@@ -11,4 +13,5 @@ KIND = QuestionKind(
     no_actor=False,
     legal="activate",
     handler="havoc.games.cry_havoc.queries:ask_activate",
+    verdict="yes-no",
 )

@@ -1,9 +1,11 @@
 """The question kind ``battle``: who wins each objective of the Battle in a Region, and what follows (or the order of Battles)?"""
 
 from havoc.games.cry_havoc.questions import QuestionKind
+from havoc.i18n import ui
 
 KIND = QuestionKind(
     name="battle",
+    label=ui("Battle"),
     help="Who wins each objective of the Battle in a Region, and what follows (or the order of Battles)?",
     needs=(),
     figures=(
@@ -38,4 +40,5 @@ KIND = QuestionKind(
     no_actor=True,
     legal=None,
     handler="havoc.games.cry_havoc.battle:resolve",
+    verdict="checked",
 )

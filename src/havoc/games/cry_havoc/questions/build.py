@@ -1,9 +1,11 @@
 """The question kind ``build``: may the faction build this Structure in this Region now?"""
 
 from havoc.games.cry_havoc.questions import QuestionKind
+from havoc.i18n import ui
 
 KIND = QuestionKind(
     name="build",
+    label=ui("Build"),
     help="May the faction build this Structure in this Region now?",
     needs=("region", "structure"),
     figures=("points-left", "points-missing"),
@@ -11,4 +13,5 @@ KIND = QuestionKind(
     no_actor=False,
     legal="build",
     handler="havoc.games.cry_havoc.queries:ask_build",
+    verdict="yes-no",
 )

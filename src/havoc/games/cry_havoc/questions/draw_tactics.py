@@ -1,9 +1,11 @@
 """The question kind ``draw-tactics``: may the faction draw Tactics cards now?"""
 
 from havoc.games.cry_havoc.questions import QuestionKind
+from havoc.i18n import ui
 
 KIND = QuestionKind(
     name="draw-tactics",
+    label=ui("Draw Tactics cards"),
     help="May the faction draw Tactics cards now?",
     needs=(),
     figures=(),
@@ -11,4 +13,5 @@ KIND = QuestionKind(
     no_actor=False,
     legal="draw_tactics",
     handler="havoc.games.cry_havoc.queries:ask_draw",
+    verdict="yes-no",
 )

@@ -1,9 +1,11 @@
 """The question kind ``prisoners``: what does buying back prisoners cost, and what do prisoners score?"""
 
 from havoc.games.cry_havoc.questions import QuestionKind
+from havoc.i18n import ui
 
 KIND = QuestionKind(
     name="prisoners",
+    label=ui("Buy back prisoners"),
     help="What does buying back prisoners cost, and what do prisoners score?",
     needs=(),
     figures=("buy-back-cost", "prisoners-vp", "vp-to-spend", "buy-back-turn"),
@@ -11,4 +13,5 @@ KIND = QuestionKind(
     no_actor=False,
     legal="buy_back",
     handler="havoc.games.cry_havoc.queries:ask_prisoners",
+    verdict="yes-no",
 )

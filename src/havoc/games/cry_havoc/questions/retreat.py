@@ -1,9 +1,11 @@
 """The question kind ``retreat``: where may Units retreat from a Battle Region?"""
 
 from havoc.games.cry_havoc.questions import QuestionKind
+from havoc.i18n import ui
 
 KIND = QuestionKind(
     name="retreat",
+    label=ui("retreat"),
     help="Where may Units retreat from a Battle Region?",
     needs=("from",),
     figures=("destinations", "to-reserve", "places-nest", "nest-options"),
@@ -11,4 +13,5 @@ KIND = QuestionKind(
     no_actor=False,
     legal=None,
     handler="havoc.games.cry_havoc.queries:ask_retreat",
+    verdict="yes-no",
 )

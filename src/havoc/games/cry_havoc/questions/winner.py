@@ -1,9 +1,11 @@
 """The question kind ``winner``: who wins the game, and which tie-breaker decided it?"""
 
 from havoc.games.cry_havoc.questions import QuestionKind
+from havoc.i18n import ui
 
 KIND = QuestionKind(
     name="winner",
+    label=ui("winner"),
     help="Who wins the game, and which tie-breaker decided it?",
     needs=(),
     figures=(
@@ -19,4 +21,5 @@ KIND = QuestionKind(
     no_actor=True,
     legal=None,
     handler="havoc.games.cry_havoc.queries:ask_winner",
+    verdict="yes-no",
 )
