@@ -30,8 +30,8 @@ COMMANDS: Mapping[str, str] = {
 # stored example, POST /api/trogs); each is (rs, position, query mapping, lang) -> a decision.
 EXTRA_ANSWERS: Mapping[str, str] = {"trogs": "havoc.games.cry_havoc.solo:decide"}
 
-# What this game adds to the site extension (a module with setup_site(app)): the Ask page.
-SITE_EXTENSION = "havoc.games.cry_havoc.ask_page"
+# What this game adds to the site extension (a module with setup_site(app)): the Ask page and the table of kinds.
+SITE_EXTENSION = "havoc.games.cry_havoc.site_pages"
 
 
 def parse_position(data: Any, rs: Ruleset | None, name: str = "position") -> Any:

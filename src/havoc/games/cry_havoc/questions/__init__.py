@@ -37,6 +37,7 @@ class QuestionKind:
 
     __slots__ = (
         "_handle",
+        "answers",
         "fields",
         "figures",
         "handler",
@@ -58,6 +59,7 @@ class QuestionKind:
         name: str,
         label: str,
         help: str,
+        answers: str,
         needs: tuple[str, ...],
         figures: tuple[str, ...],
         per_side: tuple[str, ...],
@@ -70,6 +72,7 @@ class QuestionKind:
         self.label = label  # English; in other languages through the `ui` catalog
         self.verdict = verdict  # one of VERDICTS
         self.help = help
+        self.answers = answers  # what it answers, in a few words (the positions page's table; site catalog)
         self.needs = needs  # question fields it needs besides `ask` (and `faction`)
         self.fields = needs
         self.figures = figures

@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="activate",
     label=ui("Activate"),
     help="May the faction activate this Structure now?",
+    answers="may this Structure be built or activated",
     needs=("region", "structure"),
     figures=("points-left", "points-missing"),
     per_side=(),

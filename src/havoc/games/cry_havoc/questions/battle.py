@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="battle",
     label=ui("Battle"),
     help="Who wins each objective of the Battle in a Region, and what follows (or the order of Battles)?",
+    answers="how the Battle ends, for both sides",
     needs=(),
     figures=(
         "crystals-added",
@@ -14,7 +15,6 @@ KIND = QuestionKind(
         "control-vp",
         "places-control-token",
         "places-nest",
-        "survivors-to-hq",
         "takes-prisoners",
         "prisoners-taken",
         "kills",
@@ -34,6 +34,7 @@ KIND = QuestionKind(
         "nest",
         "nest-options",
         "to-hq",
+        "survivors-to-hq",
         "order",
     ),
     per_side=("vp-gained", "prisoners-by", "kills-by", "survivors", "units-in-region", "returned", "retreated"),

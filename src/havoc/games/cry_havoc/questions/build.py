@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="build",
     label=ui("Build"),
     help="May the faction build this Structure in this Region now?",
+    answers="may this Structure be built or activated",
     needs=("region", "structure"),
     figures=("points-left", "points-missing"),
     per_side=(),

@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="discard",
     label=ui("Discard"),
     help="How many cards must the faction discard down to the hand limit?",
+    answers="how many cards must go",
     needs=(),
     figures=("must-discard",),
     per_side=(),

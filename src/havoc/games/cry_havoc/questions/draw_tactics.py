@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="draw-tactics",
     label=ui("Draw Tactics cards"),
     help="May the faction draw Tactics cards now?",
+    answers="may it be done now",
     needs=(),
     figures=(),
     per_side=(),

@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="enable-scoring",
     label=ui("Enable scoring"),
     help="May the faction enable scoring this round?",
+    answers="may it be done now",
     needs=(),
     figures=(),
     per_side=(),

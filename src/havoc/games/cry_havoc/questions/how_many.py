@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="how-many",
     label=ui("How many?"),
     help="A number asked directly: Units that may leave or be recruited, cards to discard, prisoners to buy back.",
+    answers="the number itself",
     needs=("of",),
     figures=("may-leave", "may-recruit", "must-discard", "may-buy-back"),
     per_side=(),

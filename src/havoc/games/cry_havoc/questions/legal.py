@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="legal",
     label=ui("What may I do now?"),
     help="What may the faction do now, with the limits each action has?",
+    answers="what the faction may do now",
     needs=(),
     figures=("actions", "upcoming-position", "upcoming-order"),
     per_side=(),

@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="move",
     label=ui("Move"),
     help="May these Units move from one Region to another, and what happens when they arrive?",
+    answers="may these Units move there",
     needs=("from", "to"),
     figures=("points-needed", "may-leave", "gains-control", "units-lost", "trogs-join-army"),
     per_side=(),

@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="place",
     label=ui("May it be placed here?"),
     help="May a Crystal or a Structure be placed in this Region?",
+    answers="may a Crystal or Structure go in this Region",
     needs=("region", "item"),
     figures=(),
     per_side=(),

@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="play-tactic",
     label=ui("Play a Tactics card"),
     help="May the faction play a Tactics card in this Battle now?",
+    answers="may it be done now",
     needs=(),
     figures=(),
     per_side=(),

@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="prisoners",
     label=ui("Buy back prisoners"),
     help="What does buying back prisoners cost, and what do prisoners score?",
+    answers="may these Prisoners be bought back",
     needs=(),
     figures=("buy-back-cost", "prisoners-vp", "vp-to-spend", "buy-back-turn"),
     per_side=(),

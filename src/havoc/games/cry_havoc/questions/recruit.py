@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="recruit",
     label=ui("Recruit"),
     help="May the faction recruit Units into a Region now, and how many?",
+    answers="may these Units be recruited",
     needs=(),
     figures=("may-recruit",),
     per_side=(),

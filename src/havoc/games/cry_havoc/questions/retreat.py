@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="retreat",
     label=ui("retreat"),
     help="Where may Units retreat from a Battle Region?",
+    answers="where the losing Units may go",
     needs=("from",),
     figures=("destinations", "to-reserve", "places-nest", "nest-options"),
     per_side=(),

@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="setup",
     label=ui("Setup"),
     help="How does the game start for these players and their experience?",
+    answers="what a game of this size sets up",
     needs=(),
     figures=(
         "two-player-board-side",

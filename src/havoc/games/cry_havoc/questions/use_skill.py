@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="use-skill",
     label=ui("Use a Skill"),
     help="May the faction use this Skill now?",
+    answers="may it be done now",
     needs=("skill",),
     figures=(),
     per_side=(),

@@ -7,6 +7,7 @@ KIND = QuestionKind(
     name="winner",
     label=ui("winner"),
     help="Who wins the game, and which tie-breaker decided it?",
+    answers="who wins",
     needs=(),
     figures=(
         "winner",
