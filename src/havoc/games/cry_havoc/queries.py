@@ -104,13 +104,16 @@ def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
 # --- generic kinds ------------------------------------------------------------------
 
 
-def _finish(
+def finish(
     job: Job,
     results: list[tuple[RuleResult, Context, str | None]],
     question: str,
     figures: dict[str, Any] | None = None,
     verdict: bool | None = None,
 ) -> Answer:
+    """The answer from the rule results a kind's handler gathered: the rules that said no (or
+    all of them), their figures, the fixes and exceptions; the verdict is "no rule said no"
+    unless given. Every kind's handler ends here (the kind's declaration then settles yes_no)."""
     failed = [(r, c, n) for r, c, n in results if r.passed is False]
     if verdict is None:
         verdict = not failed
@@ -157,10 +160,11 @@ def _exceptions(failed: list[tuple[RuleResult, Context, str | None]]) -> list[st
 
 def _generic(job: Job, ctx: Context, question: str) -> Answer:
     results = job.eng.evaluate(job.q.kind, ctx)
-    return _finish(job, [(r, ctx, None) for r in results], question)
+    return finish(job, [(r, ctx, None) for r in results], question)
 
 
-def _units(job: Job, n: int) -> str:
+def units_word(job: Job, n: int) -> str:
+    """ "Unit" counted for ``n`` in the asker's language."""
     return job.t.term("unit", n)
 
 
@@ -170,7 +174,7 @@ def ask_move(job: Job) -> Answer:
     path = [q.frm, *q.via, q.to]
     n = q.units if q.units is not None else 1
     question = ui("Can the {faction} move {count} {units} from {src} to {dst}?", job.lang).format(
-        faction=job.fname(q.faction), count=n, units=_units(job, n), src=job.rname(q.frm), dst=job.rname(q.to)
+        faction=job.fname(q.faction), count=n, units=units_word(job, n), src=job.rname(q.frm), dst=job.rname(q.to)
     )
     if q.via:
         question = question[:-1] + " " + ui("(through {regions})?", job.lang).format(regions=job.rnames(list(q.via)))
@@ -194,7 +198,7 @@ def ask_move(job: Job) -> Answer:
                 results.append((r, ctx, note))
             elif r.passed is False and results[at][0].passed is not False:
                 results[at] = (r, ctx, note)
-    return _finish(job, results, question)
+    return finish(job, results, question)
 
 
 def _enters(cr: CompiledRule) -> bool:
@@ -211,7 +215,7 @@ def ask_recruit(job: Job) -> Answer:
         job.q = q = record.replace(q, points=q.units if q.units is not None else job.pos.reserve(who))
     n = q.units if q.units is not None else 1
     question = ui("Can the {faction} recruit {count} {units}?", job.lang).format(
-        faction=job.fname(who), count=n, units=_units(job, n)
+        faction=job.fname(who), count=n, units=units_word(job, n)
     )
     return _generic(job, job.ctx(region=region), question)
 
@@ -328,7 +332,7 @@ def ask_prisoners(job: Job) -> Answer:
     q = job.q
     n = q.units if q.units is not None else 1
     question = ui("Can the {faction} buy back {count} {units} held as prisoners?", job.lang).format(
-        faction=job.fname(q.faction), count=n, units=_units(job, n)
+        faction=job.fname(q.faction), count=n, units=units_word(job, n)
     )
     return _generic(job, job.ctx(), question)
 
@@ -404,14 +408,14 @@ def ask_retreat(job: Job) -> Answer:
     if job.q.to is not None:
         n = job.q.units if job.q.units is not None else 1
         question = ui("Can the {faction} retreat {count} {units} from {src} to {dst}?", job.lang).format(
-            faction=job.fname(who), count=n, units=_units(job, n), src=job.rname(region.id), dst=job.rname(job.q.to)
+            faction=job.fname(who), count=n, units=units_word(job, n), src=job.rname(region.id), dst=job.rname(job.q.to)
         )
         ctx = job.ctx(region=region, frm=region, to=job.pos.regions[job.q.to])
         ctx.retreat_destinations = len(opts.destinations)
         results: list[tuple[RuleResult, Context, str | None]] = [
             (r, ctx, None) for r in job.eng.evaluate("retreat", ctx)
         ]
-        return _finish(job, results, question)
+        return finish(job, results, question)
     question = ui("Where may the {faction} retreat to from {region}?", job.lang).format(
         faction=job.fname(who), region=job.rname(region.id)
     )
@@ -510,7 +514,7 @@ def ask_score(job: Job) -> Answer:
     if asker and pos.events:
         moved, event_lines = _events_passed(job, pos.faction(asker).vp, figures["total-vp"][asker])
         figures[C.F_EVENTS_MOVED] = moved
-    ans = _finish(job, cited + mine + others, question, figures)
+    ans = finish(job, cited + mine + others, question, figures)
     ans.figures = figures
     if (
         not any(v for v in gained.values())
@@ -657,7 +661,7 @@ def ask_winner(job: Job) -> Answer:
     if used_breakers:
         figures["tie-broken-by"] = used_breakers
     verdict = (winner == asker) if asker is not None else winner is not None
-    ans = _finish(job, cited, question, figures, verdict=verdict)
+    ans = finish(job, cited, question, figures, verdict=verdict)
     ans.figures = figures
     ans.yes_no = asker is not None
     ans.hint = None
@@ -1025,7 +1029,7 @@ def ask_legal(job: Job) -> Answer:
     general = eng.evaluate("legal", ctx, only=_fits(_B0))
     cited: list[tuple[RuleResult, Context, str | None]] = [(r, ctx, None) for r in general]
     if not _ok(general):
-        return _finish(job, cited, question)  # a no: the kind's declaration says it is no yes/no question
+        return finish(job, cited, question)  # a no: the kind's declaration says it is no yes/no question
     legal = _Legal(job)
     legal.probe_all()
     actions = legal.actions
@@ -1048,7 +1052,7 @@ def ask_legal(job: Job) -> Answer:
         order.insert(min(spot, len(order) + 1) - 1, who)
         figures["upcoming-order"] = order
     figures["actions"] = [a["action"] for a in allowed]
-    ans = _finish(job, cited, question, figures, verdict=bool(allowed))
+    ans = finish(job, cited, question, figures, verdict=bool(allowed))
     ans.lines = lines
     ans.details = {
         "faction": who,
