@@ -166,8 +166,10 @@ def per_side() -> frozenset[str]:
 
 
 def check_kinds(kinds: Iterable[QuestionKind]) -> list[Problem]:
-    """What ``havoc check`` verifies of declared kinds: each handler and legal-actions probe exists."""
+    """What ``havoc check`` verifies of declared kinds: each handler and legal-actions probe exists,
+    the verdict type is known, and every figure has words (``ui.py``'s figure labels)."""
     from havoc.games.cry_havoc.queries import legal_probes
+    from havoc.games.cry_havoc.ui import has_label
 
     probes = legal_probes()
     problems: list[Problem] = []
@@ -176,6 +178,9 @@ def check_kinds(kinds: Iterable[QuestionKind]) -> list[Problem]:
             kind.resolve()
         except RulebookError as exc:
             problems.extend(exc.problems)
+        unnamed = [f for f in kind.figures if not has_label("figure", f)]
+        if unnamed:
+            problems.append(kind.problem(f"figures without a label in ui.py's figure labels: {', '.join(unnamed)}"))
         if kind.verdict not in VERDICTS:
             problems.append(kind.problem(f"verdict {kind.verdict!r} is none of {', '.join(VERDICTS)}"))
         if kind.legal is not None and kind.legal not in probes:
@@ -187,9 +192,50 @@ def check_kinds(kinds: Iterable[QuestionKind]) -> list[Problem]:
     return problems
 
 
+def check_site_words(kinds: Iterable[QuestionKind]) -> list[Problem]:
+    """Each kind's ``answers`` (a cell of the positions page's table) is translated in every site.po."""
+    from babel.messages.pofile import read_po
+
+    from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, locales_root
+
+    kinds = list(kinds)
+    problems: list[Problem] = []
+    for lang in LANGUAGES:
+        if lang == SOURCE_LANGUAGE:
+            continue
+        path = locales_root() / lang / "LC_MESSAGES" / "site.po"
+        if not path.is_file():
+            continue
+        with path.open("rb") as fh:
+            catalog = read_po(fh, locale=lang)
+        for kind in kinds:
+            found = catalog.get(kind.answers)
+            if found is None or not found.string or found.fuzzy:
+                problems.append(
+                    kind.problem(
+                        f"what it answers ({kind.answers!r}) has no {lang} translation in "
+                        f"locales/{lang}/LC_MESSAGES/site.po; run `havoc docs --update-catalog` and translate it"
+                    )
+                )
+    return problems
+
+
 def check() -> list[Problem]:
-    """Every declared kind's handler and probe exist (a kind without a module: :func:`havoc.game.check`)."""
-    return check_kinds(all_kinds())
+    """Every declared kind's handler, probe, figure words and site words exist (a kind without
+    a module: :func:`havoc.game.check`)."""
+    kinds = list(all_kinds())
+    return check_kinds(kinds) + check_site_words(kinds)
 
 
-__all__ = ["QuestionKind", "all_kinds", "check", "check_kinds", "figures", "get", "labels", "needs", "per_side"]
+__all__ = [
+    "QuestionKind",
+    "all_kinds",
+    "check",
+    "check_kinds",
+    "check_site_words",
+    "figures",
+    "get",
+    "labels",
+    "needs",
+    "per_side",
+]
