@@ -740,6 +740,23 @@ class _Legal:
     def detail(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
         return lambda cr: bool(cr.needs) and cr.needs <= bound
 
+    def parts(
+        self,
+    ) -> tuple[
+        Position,
+        str,
+        Engine,
+        str,
+        str,
+        Callable[[str, str, bool, dict[str, Any], list[str], str], None],
+        Callable[[str, Query, str], bool],
+        Callable[[frozenset[str]], Callable[[CompiledRule], bool]],
+        Job,
+    ]:
+        """What a probe works with: position, faction, engine, language, the "nothing to do it
+        with" words, and the report's add, gate and detail, and the job (one line per probe)."""
+        return self.pos, self.who, self.eng, self.lang, self.nothing, self.add, self.gate, self.detail, self.job
+
     def probe_all(self) -> None:
         """Every kind that declares a legal probe, in the vocabulary's order of kinds."""
         from havoc.games.cry_havoc import questions
@@ -764,17 +781,7 @@ class _Legal:
 
     def move(self) -> None:
         """Move: from each Region with the faction's Units, how many may go and where."""
-        pos, who, eng, lang, nothing, add, gate, detail, job = (
-            self.pos,
-            self.who,
-            self.eng,
-            self.lang,
-            self.nothing,
-            self.add,
-            self.gate,
-            self.detail,
-            self.job,
-        )
+        pos, who, eng, lang, nothing, add, gate, detail, job = self.parts()
         mq = _probe(job, "move", units=1, points=None, frm=None, to=None, via=())
         if gate("move", mq, ui("Move", lang)):
             moves: dict[str, dict[str, Any]] = {}
@@ -809,17 +816,7 @@ class _Legal:
 
     def recruit(self) -> None:
         """Recruit: into the own HQ, as many as the Reserve holds (points permitting)."""
-        pos, who, eng, lang, nothing, add, gate, detail, job = (
-            self.pos,
-            self.who,
-            self.eng,
-            self.lang,
-            self.nothing,
-            self.add,
-            self.gate,
-            self.detail,
-            self.job,
-        )
+        pos, who, eng, lang, nothing, add, gate, detail, job = self.parts()
         hq = pos.hq_of(who)
         reserve = pos.reserve(who)
         rq = _probe(job, "recruit", units=1, points=max(reserve, 1), region=hq.id if hq else None)
@@ -840,17 +837,7 @@ class _Legal:
 
     def build(self) -> None:
         """Build: in which listed Regions (any Structure type the rules allow there)."""
-        pos, who, eng, lang, nothing, add, gate, detail, job = (
-            self.pos,
-            self.who,
-            self.eng,
-            self.lang,
-            self.nothing,
-            self.add,
-            self.gate,
-            self.detail,
-            self.job,
-        )
+        pos, who, eng, lang, nothing, add, gate, detail, job = self.parts()
         bq = _probe(job, "build", units=None, points=None, structure=None)
         if gate("build", bq, ui("Build", lang)):
             build_ok = [
@@ -869,17 +856,7 @@ class _Legal:
 
     def activate(self) -> None:
         """Activate: the faction's own Structures that the rules let it activate now."""
-        pos, who, eng, lang, nothing, add, gate, detail, job = (
-            self.pos,
-            self.who,
-            self.eng,
-            self.lang,
-            self.nothing,
-            self.add,
-            self.gate,
-            self.detail,
-            self.job,
-        )
+        pos, who, eng, lang, nothing, add, gate, detail, job = self.parts()
         aq0 = _probe(job, "activate", structure=None, activations=0)
         if gate("activate", aq0, ui("Activate", lang)):
             act_ok: list[str] = []
@@ -933,17 +910,7 @@ class _Legal:
 
     def use_skill(self) -> None:
         """Skills: which ready ones may be used now (besides the action)."""
-        pos, who, eng, lang, nothing, add, gate, detail, job = (
-            self.pos,
-            self.who,
-            self.eng,
-            self.lang,
-            self.nothing,
-            self.add,
-            self.gate,
-            self.detail,
-            self.job,
-        )
+        pos, who, eng, lang, nothing, add, gate, detail, job = self.parts()
         skills = sorted(pos.faction(who).skills)
         if skills and gate("use-skill", _probe(job, "use-skill", skill=skills[0]), ui("Use a Skill", lang)):
             usable = [
