@@ -137,9 +137,13 @@ def needs_of(*exprs: Any) -> frozenset[str]:
 
 def check_rules(rs: Ruleset) -> list[Any]:
     """What ``havoc check`` verifies of this game's code: every question kind's handler and probe exist."""
+    if not rs.question_kinds:
+        return []
     from havoc.games.cry_havoc import questions
+    from havoc.games.cry_havoc.queries import legal_probes
+    from havoc.games.cry_havoc.ui import has_label
 
-    return questions.check() if rs.question_kinds else []
+    return questions.check(legal_probes(), lambda figure: has_label("figure", figure))
 
 
 def question_kinds() -> Mapping[str, Any]:

@@ -165,20 +165,16 @@ def per_side() -> frozenset[str]:
     return frozenset(f for k in all_kinds() for f in k.per_side)
 
 
-def check_kinds(kinds: Iterable[QuestionKind]) -> list[Problem]:
-    """What ``havoc check`` verifies of declared kinds: each handler and legal-actions probe exists,
-    the verdict type is known, and every figure has words (``ui.py``'s figure labels)."""
-    from havoc.games.cry_havoc.queries import legal_probes
-    from havoc.games.cry_havoc.ui import has_label
-
-    probes = legal_probes()
+def check_kinds(kinds: Iterable[QuestionKind], probes: frozenset[str], named: Callable[[str], bool]) -> list[Problem]:
+    """What ``havoc check`` verifies of declared kinds: each handler exists, its legal-actions probe
+    is one of ``probes``, its verdict type is known, and every figure has words (``named``)."""
     problems: list[Problem] = []
     for kind in kinds:
         try:
             kind.resolve()
         except RulebookError as exc:
             problems.extend(exc.problems)
-        unnamed = [f for f in kind.figures if not has_label("figure", f)]
+        unnamed = [f for f in kind.figures if not named(f)]
         if unnamed:
             problems.append(kind.problem(f"figures without a label in ui.py's figure labels: {', '.join(unnamed)}"))
         if kind.verdict not in VERDICTS:
@@ -220,11 +216,12 @@ def check_site_words(kinds: Iterable[QuestionKind]) -> list[Problem]:
     return problems
 
 
-def check() -> list[Problem]:
+def check(probes: frozenset[str], named: Callable[[str], bool]) -> list[Problem]:
     """Every declared kind's handler, probe, figure words and site words exist (a kind without
-    a module: :func:`havoc.game.check`)."""
+    a module: :func:`havoc.game.check`). The game's package passes the report's probes and the
+    figure-label test in, so this package imports neither the answering code nor its words."""
     kinds = list(all_kinds())
-    return check_kinds(kinds) + check_site_words(kinds)
+    return check_kinds(kinds, probes, named) + check_site_words(kinds)
 
 
 __all__ = [
