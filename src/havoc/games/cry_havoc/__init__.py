@@ -30,8 +30,8 @@ COMMANDS: Mapping[str, str] = {
 # stored example, POST /api/trogs); each is (rs, position, query mapping, lang) -> a decision.
 EXTRA_ANSWERS: Mapping[str, str] = {"trogs": "havoc.games.cry_havoc.solo:decide"}
 
-# What this game adds to the site extension (a module with setup_site(app)): the Ask page.
-SITE_EXTENSION = "havoc.games.cry_havoc.ask_page"
+# What this game adds to the site extension (a module with setup_site(app)): the Ask page and the table of kinds.
+SITE_EXTENSION = "havoc.games.cry_havoc.site_pages"
 
 
 def parse_position(data: Any, rs: Ruleset | None, name: str = "position") -> Any:
@@ -133,6 +133,17 @@ def needs_of(*exprs: Any) -> frozenset[str]:
     from havoc.games.cry_havoc.facts import needs_of as needs
 
     return needs(*exprs)
+
+
+def check_rules(rs: Ruleset) -> list[Any]:
+    """What ``havoc check`` verifies of this game's code: every question kind's handler and probe exist."""
+    if not rs.question_kinds:
+        return []
+    from havoc.games.cry_havoc import questions
+    from havoc.games.cry_havoc.queries import legal_probes
+    from havoc.games.cry_havoc.ui import has_label
+
+    return questions.check(legal_probes(), lambda figure: has_label("figure", figure))
 
 
 def question_kinds() -> Mapping[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 from havoc import record
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.facts import Context
-from havoc.games.cry_havoc.queries import Job, _finish, _units
+from havoc.games.cry_havoc.queries import Job, finish, units_word
 from havoc.games.cry_havoc.ui import faction_owner, ui
 from havoc.i18n import nui
 from havoc.interpreter.answer import Answer
@@ -109,11 +109,13 @@ def ask_how_many(job: Job) -> Answer:
             faction=who, region=job.rname(q.frm)
         )
         line = ui("The {faction} may move {count} {units} out of {region}.", lang).format(
-            faction=who, count=n, units=_units(job, n), region=job.rname(q.frm)
+            faction=who, count=n, units=units_word(job, n), region=job.rname(q.frm)
         )
     elif q.of == "may-recruit":
         question = ui("How many Units may the {faction} recruit?", lang).format(faction=who)
-        line = ui("The {faction} may recruit {count} {units}.", lang).format(faction=who, count=n, units=_units(job, n))
+        line = ui("The {faction} may recruit {count} {units}.", lang).format(
+            faction=who, count=n, units=units_word(job, n)
+        )
     elif q.of == "must-discard":
         question = ui("How many cards must the {faction} discard?", lang).format(faction=who)
         line = ui("The {faction} must discard {count} {cards}.", lang).format(
@@ -122,17 +124,15 @@ def ask_how_many(job: Job) -> Answer:
     else:
         question = ui("How many of their Units held as Prisoners may the {faction} buy back?", lang).format(faction=who)
         line = ui("The {faction} may buy back {count} {units}.", lang).format(
-            faction=who, count=n, units=_units(job, n)
+            faction=who, count=n, units=units_word(job, n)
         )
-    ans = _finish(job, cited, question, {q.of: n}, verdict=None)
+    ans = finish(job, cited, question, {q.of: n})
     for d in ans.rules:
         # The count is the answer here, not something the question gave: drop the probe's own.
         if "query.units" in d.facts:
             d.facts = {k: v for k, v in d.facts.items() if k != "query.units"}
             d.said = [job.t.fact(k, v) for k, v in d.facts.items()]
     ans.figures = {q.of: n}
-    ans.verdict = None  # a number, not a yes or no
-    ans.yes_no = False
     ans.lines = [line]
     ans.details = {"of": q.of, "count": n}
     return ans
@@ -149,7 +149,7 @@ def ask_place(job: Job) -> Answer:
     question = ui("May a {item} be put in {region}?", lang).format(item=item, region=job.rname(region.id))
     ctx = job.ctx(region=region)
     results = job.eng.evaluate("place", ctx)
-    ans = _finish(job, [(r, ctx, None) for r in results], question)
+    ans = finish(job, [(r, ctx, None) for r in results], question)
     if not results:
         ans.lines = [ui("No rule limits where it goes.", lang)]
     return ans
@@ -246,10 +246,8 @@ def ask_end_of_move(job: Job) -> Answer:
     }
     if figs.get("trogs-from-hq"):
         figures["trogs-from-hq"] = True
-    ans = _finish(job, [(r, ctx, None) for r in rs], question, figures, verdict=None)
+    ans = finish(job, [(r, ctx, None) for r in rs], question, figures)
     ans.figures = figures
-    ans.verdict = None
-    ans.yes_no = False
     ans.lines = lines
     return ans
 
@@ -267,8 +265,6 @@ def ask_setup(job: Job) -> Answer:
     ).format(count=n)
     ctx = Context(job.pos, job.q, job.q.faction or job.pos.players[0])
     rs = job.eng.evaluate("setup", ctx)
-    ans = _finish(job, [(r, ctx, None) for r in rs], question, verdict=None)
-    ans.verdict = None
-    ans.yes_no = False
+    ans = finish(job, [(r, ctx, None) for r in rs], question)
     ans.details = {"players": n, "experience": exp}
     return ans

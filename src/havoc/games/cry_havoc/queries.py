@@ -104,13 +104,16 @@ def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
 # --- generic kinds ------------------------------------------------------------------
 
 
-def _finish(
+def finish(
     job: Job,
     results: list[tuple[RuleResult, Context, str | None]],
     question: str,
     figures: dict[str, Any] | None = None,
     verdict: bool | None = None,
 ) -> Answer:
+    """The answer from the rule results a kind's handler gathered: the rules that said no (or
+    all of them), their figures, the fixes and exceptions; the verdict is "no rule said no"
+    unless given. Every kind's handler ends here (the kind's declaration then settles yes_no)."""
     failed = [(r, c, n) for r, c, n in results if r.passed is False]
     if verdict is None:
         verdict = not failed
@@ -157,10 +160,11 @@ def _exceptions(failed: list[tuple[RuleResult, Context, str | None]]) -> list[st
 
 def _generic(job: Job, ctx: Context, question: str) -> Answer:
     results = job.eng.evaluate(job.q.kind, ctx)
-    return _finish(job, [(r, ctx, None) for r in results], question)
+    return finish(job, [(r, ctx, None) for r in results], question)
 
 
-def _units(job: Job, n: int) -> str:
+def units_word(job: Job, n: int) -> str:
+    """ "Unit" counted for ``n`` in the asker's language."""
     return job.t.term("unit", n)
 
 
@@ -170,7 +174,7 @@ def ask_move(job: Job) -> Answer:
     path = [q.frm, *q.via, q.to]
     n = q.units if q.units is not None else 1
     question = ui("Can the {faction} move {count} {units} from {src} to {dst}?", job.lang).format(
-        faction=job.fname(q.faction), count=n, units=_units(job, n), src=job.rname(q.frm), dst=job.rname(q.to)
+        faction=job.fname(q.faction), count=n, units=units_word(job, n), src=job.rname(q.frm), dst=job.rname(q.to)
     )
     if q.via:
         question = question[:-1] + " " + ui("(through {regions})?", job.lang).format(regions=job.rnames(list(q.via)))
@@ -194,7 +198,7 @@ def ask_move(job: Job) -> Answer:
                 results.append((r, ctx, note))
             elif r.passed is False and results[at][0].passed is not False:
                 results[at] = (r, ctx, note)
-    return _finish(job, results, question)
+    return finish(job, results, question)
 
 
 def _enters(cr: CompiledRule) -> bool:
@@ -211,7 +215,7 @@ def ask_recruit(job: Job) -> Answer:
         job.q = q = record.replace(q, points=q.units if q.units is not None else job.pos.reserve(who))
     n = q.units if q.units is not None else 1
     question = ui("Can the {faction} recruit {count} {units}?", job.lang).format(
-        faction=job.fname(who), count=n, units=_units(job, n)
+        faction=job.fname(who), count=n, units=units_word(job, n)
     )
     return _generic(job, job.ctx(region=region), question)
 
@@ -334,16 +338,14 @@ def ask_tactic(job: Job) -> Answer:
 
 def ask_discard(job: Job) -> Answer:
     question = ui("How many cards must the {faction} discard?", job.lang).format(faction=job.fname(job.q.faction))
-    ans = _generic(job, job.ctx(), question)
-    ans.yes_no = False
-    return ans
+    return _generic(job, job.ctx(), question)
 
 
 def ask_prisoners(job: Job) -> Answer:
     q = job.q
     n = q.units if q.units is not None else 1
     question = ui("Can the {faction} buy back {count} {units} held as prisoners?", job.lang).format(
-        faction=job.fname(q.faction), count=n, units=_units(job, n)
+        faction=job.fname(q.faction), count=n, units=units_word(job, n)
     )
     return _generic(job, job.ctx(), question)
 
@@ -419,14 +421,14 @@ def ask_retreat(job: Job) -> Answer:
     if job.q.to is not None:
         n = job.q.units if job.q.units is not None else 1
         question = ui("Can the {faction} retreat {count} {units} from {src} to {dst}?", job.lang).format(
-            faction=job.fname(who), count=n, units=_units(job, n), src=job.rname(region.id), dst=job.rname(job.q.to)
+            faction=job.fname(who), count=n, units=units_word(job, n), src=job.rname(region.id), dst=job.rname(job.q.to)
         )
         ctx = job.ctx(region=region, frm=region, to=job.pos.regions[job.q.to])
         ctx.retreat_destinations = len(opts.destinations)
         results: list[tuple[RuleResult, Context, str | None]] = [
             (r, ctx, None) for r in job.eng.evaluate("retreat", ctx)
         ]
-        return _finish(job, results, question)
+        return finish(job, results, question)
     question = ui("Where may the {faction} retreat to from {region}?", job.lang).format(
         faction=job.fname(who), region=job.rname(region.id)
     )
@@ -525,9 +527,8 @@ def ask_score(job: Job) -> Answer:
     if asker and pos.events:
         moved, event_lines = _events_passed(job, pos.faction(asker).vp, figures["total-vp"][asker])
         figures[C.F_EVENTS_MOVED] = moved
-    ans = _finish(job, cited + mine + others, question, figures)
+    ans = finish(job, cited + mine + others, question, figures)
     ans.figures = figures
-    ans.yes_no = False
     if (
         not any(v for v in gained.values())
         and not any(r.passed is False for r in gates)
@@ -673,7 +674,7 @@ def ask_winner(job: Job) -> Answer:
     if used_breakers:
         figures["tie-broken-by"] = used_breakers
     verdict = (winner == asker) if asker is not None else winner is not None
-    ans = _finish(job, cited, question, figures, verdict=verdict)
+    ans = finish(job, cited, question, figures, verdict=verdict)
     ans.figures = figures
     ans.yes_no = asker is not None
     ans.hint = None
@@ -752,6 +753,23 @@ class _Legal:
     def detail(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
         return lambda cr: bool(cr.needs) and cr.needs <= bound
 
+    def parts(
+        self,
+    ) -> tuple[
+        Position,
+        str,
+        Engine,
+        str,
+        str,
+        Callable[[str, str, bool, dict[str, Any], list[str], str], None],
+        Callable[[str, Query, str], bool],
+        Callable[[frozenset[str]], Callable[[CompiledRule], bool]],
+        Job,
+    ]:
+        """What a probe works with: position, faction, engine, language, the "nothing to do it
+        with" words, and the report's add, gate and detail, and the job (one line per probe)."""
+        return self.pos, self.who, self.eng, self.lang, self.nothing, self.add, self.gate, self.detail, self.job
+
     def probe_all(self) -> None:
         """Every kind that declares a legal probe, in the vocabulary's order of kinds."""
         from havoc.games.cry_havoc import questions
@@ -760,19 +778,23 @@ class _Legal:
             if kind.legal:
                 getattr(self, kind.legal)()
 
+    # The probes a kind may name as its `legal` (havoc check verifies each kind's name is one).
+    PROBES = (
+        "move",
+        "recruit",
+        "build",
+        "activate",
+        "draw_tactics",
+        "enable_scoring",
+        "use_skill",
+        "play_tactic",
+        "discard",
+        "buy_back",
+    )
+
     def move(self) -> None:
         """Move: from each Region with the faction's Units, how many may go and where."""
-        pos, who, eng, lang, nothing, add, gate, detail, job = (
-            self.pos,
-            self.who,
-            self.eng,
-            self.lang,
-            self.nothing,
-            self.add,
-            self.gate,
-            self.detail,
-            self.job,
-        )
+        pos, who, eng, lang, nothing, add, gate, detail, job = self.parts()
         mq = _probe(job, "move", units=1, points=None, frm=None, to=None, via=())
         if gate("move", mq, ui("Move", lang)):
             moves: dict[str, dict[str, Any]] = {}
@@ -807,17 +829,7 @@ class _Legal:
 
     def recruit(self) -> None:
         """Recruit: into the own HQ, as many as the Reserve holds (points permitting)."""
-        pos, who, eng, lang, nothing, add, gate, detail, job = (
-            self.pos,
-            self.who,
-            self.eng,
-            self.lang,
-            self.nothing,
-            self.add,
-            self.gate,
-            self.detail,
-            self.job,
-        )
+        pos, who, eng, lang, nothing, add, gate, detail, job = self.parts()
         hq = pos.hq_of(who)
         reserve = pos.reserve(who)
         rq = _probe(job, "recruit", units=1, points=max(reserve, 1), region=hq.id if hq else None)
@@ -838,17 +850,7 @@ class _Legal:
 
     def build(self) -> None:
         """Build: in which listed Regions (any Structure type the rules allow there)."""
-        pos, who, eng, lang, nothing, add, gate, detail, job = (
-            self.pos,
-            self.who,
-            self.eng,
-            self.lang,
-            self.nothing,
-            self.add,
-            self.gate,
-            self.detail,
-            self.job,
-        )
+        pos, who, eng, lang, nothing, add, gate, detail, job = self.parts()
         bq = _probe(job, "build", units=None, points=None, structure=None)
         if gate("build", bq, ui("Build", lang)):
             build_ok = [
@@ -867,17 +869,7 @@ class _Legal:
 
     def activate(self) -> None:
         """Activate: the faction's own Structures that the rules let it activate now."""
-        pos, who, eng, lang, nothing, add, gate, detail, job = (
-            self.pos,
-            self.who,
-            self.eng,
-            self.lang,
-            self.nothing,
-            self.add,
-            self.gate,
-            self.detail,
-            self.job,
-        )
+        pos, who, eng, lang, nothing, add, gate, detail, job = self.parts()
         aq0 = _probe(job, "activate", structure=None, activations=0)
         if gate("activate", aq0, ui("Activate", lang)):
             act_ok: list[str] = []
@@ -931,17 +923,7 @@ class _Legal:
 
     def use_skill(self) -> None:
         """Skills: which ready ones may be used now (besides the action)."""
-        pos, who, eng, lang, nothing, add, gate, detail, job = (
-            self.pos,
-            self.who,
-            self.eng,
-            self.lang,
-            self.nothing,
-            self.add,
-            self.gate,
-            self.detail,
-            self.job,
-        )
+        pos, who, eng, lang, nothing, add, gate, detail, job = self.parts()
         skills = sorted(pos.faction(who).skills)
         if skills and gate("use-skill", _probe(job, "use-skill", skill=skills[0]), ui("Use a Skill", lang)):
             usable = [
@@ -1009,6 +991,11 @@ class _Legal:
             )
 
 
+def legal_probes() -> frozenset[str]:
+    """The probes of the legal-actions report a kind may name (each a method of the report)."""
+    return frozenset(p for p in _Legal.PROBES if callable(getattr(_Legal, p, None)))
+
+
 def ask_legal(job: Job) -> Answer:
     """What the asking faction may do now: each action with its limits, from the rules.
 
@@ -1022,9 +1009,7 @@ def ask_legal(job: Job) -> Answer:
     general = eng.evaluate("legal", ctx, only=_fits(_B0))
     cited: list[tuple[RuleResult, Context, str | None]] = [(r, ctx, None) for r in general]
     if not _ok(general):
-        ans = _finish(job, cited, question)
-        ans.yes_no = False
-        return ans
+        return finish(job, cited, question)  # a no: the kind's declaration says it is no yes/no question
     legal = _Legal(job)
     legal.probe_all()
     actions = legal.actions
@@ -1047,8 +1032,7 @@ def ask_legal(job: Job) -> Answer:
         order.insert(min(spot, len(order) + 1) - 1, who)
         figures["upcoming-order"] = order
     figures["actions"] = [a["action"] for a in allowed]
-    ans = _finish(job, cited, question, figures, verdict=bool(allowed))
-    ans.yes_no = False
+    ans = finish(job, cited, question, figures, verdict=bool(allowed))
     ans.lines = lines
     ans.details = {
         "faction": who,

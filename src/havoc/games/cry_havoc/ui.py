@@ -284,29 +284,12 @@ def _figure_labels(lang: str) -> dict[str, str]:
 
 
 def _kind_labels(lang: str) -> dict[str, str]:
-    """Names of the question kinds, for people (help, site, answers)."""
-    return {
-        "move": ui("Move", lang),
-        "recruit": ui("Recruit", lang),
-        "build": ui("Build", lang),
-        "activate": ui("Activate", lang),
-        "draw-tactics": ui("Draw Tactics cards", lang),
-        "enable-scoring": ui("Enable scoring", lang),
-        "use-skill": ui("Use a Skill", lang),
-        "play-tactic": ui("Play a Tactics card", lang),
-        "battle": ui("Battle", lang),
-        "retreat": ui("retreat", lang),
-        "discard": ui("Discard", lang),
-        "prisoners": ui("Buy back prisoners", lang),
-        "score": ui("Score", lang),
-        "winner": ui("winner", lang),
-        "legal": ui("What may I do now?", lang),
-        "how-many": ui("How many?", lang),
-        "place": ui("May it be placed here?", lang),
-        "end-of-move": ui("End of a Move", lang),
-        "setup": ui("Setup", lang),
-        "trogs": ui("What do the solo Trogs do?", lang),
-    }
+    """Names of the question kinds, for people (help, site, answers): each kind's declared label."""
+    from havoc.games.cry_havoc import questions
+
+    out = {name: ui(label, lang) for name, label in questions.labels().items()}
+    out["trogs"] = ui("What do the solo Trogs do?", lang)  # the solo variant's decider (not a question kind)
+    return out
 
 
 def unit_text(unit: str, n: int, lang: str = "en") -> str:

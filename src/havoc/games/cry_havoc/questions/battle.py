@@ -1,10 +1,13 @@
 """The question kind ``battle``: who wins each objective of the Battle in a Region, and what follows (or the order of Battles)?"""
 
 from havoc.games.cry_havoc.questions import QuestionKind
+from havoc.i18n import ui
 
 KIND = QuestionKind(
     name="battle",
+    label=ui("Battle"),
     help="Who wins each objective of the Battle in a Region, and what follows (or the order of Battles)?",
+    answers="how the Battle ends, for both sides",
     needs=(),
     figures=(
         "crystals-added",
@@ -12,7 +15,6 @@ KIND = QuestionKind(
         "control-vp",
         "places-control-token",
         "places-nest",
-        "survivors-to-hq",
         "takes-prisoners",
         "prisoners-taken",
         "kills",
@@ -32,10 +34,12 @@ KIND = QuestionKind(
         "nest",
         "nest-options",
         "to-hq",
+        "survivors-to-hq",
         "order",
     ),
     per_side=("vp-gained", "prisoners-by", "kills-by", "survivors", "units-in-region", "returned", "retreated"),
     no_actor=True,
     legal=None,
     handler="havoc.games.cry_havoc.battle:resolve",
+    verdict="checked",
 )

@@ -1,10 +1,13 @@
 """The question kind ``winner``: who wins the game, and which tie-breaker decided it?"""
 
 from havoc.games.cry_havoc.questions import QuestionKind
+from havoc.i18n import ui
 
 KIND = QuestionKind(
     name="winner",
+    label=ui("winner"),
     help="Who wins the game, and which tie-breaker decided it?",
+    answers="who wins",
     needs=(),
     figures=(
         "winner",
@@ -19,4 +22,5 @@ KIND = QuestionKind(
     no_actor=True,
     legal=None,
     handler="havoc.games.cry_havoc.queries:ask_winner",
+    verdict="yes-no",
 )

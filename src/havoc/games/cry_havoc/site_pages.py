@@ -1,0 +1,82 @@
+"""What Cry Havoc adds to the site: the Ask page and the table of question kinds.
+
+``{havoc-kinds}`` writes the positions page's table of question kinds from the kinds'
+declarations (``questions/<kind>.py``): each kind's name, what it answers and the figures its
+answers give. Kinds in a row (in the vocabulary's order) that answer the same and give the same
+figures share a row. The words are ``site`` catalog labels, so the table reads the same in every
+language the site is built in.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+
+from havoc.games.cry_havoc import ask_page, questions
+from havoc.sphinxext import labels as L
+from havoc.sphinxext.base import HavocDirective
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+KIND = L.label("kind")
+ANSWERS = L.label("what it answers")
+FIGURES = L.label("figures")
+NONE = L.label("none")
+for _kind in questions.all_kinds():
+    L.label(_kind.answers)  # declared, so site.pot has each kind's words
+
+
+def rows() -> list[tuple[list[str], str, tuple[str, ...]]]:
+    """The table's rows: (kinds, what they answer, figures), neighbours that agree merged."""
+    out: list[tuple[list[str], str, tuple[str, ...]]] = []
+    for kind in questions.all_kinds():
+        if out and out[-1][1] == kind.answers and out[-1][2] == kind.figures:
+            out[-1][0].append(kind.name)
+        else:
+            out.append(([kind.name], kind.answers, kind.figures))
+    return out
+
+
+def _codes(names: list[str] | tuple[str, ...]) -> list[nodes.Node]:
+    out: list[nodes.Node] = []
+    for i, name in enumerate(names):
+        if i:
+            out.append(nodes.Text(", "))
+        out.append(nodes.literal(name, name))
+    return out
+
+
+class KindsDirective(HavocDirective):
+    """``{havoc-kinds}``: the question kinds, what each answers and the figures it gives."""
+
+    has_content = False
+
+    def render(self) -> list[nodes.Node]:
+        ctx, loc = self.ctx, self.get_location()
+        group = nodes.tgroup(cols=3)
+        group += [nodes.colspec(colwidth=1) for _ in range(3)]
+        head = nodes.thead()
+        hrow = nodes.row()
+        for word in (KIND, ANSWERS, FIGURES):
+            hrow += nodes.entry("", nodes.paragraph("", ctx.label(word, loc)))
+        head += hrow
+        group += head
+        body = nodes.tbody()
+        for kinds, answers, figures in rows():
+            brow = nodes.row()
+            brow += nodes.entry("", nodes.paragraph("", "", *_codes(kinds)))
+            brow += nodes.entry("", nodes.paragraph("", ctx.label(answers, loc)))
+            shown = _codes(figures) if figures else [nodes.Text(ctx.label(NONE, loc))]
+            brow += nodes.entry("", nodes.paragraph("", "", *shown))
+            body += brow
+        group += body
+        table = nodes.table("", group, classes=["havoc-kinds"])
+        return self.finish([table], self.renderer(), [])
+
+
+def setup_site(app: Sphinx) -> None:
+    """The Ask page's directive and ``{havoc-kinds}``."""
+    ask_page.setup_site(app)
+    app.add_directive("havoc-kinds", KindsDirective)

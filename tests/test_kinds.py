@@ -1,0 +1,210 @@
+"""A question kind is checked where it is declared: `havoc check` resolves its handler and probe."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+
+from havoc import game, rulebook
+from havoc.errors import Problem, RulebookError
+from havoc.games.cry_havoc import questions
+
+
+def _toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, handler: str, legal: str | None) -> questions.QuestionKind:
+    """A throwaway kind, declared in a module of its own (as a real kind is)."""
+    (tmp_path / "toy_kind.py").write_text(
+        "from havoc.games.cry_havoc.questions import QuestionKind\n"
+        "\n"
+        "KIND = QuestionKind(\n"
+        '    name="hand-size",\n'
+        '    label="Hand size",\n'
+        '    help="How many cards does the faction hold?",\n'
+        '    answers="how many cards the faction holds",\n'
+        "    needs=(),\n"
+        '    figures=("must-discard",),\n'
+        "    per_side=(),\n"
+        "    no_actor=False,\n"
+        f"    legal={legal!r},\n"
+        f"    handler={handler!r},\n"
+        '    verdict="none",\n'
+        ")\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("toy_kind", None)
+    kind: questions.QuestionKind = importlib.import_module("toy_kind").KIND
+    return kind
+
+
+def _check(kinds: list[questions.QuestionKind]) -> list[Problem]:
+    from havoc.games.cry_havoc.queries import legal_probes
+    from havoc.games.cry_havoc.ui import has_label
+
+    return questions.check_kinds(kinds, legal_probes(), lambda f: has_label("figure", f))
+
+
+def test_every_shipped_kind_resolves() -> None:
+    assert _check(list(questions.all_kinds())) == []
+    assert game.check(rulebook.load("cry-havoc")) == []
+
+
+def test_a_missing_handler_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kind = _toy(tmp_path, monkeypatch, "havoc.games.cry_havoc.queries:ask_hand_size", None)
+    problems = _check([kind])
+    assert len(problems) == 1
+    p = problems[0]
+    assert p.file.endswith("toy_kind.py") and p.line == 3
+    assert "'hand-size'" in p.message and "ask_hand_size" in p.message
+    # Asking it is the same located error, never a traceback (AttributeError).
+    with pytest.raises(RulebookError, match="hand-size"):
+        kind.handle(None)
+
+
+@pytest.mark.parametrize(
+    "handler", ["no.such.module:ask", "havoc.games.cry_havoc.queries", "havoc.games.cry_havoc.queries:Job.nope"]
+)
+def test_a_malformed_handler_is_a_located_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, handler: str
+) -> None:
+    kind = _toy(tmp_path, monkeypatch, handler, None)
+    [p] = _check([kind])
+    assert p.line == 3 and "handler" in p.message
+
+
+def test_a_figure_without_words_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kind = _toy(tmp_path, monkeypatch, "havoc.games.cry_havoc.queries:ask_discard", None)
+    kind.figures = ("hand-size", "must-discard")
+    [p] = _check([kind])
+    assert (
+        p.line == 3
+        and "'hand-size'" in p.message
+        and "without a label in ui.py's figure labels: hand-size" in p.message
+    )
+
+
+def test_words_missing_from_the_site_catalog_are_a_located_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kind = _toy(tmp_path, monkeypatch, "havoc.games.cry_havoc.queries:ask_discard", None)
+    [p] = questions.check_site_words([kind])
+    assert p.line == 3 and "'how many cards the faction holds'" in p.message and "site.po" in p.message
+    assert questions.check_site_words(questions.all_kinds()) == []
+
+
+def test_a_missing_probe_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kind = _toy(tmp_path, monkeypatch, "havoc.games.cry_havoc.queries:ask_discard", "hand_size")
+    [p] = _check([kind])
+    assert p.file.endswith("toy_kind.py") and p.line == 3
+    assert "'hand-size'" in p.message and "'hand_size'" in p.message
+
+
+def test_a_declared_kind_with_a_bad_handler_fails_havoc_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole path: a shipped kind whose handler goes missing makes `havoc check` fail, located."""
+    kind = questions.get("discard")
+    assert kind is not None
+    monkeypatch.setattr(kind, "handler", "havoc.games.cry_havoc.queries:ask_gone")
+    monkeypatch.setattr(kind, "_handle", None)
+    problems = game.check(rulebook.load("cry-havoc"))
+    assert [str(p) for p in problems] == [
+        f"src/havoc/games/cry_havoc/questions/discard.py:{kind.line}: question kind 'discard': "
+        "handler 'havoc.games.cry_havoc.queries:ask_gone' names no function (expected 'module:function')"
+    ]
+
+
+_ALLOWED = {"yes-no": {True, False, "no-unless"}, "checked": {True, False}, "none": {None}}
+
+
+def test_every_kind_declares_a_known_verdict_and_a_label() -> None:
+    for kind in questions.all_kinds():
+        assert kind.verdict in _ALLOWED, kind.name
+        assert kind.label.strip(), kind.name
+
+
+def test_the_verdict_follows_the_kind_declaration() -> None:
+    """One rule for every kind: the declared verdict type says what `verdict` may be.
+
+    A count the rules impose (discard) or a report (legal, score, battle) is `checked`: the
+    verdict says whether the rules checked hold; a number asked for (how-many) or what happens
+    (end-of-move, setup) is `none`: the verdict is null. Only yes-no kinds print yes or no.
+    """
+    from havoc.examples import is_extra
+    from havoc.games.cry_havoc import position
+    from havoc.games.cry_havoc.queries import answer
+    from havoc.games.cry_havoc.query import parse_query
+
+    rs = rulebook.load()
+    seen: set[str] = set()
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            if is_extra(rs, ex):
+                continue
+            pos = position.parse(ex.position, rs, ex.id)
+            got = answer(rs, pos, parse_query(ex.query, pos, ex.id))
+            kind = questions.get(got.kind)
+            assert kind is not None
+            assert got.verdict_value in _ALLOWED[kind.verdict], (ex.id, got.verdict_value)
+            if kind.verdict != "yes-no":
+                assert got.yes_no is False, ex.id
+            seen.add(kind.verdict)
+    assert seen == set(_ALLOWED)
+    assert {k.name for k in questions.all_kinds() if k.verdict == "none"} >= {"how-many", "end-of-move", "setup"}
+    assert {k.name for k in questions.all_kinds() if k.verdict == "checked"} >= {"discard", "legal", "score"}
+
+
+def test_kind_labels_come_from_the_kind_declarations() -> None:
+    from havoc.games.cry_havoc.ui import kind_label
+
+    assert kind_label("enable-scoring") == questions.get("enable-scoring").label == "Enable scoring"  # type: ignore[union-attr]
+    assert kind_label("enable-scoring", "pl") != "Enable scoring"  # translated through the ui catalog
+    assert kind_label("trogs") == "What do the solo Trogs do?"
+
+
+def test_every_kind_label_is_in_the_ui_catalog_with_polish() -> None:
+    """A kind's label is a literal ui("…") in its module, so extraction finds it (and Polish has it)."""
+    from havoc import catalogs
+    from havoc.games.cry_havoc.ui import kind_label
+
+    template = catalogs.ui_template()
+    for kind in questions.all_kinds():
+        msg = template.get(kind.label, context=catalogs.UI_CONTEXT)
+        assert msg is not None, kind.name
+        where = f"src/havoc/games/cry_havoc/questions/{kind.name.replace('-', '_')}.py"
+        assert any(loc[0] == where for loc in msg.locations), (kind.name, msg.locations)
+        assert kind_label(kind.name, "pl") != kind.label, kind.name
+
+
+# The positions page's table of kinds as it was written by hand before it was generated: the
+# generated table says the same (in Polish too: its cells are the same site catalog entries).
+_HAND_TABLE = """\
+| kind | what it answers | figures |
+| --- | --- | --- |
+| `move` | may these Units move there | `points-needed`, `may-leave`, `gains-control`, `units-lost`, `trogs-join-army` |
+| `recruit` | may these Units be recruited | `may-recruit` |
+| `build`, `activate` | may this Structure be built or activated | `points-left`, `points-missing` |
+| `draw-tactics`, `enable-scoring`, `use-skill`, `play-tactic` | may it be done now | none |
+| `battle` | how the Battle ends, for both sides | `crystals-added`, `wins-control`, `control-vp`, `places-control-token`, `places-nest`, `takes-prisoners`, `prisoners-taken`, `kills`, `kill-vp`, `not-fought`, `control-winner`, `vp-gained`, `prisoners-by`, `kills-by`, `survivors`, `units-in-region`, `returned`, `retreated`, `retreat-to`, `to-reserve`, `control-token`, `nest`, `nest-options`, `to-hq`, `survivors-to-hq`, `order` |
+| `retreat` | where the losing Units may go | `destinations`, `to-reserve`, `places-nest`, `nest-options` |
+| `discard` | how many cards must go | `must-discard` |
+| `prisoners` | may these Prisoners be bought back | `buy-back-cost`, `prisoners-vp`, `vp-to-spend`, `buy-back-turn` |
+| `score` | what each faction scores | `vp`, `vp-gained`, `total-vp`, `region-vp`, `crystal-vp`, `events-moved` |
+| `winner` | who wins | `winner`, `ranking`, `tie-broken-by`, `final-vp`, `tiebreak-prisoners`, `tiebreak-initiative`, `tiebreak-trogs` |
+| `legal` | what the faction may do now | `actions`, `upcoming-position`, `upcoming-order` |
+| `how-many` | the number itself | `may-leave`, `may-recruit`, `must-discard`, `may-buy-back` |
+| `place` | may a Crystal or Structure go in this Region | none |
+| `end-of-move` | the four end steps of a Move | `reveals-exploration`, `reveals-trog-token`, `units-lost`, `gains-control`, `places-battle-token`, `battle-token`, `trogs-join-army`, `trogs-from-hq` |
+| `setup` | what a game of this size sets up | `two-player-board-side`, `hq-units`, `hq-control-tokens`, `skills`, `tokens-as-printed`, `trog-hq-units`, `tunnels` |
+"""
+
+
+def test_the_positions_table_is_generated_from_the_kinds() -> None:
+    from havoc.games.cry_havoc.site_pages import rows
+
+    lines = ["| kind | what it answers | figures |", "| --- | --- | --- |"]
+    for kinds, answers, figures in rows():
+        shown = ", ".join(f"`{f}`" for f in figures) if figures else "none"
+        lines.append("| " + ", ".join(f"`{k}`" for k in kinds) + f" | {answers} | {shown} |")
+    hand = _HAND_TABLE.splitlines()
+    assert lines[: len(hand)] == hand  # kinds added later come as rows of their own after these
+    assert [k for kinds, _, _ in rows() for k in kinds] == [k.name for k in questions.all_kinds()]
