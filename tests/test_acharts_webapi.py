@@ -127,3 +127,35 @@ def test_a_bad_request_is_a_located_refusal(body: dict[str, Any], where: str) ->
 def test_charts_are_not_on_the_ask_pages_ruleset_and_no_other_ruleset_exists() -> None:
     assert post({"chart": "status", "name": "scared"}, {})[0] == 404
     assert post({"chart": "status", "name": "scared"}, {"ruleset": "no-such-rules"})[0] == 404
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_every_choice_of_the_lookup_page_names_its_own_line(lang: str) -> None:
+    """The page offers lines by their names in its language; each must find that line alone
+    (statuses printed twice in the chart, the two ENGAGED lines, are one choice: the lookup's refusal)."""
+    from types import SimpleNamespace
+
+    from havoc import rulebook
+    from havoc.games.advanced_cry_havoc import tables as T
+    from havoc.games.advanced_cry_havoc.lookup_page import LINES, choices
+    from havoc.games.advanced_cry_havoc.lookups import name_rows
+    from havoc.i18n import set_message_language, translator
+
+    rs = rulebook.load(RULESET)
+    offered = choices(SimpleNamespace(ruleset=rs, lang=lang, translator=translator(lang, rs.id)))
+    set_message_language(lang)
+    try:
+        for field, rule_id in LINES.items():
+            assert len(offered["lines"][field]) == len(T.table(rs, rule_id).rows)
+            for i, line in enumerate(offered["lines"][field]):
+                assert name_rows(rs, rule_id, line["name"], "line") == (i,), (field, line["name"])
+        assert len(offered["weapons"]) == len(T.table(rs, T.WEAPONS).rows)
+        for i, name in enumerate(offered["weapons"]):
+            assert name_rows(rs, T.WEAPONS, name, "weapon") == (i,), name
+        statuses = [row[0] for row in T.table(rs, T.STATUS).rows]
+        assert len(offered["statuses"]) == len(set(statuses))
+        for name in offered["statuses"]:
+            status, _ = by_engine(["status", name], lang)
+            assert status == 200, name
+    finally:
+        set_message_language("en")

@@ -57,7 +57,7 @@ LEFT_OUT = {
     "catalogs.py",
     "extract.py",
 }
-LEFT_OUT_ANYWHERE = {"cli.py", "commands.py", "new.py", "ask_page.py"}  # a game's CLI and site page
+LEFT_OUT_ANYWHERE = {"cli.py", "commands.py", "new.py", "ask_page.py", "lookup_page.py"}  # a game's CLI, site pages
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 
 
