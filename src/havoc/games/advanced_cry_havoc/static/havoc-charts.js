@@ -161,7 +161,9 @@
   function ask(chart, form) {
     show("busy", [el("p", {text: W.looking})]);
     var started = performance.now();
-    engine.request("POST", "/api/charts", JSON.stringify(request(chart, form)), {ruleset: D.ruleset, lang: D.lang})
+    var body = JSON.stringify(request(chart, form));
+    box.dataset.request = body; // what was asked, beside its answer (the browser test reads both)
+    engine.request("POST", "/api/charts", body, {ruleset: D.ruleset, lang: D.lang})
       .then(function (res) {
         box.dataset.ms = String(Math.round(performance.now() - started));
         if (res.status === 200) answer(res.body); else refused(res.body || {});
