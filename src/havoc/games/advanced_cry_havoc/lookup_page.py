@@ -113,7 +113,8 @@ def choices(ctx: Context) -> dict[str, Any]:
     for field, rule_id in LINES.items():
         t = T.table(rs, rule_id)
         lines[field] = [
-            {"name": cell(rule_id, row[0]), "value": cell(rule_id, row[1]), "per": len(row) > 2 and row[2] == per} for row in t.rows
+            {"name": cell(rule_id, row[0]), "value": cell(rule_id, row[1]), "per": len(row) > 2 and row[2] == per}
+            for row in t.rows
         ]
     return {"weapons": names(T.WEAPONS), "statuses": names(T.STATUS), "lines": lines}
 
