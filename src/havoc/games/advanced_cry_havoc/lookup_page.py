@@ -178,11 +178,17 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
 
 
 def add_static(app: Sphinx, config: Any) -> None:
-    config.html_static_path = [*config.html_static_path, str(STATIC)]
+    """The page's script and style, in this ruleset's site only (other sites never load them)."""
+    from havoc import rulebook
+    from havoc.sphinxext.context import rules_root
+
+    root = rules_root(config)
+    if rulebook.load(config.havoc_ruleset or rulebook.default_ruleset(root), root).game == __package__:
+        config.html_static_path = [*config.html_static_path, str(STATIC)]
 
 
 def setup_site(app: Sphinx) -> None:
     """What Advanced Cry Havoc 2 adds to its site: the chart lookup page, linked from its home."""
-    app.connect("config-inited", add_static)
+    app.connect("config-inited", add_static, priority=600)  # after the site's own (a broken ruleset stops there)
     app.connect("html-collect-pages", collect_pages)
     app.connect("html-page-context", on_page_context)
