@@ -29,6 +29,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 RULESET = "advanced-cry-havoc"
 READY = {"en": "work without a network", "pl": "także bez sieci"}
+FIX = {"en": "distance: expected", "pl": "odległość: oczekiwano"}
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -95,6 +96,11 @@ def test_the_lookup_page_answers_with_the_network_cut(host: str) -> None:
             assert sent["chart"] == "range" and sent["distance"] == "12"
             assert shown == expected(sent, lang)
             assert READY[lang] in pg.inner_text("#hc-state")
+            # a bad number is a located message in the page's language, and no stale answer stays
+            pg.fill("form[data-chart=range] input[name=distance]", "0")
+            pg.click("form[data-chart=range] button.hc-go")
+            pg.wait_for_selector("#hc-answer.hc-error", timeout=30_000)
+            assert FIX[lang] in pg.inner_text("#hc-answer") and pg.locator("#hc-answer .hc-text").count() == 0
 
             pg.select_option("select[name=chart]", "courage")
             pg.fill("form[data-chart=courage] input[name=def]", "12")
