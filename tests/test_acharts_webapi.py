@@ -159,3 +159,34 @@ def test_every_choice_of_the_lookup_page_names_its_own_line(lang: str) -> None:
             assert status == 200, name
     finally:
         set_message_language("en")
+
+
+@pytest.mark.slow
+def test_the_real_bundle_under_pyodide_answers_every_lookup_as_the_cli(
+    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same lookups through the site's engine bundle in WebAssembly Python (Node), as the
+    lookup page's worker runs them: every answer and every refusal equal to the CLI's."""
+    from test_engine_browser import ensure_pyodide, run_engine
+
+    from havoc.offline import build_engine
+
+    ensure_pyodide()
+    engine = build_engine(tmp_path_factory.mktemp("acharts-engine"))
+    cases = [(argv, lang) for argv in LOOKUPS for lang in ("en", "pl")]
+    sent = []
+    for argv, lang in cases:
+        args = build_parser().parse_args(["charts", *argv])
+        body = json.dumps({**request(args), "lang": lang})
+        sent.append({"method": "POST", "path": "/api/charts", "body": body, "query": {"ruleset": RULESET}})
+    result = run_engine(engine, sent)
+    assert not [m for m in result["imported"] if m.startswith("babel")]
+    for (argv, lang), got in zip(cases, result["answers"], strict=True):
+        assert (got["status"], got["body"]) == by_engine(argv, lang), (argv, lang)
+        code, cli = by_cli(capsys, argv, lang)
+        assert (got["status"] == 200) == (code == 0), (argv, lang)
+        if code == 0:
+            assert got["body"] == cli
+    figures = {k: result[k] for k in ("startMs", "startCpuMs", "preloadMs", "firstMs", "laterMs")}
+    with capsys.disabled():  # figures for the record (-s), never asserted
+        print(" ".join(f"{k}: {v:.0f}" for k, v in figures.items()))

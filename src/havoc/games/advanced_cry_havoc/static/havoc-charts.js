@@ -194,8 +194,16 @@
     box.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     return;
   }
+  var warmed = false;
   engine.onstate(function (s) {
     box.dataset.stage = s.stage;
+    if (s.stage === "ready" && !warmed) {
+      // one lookup nobody sees, sent at once: the engine compiles the charts' code (and their
+      // names' stemmer) while the reader fills in the form, not after the first tap
+      warmed = true;
+      var warm = {chart: "range", weapon: D.weapons[0], distance: "1", lang: D.lang};
+      engine.request("POST", "/api/charts", JSON.stringify(warm), {ruleset: D.ruleset, lang: D.lang}).catch(function () {});
+    }
     var key = s.stage === "failed" ? "engine-" + (s.reason === "no-wasm" || s.reason === "storage" ? s.reason : "start")
       : "engine-" + (s.stage === "idle" ? "loading" : s.stage);
     if (W[key]) stateEl.textContent = W[key];
