@@ -127,3 +127,24 @@ def test_the_lookup_page_answers_with_the_network_cut(host: str) -> None:
         browser.close()
     assert not outside, outside
     print(" ".join(f"{k}: {v:.1f}" for k, v in figures.items()))
+
+
+def test_without_the_engine_the_page_says_so_in_its_language(host: str) -> None:
+    """An engine that cannot start (its files are gone) is reported, and a tap gets no stale answer."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        context = browser.new_context(**PHONE, service_workers="block")
+        context.route("**/_engine/**", lambda route: route.abort())
+        pg = context.new_page()
+        pg.goto(f"{host}/{rulebook.site_path(RULESET)}/pl/lookup.html")
+        pg.wait_for_selector("#havoc-charts[data-stage=failed]", state="attached", timeout=60_000)
+        state = pg.inner_text("#hc-state")
+        pg.click("form[data-chart=range] button.hc-go")
+        pg.wait_for_selector("#hc-answer.hc-error", timeout=30_000)
+        shown = pg.inner_text("#hc-answer")
+        context.close()
+        browser.close()
+    assert state == "Sprawdzanie nie może się uruchomić w tej przeglądarce."
+    assert shown == "Sprawdzanie nie dało odpowiedzi. Spróbuj ponownie albo wczytaj stronę od nowa."
