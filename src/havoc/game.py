@@ -233,6 +233,16 @@ def extra_answers(played: Game) -> dict[str, Any]:
     return out
 
 
+def lookups(played: Game) -> dict[str, Any]:
+    """The game's lookups without a position (``LOOKUPS``: name -> "module:function"), each
+    ``(rs, request mapping, lang) -> JSON-ready dict``, loaded (the site's engine answers them)."""
+    out: dict[str, Any] = {}
+    for name, target in getattr(played, "LOOKUPS", {}).items():
+        module, _, func = str(target).partition(":")
+        out[name] = getattr(importlib.import_module(module), func)
+    return out
+
+
 def commands() -> dict[str, str]:
     """CLI commands the installed games add (command name -> module)."""
     out: dict[str, str] = {}

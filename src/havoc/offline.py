@@ -57,7 +57,8 @@ LEFT_OUT = {
     "catalogs.py",
     "extract.py",
 }
-LEFT_OUT_ANYWHERE = {"cli.py", "commands.py", "new.py", "ask_page.py", "site_pages.py"}  # a game's CLI and site pages
+# a game's CLI and site pages
+LEFT_OUT_ANYWHERE = {"cli.py", "commands.py", "new.py", "ask_page.py", "site_pages.py", "lookup_page.py"}
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 
 

@@ -18,7 +18,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from havoc import api, game
+from havoc import api, game, rulebook
 from havoc.errors import HavocError, InputError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, set_message_language, ui
 
@@ -76,7 +76,9 @@ def _lang_of(data: Mapping[str, Any] | None, query: Mapping[str, str]) -> str:
     return wanted
 
 
-def _body(text: str, query: Mapping[str, str], allowed: tuple[str, ...]) -> tuple[dict[str, Any], str]:
+def _body(
+    text: str, query: Mapping[str, str], allowed: tuple[str, ...] | None, position: bool = True
+) -> tuple[dict[str, Any], str]:
     lang = _query_lang(query)
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
         raise Refused(413, "too-large", ui("The request is larger than 256 KiB.", lang))
@@ -93,16 +95,16 @@ def _body(text: str, query: Mapping[str, str], allowed: tuple[str, ...]) -> tupl
         raise Refused(400, "malformed", ui("The request must be a JSON object with a position.", lang))
     lang = _lang_of(data, query)
     set_message_language(lang)
-    unknown = [k for k in data if k not in allowed]
+    unknown = [k for k in data if allowed is not None and k not in allowed]  # None: the lookup checks
     problems = [
         {
             "in": "request",
             "field": str(k),
-            "message": ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(allowed)),
+            "message": ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(allowed or ())),
         }
         for k in unknown
     ]
-    if "position" not in data:
+    if position and "position" not in data:
         problems.insert(
             0, {"in": "request", "field": "position", "message": ui("expected a position (required)", lang)}
         )
@@ -193,6 +195,17 @@ class Engine:
         out: dict[str, Any] = result.to_json()
         return out
 
+    def lookup(self, name: str, text: str, query: Mapping[str, str]) -> dict[str, Any]:
+        """A game's lookup without a position (the chart lookups of a ruleset's site page): the
+        request's fields go to the game's function, as its command line's do."""
+        data, lang = _body(text, query, None, position=False)
+        fields = {k: v for k, v in data.items() if k != "lang"}
+        try:
+            out: dict[str, Any] = game.lookups(game.of(self.rs))[name](self.rs, fields, lang)
+        except InputError as exc:
+            raise _invalid(exc, "request", lang) from None
+        return out
+
     def labels(self, query: Mapping[str, str]) -> dict[str, Any]:
         lang = _lang_of(None, query)
         words = game.of(self.rs).labels()
@@ -204,7 +217,9 @@ class Engine:
 
     def route(self, method: str, path: str, text: str, query: Mapping[str, str]) -> dict[str, Any]:
         name = path.removeprefix("/api/")
-        posts = {"ask", "legal", "battle", "score", *(game.extra_answers(game.of(self.rs)) if self.rs.game else {})}
+        played = game.of(self.rs) if self.rs.game else None
+        lookups = game.lookups(played) if played else {}
+        posts = {"ask", "legal", "battle", "score", *(game.extra_answers(played) if played else {}), *lookups}
         gets = {"health", "labels"}
         if name not in posts | gets:
             raise Refused(404, "not-found", ui("There is no such address.", _query_lang(query)))
@@ -219,6 +234,8 @@ class Engine:
         fields = {"legal": ("faction",), "battle": ("region", "objectives", "faction"), "score": ("faction",)}
         if name in fields:
             return self.fixed(name, fields[name], text, query)
+        if name in lookups:
+            return self.lookup(name, text, query)
         return self.decide(name, text, query)
 
 
@@ -229,9 +246,12 @@ def handle(method: str, path: str, body: str = "", query: Mapping[str, str] | No
     """One request, as JSON text ``{"status": …, "body": …}``: never an exception, never a traceback."""
     query = dict(query or {})
     try:
-        engine = _engines.get("")
+        name = query.get("ruleset", "")  # "": the default ruleset (the Ask page's)
+        engine = _engines.get(name)
         if engine is None:
-            engine = _engines[""] = Engine()
+            if name and name not in rulebook.ruleset_names():
+                raise Refused(404, "not-found", ui("There is no such address.", _query_lang(query)))
+            engine = _engines[name] = Engine(name or None)
         status, out = 200, engine.route(method.upper(), path, body, query)
     except Refused as exc:
         status, out = exc.status, exc.json()

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 _HERE = Path(__file__).resolve().parent
 
 COMMANDS: Mapping[str, str] = {"charts": "havoc.games.advanced_cry_havoc.cli"}
+# The lookups the site's in-browser engine answers (``POST /api/charts?ruleset=…``, see
+# havoc.webapi): the same function, and so the same JSON, as ``havoc charts … --json``.
+LOOKUPS: Mapping[str, str] = {"charts": "havoc.games.advanced_cry_havoc.charts:lookup"}
+SITE_EXTENSION = "havoc.games.advanced_cry_havoc.lookup_page"  # the site's chart lookup page
 
 
 def _no_positions(name: str) -> InputError:
