@@ -65,6 +65,7 @@ KEYS = {
         "region": "Region",
         "units": "Units",
         "points": "Points",
+        "other-cost": "Points spent on other Structures",
         "verdict": "Verdict",
         "control": "Control",
         "battle": "Battle",
