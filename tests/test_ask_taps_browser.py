@@ -104,6 +104,8 @@ class Player:
         self.tap(f"[data-template={template}]")
 
     def ask(self) -> dict[str, str]:
+        # a question stopped before asking (a needed field left empty) leaves no "done" behind
+        self.page.evaluate("document.getElementById('havoc-answer').removeAttribute('data-state')")
         self.tap("button.ha-ask")
         self.page.wait_for_selector(
             "#havoc-answer[data-state=done], #havoc-answer[data-state=error]", state="attached", timeout=180_000
@@ -112,7 +114,8 @@ class Player:
         return {
             "state": str(hook.get_attribute("data-state")),
             "verdict": str(hook.get_attribute("data-verdict")),
-            "text": self.page.locator("#ha-answer").inner_text(),
+            "text": self.page.locator("#ha-answer").inner_text()
+            + " ".join(self.page.locator(".ha-top-errors, .ha-error").all_inner_texts()),
         }
 
 
@@ -202,10 +205,11 @@ def test_a_shared_link_opens_with_the_answer_shown(browser: Any, host: str) -> N
     context = browser.new_context(**PHONE, service_workers="block")
     page = context.new_page()
     page.goto(f"{host}/en/assistant.html")
+    page.wait_for_selector("#ha-kind", state="attached")
     p = Player(page)
     legal(p)
-    p.ask()
-    link = page.url
+    assert p.ask()["state"] == "done"
+    link = str(page.evaluate("location.href"))
     assert "#s=" in link
     other = context.new_page()
     other.goto(link)
@@ -219,6 +223,26 @@ def test_every_question_kind_is_on_the_page(browser: Any, host: str) -> None:
     page = context.new_page()
     for lang in ("en", "pl"):
         page.goto(f"{host}/{lang}/assistant.html")
+        page.wait_for_selector("#ha-kind", state="attached")
         offered = page.eval_on_selector_all("#ha-kind option", "os => os.map(o => o.value)")
         assert offered == form_kinds()
+    context.close()
+
+
+def test_every_rulebook_example_is_a_starting_point(browser: Any, host: str) -> None:
+    """Each stored example fills the form (its position pasted, its question picked) and is answered."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/en/assistant.html")
+    page.wait_for_selector("#ha-example", state="attached")
+    titles = page.eval_on_selector_all("#ha-example option", "os => os.filter(o => o.value).map(o => o.value)")
+    assert len(titles) > 30
+    failed = []
+    for value in titles:
+        p = Player(page)
+        p.pick("#ha-example", value)
+        got = p.ask()
+        if got["state"] != "done":
+            failed.append((page.locator(f"#ha-example option[value='{value}']").inner_text(), got["text"]))
+    assert not failed, failed
     context.close()

@@ -119,6 +119,7 @@ WORDS = {
         "tpl-solo": "A solo table (against the Trogs)",
         "region-letter": "Region {letter}",
         "needed": "Needed for this question.",
+        "examples": "Or a rulebook example",
         "objectives": "Units on the Battle objectives",
         "obj-control": "Region Control",
         "obj-prisoners": "Capture Prisoners",
@@ -257,10 +258,11 @@ class AskDirective(SphinxDirective):
             "structures": {k: tr(VALUES[k]) for k in site_words.STRUCTURES},
             "trog-tokens": {k: tr(VALUES[k]) for k in TROG_TOKENS},
             "keys": {k: tr(v) for k, v in KEYS.items()},
+            "examples": self.examples(ctx),
             "known": {k: tr(v) for k, v in KNOWN_REGIONS.items()},
             "links": LINKS_MARK,
         }
-        blob = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+        blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
         blob = blob.replace(json.dumps(LINKS_MARK), LINKS_MARK)
         words = data["words"]
         markup = (
@@ -273,6 +275,21 @@ class AskDirective(SphinxDirective):
             "</div>"
         )
         return [nodes.raw("", markup, format="html")]
+
+    def examples(self, ctx: Any) -> list[dict[str, Any]]:
+        """The rulebook's stored examples a player may start from: title, position and question."""
+        from havoc.examples import is_extra
+        from havoc.spec import plain
+
+        rs = ctx.ruleset
+        out = []
+        for rule in rs.rules.values():
+            for ex in rule.examples:
+                if is_extra(rs, ex):
+                    continue  # the solo Trogs' decisions are not questions of this form
+                title = ctx.text(f"{ex.id}:title", ex.title, self.get_location())
+                out.append({"title": title, "position": plain(ex.position), "question": plain(ex.query)})
+        return out
 
 
 def on_page_context(

@@ -228,7 +228,7 @@
     },
     "tpl-prisoners": function () {
       return {phase: "prisoners", turn: "", q: {kind: "prisoners", faction: "humans", obj: {}},
-              sides: {humans: {prisoners: {}}, pilgrims: {prisoners: {humans: 2}}}, regions: [reg({humans: 2}), reg({pilgrims: 2})]};
+              sides: {humans: {vp: "4", prisoners: {}}, pilgrims: {prisoners: {humans: 2}}}, regions: [reg({humans: 2}), reg({pilgrims: 2})]};
     },
     "tpl-round5": function () {
       return {round: "5", phase: "scoring", turn: "", finalRound: true, q: {kind: "winner", obj: {}},
@@ -237,7 +237,7 @@
     },
     "tpl-solo": function () {
       return {players: ["humans"], variant: "solo", phase: "actions", turn: "humans",
-              q: {kind: "legal", obj: {}}, regions: [reg({humans: 3}), reg({trogs: 2}, {trog: "nest"})]};
+              q: {kind: "legal", obj: {}}, regions: [reg({humans: 3}, {adjacent: "example-b"}), reg({trogs: 2}, {trog: "nest", adjacent: "example-a"})]};
     }
   };
   function stored() { try { return !!localStorage.getItem(STORE); } catch (e) { return false; } }
@@ -245,6 +245,26 @@
     var base = initialState();
     if (key !== "start-blank") Object.assign(base, TEMPLATES[key]());
     base.q = Object.assign(initialState().q, base.q);
+    state = merge(base);
+    save(); renderTable(); renderRegions(); renderPaste(); renderQuestion();
+  }
+  // a stored example: its position goes in the paste box (asked as it is), its question in the form
+  function startFromExample(x) {
+    var base = initialState();
+    base.paste = JSON.stringify(x.position, null, 1);
+    base.usePaste = true;
+    base.players = (x.position.players || base.players).slice();
+    var q = {kind: x.question.ask, obj: {}, extra: {}};
+    var shown = formOf(q.kind).map(function (f) { return f.name; });
+    Object.keys(x.question).forEach(function (k) {
+      var v = x.question[k];
+      if (k === "ask") return;
+      if (shown.indexOf(k) < 0) { q.extra[k] = v; return; } // asked as the example has it (a card's Units …)
+      if (k === "objectives") { Object.keys(v).forEach(function (f) { q.obj[f] = Object.assign({}, v[f]); }); }
+      else if (Array.isArray(v)) q[k] = v.join(", ");
+      else q[k] = typeof v === "number" ? String(v) : v;
+    });
+    base.q = q;
     state = merge(base);
     save(); renderTable(); renderRegions(); renderPaste(); renderQuestion();
   }
@@ -256,6 +276,14 @@
       b.addEventListener("click", function () { startFrom(k); document.getElementById("ha-kind").focus(); });
       box.append(b);
     });
+    var examples = D.examples || [];
+    if (examples.length) {
+      var pick = select(examples.map(function (x, i) { return [String(i), x.title]; }), "", function (v) {
+        if (v !== "") startFromExample(examples[int(v)]);
+      }, true, "—");
+      pick.id = "ha-example";
+      box.append(field(W.examples, pick));
+    }
     return el("details", {"class": "ha-starts", open: !stored() && !/[#&][sq]=/.test(location.hash)},
               [el("summary", {text: W.start}), el("p", {"class": "ha-help", text: W["start-help"]}), box]);
   }
@@ -370,6 +398,8 @@
   function renderQuestion() {
     var q = state.q;
     if (!D.forms[q.kind]) q.kind = Object.keys(D.kinds)[0];
+    if (q.extra && q.extraKind !== undefined && q.extraKind !== q.kind) q.extra = {};
+    if (q.extra) q.extraKind = q.kind; // an example's extra fields go with its kind only
     questionBox.replaceChildren(el("legend", {text: W.question}));
     var kinds = Object.keys(D.kinds).map(function (k) { return [k, D.kinds[k]]; });
     var kind = select(kinds, q.kind, function (v) { q.kind = v; renderQuestion(); document.getElementById("ha-kind").focus(); });
@@ -503,6 +533,7 @@
   }
   function question() {
     var q = state.q, out = {ask: q.kind};
+    if (q.extra && q.extra.ask === undefined) Object.assign(out, q.extra);
     formOf(q.kind).forEach(function (f) {
       var name = f.name, v = q[name];
       paths[name] = fieldId("q." + name);
@@ -512,7 +543,7 @@
       else if (f.type === "objectives") {
         var obj = {};
         q.obj = q.obj || {};
-        state.players.forEach(function (g) {
+        unitFactions().concat(Object.keys(q.obj)).filter(function (g, i, all) { return all.indexOf(g) === i; }).forEach(function (g) {
           var side = {}, any = false;
           D.objectives.forEach(function (o) {
             var n = int((q.obj[g] || {})[o]);
@@ -609,7 +640,7 @@
       var i = place({"in": "question", field: f.name, message: W.needed});
       first = first || i;
     });
-    if (first) { topErrors.hidden = false; topErrors.prepend(el("p", {"class": "ha-lead", text: W["fix-fields"]})); first.focus(); }
+    if (first) { hook.dataset.state = "error"; hook.dataset.verdict = ""; topErrors.hidden = false; topErrors.prepend(el("p", {"class": "ha-lead", text: W["fix-fields"]})); first.focus(); }
     return !!first;
   }
 
