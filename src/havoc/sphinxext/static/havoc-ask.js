@@ -81,7 +81,14 @@
   }
   // An unnamed Region is an invented one: "example-a" reads "Region A" (and declines) in answers.
   var LETTERS = "abcdefghijklmnopqrstuvwxyz";
-  function rid(r, i) { return slug(r.name) || (i < LETTERS.length ? "example-" + LETTERS[i] : ""); }
+  // (a card left empty, with neither name nor anything on it, is no Region of the table)
+  function rid(r, i) { return slug(r.name) || (i < LETTERS.length && filled(r) ? "example-" + LETTERS[i] : ""); }
+  function filled(r) {
+    var any = Object.keys(r.units || {}).some(function (f) { return String(r.units[f]).trim() !== ""; });
+    return any || ["control", "battle", "attacker", "crystals", "structure", "hq", "adjacent", "trog"].some(function (k) {
+      return String(r[k] || "").trim() !== "";
+    }) || !!r.exploration;
+  }
   function letterName(id) {
     var m = /^example-([a-z])$/.exec(id);
     return m ? W["region-letter"].replace("{letter}", m[1].toUpperCase()) : "";
@@ -163,6 +170,7 @@
       var n = parseInt(i.value, 10);
       n = isNaN(n) ? (by > 0 ? lo : lo) : Math.max(lo, n + by);
       i.value = String(n); onChange(i.value); save();
+      i.dispatchEvent(new Event("change", {bubbles: true}));
     }
     var minus = el("button", {type: "button", "class": "ha-step", text: "−", tabIndex: -1, "aria-hidden": "true"});
     var plus = el("button", {type: "button", "class": "ha-step", text: "+", tabIndex: -1, "aria-hidden": "true"});
@@ -331,13 +339,18 @@
     });
   }
 
+  // a Region filled in without a name becomes "Region A, B…" among the question's choices
+  regionsBox.addEventListener("change", function (ev) {
+    if (!ev.target.closest(".ha-region") || ev.target.type === "text") return; // names re-render themselves
+    renderQuestion(); // the question's fields only: the focus stays where it is
+  });
   function renderRegions() {
     regionsBox.replaceChildren(el("legend", {text: W.regions}), el("p", {"class": "ha-help", text: W["example-note"]}));
     state.regions.forEach(function (r, i) {
       var card = el("div", {"class": "ha-region"});
       var name = text(r.name, function (v) { r.name = v; }, "ha-known");
       name.id = "ha-region-" + i + "-name";
-      name.placeholder = letterName(rid({name: ""}, i));
+      name.placeholder = letterName("example-" + (LETTERS[i] || ""));
       card.append(field(W["region-name"], name, "region-name:" + i, W["region-name-help"]));
       var units = el("div", {"class": "ha-row"});
       unitFactions().forEach(function (f) {
