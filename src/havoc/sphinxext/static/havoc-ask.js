@@ -762,8 +762,12 @@
     // the answer at the top of the screen, where the eyes go after the tap
     answerBox.scrollIntoView({block: "start"});
     // once more after the page settles (the sticky header, late fonts), so it stays at the top
-    setTimeout(function () { answerBox.scrollIntoView({block: "start"}); }, 150);
+    [150, 600].forEach(function (ms) {
+      setTimeout(function () { if (window.scrollY + 1 < answerTop()) answerBox.scrollIntoView({block: "start"}); }, ms);
+    });
   }
+  // where the answer's top would put the page (a reader who scrolled on is not pulled back)
+  function answerTop() { return answerBox.getBoundingClientRect().top + window.scrollY - 80; }
   // mirrors the interpreter's Answer.yes_no, which the JSON does not carry
   function openQuestion(kind, q) {
     q = q || {};
