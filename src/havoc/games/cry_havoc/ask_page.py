@@ -26,12 +26,32 @@ if TYPE_CHECKING:
 
 LINKS_MARK = "@HAVOC_RULE_LINKS@"
 
-# The question kinds the form offers, in the order a player needs them (all are in QUERY_KINDS).
-FORM_KINDS = ("legal", "move", "recruit", "build", "activate", "battle", "retreat", "prisoners", "score", "discard")
+# The question kinds first in the form's list, in the order a player needs them; every other
+# declared kind (questions.all_kinds()) follows in the vocabulary's order, so none is left out.
+FIRST_KINDS = ("legal", "move", "end-of-move", "battle", "score", "how-many", "setup")
+# Fields a kind may take besides the ones it needs (its declaration lists only those): the form
+# offers them too. Every field's widget comes from its type in the question format (query.QFIELDS).
+OPTIONAL = {
+    "move": ("from", "to", "via", "units", "points", "moved-this-action"),
+    "recruit": ("units", "points", "region"),
+    "build": ("region", "structure", "points", "cost"),
+    "activate": ("region", "structure", "cost", "activations"),
+    "battle": ("region", "objectives"),
+    "retreat": ("from", "to", "units"),
+    "prisoners": ("units",),
+    "how-many": ("from", "region", "points"),
+    "draw-tactics": ("deck",),
+    "play-tactic": ("region", "card-terrain"),
+    "use-skill": ("skill", "region"),
+    "winner": ("faction",),
+    "place": ("structure",),
+    "setup": ("experience",),
+}
 
 # The six Region names known from the rulebook's examples; others are free.
 KNOWN_REGIONS = {k: L.label(v) for k, v in site_words.KNOWN_REGIONS.items()}
 VALUES = {k: L.label(v) for k, v in site_words.VALUES.items()}
+KEYS = {k: L.label(v) for k, v in site_words.KEYS.items()}
 
 WORDS = {
     key: L.label(text)
@@ -77,6 +97,29 @@ WORDS = {
         "cost": "Cost of the Structures",
         "activations": "Already activated in this action",
         "moved": "These Units entered the Region earlier in this action",
+        "of": "Which number",
+        "item": "What is placed",
+        "experience": "The players' experience",
+        "skill": "Skill",
+        "deck": "Deck",
+        "card-terrain": "Terrain of the Tactics card",
+        "position": "Spot on the Upcoming Initiative track",
+        "during-action": "Asked in the middle of an action",
+        "enabled-by": "Who enabled scoring this round",
+        "final-round": "This is the final round",
+        "trog-token": "Trog token",
+        "exploration": "An Exploration token lies here",
+        "start": "Describe the table",
+        "start-help": "Start from a situation, then change what differs.",
+        "start-blank": "An empty table",
+        "tpl-battle": "A Battle in a Region",
+        "tpl-actions": "My turn in the Actions phase",
+        "tpl-prisoners": "The Prisoners phase",
+        "tpl-round5": "The end of round 5",
+        "tpl-solo": "A solo table (against the Trogs)",
+        "region-letter": "Region {letter}",
+        "needed": "Needed for this question.",
+        "examples": "Or a rulebook example",
         "objectives": "Units on the Battle objectives",
         "obj-control": "Region Control",
         "obj-prisoners": "Capture Prisoners",
@@ -122,13 +165,80 @@ KIND_LABELS = {
 }
 
 
+def form_kinds() -> list[str]:
+    """Every declared question kind of the game, the common ones first."""
+    from havoc.games.cry_havoc import questions
+
+    declared = [k.name for k in questions.all_kinds()]
+    return [k for k in FIRST_KINDS if k in declared] + [k for k in declared if k not in FIRST_KINDS]
+
+
+def kind_fields(kind: str) -> list[str]:
+    """The fields the form shows for a kind: who asks (unless it is about the table), what it needs, the rest."""
+    from havoc.games.cry_havoc import questions
+
+    found = questions.get(kind)
+    assert found is not None, kind
+    fields = [] if found.no_actor else ["faction"]
+    for name in (*found.needs, *OPTIONAL.get(kind, ())):
+        if name not in fields:
+            fields.append(name)
+    return fields
+
+
+def field_widget(name: str) -> dict[str, Any]:
+    """How the form asks for one question field, from its type in the question format."""
+    from havoc.games.cry_havoc.query import QFIELDS
+
+    if name in ("faction", "from", "to", "region", "via", "objectives"):
+        return {"type": {"from": "region", "to": "region", "region": "region", "via": "regions"}.get(name, name)}
+    if name == "structure":
+        return {"type": "enum", "choices": list(site_words.STRUCTURES)}
+    if name == "skill":
+        return {"type": "enum", "choices": list(site_words.SKILLS)}
+    spec = QFIELDS[name]
+    if spec.kind == "enum":
+        return {"type": "enum", "choices": list(spec.choices or ())}
+    if spec.kind in ("int", "bool"):
+        return {"type": spec.kind}
+    raise ValueError(f"the Ask page has no widget for the question field {name!r} ({spec.kind})")
+
+
+def kind_form(kind: str, tr: Any) -> list[dict[str, Any]]:
+    """The fields of a kind's form: name, widget type, choices with their labels, whether it is needed."""
+    from havoc.games.cry_havoc import questions
+
+    found = questions.get(kind)
+    needs = found.needs if found else ()
+    out = []
+    for name in kind_fields(kind):
+        w = field_widget(name)
+        if "choices" in w:
+            w["choices"] = [[c, tr(VALUES[c]) if c in VALUES else c] for c in w["choices"]]
+        w["name"] = name
+        w["needed"] = name in needs
+        out.append(w)
+    return out
+
+
+def kind_helps(lang: str) -> dict[str, str]:
+    """Each kind's line of help (the one ``havoc ask --help`` prints), in the page's language."""
+    from havoc.clilang import CLI_CONTEXT
+    from havoc.games.cry_havoc import questions
+    from havoc.i18n import translator
+
+    return {
+        k.name: translator(lang).text(CLI_CONTEXT, k.help) if lang != "en" else k.help for k in questions.all_kinds()
+    }
+
+
 class AskDirective(SphinxDirective):
     """``{havoc-ask}``: the assistant's form (no content, no options)."""
 
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES, PHASES
+        from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES, PHASES, TROG_TOKENS
 
         ctx = get_context(self.env)
         loc = self.get_location()
@@ -142,11 +252,17 @@ class AskDirective(SphinxDirective):
             "factions": {f: tr(VALUES[f]) for f in FACTIONS},
             "phases": {p: tr(VALUES[p]) for p in PHASES},
             "objectives": list(OBJECTIVES),
-            "kinds": {k: tr(KIND_LABELS.get(k) or VALUES[k]) for k in FORM_KINDS},
+            "kinds": {k: tr(KIND_LABELS.get(k) or VALUES[k]) for k in form_kinds()},
+            "forms": {k: kind_form(k, tr) for k in form_kinds()},
+            "helps": kind_helps(ctx.lang),
+            "structures": {k: tr(VALUES[k]) for k in site_words.STRUCTURES},
+            "trog-tokens": {k: tr(VALUES[k]) for k in TROG_TOKENS},
+            "keys": {k: tr(v) for k, v in KEYS.items()},
+            "examples": self.examples(ctx),
             "known": {k: tr(v) for k, v in KNOWN_REGIONS.items()},
             "links": LINKS_MARK,
         }
-        blob = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+        blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
         blob = blob.replace(json.dumps(LINKS_MARK), LINKS_MARK)
         words = data["words"]
         markup = (
@@ -159,6 +275,21 @@ class AskDirective(SphinxDirective):
             "</div>"
         )
         return [nodes.raw("", markup, format="html")]
+
+    def examples(self, ctx: Any) -> list[dict[str, Any]]:
+        """The rulebook's stored examples a player may start from: title, position and question."""
+        from havoc.examples import is_extra
+        from havoc.spec import plain
+
+        rs = ctx.ruleset
+        out = []
+        for rule in rs.rules.values():
+            for ex in rule.examples:
+                if is_extra(rs, ex):
+                    continue  # the solo Trogs' decisions are not questions of this form
+                title = ctx.text(f"{ex.id}:title", ex.title, self.get_location())
+                out.append({"title": title, "position": plain(ex.position), "question": plain(ex.query)})
+        return out
 
 
 def on_page_context(

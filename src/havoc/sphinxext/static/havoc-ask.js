@@ -26,14 +26,14 @@
 
   // --- state -----------------------------------------------------------------------------
   function emptyRegion() {
-    return {name: "", units: {}, control: "", battle: "", attacker: "", crystals: "", structure: "", owner: "", hq: "", adjacent: ""};
+    return {name: "", units: {}, control: "", battle: "", attacker: "", crystals: "", structure: "", owner: "", hq: "", adjacent: "",
+            trog: "", exploration: false};
   }
   function initialState() {
     return {
       players: ["humans", "pilgrims"], round: "1", phase: "actions", turn: "humans",
-      regions: [emptyRegion(), emptyRegion()], paste: "", usePaste: false, sides: {},
-      q: {kind: "legal", faction: "", from: "", to: "", via: "", units: "", points: "", region: "", structure: "",
-          cost: "", activations: "", moved: false, obj: {}}
+      regions: [emptyRegion(), emptyRegion()], paste: "", usePaste: false, sides: {}, enabledBy: "", finalRound: false, variant: "",
+      asked: false, q: {kind: "legal", obj: {}}
     };
   }
   function encode(s) {
@@ -65,7 +65,8 @@
     return initialState();
   }
   var state = load();
-  function save() {
+  function save(asked) {
+    state.asked = !!asked; // a shared link opens with the answer only when it was asked as it stands
     try { localStorage.setItem(STORE, JSON.stringify(state)); } catch (e) {}
     try { history.replaceState(null, "", "#s=" + encode(state)); } catch (e) {}
   }
@@ -78,14 +79,46 @@
     return t.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ł/g, "l").replace(/Ł/g, "L")
       .toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "region";
   }
+  // An unnamed Region is an invented one: "example-a" reads "Region A" (and declines) in answers.
+  var LETTERS = "abcdefghijklmnopqrstuvwxyz";
+  // (a card left empty, with neither name nor anything on it, is no Region of the table)
+  function rid(r, i) { return slug(r.name) || (i < LETTERS.length && filled(r) ? "example-" + LETTERS[i] : ""); }
+  function filled(r) {
+    var any = Object.keys(r.units || {}).some(function (f) { return String(r.units[f]).trim() !== ""; });
+    return any || ["control", "battle", "attacker", "crystals", "structure", "hq", "adjacent", "trog"].some(function (k) {
+      return String(r[k] || "").trim() !== "";
+    }) || !!r.exploration;
+  }
+  function letterName(id) {
+    var m = /^example-([a-z])$/.exec(id);
+    return m ? W["region-letter"].replace("{letter}", m[1].toUpperCase()) : "";
+  }
+  function pastedIds() {
+    var text = state.paste || "", ids = [];
+    try {
+      var data = JSON.parse(text);
+      return data && data.regions && typeof data.regions === "object" ? Object.keys(data.regions) : [];
+    } catch (e) { /* YAML: the keys one level under `regions:` */ }
+    var inside = false, indent = -1;
+    text.split(/\r?\n/).forEach(function (line) {
+      if (/^regions\s*:/.test(line)) { inside = true; indent = -1; return; }
+      if (!inside || !line.trim() || /^\s*#/.test(line)) return;
+      var m = /^(\s*)([A-Za-z0-9_-]+)\s*:/.exec(line);
+      if (!/^\s/.test(line)) { inside = false; return; }
+      if (m && (indent < 0 || m[1].length === indent)) { indent = m[1].length; ids.push(m[2]); }
+    });
+    return ids;
+  }
   function regionIds() {
-    var ids = state.regions.map(function (r) { return slug(r.name); }).filter(function (x) { return x; });
+    if (state.usePaste && state.paste.trim()) return pastedIds();
+    var ids = state.regions.map(rid).filter(function (x) { return x; });
     state.regions.forEach(function (r) { names(r.adjacent).forEach(function (n) { if (ids.indexOf(n) < 0) ids.push(n); }); });
     return ids;
   }
   function shownName(id) {
-    var r = state.regions.filter(function (x) { return slug(x.name) === id; })[0];
-    if (r) return r.name.trim();
+    var r = state.regions.filter(function (x, i) { return rid(x, i) === id; })[0];
+    if (r) return r.name.trim() || letterName(id);
+    if (letterName(id)) return letterName(id);
     if (D.known[id]) return D.known[id];
     for (var i = 0; i < state.regions.length; i++) {
       var named = String(state.regions[i].adjacent || "").split(",").map(function (x) { return x.trim(); });
@@ -110,7 +143,8 @@
   function field(labelText, input, path, help) {
     input.id = input.id || "ha-f" + (++uid);
     if (path) input.dataset.path = path;
-    var wrap = el("div", {"class": "ha-field"}, [el("label", {"for": input.id, text: labelText}), input]);
+    input.dataset.label = labelText;
+    var wrap = el("div", {"class": "ha-field"}, [el("label", {"for": input.id, text: labelText}), input.stepper || input]);
     if (help) {
       var h = el("small", {"class": "ha-help", id: input.id + "-help", text: help});
       input.setAttribute("aria-describedby", h.id);
@@ -127,10 +161,28 @@
     s.addEventListener("change", function () { onChange(s.value); save(); });
     return s;
   }
+  // a count: typed, or stepped with − and + (one tap each, no keyboard on a phone)
   function number(value, onChange, min) {
-    var i = el("input", {type: "number", inputMode: "numeric", min: String(min || 0), value: value === undefined ? "" : value});
+    var lo = min || 0;
+    var i = el("input", {type: "number", inputMode: "numeric", min: String(lo), value: value === undefined ? "" : value});
     i.addEventListener("input", function () { onChange(i.value); save(); });
+    function step(by) {
+      var n = parseInt(i.value, 10);
+      n = isNaN(n) ? (by > 0 ? lo : lo) : Math.max(lo, n + by);
+      i.value = String(n); onChange(i.value); save();
+      i.dispatchEvent(new Event("change", {bubbles: true}));
+    }
+    var minus = el("button", {type: "button", "class": "ha-step", text: "−", tabIndex: -1, "aria-hidden": "true"});
+    var plus = el("button", {type: "button", "class": "ha-step", text: "+", tabIndex: -1, "aria-hidden": "true"});
+    minus.addEventListener("click", function () { step(-1); });
+    plus.addEventListener("click", function () { step(1); });
+    i.stepper = el("div", {"class": "ha-stepper"}, [minus, i, plus]);
     return i;
+  }
+  function check(id, label, value, onChange) {
+    var c = el("input", {type: "checkbox", id: id, checked: !!value});
+    c.addEventListener("change", function () { onChange(c.checked); save(); });
+    return el("div", {"class": "ha-field ha-wide"}, [el("label", {"class": "ha-check", "for": c.id}, [c, document.createTextNode(" " + label)])]);
   }
   function text(value, onChange, list) {
     var i = el("input", {type: "text", value: value || "", autocomplete: "off", spellcheck: false});
@@ -138,6 +190,13 @@
     i.addEventListener("input", function () { onChange(i.value); save(); });
     i.addEventListener("change", function () { renderQuestion(); });
     return i;
+  }
+  // the solo Trogs stand on the board without a player
+  function unitFactions() {
+    return state.variant === "solo" && state.players.indexOf("trogs") < 0 ? state.players.concat(["trogs"]) : state.players;
+  }
+  function structureOptions() {
+    return Object.keys(D.structures).map(function (k) { return [k, D.structures[k]]; });
   }
   function factionOptions(only) {
     return (only || FACTIONS).map(function (f) { return [f, D.factions[f]]; });
@@ -156,11 +215,86 @@
   var engineStatus = el("p", {"class": "ha-engine", id: "ha-engine", role: "status"});
   var datalist = el("datalist", {id: "ha-known"});
   Object.keys(D.known).forEach(function (id) { datalist.append(el("option", {value: D.known[id]})); });
-  form.append(datalist, tableBox, regionsBox, pasteBox, questionBox, topErrors,
+  form.append(datalist, renderStart(), tableBox, regionsBox, pasteBox, questionBox, topErrors,
               el("div", {"class": "ha-buttons"}, [askButton, shareButton]), engineStatus);
   // the stable hook for tools: data-state (asking, done, error), data-verdict, data-engine
   var hook = el("div", {id: "havoc-answer"}, [answerBox]);
   root.append(form, hook);
+
+  // Starting points: a common situation to change rather than an empty table to fill.
+  function reg(units, extra) { return Object.assign(emptyRegion(), {units: units}, extra || {}); }
+  var TEMPLATES = {
+    "tpl-actions": function () {
+      return {phase: "actions", turn: "humans", q: {kind: "legal", region: "example-a", from: "example-a", to: "example-b", obj: {}},
+              sides: {humans: {hand: "5", prisoners: {}}},
+              regions: [reg({humans: 3}, {adjacent: "example-b", control: "humans"}), reg({pilgrims: 1}, {adjacent: "example-a"})]};
+    },
+    "tpl-battle": function () {
+      return {phase: "actions", turn: "humans", q: {kind: "battle", region: "example-a", from: "example-a", to: "example-b", obj: {}},
+              regions: [reg({humans: 4, pilgrims: 4}, {battle: "1", attacker: "pilgrims", control: "humans", adjacent: "example-b"}),
+                        reg({}, {control: "humans", adjacent: "example-a"})]};
+    },
+    "tpl-prisoners": function () {
+      return {phase: "prisoners", turn: "", q: {kind: "prisoners", faction: "humans", obj: {}},
+              sides: {humans: {vp: "4", prisoners: {}}, pilgrims: {prisoners: {humans: 2}}}, regions: [reg({humans: 2}), reg({pilgrims: 2})]};
+    },
+    "tpl-round5": function () {
+      return {round: "5", phase: "scoring", turn: "", finalRound: true, q: {kind: "winner", obj: {}},
+              sides: {humans: {vp: "20", prisoners: {}}, pilgrims: {vp: "18", prisoners: {}}},
+              regions: [reg({humans: 2}, {control: "humans", crystals: "3"}), reg({pilgrims: 2}, {control: "pilgrims", crystals: "1"})]};
+    },
+    "tpl-solo": function () {
+      return {players: ["humans"], variant: "solo", phase: "actions", turn: "humans",
+              q: {kind: "legal", obj: {}}, regions: [reg({humans: 3}, {adjacent: "example-b"}), reg({trogs: 2}, {trog: "nest", adjacent: "example-a"})]};
+    }
+  };
+  function stored() { try { return !!localStorage.getItem(STORE); } catch (e) { return false; } }
+  function startFrom(key) {
+    var base = initialState();
+    if (key !== "start-blank") Object.assign(base, TEMPLATES[key]());
+    base.q = Object.assign(initialState().q, base.q);
+    state = merge(base);
+    save(); renderTable(); renderRegions(); renderPaste(); renderQuestion();
+  }
+  // a stored example: its position goes in the paste box (asked as it is), its question in the form
+  function startFromExample(x) {
+    var base = initialState();
+    base.paste = JSON.stringify(x.position, null, 1);
+    base.usePaste = true;
+    base.players = (x.position.players || base.players).slice();
+    var q = {kind: x.question.ask, obj: {}, extra: {}};
+    var shown = formOf(q.kind).map(function (f) { return f.name; });
+    Object.keys(x.question).forEach(function (k) {
+      var v = x.question[k];
+      if (k === "ask") return;
+      if (shown.indexOf(k) < 0) { q.extra[k] = v; return; } // asked as the example has it (a card's Units …)
+      if (k === "objectives") { Object.keys(v).forEach(function (f) { q.obj[f] = Object.assign({}, v[f]); }); }
+      else if (Array.isArray(v)) q[k] = v.join(", ");
+      else q[k] = typeof v === "number" ? String(v) : v;
+    });
+    base.q = q;
+    state = merge(base);
+    save(); renderTable(); renderRegions(); renderPaste(); renderQuestion();
+  }
+  function renderStart() {
+    var box = el("div", {"class": "ha-start"});
+    var keys = ["tpl-actions", "tpl-battle", "tpl-prisoners", "tpl-round5", "tpl-solo", "start-blank"];
+    keys.forEach(function (k) {
+      var b = el("button", {type: "button", "class": "ha-template", "data-template": k, text: W[k]});
+      b.addEventListener("click", function () { startFrom(k); document.getElementById("ha-kind").focus(); });
+      box.append(b);
+    });
+    var examples = D.examples || [];
+    if (examples.length) {
+      var pick = select(examples.map(function (x, i) { return [String(i), x.title]; }), "", function (v) {
+        if (v !== "") startFromExample(examples[int(v)]);
+      }, true, "—");
+      pick.id = "ha-example";
+      box.append(field(W.examples, pick));
+    }
+    return el("details", {"class": "ha-starts", open: !stored() && !/[#&][sq]=/.test(location.hash)},
+              [el("summary", {text: W.start}), el("p", {"class": "ha-help", text: W["start-help"]}), box]);
+  }
 
   function renderTable() {
     tableBox.replaceChildren(el("legend", {text: W.table}));
@@ -184,6 +318,10 @@
       field(W.turn, select(factionOptions(state.players), state.turn, function (v) { state.turn = v; }, true, W.none), "turn")
     ]);
     tableBox.append(players, row);
+    tableBox.append(el("div", {"class": "ha-row"}, [
+      field(W["enabled-by"], select(factionOptions(state.players), state.enabledBy, function (v) { state.enabledBy = v; }, true, W.none), "scoring.enabled-by"),
+      check("ha-final-round", W["final-round"], state.finalRound, function (v) { state.finalRound = v; })
+    ]));
     state.sides = state.sides || {};
     state.players.forEach(function (f) {
       var side = state.sides[f] = state.sides[f] || {};
@@ -201,15 +339,21 @@
     });
   }
 
+  // a Region filled in without a name becomes "Region A, B…" among the question's choices
+  regionsBox.addEventListener("change", function (ev) {
+    if (!ev.target.closest(".ha-region") || ev.target.type === "text") return; // names re-render themselves
+    renderQuestion(); // the question's fields only: the focus stays where it is
+  });
   function renderRegions() {
     regionsBox.replaceChildren(el("legend", {text: W.regions}), el("p", {"class": "ha-help", text: W["example-note"]}));
     state.regions.forEach(function (r, i) {
       var card = el("div", {"class": "ha-region"});
       var name = text(r.name, function (v) { r.name = v; }, "ha-known");
       name.id = "ha-region-" + i + "-name";
+      name.placeholder = letterName("example-" + (LETTERS[i] || ""));
       card.append(field(W["region-name"], name, "region-name:" + i, W["region-name-help"]));
       var units = el("div", {"class": "ha-row"});
-      state.players.forEach(function (f) {
+      unitFactions().forEach(function (f) {
         units.append(field(W["units-of"] + ": " + D.factions[f],
                            number(r.units[f], function (v) { r.units[f] = v; }), "region:" + i + ".units." + f));
       });
@@ -225,8 +369,13 @@
         field(W.attacker, select(opts, r.attacker, function (v) { r.attacker = v; }, true, W.none), "region:" + i + ".battle.attacker")
       ]));
       card.append(el("div", {"class": "ha-row"}, [
-        field(W["structure-type"], text(r.structure, function (v) { r.structure = v; }), "region:" + i + ".structures"),
+        field(W["structure-type"], select(structureOptions(), slug(r.structure), function (v) { r.structure = v; }, true, W.none), "region:" + i + ".structures"),
         field(W["structure-owner"], select(opts, r.owner, function (v) { r.owner = v; }, true, W.none), "region:" + i + ".structures.owner")
+      ]));
+      card.append(el("div", {"class": "ha-row"}, [
+        field(W["trog-token"], select(Object.keys(D["trog-tokens"]).map(function (t) { return [t, D["trog-tokens"][t]]; }), r.trog,
+                                      function (v) { r.trog = v; }, true, W.none), "region:" + i + ".trog-token"),
+        check("ha-region-" + i + "-exploration", W.exploration, r.exploration, function (v) { r.exploration = v; })
       ]));
       card.append(field(W.neighbours, text(r.adjacent, function (v) { r.adjacent = v; }, "ha-known"), "region:" + i + ".adjacent", W["names-help"]));
       var remove = el("button", {type: "button", "class": "ha-remove", text: W["remove-region"]});
@@ -245,48 +394,48 @@
   function renderPaste() {
     pasteBox.replaceChildren(el("summary", {text: W.paste}));
     var area = el("textarea", {id: "ha-paste", rows: 8, value: state.paste, spellcheck: false});
-    area.addEventListener("input", function () { state.paste = area.value; if (area.value.trim()) { state.usePaste = true; use.checked = true; } save(); });
+    area.addEventListener("input", function () { state.paste = area.value; if (area.value.trim()) { state.usePaste = true; use.checked = true; } save(); renderQuestion(); });
     var use = el("input", {type: "checkbox", id: "ha-use-paste", checked: !!state.usePaste});
-    use.addEventListener("change", function () { state.usePaste = use.checked; save(); });
+    use.addEventListener("change", function () { state.usePaste = use.checked; save(); renderQuestion(); });
     pasteBox.append(field(W.paste, area, "paste"),
                     el("label", {"class": "ha-check", "for": use.id}, [use, document.createTextNode(" " + W["use-paste"])]));
     if (state.usePaste) pasteBox.open = true;
   }
 
-  var FIELDS = {
-    legal: ["faction"],
-    move: ["faction", "from", "to", "via", "units", "points", "moved"],
-    recruit: ["faction", "units", "points", "region"],
-    build: ["faction", "region", "structure", "points", "cost"],
-    activate: ["faction", "region", "structure", "cost", "activations"],
-    battle: ["region", "objectives"],
-    retreat: ["faction", "from", "to", "units"],
-    prisoners: ["faction", "units"],
-    score: ["faction"],
-    discard: ["faction"]
-  };
+  // The form of each question kind comes from the kind's declaration (D.forms, written by the
+  // page's module from the game's question kinds): its fields, their widgets and choices.
+  var LABEL = {"moved-this-action": "moved", structure: "structure-type"};
+  function fieldLabel(name) { return W[LABEL[name] || name] || (D.keys || {})[name] || name; }
+  function formOf(kind) { return D.forms[kind] || []; }
 
   function renderQuestion() {
     var q = state.q;
+    if (!D.forms[q.kind]) q.kind = Object.keys(D.kinds)[0];
+    if (q.extra && q.extraKind !== undefined && q.extraKind !== q.kind) q.extra = {};
+    if (q.extra) q.extraKind = q.kind; // an example's extra fields go with its kind only
     questionBox.replaceChildren(el("legend", {text: W.question}));
     var kinds = Object.keys(D.kinds).map(function (k) { return [k, D.kinds[k]]; });
     var kind = select(kinds, q.kind, function (v) { q.kind = v; renderQuestion(); document.getElementById("ha-kind").focus(); });
     kind.id = "ha-kind";
-    questionBox.append(field(W.kind, kind, "q.ask"));
+    questionBox.append(field(W.kind, kind, "q.ask", (D.helps || {})[q.kind]));
     var ids = regionIds().map(function (id) { return [id, shownName(id)]; });
     var box = el("div", {"class": "ha-row"});
-    (FIELDS[q.kind] || []).forEach(function (name) {
-      var path = "q." + name;
-      if (name === "faction") box.append(field(W.faction, select(factionOptions(state.players), q.faction, function (v) { q.faction = v; }, true, W["whose-turn"]), path));
-      else if (name === "from" || name === "to" || name === "region") box.append(field(W[name], select(ids, q[name], function (v) { q[name] = v; }, true, "—"), path));
-      else if (name === "via") box.append(field(W.via, text(q.via, function (v) { q.via = v; }, "ha-known"), path, W["names-help"]));
-      else if (name === "structure") box.append(field(W["structure-type"], text(q.structure, function (v) { q.structure = v; }), path));
-      else if (name === "moved") {
-        var c = el("input", {type: "checkbox", id: "ha-q-moved", checked: !!q.moved});
-        c.addEventListener("change", function () { q.moved = c.checked; save(); });
-        box.append(el("div", {"class": "ha-field ha-wide"}, [el("label", {"class": "ha-check", "for": c.id}, [c, document.createTextNode(" " + W.moved)])]));
-      } else if (name === "objectives") box.append(objectives());
-      else box.append(field(W[name], number(q[name], function (v) { q[name] = v; }), path));
+    formOf(q.kind).forEach(function (f) {
+      var name = f.name, path = "q." + name, label = fieldLabel(name);
+      var set = function (v) { q[name] = v; };
+      if (f.type === "faction") box.append(field(label, select(factionOptions(state.players), q[name], set, true, W["whose-turn"]), path));
+      else if (f.type === "region") {
+        box.append(field(label, select(ids, q[name], set, true, "—"), path));
+      } else if (f.type === "regions") box.append(field(label, text(q[name], set, "ha-known"), path, W["names-help"]));
+      else if (f.type === "enum") {
+        if (f.needed && !q[name]) q[name] = f.choices[0][0];
+        box.append(field(label, select(f.choices, q[name], set, !f.needed, "—"), path));
+      } else if (f.type === "bool") {
+        var c = check("ha-q-" + name, label, q[name], set);
+        c.querySelector("input").dataset.path = path;
+        box.append(c);
+      } else if (f.type === "objectives") box.append(objectives());
+      else box.append(field(label, number(q[name], set), path));
     });
     questionBox.append(box);
   }
@@ -306,7 +455,7 @@
         i.setAttribute("aria-label", D.factions[f] + ": " + W["obj-" + o]);
         i.dataset.path = "q.objectives." + f + "." + o;
         i.id = "ha-obj-" + f + "-" + o;
-        row.append(el("td", {}, [i]));
+        row.append(el("td", {}, [i.stepper || i]));
       });
       body.append(row);
     });
@@ -326,6 +475,7 @@
     if (int(state.round) !== undefined) p.round = int(state.round);
     if (state.phase) p.phase = state.phase;
     if (state.turn) p.turn = state.turn;
+    if (state.variant) p.variant = state.variant;
     var sides = {};
     state.players.forEach(function (f) {
       var side = (state.sides || {})[f], out = {};
@@ -343,9 +493,16 @@
       if (Object.keys(out).length) sides[f] = out;
     });
     if (Object.keys(sides).length) p.factions = sides;
+    paths["scoring.enabled-by"] = fieldId("scoring.enabled-by");
+    paths["scoring.final-round"] = "ha-final-round";
+    if (state.enabledBy || state.finalRound) {
+      p.scoring = {};
+      if (state.enabledBy) p.scoring["enabled-by"] = state.enabledBy;
+      if (state.finalRound) p.scoring["final-round"] = true;
+    }
     var regions = {};
     state.regions.forEach(function (r, i) {
-      var id = slug(r.name);
+      var id = rid(r, i);
       if (!id) return;
       var pre = "regions." + id;
       var out = {};
@@ -353,7 +510,7 @@
       var units = {};
       Object.keys(r.units).forEach(function (f) {
         var n = int(r.units[f]);
-        if (n !== undefined && state.players.indexOf(f) >= 0) { units[f] = n; }
+        if (n !== undefined && unitFactions().indexOf(f) >= 0) { units[f] = n; }
         paths[pre + ".units." + f] = fieldId("region:" + i + ".units." + f);
       });
       if (Object.keys(units).length) out.units = units;
@@ -362,6 +519,10 @@
       if (int(r.crystals) !== undefined) out.crystals = int(r.crystals);
       if (int(r.battle) !== undefined || r.attacker) out.battle = {token: int(r.battle), attacker: r.attacker || undefined};
       if (r.structure.trim()) out.structures = [{type: slug(r.structure), owner: r.owner || undefined}];
+      if (r.trog) out["trog-token"] = r.trog;
+      if (r.exploration) out.exploration = true;
+      paths[pre + ".trog-token"] = fieldId("region:" + i + ".trog-token");
+      paths[pre + ".exploration"] = "ha-region-" + i + "-exploration";
       var adj = names(r.adjacent);
       if (adj.length) out.adjacent = adj;
       ["control", "hq", "crystals", "battle.token", "battle.attacker", "adjacent", "structures", "structures.owner"].forEach(function (k) {
@@ -385,27 +546,28 @@
   }
   function question() {
     var q = state.q, out = {ask: q.kind};
-    (FIELDS[q.kind] || []).forEach(function (name) {
+    if (q.extra && q.extra.ask === undefined) Object.assign(out, q.extra);
+    formOf(q.kind).forEach(function (f) {
+      var name = f.name, v = q[name];
       paths[name] = fieldId("q." + name);
-      if (name === "faction" && q.faction) out.faction = q.faction;
-      else if ((name === "from" || name === "to" || name === "region") && q[name]) out[name] = q[name];
-      else if (name === "via" && names(q.via).length) out.via = names(q.via);
-      else if (name === "structure" && q.structure.trim()) out.structure = slug(q.structure);
-      else if (name === "moved" && q.moved) out["moved-this-action"] = true;
-      else if (name === "objectives") {
+      if (f.type === "faction" || f.type === "region" || f.type === "enum") { if (v) out[name] = v; }
+      else if (f.type === "regions") { if (names(v).length) out[name] = names(v); }
+      else if (f.type === "bool") { if (v) out[name] = true; }
+      else if (f.type === "objectives") {
         var obj = {};
-        state.players.forEach(function (f) {
+        q.obj = q.obj || {};
+        unitFactions().concat(Object.keys(q.obj)).filter(function (g, i, all) { return all.indexOf(g) === i; }).forEach(function (g) {
           var side = {}, any = false;
           D.objectives.forEach(function (o) {
-            var n = int((q.obj[f] || {})[o]);
-            paths["objectives." + f + "." + o] = "ha-obj-" + f + "-" + o;
+            var n = int((q.obj[g] || {})[o]);
+            paths["objectives." + g + "." + o] = "ha-obj-" + g + "-" + o;
             if (n !== undefined) { side[o] = n; any = true; }
           });
-          if (any) obj[f] = side;
+          if (any) obj[g] = side;
         });
         if (Object.keys(obj).length) out.objectives = obj;
         paths.objectives = "ha-objectives";
-      } else if (["units", "points", "cost", "activations"].indexOf(name) >= 0 && int(q[name]) !== undefined) out[name] = int(q[name]);
+      } else if (int(v) !== undefined) out[name] = int(v);
     });
     paths.ask = "ha-kind";
     return out;
@@ -419,7 +581,9 @@
   }
   function place(problem) {
     var where = problem["in"], path = problem.field || "", id;
-    var msg = (problem.line ? "(" + problem.line + ") " : "") + problem.message;
+    // an API path in the message ("(regions.north.units.humans)") is said in the reader's words
+    var msg = (problem.line ? "(" + problem.line + ") " : "") + String(problem.message).replace(/\(((?:[a-z0-9_-]+\.)+[a-z0-9_-]+)\)/g,
+      function (m, p) { return "(" + pathLabel(p) + ")"; });
     if (state.usePaste && where === "position") id = "ha-paste";
     else {
       var key = path;
@@ -431,17 +595,27 @@
       if (!id && where === "request" && problem.field === "position") id = state.usePaste ? "ha-paste" : undefined;
     }
     if (id === "ha-paste" && problem.field) msg = problem.field + ": " + msg;
+    else if (input0(id) && problem.field && !err0(id)) msg = input0(id).dataset.label + ": " + msg;
     var input = id && document.getElementById(id);
     var err = input && (document.getElementById(id + "-err") || (input.closest(".ha-field, .ha-players") || input).querySelector(".ha-error"));
     if (!err) {
       topErrors.hidden = false;
-      topErrors.append(el("p", {text: (problem.field ? problem.field + ": " : "") + msg}));
+      topErrors.append(el("p", {text: (problem.field ? pathLabel(problem.field) + ": " : "") + msg}));
       return null;
     }
     err.hidden = false;
     err.textContent = (err.textContent ? err.textContent + " " : "") + msg;
     if (input.matches("input, select, textarea")) input.setAttribute("aria-invalid", "true");
     return input;
+  }
+
+  function input0(id) { return id && document.getElementById(id); }
+  function err0(id) { return id && document.getElementById(id + "-err"); }
+  // an API path said in the reader's words: "regions.north.units.humans" → "north, Units, Humans"
+  function pathLabel(path) {
+    return String(path).split(/\.|\[|\]/).filter(function (x) { return x && !/^\d+$/.test(x); }).map(function (x) {
+      return D.factions[x] || (regionIds().indexOf(x) >= 0 ? shownName(x) : fieldLabel(x));
+    }).join(", ");
   }
 
   // --- asking -----------------------------------------------------------------------------------------
@@ -466,10 +640,24 @@
 
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
-    ask(request());
+    var body = request();
+    if (missing(body.question)) return;
+    ask(body, true);
   });
+  // a field the kind needs and the form leaves empty is marked here, before asking
+  function missing(q) {
+    clearErrors();
+    var first = null;
+    formOf(q.ask).forEach(function (f) {
+      if (!f.needed || q[f.name] !== undefined) return;
+      var i = place({"in": "question", field: f.name, message: W.needed});
+      first = first || i;
+    });
+    if (first) { hook.dataset.state = "error"; hook.dataset.verdict = ""; topErrors.hidden = false; topErrors.prepend(el("p", {"class": "ha-lead", text: W["fix-fields"]})); first.focus(); }
+    return !!first;
+  }
 
-  function ask(body) {
+  function ask(body, fromForm) {
     clearErrors();
     // the previous answer goes at once: it never stands under a question it did not answer
     answerBox.hidden = true;
@@ -482,7 +670,7 @@
     call("POST", "ask", body)
       .then(function (res) { return (labelsLoaded || Promise.resolve()).then(function () { return res; }); })
       .then(function (res) {
-        if (res[0] === 200) return show(res[1], body.question);
+        if (res[0] === 200) { if (fromForm) save(true); return show(res[1], body.question); }
         hook.dataset.state = "error";
         var first = null;
         (res[1].problems || []).forEach(function (p) { var i = place(p); first = first || i; });
@@ -570,8 +758,16 @@
     hook.dataset.verdict = a.verdict === null || a.verdict === undefined || openQuestion(a.kind, sent) ? "" : String(a.verdict);
     hook.dataset.state = "done";
     answerBox.hidden = false;
-    answerBox.focus();
+    answerBox.focus({preventScroll: true});
+    // the answer at the top of the screen, where the eyes go after the tap
+    answerBox.scrollIntoView({block: "start"});
+    // once more after the page settles (the sticky header, late fonts), so it stays at the top
+    [150, 600].forEach(function (ms) {
+      setTimeout(function () { if (window.scrollY + 1 < answerTop()) answerBox.scrollIntoView({block: "start"}); }, ms);
+    });
   }
+  // where the answer's top would put the page (a reader who scrolled on is not pulled back)
+  function answerTop() { return answerBox.getBoundingClientRect().top + window.scrollY - 80; }
   // mirrors the interpreter's Answer.yes_no, which the JSON does not carry
   function openQuestion(kind, q) {
     q = q || {};
@@ -611,7 +807,11 @@
   // #q=<base64url of the JSON body of POST /api/ask>: asked at once, without a tap (for tools)
   function linkedQuestion() {
     var m = /[#&]q=([A-Za-z0-9_-]+)/.exec(location.hash);
-    if (!m) return;
+    if (!m) {
+      // a shared #s= link of a question that was asked opens with its answer
+      if (/[#&]s=/.test(location.hash) && state.asked && !hook.dataset.state) ask(request(), true);
+      return;
+    }
     var body;
     try { body = decode(m[1]); } catch (e) { return; }
     if (body && typeof body === "object") ask(body);

@@ -1,0 +1,249 @@
+"""The Ask page on a phone: the six questions of issue 23, each from a starting point, in few taps.
+
+The built site (pages and the in-browser engine, as ``havoc docs`` builds them) is served by
+``python -m http.server``; headless Chromium on a phone viewport asks each question in English
+and Polish. Every tap is counted (a native picker is two: open it, pick), typed text may only
+be a number, and a question may take at most 8 taps. The answers are checked where the issue
+found them wrong (scoring, setup, end of a move onto a Trog token). The answer must be on screen
+after asking, and a shared link (``#s=…``) must open with it shown.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import ARGS, CHROMIUM, PHONE
+from test_engine_browser import ensure_pyodide
+from test_site import Site, real_site  # noqa: F401 - the fixture is shared
+
+from havoc.commands.docs import _offline as docs_offline_step
+from havoc.games.cry_havoc.ask_page import form_kinds
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+MAX_TAPS = 8
+
+
+@pytest.fixture(scope="module")
+def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: F811
+    import shutil
+
+    ensure_pyodide()
+    out = tmp_path_factory.mktemp("taps") / "site"
+    shutil.copytree(real_site.out, out)
+    assert docs_offline_step(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def host(site: Path) -> Iterator[str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(base + "/index.html", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+class Player:
+    """A player's thumb on the page: every tap counted, only numbers typed."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.taps = 0
+
+    def tap(self, selector: str) -> None:
+        self.page.locator(selector).first.tap()
+        self.taps += 1
+
+    def pick(self, selector: str, value: str) -> None:
+        """A native picker: one tap opens it, one picks."""
+        self.page.locator(selector).first.select_option(value)
+        self.taps += 2
+
+    def number(self, selector: str, n: int) -> None:
+        """One tap into the field, then the number on the phone's number pad (no text)."""
+        assert re.fullmatch(r"\d+", str(n))
+        self.page.locator(selector).first.fill(str(n))
+        self.taps += 1
+
+    def start(self, template: str) -> None:
+        self.tap(f"[data-template={template}]")
+
+    def ask(self) -> dict[str, str]:
+        # a question stopped before asking (a needed field left empty) leaves no "done" behind
+        self.page.evaluate("document.getElementById('havoc-answer').removeAttribute('data-state')")
+        self.tap("button.ha-ask")
+        self.page.wait_for_selector(
+            "#havoc-answer[data-state=done], #havoc-answer[data-state=error]", state="attached", timeout=180_000
+        )
+        hook = self.page.locator("#havoc-answer")
+        return {
+            "state": str(hook.get_attribute("data-state")),
+            "verdict": str(hook.get_attribute("data-verdict")),
+            "text": self.page.locator("#ha-answer").inner_text()
+            + " ".join(self.page.locator(".ha-top-errors, .ha-error").all_inner_texts()),
+        }
+
+
+def in_view(page: Any, selector: str) -> bool:
+    page.wait_for_timeout(400)  # the page settles after the answer is shown
+    box = page.locator(selector).bounding_box()
+    height = page.viewport_size["height"]
+    # its top on screen with room for the verdict under it (a short answer at the page's end sits lower)
+    return box is not None and 0 <= box["y"] <= height - 300
+
+
+# The six questions of the issue: what the player taps, and what the answer must say.
+def leave(p: Player) -> None:
+    p.start("tpl-battle")
+    p.number('[data-path="region:0.units.humans"]', 8)
+    p.number('[data-path="region:0.units.pilgrims"]', 3)
+    p.pick("#ha-kind", "move")
+    p.number('[data-path="q.units"]', 3)
+
+
+def battle(p: Player) -> None:
+    p.start("tpl-battle")
+    for side in ("humans", "pilgrims"):
+        for obj, n in (("control", 2), ("prisoners", 1), ("attrition", 1)):
+            p.number(f"#ha-obj-{side}-{obj}", n)
+
+
+def legal(p: Player) -> None:
+    p.start("tpl-actions")
+
+
+def score(p: Player) -> None:
+    p.start("tpl-round5")
+    p.pick('[data-path="scoring.enabled-by"]', "pilgrims")
+    p.pick("#ha-kind", "score")
+
+
+def setup(p: Player) -> None:
+    p.start("start-blank")
+    p.tap("label[for=ha-player-machines]")
+    p.pick("#ha-kind", "setup")
+    p.pick('[data-path="q.experience"]', "experienced")
+
+
+def end_of_move(p: Player) -> None:
+    p.start("tpl-actions")
+    p.pick('[data-path="region:0.trog-token"]', "war-party")
+    p.pick("#ha-kind", "end-of-move")
+
+
+QUESTIONS: dict[str, tuple[Callable[[Player], None], dict[str, list[str]]]] = {
+    # 8 defenders, 3 attackers: each attacker holds back 2, so 2 may leave, not 3
+    "leave": (leave, {"en": ["No", "2"], "pl": ["Nie", "2"]}),
+    "battle": (battle, {"en": ["Region Control: Humans win (2 : 2)"], "pl": ["wygrywają Ludzie (2 : 2)"]}),
+    "legal": (legal, {"en": ["Move", "Region A: 3 → Region B"], "pl": ["Ruch", "Region A: 3 → Region B"]}),
+    # scoring enabled by the Pilgrims: everyone scores their Crystals
+    "score": (score, {"en": ["Humans: +3 VP", "Pilgrims: +1 VP"], "pl": ["Ludzie: +3 PZ", "Pielgrzymi: +1 PZ"]}),
+    "setup": (setup, {"en": ["3 players", "Skills per player"], "pl": ["3 graczy"]}),
+    "end-of-move": (end_of_move, {"en": ["Trog token: reveal it"], "pl": ["Żeton Trogów: odkryjcie go"]}),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_six_questions_in_few_taps(browser: Any, host: str, lang: str) -> None:
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    taps: dict[str, int] = {}
+    for name, (steps, words) in QUESTIONS.items():
+        page.goto(f"{host}/{lang}/assistant.html")
+        page.evaluate("localStorage.clear()")
+        page.goto(f"{host}/{lang}/assistant.html")
+        page.wait_for_selector("#havoc-answer", state="attached")
+        p = Player(page)
+        steps(p)
+        got = p.ask()
+        taps[name] = p.taps
+        assert got["state"] == "done", (name, got)
+        for word in words[lang]:
+            assert word in got["text"], (name, got["text"])
+        assert "Scoring is not enabled" not in got["text"] and "Punktowanie nie" not in got["text"], got["text"]
+        assert in_view(page, "#ha-answer"), name  # the answer at the top of the screen
+    print(lang, taps)
+    assert max(taps.values()) <= MAX_TAPS, taps
+    context.close()
+
+
+def test_a_shared_link_opens_with_the_answer_shown(browser: Any, host: str) -> None:
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/en/assistant.html")
+    page.wait_for_selector("#ha-kind", state="attached")
+    p = Player(page)
+    legal(p)
+    assert p.ask()["state"] == "done"
+    link = str(page.evaluate("location.href"))
+    assert "#s=" in link
+    other = context.new_page()
+    other.goto(link)
+    other.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=180_000)
+    assert in_view(other, "#ha-answer"), (other.locator("#ha-answer").bounding_box(), other.evaluate("scrollY"))
+    context.close()
+
+
+def test_every_question_kind_is_on_the_page(browser: Any, host: str) -> None:
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    for lang in ("en", "pl"):
+        page.goto(f"{host}/{lang}/assistant.html")
+        page.wait_for_selector("#ha-kind", state="attached")
+        offered = page.eval_on_selector_all("#ha-kind option", "os => os.map(o => o.value)")
+        assert offered == form_kinds()
+    context.close()
+
+
+def test_every_rulebook_example_is_a_starting_point(browser: Any, host: str) -> None:
+    """Each stored example fills the form (its position pasted, its question picked) and is answered."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/en/assistant.html")
+    page.wait_for_selector("#ha-example", state="attached")
+    titles = page.eval_on_selector_all("#ha-example option", "os => os.filter(o => o.value).map(o => o.value)")
+    assert len(titles) > 30
+    failed = []
+    for value in titles:
+        p = Player(page)
+        p.pick("#ha-example", value)
+        got = p.ask()
+        if got["state"] != "done":
+            failed.append((page.locator(f"#ha-example option[value='{value}']").inner_text(), got["text"]))
+    assert not failed, failed
+    context.close()
