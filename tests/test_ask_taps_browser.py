@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_browser import ARGS, CHROMIUM, PHONE
 from test_engine_browser import ensure_pyodide
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
@@ -120,11 +121,22 @@ class Player:
 
 
 def in_view(page: Any, selector: str) -> bool:
-    page.wait_for_timeout(400)  # the page settles after the answer is shown
-    box = page.locator(selector).bounding_box()
-    height = page.viewport_size["height"]
-    # its top on screen with room for the verdict under it (a short answer at the page's end sits lower)
-    return box is not None and 0 <= box["y"] <= height - 300
+    """Whether ``selector``'s top comes on screen with room for the verdict under it (a short
+    answer at the page's end sits lower); the page scrolls once it settles, so wait up to 5 s."""
+    try:
+        page.wait_for_function(
+            """([sel, room]) => {
+                const el = document.querySelector(sel);
+                if (!el) return false;
+                const top = el.getBoundingClientRect().top;
+                return top >= 0 && top <= window.innerHeight - room;
+            }""",
+            arg=[selector, 300],
+            timeout=5_000,
+        )
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 # The six questions of the issue: what the player taps, and what the answer must say.
