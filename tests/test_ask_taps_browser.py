@@ -11,18 +11,13 @@ after asking, and a shared link (``#s=…``) must open with it shown.
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_browser import ARGS, CHROMIUM, PHONE
+from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is a shared fixture
 from test_engine_browser import ensure_pyodide
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
@@ -47,36 +42,8 @@ def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # 
 
 @pytest.fixture(scope="module")
 def host(site: Path) -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(base + "/index.html", timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.1)
+    with static_host(site) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 class Player:
@@ -191,7 +158,7 @@ QUESTIONS: dict[str, tuple[Callable[[Player], None], dict[str, list[str]]]] = {
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])
-def test_the_six_questions_in_few_taps(browser: Any, host: str, lang: str) -> None:
+def test_the_six_questions_in_few_taps(browser: Any, host: str, lang: str) -> None:  # noqa: F811
     context = browser.new_context(**PHONE, service_workers="block")
     page = context.new_page()
     taps: dict[str, int] = {}
@@ -214,7 +181,7 @@ def test_the_six_questions_in_few_taps(browser: Any, host: str, lang: str) -> No
     context.close()
 
 
-def test_a_shared_link_opens_with_the_answer_shown(browser: Any, host: str) -> None:
+def test_a_shared_link_opens_with_the_answer_shown(browser: Any, host: str) -> None:  # noqa: F811
     context = browser.new_context(**PHONE, service_workers="block")
     page = context.new_page()
     page.goto(f"{host}/en/assistant.html")
@@ -231,7 +198,7 @@ def test_a_shared_link_opens_with_the_answer_shown(browser: Any, host: str) -> N
     context.close()
 
 
-def test_every_question_kind_is_on_the_page(browser: Any, host: str) -> None:
+def test_every_question_kind_is_on_the_page(browser: Any, host: str) -> None:  # noqa: F811
     context = browser.new_context(**PHONE, service_workers="block")
     page = context.new_page()
     for lang in ("en", "pl"):
@@ -242,7 +209,7 @@ def test_every_question_kind_is_on_the_page(browser: Any, host: str) -> None:
     context.close()
 
 
-def test_every_rulebook_example_is_a_starting_point(browser: Any, host: str) -> None:
+def test_every_rulebook_example_is_a_starting_point(browser: Any, host: str) -> None:  # noqa: F811
     """Each stored example fills the form (its position pasted, its question picked) and is answered."""
     context = browser.new_context(**PHONE, service_workers="block")
     page = context.new_page()

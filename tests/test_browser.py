@@ -6,11 +6,18 @@ Screenshots of a rule page on a 390×844 phone viewport go to build/screenshots/
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import re
+import socket
+import subprocess
+import sys
 import threading
+import time
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,6 +40,32 @@ ARGS = [
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 SCREENSHOTS = REPO / "build" / "screenshots"
 RULE_PAGE = "rules/battle-regions.html"
+
+
+@contextlib.contextmanager
+def static_host(folder: Path) -> Iterator[str]:
+    """``folder`` served by ``python -m http.server`` in a process of its own (a plain static host,
+    no havoc), until the block ends; yields its base URL once it answers."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(base + "/index.html", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

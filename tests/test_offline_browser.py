@@ -12,18 +12,13 @@ from __future__ import annotations
 import base64
 import json
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from test_browser import ARGS, CHROMIUM, PHONE, SCREENSHOTS
+from test_browser import PHONE, SCREENSHOTS, browser, static_host  # noqa: F401 - browser is a shared fixture
 from test_engine_browser import ensure_pyodide
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
 
@@ -55,36 +50,8 @@ def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # 
 
 @pytest.fixture(scope="module")
 def host(site: Path) -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(base + "/index.html", timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.1)
+    with static_host(site) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def answered(pg: Any) -> str:
@@ -94,7 +61,7 @@ def answered(pg: Any) -> str:
     return str(pg.get_attribute("#havoc-answer", "data-state"))
 
 
-def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, host: str, site: Path) -> None:
+def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, host: str, site: Path) -> None:  # noqa: F811
     context = browser.new_context(**PHONE, locale="pl-PL", service_workers="allow")
     pg = context.new_page()
     outside: list[str] = []
@@ -140,7 +107,7 @@ def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, h
     context.close()
 
 
-def test_without_the_engine_the_page_says_so_in_its_language(browser: Any, host: str, site: Path) -> None:
+def test_without_the_engine_the_page_says_so_in_its_language(browser: Any, host: str, site: Path) -> None:  # noqa: F811
     """An engine that cannot start (here: its files are gone) is reported, and no stale answer shows."""
     context = browser.new_context(**PHONE, locale="pl-PL", service_workers="block")
     context.route("**/_engine/**", lambda route: route.abort())
@@ -154,7 +121,9 @@ def test_without_the_engine_the_page_says_so_in_its_language(browser: Any, host:
 
 
 def test_a_new_build_replaces_the_cache_and_downloads_only_what_changed(
-    browser: Any, site: Path, tmp_path: Path
+    browser: Any,
+    site: Path,
+    tmp_path: Path,  # noqa: F811
 ) -> None:
     """The host gets a new build: one page changed, and the WebAssembly Python is gone from the host.
     The new service worker still installs (it copies unchanged files from the old cache, it does
@@ -163,22 +132,7 @@ def test_a_new_build_replaces_the_cache_and_downloads_only_what_changed(
 
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(copy)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(base + "/index.html", timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.1)
+    with static_host(copy) as base:
         context = browser.new_context(**PHONE, service_workers="allow")
         pg = context.new_page()
         pg.goto(f"{base}/en/index.html")
@@ -216,6 +170,3 @@ def test_a_new_build_replaces_the_cache_and_downloads_only_what_changed(
         )
         assert wasm > 1_000_000  # copied from the old cache
         context.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_browser import ARGS, CHROMIUM, PHONE, SCREENSHOTS
+from test_browser import PHONE, SCREENSHOTS, browser  # noqa: F401 - browser is a shared fixture
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -58,18 +58,8 @@ def server(real_site: Site) -> Iterator[str]:  # noqa: F811
         proc.wait(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
 @pytest.fixture
-def page(browser: Any, server: str) -> Iterator[Any]:
+def page(browser: Any, server: str) -> Iterator[Any]:  # noqa: F811
     context = browser.new_context(**PHONE, locale="pl-PL")
     pg = context.new_page()
     outside: list[str] = []
