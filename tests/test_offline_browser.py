@@ -121,9 +121,9 @@ def test_without_the_engine_the_page_says_so_in_its_language(browser: Any, host:
 
 
 def test_a_new_build_replaces_the_cache_and_downloads_only_what_changed(
-    browser: Any,
+    browser: Any,  # noqa: F811
     site: Path,
-    tmp_path: Path,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     """The host gets a new build: one page changed, and the WebAssembly Python is gone from the host.
     The new service worker still installs (it copies unchanged files from the old cache, it does
