@@ -129,8 +129,10 @@ def _render(cat: Catalog) -> bytes:
     return render_po(cat)
 
 
-def render_po(cat: Catalog, width: int = 0, sort_output: bool = False, include_lineno: bool = False) -> bytes:
-    """The catalog as ``.po`` bytes, with each previous msgid (``#|``) on one line.
+def render_po(cat: Catalog, width: int = 0, sort_output: bool = False) -> bytes:
+    """The catalog as ``.po`` bytes, with each previous msgid (``#|``) on one line and no
+    ``#:`` line references: moving code or YAML changes no catalog (the context names a
+    rule's entries; ``havoc check`` locates a message by its catalog line).
 
     Babel wraps ``#|`` lines like prose, at spaces and after hyphens, even inside the quoted
     string, so they cannot be read back exactly; written whole, a second update reads them
@@ -148,7 +150,7 @@ def render_po(cat: Catalog, width: int = 0, sort_output: bool = False, include_l
         for msg in cat:
             if msg.id and _key(msg) in previous:
                 msg.previous_id = []
-        write_po(buf, cat, width=width, omit_header=False, sort_output=sort_output, include_lineno=include_lineno)
+        write_po(buf, cat, width=width, no_location=True, omit_header=False, sort_output=sort_output)
     finally:
         for msg in cat:
             if msg.id and _key(msg) in saved:
@@ -166,13 +168,6 @@ def render_po(cat: Catalog, width: int = 0, sort_output: bool = False, include_l
     return "\n".join(lines).encode("utf-8")
 
 
-def _strip_header(data: bytes) -> bytes:
-    """Template bytes without what changes when nothing a translator sees did: the creation date
-    and the ``#:`` locations (a moved line of code or YAML is not a new message)."""
-    volatile = (b'"POT-Creation-Date', b'"PO-Revision-Date', b"#:")
-    return b"\n".join(ln for ln in data.splitlines() if not ln.startswith(volatile))
-
-
 def extract(ruleset: Ruleset, root: Path | None = None, tmpls: dict[str, Catalog] | None = None) -> list[Path]:
     """Write ``locales/<domain>.pot`` for every domain; return the paths written."""
     root = root or locales_root()
@@ -180,7 +175,7 @@ def extract(ruleset: Ruleset, root: Path | None = None, tmpls: dict[str, Catalog
     for domain, cat in (tmpls or templates(ruleset)).items():
         path = root / f"{domain}.pot"
         data = _render(cat)
-        if not path.exists() or _strip_header(path.read_bytes()) != _strip_header(data):
+        if not path.exists() or _strip_dates(path.read_bytes()) != _strip_dates(data):
             safeio.write_bytes(path, data)
         written.append(path)
     return written
@@ -399,7 +394,7 @@ def check_all(ruleset: Ruleset, root: Path | None = None) -> Report:
         pot = root / f"{domain}.pot"
         if not pot.exists():
             report.problems.append(f"{_rel(pot)}: missing; run `havoc catalog update`")
-        elif _strip_header(pot.read_bytes()) != _strip_header(_render(tmpl)):
+        elif _strip_dates(pot.read_bytes()) != _strip_dates(_render(tmpl)):
             report.problems.append(f"{_rel(pot)}: out of date with the rules and code; run `havoc catalog update`")
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:

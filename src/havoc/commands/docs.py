@@ -347,7 +347,7 @@ def update_catalog(ruleset: str, doctrees: Path) -> int:
 def _write_po(path: Path, catalog: Any) -> None:
     from havoc.catalogs import render_po
 
-    safeio.write_bytes(path, render_po(catalog, width=100, sort_output=True, include_lineno=False))
+    safeio.write_bytes(path, render_po(catalog, width=100, sort_output=True))
 
 
 class BuiltPagesHandler(http.server.SimpleHTTPRequestHandler):
