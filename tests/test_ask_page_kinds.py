@@ -1,13 +1,13 @@
 """The Ask page's form comes from the question kinds the game declares: none is left out.
 
-A kind added to the game (a module under ``questions/`` and a name in the vocabulary) appears on
+A kind added to the game (a module under ``kinds/`` and a name in the vocabulary) appears on
 the page with its fields, without editing the page's script; a field type the page has no widget
 for fails here rather than leaving the kind unaskable.
 """
 
 from __future__ import annotations
 
-from havoc.games.cry_havoc import questions
+from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.ask_page import VALUES, WORDS, form_kinds, kind_form, kind_helps
 from havoc.games.cry_havoc.contract import QUESTION_KINDS
 
@@ -21,7 +21,7 @@ def test_every_declared_kind_is_offered_once() -> None:
 
 
 def test_every_needed_field_has_a_widget_and_every_choice_a_label() -> None:
-    for kind in questions.all_kinds():
+    for kind in registry.all_kinds():
         form = kind_form(kind.name, lambda s: s)
         names = [f["name"] for f in form]
         for need in kind.needs:

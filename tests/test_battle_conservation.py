@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from havoc import rulebook
 from havoc.errors import InputError
 from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.contract import FACTIONS
-from havoc.games.cry_havoc.queries import answer
 from havoc.games.cry_havoc.query import parse_compact, parse_query
 
 PLAYERS = [f for f in FACTIONS if f != "trogs"]

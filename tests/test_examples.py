@@ -14,7 +14,7 @@ import pytest
 from havoc import rulebook
 from havoc.examples import is_extra
 from havoc.games.cry_havoc import position
-from havoc.games.cry_havoc.queries import answer
+from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.query import parse_query
 from havoc.rulebook.model import Example
 

@@ -1,4 +1,8 @@
-"""A question kind is checked where it is declared: `havoc check` resolves its handler and probe."""
+"""A question kind is checked where it is declared: `havoc check` resolves everything it names.
+
+Its module, handler, probe, figure words, labels in every language and its docs entry: a kind
+missing any of them is a located problem (the declaring file and the kind's name), never a traceback.
+"""
 
 from __future__ import annotations
 
@@ -9,76 +13,109 @@ from pathlib import Path
 import pytest
 
 from havoc import game, rulebook
+from havoc.cli import main
 from havoc.errors import Problem, RulebookError
-from havoc.games.cry_havoc import questions
+from havoc.games.cry_havoc import kind as registry
+
+_TOY = """\
+from havoc.games.cry_havoc.answering import generic
+from havoc.games.cry_havoc.kind import QuestionKind
 
 
-def _toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, handler: str, legal: str | None) -> questions.QuestionKind:
-    """A throwaway kind, declared in a module of its own (as a real kind is)."""
-    (tmp_path / "toy_kind.py").write_text(
-        "from havoc.games.cry_havoc.questions import QuestionKind\n"
-        "\n"
-        "KIND = QuestionKind(\n"
-        '    name="hand-size",\n'
-        '    label="Hand size",\n'
-        '    help="How many cards does the faction hold?",\n'
-        '    answers="how many cards the faction holds",\n'
-        "    needs=(),\n"
-        '    figures=("must-discard",),\n'
-        "    per_side=(),\n"
-        "    no_actor=False,\n"
-        f"    legal={legal!r},\n"
-        f"    handler={handler!r},\n"
-        '    verdict="none",\n'
-        ")\n"
-    )
+def ask_hand_size(job):
+    return generic(job, job.ctx(), "How many cards?")
+
+
+def probe_hand_size(report):
+    pass
+
+
+KIND = QuestionKind(
+    name="hand-size",
+    label={label!r},
+    help="How many cards does the faction hold?",
+    answers={answers!r},
+    needs=(),
+    figures=("must-discard",),
+    {handler}
+    {probe}
+    verdict="none",
+)
+"""
+_KIND_LINE = 13  # the line of `KIND = QuestionKind(` in the toy module
+
+
+def _toy_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str = "toy_kind", **parts: str) -> Path:
+    fill = {
+        "label": "Discard",  # a label the catalogs translate
+        "answers": "how many cards must go",  # words the site catalog translates
+        "handler": "handler=ask_hand_size,",
+        "probe": "",
+    }
+    fill.update(parts)
+    path = tmp_path / f"{name}.py"
+    path.write_text(_TOY.format(**fill))
     monkeypatch.syspath_prepend(str(tmp_path))
-    sys.modules.pop("toy_kind", None)
-    kind: questions.QuestionKind = importlib.import_module("toy_kind").KIND
+    sys.modules.pop(name, None)
+    return path
+
+
+def _toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **parts: str) -> registry.QuestionKind:
+    """A throwaway kind, declared in a module of its own (as a real kind is)."""
+    _toy_module(tmp_path, monkeypatch, **parts)
+    kind: registry.QuestionKind = importlib.import_module("toy_kind").KIND
     return kind
 
 
-def _check(kinds: list[questions.QuestionKind]) -> list[Problem]:
-    from havoc.games.cry_havoc.queries import legal_probes
+def _check(kinds: list[registry.QuestionKind]) -> list[Problem]:
     from havoc.games.cry_havoc.ui import has_label
 
-    return questions.check_kinds(kinds, legal_probes(), lambda f: has_label("figure", f))
+    return registry.check_kinds(kinds, lambda f: has_label("figure", f))
 
 
 def test_every_shipped_kind_resolves() -> None:
-    assert _check(list(questions.all_kinds())) == []
+    assert _check(list(registry.all_kinds())) == []
+    assert registry.check_labels(registry.all_kinds()) == []
     assert game.check(rulebook.load("cry-havoc")) == []
 
 
+def test_the_toy_kind_is_complete(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kind = _toy(tmp_path, monkeypatch, probe="probe=probe_hand_size,")
+    assert _check([kind]) == registry.check_labels([kind]) == registry.check_site_words([kind]) == []
+
+
 def test_a_missing_handler_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    kind = _toy(tmp_path, monkeypatch, "havoc.games.cry_havoc.queries:ask_hand_size", None)
-    problems = _check([kind])
-    assert len(problems) == 1
-    p = problems[0]
-    assert p.file.endswith("toy_kind.py") and p.line == 3
-    assert "'hand-size'" in p.message and "ask_hand_size" in p.message
-    # Asking it is the same located error, never a traceback (AttributeError).
+    kind = _toy(tmp_path, monkeypatch, handler="")
+    [p] = _check([kind])
+    assert p.file.endswith("toy_kind.py") and p.line == _KIND_LINE
+    assert "'hand-size'" in p.message and "handler" in p.message
+    # Asking it is the same located error, never a traceback (TypeError: None is not callable).
     with pytest.raises(RulebookError, match="hand-size"):
         kind.handle(None)
 
 
-@pytest.mark.parametrize(
-    "handler", ["no.such.module:ask", "havoc.games.cry_havoc.queries", "havoc.games.cry_havoc.queries:Job.nope"]
-)
-def test_a_malformed_handler_is_a_located_problem(
+@pytest.mark.parametrize("handler", ["handler='ask_hand_size',", "handler=42,"])
+def test_a_handler_that_is_no_function_is_a_located_problem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, handler: str
 ) -> None:
-    kind = _toy(tmp_path, monkeypatch, handler, None)
+    kind = _toy(tmp_path, monkeypatch, handler=handler)
     [p] = _check([kind])
-    assert p.line == 3 and "handler" in p.message
+    assert p.line == _KIND_LINE and "handler" in p.message
+
+
+def test_a_probe_that_is_no_function_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kind = _toy(tmp_path, monkeypatch, probe="probe='hand_size',")
+    [p] = _check([kind])
+    assert p.file.endswith("toy_kind.py") and p.line == _KIND_LINE
+    assert "'hand-size'" in p.message and "probe 'hand_size'" in p.message
 
 
 def test_a_figure_without_words_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    kind = _toy(tmp_path, monkeypatch, "havoc.games.cry_havoc.queries:ask_discard", None)
+    kind = _toy(tmp_path, monkeypatch)
     kind.figures = ("hand-size", "must-discard")
     [p] = _check([kind])
     assert (
-        p.line == 3
+        p.line == _KIND_LINE
         and "'hand-size'" in p.message
         and "without a label in ui.py's figure labels: hand-size" in p.message
     )
@@ -87,37 +124,71 @@ def test_a_figure_without_words_is_a_located_problem(tmp_path: Path, monkeypatch
 def test_words_missing_from_the_site_catalog_are_a_located_problem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    kind = _toy(tmp_path, monkeypatch, "havoc.games.cry_havoc.queries:ask_discard", None)
-    [p] = questions.check_site_words([kind])
-    assert p.line == 3 and "'how many cards the faction holds'" in p.message and "site.po" in p.message
-    assert questions.check_site_words(questions.all_kinds()) == []
+    kind = _toy(tmp_path, monkeypatch, answers="how many cards the faction holds")
+    [p] = registry.check_site_words([kind])
+    assert p.line == _KIND_LINE and "'how many cards the faction holds'" in p.message and "site.po" in p.message
+    assert registry.check_site_words(registry.all_kinds()) == []
 
 
-def test_a_missing_probe_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    kind = _toy(tmp_path, monkeypatch, "havoc.games.cry_havoc.queries:ask_discard", "hand_size")
-    [p] = _check([kind])
-    assert p.file.endswith("toy_kind.py") and p.line == 3
-    assert "'hand-size'" in p.message and "'hand_size'" in p.message
+def test_a_label_without_polish_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    kind = _toy(tmp_path, monkeypatch, label="Hand size")
+    [p] = registry.check_labels([kind])
+    assert p.file.endswith("toy_kind.py") and p.line == _KIND_LINE
+    assert "'hand-size'" in p.message and "'Hand size'" in p.message and "havoc.po" in p.message
 
 
-def test_a_declared_kind_with_a_bad_handler_fails_havoc_check(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kind_without_its_docs_entry_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from havoc.games.cry_havoc import docs_pages
+
+    kind = _toy(tmp_path, monkeypatch)
+    pages = list(docs_pages())
+    assert registry.check_docs([kind], pages) == []
+    page = tmp_path / "positions.md"
+    page.write_text("# Positions\n\nThe kinds are listed by hand.\n")
+    [p] = registry.check_docs([kind], [page])
+    assert p.file.endswith("toy_kind.py") and "'hand-size'" in p.message and "havoc-kinds" in p.message
+
+
+def test_a_kind_module_that_does_not_load_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A typo in a kind's module (a NameError at import) is reported at the module, not raised."""
+    package = tmp_path / "toykinds"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    _toy_module(package, monkeypatch, name="hand_size", handler="handler=ask_hand_sise,")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "PACKAGE", "toykinds")
+    monkeypatch.setattr(registry, "QUESTION_KINDS", ("hand-size",))
+    monkeypatch.setattr(registry, "_loaded", {})
+    monkeypatch.setattr(registry, "_broken", {})
+    monkeypatch.setattr(registry, "module_path", lambda kind: str(package / "hand_size.py"))
+    assert registry.get("hand-size") is None
+    [p] = registry.check(lambda f: True)
+    assert p.file == str(package / "hand_size.py") and p.line == _KIND_LINE + 7  # the `handler=` line
+    assert "'hand-size'" in p.message and "NameError" in p.message and "ask_hand_sise" in p.message
+
+
+def test_a_declared_kind_with_a_bad_handler_fails_havoc_check(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The whole path: a shipped kind whose handler goes missing makes `havoc check` fail, located."""
-    kind = questions.get("discard")
+    kind = registry.get("discard")
     assert kind is not None
-    monkeypatch.setattr(kind, "handler", "havoc.games.cry_havoc.queries:ask_gone")
-    monkeypatch.setattr(kind, "_handle", None)
+    monkeypatch.setattr(kind, "handler", None)
     problems = game.check(rulebook.load("cry-havoc"))
     assert [str(p) for p in problems] == [
-        f"src/havoc/games/cry_havoc/questions/discard.py:{kind.line}: question kind 'discard': "
-        "handler 'havoc.games.cry_havoc.queries:ask_gone' names no function (expected 'module:function')"
+        f"src/havoc/games/cry_havoc/kinds/discard.py:{kind.line}: question kind 'discard': "
+        "names no handler (handler=the function that answers it)"
     ]
+    assert main(["check", "--ruleset", "cry-havoc"]) == 1
+    err = capsys.readouterr().err
+    assert "kinds/discard.py" in err and "'discard'" in err and "Traceback" not in err
 
 
 _ALLOWED = {"yes-no": {True, False, "no-unless"}, "checked": {True, False}, "none": {None}}
 
 
 def test_every_kind_declares_a_known_verdict_and_a_label() -> None:
-    for kind in questions.all_kinds():
+    for kind in registry.all_kinds():
         assert kind.verdict in _ALLOWED, kind.name
         assert kind.label.strip(), kind.name
 
@@ -131,7 +202,7 @@ def test_the_verdict_follows_the_kind_declaration() -> None:
     """
     from havoc.examples import is_extra
     from havoc.games.cry_havoc import position
-    from havoc.games.cry_havoc.queries import answer
+    from havoc.games.cry_havoc.answering import answer
     from havoc.games.cry_havoc.query import parse_query
 
     rs = rulebook.load()
@@ -142,21 +213,21 @@ def test_the_verdict_follows_the_kind_declaration() -> None:
                 continue
             pos = position.parse(ex.position, rs, ex.id)
             got = answer(rs, pos, parse_query(ex.query, pos, ex.id))
-            kind = questions.get(got.kind)
+            kind = registry.get(got.kind)
             assert kind is not None
             assert got.verdict_value in _ALLOWED[kind.verdict], (ex.id, got.verdict_value)
             if kind.verdict != "yes-no":
                 assert got.yes_no is False, ex.id
             seen.add(kind.verdict)
     assert seen == set(_ALLOWED)
-    assert {k.name for k in questions.all_kinds() if k.verdict == "none"} >= {"how-many", "end-of-move", "setup"}
-    assert {k.name for k in questions.all_kinds() if k.verdict == "checked"} >= {"discard", "legal", "score"}
+    assert {k.name for k in registry.all_kinds() if k.verdict == "none"} >= {"how-many", "end-of-move", "setup"}
+    assert {k.name for k in registry.all_kinds() if k.verdict == "checked"} >= {"discard", "legal", "score"}
 
 
 def test_kind_labels_come_from_the_kind_declarations() -> None:
     from havoc.games.cry_havoc.ui import kind_label
 
-    assert kind_label("enable-scoring") == questions.get("enable-scoring").label == "Enable scoring"  # type: ignore[union-attr]
+    assert kind_label("enable-scoring") == registry.get("enable-scoring").label == "Enable scoring"  # type: ignore[union-attr]
     assert kind_label("enable-scoring", "pl") != "Enable scoring"  # translated through the ui catalog
     assert kind_label("trogs") == "What do the solo Trogs do?"
 
@@ -167,10 +238,10 @@ def test_every_kind_label_is_in_the_ui_catalog_with_polish() -> None:
     from havoc.games.cry_havoc.ui import kind_label
 
     template = catalogs.ui_template()
-    for kind in questions.all_kinds():
+    for kind in registry.all_kinds():
         msg = template.get(kind.label, context=catalogs.UI_CONTEXT)
         assert msg is not None, kind.name
-        where = f"src/havoc/games/cry_havoc/questions/{kind.name.replace('-', '_')}.py"
+        where = f"src/havoc/games/cry_havoc/kinds/{kind.name.replace('-', '_')}.py"
         assert any(loc[0] == where for loc in msg.locations), (kind.name, msg.locations)
         assert kind_label(kind.name, "pl") != kind.label, kind.name
 
@@ -207,4 +278,4 @@ def test_the_positions_table_is_generated_from_the_kinds() -> None:
         lines.append("| " + ", ".join(f"`{k}`" for k in kinds) + f" | {answers} | {shown} |")
     hand = _HAND_TABLE.splitlines()
     assert lines[: len(hand)] == hand  # kinds added later come as rows of their own after these
-    assert [k for kinds, _, _ in rows() for k in kinds] == [k.name for k in questions.all_kinds()]
+    assert [k for kinds, _, _ in rows() for k in kinds] == [k.name for k in registry.all_kinds()]

@@ -17,8 +17,8 @@ import yaml
 
 from havoc import rulebook
 from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.figures import FIGURES
-from havoc.games.cry_havoc.queries import answer
 from havoc.games.cry_havoc.query import parse_compact
 
 PAGE = Path(__file__).resolve().parents[1] / "docsbuild" / "positions.md"

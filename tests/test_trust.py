@@ -18,8 +18,8 @@ from havoc import cli, rulebook
 from havoc.errors import InputError
 from havoc.examples import is_extra
 from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.figures import FIGURES, answer_schema
-from havoc.games.cry_havoc.queries import answer
 from havoc.games.cry_havoc.query import KINDS, parse_compact, parse_query
 from havoc.games.cry_havoc.ui import figure_label, kind_label
 from havoc.interpreter.answer import render_text

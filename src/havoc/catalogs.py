@@ -91,7 +91,26 @@ def ui_template() -> Catalog:
         cat.add(message, locations=[loc], context=ctx, auto_comments=comments)
     _add_nouns(cat)
     _add_help(cat)
-    return cat
+    return _sorted(cat)
+
+
+def _sorted(cat: Catalog) -> Catalog:
+    """The template in a stable order (by context, then English), not in the order the code
+    happens to hold the strings: moving a string to another module changes no catalog."""
+
+    def key(msg: Message) -> tuple[str, str]:
+        return (msg.context or "", str(msg.id[0] if isinstance(msg.id, (tuple, list)) else msg.id))
+
+    out = Catalog(project=HEADER_PROJECT, version="", fuzzy=False)
+    for msg in sorted((m for m in cat if m.id), key=key):
+        out.add(
+            msg.id,
+            locations=msg.locations,
+            flags=msg.flags,
+            auto_comments=msg.auto_comments,
+            context=msg.context,
+        )
+    return out
 
 
 def _add_help(cat: Catalog) -> None:

@@ -96,7 +96,7 @@ def question_schema() -> dict[str, Any]:
 
 
 def answer(rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer:
-    from havoc.games.cry_havoc.queries import answer as answer_question
+    from havoc.games.cry_havoc.answering import answer as answer_question
 
     return answer_question(rs, pos, question, lang)
 
@@ -136,21 +136,26 @@ def needs_of(*exprs: Any) -> frozenset[str]:
 
 
 def check_rules(rs: Ruleset) -> list[Any]:
-    """What ``havoc check`` verifies of this game's code: every question kind's handler and probe exist."""
+    """What ``havoc check`` verifies of this game's code: everything each question kind names
+    (module, handler, probe, figure words, labels in every language, its docs entry) exists."""
     if not rs.question_kinds:
         return []
-    from havoc.games.cry_havoc import questions
-    from havoc.games.cry_havoc.queries import legal_probes
+    from havoc.games.cry_havoc import kind
     from havoc.games.cry_havoc.ui import has_label
 
-    return questions.check(legal_probes(), lambda figure: has_label("figure", figure))
+    return kind.check(lambda figure: has_label("figure", figure), docs_pages())
+
+
+def docs_pages() -> Sequence[Path]:
+    """The site's pages that may list the question kinds (the positions page's ``{havoc-kinds}``)."""
+    return sorted((_HERE.parents[3] / "docsbuild").glob("*.md"))  # none in an installed copy: nothing to check
 
 
 def question_kinds() -> Mapping[str, Any]:
-    """The question kinds this package answers, each declared in its own module (questions/)."""
-    from havoc.games.cry_havoc import questions
+    """The question kinds this package answers, each declared in its own module (kinds/)."""
+    from havoc.games.cry_havoc import kind
 
-    return {k.name: k for k in questions.all_kinds()}
+    return {k.name: k for k in kind.all_kinds()}
 
 
 class _Labels:

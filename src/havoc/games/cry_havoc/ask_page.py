@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 LINKS_MARK = "@HAVOC_RULE_LINKS@"
 
 # The question kinds first in the form's list, in the order a player needs them; every other
-# declared kind (questions.all_kinds()) follows in the vocabulary's order, so none is left out.
+# declared kind (registry.all_kinds()) follows in the vocabulary's order, so none is left out.
 FIRST_KINDS = ("legal", "move", "end-of-move", "battle", "score", "how-many", "setup")
 # Fields a kind may take besides the ones it needs (its declaration lists only those): the form
 # offers them too. Every field's widget comes from its type in the question format (query.QFIELDS).
@@ -167,17 +167,17 @@ KIND_LABELS = {
 
 def form_kinds() -> list[str]:
     """Every declared question kind of the game, the common ones first."""
-    from havoc.games.cry_havoc import questions
+    from havoc.games.cry_havoc import kind as registry
 
-    declared = [k.name for k in questions.all_kinds()]
+    declared = [k.name for k in registry.all_kinds()]
     return [k for k in FIRST_KINDS if k in declared] + [k for k in declared if k not in FIRST_KINDS]
 
 
 def kind_fields(kind: str) -> list[str]:
     """The fields the form shows for a kind: who asks (unless it is about the table), what it needs, the rest."""
-    from havoc.games.cry_havoc import questions
+    from havoc.games.cry_havoc import kind as registry
 
-    found = questions.get(kind)
+    found = registry.get(kind)
     assert found is not None, kind
     fields = [] if found.no_actor else ["faction"]
     for name in (*found.needs, *OPTIONAL.get(kind, ())):
@@ -206,9 +206,9 @@ def field_widget(name: str) -> dict[str, Any]:
 
 def kind_form(kind: str, tr: Any) -> list[dict[str, Any]]:
     """The fields of a kind's form: name, widget type, choices with their labels, whether it is needed."""
-    from havoc.games.cry_havoc import questions
+    from havoc.games.cry_havoc import kind as registry
 
-    found = questions.get(kind)
+    found = registry.get(kind)
     needs = found.needs if found else ()
     out = []
     for name in kind_fields(kind):
@@ -224,11 +224,11 @@ def kind_form(kind: str, tr: Any) -> list[dict[str, Any]]:
 def kind_helps(lang: str) -> dict[str, str]:
     """Each kind's line of help (the one ``havoc ask --help`` prints), in the page's language."""
     from havoc.clilang import CLI_CONTEXT
-    from havoc.games.cry_havoc import questions
+    from havoc.games.cry_havoc import kind as registry
     from havoc.i18n import translator
 
     return {
-        k.name: translator(lang).text(CLI_CONTEXT, k.help) if lang != "en" else k.help for k in questions.all_kinds()
+        k.name: translator(lang).text(CLI_CONTEXT, k.help) if lang != "en" else k.help for k in registry.all_kinds()
     }
 
 

@@ -160,18 +160,18 @@ def ask_epilog(lang: str | None = None) -> str:
     import textwrap
 
     from havoc.clilang import CLI_CONTEXT
-    from havoc.games.cry_havoc import questions
+    from havoc.games.cry_havoc import kind as registry
     from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.figures import help_text
     from havoc.i18n import message_language, translator, ui
 
     lang = lang or message_language()
-    kinds = [k.name for k in questions.all_kinds()]
+    kinds = [k.name for k in registry.all_kinds()]
     listed = textwrap.fill(", ".join(kinds), 76, subsequent_indent=" " * 12)
     factions = ", ".join(FACTIONS[:-1]) + " " + ui("or", lang) + " " + FACTIONS[-1]
     text = _ask_epilog_template(lang).replace("{kinds}", listed).replace("{factions}", factions)
     lines = [ui("question kinds:", lang)]
-    for k in questions.all_kinds():
+    for k in registry.all_kinds():
         about = translator(lang).text(CLI_CONTEXT, k.help) if lang != "en" else k.help
         lines.extend(textwrap.wrap(about, 84, initial_indent=f"  {k.name:15} ", subsequent_indent=" " * 18))
     return text + "\n" + "\n".join(lines) + "\n\n" + help_text(lang)
@@ -179,9 +179,9 @@ def ask_epilog(lang: str | None = None) -> str:
 
 def kind_helps() -> list[str]:
     """What ``havoc ask --help`` prints about each question kind (catalog entries, context cli)."""
-    from havoc.games.cry_havoc import questions
+    from havoc.games.cry_havoc import kind as registry
 
-    return [k.help for k in questions.all_kinds()]
+    return [k.help for k in registry.all_kinds()]
 
 
 def _common(p: argparse.ArgumentParser) -> None:

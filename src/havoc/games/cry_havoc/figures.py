@@ -1,6 +1,6 @@
 """Which figures (the numbers and facts an answer reports) each question kind can give.
 
-Each kind declares its own (``questions/<kind>.py``); this gathers them so that ``havoc ask
+Each kind declares its own (``kinds/<kind>.py``); this gathers them so that ``havoc ask
 --help``, the docs and the JSON Schema of answers say the same thing without loading the rulebook. The names are identifiers, not
 rule facts: the values come from the rules' checks and the mechanisms. A test keeps this
 list equal to what the rules define and the answers give (an unlisted figure fails it).
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from havoc.games.cry_havoc import questions
+from havoc.games.cry_havoc import kind as registry
 
-# Derived from the question kinds' own declarations (havoc.games.cry_havoc.questions).
-FIGURES: Final[dict[str, tuple[str, ...]]] = questions.figures()
+# Derived from the question kinds' own declarations (havoc.games.cry_havoc.kind).
+FIGURES: Final[dict[str, tuple[str, ...]]] = registry.figures()
 # Figures given per side of a Battle ({faction: value}) rather than for the asking faction.
-PER_SIDE: Final = questions.per_side()
+PER_SIDE: Final = registry.per_side()
 
 
 def help_text(lang: str = "en") -> str:

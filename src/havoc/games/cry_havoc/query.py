@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from havoc.errors import InputError, Problem
-from havoc.games.cry_havoc import questions
+from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import (
     DECKS,
     EXPERIENCE,
@@ -170,7 +170,7 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
         return data.line_of(key) if _is_ldict(data) else None
 
     kind: str = d["ask"]
-    declared = questions.get(kind)
+    declared = registry.get(kind)
     for key in declared.needs if declared else ():
         if key not in d:
             r.problem(

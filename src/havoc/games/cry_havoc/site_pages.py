@@ -1,7 +1,7 @@
 """What Cry Havoc adds to the site: the Ask page and the table of question kinds.
 
 ``{havoc-kinds}`` writes the positions page's table of question kinds from the kinds'
-declarations (``questions/<kind>.py``): each kind's name, what it answers and the figures its
+declarations (``kinds/<kind>.py``): each kind's name, what it answers and the figures its
 answers give. Kinds in a row (in the vocabulary's order) that answer the same and give the same
 figures share a row. The words are ``site`` catalog labels, so the table reads the same in every
 language the site is built in.
@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 
-from havoc.games.cry_havoc import ask_page, questions
+from havoc.games.cry_havoc import ask_page
+from havoc.games.cry_havoc import kind as registry
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.base import HavocDirective
 
@@ -24,14 +25,14 @@ KIND = L.label("kind")
 ANSWERS = L.label("what it answers")
 FIGURES = L.label("figures")
 NONE = L.label("none")
-for _kind in questions.all_kinds():
+for _kind in registry.all_kinds():
     L.label(_kind.answers)  # declared, so site.pot has each kind's words
 
 
 def rows() -> list[tuple[list[str], str, tuple[str, ...]]]:
     """The table's rows: (kinds, what they answer, figures), neighbours that agree merged."""
     out: list[tuple[list[str], str, tuple[str, ...]]] = []
-    for kind in questions.all_kinds():
+    for kind in registry.all_kinds():
         if out and out[-1][1] == kind.answers and out[-1][2] == kind.figures:
             out[-1][0].append(kind.name)
         else:

@@ -285,9 +285,9 @@ def _figure_labels(lang: str) -> dict[str, str]:
 
 def _kind_labels(lang: str) -> dict[str, str]:
     """Names of the question kinds, for people (help, site, answers): each kind's declared label."""
-    from havoc.games.cry_havoc import questions
+    from havoc.games.cry_havoc import kind as registry
 
-    out = {name: ui(label, lang) for name, label in questions.labels().items()}
+    out = {name: ui(label, lang) for name, label in registry.labels().items()}
     out["trogs"] = ui("What do the solo Trogs do?", lang)  # the solo variant's decider (not a question kind)
     return out
 

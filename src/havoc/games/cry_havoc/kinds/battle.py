@@ -15,9 +15,11 @@ from typing import Any
 
 from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.cry_havoc import contract as C
+from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import BattleState, Context
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.retreat import retreat_options
 from havoc.games.cry_havoc.position import Region
-from havoc.games.cry_havoc.queries import Job, retreat_options
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.grammar import Noun
@@ -456,3 +458,44 @@ def _answer(
         lines=lines,
         yes_no=False,
     )
+
+
+KIND = QuestionKind(
+    name="battle",
+    label=ui("Battle"),
+    help="Who wins each objective of the Battle in a Region, and what follows (or the order of Battles)?",
+    answers="how the Battle ends, for both sides",
+    needs=(),
+    figures=(
+        "crystals-added",
+        "wins-control",
+        "control-vp",
+        "places-control-token",
+        "places-nest",
+        "takes-prisoners",
+        "prisoners-taken",
+        "kills",
+        "kill-vp",
+        "not-fought",
+        "control-winner",
+        "vp-gained",
+        "prisoners-by",
+        "kills-by",
+        "survivors",
+        "units-in-region",
+        "returned",
+        "retreated",
+        "retreat-to",
+        "to-reserve",
+        "control-token",
+        "nest",
+        "nest-options",
+        "to-hq",
+        "survivors-to-hq",
+        "order",
+    ),
+    per_side=("vp-gained", "prisoners-by", "kills-by", "survivors", "units-in-region", "returned", "retreated"),
+    no_actor=True,
+    handler=resolve,
+    verdict="checked",
+)

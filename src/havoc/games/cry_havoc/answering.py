@@ -1,0 +1,269 @@
+"""Answering a question: the job a kind's handler works on, and the code every handler shares.
+
+A question kind's module (``kinds/<kind>.py``) answers its questions; this module holds what
+they all use: the :class:`Job` (engine, position, question, language), :func:`answer` (which
+hands the job to the kind's handler), :func:`finish` (the answer from the rule results a
+handler gathered: the rules that said no, their figures, the fixes and exceptions), the
+generic answer (every rule checked for the kind) and the explanation of a failed condition as
+a fix ("Units: at most 3"). Numbers and conditions always come from the checks and parameters
+in ``rules/``; the kinds only know in which order to read them and how to say the result.
+
+The explanation of conditions (:func:`_explain`, with its operator flip) reads the question's
+own fields (``query.units`` …), which are Cry Havoc's; it stays here rather than next to the
+interpreter's operator table until the interpreter is given the fields a game's questions bound.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from havoc.errors import InputError, Problem, RulebookError
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import get as get_kind
+from havoc.games.cry_havoc.position import Position, Region
+from havoc.games.cry_havoc.query import Query
+from havoc.games.cry_havoc.ui import faction_name, region_names, ui, value_text
+from havoc.grammar import Noun
+from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, texts
+from havoc.interpreter.engine import Engine, RuleResult, engine, merge_figures
+from havoc.interpreter.expr import ExprError
+from havoc.rulebook.model import Ruleset
+
+# The rule results a handler cites: each with the context it was evaluated in and a note.
+Cited = list[tuple[RuleResult, Context, str | None]]
+
+
+class Job:
+    """One question being answered: the engine, the position, the query and the language."""
+
+    __slots__ = ("_names", "eng", "lang", "pos", "q", "t")
+
+    def __init__(self, eng: Engine, pos: Position, q: Query, lang: str, t: Texts) -> None:
+        self.eng = eng
+        self.pos = pos
+        self.q = q
+        self.lang = lang
+        self.t = t
+        self._names: dict[str, Noun] | None = None
+
+    @property
+    def actor(self) -> str | None:
+        return self.q.faction
+
+    def ctx(self, actor: str | None = None, q: Query | None = None, **kw: Any) -> Context:
+        return Context(self.pos, q or self.q, actor if actor is not None else self.q.faction, **kw)
+
+    def region(self, rid: str | None) -> Region | None:
+        return self.pos.regions.get(rid) if rid else None
+
+    def decide(self, result: RuleResult, note: str | None = None) -> Decision:
+        return decision(self.t, self.eng.view.amendments, result, note)
+
+    def fname(self, faction: str | None) -> Noun:
+        return faction_name(faction, self.lang) if faction else Noun.plain("?")
+
+    def rname(self, rid: str | None) -> Noun:
+        """A Region of the table by its name in the asker's language ("Mgielnia", "Region A")."""
+        if self._names is None:
+            self._names = region_names(self.pos.regions, self.lang)
+        if rid is None:
+            return Noun.plain("?")
+        return self._names.get(rid) or Noun.plain(rid)
+
+    def rnames(self, rids: list[str], empty: str = "—") -> Noun:
+        """Several Regions as one declinable list ("z Mgielnią, Wybrzeżem Feralas")."""
+        return Noun.join([self.rname(r) for r in rids]) if rids else Noun.plain(empty)
+
+    def titles(self, rule_ids: list[str]) -> str:
+        """Rules named for people: their titles in the asker's language, not their IDs."""
+        out = []
+        for rid in rule_ids:
+            rule = self.eng.view.rules.get(rid) or self.eng.rs.rules.get(rid)
+            out.append(self.t.rule(rule)[0] if rule is not None else rid)
+        return "; ".join(out)
+
+
+def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
+    """Answer one question about one position: its kind's handler does (``kinds/<kind>.py``)."""
+    from havoc.games.cry_havoc import LABELS
+
+    job = Job(engine(rs, pos.variant), pos, q, lang, texts(rs, lang))
+    kind = get_kind(q.kind)
+    if kind is None:
+        raise RulebookError([Problem("question-kinds", None, f"no handler for the question kind {q.kind!r}")])
+    found: Answer = kind.handle(job)
+
+    found.labels = LABELS
+    return found
+
+
+# --- generic kinds ------------------------------------------------------------------
+
+
+def finish(
+    job: Job,
+    results: list[tuple[RuleResult, Context, str | None]],
+    question: str,
+    figures: dict[str, Any] | None = None,
+    verdict: bool | None = None,
+) -> Answer:
+    """The answer from the rule results a kind's handler gathered: the rules that said no (or
+    all of them), their figures, the fixes and exceptions; the verdict is "no rule said no"
+    unless given. Every kind's handler ends here (the kind's declaration then settles yes_no)."""
+    failed = [(r, c, n) for r, c, n in results if r.passed is False]
+    if verdict is None:
+        verdict = not failed
+    shown = failed if failed else results
+    decisions = [job.decide(r, n) for r, _, n in shown]
+    figs = merge_figures([r for r, _, _ in results])
+    if figures:
+        figs.update(figures)
+    hint = next((d.hint for d in decisions if d.hint), None)
+    fixes: list[str] = []
+    for r, c, _ in failed:
+        fixes.extend(_fixes(job, r, c))
+    unless = _exceptions(failed) if verdict is False else []
+    for rid in unless:
+        rule = job.eng.view.rules.get(rid) or job.eng.rs.rules.get(rid)
+        if rule is not None:
+            exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
+            exception.specific = True  # its text is what the player checks the card against
+            decisions.append(exception)
+    return Answer(
+        kind=job.q.kind,
+        question=question,
+        verdict=verdict,
+        rules=decisions,
+        figures=figs,
+        lang=job.lang,
+        hint=hint,
+        fixes=list(dict.fromkeys(fixes)),
+        overlay=deciding_overlay(job.eng.rs, decisions),
+        unless=unless,
+    )
+
+
+def _exceptions(failed: list[tuple[RuleResult, Context, str | None]]) -> list[str]:
+    """The exception rules of a "no", when every rule that said no names one (else none)."""
+    out: list[str] = []
+    for r, _, _ in failed:
+        check = r.rule.check
+        if check is None or not check.unless:
+            return []
+        out.extend(check.unless)
+    return list(dict.fromkeys(out))
+
+
+def generic(job: Job, ctx: Context, question: str) -> Answer:
+    """The answer of a generic kind: every rule checked for the kind, yes when none says no."""
+    results = job.eng.evaluate(job.q.kind, ctx)
+    return finish(job, [(r, ctx, None) for r in results], question)
+
+
+def passes(rs: list[RuleResult]) -> bool:
+    """No rule among ``rs`` said no."""
+    return all(r.passed is not False for r in rs)
+
+
+def whole(value: Any) -> int:
+    """A figure as a whole number (0 when it is none)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def units_word(job: Job, n: int) -> str:
+    """ "Unit" counted for ``n`` in the asker's language."""
+    return job.t.term("unit", n)
+
+
+# --- fixes: what would make a "no" legal ----------------------------------------------------
+
+_FIELD_OF = {
+    "query.units": "units",
+    "query.points": "points",
+    "query.cost": "cost",
+    "query.activations-this-action": "activations",
+    "query.position": "position",
+}
+
+
+def _fixes(job: Job, result: RuleResult, ctx: Context) -> list[str]:
+    """For a failed requirement that bounds a number the question gives, say the bound."""
+    check = result.rule.check
+    if check is None or check.requires is None:
+        return []
+    ctx.figs = dict(result.figures)
+    out: list[str] = []
+    try:
+        _explain(job, check.requires, ctx, out)
+    except (ExprError, InputError, TypeError, ValueError, ArithmeticError):
+        return out
+    return out
+
+
+def _literal_compare(e: Any) -> bool:
+    """A comparison with a literal (``points = 0``: "not given") is no fix worth proposing."""
+    if not isinstance(e, dict) or len(e) != 1:
+        return False
+    ((_, arg),) = e.items()
+    return isinstance(arg, list) and any(isinstance(a, (int, str)) and not isinstance(a, bool) for a in arg)
+
+
+def _explain(job: Job, e: Any, ctx: Context, out: list[str]) -> None:
+    if not isinstance(e, dict) or len(e) != 1:
+        return
+    ((op, arg),) = e.items()
+    if op in ("all", "any"):
+        for child in arg:
+            if not job.eng.sub(child)(ctx) and not _literal_compare(child):
+                _explain(job, child, ctx, out)
+        return
+    flip = {"le": "ge", "lt": "gt", "ge": "le", "gt": "lt", "eq": "eq", "ne": "ne"}
+    if op not in flip or not isinstance(arg, list) or len(arg) != 2:
+        return
+    left, right = arg
+    if isinstance(right, dict) and right.get("fact") in _FIELD_OF:
+        left, right, op = right, left, flip[op]
+    if not (isinstance(left, dict) and left.get("fact") in _FIELD_OF):
+        return
+    bound = job.eng.sub(right)(ctx)
+    if not isinstance(bound, int) or isinstance(bound, bool):
+        return
+    name = _FIELD_OF[left["fact"]]
+    lang = job.lang
+    if op in ("le", "lt"):
+        value = bound if op == "le" else bound - 1
+        if value < 1:
+            return  # "at most 0" is no way to make it legal
+        out.append(ui("{field}: at most {value}", lang).format(field=_field_word(name, lang), value=value))
+    elif op in ("ge", "gt"):
+        value = bound if op == "ge" else bound + 1
+        out.append(ui("{field}: at least {value}", lang).format(field=_field_word(name, lang), value=value))
+    elif op == "eq":
+        out.append(ui("{field}: exactly {value}", lang).format(field=_field_word(name, lang), value=bound))
+
+
+def _field_word(name: str, lang: str) -> str:
+    """A question field as a word in the asker's language."""
+    words = {
+        "units": ui("Units", lang),
+        "points": ui("points", lang),
+        "cost": ui("Build points for the Structures", lang),
+        "activations": ui("activations in this action", lang),
+        "position": ui("Initiative spot", lang),
+    }
+    return words.get(name, name)
+
+
+__all__ = [
+    "Answer",
+    "Cited",
+    "Decision",
+    "Job",
+    "answer",
+    "finish",
+    "generic",
+    "passes",
+    "units_word",
+    "value_text",
+    "whole",
+]

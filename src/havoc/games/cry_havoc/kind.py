@@ -1,0 +1,319 @@
+"""What a question kind is, and the registry of Cry Havoc's kinds (one module per kind in ``kinds/``).
+
+A kind's module (``kinds/move.py`` for ``move``) holds everything about that kind: its handler
+(the function that answers it), its probe in the legal-actions report (if it has one), the
+question sentences and words it says, and, at its end, its declaration ``KIND``: the label (the
+kind's word for people, a ``ui("…")`` string so the catalogs translate it once), the fields a
+question of that kind needs, the other fields the Ask page offers for it, the words a compact
+question may give bare (``retreat pilgrims foglands``), the figures its answers give, a line of
+help, whether it is asked for a faction, what it answers (the positions page's table) and what
+its verdict says (:data:`VERDICTS`). The list of kinds is the vocabulary's ``question-kinds``.
+Everything that lists kinds (the question format's fields, ``havoc ask --help``, the answers'
+JSON Schema, the positions page's table, the Ask page's form, the legal-actions report) is
+derived from the declarations. A kind's module is imported only when that kind is asked about.
+
+``havoc check`` (:func:`check`) resolves everything a kind names — its module, handler, probe,
+verdict type, figure words, labels in every language and its row on the positions page — and
+reports a missing piece as a located problem (the declaring file, the kind's name), never a
+traceback. This module imports neither the answering code nor the kinds' modules by name, so
+the kinds may import it (and the answering code) without an import cycle.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from havoc.errors import Problem, RulebookError
+from havoc.games.cry_havoc.contract import QUESTION_KINDS
+
+_ROOT = Path(__file__).resolve().parents[4]  # the repository (for paths in messages)
+PACKAGE = "havoc.games.cry_havoc.kinds"  # where each kind's module lives
+
+# What a kind's answers say in `verdict` — the one rule, enforced when a question is answered:
+#   yes-no:  a question "may …?"/"can …?": true, false or "no-unless";
+#   checked: the answer is its figures (a report, a count the rules impose); the verdict says
+#            whether every rule checked holds (true or false, never null);
+#   none:    the answer is only its figures or lines (how many, what happens): always null.
+VERDICTS = ("yes-no", "checked", "none")
+
+
+def _where(path: str) -> str:
+    """A path relative to the repository when it is inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(_ROOT))
+    except ValueError:
+        return path
+
+
+class QuestionKind:
+    """What one question kind is: its fields, figures, words, handler and probe."""
+
+    __slots__ = (
+        "answers",
+        "bare",
+        "fields",
+        "figures",
+        "form_label",
+        "handler",
+        "help",
+        "label",
+        "line",
+        "name",
+        "needs",
+        "no_actor",
+        "offers",
+        "path",
+        "per_side",
+        "probe",
+        "verdict",
+    )
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        label: str,
+        help: str,
+        answers: str,
+        needs: tuple[str, ...],
+        figures: tuple[str, ...],
+        per_side: tuple[str, ...] = (),
+        no_actor: bool = False,
+        handler: Callable[[Any], Any] | None = None,
+        probe: Callable[[Any], None] | None = None,
+        verdict: str,
+        offers: tuple[str, ...] = (),
+        bare: tuple[str, ...] = (),
+        form_label: str | None = None,
+    ) -> None:
+        self.name = name
+        self.label = label  # English; in other languages through the `ui` catalog
+        self.verdict = verdict  # one of VERDICTS
+        self.help = help
+        self.answers = answers  # what it answers, in a few words (the positions page's table; site catalog)
+        self.needs = needs  # question fields it needs besides `ask` (and `faction`)
+        self.fields = needs
+        self.offers = offers  # other fields it takes, offered by the Ask page's form too
+        self.bare = bare  # fields a compact question may give as a bare word (an enum choice or a Region)
+        self.form_label = form_label  # the Ask page's words for it when not its label (site catalog)
+        self.figures = figures
+        self.per_side = per_side  # figures given per side of a Battle ({faction: value})
+        self.no_actor = no_actor  # asked about the table, not for a faction
+        self.handler = handler  # answers a question of this kind (job -> Answer)
+        self.probe = probe  # adds this kind's line to the legal-actions report (report -> None), if any
+        caller = sys._getframe(1)  # where the kind is declared, for located messages
+        self.path, self.line = caller.f_code.co_filename, caller.f_lineno
+
+    @property
+    def where(self) -> str:
+        """The declaring module's path, relative to the repository when it is inside it."""
+        return _where(self.path)
+
+    def resolve(self) -> Callable[[Any], Any]:
+        """The handler function; a located RulebookError when the declaration names none."""
+        if not callable(self.handler):
+            raise RulebookError([self.problem("names no handler (handler=the function that answers it)")])
+        return self.handler
+
+    def handle(self, job: Any) -> Any:
+        found = self.resolve()(job)
+        if self.verdict != "yes-no":  # the question asks for figures, not a yes or no
+            found.yes_no = False
+        if self.verdict == "none":
+            found.verdict = None
+        return found
+
+    def problem(self, message: str) -> Problem:
+        return Problem(self.where, self.line, f"question kind {self.name!r}: {message}")
+
+
+_loaded: dict[str, QuestionKind | None] = {}
+_broken: dict[str, Problem] = {}  # a kind whose module does not load: why, located
+
+
+def module_name(kind: str) -> str:
+    return f"{PACKAGE}.{kind.replace('-', '_')}"
+
+
+def module_path(kind: str) -> str:
+    """Where a kind's module is (or should be), relative to the repository."""
+    return _where(str(Path(__file__).resolve().parent / "kinds" / f"{kind.replace('-', '_')}.py"))
+
+
+def get(kind: str) -> QuestionKind | None:
+    """The declared kind, or None when its module is missing or broken (``havoc check`` says which)."""
+    if kind not in _loaded:
+        found: Any = None
+        try:
+            found = importlib.import_module(module_name(kind)).KIND
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name(kind):  # the module is there but imports something that is not
+                _broken[kind] = _load_problem(kind, exc)
+        except Exception as exc:  # a kind's module that fails to load is a located problem, not a traceback
+            _broken[kind] = _load_problem(kind, exc)
+        ok = isinstance(found, QuestionKind) and found.name == kind
+        if not ok and found is not None:
+            _broken[kind] = Problem(
+                module_path(kind), None, f"question kind {kind!r}: KIND declares no QuestionKind named {kind!r}"
+            )
+        _loaded[kind] = found if ok else None
+    return _loaded[kind]
+
+
+def _load_problem(kind: str, exc: BaseException) -> Problem:
+    """Where a kind's module fails to load: its file and line (the innermost frame in that file)."""
+    path, line = module_path(kind), None
+    tb = exc.__traceback__
+    while tb is not None:
+        if _where(tb.tb_frame.f_code.co_filename) == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if isinstance(exc, SyntaxError) and exc.lineno:
+        line = exc.lineno
+    return Problem(path, line, f"question kind {kind!r}: its module does not load: {type(exc).__name__}: {exc}")
+
+
+def all_kinds() -> Iterator[QuestionKind]:
+    """Every declared kind with a module, in the vocabulary's order."""
+    for kind in QUESTION_KINDS:
+        found = get(kind)
+        if found is not None:
+            yield found
+
+
+def labels() -> dict[str, str]:
+    """Every declared kind's label, in English (the vocabulary's order)."""
+    return {k.name: k.label for k in all_kinds()}
+
+
+def needs(kind: str) -> tuple[str, ...]:
+    found = get(kind)
+    return found.needs if found else ()
+
+
+def figures() -> dict[str, tuple[str, ...]]:
+    return {k.name: k.figures for k in all_kinds()}
+
+
+def per_side() -> frozenset[str]:
+    return frozenset(f for k in all_kinds() for f in k.per_side)
+
+
+def check_kinds(kinds: Iterable[QuestionKind], named: Callable[[str], bool]) -> list[Problem]:
+    """What ``havoc check`` verifies of declared kinds: each handler and probe is a function, its
+    verdict type is known, and every figure has words (``named``)."""
+    problems: list[Problem] = []
+    for kind in kinds:
+        try:
+            kind.resolve()
+        except RulebookError as exc:
+            problems.extend(exc.problems)
+        if kind.probe is not None and not callable(kind.probe):
+            problems.append(kind.problem(f"probe {kind.probe!r} is no function (report -> None)"))
+        unnamed = [f for f in kind.figures if not named(f)]
+        if unnamed:
+            problems.append(kind.problem(f"figures without a label in ui.py's figure labels: {', '.join(unnamed)}"))
+        if kind.verdict not in VERDICTS:
+            problems.append(kind.problem(f"verdict {kind.verdict!r} is none of {', '.join(VERDICTS)}"))
+    return problems
+
+
+def _catalogs(domain: str) -> list[tuple[str, Any]]:
+    """Every translated language's catalog of ``domain`` (``havoc`` or ``site``), read as written."""
+    from babel.messages.pofile import read_po
+
+    from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, locales_root
+
+    out = []
+    for lang in LANGUAGES:
+        if lang == SOURCE_LANGUAGE:
+            continue
+        path = locales_root() / lang / "LC_MESSAGES" / f"{domain}.po"
+        if path.is_file():
+            with path.open("rb") as fh:
+                out.append((lang, read_po(fh, locale=lang)))
+    return out
+
+
+def _translated(catalog: Any, msgid: str, context: str | None = None) -> bool:
+    found = catalog.get(msgid, context=context)
+    return found is not None and bool(found.string) and not found.fuzzy
+
+
+def check_site_words(kinds: Iterable[QuestionKind]) -> list[Problem]:
+    """Each kind's ``answers`` (its row of the positions page's table) and Ask-page words are
+    translated in every site.po."""
+    kinds = list(kinds)
+    problems: list[Problem] = []
+    for lang, catalog in _catalogs("site"):
+        for kind in kinds:
+            for what, msgid in (("what it answers", kind.answers), ("its Ask-page label", kind.form_label)):
+                if msgid and not _translated(catalog, msgid):
+                    problems.append(
+                        kind.problem(
+                            f"{what} ({msgid!r}) has no {lang} translation in "
+                            f"locales/{lang}/LC_MESSAGES/site.po; run `havoc docs --update-catalog` and translate it"
+                        )
+                    )
+    return problems
+
+
+def check_labels(kinds: Iterable[QuestionKind]) -> list[Problem]:
+    """Each kind's label is translated in every language's havoc.po (context ``ui``)."""
+    from havoc.i18n import UI_CONTEXT
+
+    kinds = list(kinds)
+    problems: list[Problem] = []
+    for lang, catalog in _catalogs("havoc"):
+        for kind in kinds:
+            if not _translated(catalog, kind.label, UI_CONTEXT):
+                problems.append(
+                    kind.problem(
+                        f"its label ({kind.label!r}) has no {lang} translation in locales/{lang}/LC_MESSAGES/havoc.po; "
+                        'write it as ui("…") in the declaration, run `havoc catalog update` and translate it'
+                    )
+                )
+    return problems
+
+
+def check_docs(kinds: Iterable[QuestionKind], pages: Iterable[Path]) -> list[Problem]:
+    """The kinds have their docs entry: a page of the site writes the table of kinds (``{havoc-kinds}``),
+    which has a row for every declared kind."""
+    kinds, pages = list(kinds), [p for p in pages if p.is_file()]
+    if not kinds or not pages or any("{havoc-kinds}" in p.read_text(encoding="utf-8") for p in pages):
+        return []
+    return [
+        kind.problem("no page of the site lists it: the positions page lost its ```{havoc-kinds}``` table")
+        for kind in kinds
+    ]
+
+
+def check(named: Callable[[str], bool], pages: Iterable[Path] = ()) -> list[Problem]:
+    """Every declared kind's module, handler, probe, figure words, labels and docs entry exist.
+    The game's package passes the figure-label test and the site's pages in, so this module
+    imports neither the answering code nor its words."""
+    declared = list(QUESTION_KINDS)
+    kinds = [k for k in (get(name) for name in declared) if k is not None]
+    broken = [_broken[name] for name in declared if name in _broken]
+    return broken + check_kinds(kinds, named) + check_labels(kinds) + check_site_words(kinds) + check_docs(kinds, pages)
+
+
+__all__ = [
+    "VERDICTS",
+    "QuestionKind",
+    "all_kinds",
+    "check",
+    "check_docs",
+    "check_kinds",
+    "check_labels",
+    "check_site_words",
+    "figures",
+    "get",
+    "labels",
+    "needs",
+    "per_side",
+]

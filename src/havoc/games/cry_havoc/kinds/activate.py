@@ -1,0 +1,59 @@
+"""The question kind ``activate``: may the faction activate this Structure now?"""
+
+from __future__ import annotations
+
+from havoc.games.cry_havoc.answering import Job, generic, passes
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.legal import B_STRUCT, Report, probe_query
+from havoc.games.cry_havoc.ui import structure_name, ui
+from havoc.interpreter.answer import Answer
+
+
+def ask_activate(job: Job) -> Answer:
+    q = job.q
+    question = ui("Can the {faction} activate their {structure} in {region}?", job.lang).format(
+        faction=job.fname(q.faction), structure=structure_name(q.structure, job.lang), region=job.rname(q.region)
+    )
+    return generic(job, job.ctx(region=job.region(q.region)), question)
+
+
+def probe(report: Report) -> None:
+    """Activate: the faction's own Structures that the rules let it activate now."""
+    pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
+    aq0 = probe_query(job, "activate", structure=None, activations=0)
+    if gate("activate", aq0, ui("Activate", lang)):
+        act_ok: list[str] = []
+        act_names: list[str] = []  # the same, for people: "Żniwiarka (Region A)"
+        for rid in sorted(pos.regions):
+            region = pos.regions[rid]
+            for s in region.structures:
+                if s.owner != who:
+                    continue
+                aq = probe_query(job, "activate", structure=s.type, region=rid, activations=0)
+                if passes(eng.evaluate("activate", Context(pos, aq, who, region=region), only=detail(B_STRUCT))):
+                    act_ok.append(f"{s.type}@{rid}")
+                    act_names.append(f"{structure_name(s.type, lang)} ({job.rname(rid)})")
+        add(
+            "activate",
+            ui("Activate", lang),
+            bool(act_ok),
+            {"structures": act_ok} if act_ok else {},
+            [],
+            ", ".join(act_names) or nothing,
+        )
+
+
+KIND = QuestionKind(
+    name="activate",
+    label=ui("Activate"),
+    help="May the faction activate this Structure now?",
+    answers="may this Structure be built or activated",
+    needs=("region", "structure"),
+    figures=("points-left", "points-missing"),
+    per_side=(),
+    no_actor=False,
+    probe=probe,
+    handler=ask_activate,
+    verdict="yes-no",
+)

@@ -1,0 +1,106 @@
+"""The question kind ``build``: may the faction build this Structure in this Region now?"""
+
+from __future__ import annotations
+
+from havoc import record
+from havoc.errors import InputError, Problem
+from havoc.games.cry_havoc.answering import Job, generic, passes
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, probe_query
+from havoc.games.cry_havoc.ui import message_language, nui, structure_name, ui
+from havoc.grammar import Noun
+from havoc.interpreter.answer import Answer
+
+
+def _known_cost(job: Job) -> None:
+    """The printed build cost of the question's Structure, from the rules (``<type>-build-cost``).
+
+    Left out, the question uses it; given and different, the question describes another
+    game (a located error, never an answer).
+    """
+    q = job.q
+    if q.structure is None:
+        return
+    param = job.eng.rs.params.get(f"{q.structure}-build-cost")
+    if param is None or isinstance(param.value, bool) or not isinstance(param.value, int):
+        return
+    if q.cost is None:
+        job.q = record.replace(q, cost=param.value)
+    elif q.cost != param.value:
+        raise InputError(
+            [
+                Problem(
+                    q.name,
+                    None,
+                    "cost: "
+                    + ui(
+                        "{cost}, but the rules give a {structure} a build cost of {printed} (parameter {param}); "
+                        "leave cost out or give {printed}",
+                        message_language(),
+                    ).format(cost=q.cost, structure=q.structure, printed=param.value, param=param.name),
+                )
+            ]
+        )
+
+
+def _structure_name(job: Job) -> Noun:
+    """A Structure's printed name in the asker's language, declinable ("Żniwiarkę")."""
+    return structure_name(job.q.structure, job.lang)
+
+
+def ask_build(job: Job) -> Answer:
+    _known_cost(job)
+    q = job.q
+    if q.other_cost:
+        question = ui(
+            "Can the {faction} build a {structure} in {region}, spending {other} {points} in the same action on "
+            "other Structures?",
+            job.lang,
+        ).format(
+            faction=job.fname(q.faction),
+            structure=_structure_name(job),
+            region=job.rname(q.region),
+            other=q.other_cost,
+            points=nui("Build point", "Build points", q.other_cost, job.lang),
+        )
+    else:
+        question = ui("Can the {faction} build a {structure} in {region}?", job.lang).format(
+            faction=job.fname(q.faction), structure=_structure_name(job), region=job.rname(q.region)
+        )
+    return generic(job, job.ctx(region=job.region(q.region)), question)
+
+
+def probe(report: Report) -> None:
+    """Build: in which listed Regions (any Structure type the rules allow there)."""
+    pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
+    bq = probe_query(job, "build", units=None, points=None, structure=None)
+    if gate("build", bq, ui("Build", lang)):
+        build_ok = [
+            rid
+            for rid in sorted(pos.regions)
+            if passes(eng.evaluate("build", Context(pos, bq, who, region=pos.regions[rid]), only=detail(B_REGION)))
+        ]
+        add(
+            "build",
+            ui("Build", lang),
+            bool(build_ok),
+            {"regions": build_ok} if build_ok else {},
+            [],
+            str(job.rnames(build_ok, nothing)),
+        )
+
+
+KIND = QuestionKind(
+    name="build",
+    label=ui("Build"),
+    help="May the faction build this Structure in this Region now?",
+    answers="may this Structure be built or activated",
+    needs=("region", "structure"),
+    figures=("points-left", "points-missing"),
+    per_side=(),
+    no_actor=False,
+    probe=probe,
+    handler=ask_build,
+    verdict="yes-no",
+)

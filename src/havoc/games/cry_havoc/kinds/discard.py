@@ -1,0 +1,41 @@
+"""The question kind ``discard``: how many cards must the faction discard down to the hand limit?"""
+
+from __future__ import annotations
+
+from havoc.games.cry_havoc.answering import Job, generic, passes
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.legal import B0, Report, fits, probe_query
+from havoc.games.cry_havoc.ui import ui
+from havoc.interpreter.answer import Answer
+from havoc.interpreter.engine import merge_figures
+
+
+def ask_discard(job: Job) -> Answer:
+    question = ui("How many cards must the {faction} discard?", job.lang).format(faction=job.fname(job.q.faction))
+    return generic(job, job.ctx(), question)
+
+
+def probe(report: Report) -> None:
+    """The Draw Cards phase: discard down to the hand limit."""
+    pos, who, eng, lang, add, job = report.pos, report.who, report.eng, report.lang, report.add, report.job
+    if pos.faction(who).hand is not None:
+        rs = eng.evaluate("discard", Context(pos, probe_query(job, "discard"), who), only=fits(B0))
+        must = merge_figures(rs).get("must-discard", 0)
+        if passes(rs) and isinstance(must, int) and must > 0:
+            add("discard", ui("Discard", lang), True, {"must-discard": must}, [], str(must))
+
+
+KIND = QuestionKind(
+    name="discard",
+    label=ui("Discard"),
+    help="How many cards must the faction discard down to the hand limit?",
+    answers="how many cards must go",
+    needs=(),
+    figures=("must-discard",),
+    per_side=(),
+    no_actor=False,
+    probe=probe,
+    handler=ask_discard,
+    verdict="checked",
+)

@@ -1,0 +1,77 @@
+"""The question kind ``draw-tactics``: may the faction draw Tactics cards now?"""
+
+from __future__ import annotations
+
+from havoc.games.cry_havoc import contract as C
+from havoc.games.cry_havoc.answering import Job, generic, passes
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.legal import B0, Report, fits, probe_query
+from havoc.games.cry_havoc.ui import ui
+from havoc.interpreter.answer import Answer
+
+
+def _deck_name(deck: str, lang: str) -> str:
+    names = {
+        "own": ui("own", lang),
+        "mountains": ui("mountains", lang),
+        "desert": ui("desert", lang),
+        "jungle": ui("jungle", lang),
+        "ocean": ui("ocean", lang),
+    }
+    return names.get(deck, deck)
+
+
+def ask_draw(job: Job) -> Answer:
+    q = job.q
+    question = ui("Can the {faction} draw Tactics cards from the {deck} deck?", job.lang).format(
+        faction=job.fname(q.faction), deck=_deck_name(q.deck or "own", job.lang)
+    )
+    return generic(job, job.ctx(), question)
+
+
+def probe(report: Report) -> None:
+    """Draw Tactics cards: from which decks."""
+    pos, who, eng, lang, add, gate, job = (
+        report.pos,
+        report.who,
+        report.eng,
+        report.lang,
+        report.add,
+        report.gate,
+        report.job,
+    )
+    dq0 = probe_query(job, "draw-tactics", deck=None)
+    if gate("draw-tactics", dq0, ui("Draw Tactics cards", lang)):
+        decks = [
+            deck
+            for deck in C.DECKS
+            if passes(
+                eng.evaluate(
+                    "draw-tactics", Context(pos, probe_query(job, "draw-tactics", deck=deck), who), only=fits(B0)
+                )
+            )
+        ]
+        add(
+            "draw-tactics",
+            ui("Draw Tactics cards", lang),
+            bool(decks),
+            {"decks": decks} if decks else {},
+            [],
+            ", ".join(_deck_name(d, lang) for d in decks),
+        )
+
+
+KIND = QuestionKind(
+    name="draw-tactics",
+    label=ui("Draw Tactics cards"),
+    help="May the faction draw Tactics cards now?",
+    answers="may it be done now",
+    needs=(),
+    figures=(),
+    per_side=(),
+    no_actor=False,
+    probe=probe,
+    handler=ask_draw,
+    verdict="yes-no",
+)

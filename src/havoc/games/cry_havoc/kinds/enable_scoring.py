@@ -1,0 +1,36 @@
+"""The question kind ``enable-scoring``: may the faction enable scoring this round?"""
+
+from __future__ import annotations
+
+from havoc.games.cry_havoc.answering import Job, generic
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.legal import Report, probe_query
+from havoc.games.cry_havoc.ui import ui
+from havoc.interpreter.answer import Answer
+
+
+def ask_enable(job: Job) -> Answer:
+    question = ui("Can the {faction} enable scoring now?", job.lang).format(faction=job.fname(job.q.faction))
+    return generic(job, job.ctx(), question)
+
+
+def probe(report: Report) -> None:
+    """Enable scoring."""
+    lang, add, gate, job = report.lang, report.add, report.gate, report.job
+    if gate("enable-scoring", probe_query(job, "enable-scoring"), ui("Enable scoring", lang)):
+        add("enable-scoring", ui("Enable scoring", lang), True, {}, [], "")
+
+
+KIND = QuestionKind(
+    name="enable-scoring",
+    label=ui("Enable scoring"),
+    help="May the faction enable scoring this round?",
+    answers="may it be done now",
+    needs=(),
+    figures=(),
+    per_side=(),
+    no_actor=False,
+    probe=probe,
+    handler=ask_enable,
+    verdict="yes-no",
+)

@@ -1,0 +1,101 @@
+"""The question kind ``move``: may these Units move from one Region to another, and what happens when they arrive?"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from havoc.games.cry_havoc.answering import Job, finish, passes, units_word
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, probe_query, refused_by
+from havoc.games.cry_havoc.ui import ui
+from havoc.interpreter.answer import Answer
+from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
+
+
+def ask_move(job: Job) -> Answer:
+    q, pos = job.q, job.pos
+    assert q.frm is not None and q.to is not None
+    path = [q.frm, *q.via, q.to]
+    n = q.units if q.units is not None else 1
+    question = ui("Can the {faction} move {count} {units} from {src} to {dst}?", job.lang).format(
+        faction=job.fname(q.faction), count=n, units=units_word(job, n), src=job.rname(q.frm), dst=job.rname(q.to)
+    )
+    if q.via:
+        question = question[:-1] + " " + ui("(through {regions})?", job.lang).format(regions=job.rnames(list(q.via)))
+    steps = len(path) - 1
+    results: list[tuple[RuleResult, Context, str | None]] = []
+    seen: dict[str, int] = {}
+    for i in range(steps):
+        ctx = job.ctx(
+            frm=pos.regions[path[i]],
+            to=pos.regions[path[i + 1]],
+            moved=q.moved_this_action if i == 0 else True,
+            steps=steps,
+        )
+        note = f"{job.rname(path[i])} → {job.rname(path[i + 1])}" if steps > 1 else None
+        # Rules about the start (own Units there, leaving a Battle) and the whole move (turn,
+        # points) are checked once; each later step only for entering its Region.
+        for r in job.eng.evaluate("move", ctx, only=None if i == 0 else _enters):
+            at = seen.get(r.rule.id)
+            if at is None:
+                seen[r.rule.id] = len(results)
+                results.append((r, ctx, note))
+            elif r.passed is False and results[at][0].passed is not False:
+                results[at] = (r, ctx, note)
+    return finish(job, results, question)
+
+
+def _enters(cr: CompiledRule) -> bool:
+    return "to" in cr.needs
+
+
+def probe(report: Report) -> None:
+    """Move: from each Region with the faction's Units, how many may go and where."""
+    pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
+    mq = probe_query(job, "move", units=1, points=None, frm=None, to=None, via=())
+    if gate("move", mq, ui("Move", lang)):
+        moves: dict[str, dict[str, Any]] = {}
+        held: list[str] = []  # the rules that keep Units where they are (e.g. a Battle Region)
+        for rid in sorted(pos.regions):
+            region = pos.regions[rid]
+            own = region.units.get(who, 0)
+            if own <= 0:
+                continue
+            leave = eng.evaluate("move", Context(pos, mq, who, frm=region), only=detail(B_FROM))
+            limit = merge_figures(leave).get("may-leave", own)
+            if not passes(leave) or not isinstance(limit, int) or limit <= 0:
+                held.extend(refused_by(leave) or [r.rule.id for r in leave if "may-leave" in r.figures])
+                continue
+            dests = []
+            for nid in sorted(region.neighbours):
+                c2 = Context(pos, mq, who, frm=region, to=pos.regions[nid])
+                if passes(eng.evaluate("move", c2, only=lambda cr: "to" in cr.needs and cr.needs <= B_MOVE)):
+                    dests.append(nid)
+            if dests:
+                moves[rid] = {"units": min(own, limit), "to": dests}
+        text = "; ".join(f"{job.rname(rid)}: {m['units']} → {job.rnames(m['to'])}" for rid, m in moves.items())
+        why_not = [] if moves else list(dict.fromkeys(held))
+        add(
+            "move",
+            ui("Move", lang),
+            bool(moves),
+            {"from": moves} if moves else {},
+            why_not,
+            text or ("" if why_not else nothing),
+        )
+
+
+KIND = QuestionKind(
+    name="move",
+    label=ui("Move"),
+    help="May these Units move from one Region to another, and what happens when they arrive?",
+    answers="may these Units move there",
+    needs=("from", "to"),
+    figures=("points-needed", "may-leave", "gains-control", "units-lost", "trogs-join-army"),
+    per_side=(),
+    no_actor=False,
+    probe=probe,
+    handler=ask_move,
+    verdict="yes-no",
+)

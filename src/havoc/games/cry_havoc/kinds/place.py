@@ -1,0 +1,41 @@
+"""The question kind ``place``: may a Crystal or a Structure be placed in this Region?"""
+
+from __future__ import annotations
+
+from havoc.games.cry_havoc.answering import Job, finish
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.ui import ui
+from havoc.interpreter.answer import Answer
+
+
+def ask_place(job: Job) -> Answer:
+    q, lang = job.q, job.lang
+    region = job.region(q.region)
+    assert region is not None and q.item is not None
+    item = _item_name(q.item, lang)
+    question = ui("May a {item} be put in {region}?", lang).format(item=item, region=job.rname(region.id))
+    ctx = job.ctx(region=region)
+    results = job.eng.evaluate("place", ctx)
+    ans = finish(job, [(r, ctx, None) for r in results], question)
+    if not results:
+        ans.lines = [ui("No rule limits where it goes.", lang)]
+    return ans
+
+
+def _item_name(item: str, lang: str) -> str:
+    names = {"crystal": ui("Crystal", lang), "structure": ui("Structure", lang)}
+    return names.get(item, item)
+
+
+KIND = QuestionKind(
+    name="place",
+    label=ui("May it be placed here?"),
+    help="May a Crystal or a Structure be placed in this Region?",
+    answers="may a Crystal or Structure go in this Region",
+    needs=("region", "item"),
+    figures=(),
+    per_side=(),
+    no_actor=False,
+    handler=ask_place,
+    verdict="yes-no",
+)

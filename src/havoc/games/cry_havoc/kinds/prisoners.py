@@ -1,0 +1,56 @@
+"""The question kind ``prisoners``: what does buying back prisoners cost, and what do prisoners score?"""
+
+from __future__ import annotations
+
+from havoc.games.cry_havoc.answering import Job, generic, passes, units_word
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.legal import B0, Report, fits, probe_query, refused_by
+from havoc.games.cry_havoc.ui import ui
+from havoc.interpreter.answer import Answer
+
+
+def ask_prisoners(job: Job) -> Answer:
+    q = job.q
+    n = q.units if q.units is not None else 1
+    question = ui("Can the {faction} buy back {count} {units} held as prisoners?", job.lang).format(
+        faction=job.fname(q.faction), count=n, units=units_word(job, n)
+    )
+    return generic(job, job.ctx(), question)
+
+
+def probe(report: Report) -> None:
+    """The Prisoners phase: how many own Units may be bought back."""
+    pos, who, eng, lang, add, job = report.pos, report.who, report.eng, report.lang, report.add, report.job
+    if pos.held_by_others(who):
+        can = 0
+        why: list[str] = []
+        for n in range(1, pos.held_by_others(who) + 1):
+            rs = eng.evaluate("prisoners", Context(pos, probe_query(job, "prisoners", units=n), who), only=fits(B0))
+            if not passes(rs):
+                why = refused_by(rs)
+                break
+            can = n
+        add(
+            "buy-back",
+            ui("Buy back prisoners", lang),
+            can > 0,
+            {"units": can} if can else {},
+            [] if can else why,
+            ui("Units: up to {count}", lang).format(count=can) if can else "",
+        )
+
+
+KIND = QuestionKind(
+    name="prisoners",
+    label=ui("Buy back prisoners"),
+    help="What does buying back prisoners cost, and what do prisoners score?",
+    answers="may these Prisoners be bought back",
+    needs=(),
+    figures=("buy-back-cost", "prisoners-vp", "vp-to-spend", "buy-back-turn"),
+    per_side=(),
+    no_actor=False,
+    probe=probe,
+    handler=ask_prisoners,
+    verdict="yes-no",
+)

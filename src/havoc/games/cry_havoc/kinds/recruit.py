@@ -1,0 +1,61 @@
+"""The question kind ``recruit``: may the faction recruit Units into a Region now, and how many?"""
+
+from __future__ import annotations
+
+from havoc import record
+from havoc.games.cry_havoc.answering import Job, generic, passes, units_word
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, probe_query, refused_by
+from havoc.games.cry_havoc.ui import ui
+from havoc.interpreter.answer import Answer
+
+
+def ask_recruit(job: Job) -> Answer:
+    q = job.q
+    who = q.faction
+    assert who is not None
+    region = job.region(q.region) or job.pos.hq_of(who)
+    if q.points is None:
+        # No points given: the question is whether the Units could be recruited at all.
+        job.q = q = record.replace(q, points=q.units if q.units is not None else job.pos.reserve(who))
+    n = q.units if q.units is not None else 1
+    question = ui("Can the {faction} recruit {count} {units}?", job.lang).format(
+        faction=job.fname(who), count=n, units=units_word(job, n)
+    )
+    return generic(job, job.ctx(region=region), question)
+
+
+def probe(report: Report) -> None:
+    """Recruit: into the own HQ, as many as the Reserve holds (points permitting)."""
+    pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
+    hq = pos.hq_of(who)
+    reserve = pos.reserve(who)
+    rq = probe_query(job, "recruit", units=1, points=max(reserve, 1), region=hq.id if hq else None)
+    if gate("recruit", rq, ui("Recruit", lang)):
+        rs = eng.evaluate("recruit", Context(pos, rq, who, region=hq), only=detail(B_REGION)) if hq else []
+        ok = passes(rs) and reserve > 0
+        units_text = ui("Units: up to {count}", lang).format(count=reserve) + (f" ({job.rname(hq.id)})" if hq else "")
+        add(
+            "recruit",
+            ui("Recruit", lang),
+            ok,
+            {"units": reserve, "region": hq.id if hq else None} if ok else {},
+            refused_by(rs),
+            units_text if ok else ("" if rs else nothing),
+        )
+
+
+KIND = QuestionKind(
+    name="recruit",
+    label=ui("Recruit"),
+    help="May the faction recruit Units into a Region now, and how many?",
+    answers="may these Units be recruited",
+    needs=(),
+    figures=("may-recruit",),
+    per_side=(),
+    no_actor=False,
+    probe=probe,
+    handler=ask_recruit,
+    verdict="yes-no",
+)

@@ -1,0 +1,46 @@
+"""The question kind ``setup``: how does the game start for these players and their experience?"""
+
+from __future__ import annotations
+
+from havoc.games.cry_havoc.answering import Job, finish
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.ui import nui, ui
+from havoc.interpreter.answer import Answer
+
+
+def ask_setup(job: Job) -> Answer:
+    """What each player sets up, for the position's player count and the players' experience."""
+    lang = job.lang
+    n = len(job.pos.players)
+    exp = job.q.experience or "beginner"
+    question = nui(
+        "How is a game of {count} player set up?", "How is a game of {count} players set up?", n, lang
+    ).format(count=n)
+    ctx = Context(job.pos, job.q, job.q.faction or job.pos.players[0])
+    rs = job.eng.evaluate("setup", ctx)
+    ans = finish(job, [(r, ctx, None) for r in rs], question)
+    ans.details = {"players": n, "experience": exp}
+    return ans
+
+
+KIND = QuestionKind(
+    name="setup",
+    label=ui("Setup"),
+    help="How does the game start for these players and their experience?",
+    answers="what a game of this size sets up",
+    needs=(),
+    figures=(
+        "two-player-board-side",
+        "hq-units",
+        "hq-control-tokens",
+        "skills",
+        "tokens-as-printed",
+        "trog-hq-units",
+        "tunnels",
+    ),
+    per_side=(),
+    no_actor=True,
+    handler=ask_setup,
+    verdict="none",
+)

@@ -1,0 +1,56 @@
+"""The question kind ``use-skill``: may the faction use this Skill now?"""
+
+from __future__ import annotations
+
+from havoc.games.cry_havoc.answering import Job, generic, passes
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.legal import B_SKILL, Report, probe_query
+from havoc.games.cry_havoc.ui import skill_name, ui
+from havoc.interpreter.answer import Answer
+
+
+def ask_skill(job: Job) -> Answer:
+    question = ui("Can the {faction} use their Skill {skill} now?", job.lang).format(
+        faction=job.fname(job.q.faction), skill=skill_name(job.q.skill, job.lang)
+    )
+    return generic(job, job.ctx(), question)
+
+
+def probe(report: Report) -> None:
+    """Skills: which ready ones may be used now (besides the action)."""
+    pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
+    skills = sorted(pos.faction(who).skills)
+    if skills and gate("use-skill", probe_query(job, "use-skill", skill=skills[0]), ui("Use a Skill", lang)):
+        usable = [
+            skill
+            for skill in skills
+            if passes(
+                eng.evaluate(
+                    "use-skill", Context(pos, probe_query(job, "use-skill", skill=skill), who), only=detail(B_SKILL)
+                )
+            )
+        ]
+        add(
+            "use-skill",
+            ui("Use a Skill", lang),
+            bool(usable),
+            {"skills": usable} if usable else {},
+            [],
+            ", ".join(skill_name(k, lang) for k in usable) or nothing,
+        )
+
+
+KIND = QuestionKind(
+    name="use-skill",
+    label=ui("Use a Skill"),
+    help="May the faction use this Skill now?",
+    answers="may it be done now",
+    needs=("skill",),
+    figures=(),
+    per_side=(),
+    no_actor=False,
+    probe=probe,
+    handler=ask_skill,
+    verdict="yes-no",
+)

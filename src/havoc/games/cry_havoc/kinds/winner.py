@@ -1,0 +1,134 @@
+"""The question kind ``winner``: who wins the game, and which tie-breaker decided it?"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from havoc.errors import InputError, Problem, RulebookError
+from havoc.games.cry_havoc import contract as C
+from havoc.games.cry_havoc.answering import Job, finish
+from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.ui import figure_label, ui
+from havoc.interpreter.answer import Answer
+from havoc.interpreter.engine import RuleResult, merge_figures
+
+
+def ask_winner(job: Job) -> Answer:
+    """The winner: most ``final-vp``, then each ``tiebreak-…`` figure in rule order.
+
+    With an asking faction, the verdict says whether it wins and the figures are its own.
+    """
+    pos = job.pos
+    asker = job.q.faction
+    question = (
+        ui("Who wins the game?", job.lang)
+        if asker is None
+        else ui("Do the {faction} win the game?", job.lang).format(faction=job.fname(asker))
+    )
+    rules = job.eng.rules_for("winner")
+    base = [cr for cr in rules if not any(n.startswith(C.TIEBREAK_PREFIX) for n in cr.figures)]
+    breakers = [(cr, n) for cr in rules for n in cr.figures if n.startswith(C.TIEBREAK_PREFIX)]
+    if not any(C.F_FINAL_VP in cr.figures for cr in base):
+        raise RulebookError(
+            [Problem(job.eng.rs.id, None, f"no rule checked for `winner` defines the figure {C.F_FINAL_VP!r}")]
+        )
+    cited: list[tuple[RuleResult, Context, str | None]] = []
+    eligible: dict[str, int] = {}
+    excluded: dict[str, list[str]] = {}
+    mine: dict[str, Any] = {}
+    # The Trogs compete when a rule in force gives them a final score (a variant where they
+    # are the opponent); neutral Trogs get none and are left out.
+    candidates = list(dict.fromkeys([*pos.players, *([asker] if asker else []), C.TROGS]))
+    for f in candidates:
+        ctx = job.ctx(actor=f)
+        rs = [r for cr in base if (r := job.eng.evaluate_rule(cr, ctx)) is not None]
+        if f not in pos.players and f != asker and C.F_FINAL_VP not in merge_figures(rs):
+            continue
+        cited.extend((r, ctx, job.fname(f)) for r in rs)
+        if f == asker:
+            mine.update(merge_figures(rs))
+        failed = [r.rule.id for r in rs if r.passed is False]
+        if failed:
+            excluded[f] = failed
+            continue
+        vp = merge_figures(rs).get(C.F_FINAL_VP)
+        if not isinstance(vp, int) or isinstance(vp, bool):
+            raise RulebookError(
+                [Problem(job.eng.rs.id, None, f"figure {C.F_FINAL_VP!r} must be a whole number, found {vp!r}")]
+            )
+        eligible[f] = vp
+    keys: dict[str, list[int]] = {f: [v] for f, v in eligible.items()}
+    tied = [f for f, v in eligible.items() if v == max(eligible.values())] if eligible else []
+    used_breakers: list[str] = []
+    for cr, fig in breakers:
+        if len(tied) < 2:
+            break
+        values: dict[str, int] = {}
+        for f in tied:
+            ctx = job.ctx(actor=f)
+            r = job.eng.evaluate_rule(cr, ctx)
+            v = r.figures.get(fig) if r is not None else None
+            values[f] = v if isinstance(v, int) and not isinstance(v, bool) else 0
+            keys[f].append(values[f])
+            if r is not None:
+                cited.append((r, ctx, job.fname(f)))
+                if f == asker:
+                    mine.update(r.figures)
+        best = max(values.values())
+        tied = [f for f in tied if values[f] == best]
+        used_breakers.append(fig)
+    if asker in eligible and not used_breakers:
+        # The asker's tie-break figures are still worth showing when they exist.
+        for cr, _ in breakers:
+            try:
+                r = job.eng.evaluate_rule(cr, job.ctx(actor=asker))
+            except InputError:
+                continue
+            if r is not None:
+                mine.update(r.figures)
+    winner = tied[0] if len(tied) == 1 else None
+    order = sorted(eligible, key=lambda f: keys[f], reverse=True)
+    figures: dict[str, Any] = {**mine, "winner": winner or "", "ranking": order}
+    if used_breakers:
+        figures["tie-broken-by"] = used_breakers
+    verdict = (winner == asker) if asker is not None else winner is not None
+    ans = finish(job, cited, question, figures, verdict=verdict)
+    ans.figures = figures
+    ans.yes_no = asker is not None
+    ans.hint = None
+    ans.fixes = []
+    ans.lines = [ui("Winner: {faction}", job.lang).format(faction=job.fname(winner) if winner else "—")]
+    for i, f in enumerate(order, 1):
+        vp_word = ui("VP", job.lang)
+        ans.lines.append(f"{i}. {job.fname(f)}: {eligible[f]} {vp_word}")
+    for f, why in excluded.items():
+        ans.lines.append(ui("{faction} cannot win", job.lang).format(faction=job.fname(f)) + f" [{job.titles(why)}]")
+    if used_breakers:
+        ans.lines.append(
+            ui("Tie broken by", job.lang) + ": " + ", ".join(figure_label(b, job.lang) for b in used_breakers)
+        )
+    ans.details = {"winner": winner, "ranking": order, "keys": keys, "excluded": excluded}
+    return ans
+
+
+KIND = QuestionKind(
+    name="winner",
+    label=ui("winner"),
+    help="Who wins the game, and which tie-breaker decided it?",
+    answers="who wins",
+    needs=(),
+    figures=(
+        "winner",
+        "ranking",
+        "tie-broken-by",
+        "final-vp",
+        "tiebreak-prisoners",
+        "tiebreak-initiative",
+        "tiebreak-trogs",
+    ),
+    per_side=(),
+    no_actor=True,
+    handler=ask_winner,
+    verdict="yes-no",
+)
