@@ -279,3 +279,21 @@ def test_the_positions_table_is_generated_from_the_kinds() -> None:
     hand = _HAND_TABLE.splitlines()
     assert lines[: len(hand)] == hand  # kinds added later come as rows of their own after these
     assert [k for kinds, _, _ in rows() for k in kinds] == [k.name for k in registry.all_kinds()]
+
+
+def test_a_kinds_words_are_in_its_declaration_only() -> None:
+    """The site names a kind (`ask: enable-scoring`) by its declared label, as the answers and the
+    legal-actions report do: no second spelling ("Enable Scoring") to translate twice. Only a
+    kind's name that is also a phase or step (`discard`, `retreat`, `score`, `prisoners`) is said
+    as that phase or step."""
+    from havoc.games.cry_havoc import words
+    from havoc.games.cry_havoc.contract import PHASES
+
+    values = words.site_words()["values"]
+    shared = {k.name for k in registry.all_kinds()} & set(words.VALUES)
+    assert shared == {"discard", "retreat", "score", "prisoners"}
+    assert "prisoners" in PHASES
+    for kind in registry.all_kinds():
+        if kind.name not in shared:
+            assert values[kind.name] == kind.label, kind.name
+    assert values["enable-scoring"] == "Enable scoring"

@@ -29,25 +29,6 @@ LINKS_MARK = "@HAVOC_RULE_LINKS@"
 # The question kinds first in the form's list, in the order a player needs them; every other
 # declared kind (registry.all_kinds()) follows in the vocabulary's order, so none is left out.
 FIRST_KINDS = ("legal", "move", "end-of-move", "battle", "score", "how-many", "setup")
-# Fields a kind may take besides the ones it needs (its declaration lists only those): the form
-# offers them too. Every field's widget comes from its type in the question format (query.QFIELDS).
-OPTIONAL = {
-    "move": ("from", "to", "via", "units", "points", "moved-this-action"),
-    "recruit": ("units", "points", "region"),
-    "build": ("region", "structure", "points", "cost"),
-    "activate": ("region", "structure", "cost", "activations"),
-    "battle": ("region", "objectives"),
-    "retreat": ("from", "to", "units"),
-    "prisoners": ("units",),
-    "how-many": ("from", "region", "points"),
-    "draw-tactics": ("deck",),
-    "play-tactic": ("region", "card-terrain"),
-    "use-skill": ("skill", "region"),
-    "winner": ("faction",),
-    "place": ("structure",),
-    "setup": ("experience",),
-}
-
 # The six Region names known from the rulebook's examples; others are free.
 KNOWN_REGIONS = {k: L.label(v) for k, v in site_words.KNOWN_REGIONS.items()}
 VALUES = {k: L.label(v) for k, v in site_words.VALUES.items()}
@@ -155,22 +136,22 @@ WORDS = {
 }
 
 
-# Kinds whose form label is a question rather than the kind's plain name.
-KIND_LABELS = {
-    "legal": WORDS["kind-legal"],
-    "battle": L.label("Who wins the Battle?"),
-    "prisoners": L.label("Prisoners: buy back"),
-    "score": L.label("Scoring"),
-    "discard": L.label("Discard down to the hand limit"),
-}
-
-
 def form_kinds() -> list[str]:
     """Every declared question kind of the game, the common ones first."""
     from havoc.games.cry_havoc import kind as registry
 
     declared = [k.name for k in registry.all_kinds()]
     return [k for k in FIRST_KINDS if k in declared] + [k for k in declared if k not in FIRST_KINDS]
+
+
+def form_label(kind: str) -> str:
+    """A kind's words in the form's list (English): its declared form label (a question rather
+    than the kind's plain name), else its label."""
+    from havoc.games.cry_havoc import kind as registry
+
+    found = registry.get(kind)
+    assert found is not None, kind
+    return found.form_label or found.label
 
 
 def kind_fields(kind: str) -> list[str]:
@@ -180,7 +161,7 @@ def kind_fields(kind: str) -> list[str]:
     found = registry.get(kind)
     assert found is not None, kind
     fields = [] if found.no_actor else ["faction"]
-    for name in (*found.needs, *OPTIONAL.get(kind, ())):
+    for name in (*found.needs, *found.offers):  # what it needs, then what its declaration offers
         if name not in fields:
             fields.append(name)
     return fields
@@ -252,7 +233,7 @@ class AskDirective(SphinxDirective):
             "factions": {f: tr(VALUES[f]) for f in FACTIONS},
             "phases": {p: tr(VALUES[p]) for p in PHASES},
             "objectives": list(OBJECTIVES),
-            "kinds": {k: tr(KIND_LABELS.get(k) or VALUES[k]) for k in form_kinds()},
+            "kinds": {k: tr(form_label(k)) for k in form_kinds()},
             "forms": {k: kind_form(k, tr) for k in form_kinds()},
             "helps": kind_helps(ctx.lang),
             "structures": {k: tr(VALUES[k]) for k in site_words.STRUCTURES},

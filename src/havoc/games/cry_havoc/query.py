@@ -329,6 +329,19 @@ def parse_query_text(text: str, pos: Position, name: str = "query") -> Query:
 # --- the compact form of the command line ------------------------------------------
 
 
+def _bare_field(kind: str, word: str, pos: Position, data: Mapping[str, Any]) -> str | None:
+    """The field a bare word of a compact question fills: the first of the kind's ``bare`` fields
+    not given yet whose values include it (one of an enum's choices, or a Region of the table)."""
+    declared = registry.get(kind)
+    for name in declared.bare if declared else ():
+        if name in data:
+            continue
+        spec = QFIELDS[name]
+        if word in (spec.choices or ()) if spec.kind == "enum" else word in pos.regions:
+            return name
+    return None
+
+
 def parse_compact(words: Sequence[str], pos: Position) -> Query:
     """``move humans from=foglands to=scorch units=2`` → a Query (via the mapping form)."""
     name = ui("query", _ml())  # where errors point: the question on the command line
@@ -345,20 +358,8 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
         if "=" not in word:
             if word in FACTIONS and "faction" not in data:
                 data["faction"] = word
-            elif kind == "how-many" and word in HOW_MANY and "of" not in data:
-                data["of"] = word
-            elif kind == "place" and word in ITEMS and "item" not in data:
-                data["item"] = word
-            elif kind == "setup" and word in EXPERIENCE and "experience" not in data:
-                data["experience"] = word
-            elif kind == "retreat" and word in pos.regions and "from" not in data:
-                data["from"] = word  # `retreat pilgrims foglands`: retreat out of that Battle Region
-            elif (
-                word in pos.regions
-                and "region" not in data
-                and kind in {"battle", "play-tactic", "build", "activate", "recruit", "place", "end-of-move"}
-            ):
-                data["region"] = word
+            elif (bare := _bare_field(kind, word, pos, data)) is not None:
+                data[bare] = word  # `retreat pilgrims foglands`: the kind says a bare Region is `from`
             else:
                 problems.append(
                     Problem(

@@ -25,8 +25,11 @@ KIND = L.label("kind")
 ANSWERS = L.label("what it answers")
 FIGURES = L.label("figures")
 NONE = L.label("none")
-for _kind in registry.all_kinds():
-    L.label(_kind.answers)  # declared, so site.pot has each kind's words
+for _kind in registry.all_kinds():  # declared, so site.pot has each kind's words
+    L.label(_kind.answers)
+    L.label(_kind.label)  # its name as a value of a question (`ask: move`) and in the Ask page's list
+    if _kind.form_label:
+        L.label(_kind.form_label)
 
 
 def rows() -> list[tuple[list[str], str, tuple[str, ...]]]:

@@ -35,6 +35,7 @@ def reset() -> None:
     translator.cache_clear()
     _labels.clear()
     _words.clear()
+    _kinds.clear()
     _factions.clear()
     from havoc.interpreter import answer
 
@@ -284,12 +285,19 @@ def _figure_labels(lang: str) -> dict[str, str]:
 
 
 def _kind_labels(lang: str) -> dict[str, str]:
-    """Names of the question kinds, for people (help, site, answers): each kind's declared label."""
-    from havoc.games.cry_havoc import kind as registry
+    """Names of the question kinds, for people (help, site, answers, the legal-actions report):
+    each kind's declared label, the one place its words are."""
+    out = _kinds.get(lang)
+    if out is None:
+        from havoc.games.cry_havoc import kind as registry
 
-    out = {name: ui(label, lang) for name, label in registry.labels().items()}
-    out["trogs"] = ui("What do the solo Trogs do?", lang)  # the solo variant's decider (not a question kind)
+        out = {name: ui(label, lang) for name, label in registry.labels().items()}
+        out["trogs"] = ui("What do the solo Trogs do?", lang)  # the solo variant's decider (not a question kind)
+        _kinds[lang] = out
     return out
+
+
+_kinds: dict[str, dict[str, str]] = {}
 
 
 def unit_text(unit: str, n: int, lang: str = "en") -> str:

@@ -101,7 +101,9 @@ KEYS = {
 
 
 # Values that stand in positions and questions: shown as words, not codes, in the reader's
-# language. Region IDs stay as code (the printed map's names are not in our sources).
+# language. Region IDs stay as code (the printed map's names are not in our sources). A question
+# kind (`ask: move`) is named by its declared label (kinds/<kind>.py; see site_words); a name that
+# is also a phase or step (discard, retreat, score, prisoners) is said as that here.
 VALUES = {
     key: text
     for key, text in {
@@ -119,23 +121,9 @@ VALUES = {
         "desert": "Desert",
         "jungle": "Jungle",
         "ocean": "Ocean",
-        "move": "Move",
-        "recruit": "Recruit",
-        "build": "Build",
-        "activate": "Activate",
-        "draw-tactics": "Draw Tactics cards",
-        "enable-scoring": "Enable Scoring",
-        "use-skill": "Use a Skill",
-        "play-tactic": "Play a Tactics card",
         "retreat": "Retreat",
         "discard": "Discard",
         "score": "Score",
-        "winner": "Winner",
-        "legal": "Legal actions",
-        "how-many": "How many?",
-        "place": "May it be placed here?",
-        "end-of-move": "End of a Move",
-        "setup": "Setup",
         "may-leave": "may leave",
         "tiebreak-trogs": "the Trogs win ties",
         "may-recruit": "may recruit",
@@ -202,5 +190,12 @@ def nouns() -> list[str]:
     ]
 
 
+def values() -> dict[str, str]:
+    """Every value's words: each question kind's label (its one place), then the values above."""
+    from havoc.games.cry_havoc import kind as registry
+
+    return {**registry.labels(), **VALUES}
+
+
 def site_words() -> dict[str, dict[str, str]]:
-    return {"regions": KNOWN_REGIONS, "keys": KEYS, "values": VALUES, "decisions": DECISIONS}
+    return {"regions": KNOWN_REGIONS, "keys": KEYS, "values": values(), "decisions": DECISIONS}

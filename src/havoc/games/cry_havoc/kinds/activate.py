@@ -22,7 +22,7 @@ def probe(report: Report) -> None:
     """Activate: the faction's own Structures that the rules let it activate now."""
     pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
     aq0 = probe_query(job, "activate", structure=None, activations=0)
-    if gate("activate", aq0, ui("Activate", lang)):
+    if gate("activate", aq0, report.label):
         act_ok: list[str] = []
         act_names: list[str] = []  # the same, for people: "Żniwiarka (Region A)"
         for rid in sorted(pos.regions):
@@ -36,7 +36,7 @@ def probe(report: Report) -> None:
                     act_names.append(f"{structure_name(s.type, lang)} ({job.rname(rid)})")
         add(
             "activate",
-            ui("Activate", lang),
+            report.label,
             bool(act_ok),
             {"structures": act_ok} if act_ok else {},
             [],
@@ -55,5 +55,7 @@ KIND = QuestionKind(
     no_actor=False,
     probe=probe,
     handler=ask_activate,
+    offers=("region", "structure", "cost", "activations"),
+    bare=("region",),
     verdict="yes-no",
 )

@@ -497,5 +497,8 @@ KIND = QuestionKind(
     per_side=("vp-gained", "prisoners-by", "kills-by", "survivors", "units-in-region", "returned", "retreated"),
     no_actor=True,
     handler=resolve,
+    offers=("region", "objectives"),
+    bare=("region",),
+    form_label="Who wins the Battle?",
     verdict="checked",
 )

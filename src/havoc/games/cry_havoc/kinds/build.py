@@ -73,9 +73,9 @@ def ask_build(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """Build: in which listed Regions (any Structure type the rules allow there)."""
-    pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
+    pos, who, eng, _, nothing, add, gate, detail, job = report.parts()
     bq = probe_query(job, "build", units=None, points=None, structure=None)
-    if gate("build", bq, ui("Build", lang)):
+    if gate("build", bq, report.label):
         build_ok = [
             rid
             for rid in sorted(pos.regions)
@@ -83,7 +83,7 @@ def probe(report: Report) -> None:
         ]
         add(
             "build",
-            ui("Build", lang),
+            report.label,
             bool(build_ok),
             {"regions": build_ok} if build_ok else {},
             [],
@@ -102,5 +102,7 @@ KIND = QuestionKind(
     no_actor=False,
     probe=probe,
     handler=ask_build,
+    offers=("region", "structure", "points", "cost"),
+    bare=("region",),
     verdict="yes-no",
 )

@@ -18,12 +18,12 @@ def ask_discard(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """The Draw Cards phase: discard down to the hand limit."""
-    pos, who, eng, lang, add, job = report.pos, report.who, report.eng, report.lang, report.add, report.job
+    pos, who, eng, add, job = report.pos, report.who, report.eng, report.add, report.job
     if pos.faction(who).hand is not None:
         rs = eng.evaluate("discard", Context(pos, probe_query(job, "discard"), who), only=fits(B0))
         must = merge_figures(rs).get("must-discard", 0)
         if passes(rs) and isinstance(must, int) and must > 0:
-            add("discard", ui("Discard", lang), True, {"must-discard": must}, [], str(must))
+            add("discard", report.label, True, {"must-discard": must}, [], str(must))
 
 
 KIND = QuestionKind(
@@ -37,5 +37,6 @@ KIND = QuestionKind(
     no_actor=False,
     probe=probe,
     handler=ask_discard,
+    form_label="Discard down to the hand limit",
     verdict="checked",
 )

@@ -42,7 +42,7 @@ def probe(report: Report) -> None:
         report.job,
     )
     dq0 = probe_query(job, "draw-tactics", deck=None)
-    if gate("draw-tactics", dq0, ui("Draw Tactics cards", lang)):
+    if gate("draw-tactics", dq0, report.label):
         decks = [
             deck
             for deck in C.DECKS
@@ -54,7 +54,7 @@ def probe(report: Report) -> None:
         ]
         add(
             "draw-tactics",
-            ui("Draw Tactics cards", lang),
+            report.label,
             bool(decks),
             {"decks": decks} if decks else {},
             [],
@@ -73,5 +73,6 @@ KIND = QuestionKind(
     no_actor=False,
     probe=probe,
     handler=ask_draw,
+    offers=("deck",),
     verdict="yes-no",
 )

@@ -16,9 +16,9 @@ def ask_enable(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """Enable scoring."""
-    lang, add, gate, job = report.lang, report.add, report.gate, report.job
-    if gate("enable-scoring", probe_query(job, "enable-scoring"), ui("Enable scoring", lang)):
-        add("enable-scoring", ui("Enable scoring", lang), True, {}, [], "")
+    add, gate, job = report.add, report.gate, report.job
+    if gate("enable-scoring", probe_query(job, "enable-scoring"), report.label):
+        add("enable-scoring", report.label, True, {}, [], "")
 
 
 KIND = QuestionKind(

@@ -122,5 +122,6 @@ KIND = QuestionKind(
     per_side=(),
     no_actor=False,
     handler=ask_end_of_move,
+    bare=("region",),
     verdict="none",
 )

@@ -129,5 +129,7 @@ KIND = QuestionKind(
     per_side=(),
     no_actor=False,
     handler=ask_how_many,
+    offers=("from", "region", "points"),
+    bare=("of",),
     verdict="none",
 )

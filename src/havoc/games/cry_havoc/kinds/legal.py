@@ -11,7 +11,7 @@ from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind, all_kinds
 from havoc.games.cry_havoc.position import Position
 from havoc.games.cry_havoc.query import Query
-from havoc.games.cry_havoc.ui import ui
+from havoc.games.cry_havoc.ui import kind_label, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
 
@@ -50,6 +50,7 @@ class Report:
         self.job, self.pos, self.who, self.eng, self.lang = job, job.pos, job.q.faction, job.eng, job.lang
         self.actions: list[dict[str, Any]] = []
         self.nothing = ui("nothing in the position to do it with", job.lang)
+        self.label = ""  # the probing kind's label, in the asker's language
 
     def add(self, action: str, label: str, allowed: bool, limits: dict[str, Any], why: list[str], text: str) -> None:
         self.actions.append(
@@ -85,9 +86,11 @@ class Report:
         return self.pos, self.who, self.eng, self.lang, self.nothing, self.add, self.gate, self.detail, self.job
 
     def probe_all(self) -> None:
-        """Every kind that declares a probe, in the vocabulary's order of kinds."""
+        """Every kind that declares a probe, in the vocabulary's order of kinds; each adds its
+        lines under its own label (the kind's declared words)."""
         for kind in all_kinds():
             if kind.probe is not None:
+                self.label = kind_label(kind.name, self.lang)
                 kind.probe(self)
 
 
@@ -152,5 +155,6 @@ KIND = QuestionKind(
     per_side=(),
     no_actor=False,
     handler=ask_legal,
+    form_label="What can I do now?",
     verdict="checked",
 )

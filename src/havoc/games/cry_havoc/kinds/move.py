@@ -52,9 +52,9 @@ def _enters(cr: CompiledRule) -> bool:
 
 def probe(report: Report) -> None:
     """Move: from each Region with the faction's Units, how many may go and where."""
-    pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
+    pos, who, eng, _, nothing, add, gate, detail, job = report.parts()
     mq = probe_query(job, "move", units=1, points=None, frm=None, to=None, via=())
-    if gate("move", mq, ui("Move", lang)):
+    if gate("move", mq, report.label):
         moves: dict[str, dict[str, Any]] = {}
         held: list[str] = []  # the rules that keep Units where they are (e.g. a Battle Region)
         for rid in sorted(pos.regions):
@@ -78,7 +78,7 @@ def probe(report: Report) -> None:
         why_not = [] if moves else list(dict.fromkeys(held))
         add(
             "move",
-            ui("Move", lang),
+            report.label,
             bool(moves),
             {"from": moves} if moves else {},
             why_not,
@@ -97,5 +97,6 @@ KIND = QuestionKind(
     no_actor=False,
     probe=probe,
     handler=ask_move,
+    offers=("from", "to", "via", "units", "points", "moved-this-action"),
     verdict="yes-no",
 )

@@ -37,5 +37,7 @@ KIND = QuestionKind(
     per_side=(),
     no_actor=False,
     handler=ask_place,
+    offers=("structure",),
+    bare=("item", "region"),
     verdict="yes-no",
 )

@@ -32,14 +32,14 @@ def ask_tactic(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """The Battle Resolution phase: play a Tactics card in the Battle being resolved."""
-    pos, who, eng, lang, add, job = report.pos, report.who, report.eng, report.lang, report.add, report.job
+    pos, who, eng, add, job = report.pos, report.who, report.eng, report.add, report.job
     fight = _battle_of(job, who)
     if fight is not None and fight.battle is not None:
         tq = probe_query(job, "play-tactic", region=fight.id)
         rs = eng.evaluate("play-tactic", Context(pos, tq, who, region=fight), only=fits(B_REGION))
         add(
             "play-tactic",
-            ui("Play a Tactics card", lang),
+            report.label,
             passes(rs),
             {"region": fight.id} if passes(rs) else {},
             refused_by(rs),
@@ -58,5 +58,7 @@ KIND = QuestionKind(
     no_actor=False,
     probe=probe,
     handler=ask_tactic,
+    offers=("region", "card-terrain"),
+    bare=("region",),
     verdict="yes-no",
 )

@@ -33,7 +33,7 @@ def probe(report: Report) -> None:
             can = n
         add(
             "buy-back",
-            ui("Buy back prisoners", lang),
+            report.label,
             can > 0,
             {"units": can} if can else {},
             [] if can else why,
@@ -52,5 +52,7 @@ KIND = QuestionKind(
     no_actor=False,
     probe=probe,
     handler=ask_prisoners,
+    offers=("units",),
+    form_label="Prisoners: buy back",
     verdict="yes-no",
 )

@@ -32,13 +32,13 @@ def probe(report: Report) -> None:
     hq = pos.hq_of(who)
     reserve = pos.reserve(who)
     rq = probe_query(job, "recruit", units=1, points=max(reserve, 1), region=hq.id if hq else None)
-    if gate("recruit", rq, ui("Recruit", lang)):
+    if gate("recruit", rq, report.label):
         rs = eng.evaluate("recruit", Context(pos, rq, who, region=hq), only=detail(B_REGION)) if hq else []
         ok = passes(rs) and reserve > 0
         units_text = ui("Units: up to {count}", lang).format(count=reserve) + (f" ({job.rname(hq.id)})" if hq else "")
         add(
             "recruit",
-            ui("Recruit", lang),
+            report.label,
             ok,
             {"units": reserve, "region": hq.id if hq else None} if ok else {},
             refused_by(rs),
@@ -57,5 +57,7 @@ KIND = QuestionKind(
     no_actor=False,
     probe=probe,
     handler=ask_recruit,
+    offers=("units", "points", "region"),
+    bare=("region",),
     verdict="yes-no",
 )

@@ -140,7 +140,7 @@ def ask_retreat(job: Job) -> Answer:
 
 KIND = QuestionKind(
     name="retreat",
-    label=ui("retreat"),
+    label=ui("Retreat"),
     help="Where may Units retreat from a Battle Region?",
     answers="where the losing Units may go",
     needs=("from",),
@@ -148,5 +148,7 @@ KIND = QuestionKind(
     per_side=(),
     no_actor=False,
     handler=ask_retreat,
+    offers=("from", "to", "units"),
+    bare=("from",),
     verdict="yes-no",
 )

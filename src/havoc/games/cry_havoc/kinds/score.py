@@ -134,5 +134,6 @@ KIND = QuestionKind(
     per_side=("vp-gained", "total-vp"),
     no_actor=True,
     handler=ask_score,
+    form_label="Scoring",
     verdict="checked",
 )

@@ -42,5 +42,7 @@ KIND = QuestionKind(
     per_side=(),
     no_actor=True,
     handler=ask_setup,
+    offers=("experience",),
+    bare=("experience",),
     verdict="none",
 )

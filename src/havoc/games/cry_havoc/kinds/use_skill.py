@@ -21,7 +21,7 @@ def probe(report: Report) -> None:
     """Skills: which ready ones may be used now (besides the action)."""
     pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
     skills = sorted(pos.faction(who).skills)
-    if skills and gate("use-skill", probe_query(job, "use-skill", skill=skills[0]), ui("Use a Skill", lang)):
+    if skills and gate("use-skill", probe_query(job, "use-skill", skill=skills[0]), report.label):
         usable = [
             skill
             for skill in skills
@@ -33,7 +33,7 @@ def probe(report: Report) -> None:
         ]
         add(
             "use-skill",
-            ui("Use a Skill", lang),
+            report.label,
             bool(usable),
             {"skills": usable} if usable else {},
             [],
@@ -52,5 +52,6 @@ KIND = QuestionKind(
     no_actor=False,
     probe=probe,
     handler=ask_skill,
+    offers=("skill", "region"),
     verdict="yes-no",
 )

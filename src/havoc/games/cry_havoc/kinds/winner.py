@@ -114,7 +114,7 @@ def ask_winner(job: Job) -> Answer:
 
 KIND = QuestionKind(
     name="winner",
-    label=ui("winner"),
+    label=ui("Winner"),
     help="Who wins the game, and which tie-breaker decided it?",
     answers="who wins",
     needs=(),
@@ -130,5 +130,6 @@ KIND = QuestionKind(
     per_side=(),
     no_actor=True,
     handler=ask_winner,
+    offers=("faction",),
     verdict="yes-no",
 )
