@@ -117,7 +117,8 @@ def test_a_figure_without_words_is_a_located_problem(tmp_path: Path, monkeypatch
     assert (
         p.line == _KIND_LINE
         and "'hand-size'" in p.message
-        and "without a label in ui.py's figure labels: hand-size" in p.message
+        and "figures without a label (figure_words in its declaration, or ui.py's figure labels): hand-size"
+        in p.message
     )
 
 
@@ -297,3 +298,29 @@ def test_a_kinds_words_are_in_its_declaration_only() -> None:
         if kind.name not in shared:
             assert values[kind.name] == kind.label, kind.name
     assert values["enable-scoring"] == "Enable scoring"
+
+
+def test_a_kind_may_name_its_own_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A figure only one kind gives is labelled in that kind's declaration (figure_words)."""
+    kind = _toy(tmp_path, monkeypatch)
+    kind.figures = ("cards-held",)
+    assert "without a label" in _check([kind])[0].message
+    kind.figure_words = {"cards-held": "cards held"}
+    assert _check([kind]) == []
+
+
+def test_asking_a_kind_whose_module_does_not_load_is_a_located_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`havoc ask` on a broken kind module gets the same located problem as `havoc check`."""
+    from havoc.games.cry_havoc import position
+    from havoc.games.cry_havoc.answering import answer
+    from havoc.games.cry_havoc.query import parse_query
+
+    rs = rulebook.load()
+    pos = position.parse({"players": ["humans", "pilgrims"], "turn": "humans", "regions": {}}, rs)
+    query = parse_query({"ask": "setup"}, pos)
+    monkeypatch.setattr(registry, "_loaded", {"setup": None})
+    where = Problem("src/havoc/games/cry_havoc/kinds/setup.py", 9, "question kind 'setup': its module does not load")
+    monkeypatch.setattr(registry, "_broken", {"setup": where})
+    with pytest.raises(RulebookError) as caught:
+        answer(rs, pos, query)
+    assert caught.value.problems == [where]

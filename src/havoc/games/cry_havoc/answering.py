@@ -19,10 +19,11 @@ from typing import Any
 
 from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kind import broken as broken_kind
 from havoc.games.cry_havoc.kind import get as get_kind
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
-from havoc.games.cry_havoc.ui import faction_name, region_names, ui, value_text
+from havoc.games.cry_havoc.ui import faction_name, region_names, ui
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, texts
 from havoc.interpreter.engine import Engine, RuleResult, engine, merge_figures
@@ -89,8 +90,10 @@ def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
 
     job = Job(engine(rs, pos.variant), pos, q, lang, texts(rs, lang))
     kind = get_kind(q.kind)
-    if kind is None:
-        raise RulebookError([Problem("question-kinds", None, f"no handler for the question kind {q.kind!r}")])
+    if kind is None:  # its module is missing or does not load: say where, as `havoc check` does
+        raise RulebookError(
+            [broken_kind(q.kind) or Problem("question-kinds", None, f"no handler for the question kind {q.kind!r}")]
+        )
     found: Answer = kind.handle(job)
 
     found.labels = LABELS
@@ -264,6 +267,5 @@ __all__ = [
     "generic",
     "passes",
     "units_word",
-    "value_text",
     "whole",
 ]

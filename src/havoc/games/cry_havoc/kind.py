@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,7 @@ class QuestionKind:
         "answers",
         "bare",
         "fields",
+        "figure_words",
         "figures",
         "form_label",
         "handler",
@@ -89,6 +90,7 @@ class QuestionKind:
         offers: tuple[str, ...] = (),
         bare: tuple[str, ...] = (),
         form_label: str | None = None,
+        figure_words: Mapping[str, str] | None = None,
     ) -> None:
         self.name = name
         self.label = label  # English; in other languages through the `ui` catalog
@@ -101,6 +103,8 @@ class QuestionKind:
         self.bare = bare  # fields a compact question may give as a bare word (an enum choice or a Region)
         self.form_label = form_label  # the Ask page's words for it when not its label (site catalog)
         self.figures = figures
+        # labels of figures only this kind gives ({name: ui("…")}); the shared ones are in ui.py
+        self.figure_words = dict(figure_words or {})
         self.per_side = per_side  # figures given per side of a Battle ({faction: value})
         self.no_actor = no_actor  # asked about the table, not for a faction
         self.handler = handler  # answers a question of this kind (job -> Answer)
@@ -164,6 +168,12 @@ def get(kind: str) -> QuestionKind | None:
     return _loaded[kind]
 
 
+def broken(kind: str) -> Problem | None:
+    """Why a declared kind's module does not load (None when it loads or is simply missing)."""
+    get(kind)
+    return _broken.get(kind)
+
+
 def _load_problem(kind: str, exc: BaseException) -> Problem:
     """Where a kind's module fails to load: its file and line (the innermost frame in that file)."""
     path, line = module_path(kind), None
@@ -195,6 +205,11 @@ def needs(kind: str) -> tuple[str, ...]:
     return found.needs if found else ()
 
 
+def figure_words() -> dict[str, str]:
+    """The figure labels the kinds declare themselves (English)."""
+    return {name: text for k in all_kinds() for name, text in k.figure_words.items()}
+
+
 def figures() -> dict[str, tuple[str, ...]]:
     return {k.name: k.figures for k in all_kinds()}
 
@@ -214,9 +229,14 @@ def check_kinds(kinds: Iterable[QuestionKind], named: Callable[[str], bool]) -> 
             problems.extend(exc.problems)
         if kind.probe is not None and not callable(kind.probe):
             problems.append(kind.problem(f"probe {kind.probe!r} is no function (report -> None)"))
-        unnamed = [f for f in kind.figures if not named(f)]
+        unnamed = [f for f in kind.figures if f not in kind.figure_words and not named(f)]
         if unnamed:
-            problems.append(kind.problem(f"figures without a label in ui.py's figure labels: {', '.join(unnamed)}"))
+            problems.append(
+                kind.problem(
+                    f"figures without a label (figure_words in its declaration, or ui.py's figure labels): "
+                    f"{', '.join(unnamed)}"
+                )
+            )
         if kind.verdict not in VERDICTS:
             problems.append(kind.problem(f"verdict {kind.verdict!r} is none of {', '.join(VERDICTS)}"))
     return problems
@@ -306,6 +326,7 @@ __all__ = [
     "VERDICTS",
     "QuestionKind",
     "all_kinds",
+    "broken",
     "check",
     "check_docs",
     "check_kinds",

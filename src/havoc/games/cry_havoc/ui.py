@@ -206,7 +206,14 @@ _words: dict[str, dict[str, str]] = {}
 
 
 def _figure_labels(lang: str) -> dict[str, str]:
-    """Labels of the figures the rules and mechanisms report (unknown ones show their ID)."""
+    """Labels of the figures the rules and mechanisms report (unknown ones show their ID): the
+    ones several kinds give, here, then the ones a kind declares itself (``figure_words``)."""
+    from havoc.games.cry_havoc import kind as registry
+
+    return {**_shared_figure_labels(lang), **{name: ui(label, lang) for name, label in registry.figure_words().items()}}
+
+
+def _shared_figure_labels(lang: str) -> dict[str, str]:
     return {
         "may-leave": ui("may leave", lang),
         "must-discard": ui("must discard", lang),
