@@ -323,3 +323,16 @@ def test_havoc_check_runs_the_games_own_data_checks(rules_copy: Path, capsys: py
     assert main(["check", "--ruleset", "advanced-cry-havoc"]) == 1
     err = capsys.readouterr().err
     assert "08-courage.yaml" in err and "thirteen" in err, err
+
+
+def test_the_interpreter_is_given_the_game_and_imports_none() -> None:
+    """No path from the interpreter to the game registry, type-only and function-local imports
+    included (what import-linter's acyclic contract sees with exclude_type_checking_imports off)."""
+    import grimp
+
+    graph = grimp.build_graph("havoc", exclude_type_checking_imports=False, cache_dir=None)
+    assert (
+        graph.find_shortest_chain("havoc.game", "havoc.interpreter.answer") is not None
+    )  # the graph sees type-only imports
+    for module in ("havoc.interpreter.engine", "havoc.interpreter.answer", "havoc.interpreter.expr"):
+        assert graph.find_shortest_chain(module, "havoc.game") is None, module

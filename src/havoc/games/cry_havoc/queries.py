@@ -89,9 +89,10 @@ class Job:
 
 def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
     """Answer one question about one position."""
+    from havoc.games import cry_havoc as played
     from havoc.games.cry_havoc import LABELS, questions
 
-    job = Job(engine(rs, pos.variant), pos, q, lang, texts(rs, lang))
+    job = Job(engine(rs, pos.variant, played), pos, q, lang, texts(rs, lang, LABELS))
     kind = questions.get(q.kind)
     if kind is None:
         raise RulebookError([Problem("question-kinds", None, f"no handler for the question kind {q.kind!r}")])
