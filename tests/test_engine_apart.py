@@ -336,3 +336,11 @@ def test_the_interpreter_is_given_the_game_and_imports_none() -> None:
     )  # the graph sees type-only imports
     for module in ("havoc.interpreter.engine", "havoc.interpreter.answer", "havoc.interpreter.expr"):
         assert graph.find_shortest_chain(module, "havoc.game") is None, module
+
+
+def test_the_games_vocabulary_is_its_loaded_rulesets() -> None:
+    """Cry Havoc's names come from its ruleset as the rulebook loaded it, not a second reading of a file."""
+    from havoc.games.cry_havoc import contract
+
+    assert contract.VOCABULARY is rulebook.load("cry-havoc").vocabulary
+    assert rulebook.load("cry-havoc").question_kinds == contract.QUESTION_KINDS
