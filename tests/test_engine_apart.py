@@ -112,6 +112,81 @@ def test_the_scan_finds_a_planted_name(tmp_path: Path) -> None:
     assert hits == ["planted.py:2: ['pilgrims'] in 'pilgrims'"]
 
 
+# The engine's own words that are also a game's kind or command, where they mean the engine's thing.
+ENGINE_WORDS = {
+    ("commands/docs.py", "build"): "the build folder",
+    ("commands/serve.py", "build"): "the build folder",
+    ("commands/sheet.py", "build"): "the build folder",
+    ("quickref/__init__.py", "build"): "the build folder",
+    ("sphinxext/__init__.py", "setup"): "Sphinx's entry point of an extension",
+    ("search/__init__.py", "score"): "a search hit's score",
+    ("rulebook/cache.py", "charts"): "a ruleset's folder of chart files",
+}
+GENERIC = {"ask"}  # the engine's own command and question field
+
+
+def _kind_names() -> set[str]:
+    """Every question kind (the rulesets' vocabularies) and what each installed game mounts:
+    its commands, shortcut kinds and their fields, other deciders and lookups."""
+    names: set[str] = set()
+    for folder in (REPO / "rules").iterdir():
+        if (folder / "vocabulary.yaml").is_file():
+            names.update(yaml.safe_load((folder / "vocabulary.yaml").read_text()).get("question-kinds", ()))
+    for module in game.installed():
+        played = game.load(module)
+        names.update(played.COMMANDS)
+        for kind, declared in game.shortcuts(played).items():
+            names.update((kind, *declared.fields))
+        names.update(getattr(played, "EXTRA_ANSWERS", {}), getattr(played, "LOOKUPS", {}))
+    return names - GENERIC
+
+
+def _kind_hits(names: set[str], src: Path = SRC) -> list[str]:
+    """String literals naming a kind, command or shortcut field: a literal without spaces split at
+    / and : (`"/api/legal"`, `"legal"`, `"module:battle"`), and in prose a `havoc <name>` or `/api/<name>`."""
+    hits = []
+    for path in sorted(src.rglob("*.py")):
+        rel = path.relative_to(src)
+        if "games" in rel.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _docstrings(tree)
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or id(node) in skip:
+                continue
+            text = node.value.lower()
+            if re.search(r"\s", text):
+                words = set(re.findall(r"(?:\bhavoc |/api/)([a-z][a-z0-9_-]*)", text))
+            else:
+                words = set(re.split(r"[/:]", text))
+            bad = {w for w in words if w in names or w.replace("_", "-") in names}
+            bad = {w for w in bad if (rel.as_posix(), w) not in ENGINE_WORDS}
+            if bad:
+                hits.append(f"{rel}:{node.lineno}: {sorted(bad)} in {node.value[:60]!r}")
+    return hits
+
+
+def test_the_engine_names_no_kind_or_command_of_a_game() -> None:
+    """Kinds, commands and shortcuts are the game's: the engine mounts them from its declarations."""
+    names = _kind_names()
+    assert {"legal", "battle", "score", "objectives", "trogs", "move", "charts", "new"} <= names
+    hits = _kind_hits(names)
+    assert not hits, "a game's kinds or commands named in the engine's code:\n" + "\n".join(hits)
+
+
+def test_the_kind_scan_finds_a_planted_route(tmp_path: Path) -> None:
+    fake = tmp_path / "havoc"
+    shutil.copytree(SRC, fake, ignore=shutil.ignore_patterns("__pycache__", "games"))
+    (fake / "planted.py").write_text(
+        '"""Docstrings may say legal."""\nROUTE = "/api/battle"\nHELP = "like `havoc score --json`"\nOK = "a legal move"\n'
+    )
+    hits = [h for h in _kind_hits(_kind_names(), fake) if h.startswith("planted.py")]
+    assert hits == [
+        "planted.py:2: ['battle'] in '/api/battle'",
+        "planted.py:3: ['score'] in 'like `havoc score --json`'",
+    ]
+
+
 # --- a toy second game ----------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from havoc.errors import Problem, RulebookError
 
@@ -243,6 +243,34 @@ def lookups(played: Game) -> dict[str, Any]:
     return out
 
 
+class Shortcut(NamedTuple):
+    """A question kind a game gives an address of its own (``SHORTCUTS``): ``havoc <kind>``,
+    ``havoc.api.<kind>(position, *fields)`` and ``POST /api/<kind>`` ask ``{ask: kind, **fields}``."""
+
+    kind: str
+    fields: tuple[str, ...]  # the question's fields it takes, in the order of the positional arguments
+    summary: str  # what it answers, in a line (English; the API description)
+
+
+def shortcuts(played: Game | None) -> dict[str, Shortcut]:
+    """The question kinds ``played`` declares as shortcuts, in its order (none for no game)."""
+    declared = getattr(played, "SHORTCUTS", None) or {}
+    return {
+        kind: Shortcut(kind, tuple(entry.get("fields", ())), str(entry.get("summary", "")))
+        for kind, entry in declared.items()
+    }
+
+
+def declared_shortcuts() -> dict[str, Shortcut]:
+    """Every shortcut some installed game declares (the first game in name order wins a name's
+    description; each call still asks the ruleset's own game)."""
+    out: dict[str, Shortcut] = {}
+    for module in installed():
+        for kind, found in shortcuts(load(module, module)).items():
+            out.setdefault(kind, found)
+    return out
+
+
 def commands() -> dict[str, str]:
     """CLI commands the installed games add (command name -> module)."""
     out: dict[str, str] = {}
@@ -251,4 +279,18 @@ def commands() -> dict[str, str]:
     return out
 
 
-__all__ = ["Coverage", "Game", "Kind", "Labels", "check", "commands", "coverage", "installed", "load", "of"]
+__all__ = [
+    "Coverage",
+    "Game",
+    "Kind",
+    "Labels",
+    "Shortcut",
+    "check",
+    "commands",
+    "coverage",
+    "declared_shortcuts",
+    "installed",
+    "load",
+    "of",
+    "shortcuts",
+]

@@ -26,6 +26,18 @@ COMMANDS: Mapping[str, str] = {
     "trogs": "havoc.games.cry_havoc.solo.cli",
 }
 
+# The question kinds with an address of their own, mounted by the engine: `havoc <kind>`,
+# havoc.api.<kind>(position, *fields) and POST /api/<kind> (with its OpenAPI entry); each with the
+# question fields it takes, in the order of the positional arguments, and what it answers.
+SHORTCUTS: Mapping[str, Mapping[str, Any]] = {
+    "legal": {"fields": ("faction",), "summary": "What a faction may do now (like `havoc legal --json`)."},
+    "battle": {
+        "fields": ("region", "objectives", "faction"),
+        "summary": "Resolve a Battle, or list the battle order (like `havoc battle --json`).",
+    },
+    "score": {"fields": ("faction",), "summary": "What each faction scores (like `havoc score --json`)."},
+}
+
 # Deciders besides the question kinds: the solo variant's automated Trogs (`ask: trogs` in a
 # stored example, POST /api/trogs); each is (rs, position, query mapping, lang) -> a decision.
 EXTRA_ANSWERS: Mapping[str, str] = {"trogs": "havoc.games.cry_havoc.solo:decide"}
