@@ -417,5 +417,37 @@ def test_the_games_vocabulary_is_its_loaded_rulesets() -> None:
     """Cry Havoc's names come from its ruleset as the rulebook loaded it, not a second reading of a file."""
     from havoc.games.cry_havoc import contract
 
-    assert contract.VOCABULARY is rulebook.load("cry-havoc").vocabulary
+    assert rulebook.load("cry-havoc").vocabulary == contract.VOCABULARY
     assert rulebook.load("cry-havoc").question_kinds == contract.QUESTION_KINDS
+
+
+# --- the generic command line: one `havoc ask` for every game; game commands never collide -------
+
+
+def test_havoc_ask_answers_any_games_question(toy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`havoc ask` is the engine's: the toy game's position and question go to the toy's parsers."""
+    import json
+
+    pos = tmp_path / "pos.json"
+    pos.write_text('{"points": 12, "colour": "red"}')
+    assert main(["ask", str(pos), "won", "--ruleset", "toy", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] is True and out["kind"] == "won"
+    assert main(["ask", str(pos), "lost", "--ruleset", "toy"]) == 2
+    assert "expected 'won', found 'lost'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("claimed", "owner"), [("legal", "the game havoc.games.cry_havoc"), ("ask", "the engine")])
+def test_a_command_two_games_claim_is_a_clear_error(
+    toy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], claimed: str, owner: str
+) -> None:
+    """A second game declaring a command Cry Havoc (or the engine) has is refused, naming both."""
+    import toy_game  # type: ignore[import-not-found]
+
+    shipped = game.installed()
+    monkeypatch.setattr(toy_game, "COMMANDS", {claimed: "toy_game", "toy-only": "toy_game"})
+    monkeypatch.setattr(game, "installed", lambda: [*shipped, "toy_game"])
+    assert main(["new", "--help"]) == 1
+    err = capsys.readouterr().err
+    assert f"toy_game: COMMANDS: the command '{claimed}' is already {owner}'s" in err, err
+    assert "Traceback" not in err

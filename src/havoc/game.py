@@ -67,7 +67,9 @@ class Game(Protocol):
     def is_position(self, value: object) -> bool: ...
     def position_schema(self, rs: Ruleset | None) -> dict[str, Any]: ...
     def code_files(self) -> Sequence[Path]: ...  # what a cached position's validity depends on
-    def parse_question(self, data: Mapping[str, Any], pos: Any) -> Any: ...
+    def parse_question(
+        self, data: Mapping[str, Any], pos: Any, name: str = "query"
+    ) -> Any: ...  # name: where errors point
     def parse_compact(self, words: Sequence[str], pos: Any) -> Any: ...
     def is_question(self, value: object) -> bool: ...
     def question_schema(self) -> dict[str, Any]: ...
@@ -271,11 +273,27 @@ def declared_shortcuts() -> dict[str, Shortcut]:
     return out
 
 
-def commands() -> dict[str, str]:
-    """CLI commands the installed games add (command name -> module)."""
-    out: dict[str, str] = {}
+def commands(taken: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The CLI commands (command name -> the module registering it): ``taken`` (the engine's) and
+    those each installed game declares in its ``COMMANDS``. A name two of them claim is a
+    RulebookError naming both, never one silently replacing the other."""
+    out = dict(taken or {})
+    owner = dict.fromkeys(out, "the engine")
+    problems: list[Problem] = []
     for module in installed():
-        out.update(getattr(importlib.import_module(module), "COMMANDS", {}))
+        for name, target in getattr(importlib.import_module(module), "COMMANDS", {}).items():
+            if name in owner:
+                problems.append(
+                    Problem(
+                        f"{module}: COMMANDS",
+                        None,
+                        f"the command {name!r} is already {owner[name]}'s; a game adds commands of its own names",
+                    )
+                )
+                continue
+            out[name], owner[name] = target, f"the game {module}"
+    if problems:
+        raise RulebookError(problems)
     return out
 
 

@@ -53,7 +53,7 @@ def code_files() -> Sequence[Path]:
     return (_HERE / "__init__.py",)
 
 
-def parse_question(data: Mapping[str, Any], pos: Any) -> Any:
+def parse_question(data: Mapping[str, Any], pos: Any, name: str = "query") -> Any:
     raise _no_positions("query")
 
 

@@ -16,9 +16,9 @@ if TYPE_CHECKING:
 
 _HERE = Path(__file__).resolve().parent
 
-# The commands this game adds to `havoc` (each module has register(subparsers)).
+# The commands this game adds to `havoc` (each module has register(subparsers)); `havoc ask` is
+# the engine's, for every game (its help about the questions is ask_help below).
 COMMANDS: Mapping[str, str] = {
-    "ask": "havoc.games.cry_havoc.commands",
     "legal": "havoc.games.cry_havoc.commands",
     "battle": "havoc.games.cry_havoc.commands",
     "score": "havoc.games.cry_havoc.commands",
@@ -75,10 +75,10 @@ def code_files() -> Sequence[Path]:
     return (_HERE / "position.py", _HERE / "contract.py")
 
 
-def parse_question(data: Mapping[str, Any], pos: Any) -> Any:
+def parse_question(data: Mapping[str, Any], pos: Any, name: str = "query") -> Any:
     from havoc.games.cry_havoc.query import parse_query
 
-    return parse_query(data, pos)
+    return parse_query(data, pos, name)
 
 
 def parse_compact(words: Sequence[str], pos: Any) -> Any:
@@ -91,6 +91,20 @@ def is_question(value: object) -> bool:
     from havoc.games.cry_havoc.query import Query
 
     return isinstance(value, Query)
+
+
+def ask_help(lang: str) -> str:
+    """``havoc ask --help``'s epilog: the compact form of the questions, each kind and its figures."""
+    from havoc.games.cry_havoc.commands import ask_epilog
+
+    return ask_epilog(lang)
+
+
+def ask_help_texts() -> list[str]:
+    """The texts ``ask_help`` prints besides its own template (each kind's help), for the catalogs."""
+    from havoc.games.cry_havoc.commands import kind_helps
+
+    return kind_helps()
 
 
 def answer_schema() -> dict[str, Any]:
