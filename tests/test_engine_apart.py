@@ -24,6 +24,7 @@ import yaml
 
 from havoc import api, game, rulebook
 from havoc.cli import main
+from havoc.errors import InputError, RulebookError
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src" / "havoc"
@@ -451,3 +452,31 @@ def test_a_command_two_games_claim_is_a_clear_error(
     err = capsys.readouterr().err
     assert f"toy_game: COMMANDS: the command '{claimed}' is already {owner}'s" in err, err
     assert "Traceback" not in err
+
+
+# --- the Game protocol: a small part every game has, an optional assistant ---------------------
+
+
+def test_a_game_without_an_assistant_stubs_nothing() -> None:
+    """Advanced Cry Havoc offers none of the assistant's names; the engine refuses its positions in its words."""
+    import importlib
+
+    package = importlib.import_module("havoc.games.advanced_cry_havoc")
+    assert not [n for n in game.ASSISTANT if hasattr(package, n)]
+    played = game.load("havoc.games.advanced_cry_havoc")
+    assert not game.has_assistant(played) and game.has_assistant(game.load("havoc.games.cry_havoc"))
+    with pytest.raises(InputError) as info:
+        played.parse_position({}, None, "pos.yaml")
+    assert str(info.value.problems[0]) == (
+        "pos.yaml: Advanced Cry Havoc has no position-based assistant; use `havoc charts` for lookups"
+    )
+    assert played.question_kinds() == {} and played.labels().figures("en") == {}
+
+
+def test_half_an_assistant_is_a_located_error(toy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import toy_game  # type: ignore[import-not-found]
+
+    monkeypatch.delattr(toy_game, "labels")
+    with pytest.raises(RulebookError) as info:
+        game.load("toy_game", "toy/ruleset.yaml: game")
+    assert str(info.value.problems[0]) == "toy/ruleset.yaml: game: 'toy_game' is not a game package: it lacks labels"

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
-from havoc.errors import Problem, RulebookError
+from havoc.errors import InputError, Problem, RulebookError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -57,10 +57,17 @@ class FactImpl(Protocol):
     type: str
 
 
-class Game(Protocol):
-    """What a game package offers the engine (module-level names of the package)."""
+class GameCore(Protocol):
+    """What every game package offers (module-level names): the commands it adds. Optional beside
+    them: ``check_rules(rs)`` and ``mechanism_rules(rs)`` (its data checks), ``SITE_EXTENSION``
+    (its site pages), ``LOOKUPS``, ``EXTRA_ANSWERS`` and ``SHORTCUTS``."""
 
     COMMANDS: Mapping[str, str]  # extra CLI commands -> the module that registers them
+
+
+class Assistant(Protocol):
+    """The optional part of a game: its rules assistant (positions, questions, answers, words).
+    A game offers all of these names or none; one without them answers that it has none."""
 
     def parse_position(self, data: Any, rs: Ruleset | None, name: str = "position") -> Any: ...
     def parse_position_text(self, text: str, rs: Ruleset | None, name: str = "position") -> Any: ...
@@ -79,6 +86,11 @@ class Game(Protocol):
     def labels(self) -> Labels: ...
 
 
+class Game(GameCore, Assistant, Protocol):
+    """A loaded game as the engine sees it: its own names, and the assistant part (its own, or
+    one that says it has none, see :class:`_WithoutAssistant`)."""
+
+
 _loaded: dict[str, Game] = {}
 
 
@@ -94,15 +106,18 @@ def load(module: str, where: str = "ruleset.yaml: game") -> Game:
     except ImportError as exc:
         raise RulebookError([Problem(where, None, f"no game package {module!r} ({exc})")]) from None
     missing = [n for n in _REQUIRED if not hasattr(mod, n)]
+    offered = [n for n in ASSISTANT if hasattr(mod, n)]
+    if offered:  # an assistant is all of its names or none
+        missing += [n for n in ASSISTANT if n not in offered]
     if missing:
         raise RulebookError([Problem(where, None, f"{module!r} is not a game package: it lacks {', '.join(missing)}")])
-    game = cast(Game, mod)
+    game = cast(Game, mod if offered else _WithoutAssistant(mod))
     _loaded[module] = game
     return game
 
 
-_REQUIRED = (
-    "COMMANDS",
+_REQUIRED = ("COMMANDS",)
+ASSISTANT = (
     "parse_position",
     "parse_position_text",
     "is_position",
@@ -117,6 +132,106 @@ _REQUIRED = (
     "question_kinds",
     "labels",
 )
+
+
+def has_assistant(played: object) -> bool:
+    """Whether a loaded game has a rules assistant of its own."""
+    return not isinstance(played, _WithoutAssistant)
+
+
+class _PlainLabels:
+    """Identifiers as they are: the words of a game without an assistant."""
+
+    __slots__ = ()
+
+    def name(self, key: str, lang: str) -> str:
+        return key
+
+    def figure(self, name: str, lang: str) -> str:
+        return name
+
+    def figures(self, lang: str) -> dict[str, str]:
+        return {}
+
+    def value(self, value: object, lang: str) -> str:
+        return str(value)
+
+    def kind(self, kind: str, lang: str) -> str:
+        return kind
+
+    def unit(self, unit: str, n: int, lang: str) -> str:
+        return unit
+
+    def has(self, what: str, name: str) -> bool:
+        return False
+
+    def parties(self) -> tuple[str, ...]:
+        return ()
+
+    def subject(self, head: str, lang: str) -> str:
+        return ""
+
+
+class _WithoutAssistant:
+    """A game package without the assistant part, completed once here: every question about a
+    position is refused with the game's own words (``TITLE``, and ``WITHOUT_ASSISTANT``: what to
+    use instead), so no game stubs the assistant's names. Its other names are the package's."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+        self._title = str(getattr(module, "TITLE", module.__name__))
+        instead = getattr(module, "WITHOUT_ASSISTANT", "")
+        self._instead = f"; {instead}" if instead else ""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._module, name)
+
+    def _refused(self, name: str) -> InputError:
+        return InputError([Problem(name, None, f"{self._title} has no position-based assistant{self._instead}")])
+
+    def parse_position(self, data: Any, rs: Ruleset | None, name: str = "position") -> Any:
+        raise self._refused(name)
+
+    def parse_position_text(self, text: str, rs: Ruleset | None, name: str = "position") -> Any:
+        raise self._refused(name)
+
+    def is_position(self, value: object) -> bool:
+        return False
+
+    def position_schema(self, rs: Ruleset | None) -> dict[str, Any]:
+        return {"type": "object", "description": f"{self._title} has no positions", "not": {}}
+
+    def code_files(self) -> Sequence[Path]:
+        from pathlib import Path
+
+        return (Path(self._module.__file__).resolve(),)
+
+    def parse_question(self, data: Mapping[str, Any], pos: Any, name: str = "query") -> Any:
+        raise self._refused("query")
+
+    def parse_compact(self, words: Sequence[str], pos: Any) -> Any:
+        raise self._refused("query")
+
+    def is_question(self, value: object) -> bool:
+        return False
+
+    def question_schema(self) -> dict[str, Any]:
+        return {"type": "object", "not": {}}
+
+    def answer(self, rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer:
+        raise self._refused("query")
+
+    def resolve_fact(self, name: str) -> Any:
+        return None  # no facts: nothing is evaluated against a position
+
+    def question_kinds(self) -> Mapping[str, Kind]:
+        return {}
+
+    def labels(self) -> Labels:
+        return _PLAIN_LABELS
+
+
+_PLAIN_LABELS = _PlainLabels()
 
 
 def of(rs: Ruleset) -> Game:
