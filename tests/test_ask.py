@@ -263,9 +263,11 @@ def test_polish_plural_forms(polish: Path, units: int, word: str) -> None:
 
 
 def test_polish_term_forms_follow_babel(polish: Path) -> None:
+    from havoc import game
     from havoc.interpreter.answer import texts
 
-    t = texts(rulebook.load(), "pl")
+    rs = rulebook.load()
+    t = texts(rs, "pl", game.of(rs).labels())
     assert [t.term("unit", n) for n in (1, 2, 5, 12, 21, 22, 25, 112)] == [
         "Oddział",
         "Oddziały",

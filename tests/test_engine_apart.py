@@ -24,6 +24,7 @@ import yaml
 
 from havoc import api, game, rulebook
 from havoc.cli import main
+from havoc.errors import InputError, RulebookError
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src" / "havoc"
@@ -110,6 +111,81 @@ def test_the_scan_finds_a_planted_name(tmp_path: Path) -> None:
     (fake / "planted.py").write_text('"""Docstrings may say humans."""\nFACTION = "pilgrims"\n')
     hits = [h for h in _generic_hits(_game_names(), fake) if h.startswith("planted.py")]
     assert hits == ["planted.py:2: ['pilgrims'] in 'pilgrims'"]
+
+
+# The engine's own words that are also a game's kind or command, where they mean the engine's thing.
+ENGINE_WORDS = {
+    ("commands/docs.py", "build"): "the build folder",
+    ("commands/serve.py", "build"): "the build folder",
+    ("commands/sheet.py", "build"): "the build folder",
+    ("quickref/__init__.py", "build"): "the build folder",
+    ("sphinxext/__init__.py", "setup"): "Sphinx's entry point of an extension",
+    ("search/__init__.py", "score"): "a search hit's score",
+    ("rulebook/cache.py", "charts"): "a ruleset's folder of chart files",
+}
+GENERIC = {"ask"}  # the engine's own command and question field
+
+
+def _kind_names() -> set[str]:
+    """Every question kind (the rulesets' vocabularies) and what each installed game mounts:
+    its commands, shortcut kinds and their fields, other deciders and lookups."""
+    names: set[str] = set()
+    for folder in (REPO / "rules").iterdir():
+        if (folder / "vocabulary.yaml").is_file():
+            names.update(yaml.safe_load((folder / "vocabulary.yaml").read_text()).get("question-kinds", ()))
+    for module in game.installed():
+        played = game.load(module)
+        names.update(played.COMMANDS)
+        for kind, declared in game.shortcuts(played).items():
+            names.update((kind, *declared.fields))
+        names.update(getattr(played, "EXTRA_ANSWERS", {}), getattr(played, "LOOKUPS", {}))
+    return names - GENERIC
+
+
+def _kind_hits(names: set[str], src: Path = SRC) -> list[str]:
+    """String literals naming a kind, command or shortcut field: a literal without spaces split at
+    / and : (`"/api/legal"`, `"legal"`, `"module:battle"`), and in prose a `havoc <name>` or `/api/<name>`."""
+    hits = []
+    for path in sorted(src.rglob("*.py")):
+        rel = path.relative_to(src)
+        if "games" in rel.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _docstrings(tree)
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or id(node) in skip:
+                continue
+            text = node.value.lower()
+            if re.search(r"\s", text):
+                words = set(re.findall(r"(?:\bhavoc |/api/)([a-z][a-z0-9_-]*)", text))
+            else:
+                words = set(re.split(r"[/:]", text))
+            bad = {w for w in words if w in names or w.replace("_", "-") in names}
+            bad = {w for w in bad if (rel.as_posix(), w) not in ENGINE_WORDS}
+            if bad:
+                hits.append(f"{rel}:{node.lineno}: {sorted(bad)} in {node.value[:60]!r}")
+    return hits
+
+
+def test_the_engine_names_no_kind_or_command_of_a_game() -> None:
+    """Kinds, commands and shortcuts are the game's: the engine mounts them from its declarations."""
+    names = _kind_names()
+    assert {"legal", "battle", "score", "objectives", "trogs", "move", "charts", "new"} <= names
+    hits = _kind_hits(names)
+    assert not hits, "a game's kinds or commands named in the engine's code:\n" + "\n".join(hits)
+
+
+def test_the_kind_scan_finds_a_planted_route(tmp_path: Path) -> None:
+    fake = tmp_path / "havoc"
+    shutil.copytree(SRC, fake, ignore=shutil.ignore_patterns("__pycache__", "games"))
+    (fake / "planted.py").write_text(
+        '"""Docstrings may say legal."""\nROUTE = "/api/battle"\nHELP = "like `havoc score --json`"\nOK = "a legal move"\n'
+    )
+    hits = [h for h in _kind_hits(_kind_names(), fake) if h.startswith("planted.py")]
+    assert hits == [
+        "planted.py:2: ['battle'] in '/api/battle'",
+        "planted.py:3: ['score'] in 'like `havoc score --json`'",
+    ]
 
 
 # --- a toy second game ----------------------------------------------------------------
@@ -322,3 +398,84 @@ def test_havoc_check_runs_the_games_own_data_checks(rules_copy: Path, capsys: py
     assert main(["check", "--ruleset", "advanced-cry-havoc"]) == 1
     err = capsys.readouterr().err
     assert "08-courage.yaml" in err and "thirteen" in err, err
+
+
+def test_the_interpreter_is_given_the_game_and_imports_none() -> None:
+    """No path from the interpreter to the game registry, type-only and function-local imports
+    included (what import-linter's acyclic contract sees with exclude_type_checking_imports off)."""
+    import grimp
+
+    graph = grimp.build_graph("havoc", exclude_type_checking_imports=False, cache_dir=None)
+    assert (
+        graph.find_shortest_chain("havoc.game", "havoc.interpreter.answer") is not None
+    )  # the graph sees type-only imports
+    for module in ("havoc.interpreter.engine", "havoc.interpreter.answer", "havoc.interpreter.expr"):
+        assert graph.find_shortest_chain(module, "havoc.game") is None, module
+
+
+def test_the_games_vocabulary_is_its_loaded_rulesets() -> None:
+    """Cry Havoc's names come from its ruleset as the rulebook loaded it, not a second reading of a file."""
+    from havoc.games.cry_havoc import contract
+
+    assert rulebook.load("cry-havoc").vocabulary == contract.VOCABULARY
+    assert rulebook.load("cry-havoc").question_kinds == contract.QUESTION_KINDS
+
+
+# --- the generic command line: one `havoc ask` for every game; game commands never collide -------
+
+
+def test_havoc_ask_answers_any_games_question(toy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`havoc ask` is the engine's: the toy game's position and question go to the toy's parsers."""
+    import json
+
+    pos = tmp_path / "pos.json"
+    pos.write_text('{"points": 12, "colour": "red"}')
+    assert main(["ask", str(pos), "won", "--ruleset", "toy", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] is True and out["kind"] == "won"
+    assert main(["ask", str(pos), "lost", "--ruleset", "toy"]) == 2
+    assert "expected 'won', found 'lost'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("claimed", "owner"), [("legal", "the game havoc.games.cry_havoc"), ("ask", "the engine")])
+def test_a_command_two_games_claim_is_a_clear_error(
+    toy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], claimed: str, owner: str
+) -> None:
+    """A second game declaring a command Cry Havoc (or the engine) has is refused, naming both."""
+    import toy_game  # type: ignore[import-not-found]
+
+    shipped = game.installed()
+    monkeypatch.setattr(toy_game, "COMMANDS", {claimed: "toy_game", "toy-only": "toy_game"})
+    monkeypatch.setattr(game, "installed", lambda: [*shipped, "toy_game"])
+    assert main(["new", "--help"]) == 1
+    err = capsys.readouterr().err
+    assert f"toy_game: COMMANDS: the command '{claimed}' is already {owner}'s" in err, err
+    assert "Traceback" not in err
+
+
+# --- the Game protocol: a small part every game has, an optional assistant ---------------------
+
+
+def test_a_game_without_an_assistant_stubs_nothing() -> None:
+    """Advanced Cry Havoc offers none of the assistant's names; the engine refuses its positions in its words."""
+    import importlib
+
+    package = importlib.import_module("havoc.games.advanced_cry_havoc")
+    assert not [n for n in game.ASSISTANT if hasattr(package, n)]
+    played = game.load("havoc.games.advanced_cry_havoc")
+    assert not game.has_assistant(played) and game.has_assistant(game.load("havoc.games.cry_havoc"))
+    with pytest.raises(InputError) as info:
+        played.parse_position({}, None, "pos.yaml")
+    assert str(info.value.problems[0]) == (
+        "pos.yaml: Advanced Cry Havoc has no position-based assistant; use `havoc charts` for lookups"
+    )
+    assert played.question_kinds() == {} and played.labels().figures("en") == {}
+
+
+def test_half_an_assistant_is_a_located_error(toy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import toy_game  # type: ignore[import-not-found]
+
+    monkeypatch.delattr(toy_game, "labels")
+    with pytest.raises(RulebookError) as info:
+        game.load("toy_game", "toy/ruleset.yaml: game")
+    assert str(info.value.problems[0]) == "toy/ruleset.yaml: game: 'toy_game' is not a game package: it lacks labels"

@@ -1,4 +1,4 @@
-"""The rules assistant as a Python API: the same operations as ``havoc ask/legal/battle/score``.
+"""The rules assistant as a Python API: the same operations as ``havoc ask`` and the game's shortcuts.
 
 Positions may be given as the game's position object, a mapping (the YAML/JSON form), a path,
 or ``"-"`` for standard input; questions as the game's question object, a mapping
@@ -19,13 +19,13 @@ Any other exception is a bug; the fuzz suite (tests/test_fuzz.py, ``make fuzz``)
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from havoc import rulebook
 from havoc.errors import InputError, Problem, RulebookError
-from havoc.game import Game
+from havoc.game import Game, declared_shortcuts, shortcuts
 from havoc.game import of as game_of
 from havoc.interpreter.answer import Answer
 from havoc.rulebook.model import Ruleset
@@ -157,53 +157,54 @@ def ask(position: PositionLike, query: QueryLike, lang: str = "en", ruleset: str
     return answer_for(rs, pos, load_query(query, pos, rs), lang)
 
 
-def legal(position: PositionLike, faction: str | None = None, lang: str = "en", ruleset: str | None = None) -> Answer:
-    """What ``faction`` (default: whose turn it is) may do now, with the limits.
-
-    Raises InputError (bad input) or RulebookError (broken rules) only.
-    """
-    rs, pos = prepare(position, ruleset)
-    data: dict[str, Any] = {"ask": "legal"}
-    if faction:
-        data["faction"] = faction
-    return answer_for(rs, pos, _game(rs).parse_question(data, pos), lang)
-
-
-def battle(
-    position: PositionLike,
-    region: str | None = None,
-    objectives: Mapping[str, Mapping[str, int]] | None = None,
-    faction: str | None = None,
-    lang: str = "en",
-    ruleset: str | None = None,
+def shortcut(
+    kind: str, position: PositionLike, *args: Any, lang: str = "en", ruleset: str | None = None, **fields: Any
 ) -> Answer:
-    """Resolve the Battle in ``region`` from the Units on the objectives (or list the order).
+    """Ask one of the question kinds the game declares as a shortcut (``SHORTCUTS``), its fields
+    given positionally in the declared order or by name; ``havoc.api.<kind>(…)`` is this.
 
-    Raises InputError (bad input) or RulebookError (broken rules) only.
+    Raises InputError (bad input, a kind the ruleset's game has no shortcut for) or RulebookError only.
     """
     rs, pos = prepare(position, ruleset)
-    data: dict[str, Any] = {"ask": "battle"}
-    if region:
-        data["region"] = region
-    if objectives:
-        if not isinstance(objectives, Mapping):
-            raise InputError([Problem("query", None, "objectives: expected a mapping of factions")])
-        data["objectives"] = {k: dict(v) if isinstance(v, Mapping) else v for k, v in objectives.items()}
-    if faction:
-        data["faction"] = faction
+    declared = shortcuts(_game(rs)).get(kind)
+    if declared is None:
+        known = ", ".join(shortcuts(_game(rs))) or "none"
+        raise InputError([Problem("ask", None, f"{kind!r} is no shortcut of this game; it has {known}")])
+    if len(args) > len(declared.fields):
+        raise TypeError(f"{kind}() takes at most {len(declared.fields) + 1} positional arguments")
+    given = dict(zip(declared.fields, args, strict=False))
+    for name, value in fields.items():
+        if name not in declared.fields or name in given:
+            raise TypeError(f"{kind}() got an unexpected or repeated argument {name!r}")
+        given[name] = value
+    data: dict[str, Any] = {"ask": kind}
+    for name in declared.fields:
+        value = given.get(name)
+        if value:  # an empty or missing field is left to the question's default
+            data[name] = _plain(value)
     return answer_for(rs, pos, _game(rs).parse_question(data, pos), lang)
 
 
-def score(position: PositionLike, faction: str | None = None, lang: str = "en", ruleset: str | None = None) -> Answer:
-    """What each faction scores this round (``faction``'s own figures first).
+def _plain(value: Any) -> Any:
+    """A field's mappings as plain dicts (a caller may pass any Mapping); the game validates the rest."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
-    Raises InputError (bad input) or RulebookError (broken rules) only.
-    """
-    rs, pos = prepare(position, ruleset)
-    data: dict[str, Any] = {"ask": "score"}
-    if faction:
-        data["faction"] = faction
-    return answer_for(rs, pos, _game(rs).parse_question(data, pos), lang)
+
+def __getattr__(name: str) -> Callable[..., Answer]:
+    """``havoc.api.<kind>(position, *fields, lang=…, ruleset=…)`` for each shortcut an installed
+    game declares (Cry Havoc's ``legal``, ``battle``, ``score``): :func:`shortcut` of that kind."""
+    declared = None if name.startswith("_") else declared_shortcuts().get(name)
+    if declared is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+    def ask_kind(position: PositionLike, *args: Any, **kwargs: Any) -> Answer:
+        return shortcut(name, position, *args, **kwargs)
+
+    ask_kind.__name__ = ask_kind.__qualname__ = name
+    ask_kind.__doc__ = f"{declared.summary}\n\nFields, in order: {', '.join(declared.fields)}. See :func:`shortcut`."
+    return ask_kind
 
 
 def decide(
@@ -252,9 +253,7 @@ def _check_lang(lang: str) -> None:
 __all__ = [
     "Answer",
     "ask",
-    "battle",
     "decide",
-    "legal",
     "load_position",
     "load_query",
     "load_ruleset",
@@ -262,7 +261,7 @@ __all__ = [
     "position_schema",
     "prepare",
     "schema",
-    "score",
+    "shortcut",
 ]
 
 

@@ -26,14 +26,16 @@ COMMANDS = {
     "docs": "havoc.commands.docs",
     "lookup": "havoc.commands.lookup",
     "serve": "havoc.commands.serve",
+    "ask": "havoc.commands.ask",
 }
 
 
 def all_commands() -> dict[str, str]:
-    """The engine's commands and those the installed games add (``COMMANDS`` of each game package)."""
+    """The engine's commands and those the installed games add (``COMMANDS`` of each game package);
+    a name claimed twice is a RulebookError naming both."""
     from havoc import game
 
-    return {**COMMANDS, **game.commands()}
+    return game.commands(COMMANDS)
 
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
@@ -81,7 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     set_message_language(lang)  # --help's own texts and parse errors come in it too
     try:
         command = next((w for w in words if not w.startswith("-") and w not in ("en", "pl")), None)
-        parser = build_parser(command, lang)
+        try:
+            parser = build_parser(command, lang)
+        except HavocError as exc:  # two games (or a game and the engine) claiming one command
+            print(_format_problems(exc), file=sys.stderr)
+            return exc.exit_code
         args = parser.parse_args(words)
     finally:
         undo()

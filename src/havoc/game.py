@@ -13,9 +13,9 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
-from havoc.errors import Problem, RulebookError
+from havoc.errors import InputError, Problem, RulebookError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -57,17 +57,26 @@ class FactImpl(Protocol):
     type: str
 
 
-class Game(Protocol):
-    """What a game package offers the engine (module-level names of the package)."""
+class GameCore(Protocol):
+    """What every game package offers (module-level names): the commands it adds. Optional beside
+    them: ``check_rules(rs)`` and ``mechanism_rules(rs)`` (its data checks), ``SITE_EXTENSION``
+    (its site pages), ``LOOKUPS``, ``EXTRA_ANSWERS`` and ``SHORTCUTS``."""
 
     COMMANDS: Mapping[str, str]  # extra CLI commands -> the module that registers them
+
+
+class Assistant(Protocol):
+    """The optional part of a game: its rules assistant (positions, questions, answers, words).
+    A game offers all of these names or none; one without them answers that it has none."""
 
     def parse_position(self, data: Any, rs: Ruleset | None, name: str = "position") -> Any: ...
     def parse_position_text(self, text: str, rs: Ruleset | None, name: str = "position") -> Any: ...
     def is_position(self, value: object) -> bool: ...
     def position_schema(self, rs: Ruleset | None) -> dict[str, Any]: ...
     def code_files(self) -> Sequence[Path]: ...  # what a cached position's validity depends on
-    def parse_question(self, data: Mapping[str, Any], pos: Any) -> Any: ...
+    def parse_question(
+        self, data: Mapping[str, Any], pos: Any, name: str = "query"
+    ) -> Any: ...  # name: where errors point
     def parse_compact(self, words: Sequence[str], pos: Any) -> Any: ...
     def is_question(self, value: object) -> bool: ...
     def question_schema(self) -> dict[str, Any]: ...
@@ -75,6 +84,11 @@ class Game(Protocol):
     def resolve_fact(self, name: str) -> tuple[FactImpl, str | None] | None: ...
     def question_kinds(self) -> Mapping[str, Kind]: ...
     def labels(self) -> Labels: ...
+
+
+class Game(GameCore, Assistant, Protocol):
+    """A loaded game as the engine sees it: its own names, and the assistant part (its own, or
+    one that says it has none, see :class:`_WithoutAssistant`)."""
 
 
 _loaded: dict[str, Game] = {}
@@ -92,15 +106,18 @@ def load(module: str, where: str = "ruleset.yaml: game") -> Game:
     except ImportError as exc:
         raise RulebookError([Problem(where, None, f"no game package {module!r} ({exc})")]) from None
     missing = [n for n in _REQUIRED if not hasattr(mod, n)]
+    offered = [n for n in ASSISTANT if hasattr(mod, n)]
+    if offered:  # an assistant is all of its names or none
+        missing += [n for n in ASSISTANT if n not in offered]
     if missing:
         raise RulebookError([Problem(where, None, f"{module!r} is not a game package: it lacks {', '.join(missing)}")])
-    game = cast(Game, mod)
+    game = cast(Game, mod if offered else _WithoutAssistant(mod))
     _loaded[module] = game
     return game
 
 
-_REQUIRED = (
-    "COMMANDS",
+_REQUIRED = ("COMMANDS",)
+ASSISTANT = (
     "parse_position",
     "parse_position_text",
     "is_position",
@@ -115,6 +132,106 @@ _REQUIRED = (
     "question_kinds",
     "labels",
 )
+
+
+def has_assistant(played: object) -> bool:
+    """Whether a loaded game has a rules assistant of its own."""
+    return not isinstance(played, _WithoutAssistant)
+
+
+class _PlainLabels:
+    """Identifiers as they are: the words of a game without an assistant."""
+
+    __slots__ = ()
+
+    def name(self, key: str, lang: str) -> str:
+        return key
+
+    def figure(self, name: str, lang: str) -> str:
+        return name
+
+    def figures(self, lang: str) -> dict[str, str]:
+        return {}
+
+    def value(self, value: object, lang: str) -> str:
+        return str(value)
+
+    def kind(self, kind: str, lang: str) -> str:
+        return kind
+
+    def unit(self, unit: str, n: int, lang: str) -> str:
+        return unit
+
+    def has(self, what: str, name: str) -> bool:
+        return False
+
+    def parties(self) -> tuple[str, ...]:
+        return ()
+
+    def subject(self, head: str, lang: str) -> str:
+        return ""
+
+
+class _WithoutAssistant:
+    """A game package without the assistant part, completed once here: every question about a
+    position is refused with the game's own words (``TITLE``, and ``WITHOUT_ASSISTANT``: what to
+    use instead), so no game stubs the assistant's names. Its other names are the package's."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+        self._title = str(getattr(module, "TITLE", module.__name__))
+        instead = getattr(module, "WITHOUT_ASSISTANT", "")
+        self._instead = f"; {instead}" if instead else ""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._module, name)
+
+    def _refused(self, name: str) -> InputError:
+        return InputError([Problem(name, None, f"{self._title} has no position-based assistant{self._instead}")])
+
+    def parse_position(self, data: Any, rs: Ruleset | None, name: str = "position") -> Any:
+        raise self._refused(name)
+
+    def parse_position_text(self, text: str, rs: Ruleset | None, name: str = "position") -> Any:
+        raise self._refused(name)
+
+    def is_position(self, value: object) -> bool:
+        return False
+
+    def position_schema(self, rs: Ruleset | None) -> dict[str, Any]:
+        return {"type": "object", "description": f"{self._title} has no positions", "not": {}}
+
+    def code_files(self) -> Sequence[Path]:
+        from pathlib import Path
+
+        return (Path(self._module.__file__).resolve(),)
+
+    def parse_question(self, data: Mapping[str, Any], pos: Any, name: str = "query") -> Any:
+        raise self._refused("query")
+
+    def parse_compact(self, words: Sequence[str], pos: Any) -> Any:
+        raise self._refused("query")
+
+    def is_question(self, value: object) -> bool:
+        return False
+
+    def question_schema(self) -> dict[str, Any]:
+        return {"type": "object", "not": {}}
+
+    def answer(self, rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer:
+        raise self._refused("query")
+
+    def resolve_fact(self, name: str) -> Any:
+        return None  # no facts: nothing is evaluated against a position
+
+    def question_kinds(self) -> Mapping[str, Kind]:
+        return {}
+
+    def labels(self) -> Labels:
+        return _PLAIN_LABELS
+
+
+_PLAIN_LABELS = _PlainLabels()
 
 
 def of(rs: Ruleset) -> Game:
@@ -243,12 +360,70 @@ def lookups(played: Game) -> dict[str, Any]:
     return out
 
 
-def commands() -> dict[str, str]:
-    """CLI commands the installed games add (command name -> module)."""
-    out: dict[str, str] = {}
+class Shortcut(NamedTuple):
+    """A question kind a game gives an address of its own (``SHORTCUTS``): ``havoc <kind>``,
+    ``havoc.api.<kind>(position, *fields)`` and ``POST /api/<kind>`` ask ``{ask: kind, **fields}``."""
+
+    kind: str
+    fields: tuple[str, ...]  # the question's fields it takes, in the order of the positional arguments
+    summary: str  # what it answers, in a line (English; the API description)
+
+
+def shortcuts(played: Game | None) -> dict[str, Shortcut]:
+    """The question kinds ``played`` declares as shortcuts, in its order (none for no game)."""
+    declared = getattr(played, "SHORTCUTS", None) or {}
+    return {
+        kind: Shortcut(kind, tuple(entry.get("fields", ())), str(entry.get("summary", "")))
+        for kind, entry in declared.items()
+    }
+
+
+def declared_shortcuts() -> dict[str, Shortcut]:
+    """Every shortcut some installed game declares (the first game in name order wins a name's
+    description; each call still asks the ruleset's own game)."""
+    out: dict[str, Shortcut] = {}
     for module in installed():
-        out.update(getattr(importlib.import_module(module), "COMMANDS", {}))
+        for kind, found in shortcuts(load(module, module)).items():
+            out.setdefault(kind, found)
     return out
 
 
-__all__ = ["Coverage", "Game", "Kind", "Labels", "check", "commands", "coverage", "installed", "load", "of"]
+def commands(taken: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The CLI commands (command name -> the module registering it): ``taken`` (the engine's) and
+    those each installed game declares in its ``COMMANDS``. A name two of them claim is a
+    RulebookError naming both, never one silently replacing the other."""
+    out = dict(taken or {})
+    owner = dict.fromkeys(out, "the engine")
+    problems: list[Problem] = []
+    for module in installed():
+        for name, target in getattr(importlib.import_module(module), "COMMANDS", {}).items():
+            if name in owner:
+                problems.append(
+                    Problem(
+                        f"{module}: COMMANDS",
+                        None,
+                        f"the command {name!r} is already {owner[name]}'s; a game adds commands of its own names",
+                    )
+                )
+                continue
+            out[name], owner[name] = target, f"the game {module}"
+    if problems:
+        raise RulebookError(problems)
+    return out
+
+
+__all__ = [
+    "Coverage",
+    "Game",
+    "Kind",
+    "Labels",
+    "Shortcut",
+    "check",
+    "commands",
+    "coverage",
+    "declared_shortcuts",
+    "installed",
+    "load",
+    "of",
+    "shortcuts",
+]

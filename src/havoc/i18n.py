@@ -6,17 +6,26 @@ The list of every translatable string of a ruleset is :func:`havoc.messages.mess
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from havoc import markup, safeio
 from havoc.languages import CODES, SOURCE
 
-if TYPE_CHECKING:
-    from havoc.rulebook.model import Ruleset
+
+class Ruleset(Protocol):
+    """What a translator reads of a ruleset (a :class:`havoc.rulebook.model.Ruleset`): its terms
+    (each with ``name`` and ``plural``) and its parameters. A protocol, so that the rulebook,
+    whose loader reports errors in the asker's language, and this module import in one direction."""
+
+    @property
+    def terms(self) -> Mapping[str, Any]: ...
+
+    def param(self, name: str) -> Any: ...
+
 
 LANGUAGES = CODES  # the registry's (havoc.languages): a language is its catalogs plus one entry there
 SOURCE_LANGUAGE = SOURCE

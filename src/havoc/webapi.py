@@ -219,7 +219,8 @@ class Engine:
         name = path.removeprefix("/api/")
         played = game.of(self.rs) if self.rs.game else None
         lookups = game.lookups(played) if played else {}
-        posts = {"ask", "legal", "battle", "score", *(game.extra_answers(played) if played else {}), *lookups}
+        shortcuts = game.shortcuts(played)  # the kinds the game gives an address of their own
+        posts = {"ask", *shortcuts, *(game.extra_answers(played) if played else {}), *lookups}
         gets = {"health", "labels"}
         if name not in posts | gets:
             raise Refused(404, "not-found", ui("There is no such address.", _query_lang(query)))
@@ -231,9 +232,8 @@ class Engine:
             return self.labels(query)
         if name == "ask":
             return self.ask(text, query)
-        fields = {"legal": ("faction",), "battle": ("region", "objectives", "faction"), "score": ("faction",)}
-        if name in fields:
-            return self.fixed(name, fields[name], text, query)
+        if name in shortcuts:
+            return self.fixed(name, shortcuts[name].fields, text, query)
         if name in lookups:
             return self.lookup(name, text, query)
         return self.decide(name, text, query)

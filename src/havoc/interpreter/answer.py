@@ -123,7 +123,7 @@ def _verdict_word(a: Answer) -> str:
 class Texts:
     """Rule titles, texts and hints in one language, rendered once and kept."""
 
-    def __init__(self, rs: Ruleset, lang: str) -> None:
+    def __init__(self, rs: Ruleset, lang: str, labels: Any = None) -> None:
         self.rs = rs
         self.lang = lang
         # English is the source: its texts render straight from the rules, without loading
@@ -131,11 +131,7 @@ class Texts:
         self.tr = translator(lang, rs.id) if lang != "en" else None
         self._cache: dict[str, tuple[str, str, str | None]] = {}
         self._facts: dict[str, str] = {}
-        self.labels: Any = _PlainLabels()
-        if rs.game:
-            from havoc import game
-
-            self.labels = game.of(rs).labels()
+        self.labels: Any = labels if labels is not None else _PlainLabels()  # the game's words, given
 
     def _render(self, context: str, msgid: str) -> str:
         if self.tr is not None:
@@ -188,11 +184,12 @@ def _english_plural(n: int) -> int:
 _texts: dict[tuple[int, str], Texts] = {}
 
 
-def texts(rs: Ruleset, lang: str) -> Texts:
+def texts(rs: Ruleset, lang: str, labels: Any) -> Texts:
+    """The kept texts of a ruleset in a language; ``labels`` are its game's words (the caller's game)."""
     key = (id(rs), lang)
     found = _texts.get(key)
     if found is None or found.rs is not rs:
-        found = _texts[key] = Texts(rs, lang)
+        found = _texts[key] = Texts(rs, lang, labels)
     return found
 
 

@@ -9,11 +9,21 @@ per rule that applies; the mechanisms in ``queries`` and ``battle`` read those.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from havoc.errors import HavocError, Problem, RulebookError
 from havoc.interpreter.expr import Compiled, Context, ExprError, compile_expr, rule_error
 from havoc.rulebook.model import Rule, Ruleset
+
+
+class FactSource(Protocol):
+    """What the engine needs of a game: how its facts are read (a game package offers it).
+
+    Its ``needs_of(*exprs)``, when it has one, says what a check reads that only some
+    questions supply (so a probe can skip the rule).
+    """
+
+    def resolve_fact(self, name: str) -> Any: ...
 
 
 class CompiledRule:
@@ -54,13 +64,10 @@ class RuleResult:
 class Engine:
     """Compiled checks of the rules in force, by query kind."""
 
-    def __init__(self, rs: Ruleset, variant: str | None = None) -> None:
+    def __init__(self, rs: Ruleset, variant: str | None, played: FactSource) -> None:
         self.rs = rs
         self.variant = variant
         self.view = rs.view(variant)
-        from havoc import game
-
-        played = game.of(rs)
         self.resolve = played.resolve_fact
         self.needs_of: Callable[..., frozenset[str]] = getattr(played, "needs_of", _no_needs)
         self.by_kind: dict[str, list[CompiledRule]] = {}
@@ -197,12 +204,13 @@ def _reading_order(rs: Ruleset) -> dict[str, int]:
 _engines: dict[tuple[int, str, str | None], Engine] = {}
 
 
-def engine(rs: Ruleset, variant: str | None = None) -> Engine:
-    """The cached engine of a ruleset (keyed by its identity and content) and variant."""
+def engine(rs: Ruleset, variant: str | None, played: FactSource) -> Engine:
+    """The cached engine of a ruleset (keyed by its identity and content) and variant, reading
+    facts the way ``played`` (the ruleset's game, given by the caller) says."""
     key = (id(rs), rs.fingerprint, variant)
     found = _engines.get(key)
     if found is None or found.rs is not rs:
-        found = _engines[key] = Engine(rs, variant)
+        found = _engines[key] = Engine(rs, variant, played)
     return found
 
 

@@ -623,9 +623,10 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
     routes = [
         Route("/api/health", guarded(handlers.health), methods=["GET"]),
         Route("/api/ask", guarded(handlers.ask), methods=["POST"]),
-        Route("/api/legal", guarded(handlers.asking("legal", ("faction",))), methods=["POST"]),
-        Route("/api/battle", guarded(handlers.asking("battle", ("region", "objectives", "faction"))), methods=["POST"]),
-        Route("/api/score", guarded(handlers.asking("score", ("faction",))), methods=["POST"]),
+        *(  # the question kinds the game declares as shortcuts (SHORTCUTS)
+            Route(f"/api/{s.kind}", guarded(handlers.asking(s.kind, s.fields)), methods=["POST"])
+            for s in game.shortcuts(game.of(rs) if rs.game else None).values()
+        ),
         *(
             Route(f"/api/{name}", guarded(handlers.extra(name)), methods=["POST"])
             for name in (game.extra_answers(game.of(rs)) if rs.game else {})

@@ -31,7 +31,6 @@ def _strip(schema: dict[str, Any]) -> dict[str, Any]:
 def openapi(rs: Ruleset) -> dict[str, Any]:
     question = game.of(rs).question_schema()
     lang = {"type": "string", "enum": list(LANGUAGES), "description": "The language of the answer and the errors."}
-    faction = question["properties"]["faction"]
     problem = {
         "type": "object",
         "properties": {
@@ -158,22 +157,10 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                 },
                 ["question"],
             ),
-            "/api/legal": post(
-                "What a faction may do now (like `havoc legal --json`).", {"faction": faction}, [], "legal"
-            ),
-            "/api/battle": post(
-                "Resolve a Battle, or list the battle order (like `havoc battle --json`).",
-                {
-                    "region": question["properties"]["region"],
-                    "objectives": question["properties"]["objectives"],
-                    "faction": faction,
-                },
-                [],
-                "battle",
-            ),
-            "/api/score": post(
-                "What each faction scores (like `havoc score --json`).", {"faction": faction}, [], "score"
-            ),
+            **{  # the question kinds the game declares as shortcuts (SHORTCUTS), fields as in Question
+                f"/api/{s.kind}": post(s.summary, {f: question["properties"][f] for f in s.fields}, [], s.kind)
+                for s in game.shortcuts(game.of(rs)).values()
+            },
             "/api/rules/{id}": {
                 "get": {
                     "summary": "One rule in the asked language; a retired ID redirects to its successor.",

@@ -16,14 +16,26 @@ if TYPE_CHECKING:
 
 _HERE = Path(__file__).resolve().parent
 
-# The commands this game adds to `havoc` (each module has register(subparsers)).
+# The commands this game adds to `havoc` (each module has register(subparsers)); `havoc ask` is
+# the engine's, for every game (its help about the questions is ask_help below).
 COMMANDS: Mapping[str, str] = {
-    "ask": "havoc.games.cry_havoc.commands",
     "legal": "havoc.games.cry_havoc.commands",
     "battle": "havoc.games.cry_havoc.commands",
     "score": "havoc.games.cry_havoc.commands",
     "new": "havoc.games.cry_havoc.new",
     "trogs": "havoc.games.cry_havoc.solo.cli",
+}
+
+# The question kinds with an address of their own, mounted by the engine: `havoc <kind>`,
+# havoc.api.<kind>(position, *fields) and POST /api/<kind> (with its OpenAPI entry); each with the
+# question fields it takes, in the order of the positional arguments, and what it answers.
+SHORTCUTS: Mapping[str, Mapping[str, Any]] = {
+    "legal": {"fields": ("faction",), "summary": "What a faction may do now (like `havoc legal --json`)."},
+    "battle": {
+        "fields": ("region", "objectives", "faction"),
+        "summary": "Resolve a Battle, or list the battle order (like `havoc battle --json`).",
+    },
+    "score": {"fields": ("faction",), "summary": "What each faction scores (like `havoc score --json`)."},
 }
 
 # Deciders besides the question kinds: the solo variant's automated Trogs (`ask: trogs` in a
@@ -63,10 +75,10 @@ def code_files() -> Sequence[Path]:
     return (_HERE / "position.py", _HERE / "contract.py")
 
 
-def parse_question(data: Mapping[str, Any], pos: Any) -> Any:
+def parse_question(data: Mapping[str, Any], pos: Any, name: str = "query") -> Any:
     from havoc.games.cry_havoc.query import parse_query
 
-    return parse_query(data, pos)
+    return parse_query(data, pos, name)
 
 
 def parse_compact(words: Sequence[str], pos: Any) -> Any:
@@ -79,6 +91,20 @@ def is_question(value: object) -> bool:
     from havoc.games.cry_havoc.query import Query
 
     return isinstance(value, Query)
+
+
+def ask_help(lang: str) -> str:
+    """``havoc ask --help``'s epilog: the compact form of the questions, each kind and its figures."""
+    from havoc.games.cry_havoc.commands import ask_epilog
+
+    return ask_epilog(lang)
+
+
+def ask_help_texts() -> list[str]:
+    """The texts ``ask_help`` prints besides its own template (each kind's help), for the catalogs."""
+    from havoc.games.cry_havoc.commands import kind_helps
+
+    return kind_helps()
 
 
 def answer_schema() -> dict[str, Any]:

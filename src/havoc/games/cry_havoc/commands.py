@@ -1,4 +1,4 @@
-"""``havoc ask``, ``legal``, ``battle``, ``score`` and ``schema``: the rules assistant.
+"""``havoc legal``, ``battle`` and ``score`` (the shortcuts), and the help of ``havoc ask`` about Cry Havoc's questions.
 
 Kept light at import: the interpreter is imported inside the command functions, so other
 commands do not pay for it, and the assistant itself never imports Sphinx or WeasyPrint.
@@ -7,13 +7,8 @@ commands do not pay for it, and the assistant itself never imports Sphinx or Wea
 from __future__ import annotations
 
 import argparse
-import sys
-from typing import TYPE_CHECKING, Any
 
-from havoc.commands import add_output_options
-
-if TYPE_CHECKING:
-    from havoc.interpreter.answer import Answer
+from havoc.commands.ask import add_options, emit, speak
 
 
 def _ask_epilog_template(lang: str) -> str:
@@ -81,20 +76,6 @@ is malformed (every problem is listed with its field and line).
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
-        "ask",
-        help="ask the rules assistant a question about a position",
-        description="Answer a question about a position from the rules, citing the rules that decide it.",
-        epilog=_ASK_EPILOG_MARK,
-        formatter_class=_AskHelp,
-    )
-    p.help_extra = kind_helps  # type: ignore[attr-defined]  # texts its formatter prints (clilang.help_texts)
-    p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
-    p.add_argument("words", metavar="QUESTION", nargs="*", help="the question in compact form (see below)")
-    p.add_argument("--query", metavar="FILE", help="read the question from a YAML or JSON file instead")
-    _common(p)
-    p.set_defaults(func=cmd_ask)
-
-    p = sub.add_parser(
         "legal",
         help="list what the player whose turn it is may do now",
         description="List the actions the faction whose turn it is (or FACTION) may take now, with their limits.",
@@ -103,7 +84,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
     p.add_argument("faction", metavar="FACTION", nargs="?", help="ask for this faction instead of whose turn it is")
-    _common(p)
+    add_options(p)
     p.set_defaults(func=cmd_legal)
 
     p = sub.add_parser(
@@ -123,7 +104,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "placement", metavar="FACTION=C/P/A", nargs="*", help="Units on Region Control / Capture Prisoners / Attrition"
     )
     p.add_argument("--as", dest="faction", metavar="FACTION", help="report the figures of this side")
-    _common(p)
+    add_options(p)
     p.set_defaults(func=cmd_battle)
 
     p = sub.add_parser(
@@ -133,25 +114,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
     p.add_argument("faction", metavar="FACTION", nargs="?", help="report this faction's figures first")
-    _common(p)
+    add_options(p)
     p.set_defaults(func=cmd_score)
-
-
-def _speak(lang: str) -> None:
-    """Error messages in the asker's language too, not only answers."""
-    from havoc.i18n import set_message_language
-
-    set_message_language(lang)
-
-
-# The epilog lists every question kind from its own declaration; it is built only when the
-# help is printed, so answering a question never imports every kind's module.
-_ASK_EPILOG_MARK = "\0ask-epilog"
-
-
-class _AskHelp(argparse.RawDescriptionHelpFormatter):
-    def add_text(self, text: str | None) -> None:
-        super().add_text(ask_epilog() if text is _ASK_EPILOG_MARK else text)
 
 
 def ask_epilog(lang: str | None = None) -> str:
@@ -184,71 +148,15 @@ def kind_helps() -> list[str]:
     return [k.help for k in registry.all_kinds()]
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    add_output_options(p, "language of the answer", "print the answer as JSON")
-    p.add_argument(
-        "--explain", action="store_true", help="add the machine trace: rule IDs, fact names and values, overlays"
-    )
-
-
-def _emit(answer: Answer, as_json: bool, explain: bool = False) -> int:
-    if as_json:
-        import json
-
-        json.dump(answer.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
-    else:
-        from havoc.interpreter.answer import render_text
-
-        print(render_text(answer, explain))
-    return 0
-
-
-def cmd_ask(args: argparse.Namespace) -> int:
-    _speak(args.lang)
-    from havoc import api
-
-    rs, pos = api.prepare(args.position, args.ruleset)
-    if args.query:
-        from havoc.games.cry_havoc.query import parse_query
-        from havoc.yamlio import YamlError, load_file
-
-        try:
-            data = load_file(_path(args.query), args.query)
-        except YamlError as exc:
-            from havoc.errors import InputError
-
-            raise InputError([exc.problem]) from None
-        if args.words:
-            from havoc.errors import InputError, Problem
-            from havoc.games.cry_havoc.ui import ui
-
-            raise InputError(
-                [
-                    Problem(
-                        "command line",
-                        None,
-                        ui("give the question either as words or with --query, not both", args.lang),
-                    )
-                ]
-            )
-        query = parse_query(data, pos, args.query)
-    else:
-        from havoc.games.cry_havoc.query import parse_compact
-
-        query = parse_compact(args.words, pos)
-    return _emit(api.answer_for(rs, pos, query, args.lang), args.json, args.explain)
-
-
 def cmd_legal(args: argparse.Namespace) -> int:
-    _speak(args.lang)
+    speak(args.lang)
     from havoc import api
 
-    return _emit(api.legal(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
+    return emit(api.legal(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
 
 
 def cmd_battle(args: argparse.Namespace) -> int:
-    _speak(args.lang)
+    speak(args.lang)
     from havoc import api
     from havoc.games.cry_havoc.query import parse_compact
 
@@ -257,17 +165,11 @@ def cmd_battle(args: argparse.Namespace) -> int:
     if args.faction:
         words.append(f"faction={args.faction}")
     query = parse_compact(words, pos)
-    return _emit(api.answer_for(rs, pos, query, args.lang), args.json, args.explain)
+    return emit(api.answer_for(rs, pos, query, args.lang), args.json, args.explain)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    _speak(args.lang)
+    speak(args.lang)
     from havoc import api
 
-    return _emit(api.score(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
-
-
-def _path(name: str) -> Any:
-    from pathlib import Path
-
-    return Path(name)
+    return emit(api.score(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)

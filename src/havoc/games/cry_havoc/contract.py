@@ -8,37 +8,35 @@ to read, and lets a test assert that the loaded ruleset defines every parameter 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from havoc.errors import Problem, RulebookError
 
-# --- vocabulary: the identifiers of the table, read from the ruleset's vocabulary.yaml --------
+if TYPE_CHECKING:
+    from havoc.rulebook.model import Ruleset
+
+# --- vocabulary: the identifiers of the table, from the game's loaded ruleset --------------------
 RULES_FOLDER: Final = "cry-havoc"  # this game's own ruleset under the rules folder
 
 
+def _ruleset() -> Ruleset:
+    """The game's own ruleset as the rulebook loaded it (validated, cached): the one in the rules
+    folder, else the one shipped with havoc (a folder of other games' rules still sets up every
+    installed game's site extension). Its names are module constants, one set per process, so
+    they come from the game's ruleset rather than from whichever ruleset is asked first."""
+    from havoc import rulebook
+
+    if RULES_FOLDER in rulebook.ruleset_names():
+        return rulebook.load(RULES_FOLDER)
+    return rulebook.load(str(Path(__file__).resolve().parents[4] / "rules" / RULES_FOLDER))
+
+
 def _vocabulary() -> dict[str, Any]:
-    """``rules/cry-havoc/vocabulary.yaml``, through the verified cache (no YAML parser on a hit)."""
-    from havoc import cache, safeio
-    from havoc.rulebook import rules_root
-
-    path = rules_root() / RULES_FOLDER / "vocabulary.yaml"
-    if not path.is_file():  # a test's scratch rules folder holds other rulesets: the repository's
-        path = Path(__file__).resolve().parents[4] / "rules" / RULES_FOLDER / "vocabulary.yaml"
-    data = safeio.read_bytes(path, safeio.MAX_BYTES)
-    key = cache.digest(b"vocabulary-2: plain builtins", data)
-    found = cache.get("vocabulary", key, dict)
-    if found is not None:
-        return found
-    from havoc.yamlio import loads
-
-    vocab = loads(data.decode("utf-8"), str(path))
-    if not isinstance(vocab, dict):
-        raise RulebookError([Problem(str(path), 1, "vocabulary: expected a mapping of named lists")])
-    from havoc.spec import plain as builtins_only
-
-    plain = builtins_only(vocab)  # builtins only: a cache hit never imports the YAML parser's types
-    cache.put("vocabulary", key, plain)
-    return plain  # type: ignore[no-any-return]
+    """The vocabulary of the game's ruleset, as the rulebook read and validated it."""
+    rs = _ruleset()
+    if not rs.vocabulary:
+        raise RulebookError([Problem(f"{rs.id}/vocabulary.yaml", None, "the game needs a vocabulary (named lists)")])
+    return rs.vocabulary
 
 
 VOCABULARY: Final = _vocabulary()

@@ -903,9 +903,10 @@ def _objective_name(obj: str, lang: str) -> str:
 
 def _titles(table: Table, d: TrogDecision) -> None:
     """Rule titles in the asker's language for every rule the decision names."""
+    from havoc.games.cry_havoc import LABELS
     from havoc.interpreter.answer import texts
 
-    t = texts(table.rs, table.lang)
+    t = texts(table.rs, table.lang, LABELS)
     ids = set(d.rule_ids) | {s.rule for s in d.set_aside}
     for rid in ids:
         rule = table.rs.rules.get(rid)
