@@ -390,3 +390,57 @@ def test_example_boxes_decline_names() -> None:
     en = _box_text("en", position)
     assert "adjacent to Foglands, Feralas Banks, Region B" in en and "Control: Humans" in en, en
     assert box_grammar("sąsiaduje z Region B; Kontrola Ludzie") == ["z Region B", "Kontrola Ludzie"]
+
+
+# --- names that decline: phases, decks, items (the case the sentence needs) ------------------
+
+
+@pytest.mark.parametrize(
+    ("words_", "expect"),
+    [
+        (["ask", LEAVE, "draw-tactics", "humans", "deck=mountains"], "z talii Gór?"),
+        (["ask", LEAVE, "draw-tactics", "humans", "deck=own"], "z własnej talii?"),
+        (["ask", LEAVE, "place", "item=crystal", "region=example-a"], "można umieścić Kryształ?"),
+        (["ask", LEAVE, "setup", "veteran"], "dla 2 graczy (weterani)?"),
+    ],
+)
+def test_names_take_the_case_of_the_sentence(
+    capsys: pytest.CaptureFixture[str], words_: list[str], expect: str
+) -> None:
+    code, out = run_cli(capsys, *words_, "--lang", "pl")
+    assert code == 0 and expect in out, out
+
+
+def test_a_wrong_step_names_the_phase_declined(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pos = tmp_path / "pos.yaml"
+    pos.write_text(
+        (ASSISTANT / "leave-8-vs-3.yaml").read_text().replace("phase: actions", "phase: actions\nstep: buy-back")
+    )
+    code, out = run_cli(capsys, "ask", str(pos), "legal", "--lang", "pl")
+    assert code != 0 and "to nie jest krok fazy Akcji" in out, out
+
+
+SAME_IN_POLISH = {("Ocean", "nom"), ("Ocean", "acc")}  # spelled as in English
+
+
+def test_every_declinable_name_has_every_case() -> None:
+    """The declension table: each name of each category has its six cases in Polish, all differing
+    from the English (a case left out falls back to the nominative and reads wrong)."""
+    from havoc.grammar import CASES, case_context
+    from havoc.i18n import translator
+
+    tr = translator("pl")
+    categories = {
+        "phases": words.PHASES, "steps": words.STEPS, "terrains": words.TERRAINS, "decks": words.DECKS,
+        "experience": words.EXPERIENCE, "items": words.ITEMS, "trog tokens": words.TROG_TOKENS,
+        "regions": words.KNOWN_REGIONS, "factions": words.FACTIONS, "structures": words.STRUCTURES,
+        "skills": words.SKILLS,
+    }  # fmt: skip
+    missing = [
+        f"{cat}: {name} [{case}]"
+        for cat, names in categories.items()
+        for name in names.values()
+        for case in CASES
+        if tr.text(case_context(case), name) in ("", name) and (name, case) not in SAME_IN_POLISH
+    ]
+    assert not missing, missing

@@ -13,7 +13,7 @@ from havoc import record
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.queries import Job, finish, units_word
-from havoc.games.cry_havoc.ui import faction_owner, ui
+from havoc.games.cry_havoc.ui import faction_owner, item_name, ui, value_text
 from havoc.i18n import nui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import RuleResult, merge_figures
@@ -145,7 +145,7 @@ def ask_place(job: Job) -> Answer:
     q, lang = job.q, job.lang
     region = job.region(q.region)
     assert region is not None and q.item is not None
-    item = _item_name(q.item, lang)
+    item = item_name(q.item, lang)
     question = ui("May a {item} be put in {region}?", lang).format(item=item, region=job.rname(region.id))
     ctx = job.ctx(region=region)
     results = job.eng.evaluate("place", ctx)
@@ -153,11 +153,6 @@ def ask_place(job: Job) -> Answer:
     if not results:
         ans.lines = [ui("No rule limits where it goes.", lang)]
     return ans
-
-
-def _item_name(item: str, lang: str) -> str:
-    names = {"crystal": ui("Crystal", lang), "structure": ui("Structure", lang)}
-    return names.get(item, item)
 
 
 # --- end of a Move ------------------------------------------------------------------
@@ -261,8 +256,11 @@ def ask_setup(job: Job) -> Answer:
     n = len(job.pos.players)
     exp = job.q.experience or "beginner"
     question = nui(
-        "How is a game of {count} player set up?", "How is a game of {count} players set up?", n, lang
-    ).format(count=n)
+        "How is a game of {count} player set up for {experience}?",
+        "How is a game of {count} players set up for {experience}?",
+        n,
+        lang,
+    ).format(count=n, experience=value_text(exp, lang))
     ctx = Context(job.pos, job.q, job.q.faction or job.pos.players[0])
     rs = job.eng.evaluate("setup", ctx)
     ans = finish(job, [(r, ctx, None) for r in rs], question)

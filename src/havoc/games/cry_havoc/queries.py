@@ -20,6 +20,7 @@ from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import (
+    deck_name,
     faction_name,
     figure_label,
     message_language,
@@ -286,21 +287,10 @@ def ask_activate(job: Job) -> Answer:
     return _generic(job, job.ctx(region=job.region(q.region)), question)
 
 
-def _deck_name(deck: str, lang: str) -> str:
-    names = {
-        "own": ui("own", lang),
-        "mountains": ui("mountains", lang),
-        "desert": ui("desert", lang),
-        "jungle": ui("jungle", lang),
-        "ocean": ui("ocean", lang),
-    }
-    return names.get(deck, deck)
-
-
 def ask_draw(job: Job) -> Answer:
     q = job.q
-    question = ui("Can the {faction} draw Tactics cards from the {deck} deck?", job.lang).format(
-        faction=job.fname(q.faction), deck=_deck_name(q.deck or "own", job.lang)
+    question = ui("Can the {faction} draw Tactics cards from {deck}?", job.lang).format(
+        faction=job.fname(q.faction), deck=deck_name(q.deck or "own", job.lang)
     )
     return _generic(job, job.ctx(), question)
 
@@ -912,7 +902,7 @@ class _Legal:
                 bool(decks),
                 {"decks": decks} if decks else {},
                 [],
-                ", ".join(_deck_name(d, lang) for d in decks),
+                ", ".join(deck_name(d, lang) for d in decks),
             )
 
     def enable_scoring(self) -> None:
