@@ -444,3 +444,49 @@ def test_every_declinable_name_has_every_case() -> None:
         if tr.text(case_context(case), name) in ("", name) and (name, case) not in SAME_IN_POLISH
     ]
     assert not missing, missing
+
+
+# --- the OpenAPI description --------------------------------------------------------------------
+
+
+def _descriptions(spec: Any) -> list[str]:
+    out: list[str] = []
+    if isinstance(spec, dict):
+        for k, v in spec.items():
+            if k in ("description", "summary") and isinstance(v, str):
+                out.append(v)
+            elif k != "examples":
+                out.extend(_descriptions(v))
+    elif isinstance(spec, list):
+        for v in spec:
+            out.extend(_descriptions(v))
+    return out
+
+
+def test_openapi_description_in_polish(client: TestClient) -> None:
+    """``/openapi.json?lang=pl`` (or Accept-Language: pl) describes every operation and field in
+    Polish; without either it stays English."""
+    en = client.get("/openapi.json").json()
+    pl = client.get("/openapi.json?lang=pl").json()
+    assert client.get("/openapi.json", headers={"Accept-Language": "pl-PL,pl;q=0.9"}).json() == pl
+    assert en["paths"]["/api/health"]["get"]["summary"] == "Is the server up?"
+    assert pl["paths"]["/api/health"]["get"]["summary"] == "Czy serwer działa?"
+    assert pl["paths"]["/api/trogs"]["post"]["summary"].startswith("Co robią Trogi")
+    assert pl["components"]["schemas"]["Position"]["properties"]["round"]["description"] == "Bieżąca runda, od 1."
+    same = [
+        (e, p)
+        for e, p in zip(_descriptions(en), _descriptions(pl), strict=True)
+        if e == p and e != "JSON Schema 2020-12."
+    ]
+    assert len(_descriptions(pl)) > 100 and not same, same
+    for text in _descriptions(pl):  # code spans (`havoc ask --json`, `regions`) are what a programmer types
+        plain = re.sub(r"`[^`]*`", " ", text)
+        assert not problems(plain), (text, problems(plain))
+
+
+def test_unsupported_media_type_in_polish(client: TestClient) -> None:
+    r = client.post("/api/ask?lang=pl", content=b"x", headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415
+    data = r.json()
+    assert data["problems"][0]["message"].startswith("oczekiwano jednej z wartości: application/json"), data
+    assert not problems(data["message"]), data

@@ -91,7 +91,23 @@ def ui_template() -> Catalog:
         cat.add(message, locations=[loc], context=ctx, auto_comments=comments)
     _add_nouns(cat)
     _add_help(cat)
+    _add_api_docs(cat)
     return cat
+
+
+def _add_api_docs(cat: Catalog) -> None:
+    """The field descriptions of every installed game's position and question schemas, under
+    context ``api``: the JSON API's description (``/openapi.json?lang=pl``) shows them translated."""
+    from havoc import game
+    from havoc.spec import API_CONTEXT, schema_descriptions
+
+    for module in game.installed():
+        played = game.load(module)
+        where = (f"src/{module.replace('.', '/')}/__init__.py", 0)
+        for schema in (played.position_schema(None), played.question_schema()):
+            for text in schema_descriptions(schema):
+                if cat.get(text, context=API_CONTEXT) is None:
+                    cat.add(text, locations=[where], context=API_CONTEXT)
 
 
 def _add_help(cat: Catalog) -> None:
