@@ -115,9 +115,18 @@ def _add_help(cat: Catalog) -> None:
     from havoc import clilang
     from havoc.cli import build_parser
 
-    for text in clilang.help_texts(build_parser()):
+    parser = build_parser()
+    for text in clilang.help_texts(parser):
         if cat.get(text, context=clilang.CLI_CONTEXT) is None:
             cat.add(text, locations=[("src/havoc/cli.py", 0)], context=clilang.CLI_CONTEXT)
+    for name in clilang.metavars(parser):
+        if cat.get(name, context=clilang.METAVAR_CONTEXT) is None:
+            cat.add(
+                name,
+                locations=[("src/havoc/cli.py", 0)],
+                context=clilang.METAVAR_CONTEXT,
+                auto_comments=["A placeholder of a usage line: one word, upper or lower case as in English."],
+            )
 
 
 def _add_nouns(cat: Catalog) -> None:
