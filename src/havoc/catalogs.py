@@ -315,6 +315,15 @@ def merge(  # noqa: C901 - one pass must see every reuse rule at once (exact, re
     for m in template:
         if m.id:
             per_context[m.context] = per_context.get(m.context, 0) + 1
+    # A msgid that moved to another context ("ui" → "ui:n" or "cli") keeps its translation; not
+    # into a case context, whose form differs from the nominative by definition (havoc.grammar).
+    from havoc import grammar
+
+    case_contexts = {grammar.case_context(c) for c in grammar.OBLIQUE}
+    moved_from: dict[str, list[tuple[str | None, str]]] = {}
+    for ctx, keys in by_context.items():
+        for key in keys if ctx not in case_contexts else ():
+            moved_from.setdefault(key[1], []).append(key)
     successor_of_context: dict[str, list[str]] = {}
     for ctx in by_context:
         if ctx and ":" in ctx:
@@ -349,6 +358,11 @@ def merge(  # noqa: C901 - one pass must see every reuse rule at once (exact, re
             used.add(key)
             fuzzy = source.fuzzy
             msg.previous_id = list(previous.get(key, [])) if fuzzy else []
+        elif key[1] in moved_from and tmsg.context not in case_contexts:
+            source = pool[sorted(moved_from[key[1]], key=lambda k: k[0] or "")[0]]
+            used.update(moved_from[key[1]])  # a copy: every new context may take it
+            fuzzy = source.fuzzy  # the same English: still good (a new plural makes it fuzzy below)
+            msg.previous_id = []
         else:
             cands = [
                 c
