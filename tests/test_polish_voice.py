@@ -490,3 +490,146 @@ def test_unsupported_media_type_in_polish(client: TestClient) -> None:
     data = r.json()
     assert data["problems"][0]["message"].startswith("oczekiwano jednej z wartości: application/json"), data
     assert not problems(data["message"]), data
+
+
+# --- every question kind, the solo Trogs and the charts, through the CLI and the JSON API --------
+
+
+def _first_example_of_each_kind() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """One stored example per question kind (and the solo Trogs): its position and question."""
+    from havoc.spec import plain
+
+    rs = api.load_ruleset()
+    out: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            out.setdefault(str(ex.query["ask"]), (plain(ex.position), plain(ex.query)))
+    return out
+
+
+KIND_EXAMPLES = _first_example_of_each_kind()
+
+
+def test_the_kind_examples_cover_every_question_kind_and_the_trogs() -> None:
+    rs = api.load_ruleset()
+    assert set(KIND_EXAMPLES) == {*rs.question_kinds, *game.extra_answers(game.of(rs))}
+
+
+@pytest.mark.parametrize("kind", sorted(KIND_EXAMPLES))
+def test_every_kind_reads_as_polish_through_cli_and_api(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, client: TestClient, kind: str
+) -> None:
+    position, question = KIND_EXAMPLES[kind]
+    pos = tmp_path / "pos.yaml"
+    pos.write_text(yaml.safe_dump(position, allow_unicode=True))
+    if kind == "trogs":  # the solo Trogs: their own command and endpoint
+        decision = {k: v for k, v in question.items() if k != "ask"}
+        r = client.post("/api/trogs", json={"position": position, "question": decision, "lang": "pl"})
+        args = ["trogs", str(pos), str(decision.pop("decide"))]
+        args += [f"--{k}={v}" for k, v in decision.items()]
+    else:
+        q = tmp_path / "q.yaml"
+        q.write_text(yaml.safe_dump(question, allow_unicode=True))
+        r = client.post("/api/ask", json={"position": position, "question": question, "lang": "pl"})
+        args = ["ask", str(pos), "--query", str(q)]
+    code, out = run_cli(capsys, *args, "--lang", "pl")
+    assert code == 0, out
+    assert not problems(out), "\n".join([out, *problems(out)])
+    assert r.status_code == 200, r.text
+    text = "\n".join(_texts(r.json()))
+    assert text and not problems(text), "\n".join([text, *problems(text)])
+
+
+TROG_DECISIONS = [
+    ["move", "--units", "4"],
+    ["move", "--from", "world-caverns", "--units", "2", "--steps", "2"],
+    ["recruit", "--units", "3"],
+    ["build", "--both"],
+    ["initiative"],
+]
+TROG_BATTLE_DECISIONS = [
+    ["place", "example-a", "humans=1/1/1"],
+    ["tactics", "example-a", "humans=2/0/1", "trogs=1/1/1"],
+    ["prisoner", "example-a", "humans=1/1/1", "trogs=1/2/0"],
+]
+
+
+@pytest.mark.parametrize("words_", TROG_DECISIONS + TROG_BATTLE_DECISIONS, ids=" ".join)
+def test_every_trog_decision_reads_as_polish(capsys: pytest.CaptureFixture[str], words_: list[str]) -> None:
+    fixture = SOLO / ("battle.yaml" if words_ in TROG_BATTLE_DECISIONS else "move.yaml")
+    code, out = run_cli(capsys, "trogs", str(fixture), *words_, "--lang", "pl")
+    assert code == 0, out
+    assert not problems(out), "\n".join([out, *problems(out)])
+
+
+def test_the_trog_decisions_cover_every_decider() -> None:
+    from havoc.games.cry_havoc.solo.engine import DECIDERS
+
+    assert {w[0] for w in TROG_DECISIONS + TROG_BATTLE_DECISIONS} == set(DECIDERS)
+
+
+CHART_LOOKUPS = [
+    ["range", "angielski łuk", "45"],
+    ["range", "english longbow", "45"],
+    ["courage", "12", "--foot"],
+    ["impairment", "7", "--mod=+1", "--if", "opancerzona"],
+    ["waking", "5", "--if", "pomoc", "--if", "wróg ZOI:2"],
+    ["morale", "morale", "--if", "chorągwi", "--if", "dowódcy"],
+    ["morale", "odzyskanie", "--if", "ZOI wroga", "--roll", "6", "--courage", "5"],
+    ["status", "przestraszony"],
+    ["status", "engaged"],
+    ["combat", "--target", "leżący", "--target", "boczny heks", "--attacker", "ZOI wroga:2"],
+    ["combat", "--ranged", "--animal", "--target", "tylny heks"],
+]
+
+
+def test_the_chart_lookups_cover_every_chart() -> None:
+    from havoc.games.advanced_cry_havoc.charts import CHARTS
+
+    assert {w[0] for w in CHART_LOOKUPS} == set(CHARTS)
+
+
+def _chart_by_api(words_: list[str]) -> tuple[int, Any]:
+    from havoc import webapi
+    from havoc.cli import build_parser
+    from havoc.games.advanced_cry_havoc.cli import request
+
+    args = build_parser().parse_args(["charts", *words_])
+    body = json.dumps({**request(args), "lang": "pl"})
+    out = json.loads(webapi.handle("POST", "/api/charts", body, {"ruleset": "advanced-cry-havoc"}))
+    return out["status"], out["body"]
+
+
+@pytest.mark.parametrize("words_", CHART_LOOKUPS, ids=" ".join)
+def test_every_chart_lookup_reads_as_polish(capsys: pytest.CaptureFixture[str], words_: list[str]) -> None:
+    code, out = run_cli(capsys, "charts", *words_, "--lang", "pl")
+    assert code == 0, out
+    assert not problems(out), "\n".join([out, *problems(out)])
+    status, body = _chart_by_api(words_)
+    assert status == 200, body
+    text = "\n".join(_texts(body))
+    assert text and not problems(text), "\n".join([text, *problems(text)])
+
+
+CHART_ERRORS = [
+    (["range", "proca", "dwa"], "oczekiwano"),
+    (["status", "d"], ""),
+    (["combat", "--target", "dragon"], ""),
+    (["morale", "both"], ""),
+]
+
+
+@pytest.mark.parametrize(("words_", "expect"), CHART_ERRORS, ids=lambda x: " ".join(x) if isinstance(x, list) else "")
+def test_chart_errors_read_as_polish(capsys: pytest.CaptureFixture[str], words_: list[str], expect: str) -> None:
+    code, out = run_cli(capsys, "charts", *words_, "--lang", "pl")
+    assert code == 2 and out.startswith("błąd") and expect in out, out
+    assert not problems(out), "\n".join([out, *problems(out)])
+    status, body = _chart_by_api(words_)
+    assert status == 422, body
+    text = "\n".join([body["message"], *_texts(body["problems"])])
+    assert not problems(text), "\n".join([json.dumps(body, ensure_ascii=False), *problems(text)])
+
+
+def test_ten_malformed_inputs_each_way() -> None:
+    """The "Done when" asks for ten malformed inputs: the CLI and the API each meet more."""
+    assert len(CLI_ERRORS) + len(CHART_ERRORS) >= 10 and len(API_ERRORS) >= 10
