@@ -105,3 +105,41 @@ def test_an_unwritable_locales_folder_is_one_line_and_exit_1(
     assert main(["catalog", "update", "--ruleset", "mini"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: /proc/havoc-x") and "Traceback" not in err
+
+
+def _catalog(entries: list[tuple[str | None, str | tuple[str, str], str | tuple[str, ...]]]) -> catalogs.Catalog:
+    cat = catalogs.Catalog(locale="pl", project=catalogs.HEADER_PROJECT, version="", fuzzy=False)
+    for context, msgid, string in entries:
+        cat.add(msgid, string, context=context)
+    return cat
+
+
+def test_a_msgid_moved_to_another_context_keeps_its_translation() -> None:
+    """``ui`` → ``cli`` with the same English keeps the Polish as it is (not fuzzy, not ``#~``);
+    ``ui`` → ``ui:n`` (a plural added: the English changed) keeps it as the first form, fuzzy."""
+    old = _catalog(
+        [
+            ("ui", "show the rules", "pokaż zasady"),
+            ("ui", "{count} Unit", "{count} Oddział"),
+            ("ui", "Mountains", "Góry"),
+            ("ui", "Region", "Region"),
+        ]
+    )
+    template = _catalog(
+        [
+            ("cli", "show the rules", ""),
+            ("ui:n", ("{count} Unit", "{count} Units"), ("", "")),
+            ("ui:gen", "Mountains", ""),  # a case form is never the nominative copied
+            ("ui", "Region", ""),
+        ]
+    )
+    merged = catalogs.merge(old, template)
+    moved = merged.get("show the rules", context="cli")
+    assert moved is not None and moved.string == "pokaż zasady" and not moved.fuzzy
+    counted = merged.get("{count} Unit", context="ui:n")
+    assert counted is not None and counted.string[0] == "{count} Oddział" and counted.fuzzy
+    case = merged.get("Mountains", context="ui:gen")
+    assert case is not None and case.string == ""
+    obsolete = {k if isinstance(k, str) else k[0] for k in merged.obsolete}
+    assert "show the rules" not in obsolete and "{count} Unit" not in obsolete
+    assert "Mountains" in obsolete  # kept for a translator, not lost

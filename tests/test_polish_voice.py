@@ -390,3 +390,246 @@ def test_example_boxes_decline_names() -> None:
     en = _box_text("en", position)
     assert "adjacent to Foglands, Feralas Banks, Region B" in en and "Control: Humans" in en, en
     assert box_grammar("sąsiaduje z Region B; Kontrola Ludzie") == ["z Region B", "Kontrola Ludzie"]
+
+
+# --- names that decline: phases, decks, items (the case the sentence needs) ------------------
+
+
+@pytest.mark.parametrize(
+    ("words_", "expect"),
+    [
+        (["ask", LEAVE, "draw-tactics", "humans", "deck=mountains"], "z talii Gór?"),
+        (["ask", LEAVE, "draw-tactics", "humans", "deck=own"], "z własnej talii?"),
+        (["ask", LEAVE, "place", "item=crystal", "region=example-a"], "można umieścić Kryształ?"),
+        (["ask", LEAVE, "setup", "veteran"], "dla 2 graczy (weterani)?"),
+    ],
+)
+def test_names_take_the_case_of_the_sentence(
+    capsys: pytest.CaptureFixture[str], words_: list[str], expect: str
+) -> None:
+    code, out = run_cli(capsys, *words_, "--lang", "pl")
+    assert code == 0 and expect in out, out
+
+
+def test_a_wrong_step_names_the_phase_declined(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pos = tmp_path / "pos.yaml"
+    pos.write_text(
+        (ASSISTANT / "leave-8-vs-3.yaml").read_text().replace("phase: actions", "phase: actions\nstep: buy-back")
+    )
+    code, out = run_cli(capsys, "ask", str(pos), "legal", "--lang", "pl")
+    assert code != 0 and "to nie jest krok fazy Akcji" in out, out
+
+
+SAME_IN_POLISH = {("Ocean", "nom"), ("Ocean", "acc")}  # spelled as in English
+
+
+def test_every_declinable_name_has_every_case() -> None:
+    """The declension table: each name of each category has its six cases in Polish, all differing
+    from the English (a case left out falls back to the nominative and reads wrong)."""
+    from havoc.grammar import CASES, case_context
+    from havoc.i18n import translator
+
+    tr = translator("pl")
+    categories = {
+        "phases": words.PHASES, "steps": words.STEPS, "terrains": words.TERRAINS, "decks": words.DECKS,
+        "experience": words.EXPERIENCE, "items": words.ITEMS, "trog tokens": words.TROG_TOKENS,
+        "regions": words.KNOWN_REGIONS, "factions": words.FACTIONS, "structures": words.STRUCTURES,
+        "skills": words.SKILLS,
+    }  # fmt: skip
+    missing = [
+        f"{cat}: {name} [{case}]"
+        for cat, names in categories.items()
+        for name in names.values()
+        for case in CASES
+        if tr.text(case_context(case), name) in ("", name) and (name, case) not in SAME_IN_POLISH
+    ]
+    assert not missing, missing
+
+
+# --- the OpenAPI description --------------------------------------------------------------------
+
+
+def _descriptions(spec: Any) -> list[str]:
+    out: list[str] = []
+    if isinstance(spec, dict):
+        for k, v in spec.items():
+            if k in ("description", "summary") and isinstance(v, str):
+                out.append(v)
+            elif k != "examples":
+                out.extend(_descriptions(v))
+    elif isinstance(spec, list):
+        for v in spec:
+            out.extend(_descriptions(v))
+    return out
+
+
+def test_openapi_description_in_polish(client: TestClient) -> None:
+    """``/openapi.json?lang=pl`` (or Accept-Language: pl) describes every operation and field in
+    Polish; without either it stays English."""
+    en = client.get("/openapi.json").json()
+    pl = client.get("/openapi.json?lang=pl").json()
+    assert client.get("/openapi.json", headers={"Accept-Language": "pl-PL,pl;q=0.9"}).json() == pl
+    assert en["paths"]["/api/health"]["get"]["summary"] == "Is the server up?"
+    assert pl["paths"]["/api/health"]["get"]["summary"] == "Czy serwer działa?"
+    assert pl["paths"]["/api/trogs"]["post"]["summary"].startswith("Co robią Trogi")
+    assert pl["components"]["schemas"]["Position"]["properties"]["round"]["description"] == "Bieżąca runda, od 1."
+    same = [
+        (e, p)
+        for e, p in zip(_descriptions(en), _descriptions(pl), strict=True)
+        if e == p and e != "JSON Schema 2020-12."
+    ]
+    assert len(_descriptions(pl)) > 100 and not same, same
+    for text in _descriptions(pl):  # code spans (`havoc ask --json`, `regions`) are what a programmer types
+        plain = re.sub(r"`[^`]*`", " ", text)
+        assert not problems(plain), (text, problems(plain))
+
+
+def test_unsupported_media_type_in_polish(client: TestClient) -> None:
+    r = client.post("/api/ask?lang=pl", content=b"x", headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415
+    data = r.json()
+    assert data["problems"][0]["message"].startswith("oczekiwano jednej z wartości: application/json"), data
+    assert not problems(data["message"]), data
+
+
+# --- every question kind, the solo Trogs and the charts, through the CLI and the JSON API --------
+
+
+def _first_example_of_each_kind() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """One stored example per question kind (and the solo Trogs): its position and question."""
+    from havoc.spec import plain
+
+    rs = api.load_ruleset()
+    out: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            out.setdefault(str(ex.query["ask"]), (plain(ex.position), plain(ex.query)))
+    return out
+
+
+KIND_EXAMPLES = _first_example_of_each_kind()
+
+
+def test_the_kind_examples_cover_every_question_kind_and_the_trogs() -> None:
+    rs = api.load_ruleset()
+    assert set(KIND_EXAMPLES) == {*rs.question_kinds, *game.extra_answers(game.of(rs))}
+
+
+@pytest.mark.parametrize("kind", sorted(KIND_EXAMPLES))
+def test_every_kind_reads_as_polish_through_cli_and_api(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, client: TestClient, kind: str
+) -> None:
+    position, question = KIND_EXAMPLES[kind]
+    pos = tmp_path / "pos.yaml"
+    pos.write_text(yaml.safe_dump(position, allow_unicode=True))
+    if kind == "trogs":  # the solo Trogs: their own command and endpoint
+        decision = {k: v for k, v in question.items() if k != "ask"}
+        r = client.post("/api/trogs", json={"position": position, "question": decision, "lang": "pl"})
+        args = ["trogs", str(pos), str(decision.pop("decide"))]
+        args += [f"--{k}={v}" for k, v in decision.items()]
+    else:
+        q = tmp_path / "q.yaml"
+        q.write_text(yaml.safe_dump(question, allow_unicode=True))
+        r = client.post("/api/ask", json={"position": position, "question": question, "lang": "pl"})
+        args = ["ask", str(pos), "--query", str(q)]
+    code, out = run_cli(capsys, *args, "--lang", "pl")
+    assert code == 0, out
+    assert not problems(out), "\n".join([out, *problems(out)])
+    assert r.status_code == 200, r.text
+    text = "\n".join(_texts(r.json()))
+    assert text and not problems(text), "\n".join([text, *problems(text)])
+
+
+TROG_DECISIONS = [
+    ["move", "--units", "4"],
+    ["move", "--from", "world-caverns", "--units", "2", "--steps", "2"],
+    ["recruit", "--units", "3"],
+    ["build", "--both"],
+    ["initiative"],
+]
+TROG_BATTLE_DECISIONS = [
+    ["place", "example-a", "humans=1/1/1"],
+    ["tactics", "example-a", "humans=2/0/1", "trogs=1/1/1"],
+    ["prisoner", "example-a", "humans=1/1/1", "trogs=1/2/0"],
+]
+
+
+@pytest.mark.parametrize("words_", TROG_DECISIONS + TROG_BATTLE_DECISIONS, ids=" ".join)
+def test_every_trog_decision_reads_as_polish(capsys: pytest.CaptureFixture[str], words_: list[str]) -> None:
+    fixture = SOLO / ("battle.yaml" if words_ in TROG_BATTLE_DECISIONS else "move.yaml")
+    code, out = run_cli(capsys, "trogs", str(fixture), *words_, "--lang", "pl")
+    assert code == 0, out
+    assert not problems(out), "\n".join([out, *problems(out)])
+
+
+def test_the_trog_decisions_cover_every_decider() -> None:
+    from havoc.games.cry_havoc.solo.engine import DECIDERS
+
+    assert {w[0] for w in TROG_DECISIONS + TROG_BATTLE_DECISIONS} == set(DECIDERS)
+
+
+CHART_LOOKUPS = [
+    ["range", "angielski łuk", "45"],
+    ["range", "english longbow", "45"],
+    ["courage", "12", "--foot"],
+    ["impairment", "7", "--mod=+1", "--if", "opancerzona"],
+    ["waking", "5", "--if", "pomoc", "--if", "wróg ZOI:2"],
+    ["morale", "morale", "--if", "chorągwi", "--if", "dowódcy"],
+    ["morale", "odzyskanie", "--if", "ZOI wroga", "--roll", "6", "--courage", "5"],
+    ["status", "przestraszony"],
+    ["status", "engaged"],
+    ["combat", "--target", "leżący", "--target", "boczny heks", "--attacker", "ZOI wroga:2"],
+    ["combat", "--ranged", "--animal", "--target", "tylny heks"],
+]
+
+
+def test_the_chart_lookups_cover_every_chart() -> None:
+    from havoc.games.advanced_cry_havoc.charts import CHARTS
+
+    assert {w[0] for w in CHART_LOOKUPS} == set(CHARTS)
+
+
+def _chart_by_api(words_: list[str]) -> tuple[int, Any]:
+    from havoc import webapi
+    from havoc.cli import build_parser
+    from havoc.games.advanced_cry_havoc.cli import request
+
+    args = build_parser().parse_args(["charts", *words_])
+    body = json.dumps({**request(args), "lang": "pl"})
+    out = json.loads(webapi.handle("POST", "/api/charts", body, {"ruleset": "advanced-cry-havoc"}))
+    return out["status"], out["body"]
+
+
+@pytest.mark.parametrize("words_", CHART_LOOKUPS, ids=" ".join)
+def test_every_chart_lookup_reads_as_polish(capsys: pytest.CaptureFixture[str], words_: list[str]) -> None:
+    code, out = run_cli(capsys, "charts", *words_, "--lang", "pl")
+    assert code == 0, out
+    assert not problems(out), "\n".join([out, *problems(out)])
+    status, body = _chart_by_api(words_)
+    assert status == 200, body
+    text = "\n".join(_texts(body))
+    assert text and not problems(text), "\n".join([text, *problems(text)])
+
+
+CHART_ERRORS = [
+    (["range", "proca", "dwa"], "oczekiwano"),
+    (["status", "d"], ""),
+    (["combat", "--target", "dragon"], ""),
+    (["morale", "both"], ""),
+]
+
+
+@pytest.mark.parametrize(("words_", "expect"), CHART_ERRORS, ids=lambda x: " ".join(x) if isinstance(x, list) else "")
+def test_chart_errors_read_as_polish(capsys: pytest.CaptureFixture[str], words_: list[str], expect: str) -> None:
+    code, out = run_cli(capsys, "charts", *words_, "--lang", "pl")
+    assert code == 2 and out.startswith("błąd") and expect in out, out
+    assert not problems(out), "\n".join([out, *problems(out)])
+    status, body = _chart_by_api(words_)
+    assert status == 422, body
+    text = "\n".join([body["message"], *_texts(body["problems"])])
+    assert not problems(text), "\n".join([json.dumps(body, ensure_ascii=False), *problems(text)])
+
+
+def test_ten_malformed_inputs_each_way() -> None:
+    """The "Done when" asks for ten malformed inputs: the CLI and the API each meet more."""
+    assert len(CLI_ERRORS) + len(CHART_ERRORS) >= 10 and len(API_ERRORS) >= 10

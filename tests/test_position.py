@@ -161,7 +161,7 @@ CASES = [
     (
         "step-of-phase",
         _with("phase: actions", "phase: actions\nstep: buy-back"),
-        "step: not a step of the actions phase",
+        "step: not a step of the Actions phase",
     ),
     ("turn", _with("turn: humans", "turn: machines"), "turn: 'machines' is not in players"),
     (

@@ -91,6 +91,7 @@ def ui_template() -> Catalog:
         cat.add(message, locations=[loc], context=ctx, auto_comments=comments)
     _add_nouns(cat)
     _add_help(cat)
+    _add_api_docs(cat)
     return _sorted(cat)
 
 
@@ -113,14 +114,38 @@ def _sorted(cat: Catalog) -> Catalog:
     return out
 
 
+def _add_api_docs(cat: Catalog) -> None:
+    """The field descriptions of every installed game's position and question schemas, under
+    context ``api``: the JSON API's description (``/openapi.json?lang=pl``) shows them translated."""
+    from havoc import game
+    from havoc.spec import API_CONTEXT, schema_descriptions
+
+    for module in game.installed():
+        played = game.load(module)
+        where = (f"src/{module.replace('.', '/')}/__init__.py", 0)
+        for schema in (played.position_schema(None), played.question_schema()):
+            for text in schema_descriptions(schema):
+                if cat.get(text, context=API_CONTEXT) is None:
+                    cat.add(text, locations=[where], context=API_CONTEXT)
+
+
 def _add_help(cat: Catalog) -> None:
     """The help texts of every command (``havoc … --help``), under context ``cli``."""
     from havoc import clilang
     from havoc.cli import build_parser
 
-    for text in clilang.help_texts(build_parser()):
+    parser = build_parser()
+    for text in clilang.help_texts(parser):
         if cat.get(text, context=clilang.CLI_CONTEXT) is None:
             cat.add(text, locations=[("src/havoc/cli.py", 0)], context=clilang.CLI_CONTEXT)
+    for name in clilang.metavars(parser):
+        if cat.get(name, context=clilang.METAVAR_CONTEXT) is None:
+            cat.add(
+                name,
+                locations=[("src/havoc/cli.py", 0)],
+                context=clilang.METAVAR_CONTEXT,
+                auto_comments=["A placeholder of a usage line: one word, upper or lower case as in English."],
+            )
 
 
 def _add_nouns(cat: Catalog) -> None:
@@ -304,6 +329,15 @@ def merge(  # noqa: C901 - one pass must see every reuse rule at once (exact, re
     for m in template:
         if m.id:
             per_context[m.context] = per_context.get(m.context, 0) + 1
+    # A msgid that moved to another context ("ui" → "ui:n" or "cli") keeps its translation; not
+    # into a case context, whose form differs from the nominative by definition (havoc.grammar).
+    from havoc import grammar
+
+    case_contexts = {grammar.case_context(c) for c in grammar.OBLIQUE}
+    moved_from: dict[str, list[tuple[str | None, str]]] = {}
+    for ctx, keys in by_context.items():
+        for key in keys if ctx not in case_contexts else ():
+            moved_from.setdefault(key[1], []).append(key)
     successor_of_context: dict[str, list[str]] = {}
     for ctx in by_context:
         if ctx and ":" in ctx:
@@ -338,6 +372,11 @@ def merge(  # noqa: C901 - one pass must see every reuse rule at once (exact, re
             used.add(key)
             fuzzy = source.fuzzy
             msg.previous_id = list(previous.get(key, [])) if fuzzy else []
+        elif key[1] in moved_from and tmsg.context not in case_contexts:
+            source = pool[sorted(moved_from[key[1]], key=lambda k: k[0] or "")[0]]
+            used.update(moved_from[key[1]])  # a copy: every new context may take it
+            fuzzy = source.fuzzy  # the same English: still good (a new plural makes it fuzzy below)
+            msg.previous_id = []
         else:
             cands = [
                 c

@@ -18,6 +18,9 @@ from collections.abc import Callable, Iterator, Sequence
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
 
 CLI_CONTEXT = "cli"
+METAVAR_CONTEXT = "cli:metavar"
+"""The placeholders of usage lines (``POSITION``, ``FILE``): one word, upper case, in the
+reader's language (``STÓŁ``, ``PLIK``), as the translated help texts name them."""
 
 
 def detect(words: Sequence[str], environ: dict[str, str] | None = None) -> str:
@@ -96,6 +99,27 @@ def help_texts(parser: argparse.ArgumentParser) -> list[str]:
     return [t for t in dict.fromkeys(out) if not t.startswith("\0")]
 
 
+def _shown_metavar(action: argparse.Action) -> str | tuple[str, ...] | None:
+    """The placeholder argparse shows for ``action`` (None: none, or its choices in braces)."""
+    if action.nargs == 0 or action.help == argparse.SUPPRESS:
+        return None
+    if action.metavar is not None:
+        return action.metavar
+    if action.choices is not None:
+        return None  # {en,pl}: what the reader types
+    return action.dest.upper() if action.option_strings else action.dest
+
+
+def metavars(parser: argparse.ArgumentParser) -> list[str]:
+    """Every usage-line placeholder of ``parser`` and its subcommands (``FILE``, ``POSITION``)."""
+    out: list[str] = []
+    for p in _parsers(parser):
+        for action in p._actions:
+            shown = _shown_metavar(action)
+            out.extend((shown,) if isinstance(shown, str) else shown or ())
+    return list(dict.fromkeys(out))
+
+
 _ARGPARSE_TITLES = {"positional arguments", "options"}
 
 
@@ -118,6 +142,11 @@ def translate(parser: argparse.ArgumentParser, lang: str) -> None:
             if g.title and g.title not in _ARGPARSE_TITLES:
                 g.title = t(g.title)
         for action in p._actions:
+            shown = _shown_metavar(action)
+            if isinstance(shown, str):
+                action.metavar = tr.text(METAVAR_CONTEXT, shown)
+            elif shown:
+                action.metavar = tuple(tr.text(METAVAR_CONTEXT, m) for m in shown)
             action.help = t(action.help)
             if action.dest == "lang" and action.default == SOURCE_LANGUAGE:
                 action.default = lang

@@ -310,3 +310,23 @@ def json_schema(spec: Spec) -> dict[str, Any]:
         if spec.required:
             out["required"] = list(spec.required)
     return out
+
+
+API_CONTEXT = "api"
+"""The catalog context of the position's and question's field descriptions (``havoc catalog update``
+adds them from the installed games' schemas)."""
+
+
+def schema_descriptions(schema: Any) -> list[str]:
+    """Every description in a JSON Schema, in order (what a translator translates)."""
+    out: list[str] = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "description" and isinstance(value, str):
+                out.append(value)
+            else:
+                out.extend(schema_descriptions(value))
+    elif isinstance(schema, list):
+        for value in schema:
+            out.extend(schema_descriptions(value))
+    return out

@@ -231,7 +231,15 @@ class Api:
                 415,
                 "unsupported-media-type",
                 ui("The request must be JSON (application/json) or YAML (application/yaml).", first(request)),
-                [{"in": "header", "field": "Content-Type", "message": f"expected one of {', '.join(BODY_TYPES)}"}],
+                [
+                    {
+                        "in": "header",
+                        "field": "Content-Type",
+                        "message": ui("expected one of {choices}", first(request)).format(
+                            choices=", ".join(BODY_TYPES)
+                        ),
+                    }
+                ],
             )
         try:
             text = raw.decode("utf-8")
@@ -611,11 +619,11 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
         translator(lang)
         ui("Yes", lang)
     handlers = Api(rs)
-    spec = _kept(json.dumps(openapi(rs), ensure_ascii=False).encode(), JSON_TYPE)
+    specs = {lang: _kept(json.dumps(openapi(rs, lang), ensure_ascii=False).encode(), JSON_TYPE) for lang in LANGUAGES}
     docs = _kept((HERE / DOCS_PAGE).read_bytes(), "text/html; charset=utf-8")
 
     async def openapi_json(request: Request) -> Response:
-        return send(request, spec)
+        return send(request, specs[Api.safe_lang(request)])
 
     async def docs_page(request: Request) -> Response:
         return send(request, docs)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from havoc import __version__, game
-from havoc.i18n import LANGUAGES
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, translator, ui
 from havoc.interpreter.answer import VERDICT_NO_UNLESS
 from havoc.rulebook.model import Ruleset
-from havoc.spec import plain
+from havoc.spec import API_CONTEXT, plain
 
 DOCS_PAGE = "docs.html"
 
@@ -28,9 +28,15 @@ def _strip(schema: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in schema.items() if k not in ("$schema", "$id")}
 
 
-def openapi(rs: Ruleset) -> dict[str, Any]:
-    question = game.of(rs).question_schema()
-    lang = {"type": "string", "enum": list(LANGUAGES), "description": "The language of the answer and the errors."}
+def openapi(rs: Ruleset, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
+    """The description in ``lang``: every summary and description through the catalogs (the
+    operations' under context ``ui``, the position's and question's fields under ``api``)."""
+    question = _translated(game.of(rs).question_schema(), lang)
+    lang_schema = {
+        "type": "string",
+        "enum": list(LANGUAGES),
+        "description": ui("The language of the answer and the errors.", lang),
+    }
     problem = {
         "type": "object",
         "properties": {
@@ -41,10 +47,10 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                 "items": {
                     "type": "object",
                     "properties": {
-                        "in": {"type": "string", "description": "position, question or request"},
-                        "field": {"type": "string", "description": "The field path, e.g. regions.a.units"},
+                        "in": {"type": "string", "description": ui("position, question or request", lang)},
+                        "field": {"type": "string", "description": ui("The field path, e.g. regions.a.units", lang)},
                         "line": {"type": "integer"},
-                        "message": {"type": "string", "description": "What was expected."},
+                        "message": {"type": "string", "description": ui("What was expected.", lang)},
                     },
                 },
             },
@@ -52,7 +58,7 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
         "required": ["error", "message"],
     }
     position_ref = {
-        "description": "The position as a mapping, or as YAML/JSON text (then errors carry line numbers).",
+        "description": ui("The position as a mapping, or as YAML/JSON text (then errors carry line numbers).", lang),
         "anyOf": [
             {"$ref": "#/components/schemas/Position"},
             {"type": "string", "minLength": 1, "maxLength": POSITION_TEXT_MAX},
@@ -60,13 +66,15 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
     }
     answer = {
         "type": "object",
-        "description": "The same JSON as `havoc ask --json`.",
+        "description": ui("The same JSON as `havoc ask --json`.", lang),
         "properties": {
             "kind": {"type": "string"},
             "question": {"type": "string"},
             "verdict": {
                 "enum": [True, False, None, VERDICT_NO_UNLESS],
-                "description": "Yes, no, neither (see the answer), or no unless a card, Skill or Structure allows it.",
+                "description": ui(
+                    "Yes, no, neither (see the answer), or no unless a card, Skill or Structure allows it.", lang
+                ),
             },
             "answer": {"type": "string"},
             "figures": {"type": "object"},
@@ -78,10 +86,10 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
         "required": ["kind", "verdict", "answer", "figures", "rules", "lang"],
     }
     errors = {
-        "400": _resp("Malformed JSON or YAML.", "Problem"),
-        "413": _resp("The body is larger than 256 KiB.", "Problem"),
-        "415": _resp("A body that is neither JSON nor YAML.", "Problem"),
-        "422": _resp("The position or question is invalid: located problems.", "Problem"),
+        "400": _resp(ui("Malformed JSON or YAML.", lang), "Problem"),
+        "413": _resp(ui("The body is larger than 256 KiB.", lang), "Problem"),
+        "415": _resp(ui("A body that is neither JSON nor YAML.", lang), "Problem"),
+        "422": _resp(ui("The position or question is invalid: located problems.", lang), "Problem"),
     }
 
     def post(summary: str, props: dict[str, Any], required: list[str], kind: str | None = None) -> dict[str, Any]:
@@ -101,7 +109,7 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                         "application/json": {
                             "schema": {
                                 "type": "object",
-                                "properties": {"position": position_ref, **props, "lang": lang},
+                                "properties": {"position": position_ref, **props, "lang": lang_schema},
                                 "required": ["position", *required],
                                 "additionalProperties": False,
                             },
@@ -110,26 +118,28 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                         "application/yaml": {"schema": {"type": "object"}},
                     },
                 },
-                "responses": {"200": _resp("The answer.", "Answer"), **errors},
+                "responses": {"200": _resp(ui("The answer.", lang), "Answer"), **errors},
             }
         }
 
-    lang_param = {"name": "lang", "in": "query", "required": False, "schema": lang}
+    lang_param = {"name": "lang", "in": "query", "required": False, "schema": lang_schema}
     examples = _examples(rs)
     spec: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {
             "title": "havoc rules assistant",
             "version": __version__,
-            "description": f"Answers about {rs.title} positions from the rules of `{rs.id}`, in English or Polish.",
+            "description": ui(
+                "Answers about {title} positions from the rules of `{id}`, in English or Polish.", lang
+            ).format(title=rs.title, id=rs.id),
         },
         "paths": {
             "/api/health": {
                 "get": {
-                    "summary": "Is the server up?",
+                    "summary": ui("Is the server up?", lang),
                     "responses": {
                         "200": {
-                            "description": "Up.",
+                            "description": ui("Up.", lang),
                             "content": {
                                 "application/json": {
                                     "schema": {
@@ -144,10 +154,12 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                 }
             },
             "/api/ask": post(
-                "Ask a question about a position (like `havoc ask --json`).",
+                ui("Ask a question about a position (like `havoc ask --json`).", lang),
                 {
                     "question": {
-                        "description": "The question as a mapping, or the compact words of the game (`havoc ask --help`).",
+                        "description": ui(
+                            "The question as a mapping, or the compact words of the game (`havoc ask --help`).", lang
+                        ),
                         "anyOf": [
                             {"$ref": "#/components/schemas/Question"},
                             {"type": "string", "minLength": 1, "maxLength": QUESTION_TEXT_MAX},
@@ -158,27 +170,32 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                 ["question"],
             ),
             **{  # the question kinds the game declares as shortcuts (SHORTCUTS), fields as in Question
-                f"/api/{s.kind}": post(s.summary, {f: question["properties"][f] for f in s.fields}, [], s.kind)
+                f"/api/{s.kind}": post(
+                    ui(s.summary, lang), {f: question["properties"][f] for f in s.fields}, [], s.kind
+                )
                 for s in game.shortcuts(game.of(rs)).values()
             },
             "/api/rules/{id}": {
                 "get": {
-                    "summary": "One rule in the asked language; a retired ID redirects to its successor.",
+                    "summary": ui("One rule in the asked language; a retired ID redirects to its successor.", lang),
                     "parameters": [
                         {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
                         lang_param,
                     ],
                     "responses": {
-                        "200": {"description": "The rule (like `havoc rule --json`).", "content": _json_any()},
-                        "308": {"description": "A retired ID: its successor."},
-                        "404": _resp("No rule has this ID.", "Problem"),
-                        "422": _resp("An unknown language.", "Problem"),
+                        "200": {
+                            "description": ui("The rule (like `havoc rule --json`).", lang),
+                            "content": _json_any(),
+                        },
+                        "308": {"description": ui("A retired ID: its successor.", lang)},
+                        "404": _resp(ui("No rule has this ID.", lang), "Problem"),
+                        "422": _resp(ui("An unknown language.", lang), "Problem"),
                     },
                 }
             },
             "/api/search": {
                 "get": {
-                    "summary": "Search the rules (the same core as `havoc lookup`).",
+                    "summary": ui("Search the rules (the same core as `havoc lookup`).", lang),
                     "parameters": [
                         {"name": "q", "in": "query", "required": False, "schema": {"type": "string"}},
                         lang_param,
@@ -190,32 +207,32 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                         },
                     ],
                     "responses": {
-                        "200": {"description": "The hits, best first.", "content": _json_any()},
-                        "422": _resp("A bad limit or language.", "Problem"),
-                        "503": _resp("Search is not installed.", "Problem"),
+                        "200": {"description": ui("The hits, best first.", lang), "content": _json_any()},
+                        "422": _resp(ui("A bad limit or language.", lang), "Problem"),
+                        "503": _resp(ui("Search is not installed.", lang), "Problem"),
                     },
                 }
             },
             "/api/labels": {
                 "get": {
-                    "summary": "The words an answer leaves as IDs (figure names, factions) in one language.",
+                    "summary": ui("The words an answer leaves as IDs (figure names, factions) in one language.", lang),
                     "parameters": [lang_param],
                     "responses": {
-                        "200": {"description": "figures and factions, ID → label.", "content": _json_any()},
-                        "422": _resp("An unknown language.", "Problem"),
+                        "200": {"description": ui("figures and factions, ID → label.", lang), "content": _json_any()},
+                        "422": _resp(ui("An unknown language.", lang), "Problem"),
                     },
                 }
             },
             "/api/schema/position": {
                 "get": {
-                    "summary": "The JSON Schema of positions (like `havoc schema`).",
-                    "responses": {"200": {"description": "JSON Schema 2020-12.", "content": _json_any()}},
+                    "summary": ui("The JSON Schema of positions (like `havoc schema`).", lang),
+                    "responses": {"200": {"description": ui("JSON Schema 2020-12.", lang), "content": _json_any()}},
                 }
             },
         },
         "components": {
             "schemas": {
-                "Position": _position(rs),
+                "Position": _position(rs, lang),
                 "Question": question,
                 "Answer": answer,
                 "Problem": problem,
@@ -223,11 +240,11 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
         },
     }
     deciders = game.extra_answers(game.of(rs)) if rs.game else {}
-    for name, decide in deciders.items():
-        summary = (decide.__doc__ or name).strip().splitlines()[0]
+    for name in deciders:
+        summary = game.of(rs).labels().kind(name, lang)
         spec["paths"][f"/api/{name}"] = {
             "post": {
-                "summary": f"{summary} (like `havoc {name} --json`).",
+                "summary": ui("{summary} (like `havoc {name} --json`)", lang).format(summary=summary, name=name),
                 "requestBody": {
                     "required": True,
                     "content": {
@@ -236,8 +253,11 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                                 "type": "object",
                                 "properties": {
                                     "position": position_ref,
-                                    "question": {"type": "object", "description": "What to decide and its fields."},
-                                    "lang": lang,
+                                    "question": {
+                                        "type": "object",
+                                        "description": ui("What to decide and its fields.", lang),
+                                    },
+                                    "lang": lang_schema,
                                 },
                                 "required": ["position", "question"],
                                 "additionalProperties": False,
@@ -246,7 +266,10 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
                     },
                 },
                 "responses": {
-                    "200": {"description": "The decision, its rule, what was set aside.", "content": _json_any()},
+                    "200": {
+                        "description": ui("The decision, its rule, what was set aside.", lang),
+                        "content": _json_any(),
+                    },
                     **errors,
                 },
             }
@@ -254,9 +277,24 @@ def openapi(rs: Ruleset) -> dict[str, Any]:
     return spec
 
 
-def _position(rs: Ruleset) -> dict[str, Any]:
+def _position(rs: Ruleset, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
     """The position schema, with what the validator also checks about the list of players."""
-    return _strip(game.of(rs).position_schema(rs))
+    return _strip(_translated(game.of(rs).position_schema(rs), lang))
+
+
+def _translated(schema: Any, lang: str) -> Any:
+    """The schema with its descriptions in ``lang`` (a copy; the source language as it is)."""
+    if lang == SOURCE_LANGUAGE:
+        return schema
+    tr = translator(lang)
+    if isinstance(schema, dict):
+        return {
+            k: tr.text(API_CONTEXT, v) if k == "description" and isinstance(v, str) else _translated(v, lang)
+            for k, v in schema.items()
+        }
+    if isinstance(schema, list):
+        return [_translated(v, lang) for v in schema]
+    return schema
 
 
 def _examples(rs: Ruleset) -> dict[str, dict[str, Any]]:

@@ -136,7 +136,10 @@ def lookup(rs: Ruleset, request: Mapping[str, Any], lang: str) -> dict[str, Any]
     else:
         result = L.combat(rs, f["target"], f["attacker"], f["animal"], f["ranged"])
         text = view.combat(result)
-    return {"chart": chart, "lang": lang, **L.as_dict(result), "text": text}
+    out = {"chart": chart, "lang": lang, **L.as_dict(result), "text": text}
+    if out.get("reason") and lang != "en":  # the rules' own words for a refusal, in the asked language
+        out["reason"] = view.refusal(str(chart), result)
+    return out
 
 
 class View:
@@ -155,6 +158,20 @@ class View:
         titles = "; ".join(self.tr.text(f"{r}:title", self.rs.rules[r].title) for r in rules)
         word = ui("rules", self.lang)
         return f"  {word}: {titles}"
+
+    def refusal(self, chart: str, res: Any) -> str:
+        """Why a lookup is refused, as its text says it (the JSON's ``reason``)."""
+        from havoc.games.advanced_cry_havoc import tables as T
+
+        if chart == "range":
+            return self.cell(T.OPEN, res.reason)
+        if chart == "status":
+            return self.cell(T.STATUS_OPEN, res.reason)
+        if chart == "morale":
+            return self.reason(T.MORALE_COURAGE)
+        if chart == "combat":
+            return self.reason(T.COMBAT_TABLE)
+        return str(res.reason)
 
     def reason(self, rule_id: str) -> str:
         rule = self.rs.rules[rule_id]

@@ -86,9 +86,10 @@ class Job:
 
 def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
     """Answer one question about one position: its kind's handler does (``kinds/<kind>.py``)."""
+    from havoc.games import cry_havoc as played
     from havoc.games.cry_havoc import LABELS
 
-    job = Job(engine(rs, pos.variant), pos, q, lang, texts(rs, lang))
+    job = Job(engine(rs, pos.variant, played), pos, q, lang, texts(rs, lang, LABELS))
     kind = get_kind(q.kind)
     if kind is None:  # its module is missing or does not load: say where, as `havoc check` does
         raise RulebookError(

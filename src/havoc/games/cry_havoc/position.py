@@ -508,11 +508,13 @@ class _Checks:
                     ),
                 )
         if pos.step is not None and pos.step not in STEPS[pos.phase]:
+            from havoc.games.cry_havoc.ui import phase_name
+
             r.problem(
                 line_of("step"),
                 "step",
-                ui("not a step of the {phase} phase; expected one of {choices}", _ml()).format(
-                    phase=pos.phase, choices=", ".join(STEPS[pos.phase])
+                ui("not a step of the {phase}; expected one of {choices}", _ml()).format(
+                    phase=phase_name(pos.phase, _ml()), choices=", ".join(STEPS[pos.phase])
                 )
                 + suggest(pos.step, STEPS[pos.phase]),
             )

@@ -114,6 +114,21 @@ def region_phrase(key: str, regions: Noun, lang: str = "en") -> str | None:
     return None
 
 
+def phase_name(key: str, lang: str = "en") -> Noun:
+    """A phase by its name ("faza Akcji"), declinable ("krok {phase:gen}")."""
+    return noun(words.PHASES[key], lang) if key in words.PHASES else Noun.plain(key)
+
+
+def deck_name(key: str, lang: str = "en") -> Noun:
+    """A Tactics deck by its name ("talia Gór"), declinable ("z {deck:gen}": "z talii Gór")."""
+    return noun(words.DECKS[key], lang) if key in words.DECKS else Noun.plain(key)
+
+
+def item_name(key: str, lang: str = "en") -> Noun:
+    """What may be placed ("Kryształ", "Budowla"), declinable ("umieścić {item:acc}")."""
+    return noun(words.ITEMS[key], lang) if key in words.ITEMS else Noun.plain(key)
+
+
 def structure_name(key: str | None, lang: str = "en") -> Noun:
     """A Structure type by its printed name ("Żniwiarka"), an invented one as "Structure A"."""
     return _named(key, words.STRUCTURES, words.EXAMPLE_STRUCTURE, lang)
@@ -156,43 +171,17 @@ def _value_words(lang: str) -> dict[str, str]:
     """Phases, terrains and factions, the string values facts report, as words."""
     return {
         **_faction_names(lang),
-        "events": ui("Events phase", lang),
-        "draw-cards": ui("Draw Cards phase", lang),
-        "actions": ui("Actions phase", lang),
-        "battle-resolution": ui("Battle Resolution phase", lang),
-        "prisoners": ui("Prisoners phase", lang),
-        "scoring": ui("Scoring phase", lang),
-        "mountains": ui("Mountains", lang),
-        "desert": ui("Desert", lang),
-        "jungle": ui("Jungle", lang),
-        "ocean": ui("Ocean", lang),
-        "own": ui("own deck", lang),
-        "beginner": ui("beginners", lang),
-        "experienced": ui("experienced players", lang),
-        "veteran": ui("veterans", lang),
-        "crystal": ui("Crystal", lang),
-        "structure": ui("Structure", lang),
-        "war-party": ui("Trog War Party", lang),
-        "nest": ui("Trog Nest", lang),
-        # the steps of each phase (vocabulary.yaml)
-        "resolve-events": ui("Resolve Events", lang),
-        "update-initiative": ui("Update Initiative", lang),
-        "refresh-skills": ui("Refresh Skills", lang),
-        "draw": ui("Draw cards", lang),
-        "discard": ui("Discard", lang),
+        **{k: noun(name, lang) for k, name in words.PHASES.items()},
+        **{k: noun(name, lang) for k, name in words.TERRAINS.items()},
+        "own": noun(words.DECKS["own"], lang),
+        **{k: noun(name, lang) for k, name in words.EXPERIENCE.items()},
+        **{k: noun(name, lang) for k, name in words.ITEMS.items()},
+        **{k: noun(name, lang) for k, name in words.TROG_TOKENS.items()},
+        # the steps of each phase (vocabulary.yaml); the Actions phase's are phrases
+        **{k: noun(name, lang) for k, name in words.STEPS.items()},
         "before-action": ui("before an action", lang),
         "during-action": ui("during an action", lang),
         "after-action": ui("after an action", lang),
-        "add-crystal": ui("Add a Crystal", lang),
-        "place-units": ui("Place Units", lang),
-        "play-tactics": ui("Play Tactics cards", lang),
-        "resolve-objectives": ui("Resolve the objectives", lang),
-        "return-survivors": ui("Return survivors", lang),
-        "retreat": ui("Retreat", lang),
-        "remove-token": ui("Remove the Battle token", lang),
-        "score-prisoners": ui("Score Prisoners", lang),
-        "buy-back": ui("Buy back Prisoners", lang),
-        "score": ui("Score", lang),
         "ready": ui("ready", lang),
         "exhausted": ui("exhausted", lang),
         **{k: structure_name(k, lang) for k in words.STRUCTURES},

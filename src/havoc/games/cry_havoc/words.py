@@ -36,6 +36,46 @@ SKILLS = {
 EXAMPLE_SKILL = "Skill {letter}"
 FACTIONS = {"humans": "Humans", "pilgrims": "Pilgrims", "machines": "Machines", "trogs": "Trogs"}
 
+# Game words a sentence declines ("z talii Gór", "krok fazy Akcji"): phases, steps, terrains, the
+# Tactics decks, experience levels, what may be placed and the Trog tokens (vocabulary.yaml).
+PHASES = {
+    "events": "Events phase",
+    "draw-cards": "Draw Cards phase",
+    "actions": "Actions phase",
+    "battle-resolution": "Battle Resolution phase",
+    "prisoners": "Prisoners phase",
+    "scoring": "Scoring phase",
+}
+# The Actions phase's steps ("before an action") are phrases, not names: they do not decline.
+STEPS = {
+    "resolve-events": "Resolve Events",
+    "update-initiative": "Update Initiative",
+    "refresh-skills": "Refresh Skills",
+    "draw": "Draw cards",
+    "discard": "Discard",
+    "add-crystal": "Add a Crystal",
+    "place-units": "Place Units",
+    "play-tactics": "Play Tactics cards",
+    "resolve-objectives": "Resolve the objectives",
+    "return-survivors": "Return survivors",
+    "retreat": "Retreat",
+    "remove-token": "Remove the Battle token",
+    "score-prisoners": "Score Prisoners",
+    "buy-back": "Buy back Prisoners",
+    "score": "Score",
+}
+TERRAINS = {"mountains": "Mountains", "desert": "Desert", "jungle": "Jungle", "ocean": "Ocean"}
+DECKS = {
+    "own": "their own deck",
+    "mountains": "the Mountains deck",
+    "desert": "the Desert deck",
+    "jungle": "the Jungle deck",
+    "ocean": "the Ocean deck",
+}
+EXPERIENCE = {"beginner": "beginners", "experienced": "experienced players", "veteran": "veterans"}
+ITEMS = {"crystal": "Crystal", "structure": "Structure"}
+TROG_TOKENS = {"war-party": "Trog War Party", "nest": "Trog Nest"}
+
 # --- position and question keys -------------------------------------------------
 KEYS = {
     key: text
@@ -187,6 +227,13 @@ def nouns() -> list[str]:
         EXAMPLE_STRUCTURE,
         *SKILLS.values(),
         EXAMPLE_SKILL,
+        *PHASES.values(),
+        *STEPS.values(),
+        *TERRAINS.values(),
+        *DECKS.values(),
+        *EXPERIENCE.values(),
+        *ITEMS.values(),
+        *TROG_TOKENS.values(),
     ]
 
 

@@ -7,25 +7,14 @@ from havoc.games.cry_havoc.answering import Job, generic, passes
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.kinds.legal import B0, Report, fits, probe_query
-from havoc.games.cry_havoc.ui import ui
+from havoc.games.cry_havoc.ui import deck_name, ui
 from havoc.interpreter.answer import Answer
-
-
-def _deck_name(deck: str, lang: str) -> str:
-    names = {
-        "own": ui("own", lang),
-        "mountains": ui("mountains", lang),
-        "desert": ui("desert", lang),
-        "jungle": ui("jungle", lang),
-        "ocean": ui("ocean", lang),
-    }
-    return names.get(deck, deck)
 
 
 def ask_draw(job: Job) -> Answer:
     q = job.q
-    question = ui("Can the {faction} draw Tactics cards from the {deck} deck?", job.lang).format(
-        faction=job.fname(q.faction), deck=_deck_name(q.deck or "own", job.lang)
+    question = ui("Can the {faction} draw Tactics cards from {deck}?", job.lang).format(
+        faction=job.fname(q.faction), deck=deck_name(q.deck or "own", job.lang)
     )
     return generic(job, job.ctx(), question)
 
@@ -58,7 +47,7 @@ def probe(report: Report) -> None:
             bool(decks),
             {"decks": decks} if decks else {},
             [],
-            ", ".join(_deck_name(d, lang) for d in decks),
+            ", ".join(deck_name(d, lang) for d in decks),
         )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from havoc.games.cry_havoc.answering import Job, finish
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.ui import ui
+from havoc.games.cry_havoc.ui import item_name, ui
 from havoc.interpreter.answer import Answer
 
 
@@ -12,7 +12,7 @@ def ask_place(job: Job) -> Answer:
     q, lang = job.q, job.lang
     region = job.region(q.region)
     assert region is not None and q.item is not None
-    item = _item_name(q.item, lang)
+    item = item_name(q.item, lang)
     question = ui("May a {item} be put in {region}?", lang).format(item=item, region=job.rname(region.id))
     ctx = job.ctx(region=region)
     results = job.eng.evaluate("place", ctx)
@@ -20,11 +20,6 @@ def ask_place(job: Job) -> Answer:
     if not results:
         ans.lines = [ui("No rule limits where it goes.", lang)]
     return ans
-
-
-def _item_name(item: str, lang: str) -> str:
-    names = {"crystal": ui("Crystal", lang), "structure": ui("Structure", lang)}
-    return names.get(item, item)
 
 
 KIND = QuestionKind(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Job, finish
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.ui import nui, ui
+from havoc.games.cry_havoc.ui import nui, ui, value_text
 from havoc.interpreter.answer import Answer
 
 
@@ -15,8 +15,11 @@ def ask_setup(job: Job) -> Answer:
     n = len(job.pos.players)
     exp = job.q.experience or "beginner"
     question = nui(
-        "How is a game of {count} player set up?", "How is a game of {count} players set up?", n, lang
-    ).format(count=n)
+        "How is a game of {count} player set up for {experience}?",
+        "How is a game of {count} players set up for {experience}?",
+        n,
+        lang,
+    ).format(count=n, experience=value_text(exp, lang))
     ctx = Context(job.pos, job.q, job.q.faction or job.pos.players[0])
     rs = job.eng.evaluate("setup", ctx)
     ans = finish(job, [(r, ctx, None) for r in rs], question)

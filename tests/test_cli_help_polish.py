@@ -1,0 +1,98 @@
+"""Every ``--help`` of every command reads as Polish under ``--lang pl`` (issue 20).
+
+The usage line's placeholders are Polish words (``STÓŁ``, ``PLIK``, not ``POSITION``, ``FILE``),
+and no English word of a stop list is left in the prose. Typed things stay as typed: option
+names, choices in braces, ``key=value`` words, the example command lines and the IDs a reader
+types (``move``, ``humans``, ``may-leave``, the field ``position``, the command ``rules``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from havoc import clilang
+from havoc.cli import build_parser, main
+
+# Placeholders spelled the same in Polish.
+SAME_IN_POLISH = {"PORT", "URL", "LIMIT", "REGION", "DEF", "MOD", "id", "morale|recovery"}
+# English words that never belong in Polish prose (whole words, any case).
+STOP_WORDS = {
+    "the", "and", "of", "with", "for", "is", "are", "this", "that", "or", "default", "options", "usage",
+    "arguments", "argument", "positional", "show", "help", "message", "exit", "file", "print", "write",
+    "which", "each", "when", "only", "every", "examples", "question", "words", "answer",
+    "faction", "instead", "whose", "reads", "writes", "standard", "input",
+}  # fmt: skip
+_TYPED = [
+    re.compile(r"^\s*(?:\$ )?havoc .*$", re.M),  # an example command line
+    re.compile(r"^\s*\{ask:.*$", re.M),  # an example question
+    re.compile(r"#.*$", re.M),  # an example's comment is on its command line … (kept Polish by the catalog)
+    re.compile(r"(?<![\w-])--?[\w-]+(?:=\S*)?"),  # option names
+    re.compile(r"\{[^}]*\}"),  # choices
+    re.compile(r"\S+=\S*"),  # key=value
+    re.compile(r"\S*/\S*|\S+\.\S+"),  # paths, file names
+    re.compile(r"\b[a-z][a-z-]*(?:,\s+[a-z][a-z-]*){3,}"),  # a list of IDs (fields, kinds, figures)
+    re.compile(r"'[^']*'|„[^”]*”|\"[^\"]*\""),  # quoted input
+]
+
+
+def commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """Every command line that has a help of its own: ``()``, ``("ask",)``, ``("charts", "range")``."""
+    yield path
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from commands(sub, (*path, name))
+
+
+COMMANDS = sorted(set(commands(build_parser())))
+ENGLISH_METAVARS = {m for m in clilang.metavars(build_parser()) if m not in SAME_IN_POLISH}
+
+
+def english_in(text: str) -> list[str]:
+    found = [m for m in ENGLISH_METAVARS if re.search(rf"(?<![\w=-]){re.escape(m)}(?![\w=-])", text)]
+    # A lower-case placeholder ("text", "name") is an English word only where argparse shows it.
+    found = [
+        m for m in found if not m.islower() or re.search(rf"^\s+{re.escape(m)}\s|\s{re.escape(m)}\]?$", text, re.M)
+    ]
+    plain = text
+    for pattern in _TYPED:
+        plain = pattern.sub(" ", plain)
+    found += [w for w in re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*", plain) if w.lower() in STOP_WORDS]
+    return found
+
+
+def test_the_check_is_not_blind() -> None:
+    assert english_in("użycie: havoc ask [-h] [--query FILE] POSITION [QUESTION ...]")
+    assert english_in("opcje:\n  -h, --help  show this help message and exit")
+    assert not english_in("użycie: havoc ask [-h] [--query PLIK] STÓŁ [PYTANIE ...]\n  havoc ask pos.yaml move humans")
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "havoc")
+def test_every_help_reads_as_polish(capsys: pytest.CaptureFixture[str], path: tuple[str, ...]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--lang", "pl", *path, "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("użycie: havoc")
+    assert not english_in(out), (english_in(out), out)
+
+
+@pytest.mark.parametrize("how", ["env", "locale"])
+def test_the_environment_picks_polish_placeholders(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    for var in ("HAVOC_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv(*(("HAVOC_LANG", "pl") if how == "env" else ("LANG", "pl_PL.UTF-8")))
+    with pytest.raises(SystemExit):
+        main(["ask", "--help"])
+    out = capsys.readouterr().out
+    assert "STÓŁ [PYTANIE ...]" in out and "[--query PLIK]" in out, out
+    monkeypatch.setenv("HAVOC_LANG", "en")
+    with pytest.raises(SystemExit):
+        main(["ask", "--help"])
+    assert "POSITION [QUESTION ...]" in capsys.readouterr().out
