@@ -9,8 +9,6 @@ list its values come from, when declared), ``list`` and ``any`` (a figure, whose
 expression's that defines it).
 """
 
-from __future__ import annotations
-
 import operator
 from collections.abc import Callable, Mapping
 from typing import Any, Final, NamedTuple
