@@ -1,8 +1,9 @@
 """The rules assistant's speed (issue 5): one `havoc ask` process, answers per second, legal actions.
 
-Targets: a whole `havoc ask` process at most 3× `python3 -c pass`; at least 20,000 "can this
-Unit move there" answers per second in-process on a 20-Region position; the legal-actions
-list in at most 1 ms.
+Targets: a whole `havoc ask` process at most 3× `python3 -c pass`; at least 50,000 "can this
+Unit move there" answers per second in-process on a 20-Region position (issue 26; it was
+20,000); the legal-actions list in at most 1 ms. The answer rate is also given per CPU second
+(what a machine shared with other work disturbs least).
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ def process_ratio(repeat: int = 15) -> tuple[float, float]:
     return ask, bare
 
 
-def moves_per_second(seconds: float = 1.0) -> float:
-    """In-process answers to "can this Unit move there?" on the 20-Region position."""
+def moves_per_second(seconds: float = 1.0) -> tuple[float, float]:
+    """In-process answers to "can this Unit move there?" on the 20-Region position: per second
+    of wall time, and per CPU second."""
     from havoc import api
     from havoc.games.cry_havoc.query import Query
 
@@ -67,12 +69,12 @@ def moves_per_second(seconds: float = 1.0) -> float:
     for q in queries:  # warm: compile the checks, render the rule texts once
         api.answer_for(rs, pos, q)
     n = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
         for q in queries:
             api.answer_for(rs, pos, q)
         n += len(queries)
-    return n / (time.perf_counter() - t0)
+    return n / (time.perf_counter() - t0), n / (time.process_time() - c0)
 
 
 def legal_ms(repeat: int = 300) -> float:
@@ -98,10 +100,10 @@ def main() -> None:
         f"havoc ask (whole process):      {ask * 1000:7.1f} ms   python3 -c pass: {bare * 1000:.1f} ms   "
         f"ratio {ratio:.2f}× (target ≤ 3×) {'ok' if ratio <= 3 else 'MISSED'}"
     )
-    rate = moves_per_second()
+    rate, cpu_rate = moves_per_second()
     print(
-        f"can this Unit move there:       {rate:9,.0f} answers/s on a 20-Region position (target ≥ 20,000) "
-        f"{'ok' if rate >= 20_000 else 'MISSED'}"
+        f"can this Unit move there:       {rate:9,.0f} answers/s on a 20-Region position "
+        f"({cpu_rate:,.0f} per CPU second) (target ≥ 50,000) {'ok' if rate >= 50_000 else 'MISSED'}"
     )
     ms = legal_ms()
     print(f"legal actions list:             {ms:7.3f} ms (target ≤ 1 ms) {'ok' if ms <= 1 else 'MISSED'}")

@@ -27,6 +27,7 @@ from havoc import rulebook
 from havoc.errors import InputError, Problem, RulebookError
 from havoc.game import Game, declared_shortcuts, shortcuts
 from havoc.game import of as game_of
+from havoc.i18n import LANGUAGES
 from havoc.interpreter.answer import Answer
 from havoc.rulebook.model import Ruleset
 
@@ -244,8 +245,6 @@ def lookup(text: str, lang: str = "en", limit: int = 10) -> list[Hit]:
 
 
 def _check_lang(lang: str) -> None:
-    from havoc.i18n import LANGUAGES
-
     if lang not in LANGUAGES:
         raise InputError([Problem("lang", None, f"expected one of {', '.join(LANGUAGES)}, found {lang!r}")])
 

@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from havoc.errors import HavocError
 
@@ -49,7 +50,7 @@ def build_parser(command: str | None = None, lang: str = "en") -> argparse.Argum
     from havoc import clilang
     from havoc.i18n import LANGUAGES
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="havoc",
         description="A rulebook as data: check it, read it, build its site and sheets, ask it.",
     )
@@ -70,6 +71,37 @@ def build_parser(command: str | None = None, lang: str = "en") -> argparse.Argum
         importlib.import_module(name).register(sub)
     clilang.translate(parser, lang)
     return parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, laying out help at the terminal's width without importing ``shutil``.
+
+    argparse makes a help formatter for every argument it adds, and each asks
+    ``shutil.get_terminal_size``; importing ``shutil`` (with ``bz2``, ``lzma``, ``fnmatch``) is a
+    measurable part of a short ``havoc ask``. The width is worked out the same way. Sub-commands'
+    parsers are of this class too (argparse makes them of the root parser's class).
+    """
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        make: Any = self.formatter_class  # typeshed declares only prog for it; every HelpFormatter takes width
+        formatter: argparse.HelpFormatter = make(prog=self.prog, width=_columns() - 2)  # as HelpFormatter does
+        return formatter
+
+
+def _columns() -> int:
+    """``shutil.get_terminal_size().columns``: ``COLUMNS``, else the terminal's, else 80."""
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
 
 
 def main(argv: Sequence[str] | None = None) -> int:

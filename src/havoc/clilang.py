@@ -47,16 +47,24 @@ def install(lang: str) -> Callable[[], None]:
     """Route argparse's messages through the catalogs of ``lang``; returns the undo."""
     saved = (argparse._, argparse.ngettext)  # type: ignore[attr-defined]  # argparse's gettext functions
     if lang == SOURCE_LANGUAGE:
-        return lambda: None
-    from havoc.i18n import nui, translator
+        # argparse's messages as written: the stdlib's gettext would look for a system catalog
+        # (importing ``locale``, a dozen file lookups) for each message of every parser built.
+        def gettext(message: str) -> str:
+            return message
 
-    tr = translator(lang)
+        def ngettext(singular: str, plural: str, n: int) -> str:
+            return singular if n == 1 else plural
 
-    def gettext(message: str) -> str:
-        return tr.text("ui", message)
+    else:
+        from havoc.i18n import nui, translator
 
-    def ngettext(singular: str, plural: str, n: int) -> str:
-        return nui(singular, plural, n, lang)
+        tr = translator(lang)
+
+        def gettext(message: str) -> str:
+            return tr.text("ui", message)
+
+        def ngettext(singular: str, plural: str, n: int) -> str:
+            return nui(singular, plural, n, lang)
 
     argparse._ = gettext  # type: ignore[attr-defined]
     argparse.ngettext = ngettext  # type: ignore[attr-defined]

@@ -9,9 +9,6 @@ list its values come from, when declared), ``list`` and ``any`` (a figure, whose
 expression's that defines it).
 """
 
-from __future__ import annotations
-
-import difflib
 import operator
 from collections.abc import Callable, Mapping
 from typing import Any, Final, NamedTuple
@@ -92,6 +89,8 @@ class Typed(NamedTuple):
 
 
 def _suggest(name: str, known: Any) -> str:
+    import difflib  # only for a misspelt name
+
     hint = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     return f" (did you mean {hint[0]!r}?)" if hint else ""
 

@@ -3,8 +3,6 @@
 The CLI turns these into messages and an exit code; nothing user-facing ever sees a traceback.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

@@ -6,8 +6,6 @@ words a reader types for yes and no, its Snowball stemmer, its locale, and the o
 that must not end a printed line.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

@@ -5,8 +5,6 @@ printed sheet and the CLI. Parsing lives here so the three views cannot disagree
 ``{hand-limit}``, ``{hand-limit:card|cards}``, ``[Units](term:unit)`` or ``*word*`` mean.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Iterator
 from typing import NamedTuple

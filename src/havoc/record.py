@@ -6,6 +6,8 @@ and generating each class's methods with ``exec`` cost more than answering the q
 ``default_factory``) and type checkers read it as one (PEP 681); it gets ``__slots__``, an
 ``__init__`` (positional or keyword), ``__eq__``, ``__repr__``, pickling, and with
 ``frozen=True`` immutability and a hash. :func:`replace` copies one with some fields changed.
+Only the ``__init__`` is generated as source, and only when the class's first record is made
+(a short process compiles the few it uses; a server answers with plain slot assignments).
 """
 
 from __future__ import annotations
@@ -46,7 +48,55 @@ def _build(cls: type, frozen: bool) -> type:
     return type(cls.__name__, cls.__bases__, namespace)
 
 
-def _init(clsname: str, names: tuple[str, ...], defaults: dict[str, Any]) -> Callable[..., None]:
+def _init(clsname: str, names: tuple[str, ...], defaults: dict[str, Any], frozen: bool) -> Callable[..., None]:
+    """The class's ``__init__``, generated from its fields on the first record made.
+
+    A generated ``def __init__(self, a, b, c=…)`` assigns each slot directly (the hot path
+    makes thousands of answers a second); generating it when the class is declared would cost
+    every short process an ``exec`` per class, so the first call compiles it and puts it on the
+    class in its own place.
+    """
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        cls = self.__class__
+        own = _generated_init(clsname, names, defaults, frozen)
+        for klass in cls.__mro__:  # the record class itself (a subclass may inherit it)
+            if klass.__dict__.get("__init__") is __init__:
+                type.__setattr__(klass, "__init__", own)
+        own(self, *args, **kwargs)
+
+    return __init__
+
+
+def _generated_init(
+    clsname: str, names: tuple[str, ...], defaults: dict[str, Any], frozen: bool
+) -> Callable[..., None]:
+    required = [n for n in names if n not in defaults]
+    if required != list(names[: len(required)]):  # a field without a default after one with: keywords
+        return _keyword_init(clsname, names, defaults)
+    env: dict[str, Any] = {"_setattr": object.__setattr__, "_MISSING": _MISSING}
+    params, body = [], []
+    for i, name in enumerate(names):
+        value = defaults.get(name, _MISSING)
+        if value is _MISSING:
+            params.append(name)
+        elif isinstance(value, _Factory):
+            env[f"_f{i}"] = value.make
+            params.append(f"{name}=_MISSING")
+            body.append(f"  if {name} is _MISSING: {name} = _f{i}()")
+        else:
+            env[f"_d{i}"] = value
+            params.append(f"{name}=_d{i}")
+    for name in names:
+        body.append(f"  _setattr(self, {name!r}, {name})" if frozen else f"  self.{name} = {name}")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or ["  pass"]) + "\n"
+    exec(source, env)  # the source is made of the class's own field names only
+    init: Callable[..., None] = env["__init__"]
+    init.__qualname__ = f"{clsname}.__init__"
+    return init
+
+
+def _keyword_init(clsname: str, names: tuple[str, ...], defaults: dict[str, Any]) -> Callable[..., None]:
     setter = object.__setattr__
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -93,7 +143,7 @@ def _methods(clsname: str, names: tuple[str, ...], defaults: dict[str, Any], fro
 
     namespace: dict[str, Any] = dict(
         __slots__=names,
-        __init__=_init(clsname, names, defaults),
+        __init__=_init(clsname, names, defaults, frozen),
         __eq__=__eq__,
         __repr__=__repr__,
         __getstate__=__getstate__,

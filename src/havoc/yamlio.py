@@ -149,6 +149,32 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
+class _PlainLoader(_Loader):
+    """The same checks (no aliases, depth, plain unique keys) into plain dicts and lists: no line
+    of every key and item is kept, for input that is read and then located only when wrong."""
+
+
+def _construct_plain_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node)
+        if not isinstance(key, (str, int, float, bool)):
+            raise YamlProblem(key_node.start_mark.line + 1, _m("a mapping key must be a plain value"))
+        skey = str(key) if not isinstance(key, str) else key
+        if skey in result:
+            raise YamlProblem(key_node.start_mark.line + 1, _m("duplicate key {key}").format(key=repr(skey)))
+        result[skey] = loader.construct_object(value_node)
+    return result
+
+
+def _construct_plain_sequence(loader: _Loader, node: yaml.SequenceNode) -> list[Any]:
+    return [loader.construct_object(child) for child in node.value]
+
+
+_PlainLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_plain_mapping)
+_PlainLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_plain_sequence)
+
+
 # The C parser composes the whole node tree recursively before any constructor runs, so a
 # deep file overflows the C stack (a segfault, no message) before MAX_DEPTH is ever checked.
 # The pre-scan bounds the depth the composer can reach: flow brackets still open, plus the
@@ -186,8 +212,11 @@ def _line_of_prefix(text: str, index: int) -> int:
     return line
 
 
-def loads(text: str, name: str) -> Any:
-    """Parse YAML (or JSON) text; raise :class:`YamlError` with the line on any problem."""
+def loads(text: str, name: str, lines: bool = True) -> Any:
+    """Parse YAML (or JSON) text; raise :class:`YamlError` with the line on any problem.
+
+    Mappings and lists come as :class:`LDict`/:class:`LList` (knowing their lines), or with
+    ``lines=False`` as plain dicts and lists (faster; the same text, checks and errors)."""
     if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise YamlError(
             Problem(name, None, _m("file is larger than the limit of {limit} bytes").format(limit=f"{MAX_BYTES:,}"))
@@ -200,7 +229,7 @@ def loads(text: str, name: str) -> Any:
     if deep is not None:
         raise YamlError(Problem(name, deep, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH)))
     try:
-        loader = _Loader(text)
+        loader = _Loader(text) if lines else _PlainLoader(text)
         try:
             return loader.get_single_data()
         finally:

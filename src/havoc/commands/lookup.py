@@ -7,7 +7,6 @@ in either language finds the rule, shown in ``--lang``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from havoc.commands import add_output_options
@@ -48,6 +47,8 @@ def cmd_lookup(args: argparse.Namespace) -> int:
         raise InputError([Problem("lookup", None, "TEXT: expected some words to look for")])
     hits = lookup(text, args.lang, args.limit, ruleset=args.ruleset)
     if args.json:
+        import json  # only for --json: a player's lookup does not load the JSON encoder
+
         json.dump([h.as_json() for h in hits], sys.stdout, ensure_ascii=False, indent=2)
         print()
         return 0

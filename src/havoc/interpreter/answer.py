@@ -16,22 +16,103 @@ from havoc.record import field, record
 from havoc.rulebook.model import Rule, Ruleset
 
 
-@record
 class Decision:
-    """One rule as cited by an answer."""
+    """One rule as cited by an answer.
 
-    id: str
-    title: str
-    text: str
-    origin: str  # base, errata, or the variant's ID
-    passed: bool | None
-    facts: dict[str, Any]
-    figures: dict[str, Any] = field(default_factory=dict)
-    hint: str | None = None
-    note: str | None = None  # which side/step/candidate the rule was checked for
-    amended_by: list[dict[str, str]] = field(default_factory=list)
-    specific: bool = False  # the rule applies only in some situations (its check has applies-if)
-    said: list[str] = field(default_factory=list)  # the facts it read, in words, in the asker's language
+    What the rule looked at, in words (``said``), is written only when an answer is shown or
+    serialised: a program asking thousands of questions reads only the verdict and the facts.
+    """
+
+    __slots__ = (
+        "_said",
+        "_said_from",
+        "amended_by",
+        "facts",
+        "figures",
+        "hint",
+        "id",
+        "note",
+        "origin",
+        "passed",
+        "specific",
+        "text",
+        "title",
+    )
+
+    def __init__(
+        self,
+        id: str,
+        title: str,
+        text: str,
+        origin: str,  # base, errata, or the variant's ID
+        passed: bool | None,
+        facts: dict[str, Any],
+        figures: dict[str, Any] | None = None,
+        hint: str | None = None,
+        note: str | None = None,  # which side/step/candidate the rule was checked for
+        amended_by: list[dict[str, str]] | None = None,
+        specific: bool = False,  # the rule applies only in some situations (its check has applies-if)
+        said: list[str] | None = None,  # the facts it read, in words, in the asker's language
+    ) -> None:
+        self.id = id
+        self.title = title
+        self.text = text
+        self.origin = origin
+        self.passed = passed
+        self.facts = facts
+        self.figures = {} if figures is None else figures
+        self.hint = hint
+        self.note = note
+        self.amended_by = [] if amended_by is None else amended_by
+        self.specific = specific
+        self._said: list[str] | None = [] if said is None else said
+        self._said_from: tuple[Texts, tuple[tuple[str, Any], ...]] | None = None
+
+    @property
+    def said(self) -> list[str]:
+        """The facts the rule read, in words (written on first use, from the facts as evaluated)."""
+        found = self._said
+        if found is None:
+            t, items = self._said_from  # type: ignore[misc]
+            found = self._said = [t.fact(k, v) for k, v in items]
+            self._said_from = None
+        return found
+
+    @said.setter
+    def said(self, value: list[str]) -> None:
+        self._said, self._said_from = value, None
+
+    def _values(self) -> tuple[Any, ...]:
+        return (
+            self.id,
+            self.title,
+            self.text,
+            self.origin,
+            self.passed,
+            self.facts,
+            self.figures,
+            self.hint,
+            self.note,
+            self.amended_by,
+            self.specific,
+            self.said,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Decision(id={self.id!r}, passed={self.passed!r}, facts={self.facts!r}, said={self.said!r})"
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return self._values()
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self.__init__(*state)  # type: ignore[misc]
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -205,20 +286,22 @@ def decision(
         if amendments
         else []
     )
-    return Decision(
-        id=rule.id,
-        title=title,
-        text=text,
-        origin=rule.origin,
-        passed=result.passed,
-        facts=result.facts,
-        figures=result.figures,
-        hint=hint if result.passed is False else None,
-        note=note,
-        amended_by=amended,
-        specific=rule.check is not None and rule.check.applies_if is not None,
-        said=[t.fact(k, v) for k, v in result.facts.items()],
+    found = Decision(
+        rule.id,
+        title,
+        text,
+        rule.origin,
+        result.passed,
+        result.facts,
+        result.figures,
+        hint if result.passed is False else None,
+        note,
+        amended,
+        rule.check is not None and rule.check.applies_if is not None,
     )
+    # the facts as they are now: explaining a "no" later may read more into the same dict
+    found._said, found._said_from = None, (t, tuple(result.facts.items()))
+    return found
 
 
 def deciding_overlay(rs: Ruleset, decisions: list[Decision]) -> str:

@@ -138,9 +138,24 @@ class Engine:
         for cr in self.by_kind.get(kind) or self.rules_for(kind):
             if only is not None and not only(cr):
                 continue
-            result = self.evaluate_rule(cr, ctx)
-            if result is not None:
-                out.append(result)
+            # evaluate_rule, inline: this loop is most of what answering a question costs
+            used: dict[str, Any] = {}
+            figs: dict[str, Any] = {}
+            ctx.used = used
+            ctx.figs = figs
+            ctx.fig_src = cr.figures
+            try:
+                if cr.applies is not None and not cr.applies(ctx):
+                    continue
+                for name, fn in cr.figures.items():
+                    if name not in figs:  # a figure another one used is already there
+                        figs[name] = fn(ctx)
+                passed = bool(cr.requires(ctx)) if cr.requires is not None else None
+            except HavocError:
+                raise
+            except (ExprError, TypeError, ValueError, ArithmeticError) as exc:
+                raise rule_error(cr.rule.loc.file, cr.rule.loc.line, cr.rule.id, exc) from None
+            out.append(RuleResult(cr.rule, passed, figs, used))
         return out
 
     def evaluate_rule(self, cr: CompiledRule, ctx: Context) -> RuleResult | None:

@@ -137,7 +137,7 @@ def _table_op(op: str, args: list[Compiled]) -> Compiled:
                 raise ExprError(f"{op}: cannot compare {a!r} with {b!r}") from None
 
         return compare
-    if len(args) == 2 and spec.arity == 2:
+    if len(args) == 2:  # a binary operator, or an n-ary one (add, max …) given two operands
         a0, a1 = args
 
         def binary(ctx: Context) -> Any:
@@ -147,7 +147,7 @@ def _table_op(op: str, args: list[Compiled]) -> Compiled:
                 raise ExprError("division by zero") from None
 
         return binary
-    return lambda ctx: fn(*(_num(a(ctx)) for a in args))
+    return lambda ctx: fn(*[_num(a(ctx)) for a in args])
 
 
 def _fact(name: str, resolve: Resolver) -> Compiled:

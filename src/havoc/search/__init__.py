@@ -9,19 +9,19 @@ the rule on either language's side through the shared rule ID. The site ships th
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from havoc.errors import InputError, Problem
 from havoc.i18n import LANGUAGES
+from havoc.record import record
 from havoc.search.query import Engine
 from havoc.search.stored import language_index
 
 __all__ = ["Hit", "engine", "lookup"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Hit:
     """One result: a rule (or glossary term, or example) with where to read it."""
 

@@ -90,9 +90,20 @@ class Engine:
         self.after: dict[str, dict[str, list[Any]]] = data.get("after", {})
         self.numbers: dict[str, int] = data.get("numbers", {})
         self._deletes: dict[str, list[str]] | None = None
-        # the same postings as (document, score) pairs: a faster loop in Python
-        self._pairs = {k: list(zip(map(int, v[::2]), v[1::2], strict=True)) for k, v in self.postings.items()}
+        # the same postings as (document, score) pairs (a faster loop in Python), made for a key
+        # when a query first reads it: a short `havoc lookup` reads a handful of thousands
+        self._pairs: dict[str, list[tuple[int, float]]] = {}
         self._tokens: dict[str, list[tuple[int, int, frozenset[str]]]] = {}
+
+    def _pairs_of(self, key: str) -> list[tuple[int, float]]:
+        """The postings of ``key`` as (document, score) pairs."""
+        found = self._pairs.get(key)
+        if found is None:
+            v = self.postings.get(key)
+            if v is None:  # not kept: a server's memory never grows with the words people type
+                return []
+            found = self._pairs[key] = list(zip(map(int, v[::2]), v[1::2], strict=True))
+        return found
 
     # -- keys of one word ------------------------------------------------------------------
 
@@ -183,7 +194,7 @@ class Engine:
         for a in alts:
             best: dict[int, float] = {}
             for k, wt in a:
-                for d, score in self._pairs.get(k, ()):
+                for d, score in self._pairs_of(k):
                     s = wt * score
                     if s > best.get(d, 0.0):
                         best[d] = s
@@ -194,7 +205,7 @@ class Engine:
         # a phrase covers its words: "liczba graczy" finds the rule it names, whatever its words
         credited: dict[int, set[int]] = {}
         for concept, span in extra.items():
-            for d, score in self._pairs.get(concept, ()):
+            for d, score in self._pairs_of(concept):
                 total[d] = total.get(d, 0.0) + score
                 covered.setdefault(d, 0)
                 credited.setdefault(d, set()).update(p for p in span if d not in bests[p])
@@ -210,10 +221,10 @@ class Engine:
         out: dict[int, set[int]] = {}
         for p, w in enumerate(ws):
             for k, _ in self.word_keys(w, p == len(ws) - 1):
-                for d, _ in self._pairs.get(k, ()):
+                for d, _ in self._pairs_of(k):
                     out.setdefault(d, set()).add(p)
         for concept, span in self.match(ws)[3].items():
-            for d, _ in self._pairs.get(concept, ()):
+            for d, _ in self._pairs_of(concept):
                 out.setdefault(d, set()).update(span)
         return out
 

@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from functools import cache, lru_cache
 from typing import Any
 
-import snowballstemmer
-
 from havoc.languages import REGISTRY
 
 # Letters and digits; the browser uses /[\p{L}\p{N}]+/gu on the NFC text, which is the same set.
@@ -217,7 +215,37 @@ FOLDED_STOPWORDS = frozenset(fold(w) for w in STOPWORDS)
 
 @cache
 def _stemmer(lang: str) -> Any:
-    return snowballstemmer.stemmer(STEMMER_NAMES[lang])
+    """The pure-Python Snowball stemmer of ``lang`` (what ``snowballstemmer.stemmer`` gives).
+
+    Only that language's module is imported: ``snowballstemmer``'s package imports all of its
+    36 stemmers, which cost a short ``havoc lookup`` process more than answering it.
+    """
+    name = STEMMER_NAMES[lang]
+    module = _stemmer_module(f"{name}_stemmer")
+    return getattr(module, "".join(part.capitalize() for part in name.split("_")) + "Stemmer")()
+
+
+_ALIAS = "_havoc_snowballstemmer"  # the stemmers' folder as a package whose __init__ is not run
+
+
+def _stemmer_module(module: str) -> Any:
+    import importlib
+    import sys
+
+    if "snowballstemmer" in sys.modules:  # already imported whole (a Sphinx build): use it
+        return importlib.import_module(f"snowballstemmer.{module}")
+    if _ALIAS not in sys.modules:
+        from importlib.machinery import PathFinder
+        from types import ModuleType
+
+        spec = PathFinder.find_spec("snowballstemmer")
+        if spec is None or not spec.submodule_search_locations:
+            return importlib.import_module(f"snowballstemmer.{module}")
+        package = ModuleType(_ALIAS)
+        package.__path__ = list(spec.submodule_search_locations)
+        package.__package__ = _ALIAS
+        sys.modules[_ALIAS] = package
+    return importlib.import_module(f"{_ALIAS}.{module}")
 
 
 def snowball(word: str, lang: str) -> str:

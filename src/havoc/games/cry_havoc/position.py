@@ -787,10 +787,14 @@ def parse_text(text: str, rs: Ruleset | None = None, name: str = "position") -> 
     from havoc.yamlio import YamlError, loads
 
     try:
-        data = loads(text, name)
+        data = loads(text, name, lines=False)
     except YamlError as exc:
         raise InputError([exc.problem]) from None
-    return parse(data, rs, name)
+    try:
+        return parse(data, rs, name)
+    except InputError:
+        # A position with problems is read again, keeping lines, only to say where they are.
+        return parse(loads(text, name), rs, name)
 
 
 # --- JSON Schema ------------------------------------------------------------------

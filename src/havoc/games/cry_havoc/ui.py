@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from havoc.games.cry_havoc import words
 from havoc.grammar import Noun, noun
@@ -77,8 +78,14 @@ def lettered(keys: Iterable[str]) -> dict[str, str]:
 
 def region_names(keys: Iterable[str], lang: str = "en") -> dict[str, Noun]:
     """Every Region of a table by name: the six known from the rulebook by their names, the
-    invented ones as "Region A", "Region B" …, a player's own ID as "Region north"."""
-    keys = list(dict.fromkeys(keys))
+    invented ones as "Region A", "Region B" …, a player's own ID as "Region north".
+
+    Named once per table and language (every question about a table names its Regions)."""
+    return dict(_region_names(tuple(dict.fromkeys(keys)), lang))
+
+
+@lru_cache(maxsize=256)
+def _region_names(keys: tuple[str, ...], lang: str) -> dict[str, Noun]:
     letters = lettered(keys)
     out: dict[str, Noun] = {}
     for key in keys:
