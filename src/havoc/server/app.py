@@ -16,8 +16,6 @@ import gc
 import json
 import logging
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -30,71 +28,42 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from havoc import api, game
-from havoc.errors import HavocError, InputError, Problem
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, message_language, nui, set_message_language, ui
+from havoc import game
+from havoc.errors import HavocError, InputError
+from havoc.i18n import LANGUAGES, ui
 from havoc.rulebook.model import Ruleset
-from havoc.server.openapi import POSITION_TEXT_MAX, QUESTION_TEXT_MAX
 from havoc.server.site import Kept, SiteFiles, prepare, send
+from havoc.webapi import (
+    FIXED,
+    MAX_BODY,
+    MAX_DEPTH,
+    MAX_PROBLEMS,
+    Asked,
+    Engine,
+    Refused,
+    decode_json,
+    first_lang,
+    lang_of,
+    problem_json,
+    refusal,
+)
 
-MAX_BODY = 256 * 1024
-"""Request bodies larger than this are refused (413) while they are read."""
-
-MAX_DEPTH = 64
-"""Deepest nesting of lists and mappings a JSON body may have (as for YAML, havoc.yamlio.MAX_DEPTH):
-a real position is a few levels deep, and the validators walk what they are given."""
-
-BODY_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml")
-"""The Content-Types a body may have (none at all is read as JSON); any other is a 415."""
+__all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_PROBLEMS", "Refused", "create_app"]
 
 LIMIT_PATTERN = re.compile(r"[0-9]{1,3}")
 """?limit= as ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses)."""
 
+BODY_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml")
+"""The Content-Types a body may have (none at all is read as JSON); any other is a 415."""
+
 log = logging.getLogger("havoc.server")
 
 Handler = Callable[[Request], Awaitable[Response]]
-Work = Callable[[dict[str, Any], str], Response]
-"""What an endpoint does with a parsed body and the asker's language (possibly in a worker thread)."""
+Work = Callable[[Asked], Any]
+"""What an endpoint does with a read body: the JSON values of its answer (possibly in a worker thread)."""
 
 HERE = Path(__file__).parent
 JSON_TYPE = "application/json; charset=utf-8"
-
-
-MAX_PROBLEMS = 50
-"""Located problems listed in one error answer; the rest are counted ("and 19,950 more problems"):
-a request with 20,000 unknown keys must not buy a 5.8 MiB answer."""
-
-
-class HTTPProblem(Exception):
-    """A request the API refuses: status, a short code, and a message in the asker's language."""
-
-    def __init__(
-        self,
-        status: int,
-        code: str,
-        message: str,
-        problems: list[dict[str, Any]] | None = None,
-        lang: str | None = None,
-        more: int = 0,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.problems = problems or []
-        self.lang = lang or message_language()
-        self.more = more  # problems found but not listed (counted before the list was cut)
-
-    def response(self) -> Response:
-        body: dict[str, Any] = {"error": self.code, "message": self.message}
-        problems = self.problems[:MAX_PROBLEMS]
-        more = self.more + len(self.problems) - len(problems)
-        if more:
-            text = nui("and {n} more problem", "and {n} more problems", more, self.lang)
-            problems = [*problems, {"in": "request", "field": "", "message": text.format(n=more)}]
-        if problems:
-            body["problems"] = problems
-        return _json(body, self.status)
 
 
 def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
@@ -102,22 +71,8 @@ def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None
     return Response(body, status, headers=dict(headers or {}), media_type=JSON_TYPE)
 
 
-def problem_json(where: str, p: Problem) -> dict[str, Any]:
-    """A located problem as JSON: which input, the field path, the line, what was expected.
-
-    The validators write ``field.path: expected …``; the path is split off so a form can put the
-    message next to the field it names.
-    """
-    field, sep, rest = p.message.partition(": ")
-    if not sep or " " in field or not field:
-        field, rest = "", p.message
-    # One vocabulary for every endpoint: the part of the request (position, question, request),
-    # never the name a message gives the input in the asker's language.
-    out: dict[str, Any] = {"in": p.file if p.file in ("request", "path") else where, "field": field}
-    out["message"] = rest
-    if p.line is not None:
-        out["line"] = p.line
-    return out
+def refused(exc: Refused) -> Response:
+    return _json(exc.json(), exc.status)
 
 
 INLINE_BYTES = 16 * 1024
@@ -134,80 +89,40 @@ def _heavy() -> anyio.CapacityLimiter:
     return _heavy_limiter
 
 
-POSITIONS_KEPT = 256
-"""Validated positions kept in memory, most recently asked first (players ask several questions
-about one table, and the page sends the whole table with each)."""
-POSITION_KEY_LIMIT = 32 * 1024  # larger positions are validated every time rather than kept
+def safe_lang(request: Request) -> str:
+    """The language from the URL or headers alone, for errors found before the body is read."""
+    return first_lang(request.query_params.get("lang"), request.headers.get("accept-language", ""))
+
+
+def request_lang(request: Request) -> str:
+    """A GET request's language: ``?lang=``, else Accept-Language (an unknown ``?lang=`` is a 422)."""
+    return lang_of(None, request.query_params.get("lang"), request.headers.get("accept-language", ""))
 
 
 class Api:
-    """The handlers, bound to one loaded ruleset."""
+    """The HTTP transport around one :class:`havoc.webapi.Engine`: bytes, headers, Content-Type
+    and YAML bodies here; reading, answering and refusing there."""
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
-        self._positions: OrderedDict[str, Any] = OrderedDict()
-        self._kept_lock = threading.Lock()  # large bodies are answered in worker threads
-
-    # --- request reading ------------------------------------------------------------
-    @staticmethod
-    def lang_of(request: Request, body: Mapping[str, Any] | None = None) -> str:
-        """The request's language: the body's ``lang``, else ``?lang=``, else Accept-Language."""
-        in_body = body is not None and "lang" in body
-        wanted = body.get("lang") if body is not None else None
-        if not in_body:
-            wanted = request.query_params.get("lang")
-        if wanted is None and not in_body:
-            accept = request.headers.get("accept-language", "")
-            for part in accept.split(","):
-                code = part.split(";")[0].strip().lower()[:2]
-                if code in LANGUAGES:
-                    return code
-            return SOURCE_LANGUAGE
-        if not isinstance(wanted, str) or wanted not in LANGUAGES:
-            raise HTTPProblem(
-                422,
-                "invalid-input",
-                ui("The request has problems.", SOURCE_LANGUAGE),
-                [
-                    {
-                        "in": "request",
-                        "field": "lang",
-                        "message": ui("expected one of {choices}, found {found}", SOURCE_LANGUAGE).format(
-                            choices=", ".join(LANGUAGES), found=repr(wanted)
-                        ),
-                    }
-                ],
-            )
-        return wanted
+        self.engine = Engine(rs)
 
     @staticmethod
     async def read_body(request: Request) -> bytes:
         """The body, refused as soon as it passes :data:`MAX_BODY` (whatever Content-Length says)."""
         declared = request.headers.get("content-length", "")
         if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
-            raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", Api.safe_lang(request)))
+            raise Refused(413, "too-large", ui("The request is larger than 256 KiB.", safe_lang(request)))
         size = 0
         chunks: list[bytes] = []
         async for chunk in request.stream():
             size += len(chunk)
             if size > MAX_BODY:
-                raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", Api.safe_lang(request)))
+                raise Refused(413, "too-large", ui("The request is larger than 256 KiB.", safe_lang(request)))
             chunks.append(chunk)
         return b"".join(chunks)
 
-    @staticmethod
-    def safe_lang(request: Request) -> str:
-        """The language from the URL or headers alone, for errors found before the body is read."""
-        wanted = request.query_params.get("lang")
-        if wanted in LANGUAGES:
-            return str(wanted)
-        for part in request.headers.get("accept-language", "").split(","):
-            code = part.split(";")[0].strip().lower()[:2]
-            if code in LANGUAGES:
-                return code
-        return SOURCE_LANGUAGE
-
-    async def handle(self, request: Request, allowed: tuple[str, ...], work: Work) -> Response:
+    async def handle(self, request: Request, allowed: tuple[str, ...], work: Work, ascii_json: bool = True) -> Response:
         """Read the body, then parse, validate and answer: on the event loop when the body is
         small (a thread hop would cost more than the work), in a worker thread when it is large
         enough that its parse and problems could hold up every other client."""
@@ -217,26 +132,30 @@ class Api:
         return await anyio.to_thread.run_sync(self._work, request, raw, allowed, work, limiter=_heavy())
 
     def _work(self, request: Request, raw: bytes, allowed: tuple[str, ...], work: Work) -> Response:
-        data, lang = self.parse(request, raw, allowed)
-        return work(data, lang)
+        out = work(self.parse(request, raw, allowed))
+        # the C encoder's fast path (ASCII escapes): the same JSON values as `havoc ask --json`
+        return Response(json.dumps(out), media_type=JSON_TYPE)
 
-    def parse(self, request: Request, raw: bytes, allowed: tuple[str, ...]) -> tuple[dict[str, Any], str]:
-        """The body as a mapping (JSON, or YAML when the Content-Type says so) and its language."""
-        # the language of the errors found before the body's own ``lang`` is read (worked out only
-        # when there is an error: the answer's language comes from the body)
-        first = self.safe_lang
-        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    def parse(self, request: Request, raw: bytes, allowed: tuple[str, ...]) -> Asked:
+        """The body as a mapping (JSON, or YAML when the Content-Type says so), read by the engine."""
+        headers = request.headers
+        query_lang = request.query_params.get("lang")
+        accept = headers.get("accept-language", "")
+        # the language of the errors found before the body's own ``lang`` is read (the answer's
+        # comes from the body): worked out once, here
+        first = first_lang(query_lang, accept)
+        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype and ctype not in BODY_TYPES:
-            raise HTTPProblem(
+            raise Refused(
                 415,
                 "unsupported-media-type",
-                ui("The request must be JSON (application/json) or YAML (application/yaml).", first(request)),
+                ui("The request must be JSON (application/json) or YAML (application/yaml).", first),
                 [{"in": "header", "field": "Content-Type", "message": f"expected one of {', '.join(BODY_TYPES)}"}],
             )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise HTTPProblem(400, "malformed", ui("The request is not UTF-8 text.", first(request))) from None
+            raise Refused(400, "malformed", ui("The request is not UTF-8 text.", first)) from None
         data: Any
         if "yaml" in ctype:
             from havoc.yamlio import YamlError, loads
@@ -244,201 +163,46 @@ class Api:
             try:
                 data = loads(text, "request")
             except YamlError as exc:
-                raise HTTPProblem(
+                raise Refused(
                     400,
                     "malformed",
-                    ui("The request is not valid YAML.", first(request)),
+                    ui("The request is not valid YAML.", first),
                     [problem_json("request", exc.problem)],
                 ) from None
         else:
             try:
-                data = json.loads(text)
-            except RecursionError:
-                raise too_deep(first(request)) from None
-            except ValueError as exc:
-                where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
-                if isinstance(exc, json.JSONDecodeError):
-                    where.update(message=ui("not valid JSON here", first(request)), line=exc.lineno, column=exc.colno)
-                raise HTTPProblem(
-                    400, "malformed", ui("The request is not valid JSON.", first(request)), [where]
-                ) from None
-        if not isinstance(data, dict):
-            raise HTTPProblem(
-                400, "malformed", ui("The request must be a JSON object with a position.", first(request))
-            ) from None
-        if _depth(data) > MAX_DEPTH:
-            raise too_deep(first(request))
-        lang = self.lang_of(request, data)
-        set_message_language(lang)  # the located problems below come in the asker's language
-        unknown = [k for k in data if k not in allowed]
-        missing = "position" not in data
-        if unknown or missing:
-            problems = [
-                {
-                    "in": "request",
-                    "field": str(k),
-                    "message": ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(allowed)),
-                }
-                for k in unknown[:MAX_PROBLEMS]
-            ]
-            if missing:
-                problems.insert(
-                    0, {"in": "request", "field": "position", "message": ui("expected a position (required)", lang)}
-                )
-            more = max(0, len(unknown) - MAX_PROBLEMS)
-            raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems, lang, more)
-        return data, lang
-
-    def position(self, data: Any, lang: str) -> Any:
-        """The validated position; one asked about before comes from memory (never from disk).
-
-        The interpreter only reads a position, so one validated Position can answer many
-        questions; the key is the position as sent.
-        """
-        if isinstance(data, str):
-            if len(data) > POSITION_TEXT_MAX:
-                raise HTTPProblem(
-                    422,
-                    "invalid-input",
-                    ui("The request has problems.", lang),
-                    [
-                        {
-                            "in": "request",
-                            "field": "position",
-                            "message": f"expected at most {POSITION_TEXT_MAX} characters",
-                        }
-                    ],
-                    lang,
-                )
-            key = "text:" + data
-        elif isinstance(data, dict):
-            # repr of JSON values is unambiguous and twice as fast as json.dumps; a table sent with
-            # its keys in another order is only a miss
-            key = repr(data)
-        else:
-            key = ""
-        if key and len(key) <= POSITION_KEY_LIMIT:
-            with self._kept_lock:
-                found = self._positions.get(key)
-                if found is not None:
-                    self._positions.move_to_end(key)
-                    return found
-        pos = self._validate(data, lang)
-        if key and len(key) <= POSITION_KEY_LIMIT:
-            with self._kept_lock:
-                self._positions[key] = pos
-                if len(self._positions) > POSITIONS_KEPT:
-                    self._positions.popitem(last=False)
-        return pos
-
-    def _validate(self, data: Any, lang: str) -> Any:
-        try:
-            if isinstance(data, str):
-                return game.of(self.rs).parse_position_text(data, self.rs, "position")
-            if isinstance(data, dict):
-                return api.load_position(data, self.rs)
-            raise InputError([Problem("position", None, f"expected a mapping or YAML/JSON text, found {_kind(data)}")])
-        except InputError as exc:
-            raise self.invalid(exc, "position", lang) from None
-
-    def invalid(self, exc: InputError, where: str, lang: str) -> HTTPProblem:
-        return HTTPProblem(
-            422,
-            "invalid-input",
-            ui("The position or the question has problems.", lang),
-            [problem_json(where, p) for p in exc.problems[:MAX_PROBLEMS]],
-            lang,
-            max(0, len(exc.problems) - MAX_PROBLEMS),
-        )
-
-    def answer(self, pos: Any, query: Any, lang: str) -> Response:
-        try:
-            q = api.load_query(query, pos, self.rs)
-        except InputError as exc:
-            raise self.invalid(exc, "question", lang) from None
-        try:
-            result = api.answer_for(self.rs, pos, q, lang)
-        except InputError as exc:
-            raise self.invalid(exc, "question", lang) from None
-        # the C encoder's fast path (ASCII escapes): the same JSON values as `havoc ask --json`
-        return Response(json.dumps(result.to_dict()), media_type=JSON_TYPE)
+                data = json.loads(text)  # the common case first; a refusal is worded by decode_json
+            except (ValueError, RecursionError):
+                data = decode_json(text, first)
+        return self.engine.read(data, allowed, first, query_lang, accept)
 
     # --- endpoints ----------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
         return _json({"status": "ok"}, headers={"Cache-Control": "no-store"})
 
     async def ask(self, request: Request) -> Response:
-        return await self.handle(request, ("position", "question", "lang"), self._ask)
-
-    def _ask(self, data: dict[str, Any], lang: str) -> Response:
-        pos = self.position(data["position"], lang)
-        question = data.get("question")
-        if question is None:
-            raise HTTPProblem(
-                422,
-                "invalid-input",
-                ui("The request has problems.", lang),
-                [{"in": "request", "field": "question", "message": ui("expected a question (required)", lang)}],
-            )
-        if isinstance(question, list) and not all(isinstance(w, str) for w in question):
-            question = None
-        if isinstance(question, str) and len(question) > QUESTION_TEXT_MAX:
-            raise HTTPProblem(
-                422,
-                "invalid-input",
-                ui("The request has problems.", lang),
-                [{"in": "request", "field": "question", "message": f"expected at most {QUESTION_TEXT_MAX} characters"}],
-                lang,
-            )
-        if not isinstance(question, (dict, str, list)):
-            raise HTTPProblem(
-                422,
-                "invalid-input",
-                ui("The request has problems.", lang),
-                [
-                    {
-                        "in": "request",
-                        "field": "question",
-                        "message": ui("expected a mapping ({ask: move, …}) or the compact words", lang),
-                    }
-                ],
-            )
-        return self.answer(pos, question, lang)
+        return await self.handle(request, ("position", "question", "lang"), self.engine.ask)
 
     def asking(self, kind: str, fields: tuple[str, ...]) -> Handler:
         """POST /api/<kind>: the question ``{ask: kind}`` with ``fields`` from the body."""
 
-        def work(data: dict[str, Any], lang: str) -> Response:
-            pos = self.position(data["position"], lang)
-            return self.answer(pos, _query(kind, data, fields), lang)
+        def work(asked: Asked) -> dict[str, Any]:
+            return self.engine.fixed(kind, fields, asked)
 
         async def endpoint(request: Request) -> Response:
             return await self.handle(request, ("position", *fields, "lang"), work)
 
         return endpoint
 
-    def extra(self, name: str) -> Callable[[Request], Awaitable[Response]]:
+    def extra(self, name: str) -> Handler:
         """POST /api/<name> for one of the game's other deciders (EXTRA_ANSWERS): the decision,
         the rule that decided it and what it set aside."""
 
+        def work(asked: Asked) -> dict[str, Any]:
+            return self.engine.decide(name, asked)
+
         async def decide(request: Request) -> Response:
             return await self.handle(request, ("position", "question", "lang"), work)
-
-        def work(data: dict[str, Any], lang: str) -> Response:
-            pos = self.position(data["position"], lang)
-            question = data.get("question")
-            if not isinstance(question, dict):
-                raise HTTPProblem(
-                    422,
-                    "invalid-input",
-                    ui("The request has problems.", lang),
-                    [{"in": "request", "field": "question", "message": ui("expected a mapping", lang)}],
-                )
-            try:
-                result = game.extra_answers(game.of(self.rs))[name](self.rs, pos, question, lang)
-            except InputError as exc:
-                raise self.invalid(exc, "question", lang) from None
-            return Response(json.dumps(result.to_json()), media_type=JSON_TYPE)
 
         return decide
 
@@ -446,14 +210,14 @@ class Api:
         from havoc.i18n import translator
         from havoc.ruledata import rule_data
 
-        lang = self.lang_of(request)
+        lang = request_lang(request)
         rule_id = request.path_params["rule_id"]
         rid = self.rs.resolve(rule_id)
         if rid is None or rid not in self.rs.rules:
             import difflib
 
             close = difflib.get_close_matches(rule_id, list(self.rs.rules), n=3)
-            return HTTPProblem(
+            problem = Refused(
                 404,
                 "not-found",
                 ui("No rule has this ID.", lang),
@@ -465,7 +229,8 @@ class Api:
                         "did-you-mean": close,
                     }
                 ],
-            ).response()
+            )
+            return refused(problem)
         if rid != rule_id:
             url = str(request.url_for("rule", rule_id=rid))
             return RedirectResponse(f"{url}?lang={lang}", status_code=308)
@@ -473,7 +238,7 @@ class Api:
         return self.cached(request, data)
 
     async def search(self, request: Request) -> Response:
-        lang = self.lang_of(request)
+        lang = request_lang(request)
         text = request.query_params.get("q", "")
         raw_limit = request.query_params.get("limit", "10")
         problems = []
@@ -484,21 +249,17 @@ class Api:
         if len(text) > 500:
             problems.append({"in": "query", "field": "q", "message": ui("expected at most 500 characters", lang)})
         if problems:
-            raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems)
+            raise Refused(422, "invalid-input", ui("The request has problems.", lang), problems)
         try:
             from havoc.search import lookup
         except ImportError:
-            raise HTTPProblem(503, "unavailable", ui("Search is not available in this installation.", lang)) from None
+            raise Refused(503, "unavailable", ui("Search is not available in this installation.", lang)) from None
         hits = lookup(text, lang=lang, limit=int(raw_limit))
         return _json({"query": text, "lang": lang, "hits": [h.as_json() for h in hits]})
 
     async def labels(self, request: Request) -> Response:
         """The words an answer's JSON leaves as IDs (figures, factions), for a page to show."""
-        lang = self.lang_of(request)
-        words = game.of(self.rs).labels()
-        figures = words.figures(lang)
-        factions = {f: words.name(f, lang) for f in words.parties()}
-        return self.cached(request, {"lang": lang, "figures": figures, "factions": factions})
+        return self.cached(request, self.engine.labels(request_lang(request)))
 
     async def position_schema(self, request: Request) -> Response:
         return self.cached(request, _schema(self.rs))
@@ -519,80 +280,24 @@ def _schema(rs: Ruleset) -> dict[str, Any]:
     return game.of(rs).position_schema(rs)
 
 
-def too_deep(lang: str) -> HTTPProblem:
-    return HTTPProblem(
-        400,
-        "malformed",
-        ui("The request is nested too deeply.", lang),
-        [{"in": "request", "field": "", "message": f"nesting deeper than {MAX_DEPTH} levels"}],
-    )
-
-
-def _depth(data: Any) -> int:
-    """How deep lists and mappings nest in ``data`` (without recursion: the input may be deep)."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > deepest:
-            deepest = depth
-            if deepest > MAX_DEPTH:
-                break
-        if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, (dict, list)))
-        elif isinstance(node, list):
-            stack.extend((v, depth + 1) for v in node if isinstance(v, (dict, list)))
-    return deepest
-
-
-def _kind(value: Any) -> str:
-    return {list: "a list", int: "a number", float: "a number", bool: "yes/no", type(None): "nothing"}.get(
-        type(value), type(value).__name__
-    )
-
-
-def _query(kind: str, data: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {"ask": kind}
-    for key in keys:
-        if key in data:  # a null is passed on, for the validator to refuse (the schema does)
-            out[key] = data[key]
-    return out
-
-
-def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = Api.safe_lang) -> Handler:
-    """Turn refusals into their JSON responses; a rulebook that does not load is a 503."""
+def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = safe_lang) -> Handler:
+    """Turn refusals into their JSON responses: the asker's input refused by a validator is a
+    422, a rulebook that does not load a 503 (:func:`havoc.webapi.refusal`)."""
 
     async def run(request: Request) -> Response:
         try:
             return await handler(request)
-        except HTTPProblem as exc:
-            return exc.response()
-        except InputError as exc:
-            lang = lang_fallback(request)
-            return HTTPProblem(
-                422,
-                "invalid-input",
-                ui("The position or the question has problems.", lang),
-                [problem_json("request", p) for p in exc.problems[:MAX_PROBLEMS]],
-                lang,
-                max(0, len(exc.problems) - MAX_PROBLEMS),
-            ).response()
-        except HavocError as exc:
-            return HTTPProblem(
-                503,
-                "rules-broken",
-                ui("The rules on this server do not load.", lang_fallback(request)),
-                [problem_json("rules", p) for p in exc.problems],
-            ).response()
-        except RecursionError:
-            return too_deep(lang_fallback(request)).response()
+        except Refused as exc:
+            return refused(exc)
+        except (InputError, HavocError, RecursionError) as exc:
+            answer = refusal(exc, lang_fallback(request))
+            assert answer is not None
+            return refused(answer)
         except (ValueError, OverflowError, UnicodeError, MemoryError):
             # Input the checks above should have caught reached a conversion that refused it: the
             # asker gets a 400 (it was their request), the log gets the trace (it is our bug).
             log.exception("a request was refused by an unexpected error: %s %s", request.method, request.url.path)
-            return HTTPProblem(
-                400, "malformed", ui("The request could not be read.", lang_fallback(request))
-            ).response()
+            return refused(Refused(400, "malformed", ui("The request could not be read.", lang_fallback(request))))
 
     return run
 
@@ -623,9 +328,10 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
     routes = [
         Route("/api/health", guarded(handlers.health), methods=["GET"]),
         Route("/api/ask", guarded(handlers.ask), methods=["POST"]),
-        Route("/api/legal", guarded(handlers.asking("legal", ("faction",))), methods=["POST"]),
-        Route("/api/battle", guarded(handlers.asking("battle", ("region", "objectives", "faction"))), methods=["POST"]),
-        Route("/api/score", guarded(handlers.asking("score", ("faction",))), methods=["POST"]),
+        *(
+            Route(f"/api/{kind}", guarded(handlers.asking(kind, keys)), methods=["POST"])
+            for kind, keys in FIXED.items()
+        ),
         *(
             Route(f"/api/{name}", guarded(handlers.extra(name)), methods=["POST"])
             for name in (game.extra_answers(game.of(rs)) if rs.game else {})
@@ -641,15 +347,15 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
 
     async def not_found(request: Request, exc: Exception) -> Response:
         if request.url.path.startswith("/api/"):
-            return HTTPProblem(404, "not-found", ui("There is no such address.", Api.safe_lang(request))).response()
+            return refused(Refused(404, "not-found", ui("There is no such address.", safe_lang(request))))
         if files is not None:
             return await files.serve(request)
         return Response("Not found", 404, media_type="text/plain; charset=utf-8")
 
     async def not_allowed(request: Request, exc: Exception) -> Response:
-        answer = HTTPProblem(
-            405, "method-not-allowed", ui("This address does not take this method.", Api.safe_lang(request))
-        ).response()
+        answer = refused(
+            Refused(405, "method-not-allowed", ui("This address does not take this method.", safe_lang(request)))
+        )
         allow = (getattr(exc, "headers", None) or {}).get("Allow")
         if allow:  # the route's methods, as Starlette found them (RFC 9110: a 405 says what is allowed)
             answer.headers["Allow"] = allow
@@ -657,7 +363,7 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
 
     async def crashed(request: Request, exc: Exception) -> Response:
         # A crash is a bug (the tests look for these); the asker still gets JSON, not a trace.
-        return HTTPProblem(500, "internal", "internal error").response()
+        return refused(Refused(500, "internal", "internal error"))
 
     # The rulebook and catalogs live as long as the process: keep them out of the collector's
     # scans, so a collection during a request does not walk them (it shows in the p99).
