@@ -344,6 +344,26 @@ def test_unknown_api_paths_and_methods(client: TestClient) -> None:
 # --- the static site -----------------------------------------------------------------------------
 
 
+def test_a_page_asked_again_comes_from_memory_with_the_same_headers(site: Path) -> None:
+    """The first ask resolves and reads the file; later asks are answered from memory (one stat)
+    with the very headers the first got, in every representation (plain, gzip, 304 of each)."""
+    (site / "en" / "again.html").write_text("<p>again</p>" * 200)
+    asks: list[dict[str, str]] = [{}, {"Accept-Encoding": "gzip"}]
+    for headers in asks:
+        with TestClient(create_app(site)) as fresh:  # nothing found yet
+            first = fresh.get("/en/again.html", headers=headers)
+            again = fresh.get("/en/again.html", headers=headers)
+            assert first.status_code == again.status_code == 200
+            assert list(first.headers.raw) == list(again.headers.raw) and first.content == again.content
+            tagged = {**headers, "If-None-Match": first.headers["etag"]}
+            assert fresh.get("/en/again.html", headers=tagged).status_code == 304
+    with TestClient(create_app(site)) as fresh:
+        fresh.get("/en/again.html")
+        assert fresh.get("/en/again.html", headers={"Accept-Encoding": "gzip"}).headers["content-encoding"] == "gzip"
+        (site / "en" / "again.html").write_text("<p>changed</p>")  # a rebuilt page is read again
+        assert fresh.get("/en/again.html").text == "<p>changed</p>"
+
+
 def test_serves_the_site_with_etags(client: TestClient) -> None:
     r = client.get("/en/index.html")
     assert r.status_code == 200 and "<title>en</title>" in r.text

@@ -388,7 +388,7 @@ class SiteFirst:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not scope["path"].startswith(API_PREFIXES):
-            response = await self.files.serve(Request(scope, receive))
+            response = self.files.known(scope) or await self.files.serve(Request(scope, receive))
             await response(scope, receive, send)
             return
         await self.api_app(scope, receive, send)
