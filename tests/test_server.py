@@ -160,6 +160,35 @@ def test_malformed_bodies_are_400(client: TestClient, body: bytes, ctype: str) -
     assert r.json()["error"] == "malformed"
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "headers"),
+    [
+        ("/api/ask", {"position": LEAVE, "question": "legal", "lang": "pl"}, {}),
+        ("/api/legal", {"position": LEAVE, "faction": "humans"}, {"Accept-Language": "pl-PL,pl;q=0.9"}),
+        ("/api/battle", {"position": BATTLE, "region": "example-battle", "objectives": PLACED}, {}),
+        ("/api/ask", {"position": LEAVE, "question": "fly", "extra": 1}, {}),
+        ("/api/ask?lang=pl&lang=xx", {"position": LEAVE, "question": "legal"}, {}),
+        ("/api/ask?lang=pl", b'{"position": ', {}),
+        ("/api/ask", b"position: [unclosed", {"Content-Type": "application/yaml"}),
+        ("/api/ask", b"{}", {"Content-Type": "text/html"}),
+        ("/api/ask", b"x" * (MAX_BODY + 1), {}),
+        ("/api/ask", {"position": {"a": [[[[]]]] * 20_000}, "question": "legal"}, {}),
+    ],
+)
+def test_the_front_door_answers_questions_as_the_router_does(
+    client: TestClient, path: str, body: Any, headers: dict[str, str]
+) -> None:
+    """Questions skip Starlette's router and middleware (:class:`havoc.server.app.Front`):
+    the same status, headers and bytes as the routed endpoint, refusals included."""
+    content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json", **headers}
+    front = client.post(path, content=content, headers=headers)
+    with TestClient(client.app.api_app) as routed:  # type: ignore[attr-defined]
+        behind = routed.post(path, content=content, headers=headers)
+    assert front.status_code == behind.status_code
+    assert list(front.headers.raw) == list(behind.headers.raw) and front.content == behind.content
+
+
 def test_a_400_says_where_the_json_breaks(client: TestClient) -> None:
     r = client.post("/api/ask", content=b'{\n "position": {,\n}', headers={"Content-Type": "application/json"})
     (p,) = r.json()["problems"]

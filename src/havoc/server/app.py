@@ -19,6 +19,7 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import anyio
 import anyio.to_thread
@@ -99,6 +100,64 @@ def request_lang(request: Request) -> str:
     return lang_of(None, request.query_params.get("lang"), request.headers.get("accept-language", ""))
 
 
+class Head:
+    """What a POST's transport needs from its request line and headers, read once."""
+
+    __slots__ = ("accept", "ctype", "declared", "query_lang")
+
+    def __init__(self, ctype: str, query_lang: str | None, accept: str, declared: str) -> None:
+        self.ctype, self.query_lang, self.accept, self.declared = ctype, query_lang, accept, declared
+
+    @classmethod
+    def of_request(cls, request: Request) -> Head:
+        headers = request.headers
+        return cls(
+            headers.get("content-type", ""),
+            request.query_params.get("lang"),
+            headers.get("accept-language", ""),
+            headers.get("content-length", ""),
+        )
+
+    @classmethod
+    def of_scope(cls, scope: Scope) -> Head:
+        """As :meth:`of_request` reads them: a header's first value, a query parameter's last."""
+        found: dict[bytes, bytes] = {}
+        for name, value in scope["headers"]:
+            if name in _HEAD_NAMES and name not in found:
+                found[name] = value
+        query = scope.get("query_string", b"")
+        query_lang = dict(parse_qsl(query.decode("latin-1"), keep_blank_values=True)).get("lang") if query else None
+        return cls(
+            found.get(b"content-type", b"").decode("latin-1"),
+            query_lang,
+            found.get(b"accept-language", b"").decode("latin-1"),
+            found.get(b"content-length", b"").decode("latin-1"),
+        )
+
+    def first(self) -> str:
+        """The language of refusals found before the body is read."""
+        return first_lang(self.query_lang, self.accept)
+
+    def too_large(self) -> Refused:
+        return Refused(413, "too-large", ui("The request is larger than 256 KiB.", self.first()))
+
+    def check_declared(self) -> None:
+        """A body declared larger than :data:`MAX_BODY` is refused before it is read (and one
+        that is longer than declared is cut off while it is read)."""
+        declared = self.declared
+        if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
+            raise self.too_large()
+
+
+_HEAD_NAMES = frozenset({b"content-type", b"accept-language", b"content-length"})
+_JSON_TYPE_BYTES = JSON_TYPE.encode("latin-1")
+
+
+def _json_head(length: int) -> list[tuple[bytes, bytes]]:
+    """The headers Starlette's Response writes for a JSON body (the same bytes either way)."""
+    return [(b"content-length", str(length).encode("latin-1")), (b"content-type", _JSON_TYPE_BYTES)]
+
+
 class Api:
     """The HTTP transport around one :class:`havoc.webapi.Engine`: bytes, headers, Content-Type
     and YAML bodies here; reading, answering and refusing there."""
@@ -107,44 +166,70 @@ class Api:
         self.rs = rs
         self.engine = Engine(rs)
 
-    @staticmethod
-    async def read_body(request: Request) -> bytes:
-        """The body, refused as soon as it passes :data:`MAX_BODY` (whatever Content-Length says)."""
-        declared = request.headers.get("content-length", "")
-        if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
-            raise Refused(413, "too-large", ui("The request is larger than 256 KiB.", safe_lang(request)))
+    async def handle(self, request: Request, allowed: tuple[str, ...], work: Work) -> Response:
+        """A POST through Starlette's router (the front door answers these itself, see :class:`Front`)."""
+        head = Head.of_request(request)
         size = 0
         chunks: list[bytes] = []
+        head.check_declared()
         async for chunk in request.stream():
             size += len(chunk)
             if size > MAX_BODY:
-                raise Refused(413, "too-large", ui("The request is larger than 256 KiB.", safe_lang(request)))
+                raise head.too_large()
             chunks.append(chunk)
-        return b"".join(chunks)
+        status, body = await self.answer(head, b"".join(chunks), allowed, work)
+        return Response(body, status, media_type=JSON_TYPE)
 
-    async def handle(self, request: Request, allowed: tuple[str, ...], work: Work, ascii_json: bool = True) -> Response:
-        """Read the body, then parse, validate and answer: on the event loop when the body is
-        small (a thread hop would cost more than the work), in a worker thread when it is large
-        enough that its parse and problems could hold up every other client."""
-        raw = await self.read_body(request)
+    async def posted(self, scope: Scope, receive: Receive, send: Send, allowed: tuple[str, ...], work: Work) -> None:
+        """A POST answered straight from the ASGI scope: the same checks, answer and refusals as
+        :meth:`handle`, without building Starlette's request, router match and middleware stack
+        for each question (the work a bare ``/api/health`` costs)."""
+        head = Head.of_scope(scope)
+        try:
+            head.check_declared()
+            size = 0
+            chunks: list[bytes] = []
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return  # nobody to answer
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise head.too_large()
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
+            status, body = await self.answer(head, b"".join(chunks), allowed, work)
+        except Exception as exc:
+            answer = problem_response(exc, head.first, f"POST {scope['path']}")
+            if answer is None:  # a bug: the asker still gets JSON, the log gets the trace
+                await refused(Refused(500, "internal", "internal error"))(scope, receive, send)
+                raise
+            await answer(scope, receive, send)
+            return
+        await send({"type": "http.response.start", "status": status, "headers": _json_head(len(body))})
+        await send({"type": "http.response.body", "body": body})
+
+    async def answer(self, head: Head, raw: bytes, allowed: tuple[str, ...], work: Work) -> tuple[int, bytes]:
+        """Parse, validate and answer: on the event loop when the body is small (a thread hop
+        would cost more than the work), in a worker thread when it is large enough that its parse
+        and problems could hold up every other client."""
         if len(raw) <= INLINE_BYTES:
-            return self._work(request, raw, allowed, work)
-        return await anyio.to_thread.run_sync(self._work, request, raw, allowed, work, limiter=_heavy())
+            return self._work(head, raw, allowed, work)
+        return await anyio.to_thread.run_sync(self._work, head, raw, allowed, work, limiter=_heavy())
 
-    def _work(self, request: Request, raw: bytes, allowed: tuple[str, ...], work: Work) -> Response:
-        out = work(self.parse(request, raw, allowed))
+    def _work(self, head: Head, raw: bytes, allowed: tuple[str, ...], work: Work) -> tuple[int, bytes]:
+        out = work(self.parse(head, raw, allowed))
         # the C encoder's fast path (ASCII escapes): the same JSON values as `havoc ask --json`
-        return Response(json.dumps(out), media_type=JSON_TYPE)
+        return 200, json.dumps(out).encode()
 
-    def parse(self, request: Request, raw: bytes, allowed: tuple[str, ...]) -> Asked:
+    def parse(self, head: Head, raw: bytes, allowed: tuple[str, ...]) -> Asked:
         """The body as a mapping (JSON, or YAML when the Content-Type says so), read by the engine."""
-        headers = request.headers
-        query_lang = request.query_params.get("lang")
-        accept = headers.get("accept-language", "")
         # the language of the errors found before the body's own ``lang`` is read (the answer's
         # comes from the body): worked out once, here
-        first = first_lang(query_lang, accept)
-        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
+        first = head.first()
+        ctype = head.ctype.split(";")[0].strip().lower()
         if ctype and ctype not in BODY_TYPES:
             raise Refused(
                 415,
@@ -174,14 +259,20 @@ class Api:
                 data = json.loads(text)  # the common case first; a refusal is worded by decode_json
             except (ValueError, RecursionError):
                 data = decode_json(text, first)
-        return self.engine.read(data, allowed, first, query_lang, accept)
+        return self.engine.read(data, allowed, first, head.query_lang, head.accept)
 
     # --- endpoints ----------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
         return _json({"status": "ok"}, headers={"Cache-Control": "no-store"})
 
-    async def ask(self, request: Request) -> Response:
-        return await self.handle(request, ("position", "question", "lang"), self.engine.ask)
+    def posting(self, allowed: tuple[str, ...], work: Work) -> Handler:
+        """The endpoint of a POST whose body ``work`` answers (marked for :class:`Front`)."""
+
+        async def endpoint(request: Request) -> Response:
+            return await self.handle(request, allowed, work)
+
+        endpoint.body_work = (allowed, work)  # type: ignore[attr-defined]
+        return endpoint
 
     def asking(self, kind: str, fields: tuple[str, ...]) -> Handler:
         """POST /api/<kind>: the question ``{ask: kind}`` with ``fields`` from the body."""
@@ -189,10 +280,7 @@ class Api:
         def work(asked: Asked) -> dict[str, Any]:
             return self.engine.fixed(kind, fields, asked)
 
-        async def endpoint(request: Request) -> Response:
-            return await self.handle(request, ("position", *fields, "lang"), work)
-
-        return endpoint
+        return self.posting(("position", *fields, "lang"), work)
 
     def extra(self, name: str) -> Handler:
         """POST /api/<name> for one of the game's other deciders (EXTRA_ANSWERS): the decision,
@@ -201,10 +289,7 @@ class Api:
         def work(asked: Asked) -> dict[str, Any]:
             return self.engine.decide(name, asked)
 
-        async def decide(request: Request) -> Response:
-            return await self.handle(request, ("position", "question", "lang"), work)
-
-        return decide
+        return self.posting(("position", "question", "lang"), work)
 
     async def rule(self, request: Request) -> Response:
         from havoc.i18n import translator
@@ -280,25 +365,37 @@ def _schema(rs: Ruleset) -> dict[str, Any]:
     return game.of(rs).position_schema(rs)
 
 
+def problem_response(exc: BaseException, lang: Callable[[], str], where: str) -> Response | None:
+    """The JSON answer to an error escaping a handler: the asker's input refused is a 422, a
+    rulebook that does not load a 503 (:func:`havoc.webapi.refusal`); None for a bug."""
+    if isinstance(exc, Refused):
+        return refused(exc)
+    if isinstance(exc, (InputError, HavocError, RecursionError)):
+        answer = refusal(exc, lang())
+        return refused(answer) if answer is not None else None
+    if isinstance(exc, (ValueError, OverflowError, UnicodeError, MemoryError)):
+        # Input the checks above should have caught reached a conversion that refused it: the
+        # asker gets a 400 (it was their request), the log gets the trace (it is our bug).
+        log.exception("a request was refused by an unexpected error: %s", where)
+        return refused(Refused(400, "malformed", ui("The request could not be read.", lang())))
+    return None
+
+
 def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = safe_lang) -> Handler:
-    """Turn refusals into their JSON responses: the asker's input refused by a validator is a
-    422, a rulebook that does not load a 503 (:func:`havoc.webapi.refusal`)."""
+    """Turn refusals into their JSON responses (:func:`problem_response`); a bug goes on to the
+    application's crash handler (a 500 in JSON)."""
 
     async def run(request: Request) -> Response:
         try:
             return await handler(request)
-        except Refused as exc:
-            return refused(exc)
-        except (InputError, HavocError, RecursionError) as exc:
-            answer = refusal(exc, lang_fallback(request))
-            assert answer is not None
-            return refused(answer)
-        except (ValueError, OverflowError, UnicodeError, MemoryError):
-            # Input the checks above should have caught reached a conversion that refused it: the
-            # asker gets a 400 (it was their request), the log gets the trace (it is our bug).
-            log.exception("a request was refused by an unexpected error: %s %s", request.method, request.url.path)
-            return refused(Refused(400, "malformed", ui("The request could not be read.", lang_fallback(request))))
+        except Exception as exc:
+            where = f"{request.method} {request.url.path}"
+            answer = problem_response(exc, lambda: lang_fallback(request), where)
+            if answer is None:
+                raise
+            return answer
 
+    run.body_work = getattr(handler, "body_work", None)  # type: ignore[attr-defined]
     return run
 
 
@@ -327,7 +424,11 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
 
     routes = [
         Route("/api/health", guarded(handlers.health), methods=["GET"]),
-        Route("/api/ask", guarded(handlers.ask), methods=["POST"]),
+        Route(
+            "/api/ask",
+            guarded(handlers.posting(("position", "question", "lang"), handlers.engine.ask)),
+            methods=["POST"],
+        ),
         *(
             Route(f"/api/{kind}", guarded(handlers.asking(kind, keys)), methods=["POST"])
             for kind, keys in FIXED.items()
@@ -373,24 +474,38 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
         routes=routes,
         exception_handlers={404: not_found, 405: not_allowed, Exception: crashed},
     )
-    if files is None:
-        return api_app
-    return SiteFirst(api_app, files)
+    return Front(api_app, files, handlers)
 
 
-class SiteFirst:
-    """Pages go straight to the site's files; only /api/… and /openapi.json go through the router
-    (matching a page's path against every API route first cost more than serving it)."""
+class Front:
+    """The front door: pages go straight to the site's files, and the questions (POST bodies
+    answered by the engine) straight to :meth:`Api.posted`; the rest of /api/… and
+    /openapi.json goes through Starlette's router. Matching a page's path, or a question's,
+    against every route and running the middleware stack cost more than answering it."""
 
-    def __init__(self, api_app: Starlette, files: SiteFiles) -> None:
+    def __init__(self, api_app: Starlette, files: SiteFiles | None, handlers: Api) -> None:
         self.api_app = api_app
         self.files = files
+        self.handlers = handlers
+        self.posts: dict[str, tuple[tuple[str, ...], Work]] = {}
+        for route in api_app.routes:
+            body_work = getattr(getattr(route, "endpoint", None), "body_work", None)
+            if isinstance(route, Route) and body_work is not None and route.methods == {"POST"}:
+                self.posts[route.path] = body_work
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not scope["path"].startswith(API_PREFIXES):
-            response = self.files.known(scope) or await self.files.serve(Request(scope, receive))
-            await response(scope, receive, send)
-            return
+        if scope["type"] == "http" and not scope.get("root_path"):
+            path = scope["path"]
+            if not path.startswith(API_PREFIXES):
+                if self.files is not None:
+                    response = self.files.known(scope) or await self.files.serve(Request(scope, receive))
+                    await response(scope, receive, send)
+                    return
+            elif scope["method"] == "POST":
+                posted = self.posts.get(path)
+                if posted is not None:
+                    await self.handlers.posted(scope, receive, send, *posted)
+                    return
         await self.api_app(scope, receive, send)
 
 
