@@ -160,6 +160,35 @@ def test_malformed_bodies_are_400(client: TestClient, body: bytes, ctype: str) -
     assert r.json()["error"] == "malformed"
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "headers"),
+    [
+        ("/api/ask", {"position": LEAVE, "question": "legal", "lang": "pl"}, {}),
+        ("/api/legal", {"position": LEAVE, "faction": "humans"}, {"Accept-Language": "pl-PL,pl;q=0.9"}),
+        ("/api/battle", {"position": BATTLE, "region": "example-battle", "objectives": PLACED}, {}),
+        ("/api/ask", {"position": LEAVE, "question": "fly", "extra": 1}, {}),
+        ("/api/ask?lang=pl&lang=xx", {"position": LEAVE, "question": "legal"}, {}),
+        ("/api/ask?lang=pl", b'{"position": ', {}),
+        ("/api/ask", b"position: [unclosed", {"Content-Type": "application/yaml"}),
+        ("/api/ask", b"{}", {"Content-Type": "text/html"}),
+        ("/api/ask", b"x" * (MAX_BODY + 1), {}),
+        ("/api/ask", {"position": {"a": [[[[]]]] * 20_000}, "question": "legal"}, {}),
+    ],
+)
+def test_the_front_door_answers_questions_as_the_router_does(
+    client: TestClient, path: str, body: Any, headers: dict[str, str]
+) -> None:
+    """Questions skip Starlette's router and middleware (:class:`havoc.server.app.Front`):
+    the same status, headers and bytes as the routed endpoint, refusals included."""
+    content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json", **headers}
+    front = client.post(path, content=content, headers=headers)
+    with TestClient(client.app.api_app) as routed:  # type: ignore[attr-defined]
+        behind = routed.post(path, content=content, headers=headers)
+    assert front.status_code == behind.status_code
+    assert list(front.headers.raw) == list(behind.headers.raw) and front.content == behind.content
+
+
 def test_a_400_says_where_the_json_breaks(client: TestClient) -> None:
     r = client.post("/api/ask", content=b'{\n "position": {,\n}', headers={"Content-Type": "application/json"})
     (p,) = r.json()["problems"]
@@ -342,6 +371,26 @@ def test_unknown_api_paths_and_methods(client: TestClient) -> None:
 
 
 # --- the static site -----------------------------------------------------------------------------
+
+
+def test_a_page_asked_again_comes_from_memory_with_the_same_headers(site: Path) -> None:
+    """The first ask resolves and reads the file; later asks are answered from memory (one stat)
+    with the very headers the first got, in every representation (plain, gzip, 304 of each)."""
+    (site / "en" / "again.html").write_text("<p>again</p>" * 200)
+    asks: list[dict[str, str]] = [{}, {"Accept-Encoding": "gzip"}]
+    for headers in asks:
+        with TestClient(create_app(site)) as fresh:  # nothing found yet
+            first = fresh.get("/en/again.html", headers=headers)
+            again = fresh.get("/en/again.html", headers=headers)
+            assert first.status_code == again.status_code == 200
+            assert list(first.headers.raw) == list(again.headers.raw) and first.content == again.content
+            tagged = {**headers, "If-None-Match": first.headers["etag"]}
+            assert fresh.get("/en/again.html", headers=tagged).status_code == 304
+    with TestClient(create_app(site)) as fresh:
+        fresh.get("/en/again.html")
+        assert fresh.get("/en/again.html", headers={"Accept-Encoding": "gzip"}).headers["content-encoding"] == "gzip"
+        (site / "en" / "again.html").write_text("<p>changed</p>")  # a rebuilt page is read again
+        assert fresh.get("/en/again.html").text == "<p>changed</p>"
 
 
 def test_serves_the_site_with_etags(client: TestClient) -> None:

@@ -1,10 +1,12 @@
-"""The assistant's JSON API without a server: what the site's in-browser engine (Pyodide) runs.
+"""The assistant's JSON API without a transport: one request module for the server and the phone.
 
-The Ask page sends the same requests whether ``havoc serve`` or the phone itself answers, so this
-module answers ``GET /api/health``, ``GET /api/labels``, ``POST /api/ask|legal|battle|score`` and
-the game's other deciders with the same status and JSON as :mod:`havoc.server.app`, calling
-:mod:`havoc.api` directly (no Starlette, no sockets: the browser bundle carries neither). The
-parity test (tests/test_engine_browser.py) runs the same requests through both and compares.
+The Ask page sends the same requests whether ``havoc serve`` or the phone itself answers, so the
+reading of a request (its JSON, its language, its unknown and missing fields), the answering
+(:class:`Engine`, calling :mod:`havoc.api`) and every refusal (:class:`Refused`: status, code,
+message in the asker's language, located problems) live here once. :mod:`havoc.server.app` is
+the HTTP transport around it (bytes, headers, Content-Type, YAML bodies, Accept-Language);
+:func:`handle` is the in-browser one (Pyodide: no Starlette, no sockets). The parity tests
+(tests/test_webapi_parity.py in-process, tests/test_engine_browser.py in Pyodide) compare them.
 
 :func:`setup` points havoc at the bundle's folders; the bundle's verified cache (made at build
 time by :func:`warm`) holds the validated rulesets and catalogs, so the phone parses no YAML and
@@ -15,199 +17,387 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 from havoc import api, game, rulebook
 from havoc.errors import HavocError, InputError, Problem
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, set_message_language, ui
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, nui, set_message_language, ui
+from havoc.rulebook.model import Ruleset
 
-MAX_BODY = 256 * 1024  # as the server's: larger requests are refused (413)
+MAX_BODY = 256 * 1024
+"""Request bodies larger than this are refused (413)."""
+
+MAX_DEPTH = 64
+"""Deepest nesting of lists and mappings a body may have (as for YAML, havoc.yamlio.MAX_DEPTH):
+a real position is a few levels deep, and the validators walk what they are given."""
+
+MAX_PROBLEMS = 50
+"""Located problems listed in one error answer; the rest are counted ("and 19,950 more problems"):
+a request with 20,000 unknown keys must not buy a 5.8 MiB answer."""
+
+POSITION_TEXT_MAX = 40_000
+"""Characters in a position sent as YAML/JSON text: any such text fits the 256 KiB body even with
+every character escaped (``\\uXXXX``, 6 bytes), so a request the schema allows is never a 413."""
+QUESTION_TEXT_MAX = 2_000
+"""Characters in a question sent as compact words."""
+
+POSITIONS_KEPT = 256
+"""Validated positions kept in memory, most recently asked first (players ask several questions
+about one table, and the page sends the whole table with each)."""
+POSITION_KEY_LIMIT = 32 * 1024  # larger positions are validated every time rather than kept
 
 
 class Refused(Exception):
-    """A request refused with a status, a code and a message in the asker's language."""
+    """A request refused: status, a short code, a message in the asker's language and the
+    located problems (``more``: found but not listed, counted before the list was cut)."""
 
-    def __init__(self, status: int, code: str, message: str, problems: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        problems: list[dict[str, Any]] | None = None,
+        lang: str = SOURCE_LANGUAGE,
+        more: int = 0,
+    ) -> None:
         super().__init__(message)
-        self.status, self.code, self.message, self.problems = status, code, message, problems or []
+        self.status, self.code, self.message, self.lang, self.more = status, code, message, lang, more
+        self.problems = problems or []
 
     def json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"error": self.code, "message": self.message}
-        if self.problems:
-            body["problems"] = self.problems
+        problems = self.problems[:MAX_PROBLEMS]
+        more = self.more + len(self.problems) - len(problems)
+        if more:
+            text = nui("and {n} more problem", "and {n} more problems", more, self.lang)
+            problems = [*problems, {"in": "request", "field": "", "message": text.format(n=more)}]
+        if problems:
+            body["problems"] = problems
         return body
 
 
-def problem_json(where: str, p: Problem) -> dict[str, Any]:
-    """A located problem as the server writes it (field path split off the message)."""
+def problem_json(where: str, p: Problem, fields: bool = False) -> dict[str, Any]:
+    """A located problem as JSON: which input, the field path, the line, what was expected.
+
+    The validators write ``field.path: expected …``; the path is split off so a form can put the
+    message next to the field it names. ``fields``: the request's top-level fields are the inputs
+    (a lookup's), and a problem names the one it is in.
+    """
     field, sep, rest = p.message.partition(": ")
     if not sep or " " in field or not field:
         field, rest = "", p.message
-    out: dict[str, Any] = {"in": where if p.file in ("position", "query", "") else p.file, "field": field}
+    # One vocabulary for every endpoint: the part of the request (position, question, request),
+    # never the name a message gives the input in the asker's language.
+    if fields:
+        place = where if p.file in ("position", "query", "") else p.file
+    else:
+        place = p.file if p.file in ("request", "path") else where
+    out: dict[str, Any] = {"in": place, "field": field}
     out["message"] = rest
     if p.line is not None:
         out["line"] = p.line
     return out
 
 
-def _query_lang(query: Mapping[str, str]) -> str:
-    wanted = query.get("lang")
-    return str(wanted) if wanted in LANGUAGES else SOURCE_LANGUAGE
-
-
-def _request_problem(lang: str, field: str, message: str) -> Refused:
+def request_problem(lang: str, field: str, message: str) -> Refused:
+    """One problem with the request's own fields (422), named by field."""
     return Refused(
         422,
         "invalid-input",
         ui("The request has problems.", lang),
         [{"in": "request", "field": field, "message": message}],
+        lang,
     )
 
 
-def _lang_of(data: Mapping[str, Any] | None, query: Mapping[str, str]) -> str:
-    wanted = data.get("lang") if data is not None else None
-    if wanted is None:
-        wanted = query.get("lang")
-    if wanted is None:
-        return SOURCE_LANGUAGE  # a browser's Accept-Language is the page's own language: it always sends lang
-    if not isinstance(wanted, str) or wanted not in LANGUAGES:
-        raise _request_problem(SOURCE_LANGUAGE, "lang", f"expected one of {', '.join(LANGUAGES)}, found {wanted!r}")
-    return wanted
-
-
-def _body(
-    text: str, query: Mapping[str, str], allowed: tuple[str, ...] | None, position: bool = True
-) -> tuple[dict[str, Any], str]:
-    lang = _query_lang(query)
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
-        raise Refused(413, "too-large", ui("The request is larger than 256 KiB.", lang))
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise Refused(400, "malformed", ui("The request is nested too deeply.", lang)) from None
-    except ValueError as exc:
-        where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
-        if isinstance(exc, json.JSONDecodeError):
-            where.update(message=ui("not valid JSON here", lang), line=exc.lineno, column=exc.colno)
-        raise Refused(400, "malformed", ui("The request is not valid JSON.", lang), [where]) from None
-    if not isinstance(data, dict):
-        raise Refused(400, "malformed", ui("The request must be a JSON object with a position.", lang))
-    lang = _lang_of(data, query)
-    set_message_language(lang)
-    unknown = [k for k in data if allowed is not None and k not in allowed]  # None: the lookup checks
-    problems = [
-        {
-            "in": "request",
-            "field": str(k),
-            "message": ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(allowed or ())),
-        }
-        for k in unknown
-    ]
-    if position and "position" not in data:
-        problems.insert(
-            0, {"in": "request", "field": "position", "message": ui("expected a position (required)", lang)}
-        )
-    if problems:
-        raise Refused(422, "invalid-input", ui("The request has problems.", lang), problems)
-    return data, lang
-
-
-_KINDS = {list: "a list", int: "a number", float: "a number", bool: "yes/no", type(None): "nothing"}
-
-
-def _invalid(exc: InputError, where: str, lang: str) -> Refused:
+def invalid(exc: InputError, where: str, lang: str, fields: bool = False) -> Refused:
+    """The validators' located problems with the position or the question (422)."""
     return Refused(
         422,
         "invalid-input",
         ui("The position or the question has problems.", lang),
-        [problem_json(where, p) for p in exc.problems],
+        [problem_json(where, p, fields) for p in exc.problems[:MAX_PROBLEMS]],
+        lang,
+        max(0, len(exc.problems) - MAX_PROBLEMS),
     )
+
+
+def too_deep(lang: str) -> Refused:
+    return Refused(
+        400,
+        "malformed",
+        ui("The request is nested too deeply.", lang),
+        [{"in": "request", "field": "", "message": f"nesting deeper than {MAX_DEPTH} levels"}],
+        lang,
+    )
+
+
+def refusal(exc: BaseException, lang: str) -> Refused | None:
+    """What an error escaping a handler is to the asker (None: a bug, not theirs): input the
+    validators refused is a 422, rules that do not load a 503."""
+    if isinstance(exc, Refused):
+        return exc
+    if isinstance(exc, InputError):
+        return invalid(exc, "request", lang)
+    if isinstance(exc, HavocError):
+        return Refused(
+            503,
+            "rules-broken",
+            ui("The rules on this server do not load.", lang),
+            [problem_json("rules", p) for p in exc.problems],
+            lang,
+        )
+    if isinstance(exc, RecursionError):
+        return too_deep(lang)
+    return None
+
+
+def first_lang(query_lang: str | None, accept: str = "") -> str:
+    """The language of refusals found before the body is read: ``?lang=``, else Accept-Language."""
+    if query_lang in LANGUAGES:
+        return str(query_lang)
+    return _accepted(accept)
+
+
+def _accepted(accept: str) -> str:
+    for part in accept.split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return SOURCE_LANGUAGE
+
+
+def lang_of(body: Mapping[str, Any] | None, query_lang: str | None, accept: str = "") -> str:
+    """The request's language: the body's ``lang``, else ``?lang=``, else Accept-Language."""
+    in_body = body is not None and "lang" in body
+    wanted = body.get("lang") if body is not None else None
+    if not in_body:
+        wanted = query_lang
+        if wanted is None:
+            return _accepted(accept)
+    if not isinstance(wanted, str) or wanted not in LANGUAGES:
+        choices = ui("expected one of {choices}, found {found}", SOURCE_LANGUAGE)
+        message = choices.format(choices=", ".join(LANGUAGES), found=repr(wanted))
+        raise request_problem(SOURCE_LANGUAGE, "lang", message)
+    return wanted
+
+
+def decode_json(text: str, lang: str) -> Any:
+    """The body's JSON value; malformed or too deeply nested JSON is a located 400."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise too_deep(lang) from None
+    except ValueError as exc:
+        where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
+        if isinstance(exc, json.JSONDecodeError):
+            where.update(message=ui("not valid JSON here", lang), line=exc.lineno, column=exc.colno)
+        raise Refused(400, "malformed", ui("The request is not valid JSON.", lang), [where], lang) from None
+
+
+def depth(data: Any, limit: int = MAX_DEPTH) -> int:
+    """How deep lists and mappings nest in ``data``, counted no further than ``limit + 1`` (so the
+    walk stops early on a deep input and its recursion is bounded)."""
+    if isinstance(data, dict):
+        values: Any = data.values()
+    elif isinstance(data, list):
+        values = data
+    else:
+        return 0
+    if limit <= 0:
+        return 1
+    deepest = 0
+    for v in values:
+        if isinstance(v, (dict, list)):
+            d = depth(v, limit - 1)
+            if d > deepest:
+                deepest = d
+                if deepest >= limit:
+                    break
+    return deepest + 1
+
+
+def _kind(value: Any) -> str:
+    return {list: "a list", int: "a number", float: "a number", bool: "yes/no", type(None): "nothing"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _position_key(data: Any) -> str:
+    """The key a position is kept under ("" for one not kept): the position as sent."""
+    if isinstance(data, str):
+        key = "text:" + data
+    elif isinstance(data, dict):
+        # repr of JSON values is unambiguous and twice as fast as json.dumps; a table sent with
+        # its keys in another order is only a miss
+        key = repr(data)
+    else:
+        return ""
+    return key if len(key) <= POSITION_KEY_LIMIT else ""
+
+
+class Asked:
+    """A request's body read and checked: its fields, its language and its position's key."""
+
+    __slots__ = ("data", "key", "lang")
+
+    def __init__(self, data: dict[str, Any], lang: str, key: str) -> None:
+        self.data, self.lang, self.key = data, lang, key
 
 
 class Engine:
     """The handlers for one ruleset; validated positions are kept (players ask several questions
-    about one table, and the page sends the whole table with each)."""
+    about one table, and the page sends the whole table with each). Safe to call from worker
+    threads (the server answers large bodies in one)."""
 
-    KEPT = 64
+    def __init__(self, rs: Ruleset | str | None = None) -> None:
+        self.rs = rs if isinstance(rs, Ruleset) else api.load_ruleset(rs)
+        self._positions: OrderedDict[str, Any] = OrderedDict()
+        self._kept_lock = threading.Lock()
 
-    def __init__(self, ruleset: str | None = None) -> None:
-        self.rs = api.load_ruleset(ruleset)
-        self._positions: dict[str, Any] = {}
+    # --- reading a request ----------------------------------------------------------------
+    def read(
+        self,
+        data: Any,
+        allowed: tuple[str, ...] | None,
+        first: str,
+        query_lang: str | None = None,
+        accept: str = "",
+        position: bool = True,
+    ) -> Asked:
+        """The decoded body checked: a mapping, not nested too deeply, its language, no unknown
+        field (``allowed`` None: the lookup checks its own) and a position when one is needed.
+        ``first`` is the language of the refusals found before the body's own ``lang`` is read."""
+        if not isinstance(data, dict):
+            raise Refused(400, "malformed", ui("The request must be a JSON object with a position.", first), lang=first)
+        key = _position_key(data.get("position")) if position else ""
+        if key and self._kept(key) is not None:
+            # a kept position was checked when it was first sent: only the rest is walked
+            deepest = 1 + max((depth(v, MAX_DEPTH - 1) for k, v in data.items() if k != "position"), default=0)
+        else:
+            deepest = depth(data)
+        if deepest > MAX_DEPTH:
+            raise too_deep(first)
+        lang = lang_of(data, query_lang, accept)
+        set_message_language(lang)  # the located problems below come in the asker's language
+        unknown = [k for k in data if k not in allowed] if allowed is not None else []
+        missing = position and "position" not in data
+        if unknown or missing:
+            choices = ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(allowed or ()))
+            problems = [{"in": "request", "field": str(k), "message": choices} for k in unknown[:MAX_PROBLEMS]]
+            if missing:
+                problems.insert(
+                    0, {"in": "request", "field": "position", "message": ui("expected a position (required)", lang)}
+                )
+            more = max(0, len(unknown) - MAX_PROBLEMS)
+            raise Refused(422, "invalid-input", ui("The request has problems.", lang), problems, lang, more)
+        return Asked(data, lang, key)
 
-    def position(self, data: Any, lang: str) -> Any:
-        key = "text:" + data if isinstance(data, str) else repr(data) if isinstance(data, dict) else ""
-        if key in self._positions:
-            return self._positions[key]
-        try:
-            if isinstance(data, str):
-                pos = game.of(self.rs).parse_position_text(data, self.rs, "position")
-            elif isinstance(data, dict):
-                pos = api.load_position(data, self.rs)
-            else:
-                kind = _KINDS.get(type(data), type(data).__name__)
-                raise InputError([Problem("position", None, f"expected a mapping or YAML/JSON text, found {kind}")])
-        except InputError as exc:
-            raise _invalid(exc, "position", lang) from None
+    # --- positions --------------------------------------------------------------------------
+    def _kept(self, key: str) -> Any:
+        with self._kept_lock:
+            found = self._positions.get(key)
+            if found is not None:
+                self._positions.move_to_end(key)
+            return found
+
+    def position(self, data: Any, lang: str, key: str | None = None) -> Any:
+        """The validated position; one asked about before comes from memory (never from disk).
+
+        The interpreter only reads a position, so one validated Position can answer many
+        questions; the key is the position as sent.
+        """
+        if isinstance(data, str) and len(data) > POSITION_TEXT_MAX:
+            raise request_problem(lang, "position", f"expected at most {POSITION_TEXT_MAX} characters")
+        if key is None:
+            key = _position_key(data)
         if key:
-            if len(self._positions) >= self.KEPT:
-                self._positions.pop(next(iter(self._positions)))
-            self._positions[key] = pos
+            found = self._kept(key)
+            if found is not None:
+                return found
+        pos = self._validate(data, lang)
+        if key:
+            with self._kept_lock:
+                self._positions[key] = pos
+                if len(self._positions) > POSITIONS_KEPT:
+                    self._positions.popitem(last=False)
         return pos
 
-    def answer(self, pos: Any, question: Any, lang: str) -> dict[str, Any]:
+    def _validate(self, data: Any, lang: str) -> Any:
         try:
-            q = api.load_query(question, pos)
+            if isinstance(data, str):
+                return game.of(self.rs).parse_position_text(data, self.rs, "position")
+            if isinstance(data, dict):
+                return api.load_position(data, self.rs)
+            raise InputError([Problem("position", None, f"expected a mapping or YAML/JSON text, found {_kind(data)}")])
+        except InputError as exc:
+            raise invalid(exc, "position", lang) from None
+
+    # --- answering --------------------------------------------------------------------------
+    def answer(self, pos: Any, question: Any, lang: str) -> dict[str, Any]:
+        """The answer's JSON values (as ``havoc ask --json``) to one question about ``pos``."""
+        try:
+            q = api.load_query(question, pos, self.rs)
             result = api.answer_for(self.rs, pos, q, lang)
         except InputError as exc:
-            raise _invalid(exc, "question", lang) from None
+            raise invalid(exc, "question", lang) from None
         out: dict[str, Any] = result.to_dict()
         return out
 
-    def ask(self, text: str, query: Mapping[str, str]) -> dict[str, Any]:
-        data, lang = _body(text, query, ("position", "question", "lang"))
-        pos = self.position(data["position"], lang)
+    def ask(self, asked: Asked) -> dict[str, Any]:
+        """``/api/ask``: a position and a question (a mapping or the compact words)."""
+        data, lang = asked.data, asked.lang
+        pos = self.position(data["position"], lang, asked.key)
         question = data.get("question")
         if question is None:
-            raise _request_problem(lang, "question", "expected a question (required)")
+            raise request_problem(lang, "question", ui("expected a question (required)", lang))
         if isinstance(question, list) and not all(isinstance(w, str) for w in question):
             question = None
+        if isinstance(question, str) and len(question) > QUESTION_TEXT_MAX:
+            raise request_problem(lang, "question", f"expected at most {QUESTION_TEXT_MAX} characters")
         if not isinstance(question, (dict, str, list)):
-            raise _request_problem(lang, "question", "expected a mapping ({ask: move, …}) or the compact words")
+            message = ui("expected a mapping ({ask: move, …}) or the compact words", lang)
+            raise request_problem(lang, "question", message)
         return self.answer(pos, question, lang)
 
-    def fixed(self, kind: str, keys: tuple[str, ...], text: str, query: Mapping[str, str]) -> dict[str, Any]:
-        """``/api/legal``, ``/api/battle``, ``/api/score``: the question's fields at the top level."""
-        data, lang = _body(text, query, ("position", *keys, "lang"))
-        pos = self.position(data["position"], lang)
-        return self.answer(pos, {"ask": kind, **{k: data[k] for k in keys if data.get(k) is not None}}, lang)
+    def fixed(self, kind: str, keys: tuple[str, ...], asked: Asked) -> dict[str, Any]:
+        """``POST /api/<kind>`` for a kind the game declares as a shortcut: the question's fields at the top level."""
+        pos = self.position(asked.data["position"], asked.lang, asked.key)
+        question: dict[str, Any] = {"ask": kind}
+        for k in keys:
+            if k in asked.data:  # a null is passed on, for the validator to refuse (the schema does)
+                question[k] = asked.data[k]
+        return self.answer(pos, question, asked.lang)
 
-    def decide(self, name: str, text: str, query: Mapping[str, str]) -> dict[str, Any]:
-        data, lang = _body(text, query, ("position", "question", "lang"))
-        pos = self.position(data["position"], lang)
-        question = data.get("question")
+    def decide(self, name: str, asked: Asked) -> dict[str, Any]:
+        """One of the game's other deciders: the decision, the rule that decided it and what it set aside."""
+        lang = asked.lang
+        pos = self.position(asked.data["position"], lang, asked.key)
+        question = asked.data.get("question")
         if not isinstance(question, dict):
-            raise _request_problem(lang, "question", "expected a mapping")
+            raise request_problem(lang, "question", ui("expected a mapping", lang))
         try:
             result = game.extra_answers(game.of(self.rs))[name](self.rs, pos, question, lang)
         except InputError as exc:
-            raise _invalid(exc, "question", lang) from None
+            raise invalid(exc, "question", lang) from None
         out: dict[str, Any] = result.to_json()
         return out
 
-    def lookup(self, name: str, text: str, query: Mapping[str, str]) -> dict[str, Any]:
+    def lookup(self, name: str, asked: Asked) -> dict[str, Any]:
         """A game's lookup without a position (the chart lookups of a ruleset's site page): the
         request's fields go to the game's function, as its command line's do."""
-        data, lang = _body(text, query, None, position=False)
-        fields = {k: v for k, v in data.items() if k != "lang"}
+        fields = {k: v for k, v in asked.data.items() if k != "lang"}
         try:
-            out: dict[str, Any] = game.lookups(game.of(self.rs))[name](self.rs, fields, lang)
+            out: dict[str, Any] = game.lookups(game.of(self.rs))[name](self.rs, fields, asked.lang)
         except InputError as exc:
-            raise _invalid(exc, "request", lang) from None
+            raise invalid(exc, "request", asked.lang, fields=True) from None
         return out
 
-    def labels(self, query: Mapping[str, str]) -> dict[str, Any]:
-        lang = _lang_of(None, query)
+    def labels(self, lang: str) -> dict[str, Any]:
+        """The words an answer's JSON leaves as IDs (figures, factions), for a page to show."""
         words = game.of(self.rs).labels()
         return {
             "lang": lang,
@@ -215,28 +405,35 @@ class Engine:
             "factions": {f: words.name(f, lang) for f in words.parties()},
         }
 
+    # --- the in-browser transport ------------------------------------------------------------
     def route(self, method: str, path: str, text: str, query: Mapping[str, str]) -> dict[str, Any]:
         name = path.removeprefix("/api/")
+        first = first_lang(query.get("lang"))
         played = game.of(self.rs) if self.rs.game else None
         lookups = game.lookups(played) if played else {}
+        extra = game.extra_answers(played) if played else {}
         shortcuts = game.shortcuts(played)  # the kinds the game gives an address of their own
-        posts = {"ask", *shortcuts, *(game.extra_answers(played) if played else {}), *lookups}
+        posts = {"ask", *shortcuts, *extra, *lookups}
         gets = {"health", "labels"}
         if name not in posts | gets:
-            raise Refused(404, "not-found", ui("There is no such address.", _query_lang(query)))
+            raise Refused(404, "not-found", ui("There is no such address.", first), lang=first)
         if (method == "GET") != (name in gets):
-            raise Refused(405, "method-not-allowed", ui("This address does not take this method.", _query_lang(query)))
+            raise Refused(405, "method-not-allowed", ui("This address does not take this method.", first), lang=first)
         if name == "health":
             return {"status": "ok"}
         if name == "labels":
-            return self.labels(query)
+            return self.labels(lang_of(None, query.get("lang")))
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
+            raise Refused(413, "too-large", ui("The request is larger than 256 KiB.", first), lang=first)
+        data = decode_json(text, first)
         if name == "ask":
-            return self.ask(text, query)
+            return self.ask(self.read(data, ("position", "question", "lang"), first, query.get("lang")))
         if name in shortcuts:
-            return self.fixed(name, shortcuts[name].fields, text, query)
+            keys = shortcuts[name].fields
+            return self.fixed(name, keys, self.read(data, ("position", *keys, "lang"), first, query.get("lang")))
         if name in lookups:
-            return self.lookup(name, text, query)
-        return self.decide(name, text, query)
+            return self.lookup(name, self.read(data, None, first, query.get("lang"), position=False))
+        return self.decide(name, self.read(data, ("position", "question", "lang"), first, query.get("lang")))
 
 
 _engines: dict[str, Engine] = {}
@@ -250,33 +447,16 @@ def handle(method: str, path: str, body: str = "", query: Mapping[str, str] | No
         engine = _engines.get(name)
         if engine is None:
             if name and name not in rulebook.ruleset_names():
-                raise Refused(404, "not-found", ui("There is no such address.", _query_lang(query)))
+                first = first_lang(query.get("lang"))
+                raise Refused(404, "not-found", ui("There is no such address.", first), lang=first)
             engine = _engines[name] = Engine(name or None)
         status, out = 200, engine.route(method.upper(), path, body, query)
-    except Refused as exc:
-        status, out = exc.status, exc.json()
-    except InputError as exc:
-        status, out = (
-            422,
-            Refused(
-                422,
-                "invalid-input",
-                ui("The position or the question has problems.", _query_lang(query)),
-                [problem_json("request", p) for p in exc.problems],
-            ).json(),
-        )
-    except HavocError as exc:
-        status, out = (
-            503,
-            Refused(
-                503,
-                "rules-broken",
-                ui("The rules on this server do not load.", _query_lang(query)),
-                [problem_json("rules", p) for p in exc.problems],
-            ).json(),
-        )
-    except Exception:  # a bug: the page still gets JSON (the parity and fuzz tests look for these)
-        status, out = 500, {"error": "internal", "message": "internal error"}
+    except Exception as exc:  # a bug is a 500 in JSON (the parity and fuzz tests look for these)
+        refused = refusal(exc, first_lang(query.get("lang")))
+        if refused is None:
+            status, out = 500, {"error": "internal", "message": "internal error"}
+        else:
+            status, out = refused.status, refused.json()
     return json.dumps({"status": status, "body": out}, ensure_ascii=False)
 
 
@@ -292,38 +472,37 @@ def setup(root: str) -> None:
         os.chmod(key, 0o600)
 
 
-def preload() -> None:
-    """Import the default ruleset's game now: the phone compiles each module from source (no
-    bytecode ships), and the worker does it right after it reports ready, not on the first question."""
+def _import_game(package_name: str) -> None:
+    """Import every module of a game's package (module-level data, a game's vocabulary, included)."""
     import importlib
     import pkgutil
 
-    rs = api.load_ruleset()
-    if not rs.game:
-        return
-    package = importlib.import_module(rs.game)
-    for info in pkgutil.walk_packages(getattr(package, "__path__", []), rs.game + "."):
+    package = importlib.import_module(package_name)
+    for info in pkgutil.walk_packages(getattr(package, "__path__", []), package_name + "."):
         importlib.import_module(info.name)
+
+
+def preload() -> None:
+    """Import the default ruleset's game now: the phone compiles each module from source (no
+    bytecode ships), and the worker does it right after it reports ready, not on the first question."""
+    rs = api.load_ruleset()
+    if rs.game:
+        _import_game(rs.game)
 
 
 def warm() -> None:
     """Fill the bundle's cache (run by the build in the staged bundle, after :func:`setup`): every
     ruleset and every language's catalogs, validated once here instead of on each phone."""
-    import importlib
-    import pkgutil
-
-    import havoc.games
-    from havoc import rulebook
     from havoc.i18n import translator
 
-    for info in pkgutil.walk_packages(havoc.games.__path__, "havoc.games."):
-        importlib.import_module(info.name)  # module-level data (a game's vocabulary) is cached too
     for name in rulebook.ruleset_names():
-        rulebook.load(name)
+        loaded = rulebook.load(name)
+        if loaded.game.startswith("havoc."):  # a game installed from elsewhere is not in the bundle
+            _import_game(loaded.game)  # found through the ruleset, as every game is
     for lang in LANGUAGES:
         translator(lang)
         ui("Yes", lang)
     rs = api.load_ruleset()
-    if rs.game.startswith("havoc."):  # a game installed from elsewhere is not in the bundle
+    if rs.game.startswith("havoc."):
         game.of(rs).labels()
         Engine()

@@ -16,11 +16,10 @@ import gc
 import json
 import logging
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import anyio
 import anyio.to_thread
@@ -30,71 +29,41 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from havoc import api, game
-from havoc.errors import HavocError, InputError, Problem
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, message_language, nui, set_message_language, ui
+from havoc import game
+from havoc.errors import HavocError, InputError
+from havoc.i18n import LANGUAGES, ui
 from havoc.rulebook.model import Ruleset
-from havoc.server.openapi import POSITION_TEXT_MAX, QUESTION_TEXT_MAX
 from havoc.server.site import Kept, SiteFiles, prepare, send
+from havoc.webapi import (
+    MAX_BODY,
+    MAX_DEPTH,
+    MAX_PROBLEMS,
+    Asked,
+    Engine,
+    Refused,
+    decode_json,
+    first_lang,
+    lang_of,
+    problem_json,
+    refusal,
+)
 
-MAX_BODY = 256 * 1024
-"""Request bodies larger than this are refused (413) while they are read."""
-
-MAX_DEPTH = 64
-"""Deepest nesting of lists and mappings a JSON body may have (as for YAML, havoc.yamlio.MAX_DEPTH):
-a real position is a few levels deep, and the validators walk what they are given."""
-
-BODY_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml")
-"""The Content-Types a body may have (none at all is read as JSON); any other is a 415."""
+__all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_PROBLEMS", "Refused", "create_app"]
 
 LIMIT_PATTERN = re.compile(r"[0-9]{1,3}")
 """?limit= as ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses)."""
 
+BODY_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml")
+"""The Content-Types a body may have (none at all is read as JSON); any other is a 415."""
+
 log = logging.getLogger("havoc.server")
 
 Handler = Callable[[Request], Awaitable[Response]]
-Work = Callable[[dict[str, Any], str], Response]
-"""What an endpoint does with a parsed body and the asker's language (possibly in a worker thread)."""
+Work = Callable[[Asked], Any]
+"""What an endpoint does with a read body: the JSON values of its answer (possibly in a worker thread)."""
 
 HERE = Path(__file__).parent
 JSON_TYPE = "application/json; charset=utf-8"
-
-
-MAX_PROBLEMS = 50
-"""Located problems listed in one error answer; the rest are counted ("and 19,950 more problems"):
-a request with 20,000 unknown keys must not buy a 5.8 MiB answer."""
-
-
-class HTTPProblem(Exception):
-    """A request the API refuses: status, a short code, and a message in the asker's language."""
-
-    def __init__(
-        self,
-        status: int,
-        code: str,
-        message: str,
-        problems: list[dict[str, Any]] | None = None,
-        lang: str | None = None,
-        more: int = 0,
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.problems = problems or []
-        self.lang = lang or message_language()
-        self.more = more  # problems found but not listed (counted before the list was cut)
-
-    def response(self) -> Response:
-        body: dict[str, Any] = {"error": self.code, "message": self.message}
-        problems = self.problems[:MAX_PROBLEMS]
-        more = self.more + len(self.problems) - len(problems)
-        if more:
-            text = nui("and {n} more problem", "and {n} more problems", more, self.lang)
-            problems = [*problems, {"in": "request", "field": "", "message": text.format(n=more)}]
-        if problems:
-            body["problems"] = problems
-        return _json(body, self.status)
 
 
 def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
@@ -102,22 +71,8 @@ def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None
     return Response(body, status, headers=dict(headers or {}), media_type=JSON_TYPE)
 
 
-def problem_json(where: str, p: Problem) -> dict[str, Any]:
-    """A located problem as JSON: which input, the field path, the line, what was expected.
-
-    The validators write ``field.path: expected …``; the path is split off so a form can put the
-    message next to the field it names.
-    """
-    field, sep, rest = p.message.partition(": ")
-    if not sep or " " in field or not field:
-        field, rest = "", p.message
-    # One vocabulary for every endpoint: the part of the request (position, question, request),
-    # never the name a message gives the input in the asker's language.
-    out: dict[str, Any] = {"in": p.file if p.file in ("request", "path") else where, "field": field}
-    out["message"] = rest
-    if p.line is not None:
-        out["line"] = p.line
-    return out
+def refused(exc: Refused) -> Response:
+    return _json(exc.json(), exc.status)
 
 
 INLINE_BYTES = 16 * 1024
@@ -134,117 +89,163 @@ def _heavy() -> anyio.CapacityLimiter:
     return _heavy_limiter
 
 
-POSITIONS_KEPT = 256
-"""Validated positions kept in memory, most recently asked first (players ask several questions
-about one table, and the page sends the whole table with each)."""
-POSITION_KEY_LIMIT = 32 * 1024  # larger positions are validated every time rather than kept
+def safe_lang(request: Request) -> str:
+    """The language from the URL or headers alone, for errors found before the body is read."""
+    return first_lang(request.query_params.get("lang"), request.headers.get("accept-language", ""))
+
+
+def request_lang(request: Request) -> str:
+    """A GET request's language: ``?lang=``, else Accept-Language (an unknown ``?lang=`` is a 422)."""
+    return lang_of(None, request.query_params.get("lang"), request.headers.get("accept-language", ""))
+
+
+class Head:
+    """What a POST's transport needs from its request line and headers, read once."""
+
+    __slots__ = ("accept", "ctype", "declared", "query_lang")
+
+    def __init__(self, ctype: str, query_lang: str | None, accept: str, declared: str) -> None:
+        self.ctype, self.query_lang, self.accept, self.declared = ctype, query_lang, accept, declared
+
+    @classmethod
+    def of_request(cls, request: Request) -> Head:
+        headers = request.headers
+        return cls(
+            headers.get("content-type", ""),
+            request.query_params.get("lang"),
+            headers.get("accept-language", ""),
+            headers.get("content-length", ""),
+        )
+
+    @classmethod
+    def of_scope(cls, scope: Scope) -> Head:
+        """As :meth:`of_request` reads them: a header's first value, a query parameter's last."""
+        found: dict[bytes, bytes] = {}
+        for name, value in scope["headers"]:
+            if name in _HEAD_NAMES and name not in found:
+                found[name] = value
+        query = scope.get("query_string", b"")
+        query_lang = dict(parse_qsl(query.decode("latin-1"), keep_blank_values=True)).get("lang") if query else None
+        return cls(
+            found.get(b"content-type", b"").decode("latin-1"),
+            query_lang,
+            found.get(b"accept-language", b"").decode("latin-1"),
+            found.get(b"content-length", b"").decode("latin-1"),
+        )
+
+    def first(self) -> str:
+        """The language of refusals found before the body is read."""
+        return first_lang(self.query_lang, self.accept)
+
+    def too_large(self) -> Refused:
+        return Refused(413, "too-large", ui("The request is larger than 256 KiB.", self.first()))
+
+    def check_declared(self) -> None:
+        """A body declared larger than :data:`MAX_BODY` is refused before it is read (and one
+        that is longer than declared is cut off while it is read)."""
+        declared = self.declared
+        if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
+            raise self.too_large()
+
+
+_HEAD_NAMES = frozenset({b"content-type", b"accept-language", b"content-length"})
+_JSON_TYPE_BYTES = JSON_TYPE.encode("latin-1")
+
+
+def _json_head(length: int) -> list[tuple[bytes, bytes]]:
+    """The headers Starlette's Response writes for a JSON body (the same bytes either way)."""
+    return [(b"content-length", str(length).encode("latin-1")), (b"content-type", _JSON_TYPE_BYTES)]
 
 
 class Api:
-    """The handlers, bound to one loaded ruleset."""
+    """The HTTP transport around one :class:`havoc.webapi.Engine`: bytes, headers, Content-Type
+    and YAML bodies here; reading, answering and refusing there."""
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
-        self._positions: OrderedDict[str, Any] = OrderedDict()
-        self._kept_lock = threading.Lock()  # large bodies are answered in worker threads
+        self.engine = Engine(rs)
 
-    # --- request reading ------------------------------------------------------------
-    @staticmethod
-    def lang_of(request: Request, body: Mapping[str, Any] | None = None) -> str:
-        """The request's language: the body's ``lang``, else ``?lang=``, else Accept-Language."""
-        in_body = body is not None and "lang" in body
-        wanted = body.get("lang") if body is not None else None
-        if not in_body:
-            wanted = request.query_params.get("lang")
-        if wanted is None and not in_body:
-            accept = request.headers.get("accept-language", "")
-            for part in accept.split(","):
-                code = part.split(";")[0].strip().lower()[:2]
-                if code in LANGUAGES:
-                    return code
-            return SOURCE_LANGUAGE
-        if not isinstance(wanted, str) or wanted not in LANGUAGES:
-            raise HTTPProblem(
-                422,
-                "invalid-input",
-                ui("The request has problems.", SOURCE_LANGUAGE),
-                [
-                    {
-                        "in": "request",
-                        "field": "lang",
-                        "message": ui("expected one of {choices}, found {found}", SOURCE_LANGUAGE).format(
-                            choices=", ".join(LANGUAGES), found=repr(wanted)
-                        ),
-                    }
-                ],
-            )
-        return wanted
-
-    @staticmethod
-    async def read_body(request: Request) -> bytes:
-        """The body, refused as soon as it passes :data:`MAX_BODY` (whatever Content-Length says)."""
-        declared = request.headers.get("content-length", "")
-        if declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
-            raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", Api.safe_lang(request)))
+    async def handle(self, request: Request, allowed: tuple[str, ...], work: Work) -> Response:
+        """A POST through Starlette's router (the front door answers these itself, see :class:`Front`)."""
+        head = Head.of_request(request)
         size = 0
         chunks: list[bytes] = []
+        head.check_declared()
         async for chunk in request.stream():
             size += len(chunk)
             if size > MAX_BODY:
-                raise HTTPProblem(413, "too-large", ui("The request is larger than 256 KiB.", Api.safe_lang(request)))
+                raise head.too_large()
             chunks.append(chunk)
-        return b"".join(chunks)
+        status, body = await self.answer(head, b"".join(chunks), allowed, work)
+        return Response(body, status, media_type=JSON_TYPE)
 
-    @staticmethod
-    def safe_lang(request: Request) -> str:
-        """The language from the URL or headers alone, for errors found before the body is read."""
-        wanted = request.query_params.get("lang")
-        if wanted in LANGUAGES:
-            return str(wanted)
-        for part in request.headers.get("accept-language", "").split(","):
-            code = part.split(";")[0].strip().lower()[:2]
-            if code in LANGUAGES:
-                return code
-        return SOURCE_LANGUAGE
+    async def posted(self, scope: Scope, receive: Receive, send: Send, allowed: tuple[str, ...], work: Work) -> None:
+        """A POST answered straight from the ASGI scope: the same checks, answer and refusals as
+        :meth:`handle`, without building Starlette's request, router match and middleware stack
+        for each question (the work a bare ``/api/health`` costs)."""
+        head = Head.of_scope(scope)
+        try:
+            head.check_declared()
+            size = 0
+            chunks: list[bytes] = []
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return  # nobody to answer
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise head.too_large()
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    break
+            status, body = await self.answer(head, b"".join(chunks), allowed, work)
+        except Exception as exc:
+            answer = problem_response(exc, head.first, f"POST {scope['path']}")
+            if answer is None:  # a bug: the asker still gets JSON, the log gets the trace
+                await refused(Refused(500, "internal", "internal error"))(scope, receive, send)
+                raise
+            await answer(scope, receive, send)
+            return
+        await send({"type": "http.response.start", "status": status, "headers": _json_head(len(body))})
+        await send({"type": "http.response.body", "body": body})
 
-    async def handle(self, request: Request, allowed: tuple[str, ...], work: Work) -> Response:
-        """Read the body, then parse, validate and answer: on the event loop when the body is
-        small (a thread hop would cost more than the work), in a worker thread when it is large
-        enough that its parse and problems could hold up every other client."""
-        raw = await self.read_body(request)
+    async def answer(self, head: Head, raw: bytes, allowed: tuple[str, ...], work: Work) -> tuple[int, bytes]:
+        """Parse, validate and answer: on the event loop when the body is small (a thread hop
+        would cost more than the work), in a worker thread when it is large enough that its parse
+        and problems could hold up every other client."""
         if len(raw) <= INLINE_BYTES:
-            return self._work(request, raw, allowed, work)
-        return await anyio.to_thread.run_sync(self._work, request, raw, allowed, work, limiter=_heavy())
+            return self._work(head, raw, allowed, work)
+        return await anyio.to_thread.run_sync(self._work, head, raw, allowed, work, limiter=_heavy())
 
-    def _work(self, request: Request, raw: bytes, allowed: tuple[str, ...], work: Work) -> Response:
-        data, lang = self.parse(request, raw, allowed)
-        return work(data, lang)
+    def _work(self, head: Head, raw: bytes, allowed: tuple[str, ...], work: Work) -> tuple[int, bytes]:
+        out = work(self.parse(head, raw, allowed))
+        # the C encoder's fast path (ASCII escapes): the same JSON values as `havoc ask --json`
+        return 200, json.dumps(out).encode()
 
-    def parse(self, request: Request, raw: bytes, allowed: tuple[str, ...]) -> tuple[dict[str, Any], str]:
-        """The body as a mapping (JSON, or YAML when the Content-Type says so) and its language."""
-        # the language of the errors found before the body's own ``lang`` is read (worked out only
-        # when there is an error: the answer's language comes from the body)
-        first = self.safe_lang
-        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    def parse(self, head: Head, raw: bytes, allowed: tuple[str, ...]) -> Asked:
+        """The body as a mapping (JSON, or YAML when the Content-Type says so), read by the engine."""
+        # the language of the errors found before the body's own ``lang`` is read (the answer's
+        # comes from the body): worked out once, here
+        first = head.first()
+        ctype = head.ctype.split(";")[0].strip().lower()
         if ctype and ctype not in BODY_TYPES:
-            raise HTTPProblem(
+            raise Refused(
                 415,
                 "unsupported-media-type",
-                ui("The request must be JSON (application/json) or YAML (application/yaml).", first(request)),
+                ui("The request must be JSON (application/json) or YAML (application/yaml).", first),
                 [
                     {
                         "in": "header",
                         "field": "Content-Type",
-                        "message": ui("expected one of {choices}", first(request)).format(
-                            choices=", ".join(BODY_TYPES)
-                        ),
+                        "message": ui("expected one of {choices}", first).format(choices=", ".join(BODY_TYPES)),
                     }
                 ],
             )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise HTTPProblem(400, "malformed", ui("The request is not UTF-8 text.", first(request))) from None
+            raise Refused(400, "malformed", ui("The request is not UTF-8 text.", first)) from None
         data: Any
         if "yaml" in ctype:
             from havoc.yamlio import YamlError, loads
@@ -252,216 +253,61 @@ class Api:
             try:
                 data = loads(text, "request")
             except YamlError as exc:
-                raise HTTPProblem(
+                raise Refused(
                     400,
                     "malformed",
-                    ui("The request is not valid YAML.", first(request)),
+                    ui("The request is not valid YAML.", first),
                     [problem_json("request", exc.problem)],
                 ) from None
         else:
             try:
-                data = json.loads(text)
-            except RecursionError:
-                raise too_deep(first(request)) from None
-            except ValueError as exc:
-                where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
-                if isinstance(exc, json.JSONDecodeError):
-                    where.update(message=ui("not valid JSON here", first(request)), line=exc.lineno, column=exc.colno)
-                raise HTTPProblem(
-                    400, "malformed", ui("The request is not valid JSON.", first(request)), [where]
-                ) from None
-        if not isinstance(data, dict):
-            raise HTTPProblem(
-                400, "malformed", ui("The request must be a JSON object with a position.", first(request))
-            ) from None
-        if _depth(data) > MAX_DEPTH:
-            raise too_deep(first(request))
-        lang = self.lang_of(request, data)
-        set_message_language(lang)  # the located problems below come in the asker's language
-        unknown = [k for k in data if k not in allowed]
-        missing = "position" not in data
-        if unknown or missing:
-            problems = [
-                {
-                    "in": "request",
-                    "field": str(k),
-                    "message": ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(allowed)),
-                }
-                for k in unknown[:MAX_PROBLEMS]
-            ]
-            if missing:
-                problems.insert(
-                    0, {"in": "request", "field": "position", "message": ui("expected a position (required)", lang)}
-                )
-            more = max(0, len(unknown) - MAX_PROBLEMS)
-            raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems, lang, more)
-        return data, lang
-
-    def position(self, data: Any, lang: str) -> Any:
-        """The validated position; one asked about before comes from memory (never from disk).
-
-        The interpreter only reads a position, so one validated Position can answer many
-        questions; the key is the position as sent.
-        """
-        if isinstance(data, str):
-            if len(data) > POSITION_TEXT_MAX:
-                raise HTTPProblem(
-                    422,
-                    "invalid-input",
-                    ui("The request has problems.", lang),
-                    [
-                        {
-                            "in": "request",
-                            "field": "position",
-                            "message": f"expected at most {POSITION_TEXT_MAX} characters",
-                        }
-                    ],
-                    lang,
-                )
-            key = "text:" + data
-        elif isinstance(data, dict):
-            # repr of JSON values is unambiguous and twice as fast as json.dumps; a table sent with
-            # its keys in another order is only a miss
-            key = repr(data)
-        else:
-            key = ""
-        if key and len(key) <= POSITION_KEY_LIMIT:
-            with self._kept_lock:
-                found = self._positions.get(key)
-                if found is not None:
-                    self._positions.move_to_end(key)
-                    return found
-        pos = self._validate(data, lang)
-        if key and len(key) <= POSITION_KEY_LIMIT:
-            with self._kept_lock:
-                self._positions[key] = pos
-                if len(self._positions) > POSITIONS_KEPT:
-                    self._positions.popitem(last=False)
-        return pos
-
-    def _validate(self, data: Any, lang: str) -> Any:
-        try:
-            if isinstance(data, str):
-                return game.of(self.rs).parse_position_text(data, self.rs, "position")
-            if isinstance(data, dict):
-                return api.load_position(data, self.rs)
-            raise InputError([Problem("position", None, f"expected a mapping or YAML/JSON text, found {_kind(data)}")])
-        except InputError as exc:
-            raise self.invalid(exc, "position", lang) from None
-
-    def invalid(self, exc: InputError, where: str, lang: str) -> HTTPProblem:
-        return HTTPProblem(
-            422,
-            "invalid-input",
-            ui("The position or the question has problems.", lang),
-            [problem_json(where, p) for p in exc.problems[:MAX_PROBLEMS]],
-            lang,
-            max(0, len(exc.problems) - MAX_PROBLEMS),
-        )
-
-    def answer(self, pos: Any, query: Any, lang: str) -> Response:
-        try:
-            q = api.load_query(query, pos, self.rs)
-        except InputError as exc:
-            raise self.invalid(exc, "question", lang) from None
-        try:
-            result = api.answer_for(self.rs, pos, q, lang)
-        except InputError as exc:
-            raise self.invalid(exc, "question", lang) from None
-        # the C encoder's fast path (ASCII escapes): the same JSON values as `havoc ask --json`
-        return Response(json.dumps(result.to_dict()), media_type=JSON_TYPE)
+                data = json.loads(text)  # the common case first; a refusal is worded by decode_json
+            except (ValueError, RecursionError):
+                data = decode_json(text, first)
+        return self.engine.read(data, allowed, first, head.query_lang, head.accept)
 
     # --- endpoints ----------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
         return _json({"status": "ok"}, headers={"Cache-Control": "no-store"})
 
-    async def ask(self, request: Request) -> Response:
-        return await self.handle(request, ("position", "question", "lang"), self._ask)
+    def posting(self, allowed: tuple[str, ...], work: Work) -> Handler:
+        """The endpoint of a POST whose body ``work`` answers (marked for :class:`Front`)."""
 
-    def _ask(self, data: dict[str, Any], lang: str) -> Response:
-        pos = self.position(data["position"], lang)
-        question = data.get("question")
-        if question is None:
-            raise HTTPProblem(
-                422,
-                "invalid-input",
-                ui("The request has problems.", lang),
-                [{"in": "request", "field": "question", "message": ui("expected a question (required)", lang)}],
-            )
-        if isinstance(question, list) and not all(isinstance(w, str) for w in question):
-            question = None
-        if isinstance(question, str) and len(question) > QUESTION_TEXT_MAX:
-            raise HTTPProblem(
-                422,
-                "invalid-input",
-                ui("The request has problems.", lang),
-                [{"in": "request", "field": "question", "message": f"expected at most {QUESTION_TEXT_MAX} characters"}],
-                lang,
-            )
-        if not isinstance(question, (dict, str, list)):
-            raise HTTPProblem(
-                422,
-                "invalid-input",
-                ui("The request has problems.", lang),
-                [
-                    {
-                        "in": "request",
-                        "field": "question",
-                        "message": ui("expected a mapping ({ask: move, …}) or the compact words", lang),
-                    }
-                ],
-            )
-        return self.answer(pos, question, lang)
+        async def endpoint(request: Request) -> Response:
+            return await self.handle(request, allowed, work)
+
+        endpoint.body_work = (allowed, work)  # type: ignore[attr-defined]
+        return endpoint
 
     def asking(self, kind: str, fields: tuple[str, ...]) -> Handler:
         """POST /api/<kind>: the question ``{ask: kind}`` with ``fields`` from the body."""
 
-        def work(data: dict[str, Any], lang: str) -> Response:
-            pos = self.position(data["position"], lang)
-            return self.answer(pos, _query(kind, data, fields), lang)
+        def work(asked: Asked) -> dict[str, Any]:
+            return self.engine.fixed(kind, fields, asked)
 
-        async def endpoint(request: Request) -> Response:
-            return await self.handle(request, ("position", *fields, "lang"), work)
+        return self.posting(("position", *fields, "lang"), work)
 
-        return endpoint
-
-    def extra(self, name: str) -> Callable[[Request], Awaitable[Response]]:
+    def extra(self, name: str) -> Handler:
         """POST /api/<name> for one of the game's other deciders (EXTRA_ANSWERS): the decision,
         the rule that decided it and what it set aside."""
 
-        async def decide(request: Request) -> Response:
-            return await self.handle(request, ("position", "question", "lang"), work)
+        def work(asked: Asked) -> dict[str, Any]:
+            return self.engine.decide(name, asked)
 
-        def work(data: dict[str, Any], lang: str) -> Response:
-            pos = self.position(data["position"], lang)
-            question = data.get("question")
-            if not isinstance(question, dict):
-                raise HTTPProblem(
-                    422,
-                    "invalid-input",
-                    ui("The request has problems.", lang),
-                    [{"in": "request", "field": "question", "message": ui("expected a mapping", lang)}],
-                )
-            try:
-                result = game.extra_answers(game.of(self.rs))[name](self.rs, pos, question, lang)
-            except InputError as exc:
-                raise self.invalid(exc, "question", lang) from None
-            return Response(json.dumps(result.to_json()), media_type=JSON_TYPE)
-
-        return decide
+        return self.posting(("position", "question", "lang"), work)
 
     async def rule(self, request: Request) -> Response:
         from havoc.i18n import translator
         from havoc.ruledata import rule_data
 
-        lang = self.lang_of(request)
+        lang = request_lang(request)
         rule_id = request.path_params["rule_id"]
         rid = self.rs.resolve(rule_id)
         if rid is None or rid not in self.rs.rules:
             import difflib
 
             close = difflib.get_close_matches(rule_id, list(self.rs.rules), n=3)
-            return HTTPProblem(
+            problem = Refused(
                 404,
                 "not-found",
                 ui("No rule has this ID.", lang),
@@ -473,7 +319,8 @@ class Api:
                         "did-you-mean": close,
                     }
                 ],
-            ).response()
+            )
+            return refused(problem)
         if rid != rule_id:
             url = str(request.url_for("rule", rule_id=rid))
             return RedirectResponse(f"{url}?lang={lang}", status_code=308)
@@ -481,7 +328,7 @@ class Api:
         return self.cached(request, data)
 
     async def search(self, request: Request) -> Response:
-        lang = self.lang_of(request)
+        lang = request_lang(request)
         text = request.query_params.get("q", "")
         raw_limit = request.query_params.get("limit", "10")
         problems = []
@@ -492,21 +339,17 @@ class Api:
         if len(text) > 500:
             problems.append({"in": "query", "field": "q", "message": ui("expected at most 500 characters", lang)})
         if problems:
-            raise HTTPProblem(422, "invalid-input", ui("The request has problems.", lang), problems)
+            raise Refused(422, "invalid-input", ui("The request has problems.", lang), problems)
         try:
             from havoc.search import lookup
         except ImportError:
-            raise HTTPProblem(503, "unavailable", ui("Search is not available in this installation.", lang)) from None
+            raise Refused(503, "unavailable", ui("Search is not available in this installation.", lang)) from None
         hits = lookup(text, lang=lang, limit=int(raw_limit))
         return _json({"query": text, "lang": lang, "hits": [h.as_json() for h in hits]})
 
     async def labels(self, request: Request) -> Response:
         """The words an answer's JSON leaves as IDs (figures, factions), for a page to show."""
-        lang = self.lang_of(request)
-        words = game.of(self.rs).labels()
-        figures = words.figures(lang)
-        factions = {f: words.name(f, lang) for f in words.parties()}
-        return self.cached(request, {"lang": lang, "figures": figures, "factions": factions})
+        return self.cached(request, self.engine.labels(request_lang(request)))
 
     async def position_schema(self, request: Request) -> Response:
         return self.cached(request, _schema(self.rs))
@@ -527,81 +370,37 @@ def _schema(rs: Ruleset) -> dict[str, Any]:
     return game.of(rs).position_schema(rs)
 
 
-def too_deep(lang: str) -> HTTPProblem:
-    return HTTPProblem(
-        400,
-        "malformed",
-        ui("The request is nested too deeply.", lang),
-        [{"in": "request", "field": "", "message": f"nesting deeper than {MAX_DEPTH} levels"}],
-    )
+def problem_response(exc: BaseException, lang: Callable[[], str], where: str) -> Response | None:
+    """The JSON answer to an error escaping a handler: the asker's input refused is a 422, a
+    rulebook that does not load a 503 (:func:`havoc.webapi.refusal`); None for a bug."""
+    if isinstance(exc, Refused):
+        return refused(exc)
+    if isinstance(exc, (InputError, HavocError, RecursionError)):
+        answer = refusal(exc, lang())
+        return refused(answer) if answer is not None else None
+    if isinstance(exc, (ValueError, OverflowError, UnicodeError, MemoryError)):
+        # Input the checks above should have caught reached a conversion that refused it: the
+        # asker gets a 400 (it was their request), the log gets the trace (it is our bug).
+        log.exception("a request was refused by an unexpected error: %s", where)
+        return refused(Refused(400, "malformed", ui("The request could not be read.", lang())))
+    return None
 
 
-def _depth(data: Any) -> int:
-    """How deep lists and mappings nest in ``data`` (without recursion: the input may be deep)."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > deepest:
-            deepest = depth
-            if deepest > MAX_DEPTH:
-                break
-        if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, (dict, list)))
-        elif isinstance(node, list):
-            stack.extend((v, depth + 1) for v in node if isinstance(v, (dict, list)))
-    return deepest
-
-
-def _kind(value: Any) -> str:
-    return {list: "a list", int: "a number", float: "a number", bool: "yes/no", type(None): "nothing"}.get(
-        type(value), type(value).__name__
-    )
-
-
-def _query(kind: str, data: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {"ask": kind}
-    for key in keys:
-        if key in data:  # a null is passed on, for the validator to refuse (the schema does)
-            out[key] = data[key]
-    return out
-
-
-def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = Api.safe_lang) -> Handler:
-    """Turn refusals into their JSON responses; a rulebook that does not load is a 503."""
+def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = safe_lang) -> Handler:
+    """Turn refusals into their JSON responses (:func:`problem_response`); a bug goes on to the
+    application's crash handler (a 500 in JSON)."""
 
     async def run(request: Request) -> Response:
         try:
             return await handler(request)
-        except HTTPProblem as exc:
-            return exc.response()
-        except InputError as exc:
-            lang = lang_fallback(request)
-            return HTTPProblem(
-                422,
-                "invalid-input",
-                ui("The position or the question has problems.", lang),
-                [problem_json("request", p) for p in exc.problems[:MAX_PROBLEMS]],
-                lang,
-                max(0, len(exc.problems) - MAX_PROBLEMS),
-            ).response()
-        except HavocError as exc:
-            return HTTPProblem(
-                503,
-                "rules-broken",
-                ui("The rules on this server do not load.", lang_fallback(request)),
-                [problem_json("rules", p) for p in exc.problems],
-            ).response()
-        except RecursionError:
-            return too_deep(lang_fallback(request)).response()
-        except (ValueError, OverflowError, UnicodeError, MemoryError):
-            # Input the checks above should have caught reached a conversion that refused it: the
-            # asker gets a 400 (it was their request), the log gets the trace (it is our bug).
-            log.exception("a request was refused by an unexpected error: %s %s", request.method, request.url.path)
-            return HTTPProblem(
-                400, "malformed", ui("The request could not be read.", lang_fallback(request))
-            ).response()
+        except Exception as exc:
+            where = f"{request.method} {request.url.path}"
+            answer = problem_response(exc, lambda: lang_fallback(request), where)
+            if answer is None:
+                raise
+            return answer
 
+    run.body_work = getattr(handler, "body_work", None)  # type: ignore[attr-defined]
     return run
 
 
@@ -623,15 +422,20 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
     docs = _kept((HERE / DOCS_PAGE).read_bytes(), "text/html; charset=utf-8")
 
     async def openapi_json(request: Request) -> Response:
-        return send(request, specs[Api.safe_lang(request)])
+        return send(request, specs[Head.of_request(request).first()])
 
     async def docs_page(request: Request) -> Response:
         return send(request, docs)
 
     routes = [
         Route("/api/health", guarded(handlers.health), methods=["GET"]),
-        Route("/api/ask", guarded(handlers.ask), methods=["POST"]),
-        *(  # the question kinds the game declares as shortcuts (SHORTCUTS)
+        Route(
+            "/api/ask",
+            guarded(handlers.posting(("position", "question", "lang"), handlers.engine.ask)),
+            methods=["POST"],
+        ),
+        *(
+            # the question kinds the game declares as shortcuts (SHORTCUTS)
             Route(f"/api/{s.kind}", guarded(handlers.asking(s.kind, s.fields)), methods=["POST"])
             for s in game.shortcuts(game.of(rs) if rs.game else None).values()
         ),
@@ -650,15 +454,15 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
 
     async def not_found(request: Request, exc: Exception) -> Response:
         if request.url.path.startswith("/api/"):
-            return HTTPProblem(404, "not-found", ui("There is no such address.", Api.safe_lang(request))).response()
+            return refused(Refused(404, "not-found", ui("There is no such address.", safe_lang(request))))
         if files is not None:
             return await files.serve(request)
         return Response("Not found", 404, media_type="text/plain; charset=utf-8")
 
     async def not_allowed(request: Request, exc: Exception) -> Response:
-        answer = HTTPProblem(
-            405, "method-not-allowed", ui("This address does not take this method.", Api.safe_lang(request))
-        ).response()
+        answer = refused(
+            Refused(405, "method-not-allowed", ui("This address does not take this method.", safe_lang(request)))
+        )
         allow = (getattr(exc, "headers", None) or {}).get("Allow")
         if allow:  # the route's methods, as Starlette found them (RFC 9110: a 405 says what is allowed)
             answer.headers["Allow"] = allow
@@ -666,7 +470,7 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
 
     async def crashed(request: Request, exc: Exception) -> Response:
         # A crash is a bug (the tests look for these); the asker still gets JSON, not a trace.
-        return HTTPProblem(500, "internal", "internal error").response()
+        return refused(Refused(500, "internal", "internal error"))
 
     # The rulebook and catalogs live as long as the process: keep them out of the collector's
     # scans, so a collection during a request does not walk them (it shows in the p99).
@@ -676,24 +480,38 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
         routes=routes,
         exception_handlers={404: not_found, 405: not_allowed, Exception: crashed},
     )
-    if files is None:
-        return api_app
-    return SiteFirst(api_app, files)
+    return Front(api_app, files, handlers)
 
 
-class SiteFirst:
-    """Pages go straight to the site's files; only /api/… and /openapi.json go through the router
-    (matching a page's path against every API route first cost more than serving it)."""
+class Front:
+    """The front door: pages go straight to the site's files, and the questions (POST bodies
+    answered by the engine) straight to :meth:`Api.posted`; the rest of /api/… and
+    /openapi.json goes through Starlette's router. Matching a page's path, or a question's,
+    against every route and running the middleware stack cost more than answering it."""
 
-    def __init__(self, api_app: Starlette, files: SiteFiles) -> None:
+    def __init__(self, api_app: Starlette, files: SiteFiles | None, handlers: Api) -> None:
         self.api_app = api_app
         self.files = files
+        self.handlers = handlers
+        self.posts: dict[str, tuple[tuple[str, ...], Work]] = {}
+        for route in api_app.routes:
+            body_work = getattr(getattr(route, "endpoint", None), "body_work", None)
+            if isinstance(route, Route) and body_work is not None and route.methods == {"POST"}:
+                self.posts[route.path] = body_work
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not scope["path"].startswith(API_PREFIXES):
-            response = await self.files.serve(Request(scope, receive))
-            await response(scope, receive, send)
-            return
+        if scope["type"] == "http" and not scope.get("root_path"):
+            path = scope["path"]
+            if not path.startswith(API_PREFIXES):
+                if self.files is not None:
+                    response = self.files.known(scope) or await self.files.serve(Request(scope, receive))
+                    await response(scope, receive, send)
+                    return
+            elif scope["method"] == "POST":
+                posted = self.posts.get(path)
+                if posted is not None:
+                    await self.handlers.posted(scope, receive, send, *posted)
+                    return
         await self.api_app(scope, receive, send)
 
 

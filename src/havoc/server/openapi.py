@@ -14,14 +14,9 @@ from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, translator, ui
 from havoc.interpreter.answer import VERDICT_NO_UNLESS
 from havoc.rulebook.model import Ruleset
 from havoc.spec import API_CONTEXT, plain
+from havoc.webapi import POSITION_TEXT_MAX, QUESTION_TEXT_MAX
 
 DOCS_PAGE = "docs.html"
-
-POSITION_TEXT_MAX = 40_000
-"""Characters in a position sent as YAML/JSON text: any such text fits the 256 KiB body even with
-every character escaped (``\\uXXXX``, 6 bytes), so a request the schema allows is never a 413."""
-QUESTION_TEXT_MAX = 2_000
-"""Characters in a question sent as compact words."""
 
 
 def _strip(schema: dict[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from pathlib import Path
 import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
+from starlette.types import Scope
 
 HIDDEN = frozenset({"_sources", ".buildinfo", ".doctrees"})
 
@@ -43,9 +44,13 @@ TEXT_PLAIN = "text/plain; charset=utf-8"
 _GZIP = re.compile(r"(?:^|,)\s*gzip\s*(?:;\s*q\s*=\s*(?P<q>[0-9.]+))?\s*(?:,|$)", re.IGNORECASE)
 
 
+Head = tuple[tuple[bytes, bytes], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Kept:
-    """One file as it is served: its bytes, its gzip form (if smaller) and their ETags."""
+    """One file as it is served: its bytes, its gzip form (if smaller), their ETags and the
+    response headers of each answer it can be (plain, gzip, 304 for each), made once."""
 
     stamp: tuple[int, int, int]  # (mtime_ns, size, inode): a changed file is read again
     media: str
@@ -53,10 +58,21 @@ class Kept:
     etag: str
     gzipped: bytes | None
     gzip_etag: str
+    heads: tuple[Head, Head, Head, Head]  # plain 200, gzip 200, plain 304, gzip 304
 
     @property
     def size(self) -> int:
         return len(self.body) + len(self.gzipped or b"")
+
+
+class Ready(Response):
+    """A response whose status, headers and body were made before the request came."""
+
+    def __init__(self, status: int, head: Head, body: bytes) -> None:
+        self.status_code = status
+        self.body = body
+        self.background = None
+        self.raw_headers = list(head)
 
 
 def accepts_gzip(header: str) -> bool:
@@ -143,6 +159,30 @@ class SiteFiles:
         self._kept[path] = kept
         self._kept_bytes += kept.size
 
+    def known(self, scope: Scope) -> Ready | None:
+        """A page asked for before and unchanged since (one ``stat``), answered straight from the
+        ASGI scope; None for anything else (the full :meth:`serve` answers it)."""
+        if scope["method"] not in ("GET", "HEAD") or scope.get("root_path"):
+            return None
+        path = self._found.get(scope["path"])
+        if path is None:
+            return None
+        kept = self._kept.get(path)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        if kept is None or (st.st_mtime_ns, st.st_size, st.st_ino) != kept.stamp:
+            return None
+        accept = match = b""
+        got_accept = got_match = False
+        for name, value in scope["headers"]:
+            if name == b"accept-encoding" and not got_accept:
+                accept, got_accept = value, True
+            elif name == b"if-none-match" and not got_match:
+                match, got_match = value, True
+        return answer(kept, accept.decode("latin-1"), match.decode("latin-1"))
+
     async def serve(self, request: Request) -> Response:
         if request.method not in ("GET", "HEAD"):
             return Response("Method not allowed", 405, headers={"Allow": "GET, HEAD"}, media_type=TEXT_PLAIN)
@@ -176,29 +216,53 @@ class SiteFiles:
 
 
 def prepare(body: bytes, media: str, tag: str, stamp: tuple[int, int, int] = (0, 0, 0)) -> Kept:
-    """``body`` ready to serve: its gzip form when that saves at least a tenth, and both ETags."""
+    """``body`` ready to serve: its gzip form when that saves at least a tenth, both ETags and the
+    headers of every answer (what Starlette's Response would write, in its order)."""
     gzipped = None
     if len(body) >= MIN_COMPRESS and media.startswith(COMPRESSIBLE):
         packed = gzip.compress(body, 9, mtime=0)
         if len(packed) < len(body) * 0.9:
             gzipped = packed
-    return Kept(stamp, media, body, f'"{tag}"', gzipped, f'"{tag}-gz"')
+    etag, gzip_etag = f'"{tag}"', f'"{tag}-gz"'
+    if media.startswith("text/") and "charset=" not in media.lower():
+        media += "; charset=utf-8"
+
+    def head(sent: bytes | None, tag: str, encoded: bool) -> Head:
+        out = [(b"cache-control", b"public, max-age=0, must-revalidate")]
+        if gzipped is not None:
+            out.append((b"vary", b"Accept-Encoding"))
+            if encoded and sent is not None:
+                out.append((b"content-encoding", b"gzip"))
+        out.append((b"etag", tag.encode("latin-1")))
+        if sent is not None:  # a 304 has neither length nor type
+            out += [(b"content-length", str(len(sent)).encode()), (b"content-type", media.encode("latin-1"))]
+        return tuple(out)
+
+    heads = (
+        head(body, etag, False),
+        head(gzipped, gzip_etag, True) if gzipped is not None else (),
+        head(None, etag, False),
+        head(None, gzip_etag, True),
+    )
+    return Kept(stamp, media, body, etag, gzipped, gzip_etag, heads)
+
+
+def answer(kept: Kept, accept_encoding: str, if_none_match: str) -> Ready:
+    """``kept`` for a request: gzip when accepted, 304 when the browser has it already."""
+    zipped = kept.gzipped is not None and accepts_gzip(accept_encoding)
+    etag = kept.gzip_etag if zipped else kept.etag
+    if _matches(if_none_match, etag):
+        return Ready(304, kept.heads[3 if zipped else 2], b"")
+    if zipped:
+        assert kept.gzipped is not None
+        return Ready(200, kept.heads[1], kept.gzipped)
+    return Ready(200, kept.heads[0], kept.body)
 
 
 def send(request: Request, kept: Kept) -> Response:
-    """``kept`` for this request: gzip when accepted, 304 when the browser has it already."""
-    headers = {"Cache-Control": "public, max-age=0, must-revalidate"}
-    body, etag = kept.body, kept.etag
-    if kept.gzipped is not None:
-        headers["Vary"] = "Accept-Encoding"
-        if accepts_gzip(request.headers.get("accept-encoding", "")):
-            body, etag = kept.gzipped, kept.gzip_etag
-            headers["Content-Encoding"] = "gzip"
-    headers["ETag"] = etag
-    if _matches(request.headers.get("if-none-match", ""), etag):
-        headers.pop("Content-Encoding", None)
-        return Response(status_code=304, headers=headers)
-    return Response(body, headers=headers, media_type=kept.media)
+    """``kept`` for this request (see :func:`answer`)."""
+    headers = request.headers
+    return answer(kept, headers.get("accept-encoding", ""), headers.get("if-none-match", ""))
 
 
 def _matches(header: str, etag: str) -> bool:
