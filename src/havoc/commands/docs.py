@@ -119,6 +119,7 @@ def build_languages(
     next one starts afresh: otherwise an unchanged page with a missing translation would pass.
     """
     started = time.perf_counter()
+    _sync_stubs(source, ruleset)
     marker = {lang: doctrees / lang / "havoc-build-failed" for lang in langs}
     fresh = {
         lang: clean or marker[lang].exists() or not (doctrees / lang / "environment.pickle").exists() for lang in langs
@@ -164,6 +165,17 @@ def build_languages(
             _swap(staging[lang], out / lang)
         results.append(Result(lang, code, printed, seconds))
     return results
+
+
+def _sync_stubs(source: Path, ruleset: str) -> None:
+    """Bring the page stubs up to date once, before the Sphinx processes start (they then find
+    them current): two processes removing a gone section's stub at once could fail each other's
+    build. Only where a build wrote stubs before (there is nothing stale to remove otherwise)."""
+    from havoc import sitestubs
+
+    folder = source / sitestubs.PAGES_DIR
+    if sitestubs.generated(folder):
+        sitestubs.write_stubs(folder, rulebook.load(ruleset))
 
 
 def _stage(out: Path, lang: str) -> Path:
