@@ -1,17 +1,21 @@
-"""The rules site: clean build of both languages, then the rebuild after editing one rule's text.
+"""The rules site: clean builds of both languages at 1x, 3x and 10x the rules, the index size,
+and the rebuild after editing one rule's text.
 
-Works on a scratch copy of rules/ (HAVOC_RULES) and scratch output folders, as ``havoc docs``
-builds (one Sphinx process per language, both at once). The target is an incremental rebuild
-of at most 25% of the clean build: only the pages that show the edited rule are re-read.
+Works on scratch copies of rules/ and locales/ (HAVOC_RULES, HAVOC_LOCALES; the larger ones made
+by ``synthetic.py``) and scratch output folders, as ``havoc docs`` builds (one Sphinx process
+per language, both at once). Targets (issue 26): the clean build grows with exponent <= 1.1 from
+1x to 10x, the search index stays <= 300 KB gzipped per language at 10x, and an incremental
+rebuild takes at most 25% of the clean build (at 1x): only the pages that show the edited rule
+are re-read. ``BENCH_SITE_FACTORS=1,5,10`` picks other sizes.
 """
 
 from __future__ import annotations
 
-import json
+import gzip
+import math
 import os
 import re
-import shutil
-import subprocess
+import resource
 import sys
 import tempfile
 import time
@@ -21,8 +25,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from havoc import rulebook  # noqa: E402
-from havoc.commands.docs import SOURCE, build_languages, sphinx_command  # noqa: E402
+from havoc.commands.docs import SOURCE, build_languages  # noqa: E402
 from havoc.i18n import LANGUAGES, Translator, locales_root  # noqa: E402
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from synthetic import scaled  # noqa: E402
 
 
 def edit_one_rule(rules: Path, ruleset: str) -> tuple[str, Path]:
@@ -81,56 +88,91 @@ def rebuild(langs: list[str], out: Path, doctrees: Path, ruleset: str) -> tuple[
     return seconds, read
 
 
+FACTORS = [int(f) for f in os.environ.get("BENCH_SITE_FACTORS", "1,3,10").split(",")]
+
+
+def clean_build(base: Path, ruleset: str) -> tuple[float, float, int]:
+    """A clean build of both languages (one process each, at once): wall and CPU seconds, pages."""
+    out, doctrees = base / "site", base / "doctrees"
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    results = build_languages(list(LANGUAGES), out, doctrees, ruleset, out / "no-sheets", SOURCE, clean=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for res in results:
+        if res.code:
+            raise SystemExit(f"the {res.lang} build failed:\n{res.output}")
+    return wall, after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime, len(list((out / "en").rglob("*.html")))
+
+
+def index_kb(site: Path) -> dict[str, float]:
+    """Each language's search index as the site ships it, gzipped (level 9), in KB."""
+    return {
+        lang: len(gzip.compress((site / lang / "_static" / "havoc-searchindex.js").read_bytes(), 9)) / 1024
+        for lang in LANGUAGES
+    }
+
+
+def exponent(points: list[tuple[float, float]]) -> float:
+    """The least-squares slope of log(seconds) over log(size): 1 is linear, 2 quadratic."""
+    xs = [math.log(x) for x, _ in points]
+    ys = [math.log(y) for _, y in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
+
+
 def main() -> None:
     os.environ["NO_COLOR"] = "1"  # plain Sphinx output to count re-read pages (CI=true colours it)
     ruleset = rulebook.default_ruleset()
-    with tempfile.TemporaryDirectory(prefix="havoc-bench-site-") as tmp:
-        base = Path(tmp)
-        rules = base / "rules"
-        shutil.copytree(rulebook.rules_root(), rules)
-        shutil.copytree(locales_root(), base / "locales", ignore=shutil.ignore_patterns("*.mo"))
-        os.environ["HAVOC_RULES"] = str(rules)
-        os.environ["HAVOC_LOCALES"] = str(base / "locales")
-        os.environ["HAVOC_CACHE_DIR"] = str(base / "cache")  # a clean build starts with no caches
-        out, doctrees = base / "site", base / "doctrees"
-
-        started = time.perf_counter()
-        results = build_languages(list(LANGUAGES), out, doctrees, ruleset, out / "no-sheets", SOURCE, clean=True)
-        clean = time.perf_counter() - started
-        for res in results:
-            if res.code:
-                raise SystemExit(f"the {res.lang} build failed:\n{res.output}")
-        pages = sum(1 for _ in (out / "en").rglob("*.html"))
-        print(f"clean build, both languages in parallel: {clean:.1f} s ({pages} pages per language)")
-        for res in results:
-            print(f"  {res.lang}: {res.seconds:.1f} s")
-
-        rule_id, file = edit_one_rule(rules, ruleset)
-        print(f"edited the text of rule {rule_id!r} ({file.name})")
-        seconds, read = rebuild(list(LANGUAGES), out, doctrees, ruleset)
-        for lang, pages_read in read.items():
-            print(f"  {lang}: re-read {len(pages_read)} page(s): {', '.join(pages_read)}")
+    source, catalogs = rulebook.rules_root(), locales_root()  # before HAVOC_RULES points at a copy
+    walls: list[tuple[float, float]] = []
+    cpus: list[tuple[float, float]] = []
+    clean_1x = 0.0
+    for factor in FACTORS:
+        with tempfile.TemporaryDirectory(prefix="havoc-bench-site-") as tmp:
+            base = Path(tmp)
+            rules, locales = scaled(base, factor, ruleset, source, catalogs)
+            os.environ["HAVOC_RULES"] = str(rules)
+            os.environ["HAVOC_LOCALES"] = str(locales)
+            os.environ["HAVOC_CACHE_DIR"] = str(base / "cache")  # a clean build starts with no caches
+            rule_count = len(rulebook.load(ruleset, rules, use_cache=False).rules)
+            wall, cpu, pages = clean_build(base, ruleset)
+            walls.append((factor, wall))
+            cpus.append((factor, cpu))
+            kb = index_kb(base / "site")
+            sizes = ", ".join(f"{lang} {v:.0f} KB" for lang, v in kb.items())
+            print(
+                f"{factor:>2}x ({rule_count} rules, {pages} pages per language): clean build of both languages "
+                f"{wall:.1f} s wall, {cpu:.1f} s CPU; search index gzipped: {sizes} (target <= 300 KB)"
+            )
+            if factor == 1:
+                clean_1x = wall
+                incremental(base, rules, ruleset, wall)
+    if len(FACTORS) > 1:
         print(
-            f"incremental rebuild, both languages (one process): {seconds:.1f} s = "
-            f"{100 * seconds / clean:.0f}% of the clean build (target <= 25%)"
+            f"clean build growth {FACTORS[0]}x -> {FACTORS[-1]}x: exponent {exponent(walls):.2f} (wall), "
+            f"{exponent(cpus):.2f} (CPU) (target <= 1.1)"
         )
-        started = time.perf_counter()
-        spec = {
-            lang: sphinx_command(
-                "html", lang, base / "seq" / lang, base / "seq-doctrees" / lang, ruleset, out / "no-sheets", clean=True
-            )[3:]
-            for lang in LANGUAGES
-        }
-        subprocess.run([sys.executable, "-m", "havoc.commands.docs", json.dumps(spec)], capture_output=True, check=True)
-        sequential = time.perf_counter() - started
-        print(
-            f"for comparison, a clean build of both languages in one process: {sequential:.1f} s "
-            f"(the incremental rebuild is {100 * seconds / sequential:.0f}% of it)"
-        )
-        if "really" not in (out / "en" / "rules" / f"{rs_section(rules, ruleset, rule_id)}.html").read_text(
-            encoding="utf-8"
-        ):
-            raise SystemExit("the edit is not on the rebuilt page")
+    if not clean_1x:
+        print("(no 1x build: the incremental figure is measured at 1x)")
+
+
+def incremental(base: Path, rules: Path, ruleset: str, clean: float) -> None:
+    """Edit one word of one rule, rebuild both languages; print the time as a share of the clean build."""
+    out, doctrees = base / "site", base / "doctrees"
+    rule_id, file = edit_one_rule(rules, ruleset)
+    print(f"  edited the text of rule {rule_id!r} ({file.name})")
+    seconds, read = rebuild(list(LANGUAGES), out, doctrees, ruleset)
+    for lang, pages_read in read.items():
+        print(f"  {lang}: re-read {len(pages_read)} page(s): {', '.join(pages_read)}")
+    print(
+        f"  incremental rebuild, both languages: {seconds:.2f} s = "
+        f"{100 * seconds / clean:.0f}% of the clean build (target <= 25%)"
+    )
+    if "really" not in (out / "en" / "rules" / f"{rs_section(rules, ruleset, rule_id)}.html").read_text(
+        encoding="utf-8"
+    ):
+        raise SystemExit("the edit is not on the rebuilt page")
 
 
 def rs_section(rules: Path, ruleset: str, rule_id: str) -> str:

@@ -432,8 +432,9 @@ def test_sphinx_page_index_is_off_but_the_search_page_stays(mini_env: tuple[Path
 
 
 def test_the_sidebar_cut_to_titles_changes_no_page(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
-    """The sidebar's tree made from title-only contents (:mod:`havoc.sphinxext.sidebar`) is the
-    tree Sphinx makes from every page's full contents: every page is byte for byte the same."""
+    """The sidebar's tree made from title-only contents and shared by all pages of a folder, each
+    page marked on it (:mod:`havoc.sphinxext.sidebar`), is the tree Sphinx and Furo make for each
+    page from every page's full contents: every page is byte for byte the same."""
     source, rules = mini_env
     site = build_site(source, tmp_path / "site", "mini", rules, ("en",))
     plain = tmp_path / "plain"

@@ -119,6 +119,7 @@ def build_languages(
     next one starts afresh: otherwise an unchanged page with a missing translation would pass.
     """
     started = time.perf_counter()
+    _sync_stubs(source, ruleset)
     marker = {lang: doctrees / lang / "havoc-build-failed" for lang in langs}
     fresh = {
         lang: clean or marker[lang].exists() or not (doctrees / lang / "environment.pickle").exists() for lang in langs
@@ -166,26 +167,84 @@ def build_languages(
     return results
 
 
+def _sync_stubs(source: Path, ruleset: str) -> None:
+    """Bring the page stubs up to date once, before the Sphinx processes start (they then find
+    them current): two processes removing a gone section's stub at once could fail each other's
+    build. Only where a build wrote stubs before (there is nothing stale to remove otherwise)."""
+    from havoc import sitestubs
+
+    folder = source / sitestubs.PAGES_DIR
+    if sitestubs.generated(folder):
+        sitestubs.write_stubs(folder, rulebook.load(ruleset))
+
+
 def _stage(out: Path, lang: str) -> Path:
-    """A build folder beside ``out/<lang>``, starting as a copy of it (Sphinx then rewrites only what
-    changed). Always the same name, so Sphinx sees the same output folder from build to build."""
+    """The build folder beside ``out/<lang>``, brought to a copy of it (Sphinx then rewrites only
+    what changed). Always the same name, so Sphinx sees the same output folder from build to
+    build; kept between builds (it holds the site as it was before the last one), so only the
+    files that differ from the live site are copied, not the whole site every time."""
     stage = out / f".building-{lang}"
-    shutil.rmtree(stage, ignore_errors=True)
-    if (out / lang).is_dir():
-        shutil.copytree(out / lang, stage, symlinks=True)
-    else:
+    live = out / lang
+    if not live.is_dir():
+        shutil.rmtree(stage, ignore_errors=True)
         stage.mkdir(parents=True)
+        return stage
+    if stage.is_dir() and not stage.is_symlink():
+        try:
+            _sync(live, stage)
+            return stage
+        except OSError:
+            pass  # then a full copy
+    shutil.rmtree(stage, ignore_errors=True)
+    shutil.copytree(live, stage, symlinks=True)
     return stage
 
 
+def _sync(source: Path, dest: Path) -> None:
+    """Make ``dest`` a copy of ``source`` by copying only the files whose size or modification
+    time differ (with their times: Sphinx compares them with the sources') and removing the rest."""
+    for folder, dirs, files in os.walk(source):
+        here = Path(folder)
+        if any(os.path.islink(here / d) for d in dirs):
+            raise OSError(errno.ENOTSUP, "a linked folder", str(here))
+        there = dest / here.relative_to(source)
+        try:
+            existing = {e.name: e for e in os.scandir(there)}
+        except FileNotFoundError:
+            there.mkdir(parents=True)
+            existing = {}
+        for name in files:
+            src = here / name
+            old = existing.pop(name, None)
+            st = src.stat(follow_symlinks=False)
+            if old is not None and old.is_file(follow_symlinks=False) and not os.path.islink(src):
+                ost = old.stat(follow_symlinks=False)
+                if ost.st_size == st.st_size and ost.st_mtime_ns == st.st_mtime_ns:
+                    continue
+            if old is not None and old.is_dir(follow_symlinks=False):
+                shutil.rmtree(old.path)
+            shutil.copy2(src, there / name, follow_symlinks=False)
+        for name in dirs:
+            old = existing.pop(name, None)
+            if old is not None and not old.is_dir(follow_symlinks=False):
+                os.unlink(old.path)
+        for gone in existing.values():
+            if gone.is_dir(follow_symlinks=False):
+                shutil.rmtree(gone.path)
+            else:
+                os.unlink(gone.path)
+
+
 def _swap(stage: Path, final: Path) -> None:
-    """Put a finished build in place: readers see the old site or the new one, never a mix."""
+    """Put a finished build in place: readers see the old site or the new one, never a mix. The
+    old site becomes the next build's folder (:func:`_stage` brings it up to date)."""
     old = final.with_name(f".old-{final.name}")
     shutil.rmtree(old, ignore_errors=True)
     if final.exists():
         os.replace(final, old)
     os.replace(stage, final)
-    shutil.rmtree(old, ignore_errors=True)
+    if old.exists():
+        os.replace(old, stage)
 
 
 WORKER_MARK = "\n@@havoc-docs-language "

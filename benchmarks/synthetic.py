@@ -1,0 +1,193 @@
+"""A synthetic ruleset N times the size of a real one, for the build's scaling figures.
+
+``scaled(dest, factor)`` writes ``dest/rules`` (a copy of the rules folder) and ``dest/locales``
+(a copy of the catalogs) in which the ruleset has ``factor - 1`` extra copies of every section:
+each copy's sections, rules, examples and parts get IDs ending in ``-x<k>``, its links, ``see``,
+``unless`` and expected rules point into the same copy, and every catalog entry of a copied ID
+is copied with the same renaming, so the copy is translated like its original and the Polish
+build (warnings are errors) passes. The ruleset stays valid: the loader checks it as any other.
+
+Run as a script to write one: ``python benchmarks/synthetic.py DEST --factor 10``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+from havoc import rulebook  # noqa: E402
+from havoc.i18n import locales_root  # noqa: E402
+
+_LINK = re.compile(r"\]\(rule:([a-z0-9][a-z0-9-]*)\)")
+_PARAM = re.compile(r"\{([a-z0-9][a-z0-9-]*)((?::[^{}]*)?)\}")
+
+
+def _ids(folder: Path) -> tuple[list[tuple[Path, dict[str, Any]]], set[str], set[str]]:
+    """The section files (path, data), every ID a copy renames (sections, rules, examples) and
+    every parameter name (parameters are named across the ruleset, so copies rename theirs)."""
+    sections = []
+    ids: set[str] = set()
+    params: set[str] = set()
+    for path in sorted((folder / "sections").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        sections.append((path, data))
+        ids.add(data["id"])
+        for rule in data.get("rules") or []:
+            ids.add(rule["id"])
+            params.update(rule.get("params") or {})
+            for ex in rule.get("examples") or []:
+                if isinstance(ex, dict) and "id" in ex:
+                    ids.add(ex["id"])
+    return sections, ids, params
+
+
+class _Renamer:
+    """One copy's renaming: IDs, parameter names, and both inside texts and conditions."""
+
+    def __init__(self, ids: set[str], params: set[str], suffix: str) -> None:
+        self.ids, self.params, self.suffix = ids, params, suffix
+
+    def name(self, i: str) -> str:
+        return f"{i}{self.suffix}" if i in self.ids else i
+
+    def param(self, p: str) -> str:
+        return f"{p}{self.suffix}" if p in self.params else p
+
+    def text(self, s: str) -> str:
+        s = _LINK.sub(lambda m: f"](rule:{self.name(m.group(1))})", s)
+        return _PARAM.sub(lambda m: "{" + self.param(m.group(1)) + m.group(2) + "}", s)
+
+    def condition(self, c: Any) -> Any:
+        if isinstance(c, dict):
+            if set(c) == {"param"} and isinstance(c["param"], str):
+                return {"param": self.param(c["param"])}
+            return {k: self.condition(v) for k, v in c.items()}
+        if isinstance(c, list):
+            return [self.condition(v) for v in c]
+        return c
+
+
+def _copy_rule(rule: dict[str, Any], r: _Renamer) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in rule.items():
+        if key == "id":
+            out[key] = r.name(value)
+        elif key == "see":
+            out[key] = [r.name(v) for v in value]
+        elif key == "params":
+            out[key] = {r.param(k): v for k, v in value.items()}
+        elif isinstance(value, str):
+            out[key] = r.text(value)
+        elif key == "check":
+            check = {k: r.condition(v) for k, v in value.items()}
+            if "unless" in check:
+                check["unless"] = [r.name(v) for v in check["unless"]]
+            if isinstance(check.get("hint"), str):
+                check["hint"] = r.text(check["hint"])
+            out[key] = check
+        elif key == "examples":
+            examples = []
+            for ex in value:
+                ex = dict(ex)
+                ex["id"] = r.name(ex["id"])
+                for field in ("title", "text"):
+                    if isinstance(ex.get(field), str):
+                        ex[field] = r.text(ex[field])
+                expect = ex.get("expect")
+                if isinstance(expect, dict) and isinstance(expect.get("rules"), list):
+                    ex["expect"] = {**expect, "rules": [r.name(v) for v in expect["rules"]]}
+                examples.append(ex)
+            out[key] = examples
+        else:
+            out[key] = value
+    return out
+
+
+def _dump(path: Path, data: Any) -> None:
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000), encoding="utf-8")
+
+
+def scaled(
+    dest: Path, factor: int, ruleset: str | None = None, source: Path | None = None, catalogs: Path | None = None
+) -> tuple[Path, Path]:
+    """Write ``dest/rules`` and ``dest/locales``: copies of ``source`` (default: the rules folder)
+    and ``catalogs`` (default: the locales folder) with ``ruleset`` (default: the default one)
+    ``factor`` times."""
+    from babel.messages.pofile import read_po, write_po
+
+    source = source or rulebook.rules_root()
+    ruleset = ruleset or rulebook.default_ruleset(source)
+    rules, locales = dest / "rules", dest / "locales"
+    shutil.copytree(source, rules)
+    shutil.copytree(catalogs or locales_root(), locales, ignore=shutil.ignore_patterns("*.mo"))
+    if factor <= 1:
+        return rules, locales
+    folder = rules / ruleset
+    sections, ids, params = _ids(folder)
+    outline_path = folder / "ruleset.yaml"
+    outline = yaml.safe_load(outline_path.read_text(encoding="utf-8"))
+    ids |= {part["id"] for part in outline["parts"]}
+    for path, _data in sections:  # three digits, so the copies sort (and are numbered) after them
+        path.rename(path.with_name(f"{int(path.name.split('-', 1)[0]):03d}-{path.name.split('-', 1)[1]}"))
+    number = len(sections)
+    parts = list(outline["parts"])
+    copies = [_Renamer(ids, params, f"-x{k}") for k in range(2, factor + 1)]
+    for r in copies:
+        for _path, data in sections:
+            copy = {key: (r.text(v) if isinstance(v, str) else v) for key, v in data.items() if key != "rules"}
+            copy["id"] = r.name(data["id"])
+            copy["rules"] = [_copy_rule(rule, r) for rule in data.get("rules") or []]
+            number += 1
+            _dump(folder / "sections" / f"{number:03d}-{copy['id']}.yaml", copy)
+        for part in outline["parts"]:
+            parts.append({**part, "id": r.name(part["id"]), "sections": [r.name(s) for s in part["sections"]]})
+    outline["parts"] = parts
+    _dump(outline_path, outline)
+
+    prefix = f"{ruleset}:"
+    for po in locales.glob("*/LC_MESSAGES/rules.po"):
+        with po.open("rb") as fh:
+            catalog = read_po(fh)
+        copied = []
+        for m in catalog:
+            if not m.id or not isinstance(m.context, str) or not m.context.startswith(prefix):
+                continue
+            head, _, rest = m.context[len(prefix) :].partition(":")
+            if head in ids or (head == "param" and rest.split(":", 1)[0] in params):
+                copied.append((m, head, rest))
+        for r in copies:
+            for m, head, rest in copied:
+                if head == "param":
+                    name, _, field = rest.partition(":")
+                    context = f"{prefix}param:{r.param(name)}:{field}"
+                else:
+                    context = f"{prefix}{r.name(head)}:{rest}"
+                string = r.text(m.string) if isinstance(m.string, str) else tuple(r.text(x) for x in m.string)
+                msgid = r.text(m.id) if isinstance(m.id, str) else tuple(r.text(x) for x in m.id)
+                catalog.add(msgid, string, context=context, flags=m.flags)
+        with po.open("wb") as fh:
+            write_po(fh, catalog)
+    return rules, locales
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dest", type=Path, help="folder to write rules/ and locales/ into (must not exist)")
+    parser.add_argument("--factor", type=int, default=10, help="how many times the rules (default: %(default)s)")
+    args = parser.parse_args()
+    rules, locales = scaled(args.dest, args.factor)
+    rs = rulebook.load(rulebook.default_ruleset(rules), rules, use_cache=False)
+    print(f"{len(rs.rules)} rules in {rules}; catalogs in {locales}")
+
+
+if __name__ == "__main__":
+    main()
