@@ -10,8 +10,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from havoc.i18n import ui
-
 if TYPE_CHECKING:
     from havoc.interpreter.answer import Answer
     from havoc.rulebook.model import Ruleset
@@ -31,14 +29,14 @@ COMMANDS: Mapping[str, str] = {
 # The question kinds with an address of their own, mounted by the engine: `havoc <kind>`,
 # havoc.api.<kind>(position, *fields) and POST /api/<kind> (with its OpenAPI entry); each with the
 # question fields it takes, in the order of the positional arguments, and what it answers.
-# ui() marks each summary for the catalogs (it returns the English); the API translates it per request.
+# Each summary is in the ui catalog (havoc catalog update collects it); the API shows it translated.
 SHORTCUTS: Mapping[str, Mapping[str, Any]] = {
-    "legal": {"fields": ("faction",), "summary": ui("What a faction may do now (like `havoc legal --json`).")},
+    "legal": {"fields": ("faction",), "summary": "What a faction may do now (like `havoc legal --json`)."},
     "battle": {
         "fields": ("region", "objectives", "faction"),
-        "summary": ui("Resolve a Battle, or list the battle order (like `havoc battle --json`)."),
+        "summary": "Resolve a Battle, or list the battle order (like `havoc battle --json`).",
     },
-    "score": {"fields": ("faction",), "summary": ui("What each faction scores (like `havoc score --json`).")},
+    "score": {"fields": ("faction",), "summary": "What each faction scores (like `havoc score --json`)."},
 }
 
 # Deciders besides the question kinds: the solo variant's automated Trogs (`ask: trogs` in a
