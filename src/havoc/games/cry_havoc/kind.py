@@ -265,13 +265,18 @@ def _translated(catalog: Any, msgid: str, context: str | None = None) -> bool:
 
 
 def check_site_words(kinds: Iterable[QuestionKind]) -> list[Problem]:
-    """Each kind's ``answers`` (its row of the positions page's table) and Ask-page words are
-    translated in every site.po."""
+    """Each kind's ``answers`` (its row of the positions page's table), its label (its name as a
+    value on the site and in the Ask page's list) and its Ask-page label are translated in every site.po."""
     kinds = list(kinds)
     problems: list[Problem] = []
     for lang, catalog in _catalogs("site"):
         for kind in kinds:
-            for what, msgid in (("what it answers", kind.answers), ("its Ask-page label", kind.form_label)):
+            words = (
+                ("what it answers", kind.answers),
+                ("its name on the site", kind.label),
+                ("its Ask-page label", kind.form_label),
+            )
+            for what, msgid in words:
                 if msgid and not _translated(catalog, msgid):
                     problems.append(
                         kind.problem(
