@@ -171,6 +171,15 @@ def test_a_kind_module_that_does_not_load_is_a_located_problem(tmp_path: Path, m
     assert "'hand-size'" in p.message and "NameError" in p.message and "ask_hand_sise" in p.message
 
 
+def test_a_listed_kind_without_a_module_names_the_file_to_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "QUESTION_KINDS", ("toy-count",))
+    monkeypatch.setattr(registry, "_loaded", {})
+    monkeypatch.setattr(registry, "_broken", {})
+    [p] = registry.check(lambda f: True)
+    assert p.file == "src/havoc/games/cry_havoc/kinds/toy_count.py"
+    assert "'toy-count'" in p.message and "has no module" in p.message
+
+
 def test_a_declared_kind_with_a_bad_handler_fails_havoc_check(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -324,7 +324,24 @@ def check(named: Callable[[str], bool], pages: Iterable[Path] = ()) -> list[Prob
     declared = list(QUESTION_KINDS)
     kinds = [k for k in (get(name) for name in declared) if k is not None]
     broken = [_broken[name] for name in declared if name in _broken]
-    return broken + check_kinds(kinds, named) + check_labels(kinds) + check_site_words(kinds) + check_docs(kinds, pages)
+    missing = [
+        Problem(
+            module_path(name),
+            None,
+            f"question kind {name!r} is listed in the vocabulary's question-kinds but has no module: "
+            f"write {module_path(name)} ending in KIND = QuestionKind(name={name!r}, …)",
+        )
+        for name in declared
+        if get(name) is None and name not in _broken
+    ]
+    return (
+        missing
+        + broken
+        + check_kinds(kinds, named)
+        + check_labels(kinds)
+        + check_site_words(kinds)
+        + check_docs(kinds, pages)
+    )
 
 
 __all__ = [
