@@ -125,17 +125,20 @@ def test_a_figure_without_words_is_a_located_problem(tmp_path: Path, monkeypatch
 def test_words_missing_from_the_site_catalog_are_a_located_problem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    kind = _toy(tmp_path, monkeypatch, answers="how many cards the faction holds")
+    kind = _toy(tmp_path, monkeypatch, answers="how many toys the faction holds")
     [p] = registry.check_site_words([kind])
-    assert p.line == _KIND_LINE and "'how many cards the faction holds'" in p.message and "site.po" in p.message
+    assert p.line == _KIND_LINE and "'how many toys the faction holds'" in p.message and "site.po" in p.message
     assert registry.check_site_words(registry.all_kinds()) == []
 
 
 def test_a_label_without_polish_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    kind = _toy(tmp_path, monkeypatch, label="Hand size")
+    kind = _toy(tmp_path, monkeypatch, label="Toy count")
     [p] = registry.check_labels([kind])
     assert p.file.endswith("toy_kind.py") and p.line == _KIND_LINE
-    assert "'hand-size'" in p.message and "'Hand size'" in p.message and "havoc.po" in p.message
+    assert "'hand-size'" in p.message and "'Toy count'" in p.message and "havoc.po" in p.message
+    # the site names it by the same label (`ask: hand-size`, the Ask page's list): site.po too
+    [p] = registry.check_site_words([kind])
+    assert p.line == _KIND_LINE and "its name on the site ('Toy count')" in p.message and "site.po" in p.message
 
 
 def test_a_kind_without_its_docs_entry_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -166,6 +169,15 @@ def test_a_kind_module_that_does_not_load_is_a_located_problem(tmp_path: Path, m
     [p] = registry.check(lambda f: True)
     assert p.file == str(package / "hand_size.py") and p.line == _KIND_LINE + 7  # the `handler=` line
     assert "'hand-size'" in p.message and "NameError" in p.message and "ask_hand_sise" in p.message
+
+
+def test_a_listed_kind_without_a_module_names_the_file_to_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "QUESTION_KINDS", ("toy-count",))
+    monkeypatch.setattr(registry, "_loaded", {})
+    monkeypatch.setattr(registry, "_broken", {})
+    [p] = registry.check(lambda f: True)
+    assert p.file == "src/havoc/games/cry_havoc/kinds/toy_count.py"
+    assert "'toy-count'" in p.message and "has no module" in p.message
 
 
 def test_a_declared_kind_with_a_bad_handler_fails_havoc_check(
@@ -303,9 +315,9 @@ def test_a_kinds_words_are_in_its_declaration_only() -> None:
 def test_a_kind_may_name_its_own_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A figure only one kind gives is labelled in that kind's declaration (figure_words)."""
     kind = _toy(tmp_path, monkeypatch)
-    kind.figures = ("cards-held",)
+    kind.figures = ("toys-held",)
     assert "without a label" in _check([kind])[0].message
-    kind.figure_words = {"cards-held": "cards held"}
+    kind.figure_words = {"toys-held": "toys held"}
     assert _check([kind]) == []
 
 

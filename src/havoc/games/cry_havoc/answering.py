@@ -35,7 +35,7 @@ Cited = list[tuple[RuleResult, Context, str | None]]
 
 
 class Job:
-    """One question being answered: the engine, the position, the query and the language."""
+    """One question being answered: the engine, the position, the question and the language."""
 
     __slots__ = ("_names", "eng", "lang", "pos", "q", "t")
 

@@ -265,13 +265,18 @@ def _translated(catalog: Any, msgid: str, context: str | None = None) -> bool:
 
 
 def check_site_words(kinds: Iterable[QuestionKind]) -> list[Problem]:
-    """Each kind's ``answers`` (its row of the positions page's table) and Ask-page words are
-    translated in every site.po."""
+    """Each kind's ``answers`` (its row of the positions page's table), its label (its name as a
+    value on the site and in the Ask page's list) and its Ask-page label are translated in every site.po."""
     kinds = list(kinds)
     problems: list[Problem] = []
     for lang, catalog in _catalogs("site"):
         for kind in kinds:
-            for what, msgid in (("what it answers", kind.answers), ("its Ask-page label", kind.form_label)):
+            words = (
+                ("what it answers", kind.answers),
+                ("its name on the site", kind.label),
+                ("its Ask-page label", kind.form_label),
+            )
+            for what, msgid in words:
                 if msgid and not _translated(catalog, msgid):
                     problems.append(
                         kind.problem(
@@ -319,7 +324,24 @@ def check(named: Callable[[str], bool], pages: Iterable[Path] = ()) -> list[Prob
     declared = list(QUESTION_KINDS)
     kinds = [k for k in (get(name) for name in declared) if k is not None]
     broken = [_broken[name] for name in declared if name in _broken]
-    return broken + check_kinds(kinds, named) + check_labels(kinds) + check_site_words(kinds) + check_docs(kinds, pages)
+    missing = [
+        Problem(
+            module_path(name),
+            None,
+            f"question kind {name!r} is listed in the vocabulary's question-kinds but has no module: "
+            f"write {module_path(name)} ending in KIND = QuestionKind(name={name!r}, …)",
+        )
+        for name in declared
+        if get(name) is None and name not in _broken
+    ]
+    return (
+        missing
+        + broken
+        + check_kinds(kinds, named)
+        + check_labels(kinds)
+        + check_site_words(kinds)
+        + check_docs(kinds, pages)
+    )
 
 
 __all__ = [
