@@ -198,4 +198,10 @@ def values() -> dict[str, str]:
 
 
 def site_words() -> dict[str, dict[str, str]]:
-    return {"regions": KNOWN_REGIONS, "keys": KEYS, "values": values(), "decisions": DECISIONS}
+    """The site's words of positions and questions; ``ui``: those the ``havoc`` catalog translates
+    (each question kind's label, declared and translated once with the kind), not copied to site.po."""
+    from havoc.games.cry_havoc import kind as registry
+
+    own = {*KNOWN_REGIONS.values(), *KEYS.values(), *VALUES.values(), *DECISIONS.values()}
+    borrowed = {name: text for name, text in registry.labels().items() if text not in own}
+    return {"regions": KNOWN_REGIONS, "keys": KEYS, "values": values(), "decisions": DECISIONS, "ui": borrowed}
