@@ -519,3 +519,16 @@ def test_any_question_is_a_decision_or_a_located_error(decide: Any, extra: dict[
             assert exc.problems and all(p.message for p in exc.problems)
         else:
             json.dumps(d.to_json())
+
+
+def test_each_decision_is_one_declaration() -> None:
+    """The decisions are a registry like the question kinds: each declares its handler, the
+    question fields it reads (typed once, in FIELDS) and its words, which the site shows."""
+    from havoc.games.cry_havoc import site_words
+    from havoc.games.cry_havoc.solo.engine import DECISIONS, FIELDS
+
+    assert tuple(DECISIONS) == KINDS
+    for name, decision in DECISIONS.items():
+        assert decision.name == name and callable(decision.handler)
+        assert set(decision.fields) <= set(FIELDS), name
+    assert site_words()["decisions"] == {n: d.what for n, d in DECISIONS.items() if d.what}

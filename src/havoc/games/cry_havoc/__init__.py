@@ -102,10 +102,16 @@ def answer(rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer:
 
 
 def site_words() -> dict[str, dict[str, str]]:
-    """The English words of positions and questions the site shows (keys, values, known Regions)."""
+    """The English words of positions and questions the site shows (keys, values, known Regions,
+    what the solo Trogs decide — each decision's own words)."""
+    from havoc.games.cry_havoc.solo.engine import words as decisions
     from havoc.games.cry_havoc.words import site_words as words
 
-    return words()
+    found = words()
+    found["decisions"] = decisions()
+    own = set(found["decisions"].values())
+    found["ui"] = {k: v for k, v in found["ui"].items() if v not in own}
+    return found
 
 
 def nouns() -> list[tuple[str, str]]:

@@ -7,14 +7,20 @@ solo.yaml``). This module only knows *how* to apply them: filter candidates prio
 priority, count steps along the neighbours the position lists, fill objectives in order.
 Each decision names the rule that decided it, the candidates it set aside with the reason
 each lost, and the readings (``interpretation: true`` rules) it relied on.
+
+The decisions are a registry of the same shape as the question kinds (``kind.py``): each is one
+:class:`Decision` declared at the end of this module — its name, its words, the question fields
+it reads (typed by :data:`FIELDS`, the same :class:`~havoc.spec.Spec` the question format uses)
+and its handler. The list of decisions, ``havoc trogs``'s choices and the site's words for them
+are derived from the declarations.
 """
 
 from __future__ import annotations
 
+import sys
 from collections import deque
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Final
 
 from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.cry_havoc.contract import OBJECTIVES, TROGS
@@ -22,10 +28,11 @@ from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.ui import faction_name, faction_owner, region_names
 from havoc.grammar import Noun
 from havoc.i18n import message_language, nui, ui
+from havoc.record import field, record
 from havoc.rulebook.model import Ruleset
+from havoc.spec import Spec
 
 VARIANT = "solo"
-KINDS = ("move", "place", "build", "recruit", "tactics", "prisoner", "initiative")
 TRAP = "trap"  # Structure type IDs of the position format
 BROODING_POOL = "brooding-pool"
 
@@ -64,7 +71,7 @@ RANKS = {
 FAR = 10**9  # an unreachable Region: farther than any reachable one (solo-interp-distance)
 
 
-@dataclass
+@record
 class SetAside:
     """A candidate the Trogs did not choose, the rule that set it aside and why."""
 
@@ -73,7 +80,7 @@ class SetAside:
     reason: str
 
 
-@dataclass
+@record
 class TrogDecision:
     """What the Trogs do, the rule that decided it, what lost and which readings applied."""
 
@@ -298,7 +305,7 @@ class Table:
 # --- choosing a Region by the priorities --------------------------------------------------------
 
 
-@dataclass
+@record
 class _Pick:
     chosen: list[str]
     rule: str | None
@@ -427,8 +434,36 @@ def _start(table: Table, kind: str, question: str) -> TrogDecision:
     return TrogDecision(kind=kind, question=question, choice=None, rule=None, lang=table.lang, names=names)
 
 
-def _int_field(query: Mapping[str, Any], name: str, lang: str, default: int | None = None, minimum: int = 0) -> int:
+# The question fields a decision reads besides ``decide`` (and ``region``/``objectives`` of a Battle,
+# read by :func:`_battle` and :func:`_objectives`): typed like the question format's fields.
+FIELDS: Final[Mapping[str, Spec]] = {
+    "from": Spec("id", "move: the Region the Trog Units leave (default: the Trog HQ)."),
+    "units": Spec("int", "move: Trog Units that move (default: all in from); recruit: how many.", minimum=1),
+    "steps": Spec("int", "move: how many steps they may go (default 1).", minimum=1),
+    "both": Spec("bool", "build: the Build icons pay for a Trap and a Brooding Pool."),
+    "tactic-text": Spec("bool", "tactics: the card just drawn has Tactic text (default true)."),
+    "shifted-priorities": Spec("bool", "prisoner: Shifted Priorities has been played."),
+}
+
+
+def _field(query: Mapping[str, Any], name: str, lang: str, default: Any = None) -> Any:
+    """A decision's question field, checked against its type in :data:`FIELDS` (``default`` when
+    left out; a whole number without a default is needed)."""
+    spec = FIELDS[name]
     value = query.get(name, default)
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise InputError(
+                [
+                    Problem(
+                        _where(),
+                        None,
+                        f"{name}: " + ui("expected true or false, found {found}", lang).format(found=repr(value)),
+                    )
+                ]
+            )
+        return value
+    minimum = spec.minimum or 0
     if value is None:
         raise InputError(
             [
@@ -455,21 +490,6 @@ def _int_field(query: Mapping[str, Any], name: str, lang: str, default: int | No
     return value
 
 
-def _bool_field(query: Mapping[str, Any], name: str, lang: str, default: bool) -> bool:
-    value = query.get(name, default)
-    if not isinstance(value, bool):
-        raise InputError(
-            [
-                Problem(
-                    _where(),
-                    None,
-                    f"{name}: " + ui("expected true or false, found {found}", lang).format(found=repr(value)),
-                )
-            ]
-        )
-    return value
-
-
 def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     """Where Trog Units move: the Regions within reach, filtered by the priorities."""
     lang = table.lang
@@ -487,7 +507,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
                 )
             ]
         )
-    units = _int_field(query, "units", lang, table.trogs(src), minimum=1)
+    units = _field(query, "units", lang, table.trogs(src))
     if units > table.trogs(src):
         raise InputError(
             [
@@ -501,7 +521,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
                 )
             ]
         )
-    reach = _int_field(query, "steps", lang, 1, minimum=1)
+    reach = _field(query, "steps", lang, 1)
     d = _start(
         table,
         "move",
@@ -593,7 +613,7 @@ def _finish_pick(table: Table, d: TrogDecision, pick: _Pick) -> None:
 def decide_recruit(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     """Recruited Trogs always go to the Trog HQ, as many as the Reserve holds."""
     lang = table.lang
-    want = _int_field(query, "units", lang, minimum=1)
+    want = _field(query, "units", lang)
     have = table.pos.reserve(TROGS)
     got = min(want, have)
     d = _start(
@@ -627,7 +647,7 @@ def _structures(table: Table, kind: str) -> list[str]:
 def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     """Build a Trap where the priorities say, else activate; a Brooding Pool when Traps are out."""
     lang = table.lang
-    both = _bool_field(query, "both", lang, False)
+    both = _field(query, "both", lang, False)
     d = _start(table, "build", ui("What do the Trogs build?", lang))
     d.rule = R_BUILD
     traps, pools = _structures(table, TRAP), _structures(table, BROODING_POOL)
@@ -819,7 +839,7 @@ def decide_tactics(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     region, defending = _battle(table, query)
     theirs = _objectives(table, query, table.player, None)
     mine = _objectives(table, query, TROGS, None)
-    text = _bool_field(query, "tactic-text", lang, True)
+    text = _field(query, "tactic-text", lang, True)
     d = _start(
         table,
         "tactics",
@@ -846,7 +866,7 @@ def decide_tactics(table: Table, query: Mapping[str, Any]) -> TrogDecision:
 def decide_prisoner(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     """Where the Trogs take their Prisoner from (and, given the objectives, whether they take one)."""
     lang = table.lang
-    shifted = _bool_field(query, "shifted-priorities", lang, False)
+    shifted = _field(query, "shifted-priorities", lang, False)
     source = table.objective("solo-prisoner-source-shifted" if shifted else "solo-prisoner-source")
     d = _start(table, "prisoner", ui("Where do the Trogs take their Prisoner from?", lang))
     d.rule = R_PRISONERS
@@ -914,21 +934,69 @@ def _titles(table: Table, d: TrogDecision) -> None:
         d.titles[rid] = t.rule(rule)[0]
 
 
-DECIDERS: dict[str, Callable[[Table, Mapping[str, Any]], TrogDecision]] = {
-    "move": decide_move,
-    "place": decide_place,
-    "build": decide_build,
-    "recruit": decide_recruit,
-    "tactics": decide_tactics,
-    "prisoner": decide_prisoner,
-    "initiative": decide_initiative,
-}
+# --- the decisions' declarations ------------------------------------------------------------------
+
+
+class Decision:
+    """What one solo Trogs decision is: its name, its words, the question fields it reads and its handler."""
+
+    __slots__ = ("fields", "handler", "line", "name", "path", "what")
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        handler: Callable[[Table, Mapping[str, Any]], TrogDecision],
+        fields: tuple[str, ...] = (),
+        what: str | None = None,
+    ) -> None:
+        self.name = name  # the question's `decide:`
+        self.handler = handler  # decides it: (table, question mapping) -> TrogDecision
+        self.fields = fields  # the question fields it reads (FIELDS), besides a Battle's region and objectives
+        self.what = what  # what it decides, in a few words (the site names an example's `decide:` by it)
+        caller = sys._getframe(1)  # where it is declared, for located messages
+        self.path, self.line = caller.f_code.co_filename, caller.f_lineno
+
+    def decide(self, table: Table, query: Mapping[str, Any]) -> TrogDecision:
+        return self.handler(table, query)
+
+
+def _register(*decisions: Decision) -> dict[str, Decision]:
+    return {d.name: d for d in decisions}
+
+
+DECISIONS: Final[Mapping[str, Decision]] = _register(
+    Decision(name="move", handler=decide_move, fields=("from", "units", "steps"), what="where they move"),
+    Decision(name="place", handler=decide_place, what="how they place their Units"),
+    Decision(name="build", handler=decide_build, fields=("both",), what="what they build"),
+    Decision(name="recruit", handler=decide_recruit, fields=("units",), what="where recruits go"),
+    Decision(
+        name="tactics", handler=decide_tactics, fields=("tactic-text",), what="whether they draw another Tactics card"
+    ),
+    Decision(
+        name="prisoner",
+        handler=decide_prisoner,
+        fields=("shifted-priorities",),
+        what="where they take a Prisoner from",
+    ),
+    Decision(name="initiative", handler=decide_initiative),
+)
+KINDS: Final = tuple(DECISIONS)  # the decisions' names, in their order (`havoc trogs`'s choices)
+
+
+def all_decisions() -> Iterator[Decision]:
+    return iter(DECISIONS.values())
+
+
+def words() -> dict[str, str]:
+    """What each decision decides, in English (the site's words for an example's ``decide:``)."""
+    return {d.name: d.what for d in DECISIONS.values() if d.what}
 
 
 def decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str = "en") -> TrogDecision:
     """The Trogs' decision for one question (``{"decide": "move", …}``); InputError for bad input."""
     kind = query.get("decide")
-    if not isinstance(kind, str) or kind not in DECIDERS:
+    if not isinstance(kind, str) or kind not in DECISIONS:
         raise InputError(
             [
                 Problem(
@@ -941,4 +1009,4 @@ def decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str = "en
                 )
             ]
         )
-    return DECIDERS[str(kind)](Table(rs, pos, lang), query)
+    return DECISIONS[str(kind)].decide(Table(rs, pos, lang), query)
