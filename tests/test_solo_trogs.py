@@ -532,3 +532,11 @@ def test_each_decision_is_one_declaration() -> None:
         assert decision.name == name and callable(decision.handler)
         assert set(decision.fields) <= set(FIELDS), name
     assert site_words()["decisions"] == {n: d.what for n, d in DECISIONS.items() if d.what}
+    # their words are one havoc.po entry each (context ui), which the site reads: no copy in site.pot
+    from havoc.i18n import locales_root
+    from havoc.sphinxext.labels import LabelCatalog, declared
+
+    move = DECISIONS["move"].what
+    assert move and move not in declared()
+    assert f'msgid "{move}"' not in (locales_root() / "site.pot").read_text(encoding="utf-8")
+    assert LabelCatalog.load("pl", [locales_root()]).get(move) == "dokąd idą"

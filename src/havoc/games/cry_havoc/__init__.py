@@ -108,9 +108,9 @@ def site_words() -> dict[str, dict[str, str]]:
     from havoc.games.cry_havoc.words import site_words as words
 
     found = words()
-    found["decisions"] = decisions()
-    own = set(found["decisions"].values())
-    found["ui"] = {k: v for k, v in found["ui"].items() if v not in own}
+    found["decisions"] = decisions()  # ui("…") words, like the kinds' labels: translated in havoc.po
+    own = {v for t in ("regions", "keys", "values") for v in found[t].values()} - set(found["ui"].values())
+    found["ui"] = {**found["ui"], **{f"decide:{k}": v for k, v in found["decisions"].items() if v not in own}}
     return found
 
 

@@ -435,14 +435,16 @@ def _start(table: Table, kind: str, question: str) -> TrogDecision:
 
 
 # The question fields a decision reads besides ``decide`` (and ``region``/``objectives`` of a Battle,
-# read by :func:`_battle` and :func:`_objectives`): typed like the question format's fields.
+# read by :func:`_battle` and :func:`_objectives`): typed like the question format's fields; each
+# one's words are its line in ``havoc trogs --help`` (a bool the command sets as a flag; ``tactic-text``
+# is true unless ``--no-tactic-text``).
 FIELDS: Final[Mapping[str, Spec]] = {
-    "from": Spec("id", "move: the Region the Trog Units leave (default: the Trog HQ)."),
-    "units": Spec("int", "move: Trog Units that move (default: all in from); recruit: how many.", minimum=1),
-    "steps": Spec("int", "move: how many steps they may go (default 1).", minimum=1),
-    "both": Spec("bool", "build: the Build icons pay for a Trap and a Brooding Pool."),
-    "tactic-text": Spec("bool", "tactics: the card just drawn has Tactic text (default true)."),
-    "shifted-priorities": Spec("bool", "prisoner: Shifted Priorities has been played."),
+    "from": Spec("id", "move: where the Trogs start (default: the Trog HQ)"),
+    "units": Spec("int", "move: Trog Units that move (default: all in --from); recruit: how many", minimum=1),
+    "steps": Spec("int", "move: how many steps they may go (default 1)", minimum=1),
+    "both": Spec("bool", "build: the Build icons pay for a Trap and a Brooding Pool"),
+    "tactic-text": Spec("bool", "tactics: the card just drawn has no Tactic text"),  # (as --no-tactic-text)
+    "shifted-priorities": Spec("bool", "prisoner: Shifted Priorities has been played"),
 }
 
 
@@ -953,7 +955,7 @@ class Decision:
         self.name = name  # the question's `decide:`
         self.handler = handler  # decides it: (table, question mapping) -> TrogDecision
         self.fields = fields  # the question fields it reads (FIELDS), besides a Battle's region and objectives
-        self.what = what  # what it decides, in a few words (the site names an example's `decide:` by it)
+        self.what = what  # what it decides, in a few words, ui("…") (the site names an example's `decide:` by it)
         caller = sys._getframe(1)  # where it is declared, for located messages
         self.path, self.line = caller.f_code.co_filename, caller.f_lineno
 
@@ -966,18 +968,21 @@ def _register(*decisions: Decision) -> dict[str, Decision]:
 
 
 DECISIONS: Final[Mapping[str, Decision]] = _register(
-    Decision(name="move", handler=decide_move, fields=("from", "units", "steps"), what="where they move"),
-    Decision(name="place", handler=decide_place, what="how they place their Units"),
-    Decision(name="build", handler=decide_build, fields=("both",), what="what they build"),
-    Decision(name="recruit", handler=decide_recruit, fields=("units",), what="where recruits go"),
+    Decision(name="move", handler=decide_move, fields=("from", "units", "steps"), what=ui("where they move")),
+    Decision(name="place", handler=decide_place, what=ui("how they place their Units")),
+    Decision(name="build", handler=decide_build, fields=("both",), what=ui("what they build")),
+    Decision(name="recruit", handler=decide_recruit, fields=("units",), what=ui("where recruits go")),
     Decision(
-        name="tactics", handler=decide_tactics, fields=("tactic-text",), what="whether they draw another Tactics card"
+        name="tactics",
+        handler=decide_tactics,
+        fields=("tactic-text",),
+        what=ui("whether they draw another Tactics card"),
     ),
     Decision(
         name="prisoner",
         handler=decide_prisoner,
         fields=("shifted-priorities",),
-        what="where they take a Prisoner from",
+        what=ui("where they take a Prisoner from"),
     ),
     Decision(name="initiative", handler=decide_initiative),
 )
