@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -540,3 +541,18 @@ def test_each_decision_is_one_declaration() -> None:
     assert move and move not in declared()
     assert f'msgid "{move}"' not in (locales_root() / "site.pot").read_text(encoding="utf-8")
     assert LabelCatalog.load("pl", [locales_root()]).get(move) == "dokąd idą"
+
+
+def test_a_decision_missing_a_piece_is_a_located_problem() -> None:
+    """havoc check resolves a decision as it does a kind: its handler, fields and words."""
+    from havoc.games.cry_havoc.solo import engine
+
+    assert engine.check() == []
+    line = sys._getframe().f_lineno + 1
+    broken = engine.Decision(name="toy", handler="decide_toy", fields=("units", "dice"), what="how many toys")  # type: ignore[arg-type]
+    problems = engine.check([broken])
+    assert all(p.file == "tests/test_solo_trogs.py" and p.line == line for p in problems)
+    messages = [p.message for p in problems]
+    assert any("handler 'decide_toy' is no function" in m for m in messages)
+    assert any("fields not typed in FIELDS (solo/engine.py): dice" in m for m in messages)
+    assert any("('how many toys') has no pl translation" in m and "havoc.po" in m for m in messages)

@@ -143,13 +143,15 @@ def needs_of(*exprs: Any) -> frozenset[str]:
 
 def check_rules(rs: Ruleset) -> list[Any]:
     """What ``havoc check`` verifies of this game's code: everything each question kind names
-    (module, handler, probe, figure words, labels in every language, its docs entry) exists."""
+    (module, handler, probe, figure words, labels in every language, its docs entry) exists, and
+    each solo Trogs decision's handler, fields and words."""
     if not rs.question_kinds:
         return []
     from havoc.games.cry_havoc import kind
+    from havoc.games.cry_havoc.solo import engine
     from havoc.games.cry_havoc.ui import has_label
 
-    return kind.check(lambda figure: has_label("figure", figure), docs_pages())
+    return kind.check(lambda figure: has_label("figure", figure), docs_pages()) + engine.check()
 
 
 def docs_pages() -> Sequence[Path]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Final
 
 from havoc.errors import InputError, Problem, RulebookError
@@ -962,6 +962,11 @@ class Decision:
     def decide(self, table: Table, query: Mapping[str, Any]) -> TrogDecision:
         return self.handler(table, query)
 
+    def problem(self, message: str) -> Problem:
+        from havoc.games.cry_havoc.kind import _where as where
+
+        return Problem(where(self.path), self.line, f"solo Trogs decision {self.name!r}: {message}")
+
 
 def _register(*decisions: Decision) -> dict[str, Decision]:
     return {d.name: d for d in decisions}
@@ -991,6 +996,32 @@ KINDS: Final = tuple(DECISIONS)  # the decisions' names, in their order (`havoc 
 
 def all_decisions() -> Iterator[Decision]:
     return iter(DECISIONS.values())
+
+
+def check(decisions: Iterable[Decision] | None = None) -> list[Problem]:
+    """What ``havoc check`` verifies of the decisions, as of the question kinds: each handler is a
+    function, each field it reads is typed in FIELDS, and its words are translated in every havoc.po."""
+    from havoc.games.cry_havoc.kind import _catalogs, _translated
+    from havoc.i18n import UI_CONTEXT
+
+    decisions = list(DECISIONS.values() if decisions is None else decisions)
+    problems: list[Problem] = []
+    for d in decisions:
+        if not callable(d.handler):
+            problems.append(d.problem(f"handler {d.handler!r} is no function (table, question -> TrogDecision)"))
+        unknown = [f for f in d.fields if f not in FIELDS]
+        if unknown:
+            problems.append(d.problem(f"fields not typed in FIELDS (solo/engine.py): {', '.join(unknown)}"))
+    for lang, catalog in _catalogs("havoc"):
+        for d in decisions:
+            if d.what and not _translated(catalog, d.what, UI_CONTEXT):
+                problems.append(
+                    d.problem(
+                        f"what it decides ({d.what!r}) has no {lang} translation in locales/{lang}/LC_MESSAGES/havoc.po; "
+                        'write it as ui("…") in the declaration, run `havoc catalog update` and translate it'
+                    )
+                )
+    return problems
 
 
 def words() -> dict[str, str]:
