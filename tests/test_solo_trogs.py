@@ -526,18 +526,19 @@ def test_each_decision_is_one_declaration() -> None:
     """The decisions are a registry like the question kinds: each declares its handler, the
     question fields it reads (typed once, in FIELDS) and its words, which the site shows."""
     from havoc.games.cry_havoc import site_words
-    from havoc.games.cry_havoc.solo.engine import DECISIONS, FIELDS
+    from havoc.games.cry_havoc.solo.engine import FIELDS, all_decisions, get
 
-    assert tuple(DECISIONS) == KINDS
-    for name, decision in DECISIONS.items():
-        assert decision.name == name and callable(decision.handler)
+    decisions = {d.name: d for d in all_decisions()}
+    assert tuple(decisions) == KINDS
+    for name, decision in decisions.items():
+        assert decision.name == name and callable(decision.handler) and decision.path.endswith(f"decisions/{name}.py")
         assert set(decision.fields) <= set(FIELDS), name
-    assert site_words()["decisions"] == {n: d.what for n, d in DECISIONS.items() if d.what}
+    assert site_words()["decisions"] == {n: d.what for n, d in decisions.items() if d.what}
     # their words are one havoc.po entry each (context ui), which the site reads: no copy in site.pot
     from havoc.i18n import locales_root
     from havoc.sphinxext.labels import LabelCatalog, declared
 
-    move = DECISIONS["move"].what
+    move = get("move").what
     assert move and move not in declared()
     assert f'msgid "{move}"' not in (locales_root() / "site.pot").read_text(encoding="utf-8")
     assert LabelCatalog.load("pl", [locales_root()]).get(move) == "dokąd idą"

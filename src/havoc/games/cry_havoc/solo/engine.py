@@ -8,11 +8,13 @@ priority, count steps along the neighbours the position lists, fill objectives i
 Each decision names the rule that decided it, the candidates it set aside with the reason
 each lost, and the readings (``interpretation: true`` rules) it relied on.
 
-The decisions are a registry of the same shape as the question kinds (``kind.py``): each is one
-:class:`Decision` declared at the end of this module — its name, its words, the question fields
-it reads (typed by :data:`FIELDS`, the same :class:`~havoc.spec.Spec` the question format uses)
-and its handler. The list of decisions, ``havoc trogs``'s choices and the site's words for them
-are derived from the declarations.
+The decisions are a registry of the same shape as the question kinds (``kind.py``, ``kinds/``):
+each is one module, ``decisions/<name>.py``, holding its handler and ending in its
+:class:`Decision` — its name, its words, the question fields it reads (typed by :data:`FIELDS`,
+the same :class:`~havoc.spec.Spec` the question format uses) and the handler. This module holds
+what they share: the table as the Trogs see it, the priorities, reading a question's fields.
+``havoc trogs``'s choices and the site's words for the decisions come from the declarations;
+``havoc check`` resolves each (:func:`check`).
 """
 
 from __future__ import annotations
@@ -224,7 +226,7 @@ class Table:
             raise InputError(
                 [
                     Problem(
-                        _where(),
+                        question_where(),
                         None,
                         f"{field_name}: " + ui("missing; name one of: {known}", self.lang).format(known=known),
                     )
@@ -236,7 +238,7 @@ class Table:
             raise InputError(
                 [
                     Problem(
-                        _where(),
+                        question_where(),
                         None,
                         f"{field_name}: "
                         + ui("unknown Region {region}; the position lists: {known}", self.lang).format(
@@ -306,20 +308,20 @@ class Table:
 
 
 @record
-class _Pick:
+class Pick:
     chosen: list[str]
     rule: str | None
     set_aside: list[SetAside]
     interpretations: list[str]
 
 
-def pick_region(table: Table, candidates: list[str], arriving: int) -> _Pick:
+def pick_region(table: Table, candidates: list[str], arriving: int) -> Pick:
     """Run the priorities in rank order over ``candidates``; ``arriving`` Trogs would move in."""
     lang = table.lang
     aside: list[SetAside] = []
     interps: list[str] = []
     if len(candidates) <= 1:
-        return _Pick(candidates, R_PRIORITIES if candidates else None, aside, interps)
+        return Pick(candidates, R_PRIORITIES if candidates else None, aside, interps)
     regions = table.pos.regions
     margin = table.count("solo-defenceless-margin")
     empty_counts = table.flag("solo-empty-defenceless")
@@ -416,26 +418,26 @@ def pick_region(table: Table, candidates: list[str], arriving: int) -> _Pick:
             continue  # a priority that chooses no Region (Units from the HQ)
         kept = step(kept)
         if len(kept) == 1:
-            return _Pick(kept, rule, aside, interps)
+            return Pick(kept, rule, aside, interps)
     interps.append(I_FULL_TIE)
-    return _Pick(kept, None, aside, interps)
+    return Pick(kept, None, aside, interps)
 
 
 # --- the decisions -------------------------------------------------------------------------------
 
 
-def _where() -> str:
+def question_where() -> str:
     """Where a question's problem is, in the words ``havoc ask`` uses ("pytanie" in Polish)."""
     return ui("query", message_language())
 
 
-def _start(table: Table, kind: str, question: str) -> TrogDecision:
+def start_decision(table: Table, kind: str, question: str) -> TrogDecision:
     names = {rid: str(table.rname(rid)) for rid in table.pos.regions}
     return TrogDecision(kind=kind, question=question, choice=None, rule=None, lang=table.lang, names=names)
 
 
 # The question fields a decision reads besides ``decide`` (and ``region``/``objectives`` of a Battle,
-# read by :func:`_battle` and :func:`_objectives`): typed like the question format's fields; each
+# read by :func:`battle_of` and :func:`placement_of`): typed like the question format's fields; each
 # one's words are its line in ``havoc trogs --help`` (a bool the command sets as a flag; ``tactic-text``
 # is true unless ``--no-tactic-text``).
 FIELDS: Final[Mapping[str, Spec]] = {
@@ -448,7 +450,7 @@ FIELDS: Final[Mapping[str, Spec]] = {
 }
 
 
-def _field(query: Mapping[str, Any], name: str, lang: str, default: Any = None) -> Any:
+def read_field(query: Mapping[str, Any], name: str, lang: str, default: Any = None) -> Any:
     """A decision's question field, checked against its type in :data:`FIELDS` (``default`` when
     left out; a whole number without a default is needed)."""
     spec = FIELDS[name]
@@ -458,7 +460,7 @@ def _field(query: Mapping[str, Any], name: str, lang: str, default: Any = None) 
             raise InputError(
                 [
                     Problem(
-                        _where(),
+                        question_where(),
                         None,
                         f"{name}: " + ui("expected true or false, found {found}", lang).format(found=repr(value)),
                     )
@@ -470,7 +472,7 @@ def _field(query: Mapping[str, Any], name: str, lang: str, default: Any = None) 
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     f"{name}: " + ui("needed: a whole number from {minimum}", lang).format(minimum=minimum),
                 )
@@ -480,7 +482,7 @@ def _field(query: Mapping[str, Any], name: str, lang: str, default: Any = None) 
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     f"{name}: "
                     + ui("expected a whole number from {minimum}, found {found}", lang).format(
@@ -492,111 +494,7 @@ def _field(query: Mapping[str, Any], name: str, lang: str, default: Any = None) 
     return value
 
 
-def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Where Trog Units move: the Regions within reach, filtered by the priorities."""
-    lang = table.lang
-    src = table.region(query.get("from", table.hq.id), "from")
-    if table.trogs(src) == 0:
-        raise InputError(
-            [
-                Problem(
-                    _where(),
-                    None,
-                    "from: "
-                    + ui("{region} holds no Trog Units (regions.{region_id}.units.trogs)", lang).format(
-                        region=table.rname(src.id), region_id=src.id
-                    ),
-                )
-            ]
-        )
-    units = _field(query, "units", lang, table.trogs(src))
-    if units > table.trogs(src):
-        raise InputError(
-            [
-                Problem(
-                    _where(),
-                    None,
-                    "units: "
-                    + ui("{count} Trog Units would move, but {region} holds {have}", lang).format(
-                        count=units, region=table.rname(src.id), have=table.trogs(src)
-                    ),
-                )
-            ]
-        )
-    reach = _field(query, "steps", lang, 1)
-    d = _start(
-        table,
-        "move",
-        nui(
-            "Where does {count} Trog Unit from {region} move?",
-            "Where do {count} Trog Units from {region} move?",
-            units,
-            lang,
-        ).format(count=units, region=table.rname(src.id)),
-    )
-    dist = table.distances([src.id])
-    candidates: list[str] = []
-    for rid, region in table.pos.regions.items():
-        if rid == src.id or rid not in dist or dist[rid] > reach:
-            continue
-        if region.outer:
-            d.set_aside.append(SetAside(rid, R_UNUSED, ui("an outer Region is out of play", lang)))
-        elif region.hq is not None and region.hq != TROGS:
-            d.set_aside.append(SetAside(rid, R_NO_OTHER_HQ, ui("another faction's HQ cannot be entered", lang)))
-        elif region.battle is not None:
-            d.set_aside.append(SetAside(rid, R_NO_BATTLE_ENTRY, ui("a Battle Region cannot be entered", lang)))
-        elif rid != table.hq.id:
-            candidates.append(rid)
-    if not candidates:
-        raise InputError(
-            [
-                Problem(
-                    table.pos.name,
-                    None,
-                    f"regions.{src.id}.adjacent: "
-                    + ui(
-                        "no Region the Trogs may enter is within {steps} of {region}; list its neighbours",
-                        lang,
-                    ).format(steps=f"{reach} " + nui("step", "steps", reach, lang), region=table.rname(src.id)),
-                )
-            ]
-        )
-    pick = pick_region(table, candidates, units)
-    _finish_pick(table, d, pick)
-    if d.choice is not None:
-        target = table.pos.regions[d.choice]
-        d.figures = {"to": d.choice, "units": units, "from": src.id, "steps": dist[d.choice]}
-        d.lines.insert(
-            0,
-            ui("The Trogs move {count} {units} from {src} to {dst}.", lang).format(
-                count=units, units=table.units(units), src=table.rname(src.id), dst=table.rname(d.choice)
-            ),
-        )
-        if table.enemy(target) > 0:
-            d.also.append(R_HQ_UNITS)
-            d.figures["battle"] = True
-            d.figures["units-from"] = table.hq.id
-            d.lines.append(
-                ui(
-                    "A Battle follows there; the Trog Units that fight in it come from the Trog HQ ({hq}).", lang
-                ).format(hq=table.rname(table.hq.id))
-            )
-        if target.trog_token == "war-party":
-            d.also.append(R_WAR_PARTY)
-            d.figures["reveals"] = "war-party"
-            d.lines.append(
-                ui(
-                    "The War Party token is revealed: add its Crystals, move its Trog Units to the Reserve and put a Trog Nest there.",
-                    lang,
-                )
-            )
-    else:
-        d.figures = {"tied": d.tied, "units": units, "from": src.id}
-    _titles(table, d)
-    return d
-
-
-def _finish_pick(table: Table, d: TrogDecision, pick: _Pick) -> None:
+def finish_pick(table: Table, d: TrogDecision, pick: Pick) -> None:
     lang = table.lang
     d.set_aside.extend(pick.set_aside)
     d.interpretations.extend(i for i in pick.interpretations if i not in d.interpretations)
@@ -612,118 +510,13 @@ def _finish_pick(table: Table, d: TrogDecision, pick: _Pick) -> None:
         )
 
 
-def decide_recruit(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Recruited Trogs always go to the Trog HQ, as many as the Reserve holds."""
-    lang = table.lang
-    want = _field(query, "units", lang)
-    have = table.pos.reserve(TROGS)
-    got = min(want, have)
-    d = _start(
-        table,
-        "recruit",
-        nui("Where does {count} recruited Trog go?", "Where do {count} recruited Trogs go?", want, lang).format(
-            count=want
-        ),
-    )
-    d.choice, d.rule = table.hq.id, R_RECRUIT
-    d.figures = {"to": table.hq.id, "recruited": got, "reserve": have}
-    d.lines.append(
-        ui("The Trogs recruit {count} {units} into their HQ ({hq}).", lang).format(
-            count=got, units=table.units(got), hq=table.hq.id
-        )
-    )
-    if got < want:
-        d.lines.append(
-            nui(
-                "Only {have} Trog Unit is in the Reserve.", "Only {have} Trog Units are in the Reserve.", have, lang
-            ).format(have=have)
-        )
-    _titles(table, d)
-    return d
-
-
-def _structures(table: Table, kind: str) -> list[str]:
-    return [r.id for r in table.pos.regions.values() for s in r.structures if s.type == kind and s.owner == TROGS]
-
-
-def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Build a Trap where the priorities say, else activate; a Brooding Pool when Traps are out."""
-    lang = table.lang
-    both = _field(query, "both", lang, False)
-    d = _start(table, "build", ui("What do the Trogs build?", lang))
-    d.rule = R_BUILD
-    traps, pools = _structures(table, TRAP), _structures(table, BROODING_POOL)
-    traps_left = table.count("solo-trog-traps") - len(traps)
-    pools_left = table.count("solo-trog-brooding-pools") - len(pools)
-
-    def sites(kind: str) -> list[str]:
-        return [
-            r.id
-            for r in table.pos.regions.values()
-            if table.trogs(r) > 0
-            and r.hq is None
-            and r.battle is None
-            and not r.outer
-            and not any(s.type == kind for s in r.structures)
-        ]
-
-    wanted: list[str] = []
-    if traps_left > 0:
-        wanted.append(TRAP)
-    if pools_left > 0 and (traps_left <= 0 or both):
-        wanted.append(BROODING_POOL)
-    built: dict[str, str] = {}
-    if wanted:
-        d.interpretations.append(I_BUILD_SITE)
-    for kind in wanted:
-        where = sites(kind)
-        if not where:
-            continue
-        pick = pick_region(table, where, 0)
-        if len(pick.chosen) != 1:
-            _finish_pick(table, d, pick)
-            d.figures = {"build": kind, "tied": d.tied}
-            d.choice = None
-            _titles(table, d)
-            return d
-        d.set_aside.extend(pick.set_aside)
-        d.interpretations.extend(i for i in pick.interpretations if i not in d.interpretations)
-        if pick.rule and pick.rule != R_PRIORITIES:
-            d.also.append(pick.rule)
-        built[kind] = pick.chosen[0]
-    if built:
-        d.choice = "build"
-        d.figures = {"build": built}
-        for kind, rid in built.items():
-            line = (
-                ui("The Trogs build a Trap in {region}.", lang)
-                if kind == TRAP
-                else ui("The Trogs build a Brooding Pool in {region}.", lang)
-            )
-            d.lines.append(line.format(region=table.rname(rid)))
-    elif traps or pools:
-        d.choice = "activate"
-        d.figures = {"activate": traps + pools}
-        d.lines.append(
-            ui("The Trogs activate their Traps ({traps}), then their Brooding Pools ({pools}).", lang).format(
-                traps=table.rnames(traps), pools=table.rnames(pools)
-            )
-        )
-    else:
-        d.choice = "nothing"
-        d.figures = {}
-        d.lines.append(ui("Nothing happens: the Trogs can build nothing and have nothing to activate.", lang))
-    _titles(table, d)
-    return d
-
-
-def _battle(table: Table, query: Mapping[str, Any]) -> tuple[Region, bool]:
+def battle_of(table: Table, query: Mapping[str, Any]) -> tuple[Region, bool]:
     region = table.region(query.get("region"), "region")
     if region.battle is None or table.trogs(region) == 0 or table.enemy(region) == 0:
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     "region: "
                     + ui("{region} holds no Battle between the Trogs and the {faction}", table.lang).format(
@@ -735,7 +528,7 @@ def _battle(table: Table, query: Mapping[str, Any]) -> tuple[Region, bool]:
     return region, region.battle.attacker != TROGS
 
 
-def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int | None) -> dict[str, int]:
+def placement_of(table: Table, query: Mapping[str, Any], faction: str, total: int | None) -> dict[str, int]:
     lang = table.lang
     raw = (query.get("objectives") or {}).get(faction) if isinstance(query.get("objectives"), Mapping) else None
     path = f"objectives.{faction}"
@@ -743,7 +536,7 @@ def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     f"{path}: "
                     + ui("missing; give the {owner} Units on each objective, e.g. {example}", lang).format(
@@ -756,13 +549,15 @@ def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int
     for obj in OBJECTIVES:
         v = raw.get(obj, 0)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InputError([Problem(_where(), None, f"{path}.{obj}: " + ui("expected a whole number from 0", lang))])
+            raise InputError(
+                [Problem(question_where(), None, f"{path}.{obj}: " + ui("expected a whole number from 0", lang))]
+            )
         out[obj] = v
     if total is not None and sum(out.values()) != total:
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     f"{path}: "
                     + nui(
@@ -777,7 +572,7 @@ def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int
     return out
 
 
-def _need(table: Table, obj: str, theirs: int, defending: bool) -> tuple[int, str | None]:
+def units_needed(table: Table, obj: str, theirs: int, defending: bool) -> tuple[int, str | None]:
     """Units the Trogs need on ``obj`` to win it, and the reading that set the number (if any)."""
     beat = table.count("solo-place-beat")
     if obj == "control" and defending and table.flag("solo-place-defender-tie"):
@@ -787,143 +582,7 @@ def _need(table: Table, obj: str, theirs: int, defending: bool) -> tuple[int, st
     return theirs + beat, None
 
 
-def decide_place(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Fill the objectives in order with just enough Trogs to win each, as the variant says."""
-    lang = table.lang
-    region, defending = _battle(table, query)
-    theirs = _objectives(table, query, table.player, table.enemy(region))
-    left = table.trogs(region)
-    d = _start(
-        table,
-        "place",
-        ui("How do the Trogs place their Units in {region}?", lang).format(region=table.rname(region.id)),
-    )
-    d.rule = R_PLACE
-    placed = dict.fromkeys(OBJECTIVES, 0)
-    won: list[str] = []
-    for obj in OBJECTIVES:
-        need, reading = _need(table, obj, theirs[obj], defending)
-        if reading and reading not in d.interpretations:
-            d.interpretations.append(reading)
-        if need <= left:
-            placed[obj] = need
-            left -= need
-            won.append(obj)
-        else:
-            d.set_aside.append(
-                SetAside(
-                    obj,
-                    R_PLACE,
-                    ui("needs {need} {units} to win, only {left} left", lang).format(
-                        need=need, units=table.units(need), left=left
-                    ),
-                )
-            )
-    if left > 0:
-        extra = table.objective("solo-leftover-objective")
-        placed[extra] += left
-        d.interpretations.append(I_LEFTOVER)
-    d.choice = "/".join(str(placed[o]) for o in OBJECTIVES)
-    d.figures = {"placement": placed, "wins": won, "defending": defending}
-    d.lines.append(
-        ui(
-            "The Trogs place {control} on Region Control, {prisoners} on Capture Prisoners, {attrition} on Attrition.",
-            lang,
-        ).format(**placed)
-    )
-    _titles(table, d)
-    return d
-
-
-def decide_tactics(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Whether the Trogs draw on: they stop once winning Region Control or on a card with no Tactic text."""
-    lang = table.lang
-    region, defending = _battle(table, query)
-    theirs = _objectives(table, query, table.player, None)
-    mine = _objectives(table, query, TROGS, None)
-    text = _field(query, "tactic-text", lang, True)
-    d = _start(
-        table,
-        "tactics",
-        ui("Do the Trogs draw another Tactics card in {region}?", lang).format(region=table.rname(region.id)),
-    )
-    d.rule = R_TACTICS
-    tie_wins = defending and table.flag("solo-place-defender-tie")
-    winning = mine["control"] > theirs["control"] or (tie_wins and mine["control"] == theirs["control"])
-    d.figures = {"winning-control": winning, "draw": False}
-    if winning:
-        d.choice = "stop"
-        d.lines.append(ui("The Trogs stop: they are winning Region Control.", lang))
-    elif not text:
-        d.choice = "stop"
-        d.lines.append(ui("The Trogs stop: the card they drew has no Tactic text.", lang))
-    else:
-        d.choice = "draw"
-        d.figures["draw"] = True
-        d.lines.append(ui("The Trogs draw the top card of their deck and resolve only its Tactic text.", lang))
-    _titles(table, d)
-    return d
-
-
-def decide_prisoner(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Where the Trogs take their Prisoner from (and, given the objectives, whether they take one)."""
-    lang = table.lang
-    shifted = _field(query, "shifted-priorities", lang, False)
-    source = table.objective("solo-prisoner-source-shifted" if shifted else "solo-prisoner-source")
-    d = _start(table, "prisoner", ui("Where do the Trogs take their Prisoner from?", lang))
-    d.rule = R_PRISONERS
-    d.figures = {"from": source, "shifted-priorities": shifted}
-    takes = True
-    if "region" in query:
-        _battle(table, query)
-        theirs = _objectives(table, query, table.player, None)
-        mine = _objectives(table, query, TROGS, None)
-        need, reading = _need(table, "prisoners", theirs["prisoners"], False)
-        if mine["prisoners"] == theirs["prisoners"] and reading:
-            d.interpretations.append(reading)
-        takes = mine["prisoners"] >= need and mine["prisoners"] > 0
-        d.figures["takes"] = takes
-        if not takes:
-            d.choice = "none"
-            d.lines.append(
-                ui("The Trogs take no Prisoner: {mine} against {theirs} on Capture Prisoners.", lang).format(
-                    mine=mine["prisoners"], theirs=theirs["prisoners"]
-                )
-            )
-    if takes:
-        d.choice = source
-        d.lines.append(
-            ui("The Trogs take their Prisoner from {objective}.", lang).format(objective=_objective_name(source, lang))
-        )
-    _titles(table, d)
-    return d
-
-
-def decide_initiative(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Where the Trogs put their Initiative token when a card lets them choose: always first."""
-    lang = table.lang
-    d = _start(table, "initiative", ui("Where do the Trogs put their token on the Upcoming Initiative track?", lang))
-    d.choice, d.rule = "1", R_TURN
-    others = [f for f in (table.pos.upcoming_initiative or table.pos.initiative) if f != TROGS]
-    d.figures = {"position": 1, "upcoming-order": [TROGS, *others]}
-    d.lines.append(ui("The Trogs always choose to go first: their token goes on the first spot.", lang))
-    if others:
-        d.lines.append(
-            ui("Upcoming Initiative: {order}", lang).format(order=", ".join(table.fname(f) for f in [TROGS, *others]))
-        )
-    _titles(table, d)
-    return d
-
-
-def _objective_name(obj: str, lang: str) -> str:
-    return {
-        "control": ui("Region Control", lang),
-        "prisoners": ui("Capture Prisoners", lang),
-        "attrition": ui("Attrition", lang),
-    }[obj]
-
-
-def _titles(table: Table, d: TrogDecision) -> None:
+def add_titles(table: Table, d: TrogDecision) -> None:
     """Rule titles in the asker's language for every rule the decision names."""
     from havoc.interpreter.answer import texts
 
@@ -968,34 +627,23 @@ class Decision:
         return Problem(where(self.path), self.line, f"solo Trogs decision {self.name!r}: {message}")
 
 
-def _register(*decisions: Decision) -> dict[str, Decision]:
-    return {d.name: d for d in decisions}
+# The decisions in their order (`havoc trogs`'s choices); each is declared in its own module,
+# decisions/<name>.py, ending in DECISION = Decision(name=…), imported when first asked for.
+KINDS: Final = ("move", "place", "build", "recruit", "tactics", "prisoner", "initiative")
+PACKAGE = "havoc.games.cry_havoc.solo.decisions"
 
 
-DECISIONS: Final[Mapping[str, Decision]] = _register(
-    Decision(name="move", handler=decide_move, fields=("from", "units", "steps"), what=ui("where they move")),
-    Decision(name="place", handler=decide_place, what=ui("how they place their Units")),
-    Decision(name="build", handler=decide_build, fields=("both",), what=ui("what they build")),
-    Decision(name="recruit", handler=decide_recruit, fields=("units",), what=ui("where recruits go")),
-    Decision(
-        name="tactics",
-        handler=decide_tactics,
-        fields=("tactic-text",),
-        what=ui("whether they draw another Tactics card"),
-    ),
-    Decision(
-        name="prisoner",
-        handler=decide_prisoner,
-        fields=("shifted-priorities",),
-        what=ui("where they take a Prisoner from"),
-    ),
-    Decision(name="initiative", handler=decide_initiative),
-)
-KINDS: Final = tuple(DECISIONS)  # the decisions' names, in their order (`havoc trogs`'s choices)
+def get(name: str) -> Decision:
+    """The declared decision ``name`` (one of KINDS), from its module."""
+    import importlib
+
+    found = importlib.import_module(f"{PACKAGE}.{name}").DECISION
+    assert isinstance(found, Decision) and found.name == name, name
+    return found
 
 
 def all_decisions() -> Iterator[Decision]:
-    return iter(DECISIONS.values())
+    return (get(name) for name in KINDS)
 
 
 def check(decisions: Iterable[Decision] | None = None) -> list[Problem]:
@@ -1004,7 +652,7 @@ def check(decisions: Iterable[Decision] | None = None) -> list[Problem]:
     from havoc.games.cry_havoc.kind import _catalogs, _translated
     from havoc.i18n import UI_CONTEXT
 
-    decisions = list(DECISIONS.values() if decisions is None else decisions)
+    decisions = list(all_decisions() if decisions is None else decisions)
     problems: list[Problem] = []
     for d in decisions:
         if not callable(d.handler):
@@ -1026,17 +674,17 @@ def check(decisions: Iterable[Decision] | None = None) -> list[Problem]:
 
 def words() -> dict[str, str]:
     """What each decision decides, in English (the site's words for an example's ``decide:``)."""
-    return {d.name: d.what for d in DECISIONS.values() if d.what}
+    return {d.name: d.what for d in all_decisions() if d.what}
 
 
 def decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str = "en") -> TrogDecision:
     """The Trogs' decision for one question (``{"decide": "move", …}``); InputError for bad input."""
     kind = query.get("decide")
-    if not isinstance(kind, str) or kind not in DECISIONS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     "decide: "
                     + ui("expected one of {choices}, found {found}", lang).format(
@@ -1045,4 +693,4 @@ def decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str = "en
                 )
             ]
         )
-    return DECISIONS[str(kind)].decide(Table(rs, pos, lang), query)
+    return get(str(kind)).decide(Table(rs, pos, lang), query)
