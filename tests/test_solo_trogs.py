@@ -557,3 +557,14 @@ def test_a_decision_missing_a_piece_is_a_located_problem() -> None:
     assert any("handler 'decide_toy' is no function" in m for m in messages)
     assert any("fields not typed in FIELDS (solo/engine.py): dice" in m for m in messages)
     assert any("('how many toys') has no pl translation" in m and "havoc.po" in m for m in messages)
+
+
+def test_a_decision_module_that_does_not_load_is_a_located_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    from havoc.errors import RulebookError
+    from havoc.games.cry_havoc.solo import engine
+
+    monkeypatch.setattr(engine, "KINDS", (*engine.KINDS, "toy"))
+    [p] = engine.check()
+    assert p.file == "src/havoc/games/cry_havoc/solo/decisions/toy.py" and "'toy'" in p.message
+    with pytest.raises(RulebookError, match="toy"):
+        engine.get("toy")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any, Final
 
 from havoc.errors import InputError, Problem, RulebookError
@@ -633,12 +634,34 @@ KINDS: Final = ("move", "place", "build", "recruit", "tactics", "prisoner", "ini
 PACKAGE = "havoc.games.cry_havoc.solo.decisions"
 
 
+def module_path(name: str) -> str:
+    """Where a decision's module is (or should be), relative to the repository."""
+    from havoc.games.cry_havoc.kind import _where as where
+
+    return where(str(Path(__file__).resolve().parent / "decisions" / f"{name}.py"))
+
+
 def get(name: str) -> Decision:
-    """The declared decision ``name`` (one of KINDS), from its module."""
+    """The declared decision ``name`` (one of KINDS), from its module; a located RulebookError
+    (as ``havoc check`` reports it) when the module is missing, does not load or declares none."""
     import importlib
 
-    found = importlib.import_module(f"{PACKAGE}.{name}").DECISION
-    assert isinstance(found, Decision) and found.name == name, name
+    try:
+        found = getattr(importlib.import_module(f"{PACKAGE}.{name}"), "DECISION", None)
+    except Exception as exc:  # a decision's module that fails to load is a located problem, not a traceback
+        raise RulebookError(
+            [Problem(module_path(name), None, f"solo Trogs decision {name!r}: its module does not load: {exc}")]
+        ) from exc
+    if not isinstance(found, Decision) or found.name != name:
+        raise RulebookError(
+            [
+                Problem(
+                    module_path(name),
+                    None,
+                    f"solo Trogs decision {name!r}: the module declares no DECISION = Decision(name={name!r}, …)",
+                )
+            ]
+        )
     return found
 
 
@@ -652,8 +675,15 @@ def check(decisions: Iterable[Decision] | None = None) -> list[Problem]:
     from havoc.games.cry_havoc.kind import _catalogs, _translated
     from havoc.i18n import UI_CONTEXT
 
-    decisions = list(all_decisions() if decisions is None else decisions)
     problems: list[Problem] = []
+    if decisions is None:
+        decisions = []
+        for name in KINDS:
+            try:
+                decisions.append(get(name))
+            except RulebookError as exc:
+                problems.extend(exc.problems)
+    decisions = list(decisions)
     for d in decisions:
         if not callable(d.handler):
             problems.append(d.problem(f"handler {d.handler!r} is no function (table, question -> TrogDecision)"))
