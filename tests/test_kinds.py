@@ -16,6 +16,7 @@ from havoc import game, rulebook
 from havoc.cli import main
 from havoc.errors import Problem, RulebookError
 from havoc.games.cry_havoc import kind as registry
+from havoc.i18n import locales_root
 
 _TOY = """\
 from havoc.games.cry_havoc.answering import generic
@@ -81,7 +82,7 @@ def test_every_shipped_kind_resolves() -> None:
 
 def test_the_toy_kind_is_complete(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     kind = _toy(tmp_path, monkeypatch, probe="probe=probe_hand_size,")
-    assert _check([kind]) == registry.check_labels([kind]) == registry.check_site_words([kind]) == []
+    assert _check([kind]) == registry.check_labels([kind]) == []
 
 
 def test_a_missing_handler_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -122,13 +123,15 @@ def test_a_figure_without_words_is_a_located_problem(tmp_path: Path, monkeypatch
     )
 
 
-def test_words_missing_from_the_site_catalog_are_a_located_problem(
+def test_what_a_kind_answers_without_polish_is_a_located_problem(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # the positions page's table shows it: one entry in havoc.po (context ui), read by the site too
     kind = _toy(tmp_path, monkeypatch, answers="how many toys the faction holds")
-    [p] = registry.check_site_words([kind])
-    assert p.line == _KIND_LINE and "'how many toys the faction holds'" in p.message and "site.po" in p.message
-    assert registry.check_site_words(registry.all_kinds()) == []
+    [p] = registry.check_labels([kind])
+    assert p.line == _KIND_LINE and "what it answers ('how many toys the faction holds')" in p.message
+    assert "havoc.po" in p.message and "site.po" not in p.message
+    assert registry.check_labels(registry.all_kinds()) == []
 
 
 def test_a_label_without_polish_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,9 +139,27 @@ def test_a_label_without_polish_is_a_located_problem(tmp_path: Path, monkeypatch
     [p] = registry.check_labels([kind])
     assert p.file.endswith("toy_kind.py") and p.line == _KIND_LINE
     assert "'hand-size'" in p.message and "'Toy count'" in p.message and "havoc.po" in p.message
-    # the site names it by the same label (`ask: hand-size`, the Ask page's list): site.po too
-    [p] = registry.check_site_words([kind])
-    assert p.line == _KIND_LINE and "its name on the site ('Toy count')" in p.message and "site.po" in p.message
+
+
+def test_the_site_reads_a_kinds_words_from_havoc_po() -> None:
+    """A kind's label, what it answers and its Ask-page label are one havoc.po entry each (context
+    ui): the site declares them without copying them into site.pot and translates them from there."""
+    from havoc.games.cry_havoc import site_pages  # noqa: F401 - declares the table's words
+    from havoc.sphinxext.labels import LabelCatalog, declared, ui_declared
+
+    move, discard = registry.get("move"), registry.get("discard")
+    assert move is not None and discard is not None and discard.form_label
+    words = (move.label, move.answers, discard.form_label)
+    site_pot = (locales_root() / "site.pot").read_text(encoding="utf-8")
+    for word in words:
+        assert word in ui_declared() and word not in declared()
+        assert f"msgid {word!r}".replace("'", '"') not in site_pot
+    pl = LabelCatalog.load("pl", [locales_root()])
+    assert [pl.get(w) for w in words] == [
+        "Ruch",
+        "czy te Oddziały mogą się tam przesunąć",
+        "Odrzucanie do limitu kart na ręce",
+    ]
 
 
 def test_a_kind_without_its_docs_entry_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -519,3 +520,51 @@ def test_any_question_is_a_decision_or_a_located_error(decide: Any, extra: dict[
             assert exc.problems and all(p.message for p in exc.problems)
         else:
             json.dumps(d.to_json())
+
+
+def test_each_decision_is_one_declaration() -> None:
+    """The decisions are a registry like the question kinds: each declares its handler, the
+    question fields it reads (typed once, in FIELDS) and its words, which the site shows."""
+    from havoc.games.cry_havoc import site_words
+    from havoc.games.cry_havoc.solo.engine import FIELDS, all_decisions, get
+
+    decisions = {d.name: d for d in all_decisions()}
+    assert tuple(decisions) == KINDS
+    for name, decision in decisions.items():
+        assert decision.name == name and callable(decision.handler) and decision.path.endswith(f"decisions/{name}.py")
+        assert set(decision.fields) <= set(FIELDS), name
+    assert site_words()["decisions"] == {n: d.what for n, d in decisions.items() if d.what}
+    # their words are one havoc.po entry each (context ui), which the site reads: no copy in site.pot
+    from havoc.i18n import locales_root
+    from havoc.sphinxext.labels import LabelCatalog, declared
+
+    move = get("move").what
+    assert move and move not in declared()
+    assert f'msgid "{move}"' not in (locales_root() / "site.pot").read_text(encoding="utf-8")
+    assert LabelCatalog.load("pl", [locales_root()]).get(move) == "dokąd idą"
+
+
+def test_a_decision_missing_a_piece_is_a_located_problem() -> None:
+    """havoc check resolves a decision as it does a kind: its handler, fields and words."""
+    from havoc.games.cry_havoc.solo import engine
+
+    assert engine.check() == []
+    line = sys._getframe().f_lineno + 1
+    broken = engine.Decision(name="toy", handler="decide_toy", fields=("units", "dice"), what="how many toys")  # type: ignore[arg-type]
+    problems = engine.check([broken])
+    assert all(p.file == "tests/test_solo_trogs.py" and p.line == line for p in problems)
+    messages = [p.message for p in problems]
+    assert any("handler 'decide_toy' is no function" in m for m in messages)
+    assert any("fields not typed in FIELDS (solo/engine.py): dice" in m for m in messages)
+    assert any("('how many toys') has no pl translation" in m and "havoc.po" in m for m in messages)
+
+
+def test_a_decision_module_that_does_not_load_is_a_located_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    from havoc.errors import RulebookError
+    from havoc.games.cry_havoc.solo import engine
+
+    monkeypatch.setattr(engine, "KINDS", (*engine.KINDS, "toy"))
+    [p] = engine.check()
+    assert p.file == "src/havoc/games/cry_havoc/solo/decisions/toy.py" and "'toy'" in p.message
+    with pytest.raises(RulebookError, match="toy"):
+        engine.get("toy")

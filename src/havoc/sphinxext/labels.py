@@ -5,6 +5,11 @@ the same catalog Sphinx's gettext builder fills from the narrative pages, so a t
 file for everything on the site that is not a rule. Each label is declared here once with
 :func:`label`; the gettext builder hook (:func:`add_to_gettext_catalog`) puts every declared label
 into ``site.pot``, and :class:`LabelCatalog` warns when the build's language lacks one.
+
+A word the assistant says too (a question kind's label, what it answers) is written once, as a
+``ui("…")`` string where it is declared, and translated once, in the ``havoc`` catalog's ``ui``
+context: the site declares it with :func:`ui_label`, so it is not copied into ``site.pot``, and
+:class:`LabelCatalog` reads it from ``havoc.po``.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from havoc.conditions import OPS
 logger = logging.getLogger(__name__)
 
 DOMAIN = "site"
+UI_DOMAIN = "havoc"  # the assistant's catalog; its `ui` context holds the words both say
 _DECLARED: dict[str, None] = {}
+_UI_DECLARED: dict[str, None] = {}
 
 
 def label(msgid: str) -> str:
@@ -29,9 +36,23 @@ def label(msgid: str) -> str:
     return msgid
 
 
+def ui_label(msgid: str) -> str:
+    """Declare a word the site shows that the ``havoc`` catalog translates (context ``ui``), and
+    return its msgid; it is not extracted into ``site.pot``."""
+    _UI_DECLARED.setdefault(msgid)
+    return msgid
+
+
 def declared() -> list[str]:
+    """The site's own labels (extracted into ``site.pot``); not the ``ui`` words it borrows."""
     _declare_installed_games()
     return list(_DECLARED)
+
+
+def ui_declared() -> list[str]:
+    """The words the site reads from the ``havoc`` catalog (context ``ui``)."""
+    _declare_installed_games()
+    return [m for m in _UI_DECLARED if m not in _DECLARED]
 
 
 # --- rule pages ---------------------------------------------------------------
@@ -101,6 +122,8 @@ SUBJECT_REGION = label("the region asked about")
 # The words of a game's positions and questions (keys, values, known Region names) come from
 # its package (``site_words()``), so the site extension names no game. They are declared here
 # as labels, so they are extracted into site.pot and checked like every other label.
+# A game's table ``"ui"`` lists the English words among them that its ``havoc`` catalog translates
+# (context ``ui``), declared with ui_label instead of label.
 WORD_TABLES = ("regions", "keys", "values", "decisions")
 
 
@@ -112,9 +135,11 @@ def game_words(module: str) -> dict[str, dict[str, str]]:
     if not module:
         return found
     words = getattr(game.load(module), "site_words", None)
-    for table, entries in (words() if words else {}).items():
+    tables = words() if words else {}
+    borrowed = set(tables.get("ui", {}).values())
+    for table, entries in tables.items():
         if table in found:
-            found[table] = {k: label(v) for k, v in entries.items()}
+            found[table] = {k: ui_label(v) if v in borrowed else label(v) for k, v in entries.items()}
     return found
 
 
@@ -128,7 +153,8 @@ def _declare_installed_games() -> None:
 
 @dataclass
 class LabelCatalog:
-    """``site`` translations of one language, read from every locale dir in order (first wins)."""
+    """``site`` translations of one language, read from every locale dir in order (first wins),
+    then the ``havoc`` catalog's ``ui`` words (a word the site has no own translation of)."""
 
     lang: str
     messages: dict[str, str] = field(default_factory=dict)
@@ -152,6 +178,18 @@ class LabelCatalog:
             for msg in po:
                 if msg.id and not msg.context and not msg.fuzzy and isinstance(msg.id, str) and msg.string:
                     cat.messages.setdefault(msg.id, str(msg.string))
+        from havoc.i18n import UI_CONTEXT
+
+        for folder in locale_dirs:
+            path = folder / lang / "LC_MESSAGES" / f"{UI_DOMAIN}.po"
+            if not path.is_file():
+                continue
+            cat.files.append(path)
+            with path.open("rb") as fh:
+                po = read_po(fh, locale=lang)
+            for msg in po:
+                if msg.context == UI_CONTEXT and not msg.fuzzy and isinstance(msg.id, str) and msg.string:
+                    cat.messages.setdefault(msg.id, str(msg.string))
         return cat
 
     def get(self, msgid: str, location: Any = None) -> str:
@@ -162,10 +200,12 @@ class LabelCatalog:
         if found is None:
             if msgid not in self._warned:
                 self._warned.add(msgid)
+                where = "havoc.po, context ui" if msgid in _UI_DECLARED and msgid not in _DECLARED else "site.po"
                 logger.warning(
-                    "no %s translation of the site label %r (add it to site.po)",
+                    "no %s translation of the site label %r (add it to %s)",
                     self.lang,
                     msgid,
+                    where,
                     type="havoc",
                     subtype="i18n",
                     location=location,

@@ -129,10 +129,16 @@ def answer(rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer:
 
 
 def site_words() -> dict[str, dict[str, str]]:
-    """The English words of positions and questions the site shows (keys, values, known Regions)."""
+    """The English words of positions and questions the site shows (keys, values, known Regions,
+    what the solo Trogs decide — each decision's own words)."""
+    from havoc.games.cry_havoc.solo.engine import words as decisions
     from havoc.games.cry_havoc.words import site_words as words
 
-    return words()
+    found = words()
+    found["decisions"] = decisions()  # ui("…") words, like the kinds' labels: translated in havoc.po
+    own = {v for t in ("regions", "keys", "values") for v in found[t].values()} - set(found["ui"].values())
+    found["ui"] = {**found["ui"], **{f"decide:{k}": v for k, v in found["decisions"].items() if v not in own}}
+    return found
 
 
 def nouns() -> list[tuple[str, str]]:
@@ -164,13 +170,15 @@ def needs_of(*exprs: Any) -> frozenset[str]:
 
 def check_rules(rs: Ruleset) -> list[Any]:
     """What ``havoc check`` verifies of this game's code: everything each question kind names
-    (module, handler, probe, figure words, labels in every language, its docs entry) exists."""
+    (module, handler, probe, figure words, labels in every language, its docs entry) exists, and
+    each solo Trogs decision's handler, fields and words."""
     if not rs.question_kinds:
         return []
     from havoc.games.cry_havoc import kind
+    from havoc.games.cry_havoc.solo import engine
     from havoc.games.cry_havoc.ui import has_label
 
-    return kind.check(lambda figure: has_label("figure", figure), docs_pages())
+    return kind.check(lambda figure: has_label("figure", figure), docs_pages()) + engine.check()
 
 
 def docs_pages() -> Sequence[Path]:

@@ -96,12 +96,12 @@ class QuestionKind:
         self.label = label  # English; in other languages through the `ui` catalog
         self.verdict = verdict  # one of VERDICTS
         self.help = help
-        self.answers = answers  # what it answers, in a few words (the positions page's table; site catalog)
+        self.answers = answers  # what it answers, in a few words (the positions page's table), ui("…")
         self.needs = needs  # question fields it needs besides `ask` (and `faction`)
         self.fields = needs
         self.offers = offers  # other fields it takes, offered by the Ask page's form too
         self.bare = bare  # fields a compact question may give as a bare word (an enum choice or a Region)
-        self.form_label = form_label  # the Ask page's words for it when not its label (site catalog)
+        self.form_label = form_label  # the Ask page's words for it when not its label, ui("…")
         self.figures = figures
         # labels of figures only this kind gives ({name: ui("…")}); the shared ones are in ui.py
         self.figure_words = dict(figure_words or {})
@@ -243,7 +243,7 @@ def check_kinds(kinds: Iterable[QuestionKind], named: Callable[[str], bool]) -> 
 
 
 def _catalogs(domain: str) -> list[tuple[str, Any]]:
-    """Every translated language's catalog of ``domain`` (``havoc`` or ``site``), read as written."""
+    """Every translated language's catalog of ``domain`` (``havoc``), read as written."""
     from babel.messages.pofile import read_po
 
     from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, locales_root
@@ -264,44 +264,29 @@ def _translated(catalog: Any, msgid: str, context: str | None = None) -> bool:
     return found is not None and bool(found.string) and not found.fuzzy
 
 
-def check_site_words(kinds: Iterable[QuestionKind]) -> list[Problem]:
-    """Each kind's ``answers`` (its row of the positions page's table), its label (its name as a
-    value on the site and in the Ask page's list) and its Ask-page label are translated in every site.po."""
-    kinds = list(kinds)
-    problems: list[Problem] = []
-    for lang, catalog in _catalogs("site"):
-        for kind in kinds:
-            words = (
-                ("what it answers", kind.answers),
-                ("its name on the site", kind.label),
-                ("its Ask-page label", kind.form_label),
-            )
-            for what, msgid in words:
-                if msgid and not _translated(catalog, msgid):
-                    problems.append(
-                        kind.problem(
-                            f"{what} ({msgid!r}) has no {lang} translation in "
-                            f"locales/{lang}/LC_MESSAGES/site.po; run `havoc docs --update-catalog` and translate it"
-                        )
-                    )
-    return problems
-
-
 def check_labels(kinds: Iterable[QuestionKind]) -> list[Problem]:
-    """Each kind's label is translated in every language's havoc.po (context ``ui``)."""
+    """Each kind's words are translated in every language's havoc.po (context ``ui``): its label
+    (the assistant's and the site's name for it), what it answers (the positions page's table) and
+    its Ask-page label. The site reads them from there too, so they are written and translated once."""
     from havoc.i18n import UI_CONTEXT
 
     kinds = list(kinds)
     problems: list[Problem] = []
     for lang, catalog in _catalogs("havoc"):
         for kind in kinds:
-            if not _translated(catalog, kind.label, UI_CONTEXT):
-                problems.append(
-                    kind.problem(
-                        f"its label ({kind.label!r}) has no {lang} translation in locales/{lang}/LC_MESSAGES/havoc.po; "
-                        'write it as ui("…") in the declaration, run `havoc catalog update` and translate it'
+            words = (
+                ("its label", kind.label),
+                ("what it answers", kind.answers),
+                ("its Ask-page label", kind.form_label),
+            )
+            for what, msgid in words:
+                if msgid and not _translated(catalog, msgid, UI_CONTEXT):
+                    problems.append(
+                        kind.problem(
+                            f"{what} ({msgid!r}) has no {lang} translation in locales/{lang}/LC_MESSAGES/havoc.po; "
+                            'write it as ui("…") in the declaration, run `havoc catalog update` and translate it'
+                        )
                     )
-                )
     return problems
 
 
@@ -334,14 +319,7 @@ def check(named: Callable[[str], bool], pages: Iterable[Path] = ()) -> list[Prob
         for name in declared
         if get(name) is None and name not in _broken
     ]
-    return (
-        missing
-        + broken
-        + check_kinds(kinds, named)
-        + check_labels(kinds)
-        + check_site_words(kinds)
-        + check_docs(kinds, pages)
-    )
+    return missing + broken + check_kinds(kinds, named) + check_labels(kinds) + check_docs(kinds, pages)
 
 
 __all__ = [
@@ -353,7 +331,6 @@ __all__ = [
     "check_docs",
     "check_kinds",
     "check_labels",
-    "check_site_words",
     "figures",
     "get",
     "labels",

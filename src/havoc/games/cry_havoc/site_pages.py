@@ -3,8 +3,8 @@
 ``{havoc-kinds}`` writes the positions page's table of question kinds from the kinds'
 declarations (``kinds/<kind>.py``): each kind's name, what it answers and the figures its
 answers give. Kinds in a row (in the vocabulary's order) that answer the same and give the same
-figures share a row. The words are ``site`` catalog labels, so the table reads the same in every
-language the site is built in.
+figures share a row. A kind's words are ``ui("…")`` strings of its module, translated once in
+the ``havoc`` catalog, which the site reads too (:func:`havoc.sphinxext.labels.ui_label`).
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ KIND = L.label("kind")
 ANSWERS = L.label("what it answers")
 FIGURES = L.label("figures")
 NONE = L.label("none")
-for _kind in registry.all_kinds():  # declared, so site.pot has each kind's words
-    L.label(_kind.answers)
-    L.label(_kind.label)  # its name as a value of a question (`ask: move`) and in the Ask page's list
+for _kind in registry.all_kinds():  # each kind's words: ui("…") in its module, translated in havoc.po
+    L.ui_label(_kind.answers)
+    L.ui_label(_kind.label)  # its name as a value of a question (`ask: move`) and in the Ask page's list
     if _kind.form_label:
-        L.label(_kind.form_label)
+        L.ui_label(_kind.form_label)
 
 
 def rows() -> list[tuple[list[str], str, tuple[str, ...]]]:

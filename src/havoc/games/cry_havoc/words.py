@@ -206,17 +206,6 @@ VALUES = {
 }
 
 
-# What the solo Trogs are asked to decide (an example's `decide:`), in words.
-DECISIONS = {
-    "move": "where they move",
-    "place": "how they place their Units",
-    "build": "what they build",
-    "recruit": "where recruits go",
-    "tactics": "whether they draw another Tactics card",
-    "prisoner": "where they take a Prisoner from",
-}
-
-
 def nouns() -> list[str]:
     """The names a sentence may decline (their case forms are catalog entries, havoc.grammar)."""
     return [
@@ -245,4 +234,10 @@ def values() -> dict[str, str]:
 
 
 def site_words() -> dict[str, dict[str, str]]:
-    return {"regions": KNOWN_REGIONS, "keys": KEYS, "values": values(), "decisions": DECISIONS}
+    """The site's words of positions and questions; ``ui``: those the ``havoc`` catalog translates
+    (each question kind's label, declared and translated once with the kind), not copied to site.po."""
+    from havoc.games.cry_havoc import kind as registry
+
+    own = {*KNOWN_REGIONS.values(), *KEYS.values(), *VALUES.values()}
+    borrowed = {name: text for name, text in registry.labels().items() if text not in own}
+    return {"regions": KNOWN_REGIONS, "keys": KEYS, "values": values(), "ui": borrowed}

@@ -464,7 +464,7 @@ KIND = QuestionKind(
     name="battle",
     label=ui("Battle"),
     help="Who wins each objective of the Battle in a Region, and what follows (or the order of Battles)?",
-    answers="how the Battle ends, for both sides",
+    answers=ui("how the Battle ends, for both sides"),
     needs=(),
     figures=(
         "crystals-added",
@@ -499,6 +499,6 @@ KIND = QuestionKind(
     handler=resolve,
     offers=("region", "objectives"),
     bare=("region",),
-    form_label="Who wins the Battle?",
+    form_label=ui("Who wins the Battle?"),
     verdict="checked",
 )

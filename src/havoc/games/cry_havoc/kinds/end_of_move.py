@@ -107,7 +107,7 @@ KIND = QuestionKind(
     name="end-of-move",
     label=ui("End of a Move"),
     help="What happens, step by step, when a move ends in this Region?",
-    answers="the four end steps of a Move",
+    answers=ui("the four end steps of a Move"),
     needs=("region",),
     figures=(
         "reveals-exploration",

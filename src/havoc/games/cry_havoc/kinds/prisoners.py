@@ -45,7 +45,7 @@ KIND = QuestionKind(
     name="prisoners",
     label=ui("Buy back prisoners"),
     help="What does buying back prisoners cost, and what do prisoners score?",
-    answers="may these Prisoners be bought back",
+    answers=ui("may these Prisoners be bought back"),
     needs=(),
     figures=("buy-back-cost", "prisoners-vp", "vp-to-spend", "buy-back-turn"),
     per_side=(),
@@ -53,6 +53,6 @@ KIND = QuestionKind(
     probe=probe,
     handler=ask_prisoners,
     offers=("units",),
-    form_label="Prisoners: buy back",
+    form_label=ui("Prisoners: buy back"),
     verdict="yes-no",
 )

@@ -31,7 +31,7 @@ KIND = QuestionKind(
     name="setup",
     label=ui("Setup"),
     help="How does the game start for these players and their experience?",
-    answers="what a game of this size sets up",
+    answers=ui("what a game of this size sets up"),
     needs=(),
     figures=(
         "two-player-board-side",

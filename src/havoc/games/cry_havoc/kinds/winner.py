@@ -116,7 +116,7 @@ KIND = QuestionKind(
     name="winner",
     label=ui("Winner"),
     help="Who wins the game, and which tie-breaker decided it?",
-    answers="who wins",
+    answers=ui("who wins"),
     needs=(),
     figures=(
         "winner",

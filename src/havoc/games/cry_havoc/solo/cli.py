@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from havoc.errors import HavocError, InputError, Problem
-from havoc.games.cry_havoc.solo.engine import KINDS, TrogDecision
+from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS, TrogDecision
 from havoc.i18n import ui
 
 EPILOG = """examples:
@@ -32,12 +32,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("position", metavar="POSITION", help="the solo position file (YAML or JSON; - for stdin)")
     p.add_argument("kind", metavar="DECISION", choices=KINDS, help="what the Trogs decide: " + ", ".join(KINDS))
     p.add_argument("words", metavar="REGION|FACTION=C/P/A", nargs="*", help="the Battle Region and the placements")
-    p.add_argument("--units", type=int, help="move: Trog Units that move (default: all in --from); recruit: how many")
-    p.add_argument("--from", dest="source", metavar="REGION", help="move: where the Trogs start (default: the Trog HQ)")
-    p.add_argument("--steps", type=int, help="move: how many steps they may go (default 1)")
-    p.add_argument("--both", action="store_true", help="build: the Build icons pay for a Trap and a Brooding Pool")
-    p.add_argument("--no-tactic-text", action="store_true", help="tactics: the card just drawn has no Tactic text")
-    p.add_argument("--shifted-priorities", action="store_true", help="prisoner: Shifted Priorities has been played")
+    # the decisions' question fields, with the words they are declared with (engine.FIELDS)
+    p.add_argument("--units", type=int, help=FIELDS["units"].doc)
+    p.add_argument("--from", dest="source", metavar="REGION", help=FIELDS["from"].doc)
+    p.add_argument("--steps", type=int, help=FIELDS["steps"].doc)
+    p.add_argument("--both", action="store_true", help=FIELDS["both"].doc)
+    p.add_argument("--no-tactic-text", action="store_true", help=FIELDS["tactic-text"].doc)
+    p.add_argument("--shifted-priorities", action="store_true", help=FIELDS["shifted-priorities"].doc)
     p.add_argument("--lang", choices=("en", "pl"), default="en", help="language of the answer (default: en)")
     p.add_argument("--json", action="store_true", help="print the decision as JSON")
     p.add_argument("--ruleset", default="cry-havoc", help="ruleset folder under rules/ (default: cry-havoc)")

@@ -7,14 +7,23 @@ solo.yaml``). This module only knows *how* to apply them: filter candidates prio
 priority, count steps along the neighbours the position lists, fill objectives in order.
 Each decision names the rule that decided it, the candidates it set aside with the reason
 each lost, and the readings (``interpretation: true`` rules) it relied on.
+
+The decisions are a registry of the same shape as the question kinds (``kind.py``, ``kinds/``):
+each is one module, ``decisions/<name>.py``, holding its handler and ending in its
+:class:`Decision` — its name, its words, the question fields it reads (typed by :data:`FIELDS`,
+the same :class:`~havoc.spec.Spec` the question format uses) and the handler. This module holds
+what they share: the table as the Trogs see it, the priorities, reading a question's fields.
+``havoc trogs``'s choices and the site's words for the decisions come from the declarations;
+``havoc check`` resolves each (:func:`check`).
 """
 
 from __future__ import annotations
 
+import sys
 from collections import deque
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Final
 
 from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.cry_havoc.contract import OBJECTIVES, TROGS
@@ -22,10 +31,11 @@ from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.ui import faction_name, faction_owner, region_names
 from havoc.grammar import Noun
 from havoc.i18n import message_language, nui, ui
+from havoc.record import field, record
 from havoc.rulebook.model import Ruleset
+from havoc.spec import Spec
 
 VARIANT = "solo"
-KINDS = ("move", "place", "build", "recruit", "tactics", "prisoner", "initiative")
 TRAP = "trap"  # Structure type IDs of the position format
 BROODING_POOL = "brooding-pool"
 
@@ -64,7 +74,7 @@ RANKS = {
 FAR = 10**9  # an unreachable Region: farther than any reachable one (solo-interp-distance)
 
 
-@dataclass
+@record
 class SetAside:
     """A candidate the Trogs did not choose, the rule that set it aside and why."""
 
@@ -73,7 +83,7 @@ class SetAside:
     reason: str
 
 
-@dataclass
+@record
 class TrogDecision:
     """What the Trogs do, the rule that decided it, what lost and which readings applied."""
 
@@ -217,7 +227,7 @@ class Table:
             raise InputError(
                 [
                     Problem(
-                        _where(),
+                        question_where(),
                         None,
                         f"{field_name}: " + ui("missing; name one of: {known}", self.lang).format(known=known),
                     )
@@ -229,7 +239,7 @@ class Table:
             raise InputError(
                 [
                     Problem(
-                        _where(),
+                        question_where(),
                         None,
                         f"{field_name}: "
                         + ui("unknown Region {region}; the position lists: {known}", self.lang).format(
@@ -298,21 +308,21 @@ class Table:
 # --- choosing a Region by the priorities --------------------------------------------------------
 
 
-@dataclass
-class _Pick:
+@record
+class Pick:
     chosen: list[str]
     rule: str | None
     set_aside: list[SetAside]
     interpretations: list[str]
 
 
-def pick_region(table: Table, candidates: list[str], arriving: int) -> _Pick:
+def pick_region(table: Table, candidates: list[str], arriving: int) -> Pick:
     """Run the priorities in rank order over ``candidates``; ``arriving`` Trogs would move in."""
     lang = table.lang
     aside: list[SetAside] = []
     interps: list[str] = []
     if len(candidates) <= 1:
-        return _Pick(candidates, R_PRIORITIES if candidates else None, aside, interps)
+        return Pick(candidates, R_PRIORITIES if candidates else None, aside, interps)
     regions = table.pos.regions
     margin = table.count("solo-defenceless-margin")
     empty_counts = table.flag("solo-empty-defenceless")
@@ -409,31 +419,61 @@ def pick_region(table: Table, candidates: list[str], arriving: int) -> _Pick:
             continue  # a priority that chooses no Region (Units from the HQ)
         kept = step(kept)
         if len(kept) == 1:
-            return _Pick(kept, rule, aside, interps)
+            return Pick(kept, rule, aside, interps)
     interps.append(I_FULL_TIE)
-    return _Pick(kept, None, aside, interps)
+    return Pick(kept, None, aside, interps)
 
 
 # --- the decisions -------------------------------------------------------------------------------
 
 
-def _where() -> str:
+def question_where() -> str:
     """Where a question's problem is, in the words ``havoc ask`` uses ("pytanie" in Polish)."""
     return ui("query", message_language())
 
 
-def _start(table: Table, kind: str, question: str) -> TrogDecision:
+def start_decision(table: Table, kind: str, question: str) -> TrogDecision:
     names = {rid: str(table.rname(rid)) for rid in table.pos.regions}
     return TrogDecision(kind=kind, question=question, choice=None, rule=None, lang=table.lang, names=names)
 
 
-def _int_field(query: Mapping[str, Any], name: str, lang: str, default: int | None = None, minimum: int = 0) -> int:
+# The question fields a decision reads besides ``decide`` (and ``region``/``objectives`` of a Battle,
+# read by :func:`battle_of` and :func:`placement_of`): typed like the question format's fields; each
+# one's words are its line in ``havoc trogs --help`` (a bool the command sets as a flag; ``tactic-text``
+# is true unless ``--no-tactic-text``).
+FIELDS: Final[Mapping[str, Spec]] = {
+    "from": Spec("id", "move: where the Trogs start (default: the Trog HQ)"),
+    "units": Spec("int", "move: Trog Units that move (default: all in --from); recruit: how many", minimum=1),
+    "steps": Spec("int", "move: how many steps they may go (default 1)", minimum=1),
+    "both": Spec("bool", "build: the Build icons pay for a Trap and a Brooding Pool"),
+    "tactic-text": Spec("bool", "tactics: the card just drawn has no Tactic text"),  # (as --no-tactic-text)
+    "shifted-priorities": Spec("bool", "prisoner: Shifted Priorities has been played"),
+}
+
+
+def read_field(query: Mapping[str, Any], name: str, lang: str, default: Any = None) -> Any:
+    """A decision's question field, checked against its type in :data:`FIELDS` (``default`` when
+    left out; a whole number without a default is needed)."""
+    spec = FIELDS[name]
     value = query.get(name, default)
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise InputError(
+                [
+                    Problem(
+                        question_where(),
+                        None,
+                        f"{name}: " + ui("expected true or false, found {found}", lang).format(found=repr(value)),
+                    )
+                ]
+            )
+        return value
+    minimum = spec.minimum or 0
     if value is None:
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     f"{name}: " + ui("needed: a whole number from {minimum}", lang).format(minimum=minimum),
                 )
@@ -443,7 +483,7 @@ def _int_field(query: Mapping[str, Any], name: str, lang: str, default: int | No
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     f"{name}: "
                     + ui("expected a whole number from {minimum}, found {found}", lang).format(
@@ -455,126 +495,7 @@ def _int_field(query: Mapping[str, Any], name: str, lang: str, default: int | No
     return value
 
 
-def _bool_field(query: Mapping[str, Any], name: str, lang: str, default: bool) -> bool:
-    value = query.get(name, default)
-    if not isinstance(value, bool):
-        raise InputError(
-            [
-                Problem(
-                    _where(),
-                    None,
-                    f"{name}: " + ui("expected true or false, found {found}", lang).format(found=repr(value)),
-                )
-            ]
-        )
-    return value
-
-
-def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Where Trog Units move: the Regions within reach, filtered by the priorities."""
-    lang = table.lang
-    src = table.region(query.get("from", table.hq.id), "from")
-    if table.trogs(src) == 0:
-        raise InputError(
-            [
-                Problem(
-                    _where(),
-                    None,
-                    "from: "
-                    + ui("{region} holds no Trog Units (regions.{region_id}.units.trogs)", lang).format(
-                        region=table.rname(src.id), region_id=src.id
-                    ),
-                )
-            ]
-        )
-    units = _int_field(query, "units", lang, table.trogs(src), minimum=1)
-    if units > table.trogs(src):
-        raise InputError(
-            [
-                Problem(
-                    _where(),
-                    None,
-                    "units: "
-                    + ui("{count} Trog Units would move, but {region} holds {have}", lang).format(
-                        count=units, region=table.rname(src.id), have=table.trogs(src)
-                    ),
-                )
-            ]
-        )
-    reach = _int_field(query, "steps", lang, 1, minimum=1)
-    d = _start(
-        table,
-        "move",
-        nui(
-            "Where does {count} Trog Unit from {region} move?",
-            "Where do {count} Trog Units from {region} move?",
-            units,
-            lang,
-        ).format(count=units, region=table.rname(src.id)),
-    )
-    dist = table.distances([src.id])
-    candidates: list[str] = []
-    for rid, region in table.pos.regions.items():
-        if rid == src.id or rid not in dist or dist[rid] > reach:
-            continue
-        if region.outer:
-            d.set_aside.append(SetAside(rid, R_UNUSED, ui("an outer Region is out of play", lang)))
-        elif region.hq is not None and region.hq != TROGS:
-            d.set_aside.append(SetAside(rid, R_NO_OTHER_HQ, ui("another faction's HQ cannot be entered", lang)))
-        elif region.battle is not None:
-            d.set_aside.append(SetAside(rid, R_NO_BATTLE_ENTRY, ui("a Battle Region cannot be entered", lang)))
-        elif rid != table.hq.id:
-            candidates.append(rid)
-    if not candidates:
-        raise InputError(
-            [
-                Problem(
-                    table.pos.name,
-                    None,
-                    f"regions.{src.id}.adjacent: "
-                    + ui(
-                        "no Region the Trogs may enter is within {steps} of {region}; list its neighbours",
-                        lang,
-                    ).format(steps=f"{reach} " + nui("step", "steps", reach, lang), region=table.rname(src.id)),
-                )
-            ]
-        )
-    pick = pick_region(table, candidates, units)
-    _finish_pick(table, d, pick)
-    if d.choice is not None:
-        target = table.pos.regions[d.choice]
-        d.figures = {"to": d.choice, "units": units, "from": src.id, "steps": dist[d.choice]}
-        d.lines.insert(
-            0,
-            ui("The Trogs move {count} {units} from {src} to {dst}.", lang).format(
-                count=units, units=table.units(units), src=table.rname(src.id), dst=table.rname(d.choice)
-            ),
-        )
-        if table.enemy(target) > 0:
-            d.also.append(R_HQ_UNITS)
-            d.figures["battle"] = True
-            d.figures["units-from"] = table.hq.id
-            d.lines.append(
-                ui(
-                    "A Battle follows there; the Trog Units that fight in it come from the Trog HQ ({hq}).", lang
-                ).format(hq=table.rname(table.hq.id))
-            )
-        if target.trog_token == "war-party":
-            d.also.append(R_WAR_PARTY)
-            d.figures["reveals"] = "war-party"
-            d.lines.append(
-                ui(
-                    "The War Party token is revealed: add its Crystals, move its Trog Units to the Reserve and put a Trog Nest there.",
-                    lang,
-                )
-            )
-    else:
-        d.figures = {"tied": d.tied, "units": units, "from": src.id}
-    _titles(table, d)
-    return d
-
-
-def _finish_pick(table: Table, d: TrogDecision, pick: _Pick) -> None:
+def finish_pick(table: Table, d: TrogDecision, pick: Pick) -> None:
     lang = table.lang
     d.set_aside.extend(pick.set_aside)
     d.interpretations.extend(i for i in pick.interpretations if i not in d.interpretations)
@@ -590,118 +511,13 @@ def _finish_pick(table: Table, d: TrogDecision, pick: _Pick) -> None:
         )
 
 
-def decide_recruit(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Recruited Trogs always go to the Trog HQ, as many as the Reserve holds."""
-    lang = table.lang
-    want = _int_field(query, "units", lang, minimum=1)
-    have = table.pos.reserve(TROGS)
-    got = min(want, have)
-    d = _start(
-        table,
-        "recruit",
-        nui("Where does {count} recruited Trog go?", "Where do {count} recruited Trogs go?", want, lang).format(
-            count=want
-        ),
-    )
-    d.choice, d.rule = table.hq.id, R_RECRUIT
-    d.figures = {"to": table.hq.id, "recruited": got, "reserve": have}
-    d.lines.append(
-        ui("The Trogs recruit {count} {units} into their HQ ({hq}).", lang).format(
-            count=got, units=table.units(got), hq=table.hq.id
-        )
-    )
-    if got < want:
-        d.lines.append(
-            nui(
-                "Only {have} Trog Unit is in the Reserve.", "Only {have} Trog Units are in the Reserve.", have, lang
-            ).format(have=have)
-        )
-    _titles(table, d)
-    return d
-
-
-def _structures(table: Table, kind: str) -> list[str]:
-    return [r.id for r in table.pos.regions.values() for s in r.structures if s.type == kind and s.owner == TROGS]
-
-
-def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Build a Trap where the priorities say, else activate; a Brooding Pool when Traps are out."""
-    lang = table.lang
-    both = _bool_field(query, "both", lang, False)
-    d = _start(table, "build", ui("What do the Trogs build?", lang))
-    d.rule = R_BUILD
-    traps, pools = _structures(table, TRAP), _structures(table, BROODING_POOL)
-    traps_left = table.count("solo-trog-traps") - len(traps)
-    pools_left = table.count("solo-trog-brooding-pools") - len(pools)
-
-    def sites(kind: str) -> list[str]:
-        return [
-            r.id
-            for r in table.pos.regions.values()
-            if table.trogs(r) > 0
-            and r.hq is None
-            and r.battle is None
-            and not r.outer
-            and not any(s.type == kind for s in r.structures)
-        ]
-
-    wanted: list[str] = []
-    if traps_left > 0:
-        wanted.append(TRAP)
-    if pools_left > 0 and (traps_left <= 0 or both):
-        wanted.append(BROODING_POOL)
-    built: dict[str, str] = {}
-    if wanted:
-        d.interpretations.append(I_BUILD_SITE)
-    for kind in wanted:
-        where = sites(kind)
-        if not where:
-            continue
-        pick = pick_region(table, where, 0)
-        if len(pick.chosen) != 1:
-            _finish_pick(table, d, pick)
-            d.figures = {"build": kind, "tied": d.tied}
-            d.choice = None
-            _titles(table, d)
-            return d
-        d.set_aside.extend(pick.set_aside)
-        d.interpretations.extend(i for i in pick.interpretations if i not in d.interpretations)
-        if pick.rule and pick.rule != R_PRIORITIES:
-            d.also.append(pick.rule)
-        built[kind] = pick.chosen[0]
-    if built:
-        d.choice = "build"
-        d.figures = {"build": built}
-        for kind, rid in built.items():
-            line = (
-                ui("The Trogs build a Trap in {region}.", lang)
-                if kind == TRAP
-                else ui("The Trogs build a Brooding Pool in {region}.", lang)
-            )
-            d.lines.append(line.format(region=table.rname(rid)))
-    elif traps or pools:
-        d.choice = "activate"
-        d.figures = {"activate": traps + pools}
-        d.lines.append(
-            ui("The Trogs activate their Traps ({traps}), then their Brooding Pools ({pools}).", lang).format(
-                traps=table.rnames(traps), pools=table.rnames(pools)
-            )
-        )
-    else:
-        d.choice = "nothing"
-        d.figures = {}
-        d.lines.append(ui("Nothing happens: the Trogs can build nothing and have nothing to activate.", lang))
-    _titles(table, d)
-    return d
-
-
-def _battle(table: Table, query: Mapping[str, Any]) -> tuple[Region, bool]:
+def battle_of(table: Table, query: Mapping[str, Any]) -> tuple[Region, bool]:
     region = table.region(query.get("region"), "region")
     if region.battle is None or table.trogs(region) == 0 or table.enemy(region) == 0:
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     "region: "
                     + ui("{region} holds no Battle between the Trogs and the {faction}", table.lang).format(
@@ -713,7 +529,7 @@ def _battle(table: Table, query: Mapping[str, Any]) -> tuple[Region, bool]:
     return region, region.battle.attacker != TROGS
 
 
-def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int | None) -> dict[str, int]:
+def placement_of(table: Table, query: Mapping[str, Any], faction: str, total: int | None) -> dict[str, int]:
     lang = table.lang
     raw = (query.get("objectives") or {}).get(faction) if isinstance(query.get("objectives"), Mapping) else None
     path = f"objectives.{faction}"
@@ -721,7 +537,7 @@ def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     f"{path}: "
                     + ui("missing; give the {owner} Units on each objective, e.g. {example}", lang).format(
@@ -734,13 +550,15 @@ def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int
     for obj in OBJECTIVES:
         v = raw.get(obj, 0)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise InputError([Problem(_where(), None, f"{path}.{obj}: " + ui("expected a whole number from 0", lang))])
+            raise InputError(
+                [Problem(question_where(), None, f"{path}.{obj}: " + ui("expected a whole number from 0", lang))]
+            )
         out[obj] = v
     if total is not None and sum(out.values()) != total:
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     f"{path}: "
                     + nui(
@@ -755,7 +573,7 @@ def _objectives(table: Table, query: Mapping[str, Any], faction: str, total: int
     return out
 
 
-def _need(table: Table, obj: str, theirs: int, defending: bool) -> tuple[int, str | None]:
+def units_needed(table: Table, obj: str, theirs: int, defending: bool) -> tuple[int, str | None]:
     """Units the Trogs need on ``obj`` to win it, and the reading that set the number (if any)."""
     beat = table.count("solo-place-beat")
     if obj == "control" and defending and table.flag("solo-place-defender-tie"):
@@ -765,143 +583,7 @@ def _need(table: Table, obj: str, theirs: int, defending: bool) -> tuple[int, st
     return theirs + beat, None
 
 
-def decide_place(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Fill the objectives in order with just enough Trogs to win each, as the variant says."""
-    lang = table.lang
-    region, defending = _battle(table, query)
-    theirs = _objectives(table, query, table.player, table.enemy(region))
-    left = table.trogs(region)
-    d = _start(
-        table,
-        "place",
-        ui("How do the Trogs place their Units in {region}?", lang).format(region=table.rname(region.id)),
-    )
-    d.rule = R_PLACE
-    placed = dict.fromkeys(OBJECTIVES, 0)
-    won: list[str] = []
-    for obj in OBJECTIVES:
-        need, reading = _need(table, obj, theirs[obj], defending)
-        if reading and reading not in d.interpretations:
-            d.interpretations.append(reading)
-        if need <= left:
-            placed[obj] = need
-            left -= need
-            won.append(obj)
-        else:
-            d.set_aside.append(
-                SetAside(
-                    obj,
-                    R_PLACE,
-                    ui("needs {need} {units} to win, only {left} left", lang).format(
-                        need=need, units=table.units(need), left=left
-                    ),
-                )
-            )
-    if left > 0:
-        extra = table.objective("solo-leftover-objective")
-        placed[extra] += left
-        d.interpretations.append(I_LEFTOVER)
-    d.choice = "/".join(str(placed[o]) for o in OBJECTIVES)
-    d.figures = {"placement": placed, "wins": won, "defending": defending}
-    d.lines.append(
-        ui(
-            "The Trogs place {control} on Region Control, {prisoners} on Capture Prisoners, {attrition} on Attrition.",
-            lang,
-        ).format(**placed)
-    )
-    _titles(table, d)
-    return d
-
-
-def decide_tactics(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Whether the Trogs draw on: they stop once winning Region Control or on a card with no Tactic text."""
-    lang = table.lang
-    region, defending = _battle(table, query)
-    theirs = _objectives(table, query, table.player, None)
-    mine = _objectives(table, query, TROGS, None)
-    text = _bool_field(query, "tactic-text", lang, True)
-    d = _start(
-        table,
-        "tactics",
-        ui("Do the Trogs draw another Tactics card in {region}?", lang).format(region=table.rname(region.id)),
-    )
-    d.rule = R_TACTICS
-    tie_wins = defending and table.flag("solo-place-defender-tie")
-    winning = mine["control"] > theirs["control"] or (tie_wins and mine["control"] == theirs["control"])
-    d.figures = {"winning-control": winning, "draw": False}
-    if winning:
-        d.choice = "stop"
-        d.lines.append(ui("The Trogs stop: they are winning Region Control.", lang))
-    elif not text:
-        d.choice = "stop"
-        d.lines.append(ui("The Trogs stop: the card they drew has no Tactic text.", lang))
-    else:
-        d.choice = "draw"
-        d.figures["draw"] = True
-        d.lines.append(ui("The Trogs draw the top card of their deck and resolve only its Tactic text.", lang))
-    _titles(table, d)
-    return d
-
-
-def decide_prisoner(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Where the Trogs take their Prisoner from (and, given the objectives, whether they take one)."""
-    lang = table.lang
-    shifted = _bool_field(query, "shifted-priorities", lang, False)
-    source = table.objective("solo-prisoner-source-shifted" if shifted else "solo-prisoner-source")
-    d = _start(table, "prisoner", ui("Where do the Trogs take their Prisoner from?", lang))
-    d.rule = R_PRISONERS
-    d.figures = {"from": source, "shifted-priorities": shifted}
-    takes = True
-    if "region" in query:
-        _battle(table, query)
-        theirs = _objectives(table, query, table.player, None)
-        mine = _objectives(table, query, TROGS, None)
-        need, reading = _need(table, "prisoners", theirs["prisoners"], False)
-        if mine["prisoners"] == theirs["prisoners"] and reading:
-            d.interpretations.append(reading)
-        takes = mine["prisoners"] >= need and mine["prisoners"] > 0
-        d.figures["takes"] = takes
-        if not takes:
-            d.choice = "none"
-            d.lines.append(
-                ui("The Trogs take no Prisoner: {mine} against {theirs} on Capture Prisoners.", lang).format(
-                    mine=mine["prisoners"], theirs=theirs["prisoners"]
-                )
-            )
-    if takes:
-        d.choice = source
-        d.lines.append(
-            ui("The Trogs take their Prisoner from {objective}.", lang).format(objective=_objective_name(source, lang))
-        )
-    _titles(table, d)
-    return d
-
-
-def decide_initiative(table: Table, query: Mapping[str, Any]) -> TrogDecision:
-    """Where the Trogs put their Initiative token when a card lets them choose: always first."""
-    lang = table.lang
-    d = _start(table, "initiative", ui("Where do the Trogs put their token on the Upcoming Initiative track?", lang))
-    d.choice, d.rule = "1", R_TURN
-    others = [f for f in (table.pos.upcoming_initiative or table.pos.initiative) if f != TROGS]
-    d.figures = {"position": 1, "upcoming-order": [TROGS, *others]}
-    d.lines.append(ui("The Trogs always choose to go first: their token goes on the first spot.", lang))
-    if others:
-        d.lines.append(
-            ui("Upcoming Initiative: {order}", lang).format(order=", ".join(table.fname(f) for f in [TROGS, *others]))
-        )
-    _titles(table, d)
-    return d
-
-
-def _objective_name(obj: str, lang: str) -> str:
-    return {
-        "control": ui("Region Control", lang),
-        "prisoners": ui("Capture Prisoners", lang),
-        "attrition": ui("Attrition", lang),
-    }[obj]
-
-
-def _titles(table: Table, d: TrogDecision) -> None:
+def add_titles(table: Table, d: TrogDecision) -> None:
     """Rule titles in the asker's language for every rule the decision names."""
     from havoc.games.cry_havoc import LABELS
     from havoc.interpreter.answer import texts
@@ -915,25 +597,125 @@ def _titles(table: Table, d: TrogDecision) -> None:
         d.titles[rid] = t.rule(rule)[0]
 
 
-DECIDERS: dict[str, Callable[[Table, Mapping[str, Any]], TrogDecision]] = {
-    "move": decide_move,
-    "place": decide_place,
-    "build": decide_build,
-    "recruit": decide_recruit,
-    "tactics": decide_tactics,
-    "prisoner": decide_prisoner,
-    "initiative": decide_initiative,
-}
+# --- the decisions' declarations ------------------------------------------------------------------
+
+
+class Decision:
+    """What one solo Trogs decision is: its name, its words, the question fields it reads and its handler."""
+
+    __slots__ = ("fields", "handler", "line", "name", "path", "what")
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        handler: Callable[[Table, Mapping[str, Any]], TrogDecision],
+        fields: tuple[str, ...] = (),
+        what: str | None = None,
+    ) -> None:
+        self.name = name  # the question's `decide:`
+        self.handler = handler  # decides it: (table, question mapping) -> TrogDecision
+        self.fields = fields  # the question fields it reads (FIELDS), besides a Battle's region and objectives
+        self.what = what  # what it decides, in a few words, ui("…") (the site names an example's `decide:` by it)
+        caller = sys._getframe(1)  # where it is declared, for located messages
+        self.path, self.line = caller.f_code.co_filename, caller.f_lineno
+
+    def decide(self, table: Table, query: Mapping[str, Any]) -> TrogDecision:
+        return self.handler(table, query)
+
+    def problem(self, message: str) -> Problem:
+        from havoc.games.cry_havoc.kind import _where as where
+
+        return Problem(where(self.path), self.line, f"solo Trogs decision {self.name!r}: {message}")
+
+
+# The decisions in their order (`havoc trogs`'s choices); each is declared in its own module,
+# decisions/<name>.py, ending in DECISION = Decision(name=…), imported when first asked for.
+KINDS: Final = ("move", "place", "build", "recruit", "tactics", "prisoner", "initiative")
+PACKAGE = "havoc.games.cry_havoc.solo.decisions"
+
+
+def module_path(name: str) -> str:
+    """Where a decision's module is (or should be), relative to the repository."""
+    from havoc.games.cry_havoc.kind import _where as where
+
+    return where(str(Path(__file__).resolve().parent / "decisions" / f"{name}.py"))
+
+
+def get(name: str) -> Decision:
+    """The declared decision ``name`` (one of KINDS), from its module; a located RulebookError
+    (as ``havoc check`` reports it) when the module is missing, does not load or declares none."""
+    import importlib
+
+    try:
+        found = getattr(importlib.import_module(f"{PACKAGE}.{name}"), "DECISION", None)
+    except Exception as exc:  # a decision's module that fails to load is a located problem, not a traceback
+        raise RulebookError(
+            [Problem(module_path(name), None, f"solo Trogs decision {name!r}: its module does not load: {exc}")]
+        ) from exc
+    if not isinstance(found, Decision) or found.name != name:
+        raise RulebookError(
+            [
+                Problem(
+                    module_path(name),
+                    None,
+                    f"solo Trogs decision {name!r}: the module declares no DECISION = Decision(name={name!r}, …)",
+                )
+            ]
+        )
+    return found
+
+
+def all_decisions() -> Iterator[Decision]:
+    return (get(name) for name in KINDS)
+
+
+def check(decisions: Iterable[Decision] | None = None) -> list[Problem]:
+    """What ``havoc check`` verifies of the decisions, as of the question kinds: each handler is a
+    function, each field it reads is typed in FIELDS, and its words are translated in every havoc.po."""
+    from havoc.games.cry_havoc.kind import _catalogs, _translated
+    from havoc.i18n import UI_CONTEXT
+
+    problems: list[Problem] = []
+    if decisions is None:
+        decisions = []
+        for name in KINDS:
+            try:
+                decisions.append(get(name))
+            except RulebookError as exc:
+                problems.extend(exc.problems)
+    decisions = list(decisions)
+    for d in decisions:
+        if not callable(d.handler):
+            problems.append(d.problem(f"handler {d.handler!r} is no function (table, question -> TrogDecision)"))
+        unknown = [f for f in d.fields if f not in FIELDS]
+        if unknown:
+            problems.append(d.problem(f"fields not typed in FIELDS (solo/engine.py): {', '.join(unknown)}"))
+    for lang, catalog in _catalogs("havoc"):
+        for d in decisions:
+            if d.what and not _translated(catalog, d.what, UI_CONTEXT):
+                problems.append(
+                    d.problem(
+                        f"what it decides ({d.what!r}) has no {lang} translation in locales/{lang}/LC_MESSAGES/havoc.po; "
+                        'write it as ui("…") in the declaration, run `havoc catalog update` and translate it'
+                    )
+                )
+    return problems
+
+
+def words() -> dict[str, str]:
+    """What each decision decides, in English (the site's words for an example's ``decide:``)."""
+    return {d.name: d.what for d in all_decisions() if d.what}
 
 
 def decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str = "en") -> TrogDecision:
     """The Trogs' decision for one question (``{"decide": "move", …}``); InputError for bad input."""
     kind = query.get("decide")
-    if not isinstance(kind, str) or kind not in DECIDERS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise InputError(
             [
                 Problem(
-                    _where(),
+                    question_where(),
                     None,
                     "decide: "
                     + ui("expected one of {choices}, found {found}", lang).format(
@@ -942,4 +724,4 @@ def decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str = "en
                 )
             ]
         )
-    return DECIDERS[str(kind)](Table(rs, pos, lang), query)
+    return get(str(kind)).decide(Table(rs, pos, lang), query)

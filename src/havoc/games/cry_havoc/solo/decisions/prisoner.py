@@ -1,0 +1,71 @@
+"""The solo Trogs decision ``prisoner``: where the Trogs take their Prisoner from."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from havoc.games.cry_havoc.contract import TROGS
+from havoc.games.cry_havoc.solo.engine import (
+    R_PRISONERS,
+    Decision,
+    Table,
+    TrogDecision,
+    add_titles,
+    battle_of,
+    placement_of,
+    read_field,
+    start_decision,
+    units_needed,
+)
+from havoc.i18n import ui
+
+
+def decide_prisoner(table: Table, query: Mapping[str, Any]) -> TrogDecision:
+    """Where the Trogs take their Prisoner from (and, given the objectives, whether they take one)."""
+    lang = table.lang
+    shifted = read_field(query, "shifted-priorities", lang, False)
+    source = table.objective("solo-prisoner-source-shifted" if shifted else "solo-prisoner-source")
+    d = start_decision(table, "prisoner", ui("Where do the Trogs take their Prisoner from?", lang))
+    d.rule = R_PRISONERS
+    d.figures = {"from": source, "shifted-priorities": shifted}
+    takes = True
+    if "region" in query:
+        battle_of(table, query)
+        theirs = placement_of(table, query, table.player, None)
+        mine = placement_of(table, query, TROGS, None)
+        need, reading = units_needed(table, "prisoners", theirs["prisoners"], False)
+        if mine["prisoners"] == theirs["prisoners"] and reading:
+            d.interpretations.append(reading)
+        takes = mine["prisoners"] >= need and mine["prisoners"] > 0
+        d.figures["takes"] = takes
+        if not takes:
+            d.choice = "none"
+            d.lines.append(
+                ui("The Trogs take no Prisoner: {mine} against {theirs} on Capture Prisoners.", lang).format(
+                    mine=mine["prisoners"], theirs=theirs["prisoners"]
+                )
+            )
+    if takes:
+        d.choice = source
+        d.lines.append(
+            ui("The Trogs take their Prisoner from {objective}.", lang).format(objective=_objective_name(source, lang))
+        )
+    add_titles(table, d)
+    return d
+
+
+def _objective_name(obj: str, lang: str) -> str:
+    return {
+        "control": ui("Region Control", lang),
+        "prisoners": ui("Capture Prisoners", lang),
+        "attrition": ui("Attrition", lang),
+    }[obj]
+
+
+DECISION = Decision(
+    name="prisoner",
+    handler=decide_prisoner,
+    fields=("shifted-priorities",),
+    what=ui("where they take a Prisoner from"),
+)
