@@ -66,11 +66,44 @@ def build_parser(command: str | None = None, lang: str = "en") -> argparse.Argum
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     known = COMMANDS if command in COMMANDS else all_commands()
-    modules = [known[command]] if command in known else list(dict.fromkeys(known.values()))
-    for name in modules:
-        importlib.import_module(name).register(sub)
+    if command in known:  # one command runs: only its parser is built (a module may register several)
+        importlib.import_module(known[command]).register(_Only(sub, command))
+    else:  # --help, or a word that is no command: every command, for the list and the error
+        for name in dict.fromkeys(known.values()):
+            importlib.import_module(name).register(sub)
     clilang.translate(parser, lang)
     return parser
+
+
+class _Only:
+    """The sub-command list as a command module sees it, keeping only the parser of ``command``:
+    the parsers it adds for its other commands are never built."""
+
+    def __init__(self, sub: Any, command: str) -> None:
+        self._sub = sub
+        self._command = command
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        if name == self._command or self._command in kwargs.get("aliases", ()):
+            return self._sub.add_parser(name, **kwargs)
+        return _Skipped()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sub, name)
+
+
+class _Skipped:
+    """A parser that is not built: whatever a command module does to it is dropped."""
+
+    def __getattr__(self, name: str) -> Any:
+        return _skipped
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        pass
+
+
+def _skipped(*args: Any, **kwargs: Any) -> _Skipped:
+    return _Skipped()
 
 
 class _Parser(argparse.ArgumentParser):

@@ -212,6 +212,8 @@ class Texts:
         self.tr = translator(lang, rs.id) if lang != "en" else None
         self._cache: dict[str, tuple[str, str, str | None]] = {}
         self._facts: dict[str, str] = {}
+        # per rule: (the view's amendments it was made for, title, text, hint, rulings, specific)
+        self._cited: dict[str, tuple[Any, str, str, str | None, list[dict[str, str]], bool]] = {}
         self.labels: Any = labels if labels is not None else _PlainLabels()  # the game's words, given
 
     def _render(self, context: str, msgid: str) -> str:
@@ -279,6 +281,36 @@ def decision(
 ) -> Decision:
     """Cite one rule; the facts and figures dicts are the evaluation's own (fresh per evaluation)."""
     rule = result.rule
+    cited = t._cited.get(rule.id)
+    if cited is None or cited[0] is not view_amendments:
+        cited = t._cited[rule.id] = _cited(t, view_amendments, rule)
+    _, title, text, hint, amended, specific = cited
+    d = _new_decision(Decision)
+    d.id = rule.id
+    d.title = title
+    d.text = text
+    d.origin = rule.origin
+    d.passed = passed = result.passed
+    d.facts = facts = result.facts
+    d.figures = result.figures
+    d.hint = hint if passed is False else None
+    d.note = note
+    d.amended_by = [dict(a) for a in amended] if amended else []
+    d.specific = specific
+    # the facts as they are now, put in words when shown: explaining a "no" later may read
+    # more into the same dict
+    d._said = None
+    d._said_from = (t, tuple(facts.items()))
+    return d
+
+
+_new_decision = object.__new__
+
+
+def _cited(
+    t: Texts, view_amendments: dict[str, tuple[Rule, ...]], rule: Rule
+) -> tuple[Any, str, str, str | None, list[dict[str, str]], bool]:
+    """What every citation of ``rule`` in this language and view shares (worked out once)."""
     title, text, hint = t.rule(rule)
     amendments = view_amendments.get(rule.id)
     amended = (
@@ -286,22 +318,8 @@ def decision(
         if amendments
         else []
     )
-    found = Decision(
-        rule.id,
-        title,
-        text,
-        rule.origin,
-        result.passed,
-        result.facts,
-        result.figures,
-        hint if result.passed is False else None,
-        note,
-        amended,
-        rule.check is not None and rule.check.applies_if is not None,
-    )
-    # the facts as they are now: explaining a "no" later may read more into the same dict
-    found._said, found._said_from = None, (t, tuple(result.facts.items()))
-    return found
+    specific = rule.check is not None and rule.check.applies_if is not None
+    return view_amendments, title, text, hint, amended, specific
 
 
 def deciding_overlay(rs: Ruleset, decisions: list[Decision]) -> str:
