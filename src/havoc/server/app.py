@@ -5,9 +5,12 @@ Starlette rather than FastAPI: our request bodies are validated by havoc's own f
 disagreeing validator, and its Swagger UI loads from a CDN. The OpenAPI description is
 generated from the same field tables (:mod:`havoc.server.openapi`).
 
-The application reads the ruleset and both languages' catalogs once, at start-up; a request
-writes nothing to disk. Answering is a few hundred microseconds of Python, so it runs on the
-event loop rather than in a thread pool (a thread hop would cost more than the work).
+This module is the HTTP transport only: reading a request's fields, answering and every
+refusal are :mod:`havoc.webapi`'s, which the in-browser engine runs too. The application reads
+the ruleset and both languages' catalogs once, at start-up; a request writes nothing to disk.
+Answering is a few hundred microseconds of Python, so it runs on the event loop rather than in
+a thread pool (a thread hop would cost more than the work), and questions and pages are taken
+at the front door (:class:`Front`) rather than through the router and middleware.
 """
 
 from __future__ import annotations
