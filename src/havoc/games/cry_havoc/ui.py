@@ -36,6 +36,7 @@ def reset() -> None:
     _labels.clear()
     _words.clear()
     _factions.clear()
+    _region_names.clear()
     from havoc.interpreter import answer
 
     answer._texts.clear()
@@ -74,10 +75,24 @@ def lettered(keys: Iterable[str]) -> dict[str, str]:
     return out
 
 
+_region_names: dict[tuple[tuple[str, ...], str], dict[str, Noun]] = {}
+REGION_NAMES_KEPT = 1024  # tables' Region lists named (a server answers many questions per table)
+
+
 def region_names(keys: Iterable[str], lang: str = "en") -> dict[str, Noun]:
     """Every Region of a table by name: the six known from the rulebook by their names, the
-    invented ones as "Region A", "Region B" …, a player's own ID as "Region north"."""
-    keys = list(dict.fromkeys(keys))
+    invented ones as "Region A", "Region B" …, a player's own ID as "Region north". Named once
+    per list of Regions and language (declining them is a tenth of answering a question)."""
+    ids = tuple(dict.fromkeys(keys))
+    found = _region_names.get((ids, lang))
+    if found is None:
+        if len(_region_names) >= REGION_NAMES_KEPT:
+            _region_names.clear()
+        found = _region_names[(ids, lang)] = _name_regions(list(ids), lang)
+    return dict(found)
+
+
+def _name_regions(keys: list[str], lang: str) -> dict[str, Noun]:
     letters = lettered(keys)
     out: dict[str, Noun] = {}
     for key in keys:
