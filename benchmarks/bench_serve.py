@@ -169,12 +169,41 @@ def _stub_site(root: Path) -> Path:
     return root
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) the server process and its children have used so far (Linux's
+    /proc; None elsewhere). Per request it hardly depends on what else the machine runs, unlike
+    req/s on a busy shared machine, so it shows what each answer costs the server."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0.0
+    try:
+        stats = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    except OSError:
+        return None
+    family = {pid}
+    for _ in range(3):  # the server, its workers, theirs
+        family |= {p for p, (parent, _) in stats.items() if parent in family}
+    for p in family:
+        if p in stats:
+            total += stats[p][1]
+    return total if pid in stats else None
+
+
 class Phase:
     """One endpoint's figures from one load phase."""
 
-    def __init__(self, name: str, latencies: list[float], errors: int, seconds: float) -> None:
+    def __init__(
+        self, name: str, latencies: list[float], errors: int, seconds: float, cpu: float | None = None
+    ) -> None:
         self.name, self.count, self.errors, self.seconds = name, len(latencies), errors, seconds
         self.rate = self.count / seconds if seconds else 0.0
+        self.cpu_us = cpu / self.count * 1e6 if cpu is not None and self.count else None
         q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [float("inf")] * 99
         self.p50, self.p99 = q[49] * 1000, q[98] * 1000
 
@@ -183,6 +212,7 @@ class Phase:
         return (
             f"{self.name:<7} {self.count:>6} requests in {self.seconds:5.2f} s: {self.rate:7.0f} req/s "
             f"({ratio:4.0%} of health), p50 {self.p50:6.2f} ms, p99 {self.p99:6.2f} ms, errors {self.errors}"
+            + (f", server CPU {self.cpu_us:5.0f} µs/request" if self.cpu_us is not None else "")
         )
 
 
@@ -229,7 +259,11 @@ def main() -> int:
 
             def phase(name: str, raws: list[bytes]) -> Phase:
                 deadline = min(end, time.perf_counter() + PHASE_SECONDS)
-                return Phase(name, *asyncio.run(_load(port, raws, REQUESTS, deadline)))
+                before = _cpu_seconds(server.pid)
+                latencies, errors, seconds = asyncio.run(_load(port, raws, REQUESTS, deadline))
+                after = _cpu_seconds(server.pid)
+                cpu = after - before if before is not None and after is not None else None
+                return Phase(name, latencies, errors, seconds, cpu)
 
             print(f"havoc serve, 1 worker, {CONCURRENCY} concurrent keep-alive connections on loopback")
             h = phase("health", health)
@@ -238,6 +272,11 @@ def main() -> int:
                 print(p.line(h))
             for verdict in _verdicts(h, others):
                 print(verdict)
+            if h.cpu_us:  # what the ratios would be were the server alone on its CPU
+                print(
+                    "server CPU per request, health's as a share of each (the throughput ratio on an idle CPU): "
+                    + ", ".join(f"{p.name} {h.cpu_us / p.cpu_us:.0%}" for p in others if p.cpu_us)
+                )
             errors = sum(p.errors for p in [h, *others])
             if errors:  # a failed request is a bug, not a slow figure
                 print(f"ERRORS: {errors} failed requests")

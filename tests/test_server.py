@@ -305,6 +305,27 @@ def test_battle_with_bad_objectives_is_422(client: TestClient) -> None:
 # --- rules, schema, labels, OpenAPI ------------------------------------------------------------
 
 
+def test_a_rule_is_rendered_once_per_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule's texts are rendered, encoded and hashed for its ETag on the first ask in a
+    language; later asks are served from memory with the same bytes."""
+    import havoc.ruledata
+
+    made: list[str] = []
+    real = havoc.ruledata.rule_data
+
+    def counted(rs: Any, tr: Any, rule: Any) -> Any:
+        made.append(rule.id)
+        return real(rs, tr, rule)
+
+    monkeypatch.setattr(havoc.ruledata, "rule_data", counted)
+    with TestClient(create_app(None)) as fresh:
+        first = [fresh.get(f"/api/rules/battle-region-leave?lang={lang}") for lang in ("en", "pl")]
+        again = [fresh.get(f"/api/rules/battle-region-leave?lang={lang}") for lang in ("en", "pl")]
+    assert made == ["battle-region-leave", "battle-region-leave"]
+    assert [r.content for r in first] == [r.content for r in again] and first[0].content != first[1].content
+    assert [r.headers["etag"] for r in first] == [r.headers["etag"] for r in again]
+
+
 def test_rule_in_both_languages(client: TestClient) -> None:
     en = client.get("/api/rules/battle-region-leave")
     pl = client.get("/api/rules/battle-region-leave?lang=pl")

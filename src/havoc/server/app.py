@@ -5,9 +5,12 @@ Starlette rather than FastAPI: our request bodies are validated by havoc's own f
 disagreeing validator, and its Swagger UI loads from a CDN. The OpenAPI description is
 generated from the same field tables (:mod:`havoc.server.openapi`).
 
-The application reads the ruleset and both languages' catalogs once, at start-up; a request
-writes nothing to disk. Answering is a few hundred microseconds of Python, so it runs on the
-event loop rather than in a thread pool (a thread hop would cost more than the work).
+This module is the HTTP transport only: reading a request's fields, answering and every
+refusal are :mod:`havoc.webapi`'s, which the in-browser engine runs too. The application reads
+the ruleset and both languages' catalogs once, at start-up; a request writes nothing to disk.
+Answering is a few hundred microseconds of Python, so it runs on the event loop rather than in
+a thread pool (a thread hop would cost more than the work), and questions and pages are taken
+at the front door (:class:`Front`) rather than through the router and middleware.
 """
 
 from __future__ import annotations
@@ -164,6 +167,9 @@ class Api:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self.engine = Engine(rs)
+        # responses that depend only on the rules and the language: a rule's texts, the labels,
+        # the position schema (at most rules × languages entries, made on first ask)
+        self._made: dict[tuple[str, ...], tuple[bytes, str]] = {}
 
     async def handle(self, request: Request, allowed: tuple[str, ...], work: Work) -> Response:
         """A POST through Starlette's router (the front door answers these itself, see :class:`Front`)."""
@@ -324,8 +330,8 @@ class Api:
         if rid != rule_id:
             url = str(request.url_for("rule", rule_id=rid))
             return RedirectResponse(f"{url}?lang={lang}", status_code=308)
-        data = rule_data(self.rs, translator(lang, self.rs.id), self.rs.rules[rid])
-        return self.cached(request, data)
+        rule = self.rs.rules[rid]
+        return self.cached(request, ("rule", rid, lang), lambda: rule_data(self.rs, translator(lang, self.rs.id), rule))
 
     async def search(self, request: Request) -> Response:
         lang = request_lang(request)
@@ -349,17 +355,23 @@ class Api:
 
     async def labels(self, request: Request) -> Response:
         """The words an answer's JSON leaves as IDs (figures, factions), for a page to show."""
-        return self.cached(request, self.engine.labels(request_lang(request)))
+        lang = request_lang(request)
+        return self.cached(request, ("labels", lang), lambda: self.engine.labels(lang))
 
     async def position_schema(self, request: Request) -> Response:
-        return self.cached(request, _schema(self.rs))
+        return self.cached(request, ("schema",), lambda: _schema(self.rs))
 
-    def cached(self, request: Request, data: Any) -> Response:
-        """A response that depends only on the loaded rules: ETag, revalidated by the browser."""
-        body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-        import hashlib
+    def cached(self, request: Request, key: tuple[str, ...], make: Callable[[], Any]) -> Response:
+        """A response that depends only on the loaded rules (and the language): made, encoded and
+        given its ETag once per key, then served from memory and revalidated by the browser."""
+        found = self._made.get(key)
+        if found is None:
+            import hashlib
 
-        etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+            body = json.dumps(make(), ensure_ascii=False, separators=(",", ":")).encode()
+            etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+            found = self._made[key] = (body, etag)
+        body, etag = found
         headers = {"ETag": etag, "Cache-Control": "public, max-age=0, must-revalidate", "Vary": "Accept-Language"}
         if etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=headers)

@@ -38,6 +38,7 @@ def reset() -> None:
     _words.clear()
     _kinds.clear()
     _factions.clear()
+    _region_names.cache_clear()
     from havoc.interpreter import answer
 
     answer._texts.clear()
