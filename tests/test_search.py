@@ -379,6 +379,21 @@ def test_one_word_term_query_gives_the_term_then_the_rules_it_governs() -> None:
         assert len(set(hits[1:]) & set(rs.terms["hq"].see)) >= 3, hits
 
 
+def test_the_shipped_postings_unpack_to_the_very_same_scores() -> None:
+    """The site ships postings packed (document gaps, scores in thousandths); unpacked they are
+    the index's own numbers, so the browser ranks exactly as Python does."""
+    from havoc.search.query import pack_postings, unpack_postings
+
+    postings = build(rulebook.load())["postings"]
+    packed = pack_postings(postings)
+    assert unpack_postings(packed) == postings
+    assert all(isinstance(n, int) and n >= 0 for row in packed.values() for n in row)
+    with pytest.raises(ValueError):
+        pack_postings({"x": [3, 1.0, 2, 1.0]})  # documents out of order
+    with pytest.raises(ValueError):
+        pack_postings({"x": [1, 0.0001]})  # finer than the index rounds
+
+
 def test_the_site_index_stays_small() -> None:
     """Each language's index script, gzipped, within 300 KB (issues 10 and 24: a phone downloads it)."""
     import gzip

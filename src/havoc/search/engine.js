@@ -48,10 +48,21 @@ var HavocSearchEngine = (function () {
     return Object.prototype.hasOwnProperty.call(obj, key);
   }
 
+  // the postings as the site ships them ("packed": gaps between documents, scores in thousandths)
+  function unpack(packed) {
+    var out = Object.create(null);
+    Object.keys(packed).forEach(function (k) {
+      var row = packed[k], post = new Array(row.length), d = 0;
+      for (var j = 0; j < row.length; j += 2) { d += row[j]; post[j] = d; post[j + 1] = row[j + 1] / 1000; }
+      out[k] = post;
+    });
+    return out;
+  }
+
   function Engine(data) {
     this.lang = data.lang;
     this.docs = data.docs;
-    this.postings = data.postings;
+    this.postings = data.postings || unpack(data.packed);
     this.vocab = data.vocab;
     this.words = Object.keys(data.vocab).sort();
     this.phrases = data.phrases;

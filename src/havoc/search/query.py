@@ -65,6 +65,38 @@ PARAMS = {
 }
 
 
+def pack_postings(postings: dict[str, list[float]]) -> dict[str, list[int]]:
+    """Postings as the site ships them: per key, the gap from the previous document and the score
+    in thousandths (scores are rounded to 0.001, so ``n / 1000`` is the very same number in Python
+    and in JavaScript). Gaps are short numbers where document numbers grow with the rulebook."""
+    packed = {}
+    for key, post in postings.items():
+        row: list[int] = []
+        last = 0
+        for i in range(0, len(post), 2):
+            doc, score = int(post[i]), post[i + 1]
+            thousandths = round(score * 1000)
+            if doc < last or thousandths / 1000 != score:
+                raise ValueError(f"postings of {key!r}: documents out of order or a score not in thousandths")
+            row += [doc - last, thousandths]
+            last = doc
+        packed[key] = row
+    return packed
+
+
+def unpack_postings(packed: dict[str, list[int]]) -> dict[str, list[float]]:
+    """:func:`pack_postings` undone (engine.js does the same)."""
+    postings: dict[str, list[float]] = {}
+    for key, row in packed.items():
+        post: list[float] = []
+        doc = 0
+        for i in range(0, len(row), 2):
+            doc += row[i]
+            post += [doc, row[i + 1] / 1000]
+        postings[key] = post
+    return postings
+
+
 class Result(NamedTuple):
     doc: int
     score: float
@@ -77,7 +109,9 @@ class Engine:
     def __init__(self, data: dict[str, Any]) -> None:
         self.lang: str = data["lang"]
         self.docs: list[list[str]] = data["docs"]
-        self.postings: dict[str, list[float]] = data["postings"]
+        self.postings: dict[str, list[float]] = (
+            data["postings"] if "postings" in data else unpack_postings(data["packed"])
+        )
         self.vocab: dict[str, list[str]] = data["vocab"]
         self.words = sorted(self.vocab)
         self.phrases: list[tuple[list[str], str]] = [(list(k), c) for k, c in data["phrases"]]

@@ -1,7 +1,7 @@
 """What the site ships for search: one index script per language and the query script's parts.
 
 The index script sets ``window.HAVOC_SEARCH_INDEX``: the documents shown in the site's language,
-every key's postings (both languages, so a Polish word finds the rule on the English site), the
+every key's postings, packed (both languages, so a Polish word finds the rule on the English site), the
 vocabulary, the term phrases, the stopwords, the ranking numbers and the interface's words.
 Loaded by a script tag (not fetch), so the site also works opened from disk.
 """
@@ -14,6 +14,7 @@ from typing import Any
 
 from havoc.i18n import nui, ui
 from havoc.search.index import for_language
+from havoc.search.query import pack_postings
 
 HERE = Path(__file__).parent
 ENGINE_JS = HERE / "engine.js"
@@ -40,8 +41,10 @@ def index_data(index: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 def with_labels(part: dict[str, Any], lang: str) -> dict[str, Any]:
-    """One language's part of the index (:func:`for_language`) with the interface's words."""
-    return {**part, "labels": labels(lang)}
+    """One language's part of the index (:func:`for_language`) as the site ships it: the postings
+    packed (:func:`havoc.search.query.pack_postings`), with the interface's words."""
+    shipped = {k: v for k, v in part.items() if k != "postings"}
+    return {**shipped, "packed": pack_postings(part["postings"]), "labels": labels(lang)}
 
 
 def index_script(index: dict[str, Any], lang: str) -> str:

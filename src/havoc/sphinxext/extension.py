@@ -7,6 +7,7 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jinja2.bccache import Bucket, BytecodeCache
 from sphinx.errors import ConfigError
 
 from havoc import __version__
@@ -58,9 +59,33 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
     config.html_static_path = [*config.html_static_path, str(HERE / "static")]
 
 
+class _CompiledTemplates(BytecodeCache):
+    """The theme's templates compiled once per process, kept in memory only (never on disk: a
+    cache must not run code it reads back). ``havoc docs`` builds the second language of an
+    incremental build in the same process, which then skips compiling every template again."""
+
+    def __init__(self) -> None:
+        self.codes: dict[tuple[str, str, tuple[str, ...]], Any] = {}
+
+    def _key(self, bucket: Bucket) -> tuple[str, str, tuple[str, ...]]:
+        return (bucket.key, bucket.checksum, tuple(sorted(bucket.environment.extensions)))
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        bucket.code = self.codes.get(self._key(bucket))
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.codes[self._key(bucket)] = bucket.code
+
+
+COMPILED_TEMPLATES = _CompiledTemplates()
+
+
 def on_builder_inited(app: Sphinx) -> None:
     build_context(app.config, Path(app.srcdir))
     write_stubs(app)
+    environment = getattr(getattr(app.builder, "templates", None), "environment", None)
+    if environment is not None and environment.bytecode_cache is None:
+        environment.bytecode_cache = COMPILED_TEMPLATES
 
 
 def site_extensions() -> list[str]:

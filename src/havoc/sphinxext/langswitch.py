@@ -37,31 +37,49 @@ def language_links(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
 
 def ruleset_links(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
     """The other rulebooks built beside this one, each linked at its home page in this language."""
-    from havoc import rulebook
-
-    ctx = get_context(app.env)
-    root = ctx.folder.parent
-    names = rulebook.ruleset_names(root)
-    if len(names) < 2:
+    books = _rulebooks(app)
+    if len(books) < 2:
         return []
-    current = ctx.ruleset.id
+    current = get_context(app.env).ruleset.id
+    here = next((where for name, _, where in books if name == current), current)
     lang = app.config.language or "en"
-    here = rulebook.site_path(current, root)
     up = "../" * (pagename.count("/") + 1 + (1 if here else 0))  # to the top of the site
     suffix = getattr(app.builder, "out_suffix", ".html")
-    links = []
-    for name in names:
-        title = ctx.ruleset.title if name == current else rulebook.load(name, root).title
-        where = rulebook.site_path(name, root)
-        links.append(
-            {
-                "id": name,
-                "title": title,
-                "url": f"{up}{where + '/' if where else ''}{lang}/index{suffix}",
-                "current": name == current,
-            }
+    return [
+        {
+            "id": name,
+            "title": title,
+            "url": f"{up}{where + '/' if where else ''}{lang}/index{suffix}",
+            "current": name == current,
+        }
+        for name, title, where in books
+    ]
+
+
+def _rulebooks(app: Sphinx) -> list[tuple[str, str, str]]:
+    """Every ruleset beside this one: name, title, folder under the site. Read once per build,
+    not for every page (each other ruleset would be loaded and fingerprinted per page)."""
+    from havoc import rulebook
+
+    found: list[tuple[str, str, str]] | None = getattr(app.builder, "_havoc_rulebooks", None)
+    if found is None:
+        ctx = get_context(app.env)
+        root = ctx.folder.parent
+        names = rulebook.ruleset_names(root)
+        found = (
+            [
+                (
+                    name,
+                    ctx.ruleset.title if name == ctx.ruleset.id else rulebook.load(name, root).title,
+                    rulebook.site_path(name, root),
+                )
+                for name in names
+            ]
+            if len(names) > 1
+            else []
         )
-    return links
+        app.builder._havoc_rulebooks = found  # type: ignore[attr-defined]
+    return found
 
 
 def on_page_context(
