@@ -370,12 +370,21 @@ class Shortcut(NamedTuple):
 
 
 def shortcuts(played: Game | None) -> dict[str, Shortcut]:
-    """The question kinds ``played`` declares as shortcuts, in its order (none for no game)."""
+    """The question kinds ``played`` declares as shortcuts, in its order (none for no game); read
+    once per game (a server asks on every request). Not to be changed by the caller."""
+    kept = _shortcuts.get(id(played))
+    if kept is not None and kept[0] is played:
+        return kept[1]
     declared = getattr(played, "SHORTCUTS", None) or {}
-    return {
+    found = {
         kind: Shortcut(kind, tuple(entry.get("fields", ())), str(entry.get("summary", "")))
         for kind, entry in declared.items()
     }
+    _shortcuts[id(played)] = (played, found)
+    return found
+
+
+_shortcuts: dict[int, tuple[object, dict[str, Shortcut]]] = {}
 
 
 def declared_shortcuts() -> dict[str, Shortcut]:
