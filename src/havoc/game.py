@@ -2,10 +2,13 @@
 
 The engine (rule files, conditions, answers, the site, the sheet, search, the server) knows no
 game. A game is a rules folder (``ruleset.yaml`` naming the package, ``vocabulary.yaml``,
-``facts.yaml``, the sections) plus a small package that offers the names of :class:`Game` at
-module level: how its positions and questions are read, its facts, its question kinds and their
-handlers, and the words its answers use. Packages import their heavy parts lazily, so naming a
-game costs nothing until a question is asked.
+``facts.yaml``, the sections) plus a small package that offers, at module level, the small part
+every game has (:class:`GameCore`: its commands; optionally its data checks, site pages, lookups
+and shortcuts) and, if it has a rules assistant, all of :class:`Assistant`: how its positions and
+questions are read, its facts, its question kinds and their handlers, and the words its answers
+use. The engine is handed what it needs of a game (the interpreter is given it, never looks it
+up). Packages import their heavy parts lazily, so naming a game costs nothing until a question
+is asked.
 """
 
 from __future__ import annotations
