@@ -2,10 +2,13 @@
 
 The engine (rule files, conditions, answers, the site, the sheet, search, the server) knows no
 game. A game is a rules folder (``ruleset.yaml`` naming the package, ``vocabulary.yaml``,
-``facts.yaml``, the sections) plus a small package that offers the names of :class:`Game` at
-module level: how its positions and questions are read, its facts, its question kinds and their
-handlers, and the words its answers use. Packages import their heavy parts lazily, so naming a
-game costs nothing until a question is asked.
+``facts.yaml``, the sections) plus a small package that offers, at module level, the small part
+every game has (:class:`GameCore`: its commands; optionally its data checks, site pages, lookups
+and shortcuts) and, if it has a rules assistant, all of :class:`Assistant`: how its positions and
+questions are read, its facts, its question kinds and their handlers, and the words its answers
+use. The engine is handed what it needs of a game (the interpreter is given it, never looks it
+up). Packages import their heavy parts lazily, so naming a game costs nothing until a question
+is asked.
 """
 
 from __future__ import annotations
@@ -370,12 +373,21 @@ class Shortcut(NamedTuple):
 
 
 def shortcuts(played: Game | None) -> dict[str, Shortcut]:
-    """The question kinds ``played`` declares as shortcuts, in its order (none for no game)."""
+    """The question kinds ``played`` declares as shortcuts, in its order (none for no game); read
+    once per game (a server asks on every request). Not to be changed by the caller."""
+    kept = _shortcuts.get(id(played))
+    if kept is not None and kept[0] is played:
+        return kept[1]
     declared = getattr(played, "SHORTCUTS", None) or {}
-    return {
+    found = {
         kind: Shortcut(kind, tuple(entry.get("fields", ())), str(entry.get("summary", "")))
         for kind, entry in declared.items()
     }
+    _shortcuts[id(played)] = (played, found)
+    return found
+
+
+_shortcuts: dict[int, tuple[object, dict[str, Shortcut]]] = {}
 
 
 def declared_shortcuts() -> dict[str, Shortcut]:
