@@ -344,8 +344,8 @@ def test_api_answers_read_as_polish(client: TestClient, path: str, body: dict[st
 # --- the site's example boxes (fast: the renderer alone, no site build) ----------------------
 
 
-def _box_text(lang: str, position: dict[str, object]) -> str:
-    """An example position as the site's example box shows it, in ``lang``."""
+def _renderer(lang: str) -> Any:
+    """The site's renderer of example boxes, alone (no Sphinx application)."""
     from types import SimpleNamespace
 
     from havoc.games import cry_havoc
@@ -358,7 +358,13 @@ def _box_text(lang: str, position: dict[str, object]) -> str:
         lang=lang, words=game_words("havoc.games.cry_havoc"), game_labels=cry_havoc.labels(), label=labels.get
     )
     r = Renderer.__new__(Renderer)
-    r.ctx, r.docname, r.location = ctx, "x", None  # type: ignore[assignment]
+    r.ctx, r.docname, r.location = ctx, "x", None
+    return r
+
+
+def _box_text(lang: str, position: dict[str, object]) -> str:
+    """An example position as the site's example box shows it, in ``lang``."""
+    r = _renderer(lang)
     regions = position["regions"]
     assert isinstance(regions, dict)
     r.regions = r.name_regions(list(regions))
@@ -392,6 +398,40 @@ def test_example_boxes_decline_names() -> None:
     assert box_grammar("sąsiaduje z Region B; Kontrola Ludzie") == ["z Region B", "Kontrola Ludzie"]
 
 
+def test_example_boxes_name_structures_by_type() -> None:
+    """A Region's Structures as "Żniwiarka (Pielgrzymi)", an invented one as "Budowla A": never
+    "rodzaj: example-structure; właściciel: …"."""
+    position = {
+        "players": ["pilgrims", "machines"],
+        "regions": {
+            "example-a": {
+                "structures": [
+                    {"type": "example-structure", "owner": "machines"},
+                    {"type": "harvester", "owner": "pilgrims"},
+                ]
+            },
+        },
+    }
+    pl = _box_text("pl", position)
+    assert "Budowle: Budowla A (Maszyny), Żniwiarka (Pielgrzymi)" in pl, pl
+    assert "example-structure" not in pl and "rodzaj" not in pl, pl
+    en = _box_text("en", position)
+    assert "Structures: Structure A (Machines), Harvester (Pilgrims)" in en, en
+
+
+def test_an_example_question_names_its_structure_not_a_region() -> None:
+    """An example asking about an invented Structure shows "Budowla: Budowla A" (it once took the
+    Structure's ID for an invented Region and said "Budowla: Region B")."""
+    from havoc.sphinxext import rule as site_rule
+
+    ex = next(e for r in api.load_ruleset().rules.values() for e in r.examples if e.id == "ex-activate-lost-control")
+    r = _renderer("pl")
+    r.regions = r.name_regions([*map(str, ex.position["regions"]), *site_rule._region_words(r, ex.query)])
+    query = {k: v for k, v in ex.query.items() if k != "ask"}
+    text = "".join(part.astext() for part in r.data(query))
+    assert "Budowla: Budowla A" in text and "Region B" not in text, text
+
+
 # --- names that decline: phases, decks, items (the case the sentence needs) ------------------
 
 
@@ -409,6 +449,39 @@ def test_names_take_the_case_of_the_sentence(
 ) -> None:
     code, out = run_cli(capsys, *words_, "--lang", "pl")
     assert code == 0 and expect in out, out
+
+
+STRUCTURES = str(ASSISTANT / "structures.yaml")
+
+
+@pytest.mark.parametrize(
+    ("words_", "lang", "expect"),
+    [
+        (["activate", "pilgrims", "example-a", "structure=harvester"], "pl", "aktywować Żniwiarkę w Regionie A?"),
+        (["build", "pilgrims", "example-b", "structure=harvester"], "pl", "wznieść Żniwiarkę w Regionie B?"),
+        (["place", "item=structure", "structure=harvester", "region=example-b"], "pl", "umieścić Żniwiarkę?"),
+        (["place", "item=structure", "structure=harvester", "region=example-b"], "en", "May the Harvester be put"),
+        (["build", "pilgrims", "example-b", "structure=airfield"], "en", "build their Airfield in Region B?"),
+        (["legal"], "pl", "Aktywacja Budowli — Żniwiarka (Region A), Sfera Mocy (Region B)"),
+        (["legal"], "en", "Activate — Harvester (Region A), Power Orb (Region B)"),
+    ],
+)
+def test_a_structure_is_named_by_its_type_declined(
+    capsys: pytest.CaptureFixture[str], words_: list[str], lang: str, expect: str
+) -> None:
+    """A Structure is its type's name in the case of the sentence ("zbudować Żniwiarkę"), never
+    the word "Budowla" with the name after it, a key (harvester) or harvester@example-a."""
+    code, out = run_cli(capsys, "ask", STRUCTURES, *words_, "--lang", lang)
+    assert code == 0 and expect in out, out
+    assert "harvester" not in out and "@" not in out, out
+
+
+def test_a_wrong_build_cost_names_the_structure(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["ask", STRUCTURES, "build", "pilgrims", "example-b", "structure=harvester", "cost=3"]
+    code, out = run_cli(capsys, *args, "--lang", "pl")
+    assert code != 0 and "koszt wzniesienia Żniwiarki to 2" in out, out
+    code, out = run_cli(capsys, *args)
+    assert code != 0 and "the rules give the Harvester a build cost of 2" in out, out
 
 
 def test_a_wrong_step_names_the_phase_declined(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -300,6 +300,10 @@ class Renderer:
                 if phrase is not None:
                     parts.append([nodes.inline(phrase, phrase, classes=["havoc-key"])])
                     continue
+                named = self.named(str(k), v)
+                if named is not None:  # "Budowle: Żniwiarka (Pielgrzymi)", not "rodzaj: harvester; …"
+                    parts.append([self.key(str(k)), nodes.Text(": "), nodes.Text(named)])
+                    continue
                 inner = self.data(v)
                 if isinstance(v, dict):
                     parts.append([self.key(str(k)), nodes.Text(" ("), *inner, nodes.Text(")")])
@@ -318,6 +322,14 @@ class Renderer:
         if not names or not all(n in self.regions for n in names):
             return None
         found: str | None = words.phrase(key, [self.regions[n] for n in names], self.ctx.lang)
+        return found
+
+    def named(self, key: str, value: Any) -> str | None:
+        """A value the game names as a whole (a Region's Structures by type and owner), or None."""
+        words = self.ctx.game_labels
+        if words is None or not hasattr(words, "named"):
+            return None
+        found: str | None = words.named(key, value, self.ctx.lang)
         return found
 
     def mapping_list(self, mapping: dict[str, Any], classes: list[str]) -> nodes.bullet_list:

@@ -240,6 +240,17 @@ class _Labels:
 
         return region_phrase(key, Noun.join(names), lang)
 
+    def named(self, key: str, value: object, lang: str) -> str | None:
+        """A value named as a whole: a Region's Structures ("Żniwiarka (Pielgrzymi)"), the
+        Structure or Skill a question names ("Budowla A")."""
+        from havoc.games.cry_havoc.ui import skill_name, structure_name, structures_text
+
+        if key == "structures":
+            return structures_text(value, lang)
+        if key in ("structure", "skill") and isinstance(value, str):
+            return str((structure_name if key == "structure" else skill_name)(value, lang))
+        return None
+
     def subject(self, head: str, lang: str) -> str:
         """What a fact's subject (``from``, ``to``) stands for, in words."""
         from havoc.i18n import ui

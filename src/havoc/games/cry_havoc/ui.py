@@ -141,6 +141,19 @@ def structure_name(key: str | None, lang: str = "en") -> Noun:
     return _named(key, words.STRUCTURES, words.EXAMPLE_STRUCTURE, lang)
 
 
+def structures_text(value: object, lang: str = "en") -> str | None:
+    """A Region's Structures as a reader names them: "Żniwiarka (Pielgrzymi), Budowla A (Maszyny)";
+    None when ``value`` is not a list of ``{type, owner}``."""
+    if not isinstance(value, list) or not value:
+        return None
+    names = []
+    for s in value:
+        if not isinstance(s, dict) or not isinstance(s.get("type"), str) or not isinstance(s.get("owner"), str):
+            return None
+        names.append(f"{structure_name(s['type'], lang)} ({faction_name(s['owner'], lang)})")
+    return ", ".join(names)
+
+
 def skill_name(key: str | None, lang: str = "en") -> Noun:
     """A Skill by its printed name ("Zwiad"), an invented one as "Skill A"."""
     return _named(key, words.SKILLS, words.EXAMPLE_SKILL, lang)
