@@ -557,6 +557,26 @@ def test_openapi_description_in_polish(client: TestClient) -> None:
         assert not problems(plain), (text, problems(plain))
 
 
+@pytest.mark.parametrize(
+    "path",
+    ["/openapi.json", "/api/rules/battle-region-leave", "/api/rules/no-such-rule", "/api/search?q=ruch",
+     "/api/search?q=ruch&limit=0", "/api/labels", "/api/no-such-address"],
+)  # fmt: skip
+def test_answers_in_the_askers_language_vary_by_it(client: TestClient, path: str) -> None:
+    """A GET answered in the Accept-Language's language says ``Vary: Accept-Language`` (and
+    Accept-Encoding where it is compressed), so that no cache hands a Polish reader English."""
+    for encoding in ("gzip", "identity"):
+        r = client.get(path, headers={"Accept-Language": "pl", "Accept-Encoding": encoding})
+        vary = [v.strip().lower() for v in r.headers.get("vary", "").split(",")]
+        assert "accept-language" in vary, (encoding, r.status_code, r.headers)
+        if r.headers.get("content-encoding") == "gzip":
+            assert "accept-encoding" in vary, r.headers
+    pl = client.get("/openapi.json", headers={"Accept-Language": "pl"})
+    again = client.get("/openapi.json", headers={"Accept-Language": "pl", "If-None-Match": pl.headers["etag"]})
+    assert again.status_code == 304 and "Accept-Language" in again.headers["vary"], again.headers
+    assert "vary" not in client.get("/api/health").headers  # the same in every language
+
+
 def test_unsupported_media_type_in_polish(client: TestClient) -> None:
     r = client.post("/api/ask?lang=pl", content=b"x", headers={"Content-Type": "text/plain"})
     assert r.status_code == 415
