@@ -491,6 +491,12 @@ def test_a_wrong_step_names_the_phase_declined(capsys: pytest.CaptureFixture[str
     )
     code, out = run_cli(capsys, "ask", str(pos), "legal", "--lang", "pl")
     assert code != 0 and "to nie jest krok fazy Akcji" in out, out
+    # the steps by name (the Actions phase's are phrases, listed as they are), then the IDs to type
+    assert "oczekiwano jednego z: przed Akcją (before-action), w trakcie Akcji (during-action), po Akcji" in out, out
+    pos.write_text(pos.read_text().replace("phase: actions", "phase: battle-resolution"))
+    code, out = run_cli(capsys, "ask", str(pos), "legal", "--lang", "pl")
+    assert "krok fazy Rozstrzygnięcia Bitew; oczekiwano jednego z: Dołożenie Kryształu (add-crystal)," in out, out
+    assert not problems(out), problems(out)
 
 
 SAME_IN_POLISH = {("Ocean", "nom"), ("Ocean", "acc")}  # spelled as in English

@@ -508,13 +508,15 @@ class _Checks:
                     ),
                 )
         if pos.step is not None and pos.step not in STEPS[pos.phase]:
-            from havoc.games.cry_havoc.ui import phase_name
+            from havoc.games.cry_havoc.ui import phase_name, value_text
 
+            # each step by its name, then the ID to type: "przed Akcją (before-action)"
+            steps = ", ".join(f"{value_text(s, _ml())} ({s})" for s in STEPS[pos.phase])
             r.problem(
                 line_of("step"),
                 "step",
                 ui("not a step of the {phase}; expected one of {choices}", _ml()).format(
-                    phase=phase_name(pos.phase, _ml()), choices=", ".join(STEPS[pos.phase])
+                    phase=phase_name(pos.phase, _ml()), choices=steps
                 )
                 + suggest(pos.step, STEPS[pos.phase]),
             )
