@@ -110,6 +110,7 @@ def problems(text: str) -> list[str]:
     found: list[str] = []
     if "`" in text:
         found.append(f"backticked name: {text[text.index('`') :][:40]!r}")
+    found.extend(f"a name left out: {m.group(0)!r}" for m in re.finditer(r"\S+ → \?", text))  # "odwrót → ?"
     for m in COUNT.finditer(text):
         n, noun = int(m.group(1)), m.group(2)
         before = text[: m.start()].split()[-1:] or [""]
@@ -137,6 +138,7 @@ def test_the_check_is_not_blind() -> None:
     assert not problems("1 Kryształ, 3 Kryształy, 5 Kryształów, 22 Oddziały, 25 Oddziałów, 50 PZ")
     assert not problems("błąd: pytanie: region: brak; wskaż jeden z Regionów: Groty Świata (world-caverns)")
     assert problems("Rekrutacja — Oddziały: najwyżej 3 (foglands)")
+    assert problems("Nie ma dokąd się wycofać — Ludzie: odwrót → ?")
 
 
 # --- the questions --------------------------------------------------------------------------
@@ -365,7 +367,7 @@ def _renderer(lang: str) -> Any:
 def _box_text(lang: str, position: dict[str, object]) -> str:
     """An example position as the site's example box shows it, in ``lang``."""
     r = _renderer(lang)
-    regions = position["regions"]
+    regions = position.get("regions", {})
     assert isinstance(regions, dict)
     r.regions = r.name_regions(list(regions))
     list_node = r.mapping_list(position, ["havoc-position"])
@@ -417,6 +419,22 @@ def test_example_boxes_name_structures_by_type() -> None:
     assert "example-structure" not in pl and "rodzaj" not in pl, pl
     en = _box_text("en", position)
     assert "Structures: Structure A (Machines), Harvester (Pilgrims)" in en, en
+
+
+def test_example_boxes_say_the_event_stacks_and_skills() -> None:
+    """The Score track's Event stacks as "na polach 15, 25 (2 żetony) Toru Punktacji", never
+    "at: 15, at: 25" (an English key); an invented Skill as "Zdolność A", never example-skill."""
+    position = {
+        "players": ["pilgrims"],
+        "scoring": {"events": [{"at": 15}, {"at": 25, "tokens": 2}]},
+        "factions": {"pilgrims": {"skills": {"example-skill": "ready", "teleport": "exhausted"}}},
+    }
+    pl = _box_text("pl", position)
+    assert "Wydarzenia: na polach 15, 25 (2 żetony) Toru Punktacji" in pl and "at:" not in pl, pl
+    assert "Zdolności: Zdolność A (gotowa), Teleportacja (wykorzystana)" in pl and "example-" not in pl, pl
+    en = _box_text("en", position)
+    assert "Events: on spots 15, 25 (2 tokens) of the Score track" in en, en
+    assert "Skills: Skill A (ready), Teleport (exhausted)" in en, en
 
 
 def test_an_example_question_names_its_structure_not_a_region() -> None:

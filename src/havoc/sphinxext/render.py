@@ -302,7 +302,7 @@ class Renderer:
                     continue
                 named = self.named(str(k), v)
                 if named is not None:  # "Budowle: Żniwiarka (Pielgrzymi)", not "rodzaj: harvester; …"
-                    parts.append([self.key(str(k)), nodes.Text(": "), nodes.Text(named)])
+                    parts.append([self.key(str(k)), nodes.Text(f": {named}")])
                     continue
                 inner = self.data(v)
                 if isinstance(v, dict):
@@ -338,7 +338,10 @@ class Renderer:
         for k, v in mapping.items():
             para = nodes.paragraph("", "", self.key(str(k)), nodes.Text(": "))
             item = nodes.list_item("", para)
-            if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()):
+            named = self.named(str(k), v)
+            if named is not None:
+                para += nodes.Text(named)
+            elif isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()):
                 item += self.mapping_list(v, [])
             else:
                 para.extend(self.data(v))

@@ -242,11 +242,16 @@ class _Labels:
 
     def named(self, key: str, value: object, lang: str) -> str | None:
         """A value named as a whole: a Region's Structures ("Żniwiarka (Pielgrzymi)"), the
-        Structure or Skill a question names ("Budowla A")."""
-        from havoc.games.cry_havoc.ui import skill_name, structure_name, structures_text
+        Event stacks of the Score track, a faction's Skills, the Structure or Skill a question
+        names ("Budowla A")."""
+        from havoc.games.cry_havoc.ui import events_text, skill_name, structure_name, structures_text, value_text
 
         if key == "structures":
             return structures_text(value, lang)
+        if key == "events":
+            return events_text(value, lang)
+        if key == "skills" and isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            return ", ".join(f"{skill_name(k, lang)} ({value_text(v, lang)})" for k, v in value.items())
         if key in ("structure", "skill") and isinstance(value, str):
             return str((structure_name if key == "structure" else skill_name)(value, lang))
         return None
