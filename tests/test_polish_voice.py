@@ -59,6 +59,7 @@ NAMED_IDS = {
     "war-party",
     "play-tactics",
     "controlled-at-action-start",
+    "attrition",
 }
 EXAMPLE_ID = re.compile(r"\bexample-[a-z0-9-]+")
 # English words that never belong in a Polish sentence (whole words, any case).
