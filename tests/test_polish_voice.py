@@ -495,6 +495,22 @@ def test_a_structure_is_named_by_its_type_declined(
     assert "harvester" not in out and "@" not in out, out
 
 
+def test_english_questions_do_not_double_a_name() -> None:
+    """The English question says "use their Skill A", never "use their Skill Skill A": an
+    invented Skill or Structure is already named with its kind."""
+    rs = api.load_ruleset()
+    g = game.of(rs)
+    questions = []
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            if not examples.is_extra(rs, ex):
+                pos = g.parse_position(ex.position, rs, ex.id)
+                questions.append(api.answer_for(rs, pos, api.load_query(ex.query, pos, rs), "en").question)
+    assert "Can the Pilgrims use their Skill A now?" in questions
+    doubled = [q for q in questions if re.search(r"\b([A-Z]\w+) \1\b", q)]
+    assert not doubled, doubled
+
+
 def test_a_wrong_build_cost_names_the_structure(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["ask", STRUCTURES, "build", "pilgrims", "example-b", "structure=harvester", "cost=3"]
     code, out = run_cli(capsys, *args, "--lang", "pl")
