@@ -511,6 +511,22 @@ def test_english_questions_do_not_double_a_name() -> None:
     assert not doubled, doubled
 
 
+SINGULAR_VERBS = {"może", "musi", "zdobywa", "wygrywa", "kładzie", "bierze", "odkrywa", "traci", "dostaje"}
+
+
+def test_figure_labels_agree_with_the_factions() -> None:
+    """A figure's label says what the asking faction does; every faction's Polish name is plural
+    (Ludzie, Pielgrzymi, Maszyny, Trogi), so the verb is too: "Maszyny … muszą odrzucić: 2",
+    never "musi odrzucić"."""
+    from havoc.games.cry_havoc.ui import _figure_labels, faction_name
+
+    assert all(PL.plural_form(2) == "few" and faction_name(f, "pl").endswith(("e", "i", "y")) for f in FACTIONS)
+    labels = _figure_labels("pl")
+    singular = {k: v for k, v in labels.items() if v.split()[0] in SINGULAR_VERBS}
+    assert not singular, singular
+    assert labels["must-discard"] == "muszą odrzucić" and labels["may-leave"] == "mogą opuścić", labels
+
+
 def test_a_wrong_build_cost_names_the_structure(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["ask", STRUCTURES, "build", "pilgrims", "example-b", "structure=harvester", "cost=3"]
     code, out = run_cli(capsys, *args, "--lang", "pl")
