@@ -511,6 +511,17 @@ def test_english_questions_do_not_double_a_name() -> None:
     assert not doubled, doubled
 
 
+def test_a_second_structure_of_a_type_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pos = tmp_path / "pos.yaml"
+    pos.write_text(
+        Path(STRUCTURES)
+        .read_text()
+        .replace("{type: power-orb, owner: pilgrims}", "{type: harvester, owner: pilgrims}, " * 2)
+    )
+    code, out = run_cli(capsys, "ask", str(pos), "legal", "--lang", "pl")
+    assert code != 0 and "Żniwiarka (harvester) po raz drugi: w Regionie może stać tylko jedna Budowla" in out, out
+
+
 SINGULAR_VERBS = {"może", "musi", "zdobywa", "wygrywa", "kładzie", "bierze", "odkrywa", "traci", "dostaje"}
 
 

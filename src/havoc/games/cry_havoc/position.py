@@ -665,11 +665,14 @@ class _Checks:
                 neutral_ok=self.pos.variant is not None,  # the solo Trogs build Traps and Brooding Pools
             )
             if s.type in seen_types:
+                from havoc.games.cry_havoc.ui import structure_name
+
+                name = str(structure_name(s.type, _ml()))  # "Żniwiarka (harvester)": the name, then what was typed
                 r.problem(
                     line_of("regions", rid, "structures", str(i)),
                     f"{base}.structures[{i}]",
                     ui("a second {name}: only one Structure of a type may stand in a Region", _ml()).format(
-                        name=repr(s.type)
+                        name=f"{name} ({s.type})" if name != s.type else repr(s.type)
                     ),
                 )
             seen_types.add(s.type)
