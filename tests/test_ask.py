@@ -286,7 +286,7 @@ def test_polish_answer(polish: Path, pos_file: Path, capsys: pytest.CaptureFixtu
     )
     assert code == 0
     assert out.startswith("Czy Ludzie mogą przesunąć 3 Oddziały z Regionu A do Regionu B?  Nie")
-    assert "może opuścić: 2" in out and "Oddziały: najwyżej 2" in out
+    assert "mogą opuścić: 2" in out and "Oddziały: najwyżej 2" in out
     assert "✗ Opuszczanie Regionu Bitwy" in out and "battle-region-leave" not in out
     assert "(Region, z którego wychodzą Oddziały): tak" in out
     code, out, _ = run(

@@ -96,3 +96,24 @@ def test_the_environment_picks_polish_placeholders(
     with pytest.raises(SystemExit):
         main(["ask", "--help"])
     assert "POSITION [QUESTION ...]" in capsys.readouterr().out
+
+
+def test_the_courage_help_names_the_factor_as_the_polish_rules_do(capsys: pytest.CaptureFixture[str]) -> None:
+    """Advanced Cry Havoc 2's Polish rules pages keep the charts' "DEF": the help, the chart
+    list and the answer say "DEF" too, never a second term ("OBR") for the same factor."""
+    from havoc import api
+    from havoc.i18n import translator
+    from havoc.ruledata import rule_data
+
+    rs = api.load_ruleset("advanced-cry-havoc")
+    title = rule_data(rs, translator("pl", rs.id), rs.rules["acv-courage"])["title"]
+    assert title == "Odwaga według DEF", title  # the Polish rules' term
+    outs = []
+    for words in (["charts", "courage", "--help"], ["charts", "--help"]):
+        with pytest.raises(SystemExit):
+            main(["--lang", "pl", *words])
+        outs.append(capsys.readouterr().out)
+    assert main(["--lang", "pl", "charts", "courage", "12", "--foot"]) == 0
+    outs.append(capsys.readouterr().out)
+    assert "współczynnik DEF" in outs[0] and "współczynnik DEF" in outs[1] and "DEF 12" in outs[2], outs
+    assert not [o for o in outs if "OBR" in o], outs

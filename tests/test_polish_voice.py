@@ -59,6 +59,7 @@ NAMED_IDS = {
     "war-party",
     "play-tactics",
     "controlled-at-action-start",
+    "attrition",
 }
 EXAMPLE_ID = re.compile(r"\bexample-[a-z0-9-]+")
 # English words that never belong in a Polish sentence (whole words, any case).
@@ -110,6 +111,7 @@ def problems(text: str) -> list[str]:
     found: list[str] = []
     if "`" in text:
         found.append(f"backticked name: {text[text.index('`') :][:40]!r}")
+    found.extend(f"a name left out: {m.group(0)!r}" for m in re.finditer(r"\S+ → \?", text))  # "odwrót → ?"
     for m in COUNT.finditer(text):
         n, noun = int(m.group(1)), m.group(2)
         before = text[: m.start()].split()[-1:] or [""]
@@ -137,6 +139,7 @@ def test_the_check_is_not_blind() -> None:
     assert not problems("1 Kryształ, 3 Kryształy, 5 Kryształów, 22 Oddziały, 25 Oddziałów, 50 PZ")
     assert not problems("błąd: pytanie: region: brak; wskaż jeden z Regionów: Groty Świata (world-caverns)")
     assert problems("Rekrutacja — Oddziały: najwyżej 3 (foglands)")
+    assert problems("Nie ma dokąd się wycofać — Ludzie: odwrót → ?")
 
 
 # --- the questions --------------------------------------------------------------------------
@@ -344,8 +347,8 @@ def test_api_answers_read_as_polish(client: TestClient, path: str, body: dict[st
 # --- the site's example boxes (fast: the renderer alone, no site build) ----------------------
 
 
-def _box_text(lang: str, position: dict[str, object]) -> str:
-    """An example position as the site's example box shows it, in ``lang``."""
+def _renderer(lang: str) -> Any:
+    """The site's renderer of example boxes, alone (no Sphinx application)."""
     from types import SimpleNamespace
 
     from havoc.games import cry_havoc
@@ -358,8 +361,14 @@ def _box_text(lang: str, position: dict[str, object]) -> str:
         lang=lang, words=game_words("havoc.games.cry_havoc"), game_labels=cry_havoc.labels(), label=labels.get
     )
     r = Renderer.__new__(Renderer)
-    r.ctx, r.docname, r.location = ctx, "x", None  # type: ignore[assignment]
-    regions = position["regions"]
+    r.ctx, r.docname, r.location = ctx, "x", None
+    return r
+
+
+def _box_text(lang: str, position: dict[str, object]) -> str:
+    """An example position as the site's example box shows it, in ``lang``."""
+    r = _renderer(lang)
+    regions = position.get("regions", {})
     assert isinstance(regions, dict)
     r.regions = r.name_regions(list(regions))
     list_node = r.mapping_list(position, ["havoc-position"])
@@ -392,6 +401,56 @@ def test_example_boxes_decline_names() -> None:
     assert box_grammar("sąsiaduje z Region B; Kontrola Ludzie") == ["z Region B", "Kontrola Ludzie"]
 
 
+def test_example_boxes_name_structures_by_type() -> None:
+    """A Region's Structures as "Żniwiarka (Pielgrzymi)", an invented one as "Budowla A": never
+    "rodzaj: example-structure; właściciel: …"."""
+    position = {
+        "players": ["pilgrims", "machines"],
+        "regions": {
+            "example-a": {
+                "structures": [
+                    {"type": "example-structure", "owner": "machines"},
+                    {"type": "harvester", "owner": "pilgrims"},
+                ]
+            },
+        },
+    }
+    pl = _box_text("pl", position)
+    assert "Budowle: Budowla A (Maszyny), Żniwiarka (Pielgrzymi)" in pl, pl
+    assert "example-structure" not in pl and "rodzaj" not in pl, pl
+    en = _box_text("en", position)
+    assert "Structures: Structure A (Machines), Harvester (Pilgrims)" in en, en
+
+
+def test_example_boxes_say_the_event_stacks_and_skills() -> None:
+    """The Score track's Event stacks as "na polach 15, 25 (2 żetony) Toru Punktacji", never
+    "at: 15, at: 25" (an English key); an invented Skill as "Zdolność A", never example-skill."""
+    position = {
+        "players": ["pilgrims"],
+        "scoring": {"events": [{"at": 15}, {"at": 25, "tokens": 2}]},
+        "factions": {"pilgrims": {"skills": {"example-skill": "ready", "teleport": "exhausted"}}},
+    }
+    pl = _box_text("pl", position)
+    assert "Wydarzenia: na polach 15, 25 (2 żetony) Toru Punktacji" in pl and "at:" not in pl, pl
+    assert "Zdolności: Zdolność A (gotowa), Teleportacja (wykorzystana)" in pl and "example-" not in pl, pl
+    en = _box_text("en", position)
+    assert "Events: on spots 15, 25 (2 tokens) of the Score track" in en, en
+    assert "Skills: Skill A (ready), Teleport (exhausted)" in en, en
+
+
+def test_an_example_question_names_its_structure_not_a_region() -> None:
+    """An example asking about an invented Structure shows "Budowla: Budowla A" (it once took the
+    Structure's ID for an invented Region and said "Budowla: Region B")."""
+    from havoc.sphinxext import rule as site_rule
+
+    ex = next(e for r in api.load_ruleset().rules.values() for e in r.examples if e.id == "ex-activate-lost-control")
+    r = _renderer("pl")
+    r.regions = r.name_regions([*map(str, ex.position["regions"]), *site_rule._region_words(r, ex.query)])
+    query = {k: v for k, v in ex.query.items() if k != "ask"}
+    text = "".join(part.astext() for part in r.data(query))
+    assert "Budowla: Budowla A" in text and "Region B" not in text, text
+
+
 # --- names that decline: phases, decks, items (the case the sentence needs) ------------------
 
 
@@ -411,6 +470,82 @@ def test_names_take_the_case_of_the_sentence(
     assert code == 0 and expect in out, out
 
 
+STRUCTURES = str(ASSISTANT / "structures.yaml")
+
+
+@pytest.mark.parametrize(
+    ("words_", "lang", "expect"),
+    [
+        (["activate", "pilgrims", "example-a", "structure=harvester"], "pl", "aktywować Żniwiarkę w Regionie A?"),
+        (["build", "pilgrims", "example-b", "structure=harvester"], "pl", "wznieść Żniwiarkę w Regionie B?"),
+        (["place", "item=structure", "structure=harvester", "region=example-b"], "pl", "umieścić Żniwiarkę?"),
+        (["place", "item=structure", "structure=harvester", "region=example-b"], "en", "May the Harvester be put"),
+        (["build", "pilgrims", "example-b", "structure=airfield"], "en", "build their Airfield in Region B?"),
+        (["legal"], "pl", "Aktywacja Budowli — Żniwiarka (Region A), Sfera Mocy (Region B)"),
+        (["legal"], "en", "Activate — Harvester (Region A), Power Orb (Region B)"),
+    ],
+)
+def test_a_structure_is_named_by_its_type_declined(
+    capsys: pytest.CaptureFixture[str], words_: list[str], lang: str, expect: str
+) -> None:
+    """A Structure is its type's name in the case of the sentence ("zbudować Żniwiarkę"), never
+    the word "Budowla" with the name after it, a key (harvester) or harvester@example-a."""
+    code, out = run_cli(capsys, "ask", STRUCTURES, *words_, "--lang", lang)
+    assert code == 0 and expect in out, out
+    assert "harvester" not in out and "@" not in out, out
+
+
+def test_english_questions_do_not_double_a_name() -> None:
+    """The English question says "use their Skill A", never "use their Skill Skill A": an
+    invented Skill or Structure is already named with its kind."""
+    rs = api.load_ruleset()
+    g = game.of(rs)
+    questions = []
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            if not examples.is_extra(rs, ex):
+                pos = g.parse_position(ex.position, rs, ex.id)
+                questions.append(api.answer_for(rs, pos, api.load_query(ex.query, pos, rs), "en").question)
+    assert "Can the Pilgrims use their Skill A now?" in questions
+    doubled = [q for q in questions if re.search(r"\b([A-Z]\w+) \1\b", q)]
+    assert not doubled, doubled
+
+
+def test_a_second_structure_of_a_type_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pos = tmp_path / "pos.yaml"
+    pos.write_text(
+        Path(STRUCTURES)
+        .read_text()
+        .replace("{type: power-orb, owner: pilgrims}", "{type: harvester, owner: pilgrims}, " * 2)
+    )
+    code, out = run_cli(capsys, "ask", str(pos), "legal", "--lang", "pl")
+    assert code != 0 and "Żniwiarka (harvester) po raz drugi: w Regionie może stać tylko jedna Budowla" in out, out
+
+
+SINGULAR_VERBS = {"może", "musi", "zdobywa", "wygrywa", "kładzie", "bierze", "odkrywa", "traci", "dostaje"}
+
+
+def test_figure_labels_agree_with_the_factions() -> None:
+    """A figure's label says what the asking faction does; every faction's Polish name is plural
+    (Ludzie, Pielgrzymi, Maszyny, Trogi), so the verb is too: "Maszyny … muszą odrzucić: 2",
+    never "musi odrzucić"."""
+    from havoc.games.cry_havoc.ui import _figure_labels, faction_name
+
+    assert all(PL.plural_form(2) == "few" and faction_name(f, "pl").endswith(("e", "i", "y")) for f in FACTIONS)
+    labels = _figure_labels("pl")
+    singular = {k: v for k, v in labels.items() if v.split()[0] in SINGULAR_VERBS}
+    assert not singular, singular
+    assert labels["must-discard"] == "muszą odrzucić" and labels["may-leave"] == "mogą opuścić", labels
+
+
+def test_a_wrong_build_cost_names_the_structure(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["ask", STRUCTURES, "build", "pilgrims", "example-b", "structure=harvester", "cost=3"]
+    code, out = run_cli(capsys, *args, "--lang", "pl")
+    assert code != 0 and "koszt wzniesienia Żniwiarki to 2" in out, out
+    code, out = run_cli(capsys, *args)
+    assert code != 0 and "the rules give the Harvester a build cost of 2" in out, out
+
+
 def test_a_wrong_step_names_the_phase_declined(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     pos = tmp_path / "pos.yaml"
     pos.write_text(
@@ -418,6 +553,12 @@ def test_a_wrong_step_names_the_phase_declined(capsys: pytest.CaptureFixture[str
     )
     code, out = run_cli(capsys, "ask", str(pos), "legal", "--lang", "pl")
     assert code != 0 and "to nie jest krok fazy Akcji" in out, out
+    # the steps by name (the Actions phase's are phrases, listed as they are), then the IDs to type
+    assert "oczekiwano jednego z: przed Akcją (before-action), w trakcie Akcji (during-action), po Akcji" in out, out
+    pos.write_text(pos.read_text().replace("phase: actions", "phase: battle-resolution"))
+    code, out = run_cli(capsys, "ask", str(pos), "legal", "--lang", "pl")
+    assert "krok fazy Rozstrzygnięcia Bitew; oczekiwano jednego z: Dołożenie Kryształu (add-crystal)," in out, out
+    assert not problems(out), problems(out)
 
 
 SAME_IN_POLISH = {("Ocean", "nom"), ("Ocean", "acc")}  # spelled as in English
@@ -482,6 +623,26 @@ def test_openapi_description_in_polish(client: TestClient) -> None:
     for text in _descriptions(pl):  # code spans (`havoc ask --json`, `regions`) are what a programmer types
         plain = re.sub(r"`[^`]*`", " ", text)
         assert not problems(plain), (text, problems(plain))
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/openapi.json", "/api/rules/battle-region-leave", "/api/rules/no-such-rule", "/api/search?q=ruch",
+     "/api/search?q=ruch&limit=0", "/api/labels", "/api/no-such-address"],
+)  # fmt: skip
+def test_answers_in_the_askers_language_vary_by_it(client: TestClient, path: str) -> None:
+    """A GET answered in the Accept-Language's language says ``Vary: Accept-Language`` (and
+    Accept-Encoding where it is compressed), so that no cache hands a Polish reader English."""
+    for encoding in ("gzip", "identity"):
+        r = client.get(path, headers={"Accept-Language": "pl", "Accept-Encoding": encoding})
+        vary = [v.strip().lower() for v in r.headers.get("vary", "").split(",")]
+        assert "accept-language" in vary, (encoding, r.status_code, r.headers)
+        if r.headers.get("content-encoding") == "gzip":
+            assert "accept-encoding" in vary, r.headers
+    pl = client.get("/openapi.json", headers={"Accept-Language": "pl"})
+    again = client.get("/openapi.json", headers={"Accept-Language": "pl", "If-None-Match": pl.headers["etag"]})
+    assert again.status_code == 304 and "Accept-Language" in again.headers["vary"], again.headers
+    assert "vary" not in client.get("/api/health").headers  # the same in every language
 
 
 def test_unsupported_media_type_in_polish(client: TestClient) -> None:

@@ -62,7 +62,7 @@ def test_a_structure_cost_comes_from_the_rules() -> None:
 
 def test_a_contradicting_cost_is_an_error() -> None:
     """Issue 9: `build … structure=harvester cost=4` was accepted; a Harvester costs 2."""
-    with pytest.raises(InputError, match=r"cost: 4, but the rules give a harvester a build cost of 2"):
+    with pytest.raises(InputError, match=r"cost: 4, but the rules give the Harvester a build cost of 2"):
         ask(PILGRIMS, ["build", "pilgrims", "example-a", "structure=harvester", "points=5", "cost=4"])
 
 

@@ -78,6 +78,14 @@ def refused(exc: Refused) -> Response:
     return _json(exc.json(), exc.status)
 
 
+def vary_language(response: Response) -> Response:
+    """Mark a response whose words follow Accept-Language, so that a cache keeps one per language."""
+    have = response.headers.get("vary", "")
+    if "accept-language" not in have.lower():
+        response.headers["Vary"] = f"{have}, Accept-Language" if have else "Accept-Language"
+    return response
+
+
 INLINE_BYTES = 16 * 1024
 """Bodies up to this size are answered on the event loop; larger ones in a worker thread."""
 HEAVY_THREADS = 2
@@ -398,19 +406,23 @@ def problem_response(exc: BaseException, lang: Callable[[], str], where: str) ->
     return None
 
 
-def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = safe_lang) -> Handler:
+def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = safe_lang, by_language: bool = True) -> Handler:
     """Turn refusals into their JSON responses (:func:`problem_response`); a bug goes on to the
-    application's crash handler (a 500 in JSON)."""
+    application's crash handler (a 500 in JSON). A GET's answer, refusals included, is in the
+    asker's language (``?lang=``, else Accept-Language), so it says ``Vary: Accept-Language``
+    unless ``by_language`` is False (a POST's body is not cached: its headers stay as the front
+    door sends them)."""
 
     async def run(request: Request) -> Response:
         try:
-            return await handler(request)
+            response = await handler(request)
         except Exception as exc:
             where = f"{request.method} {request.url.path}"
             answer = problem_response(exc, lambda: lang_fallback(request), where)
             if answer is None:
                 raise
-            return answer
+            response = answer
+        return vary_language(response) if by_language and request.method in ("GET", "HEAD") else response
 
     run.body_work = getattr(handler, "body_work", None)  # type: ignore[attr-defined]
     return run
@@ -430,7 +442,10 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
         translator(lang)
         ui("Yes", lang)
     handlers = Api(rs)
-    specs = {lang: _kept(json.dumps(openapi(rs, lang), ensure_ascii=False).encode(), JSON_TYPE) for lang in LANGUAGES}
+    specs = {
+        lang: _kept(json.dumps(openapi(rs, lang), ensure_ascii=False).encode(), JSON_TYPE, b"Accept-Language")
+        for lang in LANGUAGES
+    }
     docs = _kept((HERE / DOCS_PAGE).read_bytes(), "text/html; charset=utf-8")
 
     async def openapi_json(request: Request) -> Response:
@@ -440,7 +455,7 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
         return send(request, docs)
 
     routes = [
-        Route("/api/health", guarded(handlers.health), methods=["GET"]),
+        Route("/api/health", guarded(handlers.health, by_language=False), methods=["GET"]),
         Route(
             "/api/ask",
             guarded(handlers.posting(("position", "question", "lang"), handlers.engine.ask)),
@@ -466,14 +481,18 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
 
     async def not_found(request: Request, exc: Exception) -> Response:
         if request.url.path.startswith("/api/"):
-            return refused(Refused(404, "not-found", ui("There is no such address.", safe_lang(request))))
+            return vary_language(
+                refused(Refused(404, "not-found", ui("There is no such address.", safe_lang(request))))
+            )
         if files is not None:
             return await files.serve(request)
         return Response("Not found", 404, media_type="text/plain; charset=utf-8")
 
     async def not_allowed(request: Request, exc: Exception) -> Response:
-        answer = refused(
-            Refused(405, "method-not-allowed", ui("This address does not take this method.", safe_lang(request)))
+        answer = vary_language(
+            refused(
+                Refused(405, "method-not-allowed", ui("This address does not take this method.", safe_lang(request)))
+            )
         )
         allow = (getattr(exc, "headers", None) or {}).get("Allow")
         if allow:  # the route's methods, as Starlette found them (RFC 9110: a 405 says what is allowed)
@@ -527,7 +546,7 @@ class Front:
         await self.api_app(scope, receive, send)
 
 
-def _kept(body: bytes, media_type: str) -> Kept:
+def _kept(body: bytes, media_type: str, vary: bytes = b"") -> Kept:
     import hashlib
 
-    return prepare(body, media_type, hashlib.blake2b(body, digest_size=12).hexdigest())
+    return prepare(body, media_type, hashlib.blake2b(body, digest_size=12).hexdigest(), vary=vary)

@@ -215,9 +215,10 @@ class SiteFiles:
         return send(request, kept)
 
 
-def prepare(body: bytes, media: str, tag: str, stamp: tuple[int, int, int] = (0, 0, 0)) -> Kept:
+def prepare(body: bytes, media: str, tag: str, stamp: tuple[int, int, int] = (0, 0, 0), vary: bytes = b"") -> Kept:
     """``body`` ready to serve: its gzip form when that saves at least a tenth, both ETags and the
-    headers of every answer (what Starlette's Response would write, in its order)."""
+    headers of every answer (what Starlette's Response would write, in its order). ``vary`` names
+    a request header the body depends on besides Accept-Encoding (``Accept-Language``)."""
     gzipped = None
     if len(body) >= MIN_COMPRESS and media.startswith(COMPRESSIBLE):
         packed = gzip.compress(body, 9, mtime=0)
@@ -229,10 +230,11 @@ def prepare(body: bytes, media: str, tag: str, stamp: tuple[int, int, int] = (0,
 
     def head(sent: bytes | None, tag: str, encoded: bool) -> Head:
         out = [(b"cache-control", b"public, max-age=0, must-revalidate")]
-        if gzipped is not None:
-            out.append((b"vary", b"Accept-Encoding"))
-            if encoded and sent is not None:
-                out.append((b"content-encoding", b"gzip"))
+        varies = b", ".join(v for v in (b"Accept-Encoding" if gzipped is not None else b"", vary) if v)
+        if varies:
+            out.append((b"vary", varies))
+        if gzipped is not None and encoded and sent is not None:
+            out.append((b"content-encoding", b"gzip"))
         out.append((b"etag", tag.encode("latin-1")))
         if sent is not None:  # a 304 has neither length nor type
             out += [(b"content-length", str(len(sent)).encode()), (b"content-type", media.encode("latin-1"))]

@@ -300,6 +300,10 @@ class Renderer:
                 if phrase is not None:
                     parts.append([nodes.inline(phrase, phrase, classes=["havoc-key"])])
                     continue
+                named = self.named(str(k), v)
+                if named is not None:  # "Budowle: Żniwiarka (Pielgrzymi)", not "rodzaj: harvester; …"
+                    parts.append([self.key(str(k)), nodes.Text(f": {named}")])
+                    continue
                 inner = self.data(v)
                 if isinstance(v, dict):
                     parts.append([self.key(str(k)), nodes.Text(" ("), *inner, nodes.Text(")")])
@@ -320,13 +324,24 @@ class Renderer:
         found: str | None = words.phrase(key, [self.regions[n] for n in names], self.ctx.lang)
         return found
 
+    def named(self, key: str, value: Any) -> str | None:
+        """A value the game names as a whole (a Region's Structures by type and owner), or None."""
+        words = self.ctx.game_labels
+        if words is None or not hasattr(words, "named"):
+            return None
+        found: str | None = words.named(key, value, self.ctx.lang)
+        return found
+
     def mapping_list(self, mapping: dict[str, Any], classes: list[str]) -> nodes.bullet_list:
         """A mapping as "key: value" items; nested mappings of mappings get their own list."""
         items = []
         for k, v in mapping.items():
             para = nodes.paragraph("", "", self.key(str(k)), nodes.Text(": "))
             item = nodes.list_item("", para)
-            if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()):
+            named = self.named(str(k), v)
+            if named is not None:
+                para += nodes.Text(named)
+            elif isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()):
                 item += self.mapping_list(v, [])
             else:
                 para.extend(self.data(v))

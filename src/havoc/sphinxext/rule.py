@@ -240,7 +240,7 @@ def example_box(d: HavocDirective, r: Renderer, ex: Example) -> details:
         box.extend(r.blocks(f"{ex.id}:text", ex.text))
     facts = nodes.definition_list(classes=["havoc-example-facts"])
     regions = dict(ex.position.get("regions") or {}) if ex.position else {}
-    r.regions = r.name_regions([*map(str, regions), *_region_words(ex.query)])
+    r.regions = r.name_regions([*map(str, regions), *_region_words(r, ex.query)])
     if ex.position:
         body = r.mapping_list(ex.position, ["havoc-position"])
         facts += _item(ctx, L.POSITION, body)
@@ -267,9 +267,14 @@ def example_box(d: HavocDirective, r: Renderer, ex: Example) -> details:
     return cast("details", box)
 
 
-def _region_words(query: dict[str, Any]) -> list[str]:
-    """Region IDs a question names that the position may not list (an example's own IDs)."""
-    return [str(v) for v in query.values() if isinstance(v, str) and str(v).startswith("example-")]
+def _region_words(r: Renderer, query: dict[str, Any]) -> list[str]:
+    """Region IDs a question names that the position may not list (an example's own IDs; not
+    an invented Structure or Skill, which the game names itself)."""
+    return [
+        str(v)
+        for k, v in query.items()
+        if isinstance(v, str) and str(v).startswith("example-") and r.named(str(k), v) is None
+    ]
 
 
 def answer_nodes(ctx: Context, r: Renderer, expect: dict[str, Any]) -> list[nodes.Node]:

@@ -38,6 +38,7 @@ SHORTCUTS: Mapping[str, Mapping[str, Any]] = {
     },
     "score": {"fields": ("faction",), "summary": "What each faction scores (like `havoc score --json`)."},
 }
+del ui  # the package's name ``ui`` is its submodule havoc.games.cry_havoc.ui, not this function
 
 # Deciders besides the question kinds: the solo variant's automated Trogs (`ask: trogs` in a
 # stored example, POST /api/trogs); each is (rs, position, query mapping, lang) -> a decision.
@@ -245,6 +246,22 @@ class _Labels:
         from havoc.grammar import Noun
 
         return region_phrase(key, Noun.join(names), lang)
+
+    def named(self, key: str, value: object, lang: str) -> str | None:
+        """A value named as a whole: a Region's Structures ("Żniwiarka (Pielgrzymi)"), the
+        Event stacks of the Score track, a faction's Skills, the Structure or Skill a question
+        names ("Budowla A")."""
+        from havoc.games.cry_havoc.ui import events_text, skill_name, structure_name, structures_text, value_text
+
+        if key == "structures":
+            return structures_text(value, lang)
+        if key == "events":
+            return events_text(value, lang)
+        if key == "skills" and isinstance(value, dict) and all(isinstance(k, str) for k in value):
+            return ", ".join(f"{skill_name(k, lang)} ({value_text(v, lang)})" for k, v in value.items())
+        if key in ("structure", "skill") and isinstance(value, str):
+            return str((structure_name if key == "structure" else skill_name)(value, lang))
+        return None
 
     def subject(self, head: str, lang: str) -> str:
         """What a fact's subject (``from``, ``to``) stands for, in words."""

@@ -508,13 +508,15 @@ class _Checks:
                     ),
                 )
         if pos.step is not None and pos.step not in STEPS[pos.phase]:
-            from havoc.games.cry_havoc.ui import phase_name
+            from havoc.games.cry_havoc.ui import phase_name, value_text
 
+            # each step by its name, then the ID to type: "przed Akcją (before-action)"
+            steps = ", ".join(f"{value_text(s, _ml())} ({s})" for s in STEPS[pos.phase])
             r.problem(
                 line_of("step"),
                 "step",
                 ui("not a step of the {phase}; expected one of {choices}", _ml()).format(
-                    phase=phase_name(pos.phase, _ml()), choices=", ".join(STEPS[pos.phase])
+                    phase=phase_name(pos.phase, _ml()), choices=steps
                 )
                 + suggest(pos.step, STEPS[pos.phase]),
             )
@@ -663,11 +665,14 @@ class _Checks:
                 neutral_ok=self.pos.variant is not None,  # the solo Trogs build Traps and Brooding Pools
             )
             if s.type in seen_types:
+                from havoc.games.cry_havoc.ui import structure_name
+
+                name = str(structure_name(s.type, _ml()))  # "Żniwiarka (harvester)": the name, then what was typed
                 r.problem(
                     line_of("regions", rid, "structures", str(i)),
                     f"{base}.structures[{i}]",
                     ui("a second {name}: only one Structure of a type may stand in a Region", _ml()).format(
-                        name=repr(s.type)
+                        name=f"{name} ({s.type})" if name != s.type else repr(s.type)
                     ),
                 )
             seen_types.add(s.type)

@@ -142,6 +142,35 @@ def structure_name(key: str | None, lang: str = "en") -> Noun:
     return _named(key, words.STRUCTURES, words.EXAMPLE_STRUCTURE, lang)
 
 
+def structures_text(value: object, lang: str = "en") -> str | None:
+    """A Region's Structures as a reader names them: "Żniwiarka (Pielgrzymi), Budowla A (Maszyny)";
+    None when ``value`` is not a list of ``{type, owner}``."""
+    if not isinstance(value, list) or not value:
+        return None
+    names = []
+    for s in value:
+        if not isinstance(s, dict) or not isinstance(s.get("type"), str) or not isinstance(s.get("owner"), str):
+            return None
+        names.append(f"{structure_name(s['type'], lang)} ({faction_name(s['owner'], lang)})")
+    return ", ".join(names)
+
+
+def events_text(value: object, lang: str = "en") -> str | None:
+    """The Event stacks of the Score track as a reader says them ("na polach 15, 25 (2 żetony)
+    Toru Punktacji"); None when ``value`` is not a list of ``{at, tokens}``."""
+    if not isinstance(value, list) or not value:
+        return None
+    spots = []
+    for e in value:
+        if not isinstance(e, dict) or not isinstance(e.get("at"), int) or set(e) - {"at", "tokens"}:
+            return None
+        n = e.get("tokens", 1)
+        if not isinstance(n, int):
+            return None
+        spots.append(str(e["at"]) if n == 1 else f"{e['at']} ({n} {nui('token', 'tokens', n, lang)})")
+    return ui("on spots {spots} of the Score track", lang).format(spots=", ".join(spots))
+
+
 def skill_name(key: str | None, lang: str = "en") -> Noun:
     """A Skill by its printed name ("Zwiad"), an invented one as "Skill A"."""
     return _named(key, words.SKILLS, words.EXAMPLE_SKILL, lang)

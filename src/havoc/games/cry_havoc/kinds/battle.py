@@ -200,8 +200,9 @@ def resolve(job: Job) -> Answer:
     if survivors[lost] > 0:
         # Cite the retreat rules where they allowed a Region, or, if none qualified, where they refused.
         shown = [x for x in retreat.results if x[2] in retreat.destinations] or retreat.results
-        for r, c, n in shown:
-            cited.append((r, c, job.fname(lost) + ": " + ui("retreat", lang) + f" → {job.rname(n)}"))
+        for r, c, n in shown:  # no Region (n is None): the Units go to the Reserve
+            where = ui("retreat", lang) + f" → {job.rname(n)}" if n else ui("retreat to the Reserve", lang)
+            cited.append((r, c, job.fname(lost) + ": " + where))
     nest_on: list[str] = []
     if survivors[lost] == 0:
         lines.append(ui("F. {faction}: no Units left to retreat", lang).format(faction=job.fname(lost)))

@@ -35,10 +35,15 @@ def _known_cost(job: Job) -> None:
                     None,
                     "cost: "
                     + ui(
-                        "{cost}, but the rules give a {structure} a build cost of {printed} (parameter {param}); "
+                        "{cost}, but the rules give the {structure} a build cost of {printed} (parameter {param}); "
                         "leave cost out or give {printed}",
                         message_language(),
-                    ).format(cost=q.cost, structure=q.structure, printed=param.value, param=param.name),
+                    ).format(
+                        cost=q.cost,
+                        structure=structure_name(q.structure, message_language()),
+                        printed=param.value,
+                        param=param.name,
+                    ),
                 )
             ]
         )
@@ -54,7 +59,7 @@ def ask_build(job: Job) -> Answer:
     q = job.q
     if q.other_cost:
         question = ui(
-            "Can the {faction} build a {structure} in {region}, spending {other} {points} in the same action on "
+            "Can the {faction} build their {structure} in {region}, spending {other} {points} in the same action on "
             "other Structures?",
             job.lang,
         ).format(
@@ -65,7 +70,7 @@ def ask_build(job: Job) -> Answer:
             points=nui("Build point", "Build points", q.other_cost, job.lang),
         )
     else:
-        question = ui("Can the {faction} build a {structure} in {region}?", job.lang).format(
+        question = ui("Can the {faction} build their {structure} in {region}?", job.lang).format(
             faction=job.fname(q.faction), structure=_structure_name(job), region=job.rname(q.region)
         )
     return generic(job, job.ctx(region=job.region(q.region)), question)

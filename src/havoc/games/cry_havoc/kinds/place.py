@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from havoc.games.cry_havoc.answering import Job, finish
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.ui import item_name, ui
+from havoc.games.cry_havoc.ui import item_name, structure_name, ui
 from havoc.interpreter.answer import Answer
 
 
@@ -12,8 +12,14 @@ def ask_place(job: Job) -> Answer:
     q, lang = job.q, job.lang
     region = job.region(q.region)
     assert region is not None and q.item is not None
-    item = item_name(q.item, lang)
-    question = ui("May a {item} be put in {region}?", lang).format(item=item, region=job.rname(region.id))
+    if q.item == "structure" and q.structure:  # the Structure by its type ("umieścić Żniwiarkę")
+        question = ui("May the {structure} be put in {region}?", lang).format(
+            structure=structure_name(q.structure, lang), region=job.rname(region.id)
+        )
+    else:
+        question = ui("May a {item} be put in {region}?", lang).format(
+            item=item_name(q.item, lang), region=job.rname(region.id)
+        )
     ctx = job.ctx(region=region)
     results = job.eng.evaluate("place", ctx)
     ans = finish(job, [(r, ctx, None) for r in results], question)

@@ -11,7 +11,7 @@ from havoc.interpreter.answer import Answer
 
 
 def ask_skill(job: Job) -> Answer:
-    question = ui("Can the {faction} use their Skill {skill} now?", job.lang).format(
+    question = ui("Can the {faction} use their {skill} now?", job.lang).format(
         faction=job.fname(job.q.faction), skill=skill_name(job.q.skill, job.lang)
     )
     return generic(job, job.ctx(), question)

@@ -120,21 +120,11 @@ def render(d: TrogDecision) -> str:
     if d.set_aside:
         out.append(ui("Set aside", lang) + ":")
         for s in d.set_aside:
-            option = d.names.get(s.option) or _option(s.option, lang)
-            out.append(f"  {option} — {d.titles.get(s.rule, s.rule)}: {s.reason}")
+            out.append(f"  {d.option_name(s.option)} — {d.titles.get(s.rule, s.rule)}: {s.reason}")
     if d.interpretations:
         out.append(ui("Our readings of open points that applied", lang) + ":")
         out.extend("  " + d.titles.get(i, i) for i in d.interpretations)
     return "\n".join(out)
-
-
-def _option(option: str, lang: str) -> str:
-    names = {
-        "control": ui("Region Control", lang),
-        "prisoners": ui("Capture Prisoners", lang),
-        "attrition": ui("Attrition", lang),
-    }
-    return names.get(option, option)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -106,6 +106,12 @@ class TrogDecision:
         """A decision was reached (False: the Trogs do nothing, or the player must choose)."""
         return self.choice is not None
 
+    def option_name(self, option: str) -> str:
+        """A set-aside candidate for people: a Region or a Battle objective by its name."""
+        if option in self.names:
+            return self.names[option]
+        return _objective_name(option, self.lang) if option in OBJECTIVES else option
+
     @property
     def rule_ids(self) -> list[str]:
         ids = ([self.rule] if self.rule else []) + self.also + self.interpretations
@@ -122,7 +128,7 @@ class TrogDecision:
             "set-aside": [
                 {
                     "option": s.option,
-                    "option-name": self.names.get(s.option, s.option),
+                    "option-name": self.option_name(s.option),
                     "rule": s.rule,
                     "rule-title": self.titles.get(s.rule, ""),
                     "reason": s.reason,
