@@ -38,7 +38,6 @@ SHORTCUTS: Mapping[str, Mapping[str, Any]] = {
     },
     "score": {"fields": ("faction",), "summary": "What each faction scores (like `havoc score --json`)."},
 }
-del ui  # the package's name ``ui`` is its submodule havoc.games.cry_havoc.ui, not this function
 
 # Deciders besides the question kinds: the solo variant's automated Trogs (`ask: trogs` in a
 # stored example, POST /api/trogs); each is (rs, position, query mapping, lang) -> a decision.

@@ -110,7 +110,7 @@ class TrogDecision:
         """A set-aside candidate for people: a Region or a Battle objective by its name."""
         if option in self.names:
             return self.names[option]
-        return _objective_name(option, self.lang) if option in OBJECTIVES else option
+        return objective_name(option, self.lang) if option in OBJECTIVES else option
 
     @property
     def rule_ids(self) -> list[str]:
@@ -731,3 +731,12 @@ def decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str = "en
             ]
         )
     return get(str(kind)).decide(Table(rs, pos, lang), query)
+
+
+def objective_name(obj: str, lang: str) -> str:
+    """A Battle objective by its name in ``lang`` (a set-aside option, the Prisoner's source)."""
+    return {
+        "control": ui("Region Control", lang),
+        "prisoners": ui("Capture Prisoners", lang),
+        "attrition": ui("Attrition", lang),
+    }[obj]

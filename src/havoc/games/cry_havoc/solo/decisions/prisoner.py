@@ -13,6 +13,7 @@ from havoc.games.cry_havoc.solo.engine import (
     TrogDecision,
     add_titles,
     battle_of,
+    objective_name,
     placement_of,
     read_field,
     start_decision,
@@ -49,18 +50,10 @@ def decide_prisoner(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     if takes:
         d.choice = source
         d.lines.append(
-            ui("The Trogs take their Prisoner from {objective}.", lang).format(objective=_objective_name(source, lang))
+            ui("The Trogs take their Prisoner from {objective}.", lang).format(objective=objective_name(source, lang))
         )
     add_titles(table, d)
     return d
-
-
-def _objective_name(obj: str, lang: str) -> str:
-    return {
-        "control": ui("Region Control", lang),
-        "prisoners": ui("Capture Prisoners", lang),
-        "attrition": ui("Attrition", lang),
-    }[obj]
 
 
 DECISION = Decision(
