@@ -519,3 +519,19 @@ def test_any_question_is_a_decision_or_a_located_error(decide: Any, extra: dict[
             assert exc.problems and all(p.message for p in exc.problems)
         else:
             json.dumps(d.to_json())
+
+
+def test_every_decision_declares_what_it_is_asked_with() -> None:
+    """The Trogs page's form is the declaration: each decision has one, and every key a stored
+    solo example asks with is declared for its decision."""
+    from havoc import rulebook
+    from havoc.examples import is_extra
+    from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS
+
+    assert tuple(FIELDS) == KINDS
+    rs = rulebook.load()
+    asked = [ex.query for rule in rs.rules.values() for ex in rule.examples if is_extra(rs, ex)]
+    assert asked
+    for query in asked:
+        declared = {f.name for f in FIELDS[str(query["decide"])]}
+        assert set(query) - {"ask", "decide"} <= declared, query

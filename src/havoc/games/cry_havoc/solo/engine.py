@@ -26,6 +26,37 @@ from havoc.rulebook.model import Ruleset
 
 VARIANT = "solo"
 KINDS = ("move", "place", "build", "recruit", "tactics", "prisoner", "initiative")
+
+
+@dataclass(frozen=True)
+class AskedWith:
+    """One thing a decision is asked with: its key in the question (``havoc trogs``' options, the
+    API's ``question``) and its kind of value. The site's Trogs page builds its form from these."""
+
+    name: str
+    type: str  # "count" (a whole number), "region" (one of the table's), "flag", "objectives"
+    needed: bool = False
+    default: bool | None = None  # a flag's value when the question leaves it out
+
+
+# What each decision reads from its question (the deciders below read exactly these keys).
+FIELDS: dict[str, tuple[AskedWith, ...]] = {
+    "move": (AskedWith("from", "region"), AskedWith("units", "count"), AskedWith("steps", "count")),
+    "place": (AskedWith("region", "region", needed=True), AskedWith("objectives", "objectives")),
+    "build": (AskedWith("both", "flag", default=False),),
+    "recruit": (AskedWith("units", "count", needed=True),),
+    "tactics": (
+        AskedWith("region", "region", needed=True),
+        AskedWith("objectives", "objectives"),
+        AskedWith("tactic-text", "flag", default=True),
+    ),
+    "prisoner": (
+        AskedWith("shifted-priorities", "flag", default=False),
+        AskedWith("region", "region"),
+        AskedWith("objectives", "objectives"),
+    ),
+    "initiative": (),
+}
 TRAP = "trap"  # Structure type IDs of the position format
 BROODING_POOL = "brooding-pool"
 
