@@ -130,6 +130,8 @@ def collect_pages(app: Sphinx) -> Any:
     ctx = _ours(app)
     if ctx is None or app.builder.format != "html":
         return
+    listed = app.builder.__dict__.setdefault("havoc_listed_pages", set())  # in the sitemap (seo.py)
+    listed.add(PAGE)
     yield PAGE, {"title": ctx.label(WORDS["title"]), "body": page_body(ctx)}, "page.html"
 
 
