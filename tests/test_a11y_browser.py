@@ -169,7 +169,12 @@ new PerformanceObserver(list => { for (const e of list.getEntries()) window.__ha
   {value: e.value, at: Math.round(e.startTime), what: (e.sources || []).map(s => s.node ? s.node.nodeName + '.' + s.node.className : '')}
 ); }).observe({type: 'layout-shift', buffered: true});"""
 
-STEADY_PAGES = {"rule": PAGES["rule"], "ask": ("{lang}/assistant.html", None), "solo": PAGES["solo"]}
+STEADY_PAGES = {
+    "rule": PAGES["rule"],
+    "ask": ("{lang}/assistant.html", None),
+    "solo": PAGES["solo"],
+    "solo-trogs": PAGES["solo-trogs"],
+}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -182,6 +187,8 @@ def test_the_page_holds_still_while_it_loads(browser: Any, host: str, kind: str,
     page.wait_for_load_state("networkidle")
     if kind == "ask":
         page.wait_for_selector("#ha-kind", state="attached")  # the form is built
+    elif kind == "solo-trogs":
+        page.wait_for_selector("#ht-decision", state="attached")
     page.wait_for_timeout(1500)  # late fonts, scripts and the engine's first words
     shifts = page.evaluate("window.__havocShifts")
     context.close()
