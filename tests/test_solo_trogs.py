@@ -568,3 +568,25 @@ def test_a_decision_module_that_does_not_load_is_a_located_problem(monkeypatch: 
     assert p.file == "src/havoc/games/cry_havoc/solo/decisions/toy.py" and "'toy'" in p.message
     with pytest.raises(RulebookError, match="toy"):
         engine.get("toy")
+
+
+def test_every_decision_declares_what_it_is_asked_with() -> None:
+    """The Trogs page's form is the declaration: each decision has one, and every key a stored
+    solo example asks with is declared for its decision."""
+    from havoc import rulebook
+    from havoc.examples import is_extra
+    from havoc.games.cry_havoc.solo.engine import KINDS, form, get
+
+    forms = {kind: form(get(kind)) for kind in KINDS}
+    assert forms["recruit"] == [{"name": "units", "type": "count", "needed": True, "default": None}]
+    assert {f["name"]: f["default"] for f in forms["tactics"]} == {
+        "tactic-text": True,
+        "region": None,
+        "objectives": None,
+    }
+    rs = rulebook.load()
+    asked = [ex.query for rule in rs.rules.values() for ex in rule.examples if is_extra(rs, ex)]
+    assert asked
+    for query in asked:
+        declared = {f["name"] for f in forms[str(query["decide"])]}
+        assert set(query) - {"ask", "decide"} <= declared, query

@@ -58,7 +58,15 @@ LEFT_OUT = {
     "extract.py",
 }
 # a game's CLI and site pages
-LEFT_OUT_ANYWHERE = {"cli.py", "commands.py", "new.py", "ask_page.py", "site_pages.py", "lookup_page.py"}
+LEFT_OUT_ANYWHERE = {
+    "cli.py",
+    "commands.py",
+    "new.py",
+    "ask_page.py",
+    "site_pages.py",
+    "lookup_page.py",
+    "trogs_page.py",
+}
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 
 

@@ -133,7 +133,7 @@ def on_builder_inited(app: Sphinx) -> None:
 
 def listed_pages(app: Sphinx) -> list[str]:
     """Every page a reader may land on from a search: the documents and the rule indexes."""
-    names = set(app.env.found_docs)
+    names = set(app.env.found_docs) | set(getattr(app.builder, "havoc_listed_pages", ()))  # pages made by code
     for index in getattr(app.builder, "domain_indices", []):
         names.add(f"{index[0]}")
     return sorted(n for n in names if n not in NOT_LISTED)

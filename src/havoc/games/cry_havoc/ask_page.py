@@ -100,6 +100,7 @@ WORDS = {
         "tpl-solo": "A solo table (against the Trogs)",
         "region-letter": "Region {letter}",
         "needed": "Needed for this question.",
+        "unknown-structure": "no Structure is called “{name}”: pick one from the list.",
         "examples": "Or a rulebook example",
         "objectives": "Units on the Battle objectives",
         "obj-control": "Region Control",

@@ -1,4 +1,4 @@
-"""What Cry Havoc adds to the site: the Ask page and the table of question kinds.
+"""What Cry Havoc adds to the site: the Ask page, the solo Trogs' page and the table of question kinds.
 
 ``{havoc-kinds}`` writes the positions page's table of question kinds from the kinds'
 declarations (``kinds/<kind>.py``): each kind's name, what it answers and the figures its
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 
-from havoc.games.cry_havoc import ask_page
+from havoc.games.cry_havoc import ask_page, trogs_page
 from havoc.games.cry_havoc import kind as registry
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.base import HavocDirective
@@ -81,6 +81,7 @@ class KindsDirective(HavocDirective):
 
 
 def setup_site(app: Sphinx) -> None:
-    """The Ask page's directive and ``{havoc-kinds}``."""
+    """The Ask page's directive, the solo Trogs' page and ``{havoc-kinds}``."""
     ask_page.setup_site(app)
+    trogs_page.setup_site(app)
     app.add_directive("havoc-kinds", KindsDirective)

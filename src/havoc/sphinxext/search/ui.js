@@ -121,6 +121,9 @@
     pop.hidden = true;
     pop.id = "havoc-search-pop-" + Math.random().toString(36).slice(2, 8);
     input.setAttribute("autocomplete", "off");
+    // a field whose results drop down under it is a combobox: only that role may say it is expanded
+    input.setAttribute("role", "combobox");
+    input.setAttribute("aria-autocomplete", "list");
     input.setAttribute("aria-controls", pop.id);
     input.setAttribute("aria-expanded", "false");
     (form || input.parentNode).appendChild(pop);

@@ -72,13 +72,25 @@
   }
 
   // --- ids of Regions ----------------------------------------------------------------------
-  function slug(name) {
-    var t = String(name || "").trim();
-    if (!t) return "";
-    for (var id in D.known) { if (D.known[id].toLowerCase() === t.toLowerCase() || id === t.toLowerCase()) return id; }
-    return t.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ł/g, "l").replace(/Ł/g, "L")
-      .toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "region";
+  // a name as typed, folded: no case, no diacritics (a phone's keyboard may lack them), words by "-"
+  function fold(name) {
+    return String(name || "").trim().normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ł/g, "l").replace(/Ł/g, "L")
+      .toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
   }
+  // the key of an official name typed in the reader's language (or the key itself), else ""
+  function officialKey(table, name) {
+    var f = fold(name);
+    if (!f) return "";
+    if (table[f] !== undefined) return f;
+    for (var id in table) { if (fold(table[id]) === f) return id; }
+    return "";
+  }
+  function slug(name) {
+    if (!String(name || "").trim()) return "";
+    return officialKey(D.known, name) || fold(name) || "region";
+  }
+  // A structure's type: an official name (typed or restored from a link) or nothing at all.
+  function structureKey(name) { return officialKey(D.structures, name); }
   // An unnamed Region is an invented one: "example-a" reads "Region A" (and declines) in answers.
   var LETTERS = "abcdefghijklmnopqrstuvwxyz";
   // (a card left empty, with neither name nor anything on it, is no Region of the table)
@@ -369,7 +381,7 @@
         field(W.attacker, select(opts, r.attacker, function (v) { r.attacker = v; }, true, W.none), "region:" + i + ".battle.attacker")
       ]));
       card.append(el("div", {"class": "ha-row"}, [
-        field(W["structure-type"], select(structureOptions(), slug(r.structure), function (v) { r.structure = v; }, true, W.none), "region:" + i + ".structures"),
+        field(W["structure-type"], select(structureOptions(), structureKey(r.structure), function (v) { r.structure = v; }, true, W.none), "region:" + i + ".structures"),
         field(W["structure-owner"], select(opts, r.owner, function (v) { r.owner = v; }, true, W.none), "region:" + i + ".structures.owner")
       ]));
       card.append(el("div", {"class": "ha-row"}, [
@@ -468,8 +480,10 @@
   function int(v) { var n = parseInt(v, 10); return isNaN(n) ? undefined : n; }
   function names(v) { return String(v || "").split(",").map(slug).filter(function (x) { return x; }); }
   var paths = {}; // API field path → form element id
+  var unknown = []; // names the form could not read (problems said on their fields before asking)
 
   function position() {
+    unknown = [];
     paths = {players: "ha-players", round: fieldId("round"), phase: fieldId("phase"), turn: fieldId("turn")};
     var p = {players: state.players.slice()};
     if (int(state.round) !== undefined) p.round = int(state.round);
@@ -518,7 +532,11 @@
       if (r.hq) out.hq = r.hq;
       if (int(r.crystals) !== undefined) out.crystals = int(r.crystals);
       if (int(r.battle) !== undefined || r.attacker) out.battle = {token: int(r.battle), attacker: r.attacker || undefined};
-      if (r.structure.trim()) out.structures = [{type: slug(r.structure), owner: r.owner || undefined}];
+      if (r.structure.trim()) {
+        var type = structureKey(r.structure);
+        if (!type) unknown.push({"in": "position", field: pre + ".structures", message: W["unknown-structure"].replace("{name}", r.structure.trim())});
+        out.structures = [{type: type || r.structure.trim(), owner: r.owner || undefined}];
+      }
       if (r.trog) out["trog-token"] = r.trog;
       if (r.exploration) out.exploration = true;
       paths[pre + ".trog-token"] = fieldId("region:" + i + ".trog-token");
@@ -621,6 +639,7 @@
   // --- asking -----------------------------------------------------------------------------------------
   function request() {
     var body = {lang: D.lang};
+    unknown = [];
     body.position = state.usePaste && state.paste.trim() ? state.paste : position();
     if (!state.usePaste) position(); // fills the field map even when the text is asked
     body.question = question();
@@ -648,13 +667,15 @@
   function missing(q) {
     clearErrors();
     var first = null;
+    var unread = unknown.length > 0;
+    unknown.forEach(function (p) { var i = place(p); first = first || i; });
     formOf(q.ask).forEach(function (f) {
       if (!f.needed || q[f.name] !== undefined) return;
       var i = place({"in": "question", field: f.name, message: W.needed});
       first = first || i;
     });
-    if (first) { hook.dataset.state = "error"; hook.dataset.verdict = ""; topErrors.hidden = false; topErrors.prepend(el("p", {"class": "ha-lead", text: W["fix-fields"]})); first.focus(); }
-    return !!first;
+    if (first || unread) { hook.dataset.state = "error"; hook.dataset.verdict = ""; topErrors.hidden = false; topErrors.prepend(el("p", {"class": "ha-lead", text: W["fix-fields"]})); if (first) first.focus(); }
+    return !!first || unread;
   }
 
   function ask(body, fromForm) {

@@ -191,6 +191,7 @@
       d.open = wide;
     });
     openTarget();
+    document.documentElement.classList.add("havoc-folded"); // havoc.css stops faking the fold
   }
   function openTarget() {
     var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : "";

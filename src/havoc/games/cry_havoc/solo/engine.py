@@ -609,7 +609,7 @@ def add_titles(table: Table, d: TrogDecision) -> None:
 class Decision:
     """What one solo Trogs decision is: its name, its words, the question fields it reads and its handler."""
 
-    __slots__ = ("fields", "handler", "line", "name", "path", "what")
+    __slots__ = ("battle", "defaults", "fields", "handler", "line", "name", "needed", "path", "what")
 
     def __init__(
         self,
@@ -618,11 +618,17 @@ class Decision:
         handler: Callable[[Table, Mapping[str, Any]], TrogDecision],
         fields: tuple[str, ...] = (),
         what: str | None = None,
+        battle: str = "",
+        needed: tuple[str, ...] = (),
+        defaults: Mapping[str, bool] | None = None,
     ) -> None:
         self.name = name  # the question's `decide:`
         self.handler = handler  # decides it: (table, question mapping) -> TrogDecision
         self.fields = fields  # the question fields it reads (FIELDS), besides a Battle's region and objectives
         self.what = what  # what it decides, in a few words, ui("…") (the site names an example's `decide:` by it)
+        self.battle = battle  # "needed" / "optional": it reads a Battle's region and objectives; "": no Battle
+        self.needed = needed  # fields the question must give (the page marks them)
+        self.defaults = dict(defaults or {})  # a yes/no field's value when the question leaves it out
         caller = sys._getframe(1)  # where it is declared, for located messages
         self.path, self.line = caller.f_code.co_filename, caller.f_lineno
 
@@ -697,6 +703,11 @@ def check(decisions: Iterable[Decision] | None = None) -> list[Problem]:
         unknown = [f for f in d.fields if f not in FIELDS]
         if unknown:
             problems.append(d.problem(f"fields not typed in FIELDS (solo/engine.py): {', '.join(unknown)}"))
+        stray = [f for f in (*d.needed, *d.defaults) if f not in d.fields]
+        if stray:
+            problems.append(d.problem(f"needed or defaulted but not among its fields: {', '.join(stray)}"))
+        if d.battle not in ("", "needed", "optional"):
+            problems.append(d.problem(f"battle is {d.battle!r}; expected 'needed', 'optional' or ''"))
     for lang, catalog in _catalogs("havoc"):
         for d in decisions:
             if d.what and not _translated(catalog, d.what, UI_CONTEXT):
@@ -707,6 +718,28 @@ def check(decisions: Iterable[Decision] | None = None) -> list[Problem]:
                     )
                 )
     return problems
+
+
+_FORM_TYPES: Final = {"id": "region", "int": "count", "bool": "flag"}
+
+
+def form(decision: Decision) -> list[dict[str, Any]]:
+    """What the decision is asked with, as the Trogs page builds its form: each field's name, its
+    kind of value (``count``, ``region``, ``flag``, ``objectives``), whether it is needed and a yes/no
+    field's default, all from the declaration (its fields, typed once in FIELDS)."""
+    out = [
+        {
+            "name": f,
+            "type": _FORM_TYPES[FIELDS[f].kind],
+            "needed": f in decision.needed,
+            "default": decision.defaults.get(f),
+        }
+        for f in decision.fields
+    ]
+    if decision.battle:
+        out.append({"name": "region", "type": "region", "needed": decision.battle == "needed", "default": None})
+        out.append({"name": "objectives", "type": "objectives", "needed": False, "default": None})
+    return out
 
 
 def words() -> dict[str, str]:

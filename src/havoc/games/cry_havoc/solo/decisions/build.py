@@ -31,7 +31,7 @@ def _structures(table: Table, kind: str) -> list[str]:
 def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     """Build a Trap where the priorities say, else activate; a Brooding Pool when Traps are out."""
     lang = table.lang
-    both = read_field(query, "both", lang, False)
+    both = read_field(query, "both", lang, DECISION.defaults["both"])
     d = start_decision(table, "build", ui("What do the Trogs build?", lang))
     d.rule = R_BUILD
     traps, pools = _structures(table, TRAP), _structures(table, BROODING_POOL)
@@ -99,4 +99,6 @@ def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     return d
 
 
-DECISION = Decision(name="build", handler=decide_build, fields=("both",), what=ui("what they build"))
+DECISION = Decision(
+    name="build", handler=decide_build, fields=("both",), defaults={"both": False}, what=ui("what they build")
+)

@@ -70,4 +70,4 @@ def decide_place(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     return d
 
 
-DECISION = Decision(name="place", handler=decide_place, what=ui("how they place their Units"))
+DECISION = Decision(name="place", handler=decide_place, battle="needed", what=ui("how they place their Units"))

@@ -25,7 +25,7 @@ from havoc.i18n import ui
 def decide_prisoner(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     """Where the Trogs take their Prisoner from (and, given the objectives, whether they take one)."""
     lang = table.lang
-    shifted = read_field(query, "shifted-priorities", lang, False)
+    shifted = read_field(query, "shifted-priorities", lang, DECISION.defaults["shifted-priorities"])
     source = table.objective("solo-prisoner-source-shifted" if shifted else "solo-prisoner-source")
     d = start_decision(table, "prisoner", ui("Where do the Trogs take their Prisoner from?", lang))
     d.rule = R_PRISONERS
@@ -60,5 +60,7 @@ DECISION = Decision(
     name="prisoner",
     handler=decide_prisoner,
     fields=("shifted-priorities",),
+    defaults={"shifted-priorities": False},
+    battle="optional",
     what=ui("where they take a Prisoner from"),
 )

@@ -48,4 +48,6 @@ def decide_recruit(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     return d
 
 
-DECISION = Decision(name="recruit", handler=decide_recruit, fields=("units",), what=ui("where recruits go"))
+DECISION = Decision(
+    name="recruit", handler=decide_recruit, fields=("units",), needed=("units",), what=ui("where recruits go")
+)

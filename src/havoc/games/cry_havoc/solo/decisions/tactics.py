@@ -26,7 +26,7 @@ def decide_tactics(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     region, defending = battle_of(table, query)
     theirs = placement_of(table, query, table.player, None)
     mine = placement_of(table, query, TROGS, None)
-    text = read_field(query, "tactic-text", lang, True)
+    text = read_field(query, "tactic-text", lang, DECISION.defaults["tactic-text"])
     d = start_decision(
         table,
         "tactics",
@@ -54,5 +54,7 @@ DECISION = Decision(
     name="tactics",
     handler=decide_tactics,
     fields=("tactic-text",),
+    defaults={"tactic-text": True},
+    battle="needed",
     what=ui("whether they draw another Tactics card"),
 )

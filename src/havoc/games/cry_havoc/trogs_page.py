@@ -1,0 +1,154 @@
+"""The solo Trogs' page (``trogs.html`` in each language): what the automated Trogs decide, asked
+in a few taps and answered on the reader's device.
+
+The form comes from the decisions' declarations (``solo/decisions/<name>.py``, typed in ``FIELDS``: what each decision is
+asked with, and how), its starting points are the rulebook's stored solo examples, and the
+question goes to ``POST /api/trogs`` of the site's in-browser engine (:mod:`havoc.webapi`), or of
+``havoc serve`` where the engine cannot start: the same function as ``havoc trogs``. The page has
+no source document: the site extension writes it from the theme's page template; the Ask page and
+the solo rules link it. ``havoc-trogs.js`` builds the form.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import TYPE_CHECKING, Any
+
+from havoc.games.cry_havoc import words as site_words
+from havoc.sphinxext import labels as L
+from havoc.sphinxext.context import get_context
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+    from havoc.sphinxext.context import Context
+
+PAGE = "trogs"
+
+WORDS = {
+    key: L.label(text)
+    for key, text in {
+        "title": "The solo Trogs decide",
+        "intro": "In the solo variant nobody plays the Trogs: they follow fixed priorities. Start from a "
+        "rulebook example, pick the decision and ask: the answer says what the Trogs do, the priority "
+        "that decided it and what it set aside. It is worked out on this device, without a network "
+        "once the page has been opened.",
+        "link": "The solo Trogs' decisions, worked out for you",
+        "example": "Start from a rulebook example",
+        "decision": "Decision",
+        "move": "Where the Trogs move",
+        "place": "Where the Trogs place their Units on the Battle objectives",
+        "build": "What the Trogs build",
+        "recruit": "Where the Trogs recruit",
+        "tactics": "Whether the Trogs play the Tactic card",
+        "prisoner": "Where the Trogs take their Prisoner from",
+        "initiative": "Who has the initiative against the Trogs",
+        "from": "From",
+        "units": "Trog Units",
+        "steps": "Steps they may go",
+        "region": "Battle Region",
+        "objectives": "Units on the Battle objectives",
+        "both": "The Build icons pay for a Trap and a Brooding Pool",
+        "tactic-text": "The card just drawn has Tactic text",
+        "shifted-priorities": "Shifted Priorities has been played",
+        "default": "as the rules say",
+        "position": "The table (YAML or JSON)",
+        "ask": "Ask",
+        "asking": "Deciding…",
+        "decided-by": "Decided by",
+        "set-aside": "Set aside",
+        "readings": "Our readings of open points that applied",
+        "fix": "The question needs a fix:",
+        "needed": "Needed for this question.",
+        "region-letter": "Region {letter}",
+        "obj-control": "Region Control",
+        "obj-prisoners": "Capture Prisoners",
+        "obj-attrition": "Attrition",
+        "engine-loading": "Starting the assistant on this device…",
+        "engine-runtime": "Loading the assistant (only the first time takes long; then it works without a network)…",
+        "engine-engine": "Unpacking the rules engine…",
+        "engine-rules": "Reading the rules…",
+        "engine-ready": "The assistant runs on this device and works without a network.",
+        "engine-no-wasm": "This browser cannot run the assistant (it has no WebAssembly).",
+        "engine-storage": "The assistant could not start: this device has no room left for it.",
+        "engine-start": "The assistant could not start in this browser.",
+        "engine-server": "Asking the assistant's server instead.",
+        "engine-failed": "The assistant did not answer this question. Try again, or reload the page.",
+    }.items()
+}
+
+
+def examples(ctx: Context) -> list[dict[str, Any]]:
+    """The rulebook's stored solo examples: title, position and the Trogs' question."""
+    from havoc.examples import is_extra
+    from havoc.spec import plain
+
+    rs = ctx.ruleset
+    out = []
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            if is_extra(rs, ex) and ex.query.get("ask") == "trogs":
+                title = ctx.text(f"{ex.id}:title", ex.title, None)
+                out.append({"title": title, "position": plain(ex.position), "question": plain(ex.query)})
+    return out
+
+
+def page_body(ctx: Context) -> str:
+    from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES
+    from havoc.games.cry_havoc.solo.engine import KINDS, form, get
+
+    words = {k: ctx.label(v) for k, v in WORDS.items()}
+    data = {
+        "lang": ctx.lang,
+        "words": words,
+        "decisions": list(KINDS),
+        "fields": {kind: form(get(kind)) for kind in KINDS},
+        "objectives": list(OBJECTIVES),
+        "factions": {f: ctx.label(site_words.VALUES[f]) for f in FACTIONS},
+        "known": {k: ctx.label(v) for k, v in site_words.KNOWN_REGIONS.items()},
+        "examples": examples(ctx),
+    }
+    blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    return (
+        f"<h1>{html.escape(words['title'])}</h1>"
+        f"<p>{html.escape(words['intro'])}</p>"
+        '<div class="havoc-ask havoc-trogs" id="havoc-trogs">'
+        f'<script type="application/json" id="havoc-trogs-data">{blob}</script>'
+        f'<p class="ht-state" id="ht-state" role="status">{html.escape(words["engine-loading"])}</p>'
+        "</div>"
+    )
+
+
+def _ours(app: Sphinx) -> Context | None:
+    ctx = get_context(app.env)
+    return ctx if ctx.ruleset.game == __package__ else None
+
+
+def collect_pages(app: Sphinx) -> Any:
+    ctx = _ours(app)
+    if ctx is None or app.builder.format != "html":
+        return
+    listed = app.builder.__dict__.setdefault("havoc_listed_pages", set())  # in the sitemap (seo.py)
+    listed.add(PAGE)
+    yield PAGE, {"title": ctx.label(WORDS["title"]), "body": page_body(ctx)}, "page.html"
+
+
+def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    ctx = _ours(app)
+    if ctx is None:
+        return
+    if pagename == PAGE:
+        app.add_js_file("havoc-engine.js", loading_method="defer")
+        app.add_js_file("havoc-trogs.js", loading_method="defer")
+        app.add_css_file("havoc-ask.css")
+    elif pagename in ("assistant", "rules/solo") and isinstance(context.get("body"), str):
+        up = "../" * pagename.count("/")
+        link = html.escape(ctx.label(WORDS["link"]))
+        context["body"] = f'<p class="havoc-trogs-link"><a href="{up}{PAGE}.html">{link}</a></p>' + context["body"]
+
+
+def setup_site(app: Sphinx) -> None:
+    """The solo Trogs' page, linked from the Ask page and the solo rules."""
+    app.connect("html-collect-pages", collect_pages)
+    app.connect("html-page-context", on_page_context)

@@ -1,0 +1,269 @@
+/* havoc: the solo Trogs' page. Builds the form of each decision from the page's JSON (the
+ * decisions' declaration, solo.engine.FIELDS: what each is asked with and how), starts from a
+ * stored solo example, and asks POST /api/trogs of the site's in-browser engine
+ * (havoc-engine.js), or of `havoc serve` when the engine cannot start here: the same answer as
+ * `havoc trogs … --json`. #havoc-trogs carries data-state (busy, done, error) for tools. */
+(function () {
+  "use strict";
+  var box = document.getElementById("havoc-trogs");
+  if (!box) return;
+  var D = JSON.parse(document.getElementById("havoc-trogs-data").textContent);
+  var W = D.words;
+  var ENGINE = "../_engine/";
+  var API = "../api/";
+  var engine = window.havocEngine || null;
+  var useServer = !engine;
+  var stateEl = document.getElementById("ht-state");
+  var seq = 0;
+
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") e.textContent = attrs[k];
+      else if (k === "checked" || k === "hidden") e[k] = !!attrs[k];
+      else e.setAttribute(k, attrs[k]);
+    });
+    (kids || []).forEach(function (c) { if (c) e.appendChild(c); });
+    return e;
+  }
+  function field(label, input, name) {
+    input.id = input.id || "ht-f" + (++seq);
+    if (name) input.dataset.name = name;
+    return el("div", {"class": "ha-field"}, [el("label", {"for": input.id, text: label}), input,
+      el("span", {"class": "ha-error", id: input.id + "-err", hidden: true, "aria-live": "polite"})]);
+  }
+  function select(options, value) {
+    var s = el("select");
+    options.forEach(function (o) { s.appendChild(el("option", {value: o[0], text: o[1]})); });
+    s.value = value === undefined || value === null ? "" : String(value);
+    return s;
+  }
+  function number(value) {
+    return el("input", {type: "number", inputmode: "numeric", min: "0", step: "1", value: value === undefined ? "" : String(value)});
+  }
+
+  // --- the table: a stored example's position, as text the reader may edit or replace ----------
+  function positionOf(text) {
+    try { return JSON.parse(text); } catch (e) { return text; } // YAML goes as text
+  }
+  function regionIds(text) {
+    var p = positionOf(text);
+    if (p && typeof p === "object") return Object.keys(p.regions || {});
+    var ids = [], inside = false, indent = -1;
+    String(text).split(/\r?\n/).forEach(function (line) {
+      if (/^regions\s*:/.test(line)) { inside = true; return; }
+      if (!inside || !line.trim() || /^\s*#/.test(line)) return;
+      if (!/^\s/.test(line)) { inside = false; return; }
+      var m = /^(\s*)([A-Za-z0-9_-]+)\s*:/.exec(line);
+      if (m && (indent < 0 || m[1].length === indent)) { indent = m[1].length; ids.push(m[2]); }
+    });
+    return ids;
+  }
+  function players(text) {
+    var p = positionOf(text);
+    var out = p && typeof p === "object" && Array.isArray(p.players) ? p.players.slice() : [];
+    if (out.indexOf("trogs") < 0) out.push("trogs");
+    return out;
+  }
+  function regionName(id) {
+    var m = /^example-([a-z])$/.exec(id);
+    if (m) return W["region-letter"].replace("{letter}", m[1].toUpperCase());
+    return D.known[id] || id;
+  }
+
+  // --- the form, from the declaration ------------------------------------------------------------
+  var form = el("form", {"class": "ha-form", novalidate: "novalidate"});
+  var examplePick = select(D.examples.map(function (x, i) { return [String(i), x.title]; }), "0");
+  var area = el("textarea", {rows: "6", spellcheck: "false"});
+  var decision = select(D.decisions.map(function (k) { return [k, W[k]]; }), D.decisions[0]);
+  decision.id = "ht-decision";
+  var fieldsBox = el("div", {"class": "ha-row"});
+  var topErrors = el("div", {"class": "ha-top-errors", role: "alert", hidden: true});
+  var askButton = el("button", {type: "submit", "class": "ha-ask", text: W.ask});
+  var answerBox = el("section", {"class": "ha-answer", id: "ht-answer", "aria-live": "polite", tabindex: "-1", hidden: true});
+  var inputs = {};
+
+  function renderFields(values) {
+    values = values || {};
+    fieldsBox.replaceChildren();
+    inputs = {};
+    D.fields[decision.value].forEach(function (f) {
+      var v = values[f.name], input;
+      if (f.type === "region") {
+        var opts = regionIds(area.value).map(function (id) { return [id, regionName(id)]; });
+        if (!f.needed) opts.unshift(["", W["default"]]);
+        input = select(opts, v === undefined ? (f.needed && opts.length ? opts[0][0] : "") : v);
+        fieldsBox.appendChild(field(W[f.name], input, f.name));
+      } else if (f.type === "count") {
+        input = number(v);
+        input.placeholder = f.needed ? "" : W["default"];
+        fieldsBox.appendChild(field(W[f.name], input, f.name));
+      } else if (f.type === "flag") {
+        input = el("input", {type: "checkbox", id: "ht-f" + (++seq), checked: v === undefined ? f["default"] : v});
+        input.dataset.name = f.name;
+        fieldsBox.appendChild(el("div", {"class": "ha-field"}, [el("label", {"class": "ha-check", "for": input.id}, [input, document.createTextNode(" " + W[f.name])]),
+          el("span", {"class": "ha-error", id: input.id + "-err", hidden: true})]));
+      } else if (f.type === "objectives") {
+        input = objectives(values.objectives || {});
+        fieldsBox.appendChild(input);
+      }
+      inputs[f.name] = {spec: f, input: input};
+    });
+  }
+  function objectives(given) {
+    var table = el("table", {"class": "ha-objectives", id: "ht-objectives"});
+    var head = el("tr", {}, [el("th", {text: ""})]);
+    D.objectives.forEach(function (o) { head.appendChild(el("th", {scope: "col", text: W["obj-" + o]})); });
+    table.appendChild(el("caption", {text: W.objectives}));
+    table.appendChild(el("thead", {}, [head]));
+    var body = el("tbody");
+    players(area.value).forEach(function (f) {
+      var row = el("tr", {}, [el("th", {scope: "row", text: D.factions[f] || f})]);
+      D.objectives.forEach(function (o) {
+        var i = number((given[f] || {})[o]);
+        i.setAttribute("aria-label", (D.factions[f] || f) + ": " + W["obj-" + o]);
+        i.dataset.faction = f; i.dataset.objective = o;
+        row.appendChild(el("td", {}, [i]));
+      });
+      body.appendChild(row);
+    });
+    table.appendChild(body);
+    return el("div", {"class": "ha-field ha-wide"}, [table, el("span", {"class": "ha-error", id: "ht-objectives-err", hidden: true})]);
+  }
+  function useExample(i) {
+    var x = D.examples[i];
+    if (!x) return;
+    area.value = typeof x.position === "string" ? x.position : JSON.stringify(x.position, null, 1);
+    decision.value = x.question.decide;
+    renderFields(x.question);
+  }
+
+  // --- asking ------------------------------------------------------------------------------------
+  function question() {
+    var q = {ask: "trogs", decide: decision.value};
+    Object.keys(inputs).forEach(function (name) {
+      var f = inputs[name].spec, i = inputs[name].input;
+      if (f.type === "region") { if (i.value) q[name] = i.value; }
+      else if (f.type === "count") { var n = parseInt(i.value, 10); if (!isNaN(n)) q[name] = n; }
+      else if (f.type === "flag") { if (i.checked !== f["default"]) q[name] = i.checked; }
+      else if (f.type === "objectives") {
+        var obj = {};
+        i.querySelectorAll("input").forEach(function (c) {
+          var n = parseInt(c.value, 10);
+          if (isNaN(n)) return;
+          obj[c.dataset.faction] = obj[c.dataset.faction] || {};
+          obj[c.dataset.faction][c.dataset.objective] = n;
+        });
+        if (Object.keys(obj).length) q.objectives = obj;
+      }
+    });
+    return q;
+  }
+  function clearErrors() {
+    form.querySelectorAll(".ha-error").forEach(function (e) { e.hidden = true; e.textContent = ""; });
+    form.querySelectorAll("[aria-invalid]").forEach(function (e) { e.removeAttribute("aria-invalid"); });
+    topErrors.hidden = true; topErrors.replaceChildren();
+  }
+  function mark(name, message) {
+    var entry = inputs[name];
+    var target = entry && (entry.spec.type === "objectives" ? document.getElementById("ht-objectives") : entry.input);
+    var err = target && document.getElementById((entry.spec.type === "objectives" ? "ht-objectives" : target.id) + "-err");
+    if (!err) {
+      topErrors.hidden = false;
+      topErrors.appendChild(el("p", {text: (name ? (W[name] || name) + ": " : "") + message}));
+      return;
+    }
+    err.hidden = false;
+    err.textContent = message;
+    if (target.matches("input, select")) target.setAttribute("aria-invalid", "true");
+  }
+  function refused(body) {
+    topErrors.hidden = false;
+    topErrors.appendChild(el("p", {"class": "ha-lead", text: W.fix + " " + (body.message || "")}));
+    (body.problems || []).forEach(function (p) {
+      var name = p.field || "";
+      if (p["in"] === "position" || !inputs[name]) {
+        topErrors.appendChild(el("p", {text: (name ? name + ": " : "") + p.message}));
+      } else mark(name, p.message);
+    });
+  }
+  function show(d) {
+    var nodes = [el("p", {"class": "ha-question-text"}, [el("strong", {text: d.question})])];
+    var lines = el("ul", {"class": "ht-lines"}, (d.lines || []).map(function (l) { return el("li", {text: l}); }));
+    nodes.push(lines);
+    if (d["rule-title"]) nodes.push(el("p", {}, [el("strong", {text: W["decided-by"] + ": "}), document.createTextNode(d["rule-title"])]));
+    if ((d["set-aside"] || []).length) {
+      nodes.push(el("p", {"class": "ht-head", text: W["set-aside"] + ":"}));
+      nodes.push(el("ul", {}, d["set-aside"].map(function (s) {
+        return el("li", {text: (s["option-name"] || s.option) + " — " + (s["rule-title"] || s.rule) + ": " + s.reason});
+      })));
+    }
+    if ((d.interpretations || []).length) {
+      nodes.push(el("p", {"class": "ht-head", text: W.readings + ":"}));
+      nodes.push(el("ul", {}, d.interpretations.map(function (i) { return el("li", {text: i.title || i.rule}); })));
+    }
+    answerBox.replaceChildren.apply(answerBox, nodes);
+    answerBox.hidden = false;
+  }
+  function call(body) {
+    var text = JSON.stringify(body);
+    if (!useServer) return engine.request("POST", "/api/trogs", text, {lang: D.lang}).then(function (r) { return [r.status, r.body]; });
+    return fetch(API + "trogs?lang=" + D.lang, {method: "POST", headers: {"Content-Type": "application/json"}, body: text})
+      .then(function (r) { return r.json().then(function (j) { return [r.status, j]; }); });
+  }
+  form.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    clearErrors();
+    var q = question(), missing = false;
+    D.fields[decision.value].forEach(function (f) {
+      if (f.needed && q[f.name] === undefined) { mark(f.name, W.needed); missing = true; }
+    });
+    if (missing) { box.dataset.state = "error"; return; }
+    box.dataset.state = "busy";
+    askButton.disabled = true;
+    answerBox.hidden = false;
+    answerBox.replaceChildren(el("p", {text: W.asking}));
+    var started = performance.now();
+    call({position: positionOf(area.value), question: q, lang: D.lang}).then(function (res) {
+      box.dataset.ms = String(Math.round(performance.now() - started));
+      if (res[0] === 200) { show(res[1]); box.dataset.state = "done"; }
+      else { answerBox.hidden = true; refused(res[1] || {}); box.dataset.state = "error"; }
+    }, function () {
+      answerBox.hidden = true;
+      topErrors.hidden = false;
+      topErrors.appendChild(el("p", {text: W["engine-failed"]}));
+      box.dataset.state = "error";
+    }).then(function () {
+      askButton.disabled = false;
+      answerBox.scrollIntoView({block: "start"});
+    });
+  });
+
+  examplePick.addEventListener("change", function () { useExample(parseInt(examplePick.value, 10)); });
+  decision.addEventListener("change", function () { renderFields(question()); });
+  area.addEventListener("change", function () { renderFields(question()); });
+  form.appendChild(field(W.example, examplePick));
+  form.appendChild(field(W.decision, decision));
+  form.appendChild(fieldsBox);
+  var paste = el("details", {"class": "ha-paste"}, [el("summary", {text: W.position})]);
+  paste.appendChild(field(W.position, area));
+  form.appendChild(paste);
+  form.appendChild(topErrors);
+  form.appendChild(askButton);
+  box.appendChild(form);
+  box.appendChild(answerBox);
+  useExample(0);
+
+  if (!engine || location.protocol === "file:") {
+    useServer = true;
+    stateEl.textContent = W["engine-server"];
+    return;
+  }
+  engine.onstate(function (s) {
+    box.dataset.stage = s.stage;
+    if (s.stage === "failed") { useServer = true; stateEl.textContent = W["engine-server"]; return; }
+    var key = "engine-" + (s.stage === "idle" ? "loading" : s.stage);
+    if (W[key]) stateEl.textContent = W[key];
+  });
+  engine.start(ENGINE);
+})();

@@ -1,0 +1,197 @@
+"""Every page type, as a phone reader meets it, passes axe-core and holds still while it loads.
+
+The real site (both languages, both rulesets, the in-browser engine) is served by a plain static
+host and opened in headless Chromium on a phone viewport. axe-core (npm ``axe-core``, pinned in
+package.json, its ``axe.min.js`` injected into the page) checks the home page, a rule page, the
+glossary, search results, the Ask page (a starting point chosen and a question answered), the
+solo rules, the solo Trogs' page and the Advanced Cry Havoc 2 chart and lookup pages: any critical or serious
+violation fails. On the pages with forms every control must be at least 44×44 px to tap (the
+control or its label). The layout shift (CLS, Chromium's ``layout-shift`` entries, as Lighthouse
+sums them without input-caused shifts) of a rule page and the Ask page must stay under 0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is a shared fixture
+from test_engine_browser import ensure_pyodide
+from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
+
+from havoc import rulebook
+from havoc.cli import main
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+CHARTS = rulebook.site_path("advanced-cry-havoc")
+LANGS = ("en", "pl")
+SEARCH_WORD = {"en": "battle", "pl": "bitwa"}
+MIN_TARGET = 44
+MAX_CLS = 0.1
+
+
+def ensure_axe() -> Path:
+    """axe-core as package-lock.json pins it, installed when missing (never skipped)."""
+    if not AXE.is_file():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=REPO, check=True, capture_output=True)
+    return AXE
+
+
+@pytest.fixture(scope="module")
+def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: F811
+    """The real site with the chart ruleset's site and the in-browser engine beside it."""
+    ensure_pyodide()
+    out = tmp_path_factory.mktemp("a11y") / "site"
+    shutil.copytree(real_site.out, out)
+    assert main(["docs", "--ruleset", "advanced-cry-havoc", "--lang", "all", "-o", str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def host(site: Path) -> Iterator[str]:
+    with static_host(site) as base:
+        yield base
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:  # noqa: F811
+    """A fresh phone for each test: no form kept from an earlier one (the Ask page stores it)."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    yield context
+    context.close()
+
+
+def _ask_ready(page: Any) -> None:
+    page.wait_for_selector("#ha-kind", state="attached")
+    page.locator("[data-template=tpl-actions]").first.tap()
+
+
+def _ask_answered(page: Any) -> None:
+    _ask_ready(page)
+    page.locator("button.ha-ask").first.tap()
+    page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=180_000)
+
+
+def _trogs_ready(page: Any) -> None:
+    page.wait_for_selector("#ht-decision", state="attached")
+
+
+def _search_ready(page: Any) -> None:
+    page.locator("ul.search li").first.wait_for()
+
+
+# Each page type: its address under the language's folder, and what to do before checking it.
+PAGES: dict[str, tuple[str, Any]] = {
+    "home": ("{lang}/index.html", None),
+    "rule": ("{lang}/rules/battle-regions.html", None),
+    "glossary": ("{lang}/glossary.html", None),
+    "search": ("{lang}/search.html?q={word}", _search_ready),
+    "ask": ("{lang}/assistant.html", _ask_ready),
+    "ask-answered": ("{lang}/assistant.html", _ask_answered),
+    "solo": ("{lang}/rules/solo.html", None),
+    "solo-trogs": ("{lang}/trogs.html", _trogs_ready),
+    "charts-rule": (f"{CHARTS}/{{lang}}/rules/courage.html", None),
+    "charts-lookup": (f"{CHARTS}/{{lang}}/lookup.html", None),
+}
+
+# Pages with a form a thumb fills in, and the part of the page that holds it.
+FORMS = {"ask": "#havoc-ask", "solo-trogs": "#havoc-trogs", "charts-lookup": "#havoc-charts"}
+
+
+def _open(phone: Any, host: str, kind: str, lang: str) -> Any:
+    address, ready = PAGES[kind]
+    page = phone.new_page()
+    page.goto(f"{host}/" + address.format(lang=lang, word=SEARCH_WORD[lang]))
+    page.wait_for_load_state("load")
+    if ready is not None:
+        ready(page)
+    return page
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's critical and serious violations on ``page``, each with a few of its elements."""
+    page.add_script_tag(path=str(ensure_axe()))
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+            .filter(v => v.impact === 'critical' || v.impact === 'serious')
+            .map(v => ({id: v.id, impact: v.impact, count: v.nodes.length,
+                        where: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}))"""
+    )
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", list(PAGES))
+def test_no_critical_or_serious_axe_violation(phone: Any, host: str, kind: str, lang: str) -> None:
+    page = _open(phone, host, kind, lang)
+    found = axe_violations(page)
+    page.close()
+    assert not found, f"{kind} ({lang}):\n" + json.dumps(found, indent=1, ensure_ascii=False)
+
+
+SMALL_TARGETS = """([root, least]) => {
+  const small = [];
+  for (const el of document.querySelectorAll(root + ' :is(input, select, button, textarea, summary)')) {
+    const box = el.getBoundingClientRect();
+    if (!box.width || !box.height || getComputedStyle(el).visibility === 'hidden') continue;
+    let w = box.width, h = box.height;
+    const label = el.closest('label') || (el.id && document.querySelector('label[for="' + CSS.escape(el.id) + '"]'));
+    if (label) { const l = label.getBoundingClientRect(); w = Math.max(w, l.width); h = Math.max(h, l.height); }
+    if (w < least || h < least) small.push(`${el.tagName.toLowerCase()}[${el.type || ''}] ${el.id || el.className} ${Math.round(w)}×${Math.round(h)}`);
+  }
+  return small;
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", list(FORMS))
+def test_every_control_is_big_enough_to_tap(phone: Any, host: str, kind: str, lang: str) -> None:
+    page = _open(phone, host, kind, lang)
+    small = page.evaluate(SMALL_TARGETS, [FORMS[kind], MIN_TARGET])
+    count = page.evaluate(f"document.querySelectorAll('{FORMS[kind]} :is(input, select, button)').length")
+    page.close()
+    assert count >= 3, f"{kind} ({lang}): the form is not there"
+    assert not small, f"{kind} ({lang}): under {MIN_TARGET}×{MIN_TARGET} px: {small}"
+
+
+# Every layout shift from the start of the load, as Lighthouse counts them on an emulated phone:
+# Chromium marks shifts right after a load under emulation as "after input", though nobody
+# touched the page, so none is left out (the test touches nothing before reading them).
+WATCH_SHIFTS = """window.__havocShifts = [];
+new PerformanceObserver(list => { for (const e of list.getEntries()) window.__havocShifts.push(
+  {value: e.value, at: Math.round(e.startTime), what: (e.sources || []).map(s => s.node ? s.node.nodeName + '.' + s.node.className : '')}
+); }).observe({type: 'layout-shift', buffered: true});"""
+
+STEADY_PAGES = {
+    "rule": PAGES["rule"],
+    "ask": ("{lang}/assistant.html", None),
+    "solo": PAGES["solo"],
+    "solo-trogs": PAGES["solo-trogs"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", list(STEADY_PAGES))
+def test_the_page_holds_still_while_it_loads(browser: Any, host: str, kind: str, lang: str) -> None:  # noqa: F811
+    context = browser.new_context(**PHONE, service_workers="block")
+    context.add_init_script(WATCH_SHIFTS)
+    page = context.new_page()
+    page.goto(f"{host}/" + STEADY_PAGES[kind][0].format(lang=lang))
+    page.wait_for_load_state("networkidle")
+    if kind == "ask":
+        page.wait_for_selector("#ha-kind", state="attached")  # the form is built
+    elif kind == "solo-trogs":
+        page.wait_for_selector("#ht-decision", state="attached")
+    page.wait_for_timeout(1500)  # late fonts, scripts and the engine's first words
+    shifts = page.evaluate("window.__havocShifts")
+    context.close()
+    cls = sum(s["value"] for s in shifts)
+    print(kind, lang, f"CLS {cls:.4f}")
+    assert cls < MAX_CLS, f"{kind} ({lang}): CLS {cls:.3f}: {shifts}"

@@ -1,0 +1,66 @@
+"""The solo Trogs' page on a phone, in English and Polish: one decision asked in a few taps.
+
+The built site with its in-browser engine (the taps test's fixtures). The form is the decisions'
+declaration (solo.engine.FIELDS): every decision is offered, and a decision's fields are the ones
+it declares. A stored solo example is picked, its decision asked, and the page must show what
+``havoc trogs`` (``havoc.api.decide``) says for the request the page sent.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from test_ask_taps_browser import host, site  # noqa: F401 - the built site with its engine is shared
+from test_browser import PHONE, browser  # noqa: F401 - browser is a shared fixture
+from test_site import real_site  # noqa: F401 - the fixture is shared
+
+from havoc import api
+from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+RECORD = """() => {
+  const engine = window.havocEngine;
+  window.__sent = [];
+  const request = engine.request.bind(engine);
+  engine.request = (method, path, body, query) => { window.__sent.push([path, body]); return request(method, path, body, query); };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_trogs_decision_is_answered_on_the_page(browser: Any, host: str, lang: str) -> None:  # noqa: F811
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/{lang}/trogs.html")
+    page.wait_for_selector("#ht-decision", state="attached")
+    page.evaluate(RECORD)
+    offered = page.eval_on_selector_all("#ht-decision option", "os => os.map(o => o.value)")
+    assert offered == list(KINDS)
+    examples = page.eval_on_selector_all("#havoc-trogs select:not(#ht-decision)", "s => s[0].options.length")
+    assert examples >= 2
+    taps = 0
+    # the move example: a native picker is two taps (open, pick)
+    data = json.loads(page.inner_text("#havoc-trogs-data"))
+    index = next(i for i, x in enumerate(data["examples"]) if x["question"]["decide"] == "move")
+    page.locator("#havoc-trogs select").first.select_option(str(index))
+    taps += 2
+    shown = page.eval_on_selector_all("#havoc-trogs [data-name]", "es => es.map(e => e.dataset.name)")
+    assert shown == [f.name for f in FIELDS["move"]]
+    page.locator("button.ha-ask").tap()
+    taps += 1
+    page.wait_for_selector(
+        "#havoc-trogs[data-state=done], #havoc-trogs[data-state=error]", state="attached", timeout=180_000
+    )
+    assert page.get_attribute("#havoc-trogs", "data-state") == "done", page.inner_text("#havoc-trogs")
+    text = page.inner_text("#ht-answer")
+    sent = json.loads([body for path, body in page.evaluate("window.__sent") if path == "/api/trogs"][-1])
+    context.close()
+    assert taps <= 8
+    assert sent["question"]["decide"] == "move" and sent["lang"] == lang
+    decision = api.decide(sent["position"], "trogs", sent["question"], lang)
+    assert decision.question in text
+    for line in decision.lines:
+        assert line in text, (line, text)
+    assert decision.titles[decision.rule] in text
