@@ -1,7 +1,7 @@
 """The solo Trogs' page on a phone, in English and Polish: one decision asked in a few taps.
 
 The built site with its in-browser engine (the taps test's fixtures). The form is the decisions'
-declaration (solo.engine.FIELDS): every decision is offered, and a decision's fields are the ones
+declaration (each decision's own, solo.engine.form): every decision is offered, and a decision's fields are the ones
 it declares. A stored solo example is picked, its decision asked, and the page must show what
 ``havoc trogs`` (``havoc.api.decide``) says for the request the page sent.
 """
@@ -17,7 +17,7 @@ from test_browser import PHONE, browser  # noqa: F401 - browser is a shared fixt
 from test_site import real_site  # noqa: F401 - the fixture is shared
 
 from havoc import api
-from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS
+from havoc.games.cry_havoc.solo.engine import KINDS, form, get
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -47,7 +47,7 @@ def test_a_trogs_decision_is_answered_on_the_page(browser: Any, host: str, lang:
     page.locator("#havoc-trogs select").first.select_option(str(index))
     taps += 2
     shown = page.eval_on_selector_all("#havoc-trogs [data-name]", "es => es.map(e => e.dataset.name)")
-    assert shown == [f.name for f in FIELDS["move"]]
+    assert shown == [f["name"] for f in form(get("move"))]
     page.locator("button.ha-ask").tap()
     taps += 1
     page.wait_for_selector(
