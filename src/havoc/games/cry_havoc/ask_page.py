@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 LINKS_MARK = "@HAVOC_RULE_LINKS@"
+STATIC = Path(__file__).resolve().parent / "static"  # the page's script and styles (the game's, not the engine's)
 
 # The question kinds first in the form's list, in the order a player needs them; every other
 # declared kind (registry.all_kinds()) follows in the vocabulary's order, so none is left out.
@@ -291,7 +293,18 @@ def on_page_context(
     app.add_css_file("havoc-ask.css")
 
 
+def add_static(app: Sphinx, config: Any) -> None:
+    """The Ask page's script and style, in this game's sites only (other games' sites never load them)."""
+    from havoc import rulebook
+    from havoc.sphinxext.context import rules_root
+
+    root = rules_root(config)
+    if rulebook.load(config.havoc_ruleset or rulebook.default_ruleset(root), root).game == __package__:
+        config.html_static_path = [*config.html_static_path, str(STATIC)]
+
+
 def setup_site(app: Sphinx) -> None:
     """What Cry Havoc adds to the site extension: the ``havoc-ask`` directive of the Ask page."""
+    app.connect("config-inited", add_static, priority=600)  # after the site's own (a broken ruleset stops there)
     app.add_directive("havoc-ask", AskDirective)
     app.connect("html-page-context", on_page_context)
