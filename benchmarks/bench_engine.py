@@ -76,8 +76,10 @@ def wait_for(url: str) -> None:
 
 def ensure_site() -> None:
     if not (SITE / "en" / "assistant.html").is_file():
-        raise SystemExit("build/site has no Ask page: run `make site` first")
-    if not (SITE / "_engine" / "engine.json").is_file() or not (SITE / "sw.js").is_file():
+        raise SystemExit(f"{SITE} has no Ask page: run `make site` first")
+    manifest = SITE / "_engine" / "engine.json"
+    # an engine built before the bundle carried bytecode is rebuilt: the figures are of this code
+    if not manifest.is_file() or "bytecode" not in manifest.read_text() or not (SITE / "sw.js").is_file():
         sys.path.insert(0, str(REPO / "src"))
         from havoc.offline import build_engine, write_service_worker
 
@@ -223,6 +225,9 @@ def server() -> None:
 
 
 def main() -> int:
+    global SITE
+    if len(sys.argv) > 2 and sys.argv[1] == "--site":  # another built site (a copy, an older build)
+        SITE = Path(sys.argv[2]).resolve()
     ensure_site()
     print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     sizes()
