@@ -186,6 +186,8 @@ def test_the_bytecode_is_pyodides(engine: Path) -> None:
         assert pyc[4:8] == b"\x01\0\0\0"  # unchecked-hash: an archive's dates are not compared
     stdlib = zipfile.ZipFile(engine / "pyodide" / "python_stdlib.zip").namelist()
     assert "asyncio/base_events.pyc" in stdlib and "json/decoder.pyc" in stdlib
+    assert "json/decoder.py" not in stdlib  # the bytecode replaces the source: a smaller download
+    assert "email/parser.py" in stdlib and "email/parser.pyc" not in stdlib  # never imported: source only
     assert manifest["bytecode"]["stdlib"] == sum(n.endswith(".pyc") for n in stdlib)
 
 

@@ -8,10 +8,12 @@
 //   __pycache__/<name>.<tag>.pyc beside it, and the other modules of the bundle (PyYAML, the
 //   stemmers) those the engine imports (the bundle is mounted at /havoc, where the worker unpacks
 //   it, so the code objects name the paths the phone runs);
-// - <stdlib out> is Pyodide's python_stdlib.zip plus a .pyc beside each standard module the engine
-//   imports to start and to answer (the rest stays source only: the download grows little).
+// - <stdlib out> is Pyodide's python_stdlib.zip with each standard module the engine imports to
+//   start and to answer as bytecode instead of source (the rest stays source only: the download
+//   grows little).
 // The .pyc files are unchecked-hash: Python loads them without comparing them with the source
-// (an archive keeps no reliable dates), and each is made from the very source shipped beside it.
+// (an archive keeps no reliable dates); each is made from the very source shipped beside it (or,
+// in the standard library, replaced).
 // Prints one JSON line: {bundle: n, stdlib: n, tag}.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -99,12 +101,15 @@ with zipfile.ZipFile("/tmp/stdlib-in.zip") as zin, zipfile.ZipFile(
 ) as zout:
     for info in zin.infolist():
         data = zin.read(info)
-        zout.writestr(info, data)
-        if info.filename in used:
-            extra = zipfile.ZipInfo(info.filename + "c", info.date_time)
-            extra.compress_type = zipfile.ZIP_DEFLATED
-            zout.writestr(extra, pyc(data, root + info.filename))
-            stdlib += 1
+        if info.filename not in used:
+            zout.writestr(info, data)
+            continue
+        # the bytecode instead of the source: the download grows by the difference only (a
+        # traceback through these modules shows no source lines; the engine's own keep theirs)
+        extra = zipfile.ZipInfo(info.filename + "c", info.date_time)
+        extra.compress_type = zipfile.ZIP_DEFLATED
+        zout.writestr(extra, pyc(data, root + info.filename))
+        stdlib += 1
 json.dumps({"bundle": bundle, "stdlib": stdlib, "tag": sys.implementation.cache_tag})
 `);
 writeFileSync(stdlibOut, py.FS.readFile("/tmp/stdlib-out.zip"));
