@@ -10,6 +10,7 @@ with a phone viewport. Prints:
   bundle) and what the service worker precaches for offline use (the whole site), compressed;
 - with the network cut after that visit: the engine ready from the warm cache, the first answer
   after that, and the median of later answers (the 8-vs-3 question and others about its table);
+  and a shared ``#q=`` link opened until its answer is on screen (what a reader waits for);
 - the same under Node (the engine alone: tests/engine_parity.mjs), with CPU time, which a busy
   machine does not inflate as it does wall time, and how many modules were compiled from
   source on the way (0: the bytecode the build makes with Pyodide's Python is used);
@@ -22,6 +23,7 @@ busy machine wall times grow with the load (printed first), so Node's start also
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 import os
@@ -50,6 +52,11 @@ THINK_MS = 2000  # between the engine's "ready" and the first question
 def body(units: int, lang: str = "pl") -> dict[str, Any]:
     question = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": units}
     return {"position": LEAVE, "question": question, "lang": lang}
+
+
+def b64(data: dict[str, Any]) -> str:
+    """The Ask page's ``#q=`` hook: base64url, no padding, of the JSON body of POST /api/ask."""
+    return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
 
 
 def gz(path: Path) -> int:
@@ -172,6 +179,14 @@ def chromium(base: str) -> None:
             f"median {statistics.median(firsts):.0f} ms (goal: ≤ 300 ms)"
         )
         print(f"    later answers: median {statistics.median(laters):.1f} ms, max {max(laters):.1f} ms (goal: ≤ 50 ms)")
+        linked = []
+        for units in (8, 2, 5):  # a shared #q= link: the page opened, the engine started, the answer shown
+            page.goto("about:blank")
+            t0 = time.perf_counter()
+            page.goto(f"{base}/pl/assistant.html#q={b64(body(units))}")
+            page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=120_000)
+            linked.append(time.perf_counter() - t0)
+        print(f"    a #q= link opened to its answer on screen: median {statistics.median(linked):.2f} s")
         browser.close()
 
 
