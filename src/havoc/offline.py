@@ -4,8 +4,8 @@
 
 - ``pyodide/``: the WebAssembly CPython from the npm package ``pyodide`` (pinned in
   package.json, installed by ``npm ci``, which this build runs when it finds none), copied, so
-  nothing is fetched from a third party at run time; its standard library gets bytecode beside
-  the modules the engine imports;
+  nothing is fetched from a third party at run time; in its standard library the modules the
+  engine imports are bytecode instead of source;
 - ``engine-<fingerprint>.zip``: havoc's answer path (no site, sheet, server or search code),
   PyYAML's pure-Python package (for pasted YAML positions), ``rules/``, ``locales/`` and a
   verified cache with every ruleset and catalog already validated, so the phone parses no
@@ -181,8 +181,8 @@ def compile_bytecode(stage: Path, stdlib_out: Path, packages: list[str]) -> dict
     """Bytecode for the phone, made under Node by Pyodide's own Python (``engine_bytecode.mjs``):
     ``__pycache__`` beside every module of ``packages`` (havoc and the games) and beside the other
     modules of the staged bundle the engine imports, and ``stdlib_out``, Pyodide's standard
-    library with bytecode beside the modules the engine imports. Without it the phone
-    compiles every module from source on each start (seconds of CPU)."""
+    library with the modules the engine imports as bytecode instead of source. Without it the
+    phone compiles every module from source on each start (seconds of CPU)."""
     node = shutil.which("node")
     if node is None:
         raise EngineBuildError("Node is not installed: run scripts/ensure-system-deps")
