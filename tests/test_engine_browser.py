@@ -163,6 +163,32 @@ def test_the_engine_needs_no_yaml_parser_for_json_positions(engine: Path) -> Non
     answer = result["answers"][0]
     assert answer["status"] == 200 and answer["body"]["verdict"] is False and answer["body"]["answer"] == "Nie"
     assert result["imported"] == []  # neither PyYAML nor Babel: the rules come from the bundle's cache
+    # to start and to answer, every module (Pyodide's own, havoc's) comes from the shipped bytecode:
+    # the phone compiles no source
+    assert result["fromSource"] == []
+
+
+def test_the_bytecode_is_pyodides(engine: Path) -> None:
+    """(That it is valid and of the source beside it, Pyodide itself checks: ``fromSource`` above.)"""
+    import zipfile
+
+    manifest = json.loads((engine / "engine.json").read_text())
+    tag = manifest["bytecode"]["tag"]
+    python = json.loads((engine / "pyodide" / "pyodide-lock.json").read_text())["info"]["python"]
+    assert tag == "cpython-" + "".join(python.split(".")[:2])  # Pyodide's Python, not the build machine's
+    bundle = zipfile.ZipFile(engine / manifest["bundle"])
+    names = set(bundle.namelist())
+    sources = [n for n in names if n.startswith("havoc/") and n.endswith(".py")]
+    assert len(sources) > 30 and manifest["bytecode"]["bundle"] >= len(sources)
+    for src in sources:
+        folder, _, file = src.rpartition("/")
+        pyc = bundle.read(f"{folder}/__pycache__/{file[:-3]}.{tag}.pyc")
+        assert pyc[4:8] == b"\x01\0\0\0"  # unchecked-hash: an archive's dates are not compared
+    stdlib = zipfile.ZipFile(engine / "pyodide" / "python_stdlib.zip").namelist()
+    assert "asyncio/base_events.pyc" in stdlib and "json/decoder.pyc" in stdlib
+    assert "json/decoder.py" not in stdlib  # the bytecode replaces the source: a smaller download
+    assert "email/parser.py" in stdlib and "email/parser.pyc" not in stdlib  # never imported: source only
+    assert manifest["bytecode"]["stdlib"] == sum(n.endswith(".pyc") for n in stdlib)
 
 
 def test_the_bundle_leaves_out_what_the_answer_path_does_not_need(engine: Path) -> None:

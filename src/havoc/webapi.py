@@ -483,8 +483,8 @@ def _import_game(package_name: str) -> None:
 
 
 def preload() -> None:
-    """Import the default ruleset's game now: the phone compiles each module from source (no
-    bytecode ships), and the worker does it right after it reports ready, not on the first question."""
+    """Import the default ruleset's game now: the worker does it right after it reports ready, so
+    the first question does not wait for the game's modules to load."""
     rs = api.load_ruleset()
     if rs.game:
         _import_game(rs.game)

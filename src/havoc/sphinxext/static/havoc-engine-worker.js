@@ -14,12 +14,15 @@ async function start() {
   const t0 = performance.now();
   if (typeof WebAssembly !== "object") throw Object.assign(new Error("no WebAssembly"), {reason: "no-wasm"});
   post({kind: "progress", stage: "runtime"});
+  const runtime = import(new URL("pyodide/pyodide.mjs", here).href); // meanwhile: the manifest, the bundle
+  runtime.catch(function () {}); // a failure is reported where it is awaited
   const manifest = await (await fetch(new URL("engine.json", here))).json();
   const bundle = fetch(new URL(manifest.bundle, here)).then(function (r) {
     if (!r.ok) throw new Error("bundle " + r.status);
     return r.arrayBuffer();
   });
-  const {loadPyodide} = await import(new URL("pyodide/pyodide.mjs", here).href);
+  const {loadPyodide} = await runtime;
+  // no packages: the bundle has all the engine needs (its standard modules come with bytecode)
   const py = await loadPyodide({indexURL: new URL("pyodide/", here).href, packages: []});
   post({kind: "progress", stage: "engine"});
   py.unpackArchive(await bundle, "zip", {extractDir: "/havoc"});

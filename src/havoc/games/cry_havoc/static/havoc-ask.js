@@ -19,6 +19,8 @@
   var ENGINE = "../_engine/"; // Pyodide and the engine bundle, built into the site
   var engine = window.havocEngine || null;
   var useServer = !engine; // the engine could not start here: ask `havoc serve` if one answers
+  // the engine first: its worker loads Python on its own thread while this script builds the form
+  if (engine && location.protocol !== "file:") engine.start(ENGINE);
   var STORE = "havoc-ask-state";
   var labels = null; // figure labels etc. from /api/labels, in this language
   var labelsLoaded = null; // a promise: answers wait for the labels they are shown with
@@ -853,7 +855,6 @@
       engineStatus.textContent = W["engine-" + s.stage] || W["engine-loading"];
     }
   });
-  engine.start(ENGINE);
   linkedQuestion(); // the engine keeps it until it is ready
   window.addEventListener("hashchange", linkedQuestion); // a tool may ask the open page again
 })();

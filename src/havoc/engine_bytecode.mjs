@@ -1,0 +1,116 @@
+// Build step of the in-browser engine (src/havoc/offline.py runs it under Node): bytecode made by
+// the very Python the phone runs (Pyodide's, whose version the build machine need not have), so
+// the phone compiles no source on start.
+//
+// node engine_bytecode.mjs <pyodide dir> <staged bundle dir> <stdlib out> <packages>
+//
+// - every .py of the staged bundle's <packages> (comma-separated: havoc and the games) gets its
+//   __pycache__/<name>.<tag>.pyc beside it, and the other modules of the bundle (PyYAML, the
+//   stemmers) those the engine imports (the bundle is mounted at /havoc, where the worker unpacks
+//   it, so the code objects name the paths the phone runs);
+// - <stdlib out> is Pyodide's python_stdlib.zip with each standard module the engine imports to
+//   start and to answer as bytecode instead of source (the rest stays source only: the download
+//   grows little).
+// The .pyc files are unchecked-hash: Python loads them without comparing them with the source
+// (an archive keeps no reliable dates); each is made from the very source shipped beside it (or,
+// in the standard library, replaced).
+// Prints one JSON line: {bundle: n, stdlib: n, tag}.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [pyodideDir, stage, stdlibOut, whole] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs")).href);
+const py = await loadPyodide({ indexURL: pyodideDir + "/", packages: [] });
+py.FS.mkdirTree("/havoc");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: stage }, "/havoc");
+py.FS.writeFile("/tmp/stdlib-in.zip", readFileSync(join(pyodideDir, "python_stdlib.zip")));
+const out = py.runPython(`
+import importlib.util, json, os, sys, zipfile
+from importlib._bootstrap_external import _code_to_hash_pyc
+
+
+def pyc(source, path):
+    code = compile(source, path, "exec", dont_inherit=True)
+    return bytes(_code_to_hash_pyc(code, importlib.util.source_hash(source), False))
+
+
+whole = set(${JSON.stringify(whole)}.split(","))
+made = []
+for folder, dirs, files in os.walk("/havoc"):
+    dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+    for name in sorted(files):
+        if name.endswith(".py"):
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                data = pyc(f.read(), path)
+            target = importlib.util.cache_from_source(path)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as f:
+                f.write(data)
+            made.append((path, target))
+
+# what the engine imports: to start (as the worker does: it unpacks the bundle, whose names
+# zipfile decodes as cp437) and to answer every stored example in every language, JSON and YAML
+import io
+
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, "w") as z:
+    z.writestr("x", b"")
+zipfile.ZipFile(buf).namelist()
+sys.path.insert(0, "/havoc")
+from havoc import api, webapi
+from havoc.examples import is_extra
+from havoc.i18n import LANGUAGES
+from havoc.spec import plain
+
+webapi.setup("/havoc")
+webapi.handle("GET", "/api/labels", "", {"lang": "en"})
+webapi.preload()
+rs = api.load_ruleset()
+for rule in rs.rules.values():
+    for ex in rule.examples:
+        question = plain(ex.query)
+        path = "/api/ask"
+        if is_extra(rs, ex):
+            path = "/api/" + question.pop("ask")
+        for lang in LANGUAGES:
+            body = {"position": plain(ex.position), "question": question, "lang": lang}
+            webapi.handle("POST", path, json.dumps(body), {})
+            webapi.handle("GET", "/api/labels", "", {"lang": lang})
+webapi.handle("POST", "/api/ask", '{"position": "players: [x]", "question": "legal"}', {})
+loaded = {getattr(m.__spec__, "origin", None) for m in list(sys.modules.values()) if getattr(m, "__spec__", None)}
+bundle = 0
+for path, target in made:
+    if path.split("/")[2].removesuffix(".py") in whole or path in loaded:
+        bundle += 1
+    else:
+        os.remove(target)  # a module the engine never imported: source only, a smaller download
+for folder, dirs, files in os.walk("/havoc"):
+    if folder.endswith("/__pycache__") and not os.listdir(folder):
+        os.rmdir(folder)
+root = "/lib/python%d%d.zip/" % sys.version_info[:2]
+used = {
+    m.__spec__.origin[len(root):]
+    for m in list(sys.modules.values())
+    if getattr(m, "__spec__", None) and (m.__spec__.origin or "").startswith(root)
+}
+stdlib = 0
+with zipfile.ZipFile("/tmp/stdlib-in.zip") as zin, zipfile.ZipFile(
+    "/tmp/stdlib-out.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9
+) as zout:
+    for info in zin.infolist():
+        data = zin.read(info)
+        if info.filename not in used:
+            zout.writestr(info, data)
+            continue
+        # the bytecode instead of the source: the download grows by the difference only (a
+        # traceback through these modules shows no source lines; the engine's own keep theirs)
+        extra = zipfile.ZipInfo(info.filename + "c", info.date_time)
+        extra.compress_type = zipfile.ZIP_DEFLATED
+        zout.writestr(extra, pyc(data, root + info.filename))
+        stdlib += 1
+json.dumps({"bundle": bundle, "stdlib": stdlib, "tag": sys.implementation.cache_tag})
+`);
+writeFileSync(stdlibOut, py.FS.readFile("/tmp/stdlib-out.zip"));
+console.log(out);
