@@ -294,7 +294,7 @@ def on_page_context(
 
 
 def add_static(app: Sphinx, config: Any) -> None:
-    """The Ask page's script and style, in this game's sites only (other games' sites never load them)."""
+    """The Ask and Trogs pages' scripts and style, in this game's sites only (other games' sites never load them)."""
     from havoc import rulebook
     from havoc.sphinxext.context import rules_root
 
