@@ -21,6 +21,11 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     # they ask, whatever a developer's own locale is.
     monkeypatch.delenv("HAVOC_LANG", raising=False)
     monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    # a command run in-process with --lang pl sets the language of messages for its context (one
+    # command per process in real use): each test starts in English, whatever ran before it
+    from havoc.i18n import SOURCE_LANGUAGE, set_message_language
+
+    set_message_language(SOURCE_LANGUAGE)
     yield
 
 

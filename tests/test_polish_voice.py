@@ -724,9 +724,9 @@ def test_every_trog_decision_reads_as_polish(capsys: pytest.CaptureFixture[str],
 
 
 def test_the_trog_decisions_cover_every_decider() -> None:
-    from havoc.games.cry_havoc.solo.engine import DECIDERS
+    from havoc.games.cry_havoc.solo.engine import KINDS
 
-    assert {w[0] for w in TROG_DECISIONS + TROG_BATTLE_DECISIONS} == set(DECIDERS)
+    assert {w[0] for w in TROG_DECISIONS + TROG_BATTLE_DECISIONS} == set(KINDS)
 
 
 CHART_LOOKUPS = [
