@@ -63,7 +63,8 @@ class FactImpl(Protocol):
 class GameCore(Protocol):
     """What every game package offers (module-level names): the commands it adds. Optional beside
     them: ``check_rules(rs)`` and ``mechanism_rules(rs)`` (its data checks), ``SITE_EXTENSION``
-    (its site pages), ``LOOKUPS``, ``EXTRA_ANSWERS`` and ``SHORTCUTS``."""
+    (its site pages), ``LOOKUPS``, ``EXTRA_ANSWERS``, ``SHORTCUTS`` and ``OFF_ANSWER_PATH`` (its
+    modules no answer imports, left out of the site's in-browser engine)."""
 
     COMMANDS: Mapping[str, str]  # extra CLI commands -> the module that registers them
 
@@ -258,11 +259,33 @@ def check(rs: Ruleset) -> list[Problem]:
     where = f"rules/{rs.id}/vocabulary.yaml"
     extra = getattr(game, "check_rules", None)  # what the game checks in the rule data itself
     problems = list(extra(rs)) if extra else []
+    problems += [
+        Problem(f"{rs.game}: OFF_ANSWER_PATH", None, f"{name!r} is not a module of the game {rs.game}")
+        for name in off_answer_path(game)
+        if not _is_module_of(name, rs.game)
+    ]
     return problems + [
         Problem(where, None, f"question-kinds: {kind!r} is declared but the game {rs.game} has no handler for it")
         for kind in rs.question_kinds
         if kind not in handled
     ]
+
+
+def off_answer_path(played: object) -> tuple[str, ...]:
+    """The modules of a game no answer imports (its ``OFF_ANSWER_PATH``: its commands, its site
+    pages), by dotted name: the site's in-browser engine leaves them out."""
+    return tuple(getattr(played, "OFF_ANSWER_PATH", ()))
+
+
+def _is_module_of(name: object, package: str) -> bool:
+    import importlib.util
+
+    if not isinstance(name, str) or not _MODULE.match(name) or not name.startswith(f"{package}."):
+        return False
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:
+        return False
 
 
 class Coverage:
@@ -437,5 +460,6 @@ __all__ = [
     "installed",
     "load",
     "of",
+    "off_answer_path",
     "shortcuts",
 ]

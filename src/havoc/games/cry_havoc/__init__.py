@@ -46,6 +46,17 @@ EXTRA_ANSWERS: Mapping[str, str] = {"trogs": "havoc.games.cry_havoc.solo:decide"
 # What this game adds to the site extension (a module with setup_site(app)): the Ask page and the table of kinds.
 SITE_EXTENSION = "havoc.games.cry_havoc.site_pages"
 
+# The modules no answer imports (the commands and the site pages): left out of the site's
+# in-browser engine.
+OFF_ANSWER_PATH: Sequence[str] = (
+    "havoc.games.cry_havoc.commands",
+    "havoc.games.cry_havoc.new",
+    "havoc.games.cry_havoc.solo.cli",
+    "havoc.games.cry_havoc.site_pages",
+    "havoc.games.cry_havoc.ask_page",
+    "havoc.games.cry_havoc.trogs_page",
+)
+
 
 def parse_position(data: Any, rs: Ruleset | None, name: str = "position") -> Any:
     from havoc.games.cry_havoc import position
