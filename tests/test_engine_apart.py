@@ -449,19 +449,97 @@ def test_havoc_ask_answers_any_games_question(toy: Path, tmp_path: Path, capsys:
     assert "expected 'won', found 'lost'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("claimed", "owner"), [("legal", "the game havoc.games.cry_havoc"), ("ask", "the engine")])
-def test_a_command_two_games_claim_is_a_clear_error(
-    toy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], claimed: str, owner: str
-) -> None:
-    """A second game declaring a command Cry Havoc (or the engine) has is refused, naming both."""
+@pytest.fixture
+def toy_commands(toy: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """The toy game installed beside the shipped ones, with commands of its own (set the returned
+    dict's keys): each prints which game ran it."""
+    import argparse
+
     import toy_game  # type: ignore[import-not-found]
 
+    def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+        for name in toy_game.COMMANDS:
+            p = sub.add_parser(name, help="a toy command")
+            p.set_defaults(func=lambda args, name=name: print(f"toy {name}") or 0)
+
+    declared: dict[str, str] = {}
     shipped = game.installed()
-    monkeypatch.setattr(toy_game, "COMMANDS", {claimed: "toy_game", "toy-only": "toy_game"})
+    monkeypatch.setattr(toy_game, "COMMANDS", declared)
+    monkeypatch.setattr(toy_game, "register", register, raising=False)
     monkeypatch.setattr(game, "installed", lambda: [*shipped, "toy_game"])
+    yield declared
+
+
+def test_two_games_commands_of_one_name_each_keep_their_own(
+    toy_commands: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each game's commands are `havoc <game> <command>`: a name two games have is theirs under
+    their names, and `havoc <name>` says which forms there are; a name only one has stays short."""
+    toy_commands.update({"legal": "toy_game", "toy-only": "toy_game", "ask": "toy_game"})
+    assert main(["toy-game", "legal"]) == 0 and capsys.readouterr().out == "toy legal\n"
+    assert main(["toy-game", "ask"]) == 0 and capsys.readouterr().out == "toy ask\n"
+    assert main(["toy-only"]) == 0 and capsys.readouterr().out == "toy toy-only\n"
+    assert main(["legal", "pos.yaml"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: havoc: legal is a command of several games: havoc cry-havoc legal, havoc toy-game legal\n"
+    with pytest.raises(SystemExit) as done:
+        main(["cry-havoc", "legal", "--help"])
+    assert done.value.code == 0 and capsys.readouterr().out.startswith("usage: havoc cry-havoc legal ")
+    with pytest.raises(SystemExit):
+        main(["ask", "--help"])  # the engine's `ask` is not the toy's
+    assert "usage: havoc ask [-h]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("lang", "cry_havoc", "toy_game", "forms"),
+    [
+        (
+            "en",
+            "Cry Havoc's commands: legal, battle, score, new, trogs (only as havoc cry-havoc …: legal)",
+            "toy-game's commands: legal, toy-only (only as havoc toy-game …: legal)",
+            "Each is `havoc toy-game COMMAND`; one no other game has is also `havoc COMMAND`.",
+        ),
+        (
+            "pl",
+            "polecenia gry Cry Havoc: legal, battle, score, new, trogs (tylko jako havoc cry-havoc …: legal)",
+            "polecenia gry toy-game: legal, toy-only (tylko jako havoc toy-game …: legal)",
+            "Każde to `havoc toy-game POLECENIE`; to, którego nie ma żadna inna gra, działa też jako `havoc POLECENIE`.",
+        ),
+    ],
+)
+def test_help_lists_each_games_commands_and_their_forms(
+    toy_commands: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+    cry_havoc: str,
+    toy_game: str,
+    forms: str,
+) -> None:
+    toy_commands.update({"legal": "toy_game", "toy-only": "toy_game"})
+    monkeypatch.setenv("COLUMNS", "400")  # one line each
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "--help"])
+    rows = [re.match(r"^    (\S+)\s{2,}(\S.*)$", line) for line in capsys.readouterr().out.splitlines()]
+    listed = {m[1]: m[2] for m in rows if m}
+    assert listed["cry-havoc"] == cry_havoc and listed["toy-game"] == toy_game
+    assert "toy-only" in listed and "legal" not in listed and "battle" in listed
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "toy-game", "--help"])
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(forms), out
+    assert toy_game in out
+
+
+def test_a_game_named_like_a_command_is_a_clear_error(
+    toy_commands: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    toy_commands["cry-havoc"] = "toy_game"
     assert main(["new", "--help"]) == 1
     err = capsys.readouterr().err
-    assert f"toy_game: COMMANDS: the command '{claimed}' is already {owner}'s" in err, err
+    assert (
+        "havoc.games.cry_havoc: COMMANDS: the game's name on the command line, 'cry-havoc', is already a command" in err
+    )
     assert "Traceback" not in err
 
 

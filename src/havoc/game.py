@@ -423,38 +423,70 @@ def declared_shortcuts() -> dict[str, Shortcut]:
     return out
 
 
-def commands(taken: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The CLI commands (command name -> the module registering it): ``taken`` (the engine's) and
-    those each installed game declares in its ``COMMANDS``. A name two of them claim is a
-    RulebookError naming both, never one silently replacing the other."""
-    out = dict(taken or {})
-    owner = dict.fromkeys(out, "the engine")
-    problems: list[Problem] = []
+class GameCommands(NamedTuple):
+    """One game's commands on the command line: ``havoc <name> <command>``."""
+
+    name: str  # its name on the command line: the package's name, with hyphens (cry-havoc)
+    title: str  # the game's ``TITLE``, else its name
+    module: str  # its package
+    commands: dict[str, str]  # command name -> the module registering it
+
+
+class CommandLine(NamedTuple):
+    """Every command of ``havoc``: the engine's and each game's, each game's under its own name
+    (``havoc cry-havoc legal``), so two games never collide. A game's command no other game (and
+    not the engine) has is also ``havoc legal``; one several games have is only in the long form."""
+
+    short: dict[str, str]  # havoc <command> -> the module registering it (the engine's first)
+    games: dict[str, GameCommands]  # a game's name on the command line -> its commands
+    shared: dict[str, list[str]]  # a command several games have -> those games' names
+
+
+def command_line(taken: Mapping[str, str] | None = None) -> CommandLine:
+    """The commands: ``taken`` (the engine's) and those each installed game declares in its
+    ``COMMANDS``, under the game's name. A game whose name is a command (the engine's or a short
+    one), or a game's command named like a game, is a RulebookError naming both."""
+    short = dict(taken or {})
+    games: dict[str, GameCommands] = {}
+    claims: dict[str, list[str]] = {}
     for module in installed():
-        for name, target in getattr(importlib.import_module(module), "COMMANDS", {}).items():
-            if name in owner:
-                problems.append(
-                    Problem(
-                        f"{module}: COMMANDS",
-                        None,
-                        f"the command {name!r} is already {owner[name]}'s; a game adds commands of its own names",
-                    )
-                )
-                continue
-            out[name], owner[name] = target, f"the game {module}"
+        package = importlib.import_module(module)
+        declared = dict(getattr(package, "COMMANDS", {}))
+        if not declared:
+            continue
+        name = module.rsplit(".", 1)[-1].replace("_", "-")
+        games[name] = GameCommands(name, str(getattr(package, "TITLE", name)), module, declared)
+        for command in declared:
+            claims.setdefault(command, []).append(name)
+    shared = {command: names for command, names in claims.items() if len(names) > 1}
+    for command, names in claims.items():
+        if command not in short and command not in shared:
+            short[command] = games[names[0]].commands[command]
+    problems = [
+        Problem(
+            f"{g.module}: COMMANDS",
+            None,
+            f"the game's name on the command line, {g.name!r}, is already a command; a game's name "
+            "and its commands are names no other command has",
+        )
+        for g in games.values()
+        if g.name in short or g.name in shared
+    ]
     if problems:
         raise RulebookError(problems)
-    return out
+    return CommandLine(short, games, shared)
 
 
 __all__ = [
+    "CommandLine",
     "Coverage",
     "Game",
+    "GameCommands",
     "Kind",
     "Labels",
     "Shortcut",
     "check",
-    "commands",
+    "command_line",
     "coverage",
     "declared_shortcuts",
     "installed",

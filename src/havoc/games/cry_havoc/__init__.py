@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 _HERE = Path(__file__).resolve().parent
 
+TITLE = "Cry Havoc"  # its name on the command line is cry-havoc (`havoc cry-havoc legal`)
+
 # The commands this game adds to `havoc` (each module has register(subparsers)); `havoc ask` is
 # the engine's, for every game (its help about the questions is ask_help below).
 COMMANDS: Mapping[str, str] = {
