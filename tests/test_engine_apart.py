@@ -142,9 +142,18 @@ def _kind_names() -> set[str]:
     return names - GENERIC
 
 
+def _game_files() -> set[str]:
+    """The file names of the installed games' modules the engine has no file of its own by
+    (`new.py`, `ask_page.py`; not `cli.py` or `__init__.py`)."""
+    engine = {p.name for p in SRC.rglob("*.py") if "games" not in p.relative_to(SRC).parts}
+    return {p.name for p in (SRC / "games").rglob("*.py")} - engine
+
+
 def _kind_hits(names: set[str], src: Path = SRC) -> list[str]:
-    """String literals naming a kind, command or shortcut field: a literal without spaces split at
-    / and : (`"/api/legal"`, `"legal"`, `"module:battle"`), and in prose a `havoc <name>` or `/api/<name>`."""
+    """String literals naming a kind, command or shortcut field or a game's module: a literal
+    without spaces split at / and : (`"/api/legal"`, `"legal"`, `"module:battle"`, `"new.py"`),
+    and in prose a `havoc <name>`, `/api/<name>` or `ask: <name>`."""
+    files = _game_files()
     hits = []
     for path in sorted(src.rglob("*.py")):
         rel = path.relative_to(src)
@@ -157,10 +166,10 @@ def _kind_hits(names: set[str], src: Path = SRC) -> list[str]:
                 continue
             text = node.value.lower()
             if re.search(r"\s", text):
-                words = set(re.findall(r"(?:\bhavoc |/api/)([a-z][a-z0-9_-]*)", text))
+                words = set(re.findall(r"(?:\bhavoc |/api/|\bask:\s*)([a-z][a-z0-9_-]*)", text))
             else:
                 words = set(re.split(r"[/:]", text))
-            bad = {w for w in words if w in names or w.replace("_", "-") in names}
+            bad = {w for w in words if w in names or w.replace("_", "-") in names or w in files}
             bad = {w for w in bad if (rel.as_posix(), w) not in ENGINE_WORDS}
             if bad:
                 hits.append(f"{rel}:{node.lineno}: {sorted(bad)} in {node.value[:60]!r}")
@@ -180,11 +189,14 @@ def test_the_kind_scan_finds_a_planted_route(tmp_path: Path) -> None:
     shutil.copytree(SRC, fake, ignore=shutil.ignore_patterns("__pycache__", "games"))
     (fake / "planted.py").write_text(
         '"""Docstrings may say legal."""\nROUTE = "/api/battle"\nHELP = "like `havoc score --json`"\nOK = "a legal move"\n'
+        'ERROR = "expected a mapping ({ask: move, …})"\nPAGE = "ask_page.py"\nOWN = "cli.py"\n'
     )
     hits = [h for h in _kind_hits(_kind_names(), fake) if h.startswith("planted.py")]
     assert hits == [
         "planted.py:2: ['battle'] in '/api/battle'",
         "planted.py:3: ['score'] in 'like `havoc score --json`'",
+        "planted.py:5: ['move'] in 'expected a mapping ({ask: move, …})'",
+        "planted.py:6: ['ask_page.py'] in 'ask_page.py'",
     ]
 
 
@@ -437,19 +449,97 @@ def test_havoc_ask_answers_any_games_question(toy: Path, tmp_path: Path, capsys:
     assert "expected 'won', found 'lost'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("claimed", "owner"), [("legal", "the game havoc.games.cry_havoc"), ("ask", "the engine")])
-def test_a_command_two_games_claim_is_a_clear_error(
-    toy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], claimed: str, owner: str
-) -> None:
-    """A second game declaring a command Cry Havoc (or the engine) has is refused, naming both."""
+@pytest.fixture
+def toy_commands(toy: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """The toy game installed beside the shipped ones, with commands of its own (set the returned
+    dict's keys): each prints which game ran it."""
+    import argparse
+
     import toy_game  # type: ignore[import-not-found]
 
+    def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+        for name in toy_game.COMMANDS:
+            p = sub.add_parser(name, help="a toy command")
+            p.set_defaults(func=lambda args, name=name: print(f"toy {name}") or 0)
+
+    declared: dict[str, str] = {}
     shipped = game.installed()
-    monkeypatch.setattr(toy_game, "COMMANDS", {claimed: "toy_game", "toy-only": "toy_game"})
+    monkeypatch.setattr(toy_game, "COMMANDS", declared)
+    monkeypatch.setattr(toy_game, "register", register, raising=False)
     monkeypatch.setattr(game, "installed", lambda: [*shipped, "toy_game"])
+    yield declared
+
+
+def test_two_games_commands_of_one_name_each_keep_their_own(
+    toy_commands: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each game's commands are `havoc <game> <command>`: a name two games have is theirs under
+    their names, and `havoc <name>` says which forms there are; a name only one has stays short."""
+    toy_commands.update({"legal": "toy_game", "toy-only": "toy_game", "ask": "toy_game"})
+    assert main(["toy-game", "legal"]) == 0 and capsys.readouterr().out == "toy legal\n"
+    assert main(["toy-game", "ask"]) == 0 and capsys.readouterr().out == "toy ask\n"
+    assert main(["toy-only"]) == 0 and capsys.readouterr().out == "toy toy-only\n"
+    assert main(["legal", "pos.yaml"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: havoc: legal is a command of several games: havoc cry-havoc legal, havoc toy-game legal\n"
+    with pytest.raises(SystemExit) as done:
+        main(["cry-havoc", "legal", "--help"])
+    assert done.value.code == 0 and capsys.readouterr().out.startswith("usage: havoc cry-havoc legal ")
+    with pytest.raises(SystemExit):
+        main(["ask", "--help"])  # the engine's `ask` is not the toy's
+    assert "usage: havoc ask [-h]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("lang", "cry_havoc", "toy_game", "forms"),
+    [
+        (
+            "en",
+            "Cry Havoc's commands: legal, battle, score, new, trogs (only as havoc cry-havoc …: legal)",
+            "toy-game's commands: legal, toy-only (only as havoc toy-game …: legal)",
+            "Each is `havoc toy-game COMMAND`; one no other game has is also `havoc COMMAND`.",
+        ),
+        (
+            "pl",
+            "polecenia gry Cry Havoc: legal, battle, score, new, trogs (tylko jako havoc cry-havoc …: legal)",
+            "polecenia gry toy-game: legal, toy-only (tylko jako havoc toy-game …: legal)",
+            "Każde to `havoc toy-game POLECENIE`; to, którego nie ma żadna inna gra, działa też jako `havoc POLECENIE`.",
+        ),
+    ],
+)
+def test_help_lists_each_games_commands_and_their_forms(
+    toy_commands: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+    cry_havoc: str,
+    toy_game: str,
+    forms: str,
+) -> None:
+    toy_commands.update({"legal": "toy_game", "toy-only": "toy_game"})
+    monkeypatch.setenv("COLUMNS", "400")  # one line each
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "--help"])
+    rows = [re.match(r"^    (\S+)\s{2,}(\S.*)$", line) for line in capsys.readouterr().out.splitlines()]
+    listed = {m[1]: m[2] for m in rows if m}
+    assert listed["cry-havoc"] == cry_havoc and listed["toy-game"] == toy_game
+    assert "toy-only" in listed and "legal" not in listed and "battle" in listed
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "toy-game", "--help"])
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(forms), out
+    assert toy_game in out
+
+
+def test_a_game_named_like_a_command_is_a_clear_error(
+    toy_commands: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    toy_commands["cry-havoc"] = "toy_game"
     assert main(["new", "--help"]) == 1
     err = capsys.readouterr().err
-    assert f"toy_game: COMMANDS: the command '{claimed}' is already {owner}'s" in err, err
+    assert (
+        "havoc.games.cry_havoc: COMMANDS: the game's name on the command line, 'cry-havoc', is already a command" in err
+    )
     assert "Traceback" not in err
 
 
@@ -479,3 +569,50 @@ def test_half_an_assistant_is_a_located_error(toy: Path, monkeypatch: pytest.Mon
     with pytest.raises(RulebookError) as info:
         game.load("toy_game", "toy/ruleset.yaml: game")
     assert str(info.value.problems[0]) == "toy/ruleset.yaml: game: 'toy_game' is not a game package: it lacks labels"
+
+
+# --- what the site's in-browser engine leaves out is the game's to say -------------------------
+
+
+def test_the_modules_a_game_declares_off_the_answer_path_are_left_out_and_never_imported() -> None:
+    """Each game lists its modules no answer imports (OFF_ANSWER_PATH); the engine's bundle leaves
+    exactly those out, and answering every stored example (and loading the lookups) imports none
+    of them."""
+    import subprocess
+
+    from havoc import offline
+
+    declared = {m for g in game.installed() for m in game.off_answer_path(game.load(g))}
+    assert {"havoc.games.cry_havoc.ask_page", "havoc.games.advanced_cry_havoc.cli"} <= declared
+    bundled = {name for name, _path in offline._bundle_files()}
+    for module in declared:
+        assert f"{module.replace('.', '/')}.py" not in bundled, module
+    assert "havoc/games/cry_havoc/answering.py" in bundled
+    script = (
+        "import sys\n"
+        "from havoc import examples, game, rulebook\n"
+        "for name in rulebook.ruleset_names():\n"
+        "    rs = rulebook.load(name)\n"
+        "    ran, problems = examples.run_all(rs)\n"
+        "    assert not problems, problems\n"
+        "    game.lookups(game.of(rs))\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    imported = set(proc.stdout.split())
+    assert {"havoc.games.cry_havoc.answering", "havoc.games.advanced_cry_havoc.charts"} <= imported
+    assert not declared & imported
+
+
+def test_a_module_declared_off_the_answer_path_that_does_not_exist_fails_check(
+    toy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import toy_game  # type: ignore[import-not-found]
+
+    monkeypatch.setattr(toy_game, "OFF_ANSWER_PATH", ("toy_game.pages", "havoc.cli"), raising=False)
+    problems = [str(p) for p in game.check(rulebook.load("toy"))]
+    assert problems == [
+        "toy_game: OFF_ANSWER_PATH: 'toy_game.pages' is not a module of the game toy_game",
+        "toy_game: OFF_ANSWER_PATH: 'havoc.cli' is not a module of the game toy_game",
+    ]

@@ -862,3 +862,51 @@ def test_missing_data_is_named() -> None:
         ask({"players": ["humans", "machines"]}, {"ask": "discard", "faction": "machines"})
     with pytest.raises(InputError, match="which faction asks"):
         ask({"players": ["humans", "machines"]}, {"ask": "discard"})
+
+
+# --- explaining a "no": the interpreter walks the condition, the game gives its words ----------
+
+
+def test_a_failed_condition_is_explained_as_the_bounds_on_the_askers_numbers() -> None:
+    """The generic walk: into the failed parts of all/any, a number on either side (the operator
+    turned round), a negated comparison read by its negation; a literal comparison, a fact the
+    asker does not give and "at most 0" are no fix."""
+    from havoc.interpreter.explain import fixes
+
+    values = {"n": 5, "cap": 3, "other": 9}
+
+    def holds(e: Any) -> Any:
+        if isinstance(e, int):
+            return e
+        ((op, arg),) = e.items()
+        if op == "fact":
+            return values[arg]
+        if op == "not":
+            return not holds(arg)
+        a, b = (holds(x) for x in arg)
+        return {"le": a <= b, "lt": a < b, "ge": a >= b, "gt": a > b, "eq": a == b}[op]
+
+    def word(fact: str, lang: str) -> str | None:
+        return {"n": "Units", "m": "Mana"}.get(fact)
+
+    n, cap, other = {"fact": "n"}, {"fact": "cap"}, {"fact": "other"}
+    assert fixes({"le": [n, cap]}, holds, word, "en") == ["Units: at most 3"]
+    assert fixes({"ge": [cap, n]}, holds, word, "en") == ["Units: at most 3"]  # turned round
+    assert fixes({"lt": [n, cap]}, holds, word, "en") == ["Units: at most 2"]
+    assert fixes({"gt": [cap, n]}, holds, word, "en") == ["Units: at most 2"]
+    assert fixes({"not": {"gt": [n, cap]}}, holds, word, "en") == ["Units: at most 3"]  # negated reading
+    assert fixes({"not": {"le": [n, other]}}, holds, word, "en") == ["Units: at least 10"]
+    assert fixes({"ge": [n, other]}, holds, word, "en") == ["Units: at least 9"]
+    assert fixes({"eq": [n, cap]}, holds, word, "en") == ["Units: exactly 3"]
+    assert fixes({"all": [{"le": [n, other]}, {"le": [n, cap]}]}, holds, word, "en") == ["Units: at most 3"]
+    assert fixes({"any": [{"eq": [n, 0]}, {"le": [n, cap]}]}, holds, word, "en") == ["Units: at most 3"]
+    assert fixes({"le": [other, cap]}, holds, word, "en") == []  # not a number the asker gives
+    assert fixes({"lt": [n, 1]}, holds, word, "en") == []  # "at most 0" is no way to make it legal
+    assert fixes({"not": {"all": [{"le": [n, cap]}]}}, holds, word, "en") == []
+    assert fixes({"le": [n, cap]}, holds, word, "pl") == ["Units: najwyżej 3"]
+
+
+def test_a_no_says_the_bound_in_the_askers_language() -> None:
+    """Cry Havoc's word for its question's number, with the interpreter's words for the bound."""
+    q = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 3}
+    assert ask(BATTLE_8_3, q, "pl").fixes == ["Oddziały: najwyżej 2"]

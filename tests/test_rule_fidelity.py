@@ -24,13 +24,21 @@ def said_no(a: Answer) -> set[str]:
     return {d.id for d in a.rules if d.passed is False}
 
 
+def table(players: str, phase: str, round: int = 2, **more: Any) -> dict[str, Any]:
+    """A position: the players ("humans pilgrims"), the phase, the round and what a test sets
+    (``regions``, ``factions``, ``turn``, ``variant`` …; ``upcoming_initiative`` for
+    ``upcoming-initiative``)."""
+    return {"players": players.split(), "round": round, "phase": phase} | {
+        key.replace("_", "-"): value for key, value in more.items()
+    }
+
+
 # --- retreat never onto a Battle Region (003 lines 421-424 and 470-471) ---------------------
 
-RETREAT: dict[str, Any] = {
-    "players": ["humans", "pilgrims", "machines"],
-    "round": 2,
-    "phase": "battle-resolution",
-    "regions": {
+RETREAT = table(
+    "humans pilgrims machines",
+    "battle-resolution",
+    regions={
         "example-battle": {
             "units": {"humans": 3, "pilgrims": 2},
             "control": "humans",
@@ -45,7 +53,7 @@ RETREAT: dict[str, Any] = {
         },
         "example-c": {"adjacent": ["example-battle"]},
     },
-}
+)
 
 
 def test_retreat_into_a_controlled_battle_region_is_refused_by_both_rules() -> None:
@@ -83,11 +91,11 @@ def test_the_battle_mechanism_does_not_send_the_loser_onto_a_battle_region() -> 
 
 # --- neutral Trogs' retreat: one story (003 lines 792-796) --------------------------------------
 
-NEUTRAL: dict[str, Any] = {
-    "players": ["humans", "pilgrims"],
-    "round": 1,
-    "phase": "battle-resolution",
-    "regions": {
+NEUTRAL = table(
+    "humans pilgrims",
+    "battle-resolution",
+    1,
+    regions={
         "example-a": {
             "units": {"humans": 3, "trogs": 1},
             "battle": {"token": 1, "attacker": "humans"},
@@ -96,7 +104,7 @@ NEUTRAL: dict[str, Any] = {
         "example-n": {"adjacent": ["example-a"]},
         "example-c": {"control": "humans", "adjacent": ["example-a"]},
     },
-}
+)
 
 
 def test_neutral_trogs_retreat_is_a_nest_not_the_reserve() -> None:
@@ -111,26 +119,14 @@ def test_neutral_trogs_retreat_is_a_nest_not_the_reserve() -> None:
 
 
 def test_end_of_move_without_units_gives_no_control() -> None:
-    pos = {
-        "players": ["pilgrims", "humans"],
-        "round": 1,
-        "phase": "actions",
-        "turn": "pilgrims",
-        "regions": {"example-a": {}},
-    }
+    pos = table("pilgrims humans", "actions", 1, turn="pilgrims", regions={"example-a": {}})
     a = api.ask(pos, {"ask": "end-of-move", "faction": "pilgrims", "region": "example-a"})
     assert a.figures["gains-control"] is False
     assert "put their Control token" not in render_text(a)
 
 
 def test_end_of_move_with_units_still_gives_control() -> None:
-    pos = {
-        "players": ["pilgrims", "humans"],
-        "round": 1,
-        "phase": "actions",
-        "turn": "pilgrims",
-        "regions": {"example-a": {"units": {"pilgrims": 2}}},
-    }
+    pos = table("pilgrims humans", "actions", 1, turn="pilgrims", regions={"example-a": {"units": {"pilgrims": 2}}})
     a = api.ask(pos, {"ask": "end-of-move", "faction": "pilgrims", "region": "example-a"})
     assert a.figures["gains-control"] is True
 
@@ -139,14 +135,8 @@ def test_end_of_move_with_units_still_gives_control() -> None:
 
 
 def test_no_crystal_when_the_battle_is_not_fought() -> None:
-    pos = {
-        "players": ["humans", "pilgrims"],
-        "round": 2,
-        "phase": "battle-resolution",
-        "regions": {
-            "example-a": {"units": {"pilgrims": 3}, "control": "humans", "battle": {"token": 1, "attacker": "pilgrims"}}
-        },
-    }
+    battle = {"units": {"pilgrims": 3}, "control": "humans", "battle": {"token": 1, "attacker": "pilgrims"}}
+    pos = table("humans pilgrims", "battle-resolution", regions={"example-a": battle})
     a = api.ask(pos, {"ask": "battle", "faction": "pilgrims", "region": "example-a"})
     assert a.verdict is False and a.figures["crystals-added"] == 0
     text = render_text(a)
@@ -157,13 +147,7 @@ def test_no_crystal_when_the_battle_is_not_fought() -> None:
 
 
 def test_no_discard_in_the_actions_phase() -> None:
-    pos = {
-        "players": ["pilgrims", "humans"],
-        "round": 2,
-        "phase": "actions",
-        "turn": "pilgrims",
-        "factions": {"pilgrims": {"hand": 8}},
-    }
+    pos = table("pilgrims humans", "actions", turn="pilgrims", factions={"pilgrims": {"hand": 8}})
     assert api.ask(pos, {"ask": "discard", "faction": "pilgrims"}).figures["must-discard"] == 0
     assert api.ask(pos, {"ask": "how-many", "of": "must-discard", "faction": "pilgrims"}).figures["must-discard"] == 0
     drawn = {**{k: v for k, v in pos.items() if k != "turn"}, "phase": "draw-cards"}
@@ -174,28 +158,20 @@ def test_no_discard_in_the_actions_phase() -> None:
 
 
 def test_legal_while_placing_units_offers_no_tactics() -> None:
-    pos = {
-        "players": ["humans", "pilgrims"],
-        "round": 1,
-        "phase": "battle-resolution",
-        "step": "place-units",
-        "regions": {
-            "example-battle": {"units": {"humans": 3, "pilgrims": 4}, "battle": {"token": 1, "attacker": "pilgrims"}}
-        },
-    }
+    battle = {"units": {"humans": 3, "pilgrims": 4}, "battle": {"token": 1, "attacker": "pilgrims"}}
+    pos = table("humans pilgrims", "battle-resolution", 1, step="place-units", regions={"example-battle": battle})
     assert "play-tactic" not in api.legal(pos, "pilgrims").figures["actions"]
     later = {**pos, "step": "play-tactics"}
     assert "play-tactic" in api.legal(later, "pilgrims").figures["actions"]
 
 
 def test_build_without_enough_points_reports_what_is_missing() -> None:
-    pos = {
-        "players": ["pilgrims", "machines"],
-        "round": 2,
-        "phase": "actions",
-        "turn": "pilgrims",
-        "regions": {"example-a": {"units": {"pilgrims": 2}, "control": "pilgrims"}},
-    }
+    pos = table(
+        "pilgrims machines",
+        "actions",
+        turn="pilgrims",
+        regions={"example-a": {"units": {"pilgrims": 2}, "control": "pilgrims"}},
+    )
     a = api.ask(
         pos, {"ask": "build", "faction": "pilgrims", "region": "example-a", "structure": "harvester", "points": 1}
     )
@@ -206,13 +182,12 @@ def test_build_without_enough_points_reports_what_is_missing() -> None:
 def test_one_build_action_can_pay_for_two_structures() -> None:
     """`cost=` could not describe a second Structure (a Harvester's cost is fixed by the rules):
     `other-cost` is what the same action spends on other Structures, counted against the points."""
-    pos = {
-        "players": ["pilgrims", "machines"],
-        "round": 2,
-        "phase": "actions",
-        "turn": "pilgrims",
-        "regions": {"example-a": {"units": {"pilgrims": 2}, "control": "pilgrims"}},
-    }
+    pos = table(
+        "pilgrims machines",
+        "actions",
+        turn="pilgrims",
+        regions={"example-a": {"units": {"pilgrims": 2}, "control": "pilgrims"}},
+    )
     q = {"ask": "build", "faction": "pilgrims", "region": "example-a", "structure": "harvester", "other-cost": 2}
     a = api.ask(pos, {**q, "points": 5})
     assert a.verdict is True and a.figures["points-left"] == 1
@@ -225,17 +200,17 @@ def test_one_build_action_can_pay_for_two_structures() -> None:
 
 
 def _solo(**extra: Any) -> dict[str, Any]:
-    return {"players": ["humans"], "variant": "solo", "round": 5, "phase": "scoring", **extra}
+    return table("humans", "scoring", 5, variant="solo", **extra)
 
 
 def test_solo_player_may_not_enter_an_outer_region() -> None:
-    pos = {
-        "players": ["humans"],
-        "variant": "solo",
-        "round": 1,
-        "phase": "actions",
-        "turn": "humans",
-        "regions": {
+    pos = table(
+        "humans",
+        "actions",
+        1,
+        variant="solo",
+        turn="humans",
+        regions={
             "example-hq": {
                 "hq": "humans",
                 "units": {"humans": 3},
@@ -245,7 +220,7 @@ def test_solo_player_may_not_enter_an_outer_region() -> None:
             "sapos-deep": {"outer": True, "adjacent": ["example-hq"]},
             "example-b": {"adjacent": ["example-hq"]},
         },
-    }
+    )
     no = api.ask(pos, {"ask": "move", "faction": "humans", "from": "example-hq", "to": "sapos-deep"})
     assert no.verdict is False and said_no(no) == {"solo-unused-regions"}
     assert api.ask(pos, {"ask": "move", "faction": "humans", "from": "example-hq", "to": "example-b"}).verdict is True
@@ -270,30 +245,16 @@ def test_solo_winner_must_beat_the_trogs() -> None:
 
 
 def test_neutral_trogs_never_win_the_base_game() -> None:
-    pos = {
-        "players": ["humans", "pilgrims"],
-        "round": 5,
-        "phase": "scoring",
-        "factions": {"humans": {"vp": 10}, "pilgrims": {"vp": 9}, "trogs": {"vp": 50}},
-    }
+    pos = table(
+        "humans pilgrims", "scoring", 5, factions={"humans": {"vp": 10}, "pilgrims": {"vp": 9}, "trogs": {"vp": 50}}
+    )
     a = api.ask(pos, {"ask": "winner"})
     assert a.figures["winner"] == "humans" and "trogs" not in a.figures["ranking"]
 
 
 def test_solo_trogs_play_desert_cards_in_any_terrain() -> None:
-    pos = {
-        "players": ["humans"],
-        "variant": "solo",
-        "round": 2,
-        "phase": "battle-resolution",
-        "regions": {
-            "example-a": {
-                "terrain": "mountains",
-                "units": {"humans": 2, "trogs": 2},
-                "battle": {"token": 1, "attacker": "humans"},
-            }
-        },
-    }
+    battle = {"terrain": "mountains", "units": {"humans": 2, "trogs": 2}, "battle": {"token": 1, "attacker": "humans"}}
+    pos = table("humans", "battle-resolution", variant="solo", regions={"example-a": battle})
     q = {"ask": "play-tactic", "region": "example-a", "card-terrain": "desert"}
     trogs = api.ask(pos, {**q, "faction": "trogs"})
     assert trogs.verdict is True and "solo-terrain-tactics" in cited(trogs) and trogs.overlay == "solo"
@@ -305,26 +266,20 @@ def test_solo_trogs_play_desert_cards_in_any_terrain() -> None:
 
 
 def test_end_of_move_question_uses_the_plural_possessive() -> None:
-    pos = {
-        "players": ["humans", "pilgrims"],
-        "round": 1,
-        "phase": "actions",
-        "turn": "humans",
-        "regions": {"example-a": {"units": {"humans": 1}}},
-    }
+    pos = table("humans pilgrims", "actions", 1, turn="humans", regions={"example-a": {"units": {"humans": 1}}})
     a = api.ask(pos, {"ask": "end-of-move", "faction": "humans", "region": "example-a"})
     assert "the Humans' Move" in a.question and "Humans's" not in a.question
 
 
 def test_one_unit_goes_back() -> None:
-    pos = {
-        "players": ["humans", "pilgrims"],
-        "round": 1,
-        "phase": "actions",
-        "turn": "humans",
-        "factions": {"trogs": {"reserve": 0}},
-        "regions": {"example-a": {"units": {"humans": 2}, "trog-token": "war-party"}},
-    }
+    pos = table(
+        "humans pilgrims",
+        "actions",
+        1,
+        turn="humans",
+        factions={"trogs": {"reserve": 0}},
+        regions={"example-a": {"units": {"humans": 2}, "trog-token": "war-party"}},
+    )
     text = render_text(api.ask(pos, {"ask": "end-of-move", "faction": "humans", "region": "example-a"}))
     assert "1 Unit goes back to the Reserve" in text and "1 Unit go back" not in text
 
@@ -332,19 +287,18 @@ def test_one_unit_goes_back() -> None:
 def test_solo_trog_lines_agree_with_their_counts() -> None:
     from havoc.games.cry_havoc.solo import trogs as decide_trogs
 
-    pos = {
-        "players": ["humans"],
-        "variant": "solo",
-        "round": 2,
-        "phase": "actions",
-        "factions": {"trogs": {"reserve": 1}},
-        "regions": {
+    pos = table(
+        "humans",
+        "actions",
+        variant="solo",
+        factions={"trogs": {"reserve": 1}},
+        regions={
             "world-caverns": {"hq": "trogs", "units": {"trogs": 2}, "adjacent": ["example-a", "example-b"]},
             "example-a": {"adjacent": ["world-caverns", "example-x"]},
             "example-b": {"adjacent": ["world-caverns"]},
             "example-x": {"units": {"humans": 6}, "adjacent": ["example-a"]},
         },
-    }
+    )
     recruit = decide_trogs(pos, {"decide": "recruit", "units": 3})
     said = "\n".join([recruit.question, *recruit.lines])
     assert "Only 1 Trog Unit is in the Reserve." in said
@@ -450,12 +404,7 @@ def tables(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
             r["battle"] = {"token": 2 if rid == "example-b" else 3, "attacker": draw(st.sampled_from(players))}
             r["units"] = {p: 1 for p in players[:2]}
         regions[rid] = r
-    pos = {
-        "players": players,
-        "round": 2,
-        "phase": draw(st.sampled_from(["actions", "battle-resolution"])),
-        "regions": regions,
-    }
+    pos = table(" ".join(players), draw(st.sampled_from(["actions", "battle-resolution"])), regions=regions)
     return pos, draw(st.sampled_from(everyone))
 
 
@@ -500,17 +449,16 @@ def test_nothing_for_a_faction_without_units_there(table: tuple[dict[str, Any], 
 
 
 def test_buy_back_decisions_go_in_initiative_order() -> None:
-    pos = {
-        "players": ["humans", "pilgrims", "machines"],
-        "round": 2,
-        "phase": "prisoners",
-        "initiative": ["machines", "pilgrims", "humans"],
-        "factions": {
+    pos = table(
+        "humans pilgrims machines",
+        "prisoners",
+        initiative=["machines", "pilgrims", "humans"],
+        factions={
             "pilgrims": {"vp": 4},
             "humans": {"vp": 4, "prisoners": {"pilgrims": 1}},
             "machines": {"prisoners": {"humans": 1}},
         },
-    }
+    )
     for who, turn in (("machines", 1), ("pilgrims", 2), ("humans", 3)):
         a = api.ask(pos, {"ask": "prisoners", "faction": who, "units": 0 if who == "machines" else 1})
         assert a.figures["buy-back-turn"] == turn and "prisoners-buy-back-order" in cited(a)
@@ -521,18 +469,17 @@ def test_buy_back_decisions_go_in_initiative_order() -> None:
 
 def test_solo_end_of_move_on_a_nest_brings_trogs_from_the_hq() -> None:
     """002 lines 93-96: in the solo variant the Trogs who fight on a Nest come from their HQ."""
-    pos = {
-        "players": ["humans"],
-        "variant": "solo",
-        "round": 2,
-        "phase": "actions",
-        "turn": "humans",
-        "factions": {"trogs": {"reserve": 0}},
-        "regions": {
+    pos = table(
+        "humans",
+        "actions",
+        variant="solo",
+        turn="humans",
+        factions={"trogs": {"reserve": 0}},
+        regions={
             "world-caverns": {"hq": "trogs", "units": {"trogs": 4}},
             "example-a": {"units": {"humans": 2}, "trog-token": "nest"},
         },
-    }
+    )
     a = api.ask(pos, {"ask": "end-of-move", "faction": "humans", "region": "example-a"})
     assert a.figures["trogs-from-hq"] is True and a.figures["places-battle-token"] is True
     assert a.figures["units-lost"] == 0 and "solo-war-party" in cited(a) and a.overlay == "solo"
@@ -551,16 +498,15 @@ def test_solo_trogs_take_a_turn_and_go_first_on_the_initiative_track() -> None:
     from havoc.errors import InputError
     from havoc.games.cry_havoc.solo import trogs as decide_trogs
 
-    pos = {
-        "players": ["humans"],
-        "variant": "solo",
-        "round": 2,
-        "phase": "actions",
-        "turn": "trogs",
-        "initiative": ["humans", "trogs"],
-        "upcoming-initiative": ["humans", "trogs"],
-        "regions": {"world-caverns": {"hq": "trogs", "units": {"trogs": 2}}},
-    }
+    pos = table(
+        "humans",
+        "actions",
+        variant="solo",
+        turn="trogs",
+        initiative=["humans", "trogs"],
+        upcoming_initiative=["humans", "trogs"],
+        regions={"world-caverns": {"hq": "trogs", "units": {"trogs": 2}}},
+    )
     d = decide_trogs(pos, {"decide": "initiative"})
     assert d.choice == "1" and d.figures["upcoming-order"] == ["trogs", "humans"]
     assert d.rule == "solo-trog-turn-order"
@@ -570,14 +516,13 @@ def test_solo_trogs_take_a_turn_and_go_first_on_the_initiative_track() -> None:
 
 
 def _event_table(vp: int, crystals: int, events: list[dict[str, int]]) -> dict[str, Any]:
-    return {
-        "players": ["pilgrims", "humans"],
-        "round": 2,
-        "phase": "scoring",
-        "scoring": {"enabled-by": "pilgrims", "events": events},
-        "factions": {"pilgrims": {"vp": vp}},
-        "regions": {"example-a": {"control": "pilgrims", "crystals": crystals, "units": {"pilgrims": 1}}},
-    }
+    return table(
+        "pilgrims humans",
+        "scoring",
+        scoring={"enabled-by": "pilgrims", "events": events},
+        factions={"pilgrims": {"vp": vp}},
+        regions={"example-a": {"control": "pilgrims", "crystals": crystals, "units": {"pilgrims": 1}}},
+    )
 
 
 def test_a_score_token_moves_the_event_stacks_it_passes() -> None:
@@ -610,11 +555,10 @@ def test_event_stacks_are_checked_when_a_position_is_read() -> None:
 
 
 def test_the_trog_player_retreats_by_the_general_rules_and_says_so() -> None:
-    pos = {
-        "players": ["humans", "pilgrims", "machines", "trogs"],
-        "round": 2,
-        "phase": "battle-resolution",
-        "regions": {
+    pos = table(
+        "humans pilgrims machines trogs",
+        "battle-resolution",
+        regions={
             "example-battle": {
                 "units": {"humans": 3, "trogs": 2},
                 "control": "humans",
@@ -623,7 +567,7 @@ def test_the_trog_player_retreats_by_the_general_rules_and_says_so() -> None:
             },
             "example-b": {"control": "pilgrims", "adjacent": ["example-battle"]},
         },
-    }
+    )
     a = api.ask(pos, {"ask": "retreat", "faction": "trogs", "from": "example-battle"})
     assert a.figures["to-reserve"] is True and "places-nest" not in a.figures
     assert {"trogs-retreat", "retreat-to-reserve"} <= cited(a)

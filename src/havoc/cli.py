@@ -32,18 +32,19 @@ COMMANDS = {
 
 
 def all_commands() -> dict[str, str]:
-    """The engine's commands and those the installed games add (``COMMANDS`` of each game package);
-    a name claimed twice is a RulebookError naming both."""
+    """The commands ``havoc <command>`` runs: the engine's and each game's command no other game
+    has (every game's are also ``havoc <game> <command>``, see :func:`havoc.game.command_line`)."""
     from havoc import game
 
-    return game.commands(COMMANDS)
+    return game.command_line(COMMANDS).short
 
 
 EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
 
-def build_parser(command: str | None = None, lang: str = "en") -> argparse.ArgumentParser:
-    """The parser; with ``command`` known, only that command's module is imported.
+def build_parser(command: str | None = None, lang: str = "en", then: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command`` known, only that command's module is imported (with a game's
+    name, ``then`` is the word after it: that game's command).
 
     Its help and argparse's messages are in ``lang`` (see :mod:`havoc.clilang`).
     """
@@ -65,26 +66,71 @@ def build_parser(command: str | None = None, lang: str = "en") -> argparse.Argum
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    known = COMMANDS if command in COMMANDS else all_commands()
-    if command in known:  # one command runs: only its parser is built (a module may register several)
-        importlib.import_module(known[command]).register(_Only(sub, command))
+    if command in COMMANDS:  # one engine command runs: only its parser is built, no game is looked at
+        importlib.import_module(COMMANDS[command]).register(_Only(sub, {command}))
+        clilang.translate(parser, lang)
+        return parser
+    from havoc import game
+
+    line = game.command_line(COMMANDS)
+    if command in line.shared:  # several games have it: which one is the reader's to say
+        from havoc.errors import InputError, Problem
+        from havoc.i18n import ui
+
+        forms = ", ".join(f"havoc {name} {command}" for name in line.shared[command])
+        message = ui("{command} is a command of several games: {forms}", lang).format(command=command, forms=forms)
+        raise InputError([Problem("havoc", None, message)])
+    if command in line.short:  # one command runs: only its parser is built (a module may register several)
+        importlib.import_module(line.short[command]).register(_Only(sub, {command}))
+    elif command in line.games:  # one game's command, or the list of them
+        played = line.games[command]
+        _mount(sub, played, line, lang, {then} if then in played.commands else set(played.commands))
     else:  # --help, or a word that is no command: every command, for the list and the error
-        for name in dict.fromkeys(known.values()):
-            importlib.import_module(name).register(sub)
+        _register(sub, line.short)
+        for played in line.games.values():
+            _mount(sub, played, line, lang, set(played.commands))
     clilang.translate(parser, lang)
     return parser
 
 
+def _register(sub: Any, commands: dict[str, str]) -> None:
+    """Register ``commands`` (name -> module), each module once, only those of its commands."""
+    for module in dict.fromkeys(commands.values()):
+        importlib.import_module(module).register(_Only(sub, {n for n, m in commands.items() if m == module}))
+
+
+def _mount(sub: Any, played: Any, line: Any, lang: str, wanted: set[str]) -> None:
+    """``havoc <game> …``: the game's own sub-command list with its commands (those in ``wanted``
+    built); its help, in ``lang`` already, names them and the forms they have."""
+    from havoc.i18n import ui
+
+    about = ui("{game}'s commands: {commands}", lang).format(game=played.title, commands=", ".join(played.commands))
+    only = [c for c in played.commands if c in line.shared]
+    if only:  # another game has a command of the same name: `havoc <command>` is neither's
+        about += " " + ui("(only as havoc {name} …: {commands})", lang).format(
+            name=played.name, commands=", ".join(only)
+        )
+    forms = ui("Each is `havoc {name} COMMAND`; one no other game has is also `havoc COMMAND`.", lang)
+    p = sub.add_parser(played.name, help=about, description=about, epilog=forms.format(name=played.name))
+    p.in_language = True  # clilang leaves its texts as they are
+    sub._choices_actions[-1].in_language = True
+    inner = p.add_subparsers(dest="game_command", metavar="COMMAND")
+    inner.required = True
+    by_module = {n: m for n, m in played.commands.items() if n in wanted}
+    for module in dict.fromkeys(by_module.values()):
+        importlib.import_module(module).register(_Only(inner, {n for n, m in by_module.items() if m == module}))
+
+
 class _Only:
-    """The sub-command list as a command module sees it, keeping only the parser of ``command``:
+    """The sub-command list as a command module sees it, keeping only the parsers of ``commands``:
     the parsers it adds for its other commands are never built."""
 
-    def __init__(self, sub: Any, command: str) -> None:
+    def __init__(self, sub: Any, commands: set[str]) -> None:
         self._sub = sub
-        self._command = command
+        self._commands = commands
 
     def add_parser(self, name: str, **kwargs: Any) -> Any:
-        if name == self._command or self._command in kwargs.get("aliases", ()):
+        if name in self._commands or self._commands & set(kwargs.get("aliases", ())):
             return self._sub.add_parser(name, **kwargs)
         return _Skipped()
 
@@ -147,10 +193,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     set_message_language(lang)  # --help's own texts and parse errors come in it too
     try:
-        command = next((w for w in words if not w.startswith("-") and w not in ("en", "pl")), None)
+        plain = [w for w in words if not w.startswith("-") and w not in ("en", "pl")]
+        command, then = [*plain, None, None][:2]
         try:
-            parser = build_parser(command, lang)
-        except HavocError as exc:  # two games (or a game and the engine) claiming one command
+            parser = build_parser(command, lang, then)
+        except HavocError as exc:  # a game named like a command
             print(_format_problems(exc), file=sys.stderr)
             return exc.exit_code
         args = parser.parse_args(words)

@@ -6,7 +6,8 @@ its messages through the module-level ``gettext`` functions ``argparse._`` and
 ``argparse.ngettext``; while a command line is parsed they look the message up in havoc's
 catalog (context ``ui``, the literal calls in :func:`_argparse_messages`). The help texts
 of havoc's own commands are catalog entries under context ``cli``, collected from the parser
-itself by :func:`help_texts` (``havoc catalog update`` adds them).
+itself by :func:`help_texts` (``havoc catalog update`` adds them); a help made in the reader's
+language already (a game's list of commands, marked ``in_language``) is left as it is.
 """
 
 from __future__ import annotations
@@ -93,13 +94,14 @@ def help_texts(parser: argparse.ArgumentParser) -> list[str]:
     """Every help text, description, epilog and group title of ``parser`` and its subcommands."""
     out: list[str] = []
     for p in _parsers(parser):
-        out.extend(t for t in (p.description, p.epilog) if t)
+        if not getattr(p, "in_language", False):  # a help made in the reader's language (a game's list)
+            out.extend(t for t in (p.description, p.epilog) if t)
         out.extend(g.title for g in p._action_groups if g.title and g.title not in _ARGPARSE_TITLES)
         for action in p._actions:
             if action.help and action.help != argparse.SUPPRESS:
                 out.append(action.help)
             if isinstance(action, argparse._SubParsersAction):
-                out.extend(a.help for a in action._choices_actions if a.help)
+                out.extend(a.help for a in action._choices_actions if a.help and not getattr(a, "in_language", False))
         extra = getattr(p, "help_extra", None)  # texts a command's own formatter prints
         if extra is not None:
             out.extend(extra())
@@ -145,7 +147,8 @@ def translate(parser: argparse.ArgumentParser, lang: str) -> None:
         return tr.text(CLI_CONTEXT, text)
 
     for p in _parsers(parser):
-        p.description, p.epilog = t(p.description), t(p.epilog)
+        if not getattr(p, "in_language", False):
+            p.description, p.epilog = t(p.description), t(p.epilog)
         for g in p._action_groups:
             if g.title and g.title not in _ARGPARSE_TITLES:
                 g.title = t(g.title)
@@ -160,7 +163,7 @@ def translate(parser: argparse.ArgumentParser, lang: str) -> None:
                 action.default = lang
             if isinstance(action, argparse._SubParsersAction):
                 for a in action._choices_actions:
-                    a.help = t(a.help)
+                    a.help = a.help if getattr(a, "in_language", False) else t(a.help)
 
 
 def _argparse_messages() -> None:

@@ -28,6 +28,11 @@ class Op(NamedTuple):
     shows: str = "infix"
     symbol: str = ""  # never translated (=, ≤, +, ÷)
     words: tuple[str, ...] = ()  # English site labels, translated in site.po
+    # A comparison read the other way round (a ≤ b is b ≥ a) and negated (not a ≤ b is a > b):
+    # explaining a "no" (havoc.interpreter.explain) reads every comparison as "the asker's number
+    # <op> a bound".
+    mirror: str = ""
+    negation: str = ""
 
 
 def _ceil(a: int, b: int) -> int:
@@ -53,12 +58,12 @@ OPS: Final[Mapping[str, Op]] = {
     "all": Op("n", "bool", "bool", None, "list", words=("all of these:", "and")),
     "any": Op("n", "bool", "bool", None, "list", words=("at least one of these:", "or")),
     "not": Op(1, "bool", "bool", operator.not_, "prefix", words=("not:",)),
-    "eq": Op(2, "any", "bool", operator.eq, symbol="="),
-    "ne": Op(2, "any", "bool", operator.ne, symbol="≠"),
-    "lt": Op(2, "int", "bool", operator.lt, symbol="<"),
-    "le": Op(2, "int", "bool", operator.le, symbol="≤"),
-    "gt": Op(2, "int", "bool", operator.gt, symbol=">"),
-    "ge": Op(2, "int", "bool", operator.ge, symbol="≥"),
+    "eq": Op(2, "any", "bool", operator.eq, symbol="=", mirror="eq", negation="ne"),
+    "ne": Op(2, "any", "bool", operator.ne, symbol="≠", mirror="ne", negation="eq"),
+    "lt": Op(2, "int", "bool", operator.lt, symbol="<", mirror="gt", negation="ge"),
+    "le": Op(2, "int", "bool", operator.le, symbol="≤", mirror="ge", negation="gt"),
+    "gt": Op(2, "int", "bool", operator.gt, symbol=">", mirror="lt", negation="le"),
+    "ge": Op(2, "int", "bool", operator.ge, symbol="≥", mirror="le", negation="lt"),
     "in": Op(2, "any", "bool", None, "member", words=("is one of",)),
     "add": Op("n", "int", "int", lambda *xs: sum(xs), symbol="+"),
     "mul": Op("n", "int", "int", _mul, symbol="×"),

@@ -63,7 +63,8 @@ class FactImpl(Protocol):
 class GameCore(Protocol):
     """What every game package offers (module-level names): the commands it adds. Optional beside
     them: ``check_rules(rs)`` and ``mechanism_rules(rs)`` (its data checks), ``SITE_EXTENSION``
-    (its site pages), ``LOOKUPS``, ``EXTRA_ANSWERS`` and ``SHORTCUTS``."""
+    (its site pages), ``LOOKUPS``, ``EXTRA_ANSWERS``, ``SHORTCUTS`` and ``OFF_ANSWER_PATH`` (its
+    modules no answer imports, left out of the site's in-browser engine)."""
 
     COMMANDS: Mapping[str, str]  # extra CLI commands -> the module that registers them
 
@@ -258,11 +259,33 @@ def check(rs: Ruleset) -> list[Problem]:
     where = f"rules/{rs.id}/vocabulary.yaml"
     extra = getattr(game, "check_rules", None)  # what the game checks in the rule data itself
     problems = list(extra(rs)) if extra else []
+    problems += [
+        Problem(f"{rs.game}: OFF_ANSWER_PATH", None, f"{name!r} is not a module of the game {rs.game}")
+        for name in off_answer_path(game)
+        if not _is_module_of(name, rs.game)
+    ]
     return problems + [
         Problem(where, None, f"question-kinds: {kind!r} is declared but the game {rs.game} has no handler for it")
         for kind in rs.question_kinds
         if kind not in handled
     ]
+
+
+def off_answer_path(played: object) -> tuple[str, ...]:
+    """The modules of a game no answer imports (its ``OFF_ANSWER_PATH``: its commands, its site
+    pages), by dotted name: the site's in-browser engine leaves them out."""
+    return tuple(getattr(played, "OFF_ANSWER_PATH", ()))
+
+
+def _is_module_of(name: object, package: str) -> bool:
+    import importlib.util
+
+    if not isinstance(name, str) or not _MODULE.match(name) or not name.startswith(f"{package}."):
+        return False
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:
+        return False
 
 
 class Coverage:
@@ -400,42 +423,75 @@ def declared_shortcuts() -> dict[str, Shortcut]:
     return out
 
 
-def commands(taken: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The CLI commands (command name -> the module registering it): ``taken`` (the engine's) and
-    those each installed game declares in its ``COMMANDS``. A name two of them claim is a
-    RulebookError naming both, never one silently replacing the other."""
-    out = dict(taken or {})
-    owner = dict.fromkeys(out, "the engine")
-    problems: list[Problem] = []
+class GameCommands(NamedTuple):
+    """One game's commands on the command line: ``havoc <name> <command>``."""
+
+    name: str  # its name on the command line: the package's name, with hyphens (cry-havoc)
+    title: str  # the game's ``TITLE``, else its name
+    module: str  # its package
+    commands: dict[str, str]  # command name -> the module registering it
+
+
+class CommandLine(NamedTuple):
+    """Every command of ``havoc``: the engine's and each game's, each game's under its own name
+    (``havoc cry-havoc legal``), so two games never collide. A game's command no other game (and
+    not the engine) has is also ``havoc legal``; one several games have is only in the long form."""
+
+    short: dict[str, str]  # havoc <command> -> the module registering it (the engine's first)
+    games: dict[str, GameCommands]  # a game's name on the command line -> its commands
+    shared: dict[str, list[str]]  # a command several games have -> those games' names
+
+
+def command_line(taken: Mapping[str, str] | None = None) -> CommandLine:
+    """The commands: ``taken`` (the engine's) and those each installed game declares in its
+    ``COMMANDS``, under the game's name. A game whose name is a command (the engine's or a short
+    one), or a game's command named like a game, is a RulebookError naming both."""
+    short = dict(taken or {})
+    games: dict[str, GameCommands] = {}
+    claims: dict[str, list[str]] = {}
     for module in installed():
-        for name, target in getattr(importlib.import_module(module), "COMMANDS", {}).items():
-            if name in owner:
-                problems.append(
-                    Problem(
-                        f"{module}: COMMANDS",
-                        None,
-                        f"the command {name!r} is already {owner[name]}'s; a game adds commands of its own names",
-                    )
-                )
-                continue
-            out[name], owner[name] = target, f"the game {module}"
+        package = importlib.import_module(module)
+        declared = dict(getattr(package, "COMMANDS", {}))
+        if not declared:
+            continue
+        name = module.rsplit(".", 1)[-1].replace("_", "-")
+        games[name] = GameCommands(name, str(getattr(package, "TITLE", name)), module, declared)
+        for command in declared:
+            claims.setdefault(command, []).append(name)
+    shared = {command: names for command, names in claims.items() if len(names) > 1}
+    for command, names in claims.items():
+        if command not in short and command not in shared:
+            short[command] = games[names[0]].commands[command]
+    problems = [
+        Problem(
+            f"{g.module}: COMMANDS",
+            None,
+            f"the game's name on the command line, {g.name!r}, is already a command; a game's name "
+            "and its commands are names no other command has",
+        )
+        for g in games.values()
+        if g.name in short or g.name in shared
+    ]
     if problems:
         raise RulebookError(problems)
-    return out
+    return CommandLine(short, games, shared)
 
 
 __all__ = [
+    "CommandLine",
     "Coverage",
     "Game",
+    "GameCommands",
     "Kind",
     "Labels",
     "Shortcut",
     "check",
-    "commands",
+    "command_line",
     "coverage",
     "declared_shortcuts",
     "installed",
     "load",
     "of",
+    "off_answer_path",
     "shortcuts",
 ]

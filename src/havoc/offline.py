@@ -62,16 +62,6 @@ LEFT_OUT = {
     "catalogs.py",
     "extract.py",
 }
-# a game's CLI and site pages
-LEFT_OUT_ANYWHERE = {
-    "cli.py",
-    "commands.py",
-    "new.py",
-    "ask_page.py",
-    "site_pages.py",
-    "lookup_page.py",
-    "trogs_page.py",
-}
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 
 
@@ -96,12 +86,13 @@ def _bundle_files() -> list[tuple[str, Path]]:
     import yaml
 
     out: list[tuple[str, Path]] = []
+    games_off = _off_answer_path()
     for path in sorted(SRC.rglob("*.py")):
         rel = path.relative_to(SRC)
-        if rel.parts[0] in LEFT_OUT or rel.name in LEFT_OUT_ANYWHERE or "__pycache__" in rel.parts:
+        if rel.parts[0] in LEFT_OUT or path.resolve() in games_off or "__pycache__" in rel.parts:
             continue
         out.append((f"havoc/{rel.as_posix()}", path))
-    out += _game_packages()
+    out += [(name, path) for name, path in _game_packages() if path.resolve() not in games_off]
     yaml_dir = Path(yaml.__file__).parent
     out += [(f"yaml/{p.name}", p) for p in sorted(yaml_dir.glob("*.py"))]
     stem_dir = Path(snowballstemmer.__file__).parent  # pure Python, the stemmer search.text uses
@@ -117,6 +108,30 @@ def _bundle_files() -> list[tuple[str, Path]]:
     ]
     locales = locales_root()
     out += [(f"locales/{p.relative_to(locales).as_posix()}", p) for p in sorted(locales.glob("*/LC_MESSAGES/*.po"))]
+    return out
+
+
+def _game_modules() -> set[str]:
+    """Every game package havoc knows: those shipped with it and those its rulesets name."""
+    from havoc import game, rulebook
+
+    named = {rulebook.load(name).game for name in rulebook.ruleset_names()}
+    return set(game.installed()) | {module for module in named if module}
+
+
+def _off_answer_path() -> set[Path]:
+    """The files of the modules each game declares off its answer path (its commands, its site
+    pages: ``OFF_ANSWER_PATH``), which the phone never imports."""
+    import importlib.util
+
+    from havoc import game
+
+    out: set[Path] = set()
+    for module in sorted(_game_modules()):
+        for name in game.off_answer_path(game.load(module, module)):
+            spec = importlib.util.find_spec(name)
+            if spec is not None and spec.origin is not None:
+                out.add(Path(spec.origin).resolve())
     return out
 
 

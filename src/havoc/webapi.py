@@ -359,7 +359,7 @@ class Engine:
         if isinstance(question, str) and len(question) > QUESTION_TEXT_MAX:
             raise request_problem(lang, "question", f"expected at most {QUESTION_TEXT_MAX} characters")
         if not isinstance(question, (dict, str, list)):
-            message = ui("expected a mapping ({ask: move, …}) or the compact words", lang)
+            message = ui("expected a mapping ({ask: <kind>, …}) or the compact words", lang)
             raise request_problem(lang, "question", message)
         return self.answer(pos, question, lang)
 

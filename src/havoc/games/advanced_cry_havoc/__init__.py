@@ -19,6 +19,8 @@ COMMANDS: Mapping[str, str] = {"charts": "havoc.games.advanced_cry_havoc.cli"}
 # havoc.webapi): the same function, and so the same JSON, as ``havoc charts … --json``.
 LOOKUPS: Mapping[str, str] = {"charts": "havoc.games.advanced_cry_havoc.charts:lookup"}
 SITE_EXTENSION = "havoc.games.advanced_cry_havoc.lookup_page"  # the site's chart lookup page
+# The modules no lookup imports (the command, the site page): left out of the site's in-browser engine.
+OFF_ANSWER_PATH = ("havoc.games.advanced_cry_havoc.cli", "havoc.games.advanced_cry_havoc.lookup_page")
 
 # No rules assistant (havoc.game.Assistant): a question about a position is refused in these words.
 TITLE = "Advanced Cry Havoc"

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 _HERE = Path(__file__).resolve().parent
 
+TITLE = "Cry Havoc"  # its name on the command line is cry-havoc (`havoc cry-havoc legal`)
+
 # The commands this game adds to `havoc` (each module has register(subparsers)); `havoc ask` is
 # the engine's, for every game (its help about the questions is ask_help below).
 COMMANDS: Mapping[str, str] = {
@@ -45,6 +47,17 @@ EXTRA_ANSWERS: Mapping[str, str] = {"trogs": "havoc.games.cry_havoc.solo:decide"
 
 # What this game adds to the site extension (a module with setup_site(app)): the Ask page and the table of kinds.
 SITE_EXTENSION = "havoc.games.cry_havoc.site_pages"
+
+# The modules no answer imports (the commands and the site pages): left out of the site's
+# in-browser engine.
+OFF_ANSWER_PATH: Sequence[str] = (
+    "havoc.games.cry_havoc.commands",
+    "havoc.games.cry_havoc.new",
+    "havoc.games.cry_havoc.solo.cli",
+    "havoc.games.cry_havoc.site_pages",
+    "havoc.games.cry_havoc.ask_page",
+    "havoc.games.cry_havoc.trogs_page",
+)
 
 
 def parse_position(data: Any, rs: Ruleset | None, name: str = "position") -> Any:

@@ -4,20 +4,17 @@ A question kind's module (``kinds/<kind>.py``) answers its questions; this modul
 they all use: the :class:`Job` (engine, position, question, language), :func:`answer` (which
 hands the job to the kind's handler), :func:`finish` (the answer from the rule results a
 handler gathered: the rules that said no, their figures, the fixes and exceptions), the
-generic answer (every rule checked for the kind) and the explanation of a failed condition as
-a fix ("Units: at most 3"). Numbers and conditions always come from the checks and parameters
-in ``rules/``; the kinds only know in which order to read them and how to say the result.
-
-The explanation of conditions (:func:`_explain`, with its operator flip) reads the question's
-own fields (``query.units`` …), which are Cry Havoc's; it stays here rather than next to the
-interpreter's operator table until the interpreter is given the fields a game's questions bound.
+generic answer (every rule checked for the kind) and the words of the question's numbers a fix
+names ("Units: at most 3"; the interpreter explains the failed condition,
+:mod:`havoc.interpreter.explain`). Numbers and conditions always come from the checks and
+parameters in ``rules/``; the kinds only know in which order to read them and how to say the result.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from havoc.errors import InputError, Problem, RulebookError
+from havoc.errors import Problem, RulebookError
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import broken as broken_kind
 from havoc.games.cry_havoc.kind import get as get_kind
@@ -27,7 +24,7 @@ from havoc.games.cry_havoc.ui import faction_name, region_names, ui
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, texts
 from havoc.interpreter.engine import Engine, RuleResult, engine, merge_figures
-from havoc.interpreter.expr import ExprError
+from havoc.interpreter.explain import fixes
 from havoc.rulebook.model import Ruleset
 
 # The rule results a handler cites: each with the context it was evaluated in and a note.
@@ -181,81 +178,31 @@ def units_word(job: Job, n: int) -> str:
 
 # --- fixes: what would make a "no" legal ----------------------------------------------------
 
-_FIELD_OF = {
-    "query.units": "units",
-    "query.points": "points",
-    "query.cost": "cost",
-    "query.activations-this-action": "activations",
-    "query.position": "position",
-}
-
 
 def _fixes(job: Job, result: RuleResult, ctx: Context) -> list[str]:
-    """For a failed requirement that bounds a number the question gives, say the bound."""
+    """For a failed requirement that bounds a number the question gives, say the bound (the
+    interpreter walks the condition; this game gives its words for the question's numbers)."""
     check = result.rule.check
     if check is None or check.requires is None:
         return []
     ctx.figs = dict(result.figures)
-    out: list[str] = []
-    try:
-        _explain(job, check.requires, ctx, out)
-    except (ExprError, InputError, TypeError, ValueError, ArithmeticError):
-        return out
-    return out
+    return fixes(check.requires, lambda part: job.eng.sub(part)(ctx), _question_number, job.lang)
 
 
-def _literal_compare(e: Any) -> bool:
-    """A comparison with a literal (``points = 0``: "not given") is no fix worth proposing."""
-    if not isinstance(e, dict) or len(e) != 1:
-        return False
-    ((_, arg),) = e.items()
-    return isinstance(arg, list) and any(isinstance(a, (int, str)) and not isinstance(a, bool) for a in arg)
-
-
-def _explain(job: Job, e: Any, ctx: Context, out: list[str]) -> None:
-    if not isinstance(e, dict) or len(e) != 1:
-        return
-    ((op, arg),) = e.items()
-    if op in ("all", "any"):
-        for child in arg:
-            if not job.eng.sub(child)(ctx) and not _literal_compare(child):
-                _explain(job, child, ctx, out)
-        return
-    flip = {"le": "ge", "lt": "gt", "ge": "le", "gt": "lt", "eq": "eq", "ne": "ne"}
-    if op not in flip or not isinstance(arg, list) or len(arg) != 2:
-        return
-    left, right = arg
-    if isinstance(right, dict) and right.get("fact") in _FIELD_OF:
-        left, right, op = right, left, flip[op]
-    if not (isinstance(left, dict) and left.get("fact") in _FIELD_OF):
-        return
-    bound = job.eng.sub(right)(ctx)
-    if not isinstance(bound, int) or isinstance(bound, bool):
-        return
-    name = _FIELD_OF[left["fact"]]
-    lang = job.lang
-    if op in ("le", "lt"):
-        value = bound if op == "le" else bound - 1
-        if value < 1:
-            return  # "at most 0" is no way to make it legal
-        out.append(ui("{field}: at most {value}", lang).format(field=_field_word(name, lang), value=value))
-    elif op in ("ge", "gt"):
-        value = bound if op == "ge" else bound + 1
-        out.append(ui("{field}: at least {value}", lang).format(field=_field_word(name, lang), value=value))
-    elif op == "eq":
-        out.append(ui("{field}: exactly {value}", lang).format(field=_field_word(name, lang), value=bound))
-
-
-def _field_word(name: str, lang: str) -> str:
-    """A question field as a word in the asker's language."""
-    words = {
-        "units": ui("Units", lang),
-        "points": ui("points", lang),
-        "cost": ui("Build points for the Structures", lang),
-        "activations": ui("activations in this action", lang),
-        "position": ui("Initiative spot", lang),
-    }
-    return words.get(name, name)
+def _question_number(fact: str, lang: str) -> str | None:
+    """A number the question gives (a fix may bound it: "Units: at most 3"), as a word in the
+    asker's language; None for every other fact."""
+    if fact == "query.units":
+        return ui("Units", lang)
+    if fact == "query.points":
+        return ui("points", lang)
+    if fact == "query.cost":
+        return ui("Build points for the Structures", lang)
+    if fact == "query.activations-this-action":
+        return ui("activations in this action", lang)
+    if fact == "query.position":
+        return ui("Initiative spot", lang)
+    return None
 
 
 __all__ = [
