@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const engineDir = process.argv[2];
+const ruleset = process.argv[3] || ""; // the page's ruleset, as the worker is told it ("" = default)
 const requests = JSON.parse(readFileSync(0, "utf-8"));
 const t0 = performance.now();
 const cpu0 = process.cpuUsage(); // CPU time, which a busy machine does not inflate as it does wall time
@@ -23,12 +24,12 @@ const handle = py.pyimport("havoc.webapi").handle;
 const startMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 const startCpuMs = (cpu.user + cpu.system) / 1000;
-handle("GET", "/api/labels", "", py.toPy({ lang: "en" })); // as the worker does before it reports ready
+handle("GET", "/api/labels", "", py.toPy(ruleset ? { lang: "en", ruleset } : { lang: "en" })); // as the worker does before it reports ready
 const readyMs = performance.now() - t0;
 const cpuReady = process.cpuUsage(cpu0);
 const readyCpuMs = (cpuReady.user + cpuReady.system) / 1000;
 const t1 = performance.now();
-py.pyimport("havoc.webapi").preload(); // as the worker does right after it reports ready
+py.pyimport("havoc.webapi").preload(ruleset); // as the worker does right after it reports ready
 const preloadMs = performance.now() - t1;
 const answers = [];
 const times = [];

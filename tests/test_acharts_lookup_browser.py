@@ -59,6 +59,37 @@ def answer(pg: Any, lang: str) -> tuple[dict[str, Any], str]:
     return sent, pg.inner_text("#hc-answer .hc-text")
 
 
+# Tap "Look up" the moment the engine says it is ready (after the page's own listener, which sends
+# its warm-up lookup), and time it in the page to the answer shown: what a reader who taps at once
+# waits for. Null when the engine was ready before this was set up (then the figure would flatter).
+TIMED_TAP = """form => new Promise(resolve => {
+  const out = document.getElementById("hc-answer");
+  let armed = false, tapped = false;
+  window.havocEngine.onstate(s => {
+    if (s.stage !== "ready" || tapped) return;
+    tapped = true;
+    if (!armed) { resolve(null); return; }
+    const t0 = performance.now();
+    const seen = new MutationObserver(() => {
+      if (/\\bhc-(ok|error)\\b/.test(out.className)) { seen.disconnect(); resolve(performance.now() - t0); }
+    });
+    seen.observe(out, {attributes: true});
+    document.querySelector(form + " button.hc-go").click();
+  });
+  armed = true;
+})"""
+
+
+def first_lookup_ms(pg: Any, form: str) -> float:
+    """How long the first lookup takes when tapped as the engine becomes ready (NaN, and a plain
+    tap, when it was ready already)."""
+    ms = pg.evaluate(TIMED_TAP, form)
+    if ms is None:
+        pg.click(f"{form} button.hc-go")
+        return float("nan")
+    return float(ms)
+
+
 def expected(request: dict[str, Any], lang: str) -> str:
     """The CLI's answer to the same request, without its last line (the page links those rules)."""
     text = lookup(rulebook.load(RULESET), request, lang)["text"]
@@ -78,7 +109,7 @@ def test_the_lookup_page_answers_with_the_network_cut(host: str) -> None:
         pg.on("request", lambda r: outside.append(r.url) if not r.url.startswith((host, "data:", "blob:")) else None)
         started = time.perf_counter()
         pg.goto(f"{base}/en/lookup.html")
-        pg.click("form[data-chart=range] button.hc-go")
+        figures["first lookup once ready, first visit (ms)"] = first_lookup_ms(pg, "form[data-chart=range]")
         answer(pg, "en")
         figures["first answer, first visit (s)"] = time.perf_counter() - started
         pg.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
@@ -90,7 +121,7 @@ def test_the_lookup_page_answers_with_the_network_cut(host: str) -> None:
             assert pg.locator("#hc-state").inner_text()  # a loading state, then the engine's readiness
             pg.select_option("form[data-chart=range] select[name=weapon]", index=6)
             pg.fill("form[data-chart=range] input[name=distance]", "12")
-            pg.click("form[data-chart=range] button.hc-go")
+            figures[f"first lookup once ready offline, {lang} (ms)"] = first_lookup_ms(pg, "form[data-chart=range]")
             sent, shown = answer(pg, lang)
             figures[f"first answer offline, {lang} (s)"] = time.perf_counter() - started
             assert sent["chart"] == "range" and sent["distance"] == "12"
@@ -126,7 +157,7 @@ def test_the_lookup_page_answers_with_the_network_cut(host: str) -> None:
         context.close()
         browser.close()
     assert not outside, outside
-    print(" ".join(f"{k}: {v:.1f}" for k, v in figures.items()))
+    print(" ".join(f"{k}: {v:.1f}" for k, v in figures.items()))  # for the record (-s), never asserted
 
 
 def test_without_the_engine_the_page_says_so_in_its_language(host: str) -> None:

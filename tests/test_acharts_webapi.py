@@ -179,7 +179,7 @@ def test_the_real_bundle_under_pyodide_answers_every_lookup_as_the_cli(
         args = build_parser().parse_args(["charts", *argv])
         body = json.dumps({**request(args), "lang": lang})
         sent.append({"method": "POST", "path": "/api/charts", "body": body, "query": {"ruleset": RULESET}})
-    result = run_engine(engine, sent)
+    result = run_engine(engine, sent, RULESET)  # as the lookup page starts its worker
     assert not [m for m in result["imported"] if m.startswith("babel")]
     for (argv, lang), got in zip(cases, result["answers"], strict=True):
         assert (got["status"], got["body"]) == by_engine(argv, lang), (argv, lang)

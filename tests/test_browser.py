@@ -355,6 +355,7 @@ def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
 def test_back_to_top_never_covers_the_search_field_or_the_text(
     browser: Any, server: str, lang: str, viewport: tuple[int, int]
 ) -> None:
+    """Nor is its label cut ("Powrót na g…" on a 360 px phone)."""
     width, height = viewport
     page = browser.new_page(**{**PHONE, "viewport": {"width": width, "height": height}})
     page.goto(f"{server}/{lang}/{RULE_PAGE}")
@@ -368,6 +369,8 @@ def test_back_to_top_never_covers_the_search_field_or_the_text(
         if not pill.is_visible():
             continue
         seen += 1
+        label = pill.locator("span").evaluate("e => [e.scrollWidth, e.clientWidth, e.textContent]")
+        assert label[0] <= label[1], f"the back-to-top label {label[2]!r} is cut: {label[0]} px in {label[1]} px"
         box, search = pill.bounding_box(), field.bounding_box()
         assert box is not None and search is not None
         assert not _overlap(box, search), f"back to top {box} covers the search field {search}"

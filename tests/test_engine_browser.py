@@ -56,9 +56,10 @@ def client() -> Iterator[TestClient]:
         yield c
 
 
-def run_engine(engine: Path, requests: list[dict[str, Any]]) -> dict[str, Any]:
+def run_engine(engine: Path, requests: list[dict[str, Any]], ruleset: str = "") -> dict[str, Any]:
+    """The requests through the bundle under Node, started as a page of ``ruleset`` starts it."""
     proc = subprocess.run(
-        ["node", str(RUNNER), str(engine)],
+        ["node", str(RUNNER), str(engine), *([ruleset] if ruleset else [])],
         input=json.dumps(requests),
         capture_output=True,
         text=True,

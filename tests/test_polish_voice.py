@@ -461,6 +461,9 @@ def test_an_example_question_names_its_structure_not_a_region() -> None:
         (["ask", LEAVE, "draw-tactics", "humans", "deck=own"], "z własnej talii?"),
         (["ask", LEAVE, "place", "item=crystal", "region=example-a"], "można umieścić Kryształ?"),
         (["ask", LEAVE, "setup", "veteran"], "dla 2 graczy (weterani)?"),
+        # what the rule looked at names the deck, not the terrain ("…: Ocean")
+        (["ask", LEAVE, "draw-tactics", "humans", "deck=ocean"], "albo talia Terenu): talia Oceanu\n"),
+        (["ask", LEAVE, "draw-tactics", "humans", "deck=own"], "albo talia Terenu): własna talia\n"),
     ],
 )
 def test_names_take_the_case_of_the_sentence(
@@ -481,7 +484,8 @@ STRUCTURES = str(ASSISTANT / "structures.yaml")
         (["place", "item=structure", "structure=harvester", "region=example-b"], "pl", "umieścić Żniwiarkę?"),
         (["place", "item=structure", "structure=harvester", "region=example-b"], "en", "May the Harvester be put"),
         (["build", "pilgrims", "example-b", "structure=airfield"], "en", "build their Airfield in Region B?"),
-        (["legal"], "pl", "Aktywacja Budowli — Żniwiarka (Region A), Sfera Mocy (Region B)"),
+        # "Aktywacja" governs the genitive: never "Aktywacja Budowli — Żniwiarka (Region A)"
+        (["legal"], "pl", "✓ Aktywacja Żniwiarki (Region A), Sfery Mocy (Region B)\n"),
         (["legal"], "en", "Activate — Harvester (Region A), Power Orb (Region B)"),
     ],
 )

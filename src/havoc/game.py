@@ -34,7 +34,7 @@ class Labels(Protocol):
 
     def name(self, key: str, lang: str) -> str: ...  # a faction, side or other named party
     def figure(self, name: str, lang: str) -> str: ...
-    def value(self, value: object, lang: str) -> str: ...
+    def value(self, value: object, lang: str, values: str | None = None) -> str: ...  # values: its vocabulary list
     def kind(self, kind: str, lang: str) -> str: ...
     def unit(self, unit: str, n: int, lang: str) -> str: ...
     def has(self, what: str, name: str) -> bool: ...
@@ -157,7 +157,7 @@ class _PlainLabels:
     def figures(self, lang: str) -> dict[str, str]:
         return {}
 
-    def value(self, value: object, lang: str) -> str:
+    def value(self, value: object, lang: str, values: str | None = None) -> str:
         return str(value)
 
     def kind(self, kind: str, lang: str) -> str:

@@ -482,10 +482,10 @@ def _import_game(package_name: str) -> None:
         importlib.import_module(info.name)
 
 
-def preload() -> None:
-    """Import the default ruleset's game now: the worker does it right after it reports ready, so
-    the first question does not wait for the game's modules to load."""
-    rs = api.load_ruleset()
+def preload(ruleset: str = "") -> None:
+    """Import the game of ``ruleset`` (of the page shown; "" = the default ruleset) now: the worker
+    does it right after it reports ready, so the first question does not wait for its modules."""
+    rs = api.load_ruleset(ruleset or None)
     if rs.game:
         _import_game(rs.game)
 

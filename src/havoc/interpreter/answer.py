@@ -211,7 +211,7 @@ class Texts:
         # the catalog machinery (a short `havoc ask` process never imports it).
         self.tr = translator(lang, rs.id) if lang != "en" else None
         self._cache: dict[str, tuple[str, str, str | None]] = {}
-        self._facts: dict[str, str] = {}
+        self._facts: dict[str, tuple[str, str | None]] = {}  # fact -> its words, its values' list
         # per rule: (the view's amendments it was made for, title, text, hint, rulings, specific)
         self._cited: dict[str, tuple[Any, str, str, str | None, list[dict[str, str]], bool]] = {}
         self.labels: Any = labels if labels is not None else _PlainLabels()  # the game's words, given
@@ -235,7 +235,7 @@ class Texts:
 
     def fact(self, name: str, value: Any) -> str:
         """What a rule looked at, in words: the fact's documented meaning and its value."""
-        found = self._facts.get(name)
+        found, values = self._facts.get(name, (None, None))
         if found is None:
             head, _, rest = name.partition(".")
             base = self.rs.vocabulary.get("fact-subjects", {}).get(head)  # from.x is read as region.x
@@ -248,8 +248,10 @@ class Texts:
             subject = self.labels.subject(head, self.lang) if base else ""
             if subject:
                 desc += f" ({subject})"
-            found = self._facts[name] = desc
-        return f"{found}: {self.labels.value(value, self.lang)}"
+            values = fdef.values if fdef is not None else None  # the vocabulary list naming the value
+            found, _ = self._facts[name] = (desc, values)
+        shown = self.labels.value(value, self.lang, values) if values else self.labels.value(value, self.lang)
+        return f"{found}: {shown}"
 
     def term(self, term_id: str, count: int | None = None) -> str:
         term = self.rs.terms.get(term_id)
@@ -348,7 +350,7 @@ class _PlainLabels:
     def figure(self, name: str, lang: str) -> str:
         return name
 
-    def value(self, value: object, lang: str) -> str:
+    def value(self, value: object, lang: str, values: str | None = None) -> str:
         if isinstance(value, bool):
             return ui("yes", lang) if value else ui("no", lang)
         return str(value)

@@ -18,6 +18,7 @@ from havoc.sphinxext.domain import setup_domain
 from havoc.sphinxext.glossary import setup_glossary
 from havoc.sphinxext.home import setup_home
 from havoc.sphinxext.langswitch import setup_langswitch
+from havoc.sphinxext.listed import setup_listed
 from havoc.sphinxext.offline import setup_offline
 from havoc.sphinxext.overlay import setup_overlay
 from havoc.sphinxext.pages import setup_pages, write_stubs
@@ -113,6 +114,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_contents(app)
     setup_pages(app)
     setup_langswitch(app)
+    setup_listed(app)
     setup_seo(app)
     setup_search(app)
     setup_sidebar(app)

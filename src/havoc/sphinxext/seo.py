@@ -21,6 +21,7 @@ from xml.sax.saxutils import quoteattr
 
 from havoc import markup, rulebook, safeio
 from havoc.sphinxext.context import get_context
+from havoc.sphinxext.listed import listed
 
 if TYPE_CHECKING:
     from docutils import nodes
@@ -133,7 +134,7 @@ def on_builder_inited(app: Sphinx) -> None:
 
 def listed_pages(app: Sphinx) -> list[str]:
     """Every page a reader may land on from a search: the documents and the rule indexes."""
-    names = set(app.env.found_docs) | set(getattr(app.builder, "havoc_listed_pages", ()))  # pages made by code
+    names = set(app.env.found_docs) | set(listed(app))  # and the pages made by code
     for index in getattr(app.builder, "domain_indices", []):
         names.add(f"{index[0]}")
     return sorted(n for n in names if n not in NOT_LISTED)

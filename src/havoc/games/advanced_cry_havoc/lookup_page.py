@@ -4,7 +4,7 @@ A small form per chart whose choices come from the charts themselves (weapon nam
 modifier lines in the build's language), answered on the reader's device by the site's
 in-browser engine (``POST /api/charts?ruleset=…`` of :mod:`havoc.webapi`, the same function as
 ``havoc charts … --json``). The page has no source document: the site extension writes it from
-the theme's page template, and its home page links it. ``havoc-charts.js`` builds the forms.
+the theme's page template; the sidebar of every page and the home page link it. ``havoc-charts.js`` builds the forms.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from havoc.games.advanced_cry_havoc import tables as T
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import get_context
+from havoc.sphinxext.listed import list_page
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -156,6 +157,11 @@ def _ours(app: Sphinx) -> Context | None:
     return ctx if ctx.ruleset.game == __package__ else None
 
 
+def list_in_sidebar(app: Sphinx) -> None:
+    if _ours(app) is not None and app.builder.format == "html":
+        list_page(app, PAGE, WORDS["title"])  # in every page's sidebar and the sitemap
+
+
 def collect_pages(app: Sphinx) -> Any:
     ctx = _ours(app)
     if ctx is None or app.builder.format != "html":
@@ -188,7 +194,8 @@ def add_static(app: Sphinx, config: Any) -> None:
 
 
 def setup_site(app: Sphinx) -> None:
-    """What Advanced Cry Havoc 2 adds to its site: the chart lookup page, linked from its home."""
+    """What Advanced Cry Havoc 2 adds to its site: the chart lookup page, in the sidebar and linked from its home."""
+    app.connect("builder-inited", list_in_sidebar)
     app.connect("config-inited", add_static, priority=600)  # after the site's own (a broken ruleset stops there)
     app.connect("html-collect-pages", collect_pages)
     app.connect("html-page-context", on_page_context)

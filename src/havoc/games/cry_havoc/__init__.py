@@ -226,10 +226,10 @@ class _Labels:
 
         return _figure_labels(lang)
 
-    def value(self, value: object, lang: str) -> str:
+    def value(self, value: object, lang: str, values: str | None = None) -> str:
         from havoc.games.cry_havoc.ui import value_text
 
-        return value_text(value, lang)
+        return value_text(value, lang, values)
 
     def kind(self, kind: str, lang: str) -> str:
         from havoc.games.cry_havoc.ui import kind_label

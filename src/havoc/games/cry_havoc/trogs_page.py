@@ -5,8 +5,8 @@ The form comes from the decisions' declarations (``solo/decisions/<name>.py``, t
 asked with, and how), its starting points are the rulebook's stored solo examples, and the
 question goes to ``POST /api/trogs`` of the site's in-browser engine (:mod:`havoc.webapi`), or of
 ``havoc serve`` where the engine cannot start: the same function as ``havoc trogs``. The page has
-no source document: the site extension writes it from the theme's page template; the Ask page and
-the solo rules link it. ``havoc-trogs.js`` builds the form.
+no source document: the site extension writes it from the theme's page template; the sidebar, the Ask page
+and the solo rules link it. ``havoc-trogs.js`` builds the form.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from havoc.games.cry_havoc import words as site_words
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import get_context
+from havoc.sphinxext.listed import list_page
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -125,12 +126,15 @@ def _ours(app: Sphinx) -> Context | None:
     return ctx if ctx.ruleset.game == __package__ else None
 
 
+def list_in_sidebar(app: Sphinx) -> None:
+    if _ours(app) is not None and app.builder.format == "html":
+        list_page(app, PAGE, WORDS["title"])  # in every page's sidebar and the sitemap
+
+
 def collect_pages(app: Sphinx) -> Any:
     ctx = _ours(app)
     if ctx is None or app.builder.format != "html":
         return
-    listed = app.builder.__dict__.setdefault("havoc_listed_pages", set())  # in the sitemap (seo.py)
-    listed.add(PAGE)
     yield PAGE, {"title": ctx.label(WORDS["title"]), "body": page_body(ctx)}, "page.html"
 
 
@@ -149,6 +153,7 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
 
 
 def setup_site(app: Sphinx) -> None:
-    """The solo Trogs' page, linked from the Ask page and the solo rules."""
+    """The solo Trogs' page, in the sidebar and linked from the Ask page and the solo rules."""
+    app.connect("builder-inited", list_in_sidebar)
     app.connect("html-collect-pages", collect_pages)
     app.connect("html-page-context", on_page_context)

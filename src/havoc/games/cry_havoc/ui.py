@@ -188,8 +188,14 @@ def faction_owner(faction: str, lang: str = "en") -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
-def value_text(value: object, lang: str = "en") -> str:
-    """A fact or figure value for people: booleans as yes/no, lists joined, game words named."""
+def value_text(value: object, lang: str = "en", values: str | None = None) -> str:
+    """A fact or figure value for people: booleans as yes/no, lists joined, game words named.
+
+    ``values`` is the vocabulary list a fact's values come from, where that names them apart
+    from the same word elsewhere: ``ocean`` of the ``decks`` is "the Ocean deck" ("talia
+    Oceanu"), not the terrain "Ocean"."""
+    if values == "decks" and isinstance(value, str) and value in words.DECKS:
+        return str(deck_name(value, lang))
     if isinstance(value, bool):
         return ui("yes", lang) if value else ui("no", lang)
     if isinstance(value, (list, tuple)):
@@ -197,10 +203,10 @@ def value_text(value: object, lang: str = "en") -> str:
     if value == "":
         return "—"
     if isinstance(value, str):
-        words = _words.get(lang)
-        if words is None:
-            words = _words[lang] = _value_words(lang)
-        return words.get(value, value)
+        named = _words.get(lang)
+        if named is None:
+            named = _words[lang] = _value_words(lang)
+        return named.get(value, value)
     return str(value)
 
 

@@ -1,11 +1,14 @@
 /* havoc: the rules assistant in a Web Worker (copied to <site>/_engine/worker.js by the build).
  * Loads the WebAssembly Python shipped beside it (./pyodide/), unpacks the engine bundle named by
  * ./engine.json and answers the Ask page's API requests with havoc.webapi, the same JSON as
- * `havoc serve`. Nothing is fetched from outside this site. Messages in: {id, method, path,
+ * `havoc serve`. Nothing is fetched from outside this site. The worker's name ("havoc:<ruleset>",
+ * from havocEngine.start) says the ruleset of the page shown: it is loaded before the worker
+ * reports ready and its game compiled right after, not the default ruleset's. Messages in: {id, method, path,
  * body, query}; out: {kind: "progress", stage}, {kind: "ready", ms}, {kind: "failed", reason,
  * detail}, {id, status, body}. tests/engine_parity.mjs runs the same steps under Node.
  */
 const here = new URL("./", import.meta.url);
+const ruleset = (self.name || "").replace(/^havoc:/, ""); // "": the default ruleset (the Ask page's)
 let engine = null;
 
 function post(msg) { self.postMessage(msg); }
@@ -29,7 +32,7 @@ async function start() {
   py.runPython("import sys; sys.path.insert(0, '/havoc'); from havoc import webapi; webapi.setup('/havoc')");
   const handle = py.pyimport("havoc.webapi").handle;
   post({kind: "progress", stage: "rules"});
-  handle("GET", "/api/labels", "", py.toPy({lang: "en"})); // loads the rules from the bundle's cache
+  handle("GET", "/api/labels", "", py.toPy(ruleset ? {lang: "en", ruleset: ruleset} : {lang: "en"})); // loads the rules from the bundle's cache
   engine = {py: py, handle: handle, preload: py.pyimport("havoc.webapi").preload};
   return performance.now() - t0;
 }
@@ -37,7 +40,7 @@ async function start() {
 const ready = start().then(
   function (ms) {
     post({kind: "ready", ms: ms});
-    engine.preload(); // before any question: the game's modules, compiled while the reader types
+    engine.preload(ruleset); // before any question: the page's game's modules, compiled while the reader types
   },
   function (err) {
     post({kind: "failed", reason: err.reason || (/memory|quota|storage/i.test(String(err)) ? "storage" : "start"), detail: String(err)});

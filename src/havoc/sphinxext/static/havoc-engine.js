@@ -1,6 +1,6 @@
 /* havoc: the page's side of the in-browser assistant. Starts the Web Worker of <site>/_engine/
  * (Pyodide + the engine bundle) and passes it the Ask page's API requests; the worker answers
- * with the same JSON as `havoc serve`. window.havocEngine: start(engineURL), request(method,
+ * with the same JSON as `havoc serve`. window.havocEngine: start(engineURL, ruleset), request(method,
  * path, body, query) -> Promise<{status, body}>, onstate(fn) with {stage, ms, reason, detail}.
  */
 (function () {
@@ -12,11 +12,11 @@
     set({stage: "failed", reason: reason, detail: detail});
     Object.keys(pending).forEach(function (id) { pending[id].reject(new Error(reason)); delete pending[id]; });
   }
-  function start(base) {
+  function start(base, ruleset) {  // ruleset: the page's, which the worker loads first ("" = default)
     if (worker || state.stage === "failed") return;
     if (typeof WebAssembly !== "object" || typeof Worker !== "function") { fail("no-wasm", ""); return; }
     set({stage: "loading"});
-    try { worker = new Worker(new URL("worker.js", new URL(base, location.href)), {type: "module"}); }
+    try { worker = new Worker(new URL("worker.js", new URL(base, location.href)), {type: "module", name: "havoc:" + (ruleset || "")}); }
     catch (e) { fail("start", String(e)); return; }
     worker.onmessage = function (ev) {
       var m = ev.data || {};

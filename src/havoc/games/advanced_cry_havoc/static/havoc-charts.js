@@ -208,5 +208,5 @@
       : "engine-" + (s.stage === "idle" ? "loading" : s.stage);
     if (W[key]) stateEl.textContent = W[key];
   });
-  engine.start(D.engine);
+  engine.start(D.engine, D.ruleset); // the worker loads this ruleset first, not the default one
 })();

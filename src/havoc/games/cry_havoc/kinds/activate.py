@@ -20,11 +20,11 @@ def ask_activate(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """Activate: the faction's own Structures that the rules let it activate now."""
-    pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
+    pos, who, eng, lang, nothing, _add, gate, detail, job = report.parts()
     aq0 = probe_query(job, "activate", structure=None, activations=0)
     if gate("activate", aq0, report.label):
         act_ok: list[str] = []
-        act_names: list[str] = []  # the same, for people: "Żniwiarka (Region A)"
+        act_names: list[str] = []  # the same, for people, in the line's case: "Żniwiarki (Region A)"
         for rid in sorted(pos.regions):
             region = pos.regions[rid]
             for s in region.structures:
@@ -33,14 +33,22 @@ def probe(report: Report) -> None:
                 aq = probe_query(job, "activate", structure=s.type, region=rid, activations=0)
                 if passes(eng.evaluate("activate", Context(pos, aq, who, region=region), only=detail(B_STRUCT))):
                     act_ok.append(f"{s.type}@{rid}")
-                    act_names.append(f"{structure_name(s.type, lang)} ({job.rname(rid)})")
-        add(
+                    act_names.append(
+                        # TRANSLATORS: one Structure of the line "Activate — {structures}", in the case that line gives it.
+                        ui("{structure} ({region})", lang).format(
+                            structure=structure_name(s.type, lang), region=job.rname(rid)
+                        )
+                    )
+        names = ", ".join(act_names)
+        report.add(
             "activate",
             report.label,
             bool(act_ok),
             {"structures": act_ok} if act_ok else {},
             [],
-            ", ".join(act_names) or nothing,
+            names or nothing,
+            # TRANSLATORS: a line of what the faction may do now; {structures} lists "{structure} ({region})".
+            ui("Activate — {structures}", lang).format(structures=names) if names else "",
         )
 
 

@@ -52,9 +52,28 @@ class Report:
         self.nothing = ui("nothing in the position to do it with", job.lang)
         self.label = ""  # the probing kind's label, in the asker's language
 
-    def add(self, action: str, label: str, allowed: bool, limits: dict[str, Any], why: list[str], text: str) -> None:
+    def add(
+        self,
+        action: str,
+        label: str,
+        allowed: bool,
+        limits: dict[str, Any],
+        why: list[str],
+        text: str,
+        line: str = "",
+    ) -> None:
+        """One action of the report; ``line`` is its whole sentence where the label and the text
+        make one ("Aktywacja Żniwiarki (Region A)"), else the line is "label — text"."""
         self.actions.append(
-            {"action": action, "allowed": allowed, "limits": limits, "refused-by": why, "label": label, "text": text}
+            {
+                "action": action,
+                "allowed": allowed,
+                "limits": limits,
+                "refused-by": why,
+                "label": label,
+                "text": text,
+                "line": line,
+            }
         )
 
     def gate(self, kind: str, q: Query, label: str) -> bool:
@@ -112,7 +131,7 @@ def ask_legal(job: Job) -> Answer:
     legal.probe_all()
     actions = legal.actions
     allowed = [a for a in actions if a["allowed"]]
-    lines = [f"✓ {a['label']}" + (f" — {a['text']}" if a["text"] else "") for a in allowed]
+    lines = ["✓ " + (a["line"] or a["label"] + (f" — {a['text']}" if a["text"] else "")) for a in allowed]
     refused: dict[tuple[str, ...], list[str]] = {}
     for a in actions:
         if not a["allowed"]:
@@ -135,7 +154,7 @@ def ask_legal(job: Job) -> Answer:
     ans.details = {
         "faction": who,
         "phase": pos.phase,
-        "actions": [{k: v for k, v in a.items() if k not in {"label", "text"}} for a in actions],
+        "actions": [{k: v for k, v in a.items() if k not in {"label", "text", "line"}} for a in actions],
     }
     return ans
 
