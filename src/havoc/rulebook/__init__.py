@@ -14,6 +14,12 @@ from havoc.rulebook.model import Check, Example, Overlay, ParamDef, Part, Rule, 
 DEFAULT_FILE = "default-ruleset"
 
 
+def _with_ruleset(root: Path) -> list[str]:
+    """The folders under ``root`` holding a ruleset.yaml, by name (listed, not ``Path.glob``:
+    no pattern is compiled on every start-up)."""
+    return sorted(n for n in os.listdir(root) if os.path.exists(os.path.join(root, n, "ruleset.yaml")))
+
+
 def default_ruleset(root: Path | None = None) -> str:
     """The name in ``<rules>/default-ruleset``, else the only (or first) ruleset folder."""
     root = root or rules_root()
@@ -24,7 +30,7 @@ def default_ruleset(root: Path | None = None) -> str:
     if name:
         return name
     try:
-        found = sorted(p.parent.name for p in root.glob("*/ruleset.yaml"))
+        found = _with_ruleset(root)
     except OSError:
         found = []
     return found[0] if found else ""
@@ -55,7 +61,7 @@ def ruleset_names(root: Path | None = None) -> list[str]:
     """Every ruleset folder under the rules folder: the default first, then by name."""
     root = root or rules_root()
     try:
-        found = sorted(p.parent.name for p in root.glob("*/ruleset.yaml"))
+        found = _with_ruleset(root)
     except OSError:
         found = []
     default = default_ruleset(root)

@@ -176,9 +176,9 @@ def check_rules(rs: Ruleset) -> list[Any]:
         return []
     from havoc.games.cry_havoc import kind
     from havoc.games.cry_havoc.solo import engine
-    from havoc.games.cry_havoc.ui import has_label
+    from havoc.games.cry_havoc.ui import has_label, label_clashes
 
-    return kind.check(lambda figure: has_label("figure", figure), docs_pages()) + engine.check()
+    return kind.check(lambda figure: has_label("figure", figure), docs_pages()) + label_clashes() + engine.check()
 
 
 def docs_pages() -> Sequence[Path]:
