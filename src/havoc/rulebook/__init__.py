@@ -129,7 +129,19 @@ def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool =
         if use_cache:
             cache.write(folder, result)
     _memo[(folder, key)] = result
+    _latest[folder] = result
     return result
+
+
+_latest: dict[Path, Ruleset] = {}
+
+
+def loaded(ruleset: str, root: Path | None = None) -> Ruleset:
+    """The ruleset as this process last loaded it (else loaded now): for what is read once per
+    process, such as a game's vocabulary, so that the files just read and hashed by :func:`load`
+    are not read and hashed again."""
+    found = _latest.get(ruleset_folder(ruleset, root))
+    return found if found is not None else load(ruleset, root)
 
 
 __all__ = [
@@ -146,5 +158,6 @@ __all__ = [
     "View",
     "load",
     "load_ruleset",
+    "loaded",
     "rules_root",
 ]
