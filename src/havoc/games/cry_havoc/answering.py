@@ -23,7 +23,7 @@ from havoc.games.cry_havoc.kind import broken as broken_kind
 from havoc.games.cry_havoc.kind import get as get_kind
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
-from havoc.games.cry_havoc.ui import faction_name, region_names, ui
+from havoc.games.cry_havoc.ui import _region_names, faction_name, ui
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, texts
 from havoc.interpreter.engine import Engine, RuleResult, engine, merge_figures
@@ -66,7 +66,8 @@ class Job:
     def rname(self, rid: str | None) -> Noun:
         """A Region of the table by its name in the asker's language ("Mgielnia", "Region A")."""
         if self._names is None:
-            self._names = region_names(self.pos.regions, self.lang)
+            # the table's names as named once per table and language (read only here: no copy)
+            self._names = _region_names(tuple(self.pos.regions), self.lang)
         if rid is None:
             return Noun.plain("?")
         return self._names.get(rid) or Noun.plain(rid)
@@ -86,10 +87,8 @@ class Job:
 
 def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
     """Answer one question about one position: its kind's handler does (``kinds/<kind>.py``)."""
-    from havoc.games import cry_havoc as played
-    from havoc.games.cry_havoc import LABELS
-
-    job = Job(engine(rs, pos.variant, played), pos, q, lang, texts(rs, lang, LABELS))
+    played = _game()
+    job = Job(engine(rs, pos.variant, played), pos, q, lang, texts(rs, lang, played.LABELS))
     kind = get_kind(q.kind)
     if kind is None:  # its module is missing or does not load: say where, as `havoc check` does
         raise RulebookError(
@@ -97,8 +96,21 @@ def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
         )
     found: Answer = kind.handle(job)
 
-    found.labels = LABELS
+    found.labels = played.LABELS
     return found
+
+
+def _game() -> Any:
+    """This game's package (imported once, not on every question: the package imports this module)."""
+    global _played
+    if _played is None:
+        from havoc.games import cry_havoc
+
+        _played = cry_havoc
+    return _played
+
+
+_played: Any = None
 
 
 # --- generic kinds ------------------------------------------------------------------
@@ -118,7 +130,8 @@ def finish(
     if verdict is None:
         verdict = not failed
     shown = failed if failed else results
-    decisions = [job.decide(r, n) for r, _, n in shown]
+    t, amendments = job.t, job.eng.view.amendments
+    decisions = [decision(t, amendments, r, n) for r, _, n in shown]
     figs = merge_figures([r for r, _, _ in results])
     if figures:
         figs.update(figures)
@@ -212,6 +225,9 @@ def _literal_compare(e: Any) -> bool:
     return isinstance(arg, list) and any(isinstance(a, (int, str)) and not isinstance(a, bool) for a in arg)
 
 
+_FLIP = {"le": "ge", "lt": "gt", "ge": "le", "gt": "lt", "eq": "eq", "ne": "ne"}  # a ≤ b is b ≥ a
+
+
 def _explain(job: Job, e: Any, ctx: Context, out: list[str]) -> None:
     if not isinstance(e, dict) or len(e) != 1:
         return
@@ -221,7 +237,7 @@ def _explain(job: Job, e: Any, ctx: Context, out: list[str]) -> None:
             if not job.eng.sub(child)(ctx) and not _literal_compare(child):
                 _explain(job, child, ctx, out)
         return
-    flip = {"le": "ge", "lt": "gt", "ge": "le", "gt": "lt", "eq": "eq", "ne": "ne"}
+    flip = _FLIP
     if op not in flip or not isinstance(arg, list) or len(arg) != 2:
         return
     left, right = arg
