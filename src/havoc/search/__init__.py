@@ -51,7 +51,8 @@ class Hit:
 def _engine(fingerprint: str, ruleset: str, lang: str) -> Engine:
     from havoc import rulebook
 
-    return Engine(language_index(rulebook.load(ruleset), lang))
+    # the ruleset engine() has just loaded (with this fingerprint): its files are not read again
+    return Engine(language_index(rulebook.loaded(ruleset), lang))
 
 
 _CHECKED: dict[str, tuple[float, str]] = {}
