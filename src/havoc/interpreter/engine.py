@@ -65,8 +65,9 @@ class RuleResult:
 _new_result = object.__new__
 
 # How many questions of a kind are answered with closures before its checks are compiled as
-# functions: one `havoc ask` never pays for compiling source; a server or a loop soon does.
-_CLOSURE_USES = 3
+# functions (compiling costs about what 50 questions save): one `havoc ask`, or one legal-actions
+# report on a 20-Region table (21 move probes), never pays for it; a server or a loop soon does.
+_CLOSURE_USES = 50
 
 
 class Engine:
