@@ -313,6 +313,12 @@ class _Gen:
         self.depth = depth
         return t
 
+    def num(self, value: str) -> str:
+        """``_num(value)`` into a temporary; a plain int (most operands) is itself, without the call."""
+        n = self.temp()
+        self.emit(f"{n} = {value} if {value}.__class__ is int else _num({value})")
+        return n
+
     def table(self, op: str, args: list[Any]) -> str:
         spec = OPS[op]
         fn = self.const(spec.evaluate)
@@ -328,19 +334,15 @@ class _Gen:
             self.emit("try:")
             self.depth += 1
             a = self.expr(args[0])
-            n = self.temp()
-            self.emit(f"{n} = _num({a})")
-            b = self.expr(args[1])
-            self.emit(f"{t} = {fn}({n}, _num({b}))")
+            n = self.num(a)
+            b = self.num(self.expr(args[1]))
+            self.emit(f"{t} = {fn}({n}, {b})")
             self.depth -= 1
             self.emit("except ZeroDivisionError:")
             self.emit(' raise ExprError("division by zero") from None')
             return t
         nums = []
         for x in args:
-            value = self.expr(x)
-            n = self.temp()
-            self.emit(f"{n} = _num({value})")
-            nums.append(n)
+            nums.append(self.num(self.expr(x)))
         self.emit(f"{t} = {fn}({', '.join(nums)})")
         return t
