@@ -136,6 +136,11 @@ def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool =
 _latest: dict[Path, Ruleset] = {}
 
 
+def fingerprint(ruleset: str | None = None, root: Path | None = None) -> str:
+    """The fingerprint :func:`load` would give the ruleset as its files are now, without loading it."""
+    return cache.fingerprint(ruleset_folder(ruleset or default_ruleset(root), root))
+
+
 def loaded(ruleset: str, root: Path | None = None) -> Ruleset:
     """The ruleset as this process last loaded it (else loaded now): for what is read once per
     process, such as a game's vocabulary, so that the files just read and hashed by :func:`load`
@@ -156,6 +161,7 @@ __all__ = [
     "Section",
     "Term",
     "View",
+    "fingerprint",
     "load",
     "load_ruleset",
     "loaded",
