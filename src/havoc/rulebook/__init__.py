@@ -5,10 +5,27 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from havoc.errors import Problem, RulebookError
 from havoc.rulebook import cache
-from havoc.rulebook.model import Check, Example, Overlay, ParamDef, Part, Rule, Ruleset, Section, Term, View
+
+if TYPE_CHECKING:
+    from havoc.rulebook.model import Check, Example, Overlay, ParamDef, Part, Rule, Ruleset, Section, Term, View
+
+# The model's classes, imported when first named (``from havoc.rulebook import Ruleset``) or when a
+# cached ruleset is read: a command that needs only the rules' fingerprint (``havoc lookup``) never
+# builds them.
+_MODEL = frozenset({"Check", "Example", "Overlay", "ParamDef", "Part", "Rule", "Ruleset", "Section", "Term", "View"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODEL:
+        from havoc.rulebook import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # The ruleset commands use when none is named is data: the one line of ``rules/default-ruleset``.
 DEFAULT_FILE = "default-ruleset"

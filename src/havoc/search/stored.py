@@ -15,11 +15,13 @@ callable, atomic writes) under a key over exactly what the index is made from:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from havoc import cache
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_sources
-from havoc.rulebook.model import Ruleset
+
+if TYPE_CHECKING:
+    from havoc.rulebook.model import Ruleset
 
 _HERE = Path(__file__).parent
 _CODE = [_HERE / n for n in ("index.py", "players.py", "text.py", "query.py", "stored.py")] + [
