@@ -166,9 +166,9 @@ class Engine:
             figures = {name: self.source(e) for name, e in check.figures.items()}
         except (SyntaxError, RecursionError, MemoryError):
             return
-        cr.applies, cr.requires = applies, requires
-        cr.figures.clear()  # the same dict: a figure is looked up in it while a check is evaluated
-        cr.figures.update(figures)
+        # new objects, never the old ones changed: a thread answering with the closures meanwhile
+        # (a server) finishes with them; either form gives the same answer
+        cr.applies, cr.requires, cr.figures = applies, requires, figures
 
     def source(self, e: Any) -> Compiled:
         return compile_source(e, self.param, self.resolve)
