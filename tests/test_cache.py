@@ -182,3 +182,17 @@ def test_positions_and_catalogs_use_the_same_cache() -> None:
     for entry in _entries("position"):
         entry.write_bytes(entry.read_bytes()[:-5] + b"xxxxx")
     assert api.legal(Path(__file__).parent / "fixtures/assistant/twenty.yaml").verdict is not None
+
+
+def test_what_is_read_once_per_process_reuses_the_ruleset_just_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's vocabulary (read once per process) takes the ruleset ``load`` has just read and
+    hashed, instead of reading and hashing every rule file a second time."""
+    rs = rulebook.load("cry-havoc")
+
+    def no_reading(*args: object) -> None:
+        raise AssertionError("the rule files were read again")
+
+    monkeypatch.setattr(rulebook.cache, "Snapshot", no_reading)
+    assert rulebook.loaded("cry-havoc") is rs
+    with pytest.raises(AssertionError, match="read again"):
+        rulebook.load("cry-havoc")  # load itself always looks at the files as they are now

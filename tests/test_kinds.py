@@ -7,6 +7,7 @@ missing any of them is a located problem (the declaring file and the kind's name
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from havoc.cli import main
 from havoc.errors import Problem, RulebookError
 from havoc.games.cry_havoc import kind as registry
 from havoc.i18n import locales_root
+
+LEAVE = Path(__file__).parent / "fixtures" / "assistant" / "leave-8-vs-3.yaml"
 
 _TOY = """\
 from havoc.games.cry_havoc.answering import generic
@@ -340,6 +343,34 @@ def test_a_kind_may_name_its_own_figures(tmp_path: Path, monkeypatch: pytest.Mon
     assert "without a label" in _check([kind])[0].message
     kind.figure_words = {"toys-held": "toys held"}
     assert _check([kind]) == []
+
+
+def test_a_kind_may_not_relabel_a_shared_figure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shared figure labels are looked up first (naming a figure imports no kind's module), so a
+    kind's own words for one of them would never show: ``havoc check`` says so."""
+    from havoc.games.cry_havoc.ui import label_clashes
+
+    kind = _toy(tmp_path, monkeypatch)
+    assert label_clashes([kind]) == []
+    kind.figure_words = {"must-discard": "cards to throw away"}
+    (problem,) = label_clashes([kind])
+    assert "'must-discard'" in problem.message and "hand-size" in problem.message
+    assert label_clashes() == []  # the shipped kinds
+
+
+def test_answering_a_move_imports_no_other_kinds_module() -> None:
+    """A short ``havoc ask`` about a move loads the move kind (and the report it shares code
+    with), not every kind's module to find the labels of its figures."""
+    code = (
+        "import sys\n"
+        "from havoc import api\n"
+        "from havoc.interpreter.answer import render_text\n"
+        f"a = api.ask({str(LEAVE)!r}, ['move', 'humans', 'from=example-a', 'to=example-b', 'units=2'], 'pl')\n"
+        "render_text(a, True); a.to_dict()\n"
+        "print(sorted(m for m in sys.modules if m.startswith('havoc.games.cry_havoc.kinds.')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['havoc.games.cry_havoc.kinds.legal', 'havoc.games.cry_havoc.kinds.move']"
 
 
 def test_asking_a_kind_whose_module_does_not_load_is_a_located_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -56,3 +56,23 @@ def test_the_key_follows_the_catalogs(fresh: Path, monkeypatch: pytest.MonkeyPat
     assert stored.key(rs) == before  # the same bytes elsewhere: the same index
     (copy / "rules.po").write_bytes((copy / "rules.po").read_bytes() + b'\nmsgid "x"\nmsgstr "y"\n')
     assert stored.key(rs) != before
+
+
+def test_a_lookup_with_the_index_stored_does_not_load_the_ruleset(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``havoc lookup`` needs the ruleset's fingerprint (its files read and hashed) to find the
+    stored index, not the ruleset itself: a warm lookup unpickles no rulebook."""
+    import havoc.search as search
+
+    monkeypatch.setattr(search, "_CHECKED", {})
+    search._engine.cache_clear()
+    expected = search.lookup("retreat from battle", "pl")  # builds and stores the index
+    monkeypatch.setattr(stored, "_memo", {})  # as in a new process
+    monkeypatch.setattr(search, "_CHECKED", {})
+    search._engine.cache_clear()
+
+    def no_load(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the ruleset was loaded")
+
+    monkeypatch.setattr(rulebook, "load", no_load)
+    assert search.lookup("retreat from battle", "pl") == expected
+    search._engine.cache_clear()

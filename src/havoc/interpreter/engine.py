@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from havoc.errors import HavocError, Problem, RulebookError
-from havoc.interpreter.expr import Compiled, Context, ExprError, compile_expr, rule_error
+from havoc.interpreter.expr import Compiled, Context, ExprError, compile_expr, compile_source, rule_error
 from havoc.rulebook.model import Rule, Ruleset
 
 
@@ -29,7 +29,7 @@ class FactSource(Protocol):
 class CompiledRule:
     """A rule's check, compiled: ``applies``/``requires``/``figures`` as closures."""
 
-    __slots__ = ("applies", "figures", "needs", "requires", "rule")
+    __slots__ = ("applies", "fast", "figures", "needs", "requires", "rule")
 
     def __init__(
         self,
@@ -44,6 +44,7 @@ class CompiledRule:
         self.requires = requires
         self.figures = figures
         self.needs = needs  # what a question must supply: from, to, region, structure, skill, objectives
+        self.fast = False  # compiled as functions (Engine._speed_up), not closures
 
 
 class RuleResult:
@@ -59,6 +60,14 @@ class RuleResult:
 
     def __repr__(self) -> str:
         return f"RuleResult({self.rule.id}, passed={self.passed}, figures={self.figures}, facts={self.facts})"
+
+
+_new_result = object.__new__
+
+# How many questions of a kind are answered with closures before its checks are compiled as
+# functions (compiling costs about what 50 questions save): one `havoc ask`, or one legal-actions
+# report on a 20-Region table (21 move probes), never pays for it; a server or a loop soon does.
+_CLOSURE_USES = 50
 
 
 class Engine:
@@ -80,6 +89,8 @@ class Engine:
                 for kind in rule.check.queries:
                     self._pending.setdefault(kind, []).append(rule)
         self._compiled: dict[str, CompiledRule] = {}
+        self._first: dict[str, list[CompiledRule]] = {}  # compiled as closures, not yet asked often
+        self._asked: dict[str, int] = {}
         self._subs: dict[int, tuple[Any, Compiled]] = {}
 
     def _compile(self, rule: Rule) -> CompiledRule:
@@ -127,35 +138,76 @@ class Engine:
         return value
 
     def rules_for(self, kind: str) -> list[CompiledRule]:
+        """The compiled checks of ``kind``, in reading order: as closures for its first questions
+        (a short process compiles no source), as functions once it is asked about again and again."""
         found = self.by_kind.get(kind)
         if found is None:
-            found = self.by_kind[kind] = [self._compile(rule) for rule in self._pending.get(kind, ())]
+            found = self._first.get(kind)
+            if found is None:
+                found = self._first[kind] = [self._compile(rule) for rule in self._pending.get(kind, ())]
+            self._asked[kind] = asked = self._asked.get(kind, 0) + 1
+            if asked > _CLOSURE_USES:
+                for cr in found:
+                    self._speed_up(cr)
+                self.by_kind[kind] = found
         return found
+
+    def _speed_up(self, cr: CompiledRule) -> None:
+        """A rule's check as Python functions (:func:`compile_source`), in place: every list and
+        probe holding the rule gets them. A check too deeply nested for Python keeps its closures."""
+        if cr.fast:
+            return
+        cr.fast = True
+        check = cr.rule.check
+        assert check is not None
+        try:
+            applies = self.source(check.applies_if) if check.applies_if is not None else None
+            requires = self.source(check.requires) if check.requires is not None else None
+            figures = {name: self.source(e) for name, e in check.figures.items()}
+        except (SyntaxError, RecursionError, MemoryError):
+            return
+        # new objects, never the old ones changed: a thread answering with the closures meanwhile
+        # (a server) finishes with them; either form gives the same answer
+        cr.applies, cr.requires, cr.figures = applies, requires, figures
+
+    def source(self, e: Any) -> Compiled:
+        return compile_source(e, self.param, self.resolve)
 
     def evaluate(self, kind: str, ctx: Context, only: Callable[[CompiledRule], bool] | None = None) -> list[RuleResult]:
         """Every rule of ``kind`` that applies in ``ctx``, with its verdict, figures and facts."""
         out: list[RuleResult] = []
+        add = out.append
+        new = _new_result
         for cr in self.by_kind.get(kind) or self.rules_for(kind):
             if only is not None and not only(cr):
                 continue
             # evaluate_rule, inline: this loop is most of what answering a question costs
             used: dict[str, Any] = {}
+            figures = cr.figures
             figs: dict[str, Any] = {}
             ctx.used = used
             ctx.figs = figs
-            ctx.fig_src = cr.figures
+            ctx.fig_src = figures
             try:
-                if cr.applies is not None and not cr.applies(ctx):
+                applies = cr.applies
+                if applies is not None and not applies(ctx):
                     continue
-                for name, fn in cr.figures.items():
-                    if name not in figs:  # a figure another one used is already there
-                        figs[name] = fn(ctx)
-                passed = bool(cr.requires(ctx)) if cr.requires is not None else None
+                if figures:
+                    for name, fn in figures.items():
+                        if name not in figs:  # a figure another one used is already there
+                            figs[name] = fn(ctx)
+                requires = cr.requires
+                passed = bool(requires(ctx)) if requires is not None else None
             except HavocError:
                 raise
             except (ExprError, TypeError, ValueError, ArithmeticError) as exc:
                 raise rule_error(cr.rule.loc.file, cr.rule.loc.line, cr.rule.id, exc) from None
-            out.append(RuleResult(cr.rule, passed, figs, used))
+            r = new(RuleResult)  # RuleResult(cr.rule, passed, figs, used), without the call of __init__
+            r.rule = cr.rule
+            r.passed = passed
+            r.figures = figs
+            r.facts = used
+            add(r)
         return out
 
     def evaluate_rule(self, cr: CompiledRule, ctx: Context) -> RuleResult | None:

@@ -197,3 +197,152 @@ def _figure(ctx: Context, name: str) -> Any:
 def rule_error(file: str, line: int, rule_id: str, exc: Exception) -> RulebookError:
     """A check that failed to evaluate is a bug in the rules, located at the rule."""
     return RulebookError([Problem(file, line, f"rule {rule_id}.check: {exc}")])
+
+
+# --- checks as Python functions -----------------------------------------------------------------
+# A check asked about over and over (a server, a program asking thousands of questions) is
+# compiled a second time, into one Python function per expression: the same operations in the
+# same order (facts read and cited in the same order, the same short-circuits and errors), without
+# a closure call per operand. Only expressions compile_expr has already accepted come here.
+
+
+def compile_source(e: Any, params: Callable[[str], Any], resolve: Resolver) -> Compiled:
+    """``e`` (already compiled by :func:`compile_expr`, so known to be valid) as one function."""
+    gen = _Gen(params, resolve)
+    result = gen.expr(e)
+    # the fact cache and the record of facts read, looked up once: no fact re-points them (the
+    # engine sets ``used`` before each check, and a figure's check shares its rule's)
+    head = " cache = ctx.cache\n used = ctx.used\n" if gen.reads_facts else ""
+    source = "def check(ctx):\n" + head + "".join(line + "\n" for line in gen.lines) + f" return {result}\n"
+    env = gen.env
+    exec(source, env)  # the source is made of temporaries and constants this module names, never of rule text
+    check: Compiled = env["check"]
+    return check
+
+
+def _compare_error(op: str, a: Any, b: Any) -> ExprError:
+    return ExprError(f"{op}: cannot compare {a!r} with {b!r}")
+
+
+class _Gen:
+    """Statements that evaluate one expression into temporaries (``t0``, ``t1`` …)."""
+
+    def __init__(self, params: Callable[[str], Any], resolve: Resolver) -> None:
+        self.params = params
+        self.resolve = resolve
+        self.lines: list[str] = []
+        self.depth = 1
+        self.env: dict[str, Any] = {
+            "_MISS": _MISS,
+            "_num": _num,
+            "_figure": _figure,
+            "ExprError": ExprError,
+            "_compare_error": _compare_error,
+        }
+        self.count = 0
+        self.reads_facts = False
+
+    def emit(self, line: str) -> None:
+        self.lines.append(" " * self.depth + line)
+
+    def temp(self) -> str:
+        self.count += 1
+        return f"t{self.count}"
+
+    def const(self, value: Any) -> str:
+        name = f"k{len(self.env)}"
+        self.env[name] = value
+        return name
+
+    def expr(self, e: Any) -> str:
+        if e is None or isinstance(e, (bool, int, float, str)):
+            return self.const(e)
+        if isinstance(e, list):
+            parts = [self.expr(x) for x in e]
+            t = self.temp()
+            self.emit(f"{t} = [{', '.join(parts)}]")
+            return t
+        ((op, arg),) = e.items()
+        if op == "fact":
+            return self.fact(str(arg))
+        if op == "param":
+            return self.const(self.params(str(arg)))
+        if op == "figure":
+            t = self.temp()
+            self.emit(f"{t} = _figure(ctx, {self.const(str(arg))})")
+            return t
+        if op == "not":
+            inner = self.expr(arg)
+            t = self.temp()
+            self.emit(f"{t} = not {inner}")
+            return t
+        if op in ("all", "any"):
+            return self.chain(op == "all", list(arg))
+        if op == "in":
+            needle = self.expr(arg[0])
+            hay = self.const(tuple(arg[1]) if isinstance(arg[1], list) else ())
+            t = self.temp()
+            self.emit(f"{t} = {needle} in {hay}")
+            return t
+        return self.table(op, arg if isinstance(arg, list) else [])
+
+    def fact(self, name: str) -> str:
+        found = self.resolve(name)
+        if found is None:
+            raise ExprError(f"unknown fact {name!r} (the game does not implement it)")
+        impl, subject = found
+        key, fn, t = self.const(name), self.const(impl.fn), self.temp()
+        self.reads_facts = True
+        self.emit(f"{t} = cache.get({key}, _MISS)")
+        self.emit(f"if {t} is _MISS:")
+        call = f"{fn}(ctx)" if subject is None else f"{fn}(ctx, ctx.subject({self.const(subject)}))"
+        self.emit(f" {t} = cache[{key}] = {call}")
+        self.emit(f"used[{key}] = {t}")
+        return t
+
+    def chain(self, every: bool, args: list[Any]) -> str:
+        """``all`` (``every``) or ``any``: stops at the first operand that decides, as the closures do."""
+        t = self.temp()
+        self.emit(f"{t} = {not every}")
+        depth = self.depth
+        for a in args:
+            value = self.expr(a)
+            self.emit(f"if {value}:" if every else f"if not {value}:")
+            self.depth += 1
+        self.emit(f"{t} = {every}")
+        self.depth = depth
+        return t
+
+    def num(self, value: str) -> str:
+        """``_num(value)`` into a temporary; a plain int (most operands) is itself, without the call."""
+        n = self.temp()
+        self.emit(f"{n} = {value} if {value}.__class__ is int else _num({value})")
+        return n
+
+    def table(self, op: str, args: list[Any]) -> str:
+        spec = OPS[op]
+        fn = self.const(spec.evaluate)
+        t = self.temp()
+        if spec.result == "bool":  # a comparison: both operands, then the operator
+            a, b = self.expr(args[0]), self.expr(args[1])
+            self.emit("try:")
+            self.emit(f" {t} = bool({fn}({a}, {b}))")
+            self.emit("except TypeError:")
+            self.emit(f" raise _compare_error({self.const(op)}, {a}, {b}) from None")
+            return t
+        if len(args) == 2:  # binary: a division by zero anywhere inside is the rule's error
+            self.emit("try:")
+            self.depth += 1
+            a = self.expr(args[0])
+            n = self.num(a)
+            b = self.num(self.expr(args[1]))
+            self.emit(f"{t} = {fn}({n}, {b})")
+            self.depth -= 1
+            self.emit("except ZeroDivisionError:")
+            self.emit(' raise ExprError("division by zero") from None')
+            return t
+        nums = []
+        for x in args:
+            nums.append(self.num(self.expr(x)))
+        self.emit(f"{t} = {fn}({', '.join(nums)})")
+        return t

@@ -5,13 +5,36 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from havoc.errors import Problem, RulebookError
 from havoc.rulebook import cache
-from havoc.rulebook.model import Check, Example, Overlay, ParamDef, Part, Rule, Ruleset, Section, Term, View
+
+if TYPE_CHECKING:
+    from havoc.rulebook.model import Check, Example, Overlay, ParamDef, Part, Rule, Ruleset, Section, Term, View
+
+# The model's classes, imported when first named (``from havoc.rulebook import Ruleset``) or when a
+# cached ruleset is read: a command that needs only the rules' fingerprint (``havoc lookup``) never
+# builds them.
+_MODEL = frozenset({"Check", "Example", "Overlay", "ParamDef", "Part", "Rule", "Ruleset", "Section", "Term", "View"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODEL:
+        from havoc.rulebook import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # The ruleset commands use when none is named is data: the one line of ``rules/default-ruleset``.
 DEFAULT_FILE = "default-ruleset"
+
+
+def _with_ruleset(root: Path) -> list[str]:
+    """The folders under ``root`` holding a ruleset.yaml, by name (listed, not ``Path.glob``:
+    no pattern is compiled on every start-up)."""
+    return sorted(n for n in os.listdir(root) if os.path.exists(os.path.join(root, n, "ruleset.yaml")))
 
 
 def default_ruleset(root: Path | None = None) -> str:
@@ -24,7 +47,7 @@ def default_ruleset(root: Path | None = None) -> str:
     if name:
         return name
     try:
-        found = sorted(p.parent.name for p in root.glob("*/ruleset.yaml"))
+        found = _with_ruleset(root)
     except OSError:
         found = []
     return found[0] if found else ""
@@ -55,7 +78,7 @@ def ruleset_names(root: Path | None = None) -> list[str]:
     """Every ruleset folder under the rules folder: the default first, then by name."""
     root = root or rules_root()
     try:
-        found = sorted(p.parent.name for p in root.glob("*/ruleset.yaml"))
+        found = _with_ruleset(root)
     except OSError:
         found = []
     default = default_ruleset(root)
@@ -123,7 +146,24 @@ def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool =
         if use_cache:
             cache.write(folder, result)
     _memo[(folder, key)] = result
+    _latest[folder] = result
     return result
+
+
+_latest: dict[Path, Ruleset] = {}
+
+
+def fingerprint(ruleset: str | None = None, root: Path | None = None) -> str:
+    """The fingerprint :func:`load` would give the ruleset as its files are now, without loading it."""
+    return cache.fingerprint(ruleset_folder(ruleset or default_ruleset(root), root))
+
+
+def loaded(ruleset: str, root: Path | None = None) -> Ruleset:
+    """The ruleset as this process last loaded it (else loaded now): for what is read once per
+    process, such as a game's vocabulary, so that the files just read and hashed by :func:`load`
+    are not read and hashed again."""
+    found = _latest.get(ruleset_folder(ruleset, root))
+    return found if found is not None else load(ruleset, root)
 
 
 __all__ = [
@@ -138,7 +178,9 @@ __all__ = [
     "Section",
     "Term",
     "View",
+    "fingerprint",
     "load",
     "load_ruleset",
+    "loaded",
     "rules_root",
 ]

@@ -9,12 +9,16 @@ verification are :mod:`havoc.cache`'s.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from havoc import __version__
 from havoc import cache as store
 from havoc.cache import cache_dir
-from havoc.rulebook.model import Ruleset
+
+if TYPE_CHECKING:
+    from havoc.rulebook.model import Ruleset
 
 _CODE = [Path(__file__).with_name(n) for n in ("model.py", "loader.py", "schema.py", "cache.py")] + [
     Path(__file__).parent.parent / n for n in ("markup.py", "yamlio.py", "cache.py")
@@ -36,7 +40,8 @@ class Snapshot:
         paths: list[Path] = []
         for folder in (root, *(root / s for s in SUBFOLDERS)):
             try:
-                paths.extend(sorted(p for p in folder.glob("*.yaml")))
+                # the names, not Path.glob: no pattern is compiled on every start-up
+                paths.extend(sorted(folder / n for n in os.listdir(folder) if n.endswith(".yaml")))
             except OSError:
                 continue
             if len(paths) > MAX_FILES:
@@ -75,6 +80,8 @@ def fingerprint(root: Path) -> str:
 
 
 def read(root: Path, key: str) -> Ruleset | None:
+    from havoc.rulebook.model import Ruleset
+
     ruleset = store.get(f"rules-{root.name}", key, Ruleset)
     return ruleset if ruleset is not None and ruleset.fingerprint == key else None
 

@@ -16,7 +16,7 @@ from havoc.errors import InputError, Problem
 from havoc.i18n import LANGUAGES
 from havoc.record import record
 from havoc.search.query import Engine
-from havoc.search.stored import language_index
+from havoc.search.stored import language_index, stored_index
 
 __all__ = ["Hit", "engine", "lookup"]
 
@@ -49,9 +49,12 @@ class Hit:
 
 @lru_cache(maxsize=8)
 def _engine(fingerprint: str, ruleset: str, lang: str) -> Engine:
-    from havoc import rulebook
+    found = stored_index(fingerprint, lang)
+    if found is None:  # built (or stored by another fingerprint) from the ruleset itself
+        from havoc import rulebook
 
-    return Engine(language_index(rulebook.load(ruleset), lang))
+        found = language_index(rulebook.load(ruleset), lang)
+    return Engine(found)
 
 
 _CHECKED: dict[str, tuple[float, str]] = {}
@@ -73,7 +76,7 @@ def engine(lang: str = "en", ruleset: str | None = None) -> Engine:
     now = time.monotonic()
     checked = _CHECKED.get(name)
     if checked is None or now - checked[0] > RECHECK_SECONDS:
-        checked = _CHECKED[name] = (now, rulebook.load(name).fingerprint)
+        checked = _CHECKED[name] = (now, rulebook.fingerprint(name))  # the files read and hashed, not loaded
     return _engine(checked[1], name, lang)
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from havoc.search import text as T
@@ -127,7 +128,7 @@ class Engine:
         # the same postings as (document, score) pairs (a faster loop in Python), made for a key
         # when a query first reads it: a short `havoc lookup` reads a handful of thousands
         self._pairs: dict[str, list[tuple[int, float]]] = {}
-        self._tokens: dict[str, list[tuple[int, int, frozenset[str]]]] = {}
+        self._tokens: dict[str, list[tuple[int, int, Sequence[str]]]] = {}
 
     def _pairs_of(self, key: str) -> list[tuple[int, float]]:
         """The postings of ``key`` as (document, score) pairs."""
@@ -347,7 +348,9 @@ class Engine:
         """A window of ``text`` around its matched words, and where those words are in it."""
         toks = self._tokens.get(text)
         if toks is None:
-            toks = self._tokens[text] = [(s, e, frozenset(self.vocab.get(T.fold(w), ()))) for s, e, w in T.spans(text)]
+            # each word's keys as the vocabulary holds them (a frozenset each cost a lookup its time)
+            vocab, fold = self.vocab, T.fold
+            toks = self._tokens[text] = [(s, e, vocab.get(fold(w), ())) for s, e, w in T.spans(text)]
         hits = [(s, e) for s, e, ks in toks if not keys.isdisjoint(ks)]
         start, end = 0, len(text)
         if len(text) > width:

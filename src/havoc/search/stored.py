@@ -15,11 +15,13 @@ callable, atomic writes) under a key over exactly what the index is made from:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from havoc import cache
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_sources
-from havoc.rulebook.model import Ruleset
+
+if TYPE_CHECKING:
+    from havoc.rulebook.model import Ruleset
 
 _HERE = Path(__file__).parent
 _CODE = [_HERE / n for n in ("index.py", "players.py", "text.py", "query.py", "stored.py")] + [
@@ -30,11 +32,17 @@ _memo: dict[tuple[str, str], dict[str, Any]] = {}  # (index key, lang) -> that l
 
 
 def key(rs: Ruleset) -> str:
-    """The index's cache key: the ruleset's fingerprint, the catalogs and the search code.
+    """The index's cache key: the ruleset's fingerprint, the catalogs and the search code."""
+    return fingerprint_key(rs.fingerprint)
+
+
+def fingerprint_key(fingerprint: str) -> str:
+    """The index's cache key from the ruleset's fingerprint (which covers every rule file and
+    its path, so names the ruleset), the catalogs and the search code.
 
     Made from the files as they are now on every call (a couple of milliseconds), so an edited
     catalog is never answered from an index of the text before it."""
-    chunks = [rs.id.encode(), rs.fingerprint.encode()]
+    chunks = [fingerprint.encode()]
     for lang in LANGUAGES:
         if lang != SOURCE_LANGUAGE:
             for path, data in catalog_sources(lang):
@@ -59,18 +67,30 @@ def language_index(rs: Ruleset, lang: str) -> dict[str, Any]:
 
         return for_language(build(rs), lang)
     k = key(rs)
+    found = _stored(k, lang)
+    if found is None:
+        from havoc.search.index import build, for_language  # the analysis only on a miss
+
+        index = build(rs)
+        for other in LANGUAGES:
+            part = for_language(index, other)
+            cache.put(f"search-{other}", k, part)
+            _memo[(k, other)] = part
+        found = _memo[(k, lang)]
+    return found
+
+
+def stored_index(fingerprint: str, lang: str) -> dict[str, Any] | None:
+    """One language's part of the index of the ruleset with this fingerprint, when this process
+    or the disk cache has it (``havoc lookup`` then never loads the ruleset itself); else None."""
+    return _stored(fingerprint_key(fingerprint), lang) if fingerprint else None
+
+
+def _stored(k: str, lang: str) -> dict[str, Any] | None:
     found = _memo.get((k, lang))
     if found is None:
         found = cache.get(f"search-{lang}", k, dict)
         if found is None or found.get("lang") != lang or not isinstance(found.get("docs"), list):
-            from havoc.search.index import build, for_language  # the analysis only on a miss
-
-            index = build(rs)
-            for other in LANGUAGES:
-                part = for_language(index, other)
-                cache.put(f"search-{other}", k, part)
-                _memo[(k, other)] = part
-            found = _memo[(k, lang)]
-        else:
-            _memo[(k, lang)] = found
+            return None
+        _memo[(k, lang)] = found
     return found

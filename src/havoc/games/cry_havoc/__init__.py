@@ -6,7 +6,7 @@ called, so naming the game (a ruleset's ``game`` key) costs nothing until a ques
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -136,9 +136,15 @@ def question_schema() -> dict[str, Any]:
 
 
 def answer(rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer:
-    from havoc.games.cry_havoc.answering import answer as answer_question
+    global _answer
+    if _answer is None:  # imported on the first question, not with the package; then kept
+        from havoc.games.cry_havoc.answering import answer as answer_question
 
-    return answer_question(rs, pos, question, lang)
+        _answer = answer_question
+    return _answer(rs, pos, question, lang)
+
+
+_answer: Callable[[Ruleset, Any, Any, str], Answer] | None = None
 
 
 def site_words() -> dict[str, dict[str, str]]:
@@ -189,9 +195,9 @@ def check_rules(rs: Ruleset) -> list[Any]:
         return []
     from havoc.games.cry_havoc import kind
     from havoc.games.cry_havoc.solo import engine
-    from havoc.games.cry_havoc.ui import has_label
+    from havoc.games.cry_havoc.ui import has_label, label_clashes
 
-    return kind.check(lambda figure: has_label("figure", figure), docs_pages()) + engine.check()
+    return kind.check(lambda figure: has_label("figure", figure), docs_pages()) + label_clashes() + engine.check()
 
 
 def docs_pages() -> Sequence[Path]:

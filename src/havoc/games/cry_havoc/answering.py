@@ -20,7 +20,7 @@ from havoc.games.cry_havoc.kind import broken as broken_kind
 from havoc.games.cry_havoc.kind import get as get_kind
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
-from havoc.games.cry_havoc.ui import faction_name, region_names, ui
+from havoc.games.cry_havoc.ui import _region_names, faction_name, ui
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, texts
 from havoc.interpreter.engine import Engine, RuleResult, engine, merge_figures
@@ -63,7 +63,8 @@ class Job:
     def rname(self, rid: str | None) -> Noun:
         """A Region of the table by its name in the asker's language ("Mgielnia", "Region A")."""
         if self._names is None:
-            self._names = region_names(self.pos.regions, self.lang)
+            # the table's names as named once per table and language (read only here: no copy)
+            self._names = _region_names(tuple(self.pos.regions), self.lang)
         if rid is None:
             return Noun.plain("?")
         return self._names.get(rid) or Noun.plain(rid)
@@ -83,10 +84,8 @@ class Job:
 
 def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
     """Answer one question about one position: its kind's handler does (``kinds/<kind>.py``)."""
-    from havoc.games import cry_havoc as played
-    from havoc.games.cry_havoc import LABELS
-
-    job = Job(engine(rs, pos.variant, played), pos, q, lang, texts(rs, lang, LABELS))
+    played = _game()
+    job = Job(engine(rs, pos.variant, played), pos, q, lang, texts(rs, lang, played.LABELS))
     kind = get_kind(q.kind)
     if kind is None:  # its module is missing or does not load: say where, as `havoc check` does
         raise RulebookError(
@@ -94,8 +93,21 @@ def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
         )
     found: Answer = kind.handle(job)
 
-    found.labels = LABELS
+    found.labels = played.LABELS
     return found
+
+
+def _game() -> Any:
+    """This game's package (imported once, not on every question: the package imports this module)."""
+    global _played
+    if _played is None:
+        from havoc.games import cry_havoc
+
+        _played = cry_havoc
+    return _played
+
+
+_played: Any = None
 
 
 # --- generic kinds ------------------------------------------------------------------
@@ -115,7 +127,8 @@ def finish(
     if verdict is None:
         verdict = not failed
     shown = failed if failed else results
-    decisions = [job.decide(r, n) for r, _, n in shown]
+    t, amendments = job.t, job.eng.view.amendments
+    decisions = [decision(t, amendments, r, n) for r, _, n in shown]
     figs = merge_figures([r for r, _, _ in results])
     if figures:
         figs.update(figures)

@@ -27,8 +27,8 @@ def _ruleset() -> Ruleset:
     from havoc import rulebook
 
     if RULES_FOLDER in rulebook.ruleset_names():
-        return rulebook.load(RULES_FOLDER)
-    return rulebook.load(str(Path(__file__).resolve().parents[4] / "rules" / RULES_FOLDER))
+        return rulebook.loaded(RULES_FOLDER)
+    return rulebook.loaded(str(Path(__file__).resolve().parents[4] / "rules" / RULES_FOLDER))
 
 
 def _vocabulary() -> dict[str, Any]:

@@ -9,11 +9,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from havoc.games.cry_havoc import words
 from havoc.grammar import Noun, noun
 from havoc.i18n import UI_CONTEXT as CONTEXT
 from havoc.i18n import message_language, nui, set_message_language, translator, ui, yes_no
+
+if TYPE_CHECKING:
+    from havoc.errors import Problem
+    from havoc.games.cry_havoc.kind import QuestionKind
 
 __all__ = [
     "CONTEXT",
@@ -206,7 +211,10 @@ def value_text(value: object, lang: str = "en", values: str | None = None) -> st
         named = _words.get(lang)
         if named is None:
             named = _words[lang] = _value_words(lang)
-        return named.get(value, value)
+        found = named.get(value)
+        if found is None and value.startswith("tiebreak-"):  # a tie-breaker a kind names itself
+            found = _kind_figure_labels(lang).get(value)
+        return value if found is None else found
     return str(value)
 
 
@@ -229,8 +237,9 @@ def _value_words(lang: str) -> dict[str, str]:
         "exhausted": ui("exhausted", lang),
         **{k: structure_name(k, lang) for k in words.STRUCTURES},
         **{k: skill_name(k, lang) for k in words.SKILLS},
-        # "tie-broken-by" lists tie-breaker figures: name them as their labels do
-        **{k: v for k, v in _figure_labels(lang).items() if k.startswith("tiebreak-")},
+        # "tie-broken-by" lists tie-breaker figures: name them as their labels do (a kind's own
+        # tie-breakers are looked up in value_text, so naming a value imports no kind's module)
+        **{k: v for k, v in _shared_figure_labels(lang).items() if k.startswith("tiebreak-")},
     }
 
 
@@ -240,9 +249,35 @@ _words: dict[str, dict[str, str]] = {}
 def _figure_labels(lang: str) -> dict[str, str]:
     """Labels of the figures the rules and mechanisms report (unknown ones show their ID): the
     ones several kinds give, here, then the ones a kind declares itself (``figure_words``)."""
+    return {**_shared_figure_labels(lang), **_kind_figure_labels(lang)}
+
+
+def _kind_figure_labels(lang: str) -> dict[str, str]:
+    """The figure labels the kinds declare themselves (importing every kind's module: only when a
+    figure has no shared label, or for the whole list)."""
+    found = _kind_labels_of.get(lang)
+    if found is None:
+        from havoc.games.cry_havoc import kind as registry
+
+        found = _kind_labels_of[lang] = {name: ui(label, lang) for name, label in registry.figure_words().items()}
+    return found
+
+
+_kind_labels_of: dict[str, dict[str, str]] = {}
+
+
+def label_clashes(kinds: Iterable[QuestionKind] | None = None) -> list[Problem]:
+    """A kind's own figure word for a figure the shared labels already name (``havoc check``):
+    the shared label is looked up first, so the kind's words would never be shown."""
     from havoc.games.cry_havoc import kind as registry
 
-    return {**_shared_figure_labels(lang), **{name: ui(label, lang) for name, label in registry.figure_words().items()}}
+    shared = _shared_figure_labels("en")
+    return [
+        k.problem(f"figure_words names {name!r}, which ui.py's shared figure labels already name")
+        for k in (registry.all_kinds() if kinds is None else kinds)
+        for name in k.figure_words
+        if name in shared
+    ]
 
 
 def _shared_figure_labels(lang: str) -> dict[str, str]:
@@ -375,7 +410,12 @@ _labels: dict[str, dict[str, str]] = {}
 
 
 def figure_label(name: str, lang: str = "en") -> str:
+    """A figure's label: the shared ones first (no kind names one of those, ``label_clashes``),
+    then the kinds' own (whose modules are imported only for such a figure)."""
     labels = _labels.get(lang)
     if labels is None:
-        labels = _labels[lang] = _figure_labels(lang)
-    return labels.get(name, name)
+        labels = _labels[lang] = _shared_figure_labels(lang)
+    found = labels.get(name)
+    if found is None:
+        found = _kind_figure_labels(lang).get(name, name)
+    return found

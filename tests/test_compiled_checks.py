@@ -1,0 +1,125 @@
+"""A check compiled as one Python function (what a server or a loop of questions runs) answers
+exactly as the same check compiled as closures (what one short `havoc ask` runs): the same
+verdicts, figures, facts cited in the same order, the same errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from havoc import api, game, rulebook
+from havoc.interpreter import engine as engine_module
+from havoc.interpreter.answer import render_text
+from havoc.interpreter.expr import ExprError, compile_expr, compile_source
+
+
+class _Impl:
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+
+
+class _Ctx:
+    """The little an expression needs of a game's context."""
+
+    def __init__(self, facts: dict[str, Any]) -> None:
+        self.facts = facts
+        self.cache: dict[str, Any] = {}
+        self.used: dict[str, Any] = {}
+        self.figs: dict[str, Any] = {}
+        self.fig_src: dict[str, Any] = {}
+        self.fig_busy: set[str] = set()
+        self.to = "there"
+
+    def subject(self, name: str) -> str:
+        return self.to
+
+
+def _resolve(name: str) -> Any:
+    if name.startswith("to."):
+        return _Impl(lambda ctx, region: ctx.facts[name] if region == "there" else None), "to"
+    return (_Impl(lambda ctx: ctx.facts[name]), None) if name != "missing" else None
+
+
+def _both(e: Any, facts: dict[str, Any]) -> list[tuple[str, Any, dict[str, Any]]]:
+    """What each compiled form gives: its value (or its error) and the facts it read, in order."""
+    out = []
+    for compile_ in (compile_expr, compile_source):
+        fn = compile_(e, {"cap": 3}.__getitem__, _resolve)
+        ctx = _Ctx(facts)
+        try:
+            got: Any = ("value", fn(ctx))
+        except (ExprError, ZeroDivisionError, TypeError) as exc:
+            got = ("error", f"{type(exc).__name__}: {exc}")
+        out.append((*got, list(ctx.used.items())))
+    return out
+
+
+FACTS = {"a": 2, "b": 0, "yes": True, "no": False, "name": "x", "to.n": 5}
+
+
+@pytest.mark.parametrize(
+    "e",
+    [
+        {"all": [{"fact": "yes"}, {"fact": "no"}, {"fact": "a"}]},  # stops at the first "no"
+        {"any": [{"fact": "no"}, {"fact": "yes"}, {"fact": "a"}]},  # stops at the first "yes"
+        {"all": []},
+        {"any": []},
+        {"not": {"fact": "no"}},
+        {"le": [{"fact": "a"}, {"param": "cap"}]},
+        {"gt": [{"fact": "name"}, 1]},  # cannot compare: the same error
+        {"eq": [{"fact": "to.n"}, 5]},
+        {"in": [{"fact": "name"}, ["x", "y"]]},
+        {"div-ceil": [{"fact": "a"}, {"fact": "b"}]},  # division by zero
+        {"div-floor": [{"add": [{"fact": "a"}, 7]}, {"sub": [{"fact": "a"}, {"fact": "b"}]}]},
+        {"add": [{"fact": "a"}, {"fact": "yes"}, 4]},
+        {"max": [{"fact": "a"}, {"fact": "name"}, {"fact": "b"}]},  # not a number, after reading two facts
+        {"sub": [{"fact": "name"}, {"fact": "a"}]},
+        [{"fact": "a"}, {"not": {"fact": "yes"}}, "literal"],
+        {"all": [{"any": [{"fact": "no"}, {"le": [{"fact": "b"}, 1]}]}, {"not": {"fact": "no"}}]},
+    ],
+)
+def test_both_compiled_forms_agree(e: Any) -> None:
+    closures, source = _both(e, FACTS)
+    assert source == closures
+
+
+def test_a_figure_is_read_as_the_closures_read_it() -> None:
+    e = {"add": [{"figure": "base"}, 1]}
+    for compile_ in (compile_expr, compile_source):
+        ctx = _Ctx(FACTS)
+        ctx.fig_src = {"base": compile_({"mul": [{"fact": "a"}, 3]}, {}.__getitem__, _resolve)}
+        assert compile_(e, {}.__getitem__, _resolve)(ctx) == 7
+        assert ctx.figs == {"base": 6} and ctx.used == {"a": 2}
+
+
+def _answers() -> list[str]:
+    """Every stored example's answer, as JSON and as text with the trace, in both languages."""
+    rs = rulebook.load("cry-havoc")
+    played = game.of(rs)
+    from havoc import examples
+
+    out = []
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            if examples.is_extra(rs, ex):
+                continue
+            pos = played.parse_position(ex.position, rs, ex.id)
+            query = api.load_query(ex.query, pos, rs)
+            for lang in ("en", "pl"):
+                got = api.answer_for(rs, pos, query, lang)
+                out.append(f"{ex.id} {lang} {got.to_dict()!r}\n{render_text(got, True)}")
+    return out
+
+
+def test_every_example_answers_alike_with_either_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine_module, "_engines", {})
+    monkeypatch.setattr(engine_module, "_CLOSURE_USES", 10**9)  # closures only
+    closures = _answers()
+    assert not any(cr.fast for e in engine_module._engines.values() for cr in e._compiled.values())
+    monkeypatch.setattr(engine_module, "_engines", {})
+    monkeypatch.setattr(engine_module, "_CLOSURE_USES", 0)  # functions from the first question on
+    source = _answers()
+    assert all(cr.fast for e in engine_module._engines.values() for cr in e._compiled.values())
+    assert len(source) > 100
+    assert source == closures
