@@ -195,3 +195,34 @@ def test_the_page_holds_still_while_it_loads(browser: Any, host: str, kind: str,
     cls = sum(s["value"] for s in shifts)
     print(kind, lang, f"CLS {cls:.4f}")
     assert cls < MAX_CLS, f"{kind} ({lang}): CLS {cls:.3f}: {shifts}"
+
+
+SIDEBAR_NUMBERS = """() => {
+  const bad = [];
+  for (const num of document.querySelectorAll('.sidebar-tree a.reference > .havoc-num')) {
+    const box = num.getBoundingClientRect();
+    if (!box.height) continue;
+    const text = num.nextSibling;
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const rects = [...range.getClientRects()].filter(r => r.width > 0);
+    const gap = rects.length ? rects[0].left - box.right : 99;
+    const line = parseFloat(getComputedStyle(num).lineHeight) || 24;
+    if (box.height > line * 1.5 || gap < 3) bad.push(`${num.textContent}: ${Math.round(box.height)} px high, ${Math.round(gap)} px gap`);
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sidebar_numbers_stand_apart_on_a_phone(phone: Any, host: str, lang: str) -> None:
+    """In the phone's navigation drawer a rule's number sits on one line, a space before its title
+    (the links there are flex boxes, where the space after the number would collapse)."""
+    page = _open(phone, host, "rule", lang)
+    page.evaluate("document.getElementById('__navigation').checked = true")
+    page.wait_for_timeout(300)
+    bad = page.evaluate(SIDEBAR_NUMBERS)
+    count = page.evaluate("document.querySelectorAll('.sidebar-tree a.reference > .havoc-num').length")
+    page.close()
+    assert count >= 10, f"{lang}: the sidebar has no numbered rules"
+    assert not bad, f"{lang}: {bad}"
