@@ -557,7 +557,16 @@ def test_a_game_without_an_assistant_stubs_nothing() -> None:
     with pytest.raises(InputError) as info:
         played.parse_position({}, None, "pos.yaml")
     assert str(info.value.problems[0]) == (
-        "pos.yaml: Advanced Cry Havoc has no position-based assistant; use `havoc charts` for lookups"
+        "pos.yaml: Advanced Cry Havoc 2 has no position-based assistant; use `havoc charts` for lookups"
+    )
+    from havoc.i18n import set_message_language
+
+    set_message_language("pl")  # the asker's language (conftest sets English back for the next test)
+    with pytest.raises(InputError) as info:
+        played.parse_position({}, None, "pos.yaml")
+    assert str(info.value.problems[0]) == (
+        "pos.yaml: Advanced Cry Havoc 2 nie ma asystenta odpowiadającego na pytania o stół; "
+        "do wyszukiwania w tabelach użyj `havoc charts`"
     )
     assert played.question_kinds() == {} and played.labels().figures("en") == {}
 

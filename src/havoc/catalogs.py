@@ -127,6 +127,9 @@ def _add_api_docs(cat: Catalog) -> None:
             for text in schema_descriptions(schema):
                 if cat.get(text, context=API_CONTEXT) is None:
                     cat.add(text, locations=[where], context=API_CONTEXT)
+        instead = getattr(played, "WITHOUT_ASSISTANT", "")  # a game without an assistant: what to use instead
+        if instead and cat.get(instead, context=UI_CONTEXT) is None:
+            cat.add(instead, locations=[where], context=UI_CONTEXT)
         for shortcut in game.shortcuts(played).values():  # their OpenAPI summaries
             if shortcut.summary and cat.get(shortcut.summary, context=UI_CONTEXT) is None:
                 cat.add(shortcut.summary, locations=[where], context=UI_CONTEXT)

@@ -184,14 +184,20 @@ class _WithoutAssistant:
     def __init__(self, module: Any) -> None:
         self._module = module
         self._title = str(getattr(module, "TITLE", module.__name__))
-        instead = getattr(module, "WITHOUT_ASSISTANT", "")
-        self._instead = f"; {instead}" if instead else ""
+        self._instead = str(getattr(module, "WITHOUT_ASSISTANT", ""))  # in the ui catalog (havoc catalog update)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._module, name)
 
     def _refused(self, name: str) -> InputError:
-        return InputError([Problem(name, None, f"{self._title} has no position-based assistant{self._instead}")])
+        """The refusal in the asker's language (the language of messages the command or request set)."""
+        from havoc.i18n import message_language, ui
+
+        lang = message_language()
+        text = ui("{game} has no position-based assistant", lang).format(game=self._title)
+        if self._instead:
+            text += "; " + ui(self._instead, lang)
+        return InputError([Problem(name, None, text)])
 
     def parse_position(self, data: Any, rs: Ruleset | None, name: str = "position") -> Any:
         raise self._refused(name)

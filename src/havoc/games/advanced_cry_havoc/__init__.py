@@ -23,7 +23,7 @@ SITE_EXTENSION = "havoc.games.advanced_cry_havoc.lookup_page"  # the site's char
 OFF_ANSWER_PATH = ("havoc.games.advanced_cry_havoc.cli", "havoc.games.advanced_cry_havoc.lookup_page")
 
 # No rules assistant (havoc.game.Assistant): a question about a position is refused in these words.
-TITLE = "Advanced Cry Havoc"
+TITLE = "Advanced Cry Havoc 2"
 WITHOUT_ASSISTANT = "use `havoc charts` for lookups"
 
 
