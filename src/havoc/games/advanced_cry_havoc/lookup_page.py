@@ -10,14 +10,12 @@ the theme's page template; the sidebar of every page and the home page link it. 
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from havoc.games.advanced_cry_havoc import tables as T
+from havoc.sphinxext import gamepage
 from havoc.sphinxext import labels as L
-from havoc.sphinxext.context import get_context
-from havoc.sphinxext.listed import list_page
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -141,25 +139,11 @@ def page_body(ctx: Context) -> str:
         "titles": {r: ctx.title(r) for r in rules if r in ctx.ruleset.rules},
         **choices(ctx),
     }
-    blob = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-    return (
-        f"<h1>{html.escape(words['title'])}</h1>"
-        f"<p>{html.escape(words['intro'])}</p>"
-        '<div class="havoc-charts" id="havoc-charts">'
-        f'<script type="application/json" id="havoc-charts-data">{blob}</script>'
-        f'<p class="havoc-charts-state" id="hc-state" role="status">{html.escape(words["engine-loading"])}</p>'
-        "</div>"
-    )
+    return gamepage.page_body(words, ("havoc-charts", "havoc-charts"), ("havoc-charts-state", "hc-state"), data)
 
 
 def _ours(app: Sphinx) -> Context | None:
-    ctx = get_context(app.env)
-    return ctx if ctx.ruleset.game == __package__ else None
-
-
-def list_in_sidebar(app: Sphinx) -> None:
-    if _ours(app) is not None and app.builder.format == "html":
-        list_page(app, PAGE, WORDS["title"])  # in every page's sidebar and the sitemap
+    return gamepage.ours(app, __package__)
 
 
 def collect_pages(app: Sphinx) -> Any:
@@ -183,19 +167,11 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
         context["body"] = f'<p class="havoc-charts-link"><a href="{PAGE}.html">{link}</a></p>' + context["body"]
 
 
-def add_static(app: Sphinx, config: Any) -> None:
-    """The page's script and style, in this ruleset's site only (other sites never load them)."""
-    from havoc import rulebook
-    from havoc.sphinxext.context import rules_root
-
-    root = rules_root(config)
-    if rulebook.load(config.havoc_ruleset or rulebook.default_ruleset(root), root).game == __package__:
-        config.html_static_path = [*config.html_static_path, str(STATIC)]
-
-
 def setup_site(app: Sphinx) -> None:
     """What Advanced Cry Havoc 2 adds to its site: the chart lookup page, in the sidebar and linked from its home."""
-    app.connect("builder-inited", list_in_sidebar)
-    app.connect("config-inited", add_static, priority=600)  # after the site's own (a broken ruleset stops there)
+    app.connect("builder-inited", gamepage.lister(__package__, PAGE, WORDS["title"]))  # sidebar and sitemap
+    app.connect(
+        "config-inited", gamepage.static_adder(__package__, STATIC), priority=600
+    )  # after the site's own (a broken ruleset stops there)
     app.connect("html-collect-pages", collect_pages)
     app.connect("html-page-context", on_page_context)

@@ -19,6 +19,7 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from havoc.games.cry_havoc import words as site_words
+from havoc.sphinxext import gamepage
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import get_context
 
@@ -35,6 +36,20 @@ FIRST_KINDS = ("legal", "move", "end-of-move", "battle", "score", "how-many", "s
 KNOWN_REGIONS = {k: L.label(v) for k, v in site_words.KNOWN_REGIONS.items()}
 VALUES = {k: L.label(v) for k, v in site_words.VALUES.items()}
 KEYS = {k: L.label(v) for k, v in site_words.KEYS.items()}
+
+# The in-browser engine's status lines, shared by Cry Havoc's pages it answers (the Ask and Trogs pages).
+ENGINE_TEXTS = {
+    "engine-loading": "Starting the assistant on this device…",
+    "engine-runtime": "Loading the assistant (only the first time takes long; then it works without a network)…",
+    "engine-engine": "Unpacking the rules engine…",
+    "engine-rules": "Reading the rules…",
+    "engine-ready": "The assistant runs on this device and works without a network.",
+    "engine-no-wasm": "This browser cannot run the assistant (it has no WebAssembly).",
+    "engine-storage": "The assistant could not start: this device has no room left for it.",
+    "engine-start": "The assistant could not start in this browser.",
+    "engine-server": "Asking the assistant's server instead.",
+    "engine-failed": "The assistant did not answer this question. Try again, or reload the page.",
+}
 
 WORDS = {
     key: L.label(text)
@@ -125,16 +140,7 @@ WORDS = {
         "yes": "yes",
         "no": "no",
         "kind-legal": "What can I do now?",
-        "engine-loading": "Starting the assistant on this device…",
-        "engine-runtime": "Loading the assistant (only the first time takes long; then it works without a network)…",
-        "engine-engine": "Unpacking the rules engine…",
-        "engine-rules": "Reading the rules…",
-        "engine-ready": "The assistant runs on this device and works without a network.",
-        "engine-no-wasm": "This browser cannot run the assistant (it has no WebAssembly).",
-        "engine-storage": "The assistant could not start: this device has no room left for it.",
-        "engine-start": "The assistant could not start in this browser.",
-        "engine-server": "Asking the assistant's server instead.",
-        "engine-failed": "The assistant did not answer this question. Try again, or reload the page.",
+        **ENGINE_TEXTS,
     }.items()
 }
 
@@ -293,18 +299,11 @@ def on_page_context(
     app.add_css_file("havoc-ask.css")
 
 
-def add_static(app: Sphinx, config: Any) -> None:
-    """The Ask and Trogs pages' scripts and style, in this game's sites only (other games' sites never load them)."""
-    from havoc import rulebook
-    from havoc.sphinxext.context import rules_root
-
-    root = rules_root(config)
-    if rulebook.load(config.havoc_ruleset or rulebook.default_ruleset(root), root).game == __package__:
-        config.html_static_path = [*config.html_static_path, str(STATIC)]
-
-
 def setup_site(app: Sphinx) -> None:
     """What Cry Havoc adds to the site extension: the ``havoc-ask`` directive of the Ask page."""
-    app.connect("config-inited", add_static, priority=600)  # after the site's own (a broken ruleset stops there)
+    # the Ask and Trogs pages' scripts and style, in this game's sites only
+    app.connect(
+        "config-inited", gamepage.static_adder(__package__, STATIC), priority=600
+    )  # after the site's own (a broken ruleset stops there)
     app.add_directive("havoc-ask", AskDirective)
     app.connect("html-page-context", on_page_context)

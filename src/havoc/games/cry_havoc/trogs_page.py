@@ -12,13 +12,12 @@ and the solo rules link it. ``havoc-trogs.js`` builds the form.
 from __future__ import annotations
 
 import html
-import json
 from typing import TYPE_CHECKING, Any
 
 from havoc.games.cry_havoc import words as site_words
+from havoc.games.cry_havoc.ask_page import ENGINE_TEXTS
+from havoc.sphinxext import gamepage
 from havoc.sphinxext import labels as L
-from havoc.sphinxext.context import get_context
-from havoc.sphinxext.listed import list_page
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -66,16 +65,7 @@ WORDS = {
         "obj-control": "Region Control",
         "obj-prisoners": "Capture Prisoners",
         "obj-attrition": "Attrition",
-        "engine-loading": "Starting the assistant on this device…",
-        "engine-runtime": "Loading the assistant (only the first time takes long; then it works without a network)…",
-        "engine-engine": "Unpacking the rules engine…",
-        "engine-rules": "Reading the rules…",
-        "engine-ready": "The assistant runs on this device and works without a network.",
-        "engine-no-wasm": "This browser cannot run the assistant (it has no WebAssembly).",
-        "engine-storage": "The assistant could not start: this device has no room left for it.",
-        "engine-start": "The assistant could not start in this browser.",
-        "engine-server": "Asking the assistant's server instead.",
-        "engine-failed": "The assistant did not answer this question. Try again, or reload the page.",
+        **ENGINE_TEXTS,
     }.items()
 }
 
@@ -110,25 +100,12 @@ def page_body(ctx: Context) -> str:
         "known": {k: ctx.label(v) for k, v in site_words.KNOWN_REGIONS.items()},
         "examples": examples(ctx),
     }
-    blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    return (
-        f"<h1>{html.escape(words['title'])}</h1>"
-        f"<p>{html.escape(words['intro'])}</p>"
-        '<div class="havoc-ask havoc-trogs" id="havoc-trogs">'
-        f'<script type="application/json" id="havoc-trogs-data">{blob}</script>'
-        f'<p class="ht-state" id="ht-state" role="status">{html.escape(words["engine-loading"])}</p>'
-        "</div>"
-    )
+    box, state = ("havoc-ask havoc-trogs", "havoc-trogs"), ("ht-state", "ht-state")
+    return gamepage.page_body(words, box, state, data, compact=True)
 
 
 def _ours(app: Sphinx) -> Context | None:
-    ctx = get_context(app.env)
-    return ctx if ctx.ruleset.game == __package__ else None
-
-
-def list_in_sidebar(app: Sphinx) -> None:
-    if _ours(app) is not None and app.builder.format == "html":
-        list_page(app, PAGE, WORDS["title"])  # in every page's sidebar and the sitemap
+    return gamepage.ours(app, __package__)
 
 
 def collect_pages(app: Sphinx) -> Any:
@@ -154,6 +131,6 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
 
 def setup_site(app: Sphinx) -> None:
     """The solo Trogs' page, in the sidebar and linked from the Ask page and the solo rules."""
-    app.connect("builder-inited", list_in_sidebar)
+    app.connect("builder-inited", gamepage.lister(__package__, PAGE, WORDS["title"]))  # sidebar and sitemap
     app.connect("html-collect-pages", collect_pages)
     app.connect("html-page-context", on_page_context)
