@@ -163,34 +163,37 @@ class LabelCatalog:
 
     @classmethod
     def load(cls, lang: str, locale_dirs: list[Path]) -> LabelCatalog:
-        from babel.messages.pofile import read_po
-
         cat = cls(lang)
         if lang == "en":
             return cat
-        for folder in locale_dirs:
-            path = folder / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-            if not path.is_file():
-                continue
-            cat.files.append(path)
-            with path.open("rb") as fh:
-                po = read_po(fh, locale=lang)
-            for msg in po:
-                if msg.id and not msg.context and not msg.fuzzy and isinstance(msg.id, str) and msg.string:
-                    cat.messages.setdefault(msg.id, str(msg.string))
         from havoc.i18n import UI_CONTEXT
 
+        # the site's own labels (no context), then the words the code translates once (context ui)
+        cat._read(locale_dirs, DOMAIN, None)
+        cat._read(locale_dirs, UI_DOMAIN, UI_CONTEXT)
+        return cat
+
+    def _read(self, locale_dirs: list[Path], domain: str, context: str | None) -> None:
+        """Add the translated, settled messages of ``context`` in each folder's ``domain`` catalog
+        (a label already found keeps its first translation)."""
+        from babel.messages.pofile import read_po
+
         for folder in locale_dirs:
-            path = folder / lang / "LC_MESSAGES" / f"{UI_DOMAIN}.po"
+            path = folder / self.lang / "LC_MESSAGES" / f"{domain}.po"
             if not path.is_file():
                 continue
-            cat.files.append(path)
+            self.files.append(path)
             with path.open("rb") as fh:
-                po = read_po(fh, locale=lang)
+                po = read_po(fh, locale=self.lang)
             for msg in po:
-                if msg.context == UI_CONTEXT and not msg.fuzzy and isinstance(msg.id, str) and msg.string:
-                    cat.messages.setdefault(msg.id, str(msg.string))
-        return cat
+                if (
+                    msg.id
+                    and (msg.context or None) == context
+                    and not msg.fuzzy
+                    and isinstance(msg.id, str)
+                    and msg.string
+                ):
+                    self.messages.setdefault(msg.id, str(msg.string))
 
     def get(self, msgid: str, location: Any = None) -> str:
         """The label in this language; a missing one is warned about once (an error under -W)."""
