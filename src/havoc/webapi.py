@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from havoc import api, game, rulebook
@@ -198,6 +199,63 @@ def decode_json(text: str, lang: str) -> Any:
         raise Refused(400, "malformed", ui("The request is not valid JSON.", lang), [where], lang) from None
 
 
+_scan_value: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+_scan_string: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+# (the C scanners json.loads runs: one value, one string, from an index)
+_spaces = re.compile(r"[ \t\n\r]*").match  # JSON's whitespace, as json.decoder's
+
+
+def _space(text: str, i: int) -> int:
+    """The index after the whitespace at ``i``."""
+    return _spaces(text, i).end()  # type: ignore[union-attr]  # `*` matches anywhere
+
+
+def decode_keyed(text: str, lang: str) -> tuple[Any, str]:
+    """:func:`decode_json` of a body, and the key its position is kept under: the position's own
+    text when the body is a JSON object whose ``position`` is a mapping ("" otherwise).
+
+    The text of a JSON value determines the value, so two bodies that send the same table (with
+    different questions) share the key, and a different table never maps to a kept one; a table
+    sent with other spacing or key order is only a miss. Reading the key from the text costs
+    nothing beside the parse, where a key made from the parsed table (its repr) costs as much
+    as the parse itself. The top level is read here, as json.loads reads it (the same values,
+    the last of repeated keys); anything else, errors included, is left to :func:`decode_json`.
+    """
+    try:
+        i = _space(text, 0)
+        if text[i : i + 1] != "{":
+            return decode_json(text, lang), ""
+        pairs: list[tuple[str, Any]] = []
+        span = ""
+        i = _space(text, i + 1)
+        if text[i : i + 1] != "}":
+            while True:
+                if text[i : i + 1] != '"':
+                    raise ValueError(i)
+                name, i = _scan_string(text, i + 1)
+                i = _space(text, i)
+                if text[i : i + 1] != ":":
+                    raise ValueError(i)
+                i = _space(text, i + 1)
+                value, end = _scan_value(text, i)
+                pairs.append((name, value))
+                if name == "position":
+                    span = text[i:end] if isinstance(value, dict) else ""
+                i = _space(text, end)
+                if text[i : i + 1] == ",":
+                    i = _space(text, i + 1)
+                    continue
+                if text[i : i + 1] != "}":
+                    raise ValueError(i)
+                break
+        if _space(text, i + 1) != len(text):
+            raise ValueError(i)
+    except (ValueError, StopIteration, RecursionError):
+        return decode_json(text, lang), ""  # the refusal, located as json.loads locates it
+    key = "json:" + span if span and len(span) <= POSITION_KEY_LIMIT else ""
+    return dict(pairs), key
+
+
 def depth(data: Any, limit: int = MAX_DEPTH) -> int:
     """How deep lists and mappings nest in ``data``, counted no further than ``limit + 1`` (so the
     walk stops early on a deep input and its recursion is bounded)."""
@@ -240,12 +298,13 @@ def _position_key(data: Any) -> str:
 
 
 class Asked:
-    """A request's body read and checked: its fields, its language and its position's key."""
+    """A request's body read and checked: its fields, its language, its position's key and the
+    validated position when it was kept (None: validate ``data["position"]``)."""
 
-    __slots__ = ("data", "key", "lang")
+    __slots__ = ("data", "kept", "key", "lang")
 
-    def __init__(self, data: dict[str, Any], lang: str, key: str) -> None:
-        self.data, self.lang, self.key = data, lang, key
+    def __init__(self, data: dict[str, Any], lang: str, key: str, kept: Any = None) -> None:
+        self.data, self.lang, self.key, self.kept = data, lang, key, kept
 
 
 class Engine:
@@ -267,14 +326,20 @@ class Engine:
         query_lang: str | None = None,
         accept: str = "",
         position: bool = True,
+        key: str | None = None,
     ) -> Asked:
         """The decoded body checked: a mapping, not nested too deeply, its language, no unknown
         field (``allowed`` None: the lookup checks its own) and a position when one is needed.
-        ``first`` is the language of the refusals found before the body's own ``lang`` is read."""
+        ``first`` is the language of the refusals found before the body's own ``lang`` is read;
+        ``key`` the position's key when the transport read it with the body (:func:`decode_keyed`)."""
         if not isinstance(data, dict):
             raise Refused(400, "malformed", ui("The request must be a JSON object with a position.", first), lang=first)
-        key = _position_key(data.get("position")) if position else ""
-        if key and self._kept(key) is not None:
+        if not position:
+            key = ""
+        elif not key:
+            key = _position_key(data.get("position"))
+        kept = self._kept(key) if key else None
+        if kept is not None:
             # a kept position was checked when it was first sent: only the rest is walked
             deepest = 1 + max((depth(v, MAX_DEPTH - 1) for k, v in data.items() if k != "position"), default=0)
         else:
@@ -294,7 +359,7 @@ class Engine:
                 )
             more = max(0, len(unknown) - MAX_PROBLEMS)
             raise Refused(422, "invalid-input", ui("The request has problems.", lang), problems, lang, more)
-        return Asked(data, lang, key)
+        return Asked(data, lang, key, kept)
 
     # --- positions --------------------------------------------------------------------------
     def _kept(self, key: str) -> Any:
@@ -303,6 +368,12 @@ class Engine:
             if found is not None:
                 self._positions.move_to_end(key)
             return found
+
+    def position_of(self, asked: Asked) -> Any:
+        """The asked position: the one :meth:`read` found kept, else validated now."""
+        if asked.kept is not None:
+            return asked.kept
+        return self.position(asked.data["position"], asked.lang, asked.key)
 
     def position(self, data: Any, lang: str, key: str | None = None) -> Any:
         """The validated position; one asked about before comes from memory (never from disk).
@@ -350,7 +421,7 @@ class Engine:
     def ask(self, asked: Asked) -> dict[str, Any]:
         """``/api/ask``: a position and a question (a mapping or the compact words)."""
         data, lang = asked.data, asked.lang
-        pos = self.position(data["position"], lang, asked.key)
+        pos = self.position_of(asked)
         question = data.get("question")
         if question is None:
             raise request_problem(lang, "question", ui("expected a question (required)", lang))
@@ -365,7 +436,7 @@ class Engine:
 
     def fixed(self, kind: str, keys: tuple[str, ...], asked: Asked) -> dict[str, Any]:
         """``POST /api/<kind>`` for a kind the game declares as a shortcut: the question's fields at the top level."""
-        pos = self.position(asked.data["position"], asked.lang, asked.key)
+        pos = self.position_of(asked)
         question: dict[str, Any] = {"ask": kind}
         for k in keys:
             if k in asked.data:  # a null is passed on, for the validator to refuse (the schema does)
@@ -375,7 +446,7 @@ class Engine:
     def decide(self, name: str, asked: Asked) -> dict[str, Any]:
         """One of the game's other deciders: the decision, the rule that decided it and what it set aside."""
         lang = asked.lang
-        pos = self.position(asked.data["position"], lang, asked.key)
+        pos = self.position_of(asked)
         question = asked.data.get("question")
         if not isinstance(question, dict):
             raise request_problem(lang, "question", ui("expected a mapping", lang))
@@ -425,15 +496,16 @@ class Engine:
             return self.labels(lang_of(None, query.get("lang")))
         if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
             raise Refused(413, "too-large", ui("The request is larger than 256 KiB.", first), lang=first)
-        data = decode_json(text, first)
+        data, key = decode_keyed(text, first)
+        q = query.get("lang")
         if name == "ask":
-            return self.ask(self.read(data, ("position", "question", "lang"), first, query.get("lang")))
+            return self.ask(self.read(data, ("position", "question", "lang"), first, q, key=key))
         if name in shortcuts:
             keys = shortcuts[name].fields
-            return self.fixed(name, keys, self.read(data, ("position", *keys, "lang"), first, query.get("lang")))
+            return self.fixed(name, keys, self.read(data, ("position", *keys, "lang"), first, q, key=key))
         if name in lookups:
-            return self.lookup(name, self.read(data, None, first, query.get("lang"), position=False))
-        return self.decide(name, self.read(data, ("position", "question", "lang"), first, query.get("lang")))
+            return self.lookup(name, self.read(data, None, first, q, position=False))
+        return self.decide(name, self.read(data, ("position", "question", "lang"), first, q, key=key))
 
 
 _engines: dict[str, Engine] = {}

@@ -74,6 +74,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(busy, file=sys.stderr)
         return 1
     try:
+        import orjson  # noqa: F401  (the server's JSON encoder)
         import uvicorn
     except ImportError:
         print("error: `havoc serve` needs the serve extra: pip install -e '.[serve]'", file=sys.stderr)

@@ -26,6 +26,7 @@ from urllib.parse import parse_qsl
 
 import anyio
 import anyio.to_thread
+import orjson
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -44,7 +45,7 @@ from havoc.webapi import (
     Asked,
     Engine,
     Refused,
-    decode_json,
+    decode_keyed,
     first_lang,
     lang_of,
     problem_json,
@@ -69,9 +70,19 @@ HERE = Path(__file__).parent
 JSON_TYPE = "application/json; charset=utf-8"
 
 
+def encode(data: Any) -> bytes:
+    """An answer's or a refusal's JSON values as the bytes sent: compact UTF-8 by orjson, about
+    four times as fast as the standard library's encoder (which cost an ask more CPU than the
+    rest of its transport). A value orjson refuses (a lone surrogate echoed from a request, an
+    integer past 64 bits) is written by the standard library, in ASCII escapes."""
+    try:
+        return orjson.dumps(data)
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(data, separators=(",", ":")).encode()
+
+
 def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-    return Response(body, status, headers=dict(headers or {}), media_type=JSON_TYPE)
+    return Response(encode(data), status, headers=dict(headers or {}), media_type=JSON_TYPE)
 
 
 def refused(exc: Refused) -> Response:
@@ -233,9 +244,8 @@ class Api:
         return await anyio.to_thread.run_sync(self._work, head, raw, allowed, work, limiter=_heavy())
 
     def _work(self, head: Head, raw: bytes, allowed: tuple[str, ...], work: Work) -> tuple[int, bytes]:
-        out = work(self.parse(head, raw, allowed))
-        # the C encoder's fast path (ASCII escapes): the same JSON values as `havoc ask --json`
-        return 200, json.dumps(out).encode()
+        # the same JSON values as `havoc ask --json`
+        return 200, encode(work(self.parse(head, raw, allowed)))
 
     def parse(self, head: Head, raw: bytes, allowed: tuple[str, ...]) -> Asked:
         """The body as a mapping (JSON, or YAML when the Content-Type says so), read by the engine."""
@@ -261,6 +271,7 @@ class Api:
         except UnicodeDecodeError:
             raise Refused(400, "malformed", ui("The request is not UTF-8 text.", first)) from None
         data: Any
+        key: str | None = None
         if "yaml" in ctype:
             from havoc.yamlio import YamlError, loads
 
@@ -274,11 +285,8 @@ class Api:
                     [problem_json("request", exc.problem)],
                 ) from None
         else:
-            try:
-                data = json.loads(text)  # the common case first; a refusal is worded by decode_json
-            except (ValueError, RecursionError):
-                data = decode_json(text, first)
-        return self.engine.read(data, allowed, first, head.query_lang, head.accept)
+            data, key = decode_keyed(text, first)
+        return self.engine.read(data, allowed, first, head.query_lang, head.accept, key=key)
 
     # --- endpoints ----------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
