@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from havoc import api, game, rulebook
@@ -199,63 +198,6 @@ def decode_json(text: str, lang: str) -> Any:
         raise Refused(400, "malformed", ui("The request is not valid JSON.", lang), [where], lang) from None
 
 
-_scan_value: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-_scan_string: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
-# (the C scanners json.loads runs: one value, one string, from an index)
-_spaces = re.compile(r"[ \t\n\r]*").match  # JSON's whitespace, as json.decoder's
-
-
-def _space(text: str, i: int) -> int:
-    """The index after the whitespace at ``i``."""
-    return _spaces(text, i).end()  # type: ignore[union-attr]  # `*` matches anywhere
-
-
-def decode_keyed(text: str, lang: str) -> tuple[Any, str]:
-    """:func:`decode_json` of a body, and the key its position is kept under: the position's own
-    text when the body is a JSON object whose ``position`` is a mapping ("" otherwise).
-
-    The text of a JSON value determines the value, so two bodies that send the same table (with
-    different questions) share the key, and a different table never maps to a kept one; a table
-    sent with other spacing or key order is only a miss. Reading the key from the text costs
-    nothing beside the parse, where a key made from the parsed table (its repr) costs as much
-    as the parse itself. The top level is read here, as json.loads reads it (the same values,
-    the last of repeated keys); anything else, errors included, is left to :func:`decode_json`.
-    """
-    try:
-        i = _space(text, 0)
-        if text[i : i + 1] != "{":
-            return decode_json(text, lang), ""
-        pairs: list[tuple[str, Any]] = []
-        span = ""
-        i = _space(text, i + 1)
-        if text[i : i + 1] != "}":
-            while True:
-                if text[i : i + 1] != '"':
-                    raise ValueError(i)
-                name, i = _scan_string(text, i + 1)
-                i = _space(text, i)
-                if text[i : i + 1] != ":":
-                    raise ValueError(i)
-                i = _space(text, i + 1)
-                value, end = _scan_value(text, i)
-                pairs.append((name, value))
-                if name == "position":
-                    span = text[i:end] if isinstance(value, dict) else ""
-                i = _space(text, end)
-                if text[i : i + 1] == ",":
-                    i = _space(text, i + 1)
-                    continue
-                if text[i : i + 1] != "}":
-                    raise ValueError(i)
-                break
-        if _space(text, i + 1) != len(text):
-            raise ValueError(i)
-    except (ValueError, StopIteration, RecursionError):
-        return decode_json(text, lang), ""  # the refusal, located as json.loads locates it
-    key = "json:" + span if span and len(span) <= POSITION_KEY_LIMIT else ""
-    return dict(pairs), key
-
-
 def depth(data: Any, limit: int = MAX_DEPTH) -> int:
     """How deep lists and mappings nest in ``data``, counted no further than ``limit + 1`` (so the
     walk stops early on a deep input and its recursion is bounded)."""
@@ -284,6 +226,11 @@ def _kind(value: Any) -> str:
     )
 
 
+Key = str | bytes
+"""What a validated position is kept under: the position as sent ("" or b"": not kept). A str is
+:func:`_position_key`'s, bytes the server's (the table's JSON text); the two never meet."""
+
+
 def _position_key(data: Any) -> str:
     """The key a position is kept under ("" for one not kept): the position as sent."""
     if isinstance(data, str):
@@ -303,7 +250,7 @@ class Asked:
 
     __slots__ = ("data", "kept", "key", "lang")
 
-    def __init__(self, data: dict[str, Any], lang: str, key: str, kept: Any = None) -> None:
+    def __init__(self, data: dict[str, Any], lang: str, key: Key, kept: Any = None) -> None:
         self.data, self.lang, self.key, self.kept = data, lang, key, kept
 
 
@@ -314,7 +261,7 @@ class Engine:
 
     def __init__(self, rs: Ruleset | str | None = None) -> None:
         self.rs = rs if isinstance(rs, Ruleset) else api.load_ruleset(rs)
-        self._positions: OrderedDict[str, Any] = OrderedDict()
+        self._positions: OrderedDict[Key, Any] = OrderedDict()
         self._kept_lock = threading.Lock()
 
     # --- reading a request ----------------------------------------------------------------
@@ -326,12 +273,13 @@ class Engine:
         query_lang: str | None = None,
         accept: str = "",
         position: bool = True,
-        key: str | None = None,
+        key: Key | None = None,
     ) -> Asked:
         """The decoded body checked: a mapping, not nested too deeply, its language, no unknown
         field (``allowed`` None: the lookup checks its own) and a position when one is needed.
         ``first`` is the language of the refusals found before the body's own ``lang`` is read;
-        ``key`` the position's key when the transport read it with the body (:func:`decode_keyed`)."""
+        ``key`` the position's key when the transport made it while reading the body (the server:
+        the table's own JSON text, see :func:`havoc.server.app.read_json`)."""
         if not isinstance(data, dict):
             raise Refused(400, "malformed", ui("The request must be a JSON object with a position.", first), lang=first)
         if not position:
@@ -362,7 +310,7 @@ class Engine:
         return Asked(data, lang, key, kept)
 
     # --- positions --------------------------------------------------------------------------
-    def _kept(self, key: str) -> Any:
+    def _kept(self, key: Key) -> Any:
         with self._kept_lock:
             found = self._positions.get(key)
             if found is not None:
@@ -375,7 +323,7 @@ class Engine:
             return asked.kept
         return self.position(asked.data["position"], asked.lang, asked.key)
 
-    def position(self, data: Any, lang: str, key: str | None = None) -> Any:
+    def position(self, data: Any, lang: str, key: Key | None = None) -> Any:
         """The validated position; one asked about before comes from memory (never from disk).
 
         The interpreter only reads a position, so one validated Position can answer many
@@ -496,16 +444,15 @@ class Engine:
             return self.labels(lang_of(None, query.get("lang")))
         if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY:
             raise Refused(413, "too-large", ui("The request is larger than 256 KiB.", first), lang=first)
-        data, key = decode_keyed(text, first)
-        q = query.get("lang")
+        data = decode_json(text, first)
         if name == "ask":
-            return self.ask(self.read(data, ("position", "question", "lang"), first, q, key=key))
+            return self.ask(self.read(data, ("position", "question", "lang"), first, query.get("lang")))
         if name in shortcuts:
             keys = shortcuts[name].fields
-            return self.fixed(name, keys, self.read(data, ("position", *keys, "lang"), first, q, key=key))
+            return self.fixed(name, keys, self.read(data, ("position", *keys, "lang"), first, query.get("lang")))
         if name in lookups:
-            return self.lookup(name, self.read(data, None, first, q, position=False))
-        return self.decide(name, self.read(data, ("position", "question", "lang"), first, q, key=key))
+            return self.lookup(name, self.read(data, None, first, query.get("lang"), position=False))
+        return self.decide(name, self.read(data, ("position", "question", "lang"), first, query.get("lang")))
 
 
 _engines: dict[str, Engine] = {}

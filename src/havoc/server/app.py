@@ -42,10 +42,11 @@ from havoc.webapi import (
     MAX_BODY,
     MAX_DEPTH,
     MAX_PROBLEMS,
+    POSITION_KEY_LIMIT,
     Asked,
     Engine,
     Refused,
-    decode_keyed,
+    decode_json,
     first_lang,
     lang_of,
     problem_json,
@@ -79,6 +80,39 @@ def encode(data: Any) -> bytes:
         return orjson.dumps(data)
     except TypeError:  # orjson.JSONEncodeError
         return json.dumps(data, separators=(",", ":")).encode()
+
+
+_DIGITS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
+"""bytes.translate's table: every digit to "0", every other byte to a space."""
+_LONG_NUMBER = b"0" * 19
+
+
+def read_json(raw: bytes, text: str, lang: str) -> tuple[Any, bytes | None]:
+    """The JSON body's values, and the key its position is kept under (None: the engine's own).
+
+    orjson reads a body in a third of the standard library's time, and writes the position back
+    in a tenth of the time a key made from the parsed table's repr took. The key is that JSON
+    text: the same table gives the same text, and two different tables never do (ints, floats
+    and booleans are written apart, and orjson never reads a NaN or an infinity). Where orjson
+    would read a value otherwise than json.loads (a number of 19 digits or more, read as a
+    float; NaN; a lone surrogate) or refuse the body, json.loads reads it, as it reads every
+    body of the in-browser engine, and words the refusal (:func:`havoc.webapi.decode_json`).
+    """
+    if _LONG_NUMBER not in raw.translate(_DIGITS):
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            position = data.get("position") if isinstance(data, dict) else None
+            if not isinstance(position, dict):
+                return data, None
+            try:
+                key = orjson.dumps(position)
+            except orjson.JSONEncodeError:  # nested deeper than orjson writes: refused as too deep
+                return data, b""
+            return data, key if len(key) <= POSITION_KEY_LIMIT else b""
+    return decode_json(text, lang), None
 
 
 def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
@@ -271,7 +305,7 @@ class Api:
         except UnicodeDecodeError:
             raise Refused(400, "malformed", ui("The request is not UTF-8 text.", first)) from None
         data: Any
-        key: str | None = None
+        key: bytes | None = None
         if "yaml" in ctype:
             from havoc.yamlio import YamlError, loads
 
@@ -285,7 +319,7 @@ class Api:
                     [problem_json("request", exc.problem)],
                 ) from None
         else:
-            data, key = decode_keyed(text, first)
+            data, key = read_json(raw, text, first)
         return self.engine.read(data, allowed, first, head.query_lang, head.accept, key=key)
 
     # --- endpoints ----------------------------------------------------------------------
