@@ -20,7 +20,7 @@ def ask_activate(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """Activate: the faction's own Structures that the rules let it activate now."""
-    pos, who, eng, lang, nothing, _add, gate, detail, job = report.parts()
+    pos, who, eng, lang, nothing, _add, gate, pick, job = report.parts()
     aq0 = probe_query(job, "activate", structure=None, activations=0)
     if gate("activate", aq0, report.label):
         act_ok: list[str] = []
@@ -31,7 +31,11 @@ def probe(report: Report) -> None:
                 if s.owner != who:
                     continue
                 aq = probe_query(job, "activate", structure=s.type, region=rid, activations=0)
-                if passes(eng.evaluate("activate", Context(pos, aq, who, region=region), only=detail(B_STRUCT))):
+                if passes(
+                    eng.evaluate(
+                        "activate", Context(pos, aq, who, region=region), only=pick("activate", "detail", B_STRUCT)
+                    )
+                ):
                     act_ok.append(f"{s.type}@{rid}")
                     act_names.append(
                         # TRANSLATORS: one Structure of the line "Activate — {structures}", in the case that line gives it.

@@ -78,13 +78,17 @@ def ask_build(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """Build: in which listed Regions (any Structure type the rules allow there)."""
-    pos, who, eng, _, nothing, add, gate, detail, job = report.parts()
+    pos, who, eng, _, nothing, add, gate, pick, job = report.parts()
     bq = probe_query(job, "build", units=None, points=None, structure=None)
     if gate("build", bq, report.label):
         build_ok = [
             rid
             for rid in sorted(pos.regions)
-            if passes(eng.evaluate("build", Context(pos, bq, who, region=pos.regions[rid]), only=detail(B_REGION)))
+            if passes(
+                eng.evaluate(
+                    "build", Context(pos, bq, who, region=pos.regions[rid]), only=pick("build", "detail", B_REGION)
+                )
+            )
         ]
         add(
             "build",

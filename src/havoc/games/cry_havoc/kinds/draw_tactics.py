@@ -6,7 +6,7 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, generic, passes
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B0, Report, fits, probe_query
+from havoc.games.cry_havoc.kinds.legal import B0, Report, probe_query
 from havoc.games.cry_havoc.ui import deck_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -37,7 +37,9 @@ def probe(report: Report) -> None:
             for deck in C.DECKS
             if passes(
                 eng.evaluate(
-                    "draw-tactics", Context(pos, probe_query(job, "draw-tactics", deck=deck), who), only=fits(B0)
+                    "draw-tactics",
+                    Context(pos, probe_query(job, "draw-tactics", deck=deck), who),
+                    only=report.pick("draw-tactics", "fits", B0),
                 )
             )
         ]

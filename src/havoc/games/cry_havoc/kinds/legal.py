@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from havoc import record
@@ -15,13 +16,65 @@ from havoc.games.cry_havoc.ui import kind_label, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
 
+# the question's fields but its mappings (a question with any of those is not kept)
+_MAPPINGS = ("objectives", "card_units")
+_values = attrgetter(*(f for f in Query.__record_fields__ if f not in _MAPPINGS))  # type: ignore[attr-defined]
+_probes: dict[tuple[Any, ...], Query] = {}  # probe questions already made, by question and changes
+_PROBES_KEPT = 4096
+
 
 def probe_query(job: Job, kind: str, **changes: Any) -> Query:
-    return record.replace(job.q, kind=kind, **changes)
+    """The question a probe asks: the legal question's, as ``kind``, with ``changes``.
+
+    Every report asks the same few of these, so they are kept by value (a frozen record); a
+    question with objectives or card Units (mappings, not kept) is made afresh.
+    """
+    q = job.q
+    if q.objectives or q.card_units:
+        return record.replace(q, kind=kind, **changes)
+    key = (_values(q), kind, *changes.items())
+    found = _probes.get(key)
+    if found is None:
+        if len(_probes) >= _PROBES_KEPT:
+            _probes.clear()
+        # fresh mappings (empty, as the question's): the kept question shares nothing with it
+        found = _probes[key] = record.replace(q, kind=kind, objectives={}, card_units={}, **changes)
+    return found
+
+
+_picked: dict[tuple[int, str, str, frozenset[str]], tuple[Engine, Callable[[CompiledRule], bool]]] = {}
+
+
+def picked(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
+    """``only=`` for :meth:`Engine.evaluate`: the rules of ``kind`` whose needs are within ``bound``
+    (``how`` = "fits": any; "detail": only those that need something; "enters": those that need
+    "to"), as a set lookup instead of a test per rule per call."""
+    key = (id(eng), kind, how, bound)
+    found = _picked.get(key)
+    if found is None or found[0] is not eng:
+        test = _TESTS[how](bound)
+        chosen = frozenset(cr for cr in eng.rules_for(kind) if test(cr))
+        found = _picked[key] = (eng, chosen.__contains__)
+    return found[1]
 
 
 def fits(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
     return lambda cr: cr.needs <= bound
+
+
+def _detail(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
+    return lambda cr: bool(cr.needs) and cr.needs <= bound
+
+
+def _enters(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
+    return lambda cr: "to" in cr.needs and cr.needs <= bound
+
+
+_TESTS: dict[str, Callable[[frozenset[str]], Callable[[CompiledRule], bool]]] = {
+    "fits": fits,
+    "detail": _detail,
+    "enters": _enters,
+}
 
 
 def refused_by(rs: list[RuleResult]) -> list[str]:
@@ -77,15 +130,15 @@ class Report:
         )
 
     def gate(self, kind: str, q: Query, label: str) -> bool:
-        rs = self.eng.evaluate(kind, Context(self.pos, q, self.who), only=fits(B0))
+        rs = self.eng.evaluate(kind, Context(self.pos, q, self.who), only=picked(self.eng, kind, "fits", B0))
         if not passes(rs):
             self.add(kind, label, False, {}, refused_by(rs), "")
             return False
         return True
 
-    @staticmethod
-    def detail(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
-        return lambda cr: bool(cr.needs) and cr.needs <= bound
+    def pick(self, kind: str, how: str, bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
+        """``only=`` for this report's engine: see :func:`picked`."""
+        return picked(self.eng, kind, how, bound)
 
     def parts(
         self,
@@ -97,12 +150,12 @@ class Report:
         str,
         Callable[[str, str, bool, dict[str, Any], list[str], str], None],
         Callable[[str, Query, str], bool],
-        Callable[[frozenset[str]], Callable[[CompiledRule], bool]],
+        Callable[[str, str, frozenset[str]], Callable[[CompiledRule], bool]],
         Job,
     ]:
         """What a probe works with: position, faction, engine, language, the "nothing to do it
-        with" words, and the report's add, gate and detail, and the job (one line per probe)."""
-        return self.pos, self.who, self.eng, self.lang, self.nothing, self.add, self.gate, self.detail, self.job
+        with" words, and the report's add, gate and pick, and the job (one line per probe)."""
+        return self.pos, self.who, self.eng, self.lang, self.nothing, self.add, self.gate, self.pick, self.job
 
     def probe_all(self) -> None:
         """Every kind that declares a probe, in the vocabulary's order of kinds; each adds its
@@ -123,7 +176,7 @@ def ask_legal(job: Job) -> Answer:
     lang = job.lang
     question = ui("What may the {faction} do now?", lang).format(faction=job.fname(who))
     ctx = job.ctx()
-    general = eng.evaluate("legal", ctx, only=fits(B0))
+    general = eng.evaluate("legal", ctx, only=picked(eng, "legal", "fits", B0))
     cited: list[tuple[RuleResult, Context, str | None]] = [(r, ctx, None) for r in general]
     if not passes(general):
         return finish(job, cited, question)  # a no: the kind's declaration says it is no yes/no question

@@ -19,7 +19,7 @@ def ask_skill(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """Skills: which ready ones may be used now (besides the action)."""
-    pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
+    pos, who, eng, lang, nothing, add, gate, pick, job = report.parts()
     skills = sorted(pos.faction(who).skills)
     if skills and gate("use-skill", probe_query(job, "use-skill", skill=skills[0]), report.label):
         usable = [
@@ -27,7 +27,9 @@ def probe(report: Report) -> None:
             for skill in skills
             if passes(
                 eng.evaluate(
-                    "use-skill", Context(pos, probe_query(job, "use-skill", skill=skill), who), only=detail(B_SKILL)
+                    "use-skill",
+                    Context(pos, probe_query(job, "use-skill", skill=skill), who),
+                    only=pick("use-skill", "detail", B_SKILL),
                 )
             )
         ]
