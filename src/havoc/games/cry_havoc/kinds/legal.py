@@ -42,20 +42,28 @@ def probe_query(job: Job, kind: str, **changes: Any) -> Query:
     return found
 
 
-_picked: dict[tuple[int, str, str, frozenset[str]], tuple[Engine, Callable[[CompiledRule], bool]]] = {}
+_chosen: dict[tuple[int, str, Any], tuple[Engine, Callable[[CompiledRule], bool]]] = {}
+
+
+def chosen(
+    eng: Engine, kind: str, key: Any, test: Callable[[], Callable[[CompiledRule], bool]]
+) -> Callable[[CompiledRule], bool]:
+    """``only=`` for :meth:`Engine.evaluate`: the rules of ``kind`` that ``test()`` picks, as a set
+    lookup worked out once per engine, kind and ``key`` (what the test depends on) instead of a
+    test per rule on every call; a rule's needs and figure names never change."""
+    k = (id(eng), kind, key)
+    found = _chosen.get(k)
+    if found is None or found[0] is not eng:
+        pick = test()
+        rules = frozenset(cr for cr in eng.rules_for(kind) if pick(cr))
+        found = _chosen[k] = (eng, rules.__contains__)
+    return found[1]
 
 
 def picked(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
-    """``only=`` for :meth:`Engine.evaluate`: the rules of ``kind`` whose needs are within ``bound``
-    (``how`` = "fits": any; "detail": only those that need something; "enters": those that need
-    "to"), as a set lookup instead of a test per rule per call."""
-    key = (id(eng), kind, how, bound)
-    found = _picked.get(key)
-    if found is None or found[0] is not eng:
-        test = _TESTS[how](bound)
-        chosen = frozenset(cr for cr in eng.rules_for(kind) if test(cr))
-        found = _picked[key] = (eng, chosen.__contains__)
-    return found[1]
+    """The rules of ``kind`` whose needs are within ``bound`` (``how`` = "fits": any; "detail":
+    only those that need something; "enters": those that need "to"), by :func:`chosen`."""
+    return chosen(eng, kind, (how, bound), lambda: _TESTS[how](bound))
 
 
 def fits(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
