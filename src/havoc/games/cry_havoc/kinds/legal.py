@@ -7,6 +7,7 @@ from operator import attrgetter
 from typing import Any
 
 from havoc import record
+from havoc.errors import HavocError
 from havoc.games.cry_havoc.answering import Job, finish, passes
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind, all_kinds
@@ -15,6 +16,7 @@ from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import kind_label, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
+from havoc.interpreter.expr import ExprError, rule_error
 
 # the question's fields but its mappings (a question with any of those is not kept)
 _MAPPINGS = ("objectives", "card_units")
@@ -42,7 +44,19 @@ def probe_query(job: Job, kind: str, **changes: Any) -> Query:
     return found
 
 
-_chosen: dict[tuple[int, str, Any], tuple[Engine, Callable[[CompiledRule], bool]]] = {}
+_chosen: dict[tuple[int, str, Any], tuple[Engine, Callable[[CompiledRule], bool], tuple[CompiledRule, ...]]] = {}
+
+
+def _choose(
+    eng: Engine, kind: str, key: Any, test: Callable[[], Callable[[CompiledRule], bool]]
+) -> tuple[Engine, Callable[[CompiledRule], bool], tuple[CompiledRule, ...]]:
+    k = (id(eng), kind, key)
+    found = _chosen.get(k)
+    if found is None or found[0] is not eng:
+        pick = test()
+        rules = tuple(cr for cr in eng.rules_for(kind) if pick(cr))
+        found = _chosen[k] = (eng, frozenset(rules).__contains__, rules)
+    return found
 
 
 def chosen(
@@ -51,13 +65,42 @@ def chosen(
     """``only=`` for :meth:`Engine.evaluate`: the rules of ``kind`` that ``test()`` picks, as a set
     lookup worked out once per engine, kind and ``key`` (what the test depends on) instead of a
     test per rule on every call; a rule's needs and figure names never change."""
-    k = (id(eng), kind, key)
-    found = _chosen.get(k)
-    if found is None or found[0] is not eng:
-        pick = test()
-        rules = frozenset(cr for cr in eng.rules_for(kind) if pick(cr))
-        found = _chosen[k] = (eng, rules.__contains__)
-    return found[1]
+    return _choose(eng, kind, key, test)[1]
+
+
+def holds(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[str]) -> bool:
+    """Whether no rule of ``kind`` picked by ``how`` and ``bound`` (see :func:`picked`) says no in
+    ``ctx``: the verdict of :meth:`Engine.evaluate` for a probe that needs nothing more.
+
+    The rules are checked as :meth:`Engine.evaluate` checks them (each rule's figures first, then
+    its requirement, and a check that fails to evaluate is the rule's located error), but no
+    result is recorded and the first rule that says no ends it: a candidate Region, deck or
+    Skill of the legal-actions list is a yes or a no.
+    """
+    rules = _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))[2]
+    if kind not in eng.by_kind:
+        eng.rules_for(kind)  # counts the question, as evaluate does (the checks are compiled as functions after a few)
+    ctx.used = {}
+    for cr in rules:
+        figures = cr.figures
+        figs: dict[str, Any] = {}
+        ctx.figs = figs
+        ctx.fig_src = figures
+        try:
+            applies = cr.applies
+            if applies is not None and not applies(ctx):
+                continue
+            for name, fn in figures.items():
+                if name not in figs:  # a figure another one used is already there
+                    figs[name] = fn(ctx)
+            requires = cr.requires
+            if requires is not None and not requires(ctx):
+                return False
+        except HavocError:
+            raise
+        except (ExprError, TypeError, ValueError, ArithmeticError) as exc:
+            raise rule_error(cr.rule.loc.file, cr.rule.loc.line, cr.rule.id, exc) from None
+    return True
 
 
 def picked(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Callable[[CompiledRule], bool]:

@@ -7,7 +7,7 @@ from typing import Any
 from havoc.games.cry_havoc.answering import Job, finish, passes, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, probe_query, refused_by
+from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, holds, probe_query, refused_by
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
@@ -57,7 +57,6 @@ def probe(report: Report) -> None:
     if gate("move", mq, report.label):
         moves: dict[str, dict[str, Any]] = {}
         held: list[str] = []  # the rules that keep Units where they are (e.g. a Battle Region)
-        enters = pick("move", "enters", B_MOVE)
         for rid in sorted(pos.regions):
             region = pos.regions[rid]
             own = region.units.get(who, 0)
@@ -71,7 +70,7 @@ def probe(report: Report) -> None:
             dests = []
             for nid in sorted(region.neighbours):
                 c2 = Context(pos, mq, who, frm=region, to=pos.regions[nid])
-                if passes(eng.evaluate("move", c2, only=enters)):
+                if holds(eng, "move", c2, "enters", B_MOVE):
                     dests.append(nid)
             if dests:
                 moves[rid] = {"units": min(own, limit), "to": dests}
