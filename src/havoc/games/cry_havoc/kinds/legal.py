@@ -44,18 +44,28 @@ def probe_query(job: Job, kind: str, **changes: Any) -> Query:
     return found
 
 
-_chosen: dict[tuple[int, str, Any], tuple[Engine, Callable[[CompiledRule], bool], tuple[CompiledRule, ...]]] = {}
+class _Choice:
+    """The rules of a kind a probe (or a Battle step) reads, worked out once per engine: in
+    reading order, as a set for ``only=``, and those that can say no (a requirement)."""
+
+    __slots__ = ("contains", "eng", "judges", "rules")
+
+    def __init__(self, eng: Engine, rules: tuple[CompiledRule, ...]) -> None:
+        self.eng = eng
+        self.rules = rules
+        self.contains = frozenset(rules).__contains__
+        self.judges = tuple(cr for cr in rules if cr.rule.check is not None and cr.rule.check.requires is not None)
 
 
-def _choose(
-    eng: Engine, kind: str, key: Any, test: Callable[[], Callable[[CompiledRule], bool]]
-) -> tuple[Engine, Callable[[CompiledRule], bool], tuple[CompiledRule, ...]]:
+_chosen: dict[tuple[int, str, Any], _Choice] = {}
+
+
+def _choose(eng: Engine, kind: str, key: Any, test: Callable[[], Callable[[CompiledRule], bool]]) -> _Choice:
     k = (id(eng), kind, key)
     found = _chosen.get(k)
-    if found is None or found[0] is not eng:
+    if found is None or found.eng is not eng:
         pick = test()
-        rules = tuple(cr for cr in eng.rules_for(kind) if pick(cr))
-        found = _chosen[k] = (eng, frozenset(rules).__contains__, rules)
+        found = _chosen[k] = _Choice(eng, tuple(cr for cr in eng.rules_for(kind) if pick(cr)))
     return found
 
 
@@ -65,36 +75,31 @@ def chosen(
     """``only=`` for :meth:`Engine.evaluate`: the rules of ``kind`` that ``test()`` picks, as a set
     lookup worked out once per engine, kind and ``key`` (what the test depends on) instead of a
     test per rule on every call; a rule's needs and figure names never change."""
-    return _choose(eng, kind, key, test)[1]
+    return _choose(eng, kind, key, test).contains
 
 
 def holds(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[str]) -> bool:
     """Whether no rule of ``kind`` picked by ``how`` and ``bound`` (see :func:`picked`) says no in
     ``ctx``: the verdict of :meth:`Engine.evaluate` for a probe that needs nothing more.
 
-    The rules are checked as :meth:`Engine.evaluate` checks them (each rule's figures first, then
-    its requirement, and a check that fails to evaluate is the rule's located error), but no
-    result is recorded and the first rule that says no ends it: a candidate Region, deck or
+    Only the rules with a requirement can say no, so only they are checked, in reading order
+    (``applies-if``, then ``requires``; a figure the requirement reads is worked out when read,
+    and a check that fails to evaluate is the rule's located error, as in :meth:`Engine.evaluate`);
+    nothing is recorded and the first rule that says no ends it: a candidate Region, deck or
     Skill of the legal-actions list is a yes or a no.
     """
-    rules = _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))[2]
+    rules = _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound)).judges
     if kind not in eng.by_kind:
         eng.rules_for(kind)  # counts the question, as evaluate does (the checks are compiled as functions after a few)
     ctx.used = {}
     for cr in rules:
-        figures = cr.figures
-        figs: dict[str, Any] = {}
-        ctx.figs = figs
-        ctx.fig_src = figures
+        ctx.figs = {}
+        ctx.fig_src = cr.figures
         try:
             applies = cr.applies
             if applies is not None and not applies(ctx):
                 continue
-            for name, fn in figures.items():
-                if name not in figs:  # a figure another one used is already there
-                    figs[name] = fn(ctx)
-            requires = cr.requires
-            if requires is not None and not requires(ctx):
+            if not cr.requires(ctx):  # type: ignore[misc]  # judges have a requirement
                 return False
         except HavocError:
             raise
