@@ -81,7 +81,8 @@ def resolve(job: Job) -> Answer:
     def run(side: str, names: frozenset[str], state: BattleState | None, label: str) -> dict[str, Any]:
         ctx = Context(pos, q, side, region=region, battle=state)
         rs = eng.evaluate("battle", ctx, only=chosen(eng, "battle", names, lambda: _stage(names)))
-        cited.extend((r, ctx, f"{job.fname(side)}: {label}") for r in rs)
+        note = f"{job.fname(side)}: {label}"
+        cited.extend((r, ctx, note) for r in rs)
         figs = merge_figures(rs)
         if side == asker:
             mine.update(figs)
