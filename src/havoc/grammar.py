@@ -16,7 +16,7 @@ The names come from the game package's ``nouns()``; ``havoc catalog update`` add
 
 from __future__ import annotations
 
-from havoc.i18n import SOURCE_LANGUAGE, UI_CONTEXT, translator
+from havoc.i18n import SOURCE_LANGUAGE, UI_CONTEXT, Translator, translator
 from havoc.nouns import CASES, OBLIQUE, Noun
 
 __all__ = ["CASES", "OBLIQUE", "Noun", "case_comment", "case_context", "noun"]
@@ -33,11 +33,35 @@ def case_comment(case: str) -> str:
 
 def noun(msgid: str, lang: str = SOURCE_LANGUAGE, **fill: object) -> Noun:
     """The declinable name ``msgid`` in ``lang``, every case looked up; ``fill`` fills its
-    placeholders (``Region {letter}``). English names do not decline."""
-    if lang == SOURCE_LANGUAGE:
+    placeholders (``Region {letter}``). English names do not decline.
+
+    A name is looked up once per language's catalog (a legal-actions list names the same decks
+    and Regions on every request): kept by name, fill and the catalog's translator, at most
+    :data:`_NOUNS_KEPT` of them (a player's own Region IDs fill names too).
+    """
+    tr = None if lang == SOURCE_LANGUAGE else translator(lang)
+    key = (msgid, lang, *fill.items())
+    try:
+        found = _nouns.get(key)
+    except TypeError:  # a fill value that is no key (none of the game's are): looked up afresh
+        return _noun(msgid, lang, tr, fill)
+    if found is not None and found[0] is tr:
+        return found[1]
+    made = _noun(msgid, lang, tr, fill)
+    if len(_nouns) >= _NOUNS_KEPT:
+        _nouns.clear()
+    _nouns[key] = (tr, made)
+    return made
+
+
+_NOUNS_KEPT = 4096
+_nouns: dict[tuple[object, ...], tuple[Translator | None, Noun]] = {}
+
+
+def _noun(msgid: str, lang: str, tr: Translator | None, fill: dict[str, object]) -> Noun:
+    if tr is None:
         text = msgid.format(**fill) if fill else msgid
         return Noun.plain(text)
-    tr = translator(lang)
     nom = tr.text(UI_CONTEXT, msgid)
     forms = {"nom": nom}
     for case in OBLIQUE:

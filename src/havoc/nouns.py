@@ -50,5 +50,5 @@ class Noun(str):
     @staticmethod
     def join(nouns: Iterable[str], sep: str = ", ") -> Noun:
         """Several names as one, each case joined ("z Mgielnią, Wybrzeżem Feralas")."""
-        items = [n if isinstance(n, Noun) else Noun.plain(str(n)) for n in nouns]
-        return Noun({c: sep.join(n.case(c) for n in items) for c in CASES})
+        forms = [n.forms if isinstance(n, Noun) else {"nom": str(n)} for n in nouns]
+        return Noun({c: sep.join([f.get(c) or f["nom"] for f in forms]) for c in CASES})

@@ -567,6 +567,8 @@ class _Checks:
                         neutral_ok=True,
                     )
             for i, rid in enumerate(state.controlled_at_action_start or ()):
+                if rid in pos.regions:
+                    continue
                 _region_ref(
                     pos,
                     r,
@@ -586,7 +588,7 @@ class _Checks:
                     f"{base}.adjacent[{i}]",
                     ui("a Region is not adjacent to itself", _ml()),
                 )
-            else:
+            elif other not in pos.regions:  # (the line is looked up only for a problem)
                 _region_ref(pos, r, other, f"{base}.adjacent[{i}]", line_of("regions", rid, "adjacent", str(i)))
         for faction in region.units:
             must_play(faction, f"{base}.units.{faction}", "regions", rid, "units", faction, neutral_ok=True)

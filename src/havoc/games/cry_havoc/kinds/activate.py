@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from havoc.games.cry_havoc.answering import Job, generic, passes
+from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_STRUCT, Report, probe_query
+from havoc.games.cry_havoc.kinds.legal import B_STRUCT, Report, holds, probe_query
 from havoc.games.cry_havoc.ui import structure_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -20,7 +20,7 @@ def ask_activate(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """Activate: the faction's own Structures that the rules let it activate now."""
-    pos, who, eng, lang, nothing, _add, gate, detail, job = report.parts()
+    pos, who, eng, lang, nothing, _add, gate, _pick, job = report.parts()
     aq0 = probe_query(job, "activate", structure=None, activations=0)
     if gate("activate", aq0, report.label):
         act_ok: list[str] = []
@@ -31,7 +31,7 @@ def probe(report: Report) -> None:
                 if s.owner != who:
                     continue
                 aq = probe_query(job, "activate", structure=s.type, region=rid, activations=0)
-                if passes(eng.evaluate("activate", Context(pos, aq, who, region=region), only=detail(B_STRUCT))):
+                if holds(eng, "activate", Context(pos, aq, who, region=region), "detail", B_STRUCT):
                     act_ok.append(f"{s.type}@{rid}")
                     act_names.append(
                         # TRANSLATORS: one Structure of the line "Activate — {structures}", in the case that line gives it.

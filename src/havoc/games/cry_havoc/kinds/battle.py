@@ -18,6 +18,7 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.legal import chosen
 from havoc.games.cry_havoc.kinds.retreat import retreat_options
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
@@ -79,15 +80,16 @@ def resolve(job: Job) -> Answer:
 
     def run(side: str, names: frozenset[str], state: BattleState | None, label: str) -> dict[str, Any]:
         ctx = Context(pos, q, side, region=region, battle=state)
-        rs = eng.evaluate("battle", ctx, only=_stage(names))
-        cited.extend((r, ctx, f"{job.fname(side)}: {label}") for r in rs)
+        rs = eng.evaluate("battle", ctx, only=chosen(eng, "battle", names, lambda: _stage(names)))
+        note = f"{job.fname(side)}: {label}"
+        cited.extend((r, ctx, note) for r in rs)
         figs = merge_figures(rs)
         if side == asker:
             mine.update(figs)
         return figs
 
     pre_ctx = Context(pos, q, asker or attacker, region=region)
-    pre_rs = eng.evaluate("battle", pre_ctx, only=_stage(PRE))
+    pre_rs = eng.evaluate("battle", pre_ctx, only=chosen(eng, "battle", PRE, lambda: _stage(PRE)))
     cited.extend((r, pre_ctx, None) for r in pre_rs)
     pre = merge_figures(pre_rs)
     mine.update(pre)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from havoc import record
 from havoc.errors import InputError, Problem
-from havoc.games.cry_havoc.answering import Job, generic, passes
+from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, probe_query
+from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, holds, probe_query
 from havoc.games.cry_havoc.ui import message_language, nui, structure_name, ui
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer
@@ -78,13 +78,13 @@ def ask_build(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """Build: in which listed Regions (any Structure type the rules allow there)."""
-    pos, who, eng, _, nothing, add, gate, detail, job = report.parts()
+    pos, who, eng, _, nothing, add, gate, _pick, job = report.parts()
     bq = probe_query(job, "build", units=None, points=None, structure=None)
     if gate("build", bq, report.label):
         build_ok = [
             rid
             for rid in sorted(pos.regions)
-            if passes(eng.evaluate("build", Context(pos, bq, who, region=pos.regions[rid]), only=detail(B_REGION)))
+            if holds(eng, "build", Context(pos, bq, who, region=pos.regions[rid]), "detail", B_REGION)
         ]
         add(
             "build",

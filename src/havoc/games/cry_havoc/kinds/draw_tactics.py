@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from havoc.games.cry_havoc import contract as C
-from havoc.games.cry_havoc.answering import Job, generic, passes
+from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B0, Report, fits, probe_query
+from havoc.games.cry_havoc.kinds.legal import B0, Report, holds, probe_query
 from havoc.games.cry_havoc.ui import deck_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -35,11 +35,7 @@ def probe(report: Report) -> None:
         decks = [
             deck
             for deck in C.DECKS
-            if passes(
-                eng.evaluate(
-                    "draw-tactics", Context(pos, probe_query(job, "draw-tactics", deck=deck), who), only=fits(B0)
-                )
-            )
+            if holds(eng, "draw-tactics", Context(pos, probe_query(job, "draw-tactics", deck=deck), who), "fits", B0)
         ]
         add(
             "draw-tactics",

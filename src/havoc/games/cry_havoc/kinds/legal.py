@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from havoc import record
+from havoc.errors import HavocError
 from havoc.games.cry_havoc.answering import Job, finish, passes
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind, all_kinds
@@ -14,14 +16,121 @@ from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import kind_label, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
+from havoc.interpreter.expr import ExprError, rule_error
+
+# the question's fields but its mappings (a question with any of those is not kept)
+_MAPPINGS = ("objectives", "card_units")
+_values = attrgetter(*(f for f in Query.__record_fields__ if f not in _MAPPINGS))  # type: ignore[attr-defined]
+_probes: dict[tuple[Any, ...], Query] = {}  # probe questions already made, by question and changes
+_PROBES_KEPT = 4096
 
 
 def probe_query(job: Job, kind: str, **changes: Any) -> Query:
-    return record.replace(job.q, kind=kind, **changes)
+    """The question a probe asks: the legal question's, as ``kind``, with ``changes``.
+
+    Every report asks the same few of these, so they are kept by value (a frozen record); a
+    question with objectives or card Units (mappings, not kept) is made afresh.
+    """
+    q = job.q
+    if q.objectives or q.card_units:
+        return record.replace(q, kind=kind, **changes)
+    key = (_values(q), kind, *changes.items())
+    found = _probes.get(key)
+    if found is None:
+        if len(_probes) >= _PROBES_KEPT:
+            _probes.clear()
+        # fresh mappings (empty, as the question's): the kept question shares nothing with it
+        found = _probes[key] = record.replace(q, kind=kind, objectives={}, card_units={}, **changes)
+    return found
+
+
+class _Choice:
+    """The rules of a kind a probe (or a Battle step) reads, worked out once per engine: in
+    reading order, as a set for ``only=``, and those that can say no (a requirement)."""
+
+    __slots__ = ("contains", "eng", "judges", "rules")
+
+    def __init__(self, eng: Engine, rules: tuple[CompiledRule, ...]) -> None:
+        self.eng = eng
+        self.rules = rules
+        self.contains = frozenset(rules).__contains__
+        self.judges = tuple(cr for cr in rules if cr.rule.check is not None and cr.rule.check.requires is not None)
+
+
+_chosen: dict[tuple[int, str, Any], _Choice] = {}
+
+
+def _choose(eng: Engine, kind: str, key: Any, test: Callable[[], Callable[[CompiledRule], bool]]) -> _Choice:
+    k = (id(eng), kind, key)
+    found = _chosen.get(k)
+    if found is None or found.eng is not eng:
+        pick = test()
+        found = _chosen[k] = _Choice(eng, tuple(cr for cr in eng.rules_for(kind) if pick(cr)))
+    return found
+
+
+def chosen(
+    eng: Engine, kind: str, key: Any, test: Callable[[], Callable[[CompiledRule], bool]]
+) -> Callable[[CompiledRule], bool]:
+    """``only=`` for :meth:`Engine.evaluate`: the rules of ``kind`` that ``test()`` picks, as a set
+    lookup worked out once per engine, kind and ``key`` (what the test depends on) instead of a
+    test per rule on every call; a rule's needs and figure names never change."""
+    return _choose(eng, kind, key, test).contains
+
+
+def holds(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[str]) -> bool:
+    """Whether no rule of ``kind`` picked by ``how`` and ``bound`` (see :func:`picked`) says no in
+    ``ctx``: the verdict of :meth:`Engine.evaluate` for a probe that needs nothing more.
+
+    Only the rules with a requirement can say no, so only they are checked, in reading order
+    (``applies-if``, then ``requires``; a figure the requirement reads is worked out when read,
+    and a check that fails to evaluate is the rule's located error, as in :meth:`Engine.evaluate`);
+    nothing is recorded and the first rule that says no ends it: a candidate Region, deck or
+    Skill of the legal-actions list is a yes or a no.
+    """
+    rules = _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound)).judges
+    if kind not in eng.by_kind:
+        eng.rules_for(kind)  # counts the question, as evaluate does (the checks are compiled as functions after a few)
+    ctx.used = {}
+    for cr in rules:
+        ctx.figs = {}
+        ctx.fig_src = cr.figures
+        try:
+            applies = cr.applies
+            if applies is not None and not applies(ctx):
+                continue
+            if not cr.requires(ctx):  # type: ignore[misc]  # judges have a requirement
+                return False
+        except HavocError:
+            raise
+        except (ExprError, TypeError, ValueError, ArithmeticError) as exc:
+            raise rule_error(cr.rule.loc.file, cr.rule.loc.line, cr.rule.id, exc) from None
+    return True
+
+
+def picked(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
+    """The rules of ``kind`` whose needs are within ``bound`` (``how`` = "fits": any; "detail":
+    only those that need something; "enters": those that need "to"), by :func:`chosen`."""
+    return chosen(eng, kind, (how, bound), lambda: _TESTS[how](bound))
 
 
 def fits(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
     return lambda cr: cr.needs <= bound
+
+
+def _detail(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
+    return lambda cr: bool(cr.needs) and cr.needs <= bound
+
+
+def _enters(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
+    return lambda cr: "to" in cr.needs and cr.needs <= bound
+
+
+_TESTS: dict[str, Callable[[frozenset[str]], Callable[[CompiledRule], bool]]] = {
+    "fits": fits,
+    "detail": _detail,
+    "enters": _enters,
+}
 
 
 def refused_by(rs: list[RuleResult]) -> list[str]:
@@ -77,15 +186,19 @@ class Report:
         )
 
     def gate(self, kind: str, q: Query, label: str) -> bool:
-        rs = self.eng.evaluate(kind, Context(self.pos, q, self.who), only=fits(B0))
+        """Whether the rules that need nothing but the position allow the kind now; when they do
+        not, its line names the rules that said no."""
+        if holds(self.eng, kind, Context(self.pos, q, self.who), "fits", B0):
+            return True
+        rs = self.eng.evaluate(kind, Context(self.pos, q, self.who), only=picked(self.eng, kind, "fits", B0))
         if not passes(rs):
             self.add(kind, label, False, {}, refused_by(rs), "")
             return False
         return True
 
-    @staticmethod
-    def detail(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
-        return lambda cr: bool(cr.needs) and cr.needs <= bound
+    def pick(self, kind: str, how: str, bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
+        """``only=`` for this report's engine: see :func:`picked`."""
+        return picked(self.eng, kind, how, bound)
 
     def parts(
         self,
@@ -97,12 +210,12 @@ class Report:
         str,
         Callable[[str, str, bool, dict[str, Any], list[str], str], None],
         Callable[[str, Query, str], bool],
-        Callable[[frozenset[str]], Callable[[CompiledRule], bool]],
+        Callable[[str, str, frozenset[str]], Callable[[CompiledRule], bool]],
         Job,
     ]:
         """What a probe works with: position, faction, engine, language, the "nothing to do it
-        with" words, and the report's add, gate and detail, and the job (one line per probe)."""
-        return self.pos, self.who, self.eng, self.lang, self.nothing, self.add, self.gate, self.detail, self.job
+        with" words, and the report's add, gate and pick, and the job (one line per probe)."""
+        return self.pos, self.who, self.eng, self.lang, self.nothing, self.add, self.gate, self.pick, self.job
 
     def probe_all(self) -> None:
         """Every kind that declares a probe, in the vocabulary's order of kinds; each adds its
@@ -123,7 +236,7 @@ def ask_legal(job: Job) -> Answer:
     lang = job.lang
     question = ui("What may the {faction} do now?", lang).format(faction=job.fname(who))
     ctx = job.ctx()
-    general = eng.evaluate("legal", ctx, only=fits(B0))
+    general = eng.evaluate("legal", ctx, only=picked(eng, "legal", "fits", B0))
     cited: list[tuple[RuleResult, Context, str | None]] = [(r, ctx, None) for r in general]
     if not passes(general):
         return finish(job, cited, question)  # a no: the kind's declaration says it is no yes/no question

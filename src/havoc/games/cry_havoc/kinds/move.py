@@ -7,7 +7,7 @@ from typing import Any
 from havoc.games.cry_havoc.answering import Job, finish, passes, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, probe_query, refused_by
+from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, holds, probe_query, refused_by
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
@@ -52,7 +52,7 @@ def _enters(cr: CompiledRule) -> bool:
 
 def probe(report: Report) -> None:
     """Move: from each Region with the faction's Units, how many may go and where."""
-    pos, who, eng, _, nothing, add, gate, detail, job = report.parts()
+    pos, who, eng, _, nothing, add, gate, pick, job = report.parts()
     mq = probe_query(job, "move", units=1, points=None, frm=None, to=None, via=())
     if gate("move", mq, report.label):
         moves: dict[str, dict[str, Any]] = {}
@@ -62,7 +62,7 @@ def probe(report: Report) -> None:
             own = region.units.get(who, 0)
             if own <= 0:
                 continue
-            leave = eng.evaluate("move", Context(pos, mq, who, frm=region), only=detail(B_FROM))
+            leave = eng.evaluate("move", Context(pos, mq, who, frm=region), only=pick("move", "detail", B_FROM))
             limit = merge_figures(leave).get("may-leave", own)
             if not passes(leave) or not isinstance(limit, int) or limit <= 0:
                 held.extend(refused_by(leave) or [r.rule.id for r in leave if "may-leave" in r.figures])
@@ -70,7 +70,7 @@ def probe(report: Report) -> None:
             dests = []
             for nid in sorted(region.neighbours):
                 c2 = Context(pos, mq, who, frm=region, to=pos.regions[nid])
-                if passes(eng.evaluate("move", c2, only=lambda cr: "to" in cr.needs and cr.needs <= B_MOVE)):
+                if holds(eng, "move", c2, "enters", B_MOVE):
                     dests.append(nid)
             if dests:
                 moves[rid] = {"units": min(own, limit), "to": dests}

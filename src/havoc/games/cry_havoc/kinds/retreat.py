@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from havoc import record
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, finish, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kinds.legal import chosen, probe_query
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer, deciding_overlay
@@ -47,7 +47,8 @@ def retreat_options(job: Job, who: str, region: Region) -> Retreat:
     First the rules that test a destination, once per neighbour; then the rules about the
     retreat as a whole (no Region qualifies: the Reserve), told how many neighbours qualified.
     """
-    q = record.replace(job.q, kind="retreat", faction=who)
+    q = probe_query(job, "retreat", faction=who)
+    to_rules = chosen(job.eng, "retreat", "to", lambda: _needs_to)
     dest: list[str] = []
     nest_on: list[str] = []
     nests = False
@@ -55,7 +56,7 @@ def retreat_options(job: Job, who: str, region: Region) -> Retreat:
     results: list[tuple[RuleResult, Context, str | None]] = []
     for rid in sorted(region.neighbours):
         ctx = Context(job.pos, q, who, region=region, frm=region, to=job.pos.regions[rid])
-        rs = job.eng.evaluate("retreat", ctx, only=_needs_to)
+        rs = job.eng.evaluate("retreat", ctx, only=to_rules)
         failed = [r.rule.id for r in rs if r.passed is False]
         if failed:
             refused[rid] = failed
@@ -69,7 +70,10 @@ def retreat_options(job: Job, who: str, region: Region) -> Retreat:
             if figs[C.F_PLACES_NEST]:
                 nest_on.append(rid)
     ctx0 = Context(job.pos, q, who, region=region, frm=region, retreat_destinations=len(dest))
-    results.extend((r, ctx0, None) for r in job.eng.evaluate("retreat", ctx0, only=_not_to))
+    results.extend(
+        (r, ctx0, None)
+        for r in job.eng.evaluate("retreat", ctx0, only=chosen(job.eng, "retreat", "not to", lambda: _not_to))
+    )
     return Retreat(dest, results, refused, nests, nest_on)
 
 

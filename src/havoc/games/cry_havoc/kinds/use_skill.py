@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from havoc.games.cry_havoc.answering import Job, generic, passes
+from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_SKILL, Report, probe_query
+from havoc.games.cry_havoc.kinds.legal import B_SKILL, Report, holds, probe_query
 from havoc.games.cry_havoc.ui import skill_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -19,17 +19,13 @@ def ask_skill(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """Skills: which ready ones may be used now (besides the action)."""
-    pos, who, eng, lang, nothing, add, gate, detail, job = report.parts()
+    pos, who, eng, lang, nothing, add, gate, _pick, job = report.parts()
     skills = sorted(pos.faction(who).skills)
     if skills and gate("use-skill", probe_query(job, "use-skill", skill=skills[0]), report.label):
         usable = [
             skill
             for skill in skills
-            if passes(
-                eng.evaluate(
-                    "use-skill", Context(pos, probe_query(job, "use-skill", skill=skill), who), only=detail(B_SKILL)
-                )
-            )
+            if holds(eng, "use-skill", Context(pos, probe_query(job, "use-skill", skill=skill), who), "detail", B_SKILL)
         ]
         add(
             "use-skill",
