@@ -8,6 +8,7 @@ game puts on each answer (:attr:`Answer.labels`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from havoc.i18n import translator, ui, yes_no
@@ -190,6 +191,91 @@ class Answer:
         if self.unless:
             out["unless"] = self.unless
         return out
+
+
+# The citations of an answer (which rules decided it, with their texts, the hint, the fixes that
+# would make a "no" legal, the deciding overlay) as a function giving them in that order.
+Citations = Callable[[], tuple[list[Decision], "str | None", list[str], str]]
+
+
+def _cited_field(name: str) -> Any:
+    """A citation field of :class:`LateAnswer`: worked out with the others on first read or write."""
+    slot = Answer.__dict__[name]  # the record's own slot (the property below stands in front of it)
+
+    def get(self: LateAnswer) -> Any:
+        if self._later is not None:
+            self._settle()
+        return slot.__get__(self, Answer)
+
+    def put(self: LateAnswer, value: Any) -> None:
+        if self._later is not None:
+            self._settle()
+        slot.__set__(self, value)
+
+    return property(get, put)
+
+
+class LateAnswer(Answer):
+    """An answer whose citations are worked out when first read (to show or serialise it).
+
+    A program asking thousands of questions reads the verdict and the figures; rendering each
+    cited rule's texts and walking a failed condition for its fixes is then never paid. The
+    citations come from the same rule results either way: reading them later gives what reading
+    them at once would have.
+    """
+
+    __slots__ = ("_later",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._later: Citations | None = None
+        super().__init__(*args, **kwargs)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self._later = None
+        super().__setstate__(state)  # type: ignore[misc]
+
+    def _settle(self) -> None:
+        later, self._later = self._later, None
+        assert later is not None
+        rules, hint, fixes, overlay = later()
+        _RULES.__set__(self, rules)
+        _HINT.__set__(self, hint)
+        _FIXES.__set__(self, fixes)
+        _OVERLAY.__set__(self, overlay)
+
+    rules = _cited_field("rules")
+    hint = _cited_field("hint")
+    fixes = _cited_field("fixes")
+    overlay = _cited_field("overlay")
+
+
+_RULES, _HINT, _FIXES, _OVERLAY = (Answer.__dict__[n] for n in ("rules", "hint", "fixes", "overlay"))
+_new_answer = object.__new__
+
+
+def late_answer(
+    kind: str,
+    question: str,
+    verdict: bool | None,
+    figures: dict[str, Any],
+    lang: str,
+    unless: list[str],
+    later: Citations,
+) -> LateAnswer:
+    """An answer with its verdict and figures now and its citations (``later()``) when first read."""
+    a = _new_answer(LateAnswer)
+    a._later = later
+    a.kind = kind
+    a.question = question
+    a.verdict = verdict
+    a.figures = figures
+    a.lang = lang
+    a.details = {}
+    a.lines = []
+    a.yes_no = True
+    a.unless = unless
+    a.labels = None
+    return a
 
 
 VERDICT_NO_UNLESS = "no-unless"

@@ -22,7 +22,7 @@ from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import _region_names, faction_name, ui
 from havoc.grammar import Noun
-from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, texts
+from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, late_answer, texts
 from havoc.interpreter.engine import Engine, RuleResult, engine, merge_figures
 from havoc.interpreter.explain import fixes
 from havoc.rulebook.model import Ruleset
@@ -126,35 +126,30 @@ def finish(
     failed = [(r, c, n) for r, c, n in results if r.passed is False]
     if verdict is None:
         verdict = not failed
-    shown = failed if failed else results
-    t, amendments = job.t, job.eng.view.amendments
-    decisions = [decision(t, amendments, r, n) for r, _, n in shown]
     figs = merge_figures([r for r, _, _ in results])
     if figures:
         figs.update(figures)
-    hint = next((d.hint for d in decisions if d.hint), None)
-    fixes: list[str] = []
-    for r, c, _ in failed:
-        fixes.extend(_fixes(job, r, c))
     unless = _exceptions(failed) if verdict is False else []
-    for rid in unless:
-        rule = job.eng.view.rules.get(rid) or job.eng.rs.rules.get(rid)
-        if rule is not None:
-            exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
-            exception.specific = True  # its text is what the player checks the card against
-            decisions.append(exception)
-    return Answer(
-        kind=job.q.kind,
-        question=question,
-        verdict=verdict,
-        rules=decisions,
-        figures=figs,
-        lang=job.lang,
-        hint=hint,
-        fixes=list(dict.fromkeys(fixes)),
-        overlay=deciding_overlay(job.eng.rs, decisions),
-        unless=unless,
-    )
+
+    def citations() -> tuple[list[Decision], str | None, list[str], str]:
+        """The rules that said no (or all of them), the hint, the fixes and the exceptions, in
+        words: worked out when the answer is shown or serialised (:class:`LateAnswer`)."""
+        shown = failed if failed else results
+        t, amendments = job.t, job.eng.view.amendments
+        decisions = [decision(t, amendments, r, n) for r, _, n in shown]
+        hint = next((d.hint for d in decisions if d.hint), None)
+        fixes: list[str] = []
+        for r, c, _ in failed:
+            fixes.extend(_fixes(job, r, c))
+        for rid in unless:
+            rule = job.eng.view.rules.get(rid) or job.eng.rs.rules.get(rid)
+            if rule is not None:
+                exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
+                exception.specific = True  # its text is what the player checks the card against
+                decisions.append(exception)
+        return decisions, hint, list(dict.fromkeys(fixes)), deciding_overlay(job.eng.rs, decisions)
+
+    return late_answer(job.q.kind, question, verdict, figs, job.lang, unless, citations)
 
 
 def _exceptions(failed: list[tuple[RuleResult, Context, str | None]]) -> list[str]:
