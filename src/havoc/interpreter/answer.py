@@ -216,22 +216,23 @@ def _cited_field(name: str) -> Any:
 
 
 class LateAnswer(Answer):
-    """An answer whose citations are worked out when first read (to show or serialise it).
+    """An answer whose words are worked out when first read (to show or serialise it).
 
-    A program asking thousands of questions reads the verdict and the figures; rendering each
-    cited rule's texts and walking a failed condition for its fixes is then never paid. The
-    citations come from the same rule results either way: reading them later gives what reading
-    them at once would have.
+    A program asking thousands of questions reads the verdict and the figures; restating the
+    question, rendering each cited rule's texts and walking a failed condition for its fixes is
+    then never paid. The words come from the same rule results either way: reading them later
+    gives what reading them at once would have.
     """
 
-    __slots__ = ("_later",)
+    __slots__ = ("_asked", "_later")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._later: Citations | None = None
+        self._asked: Callable[[], str] | None = None
         super().__init__(*args, **kwargs)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        self._later = None
+        self._later = self._asked = None
         super().__setstate__(state)  # type: ignore[misc]
 
     def _settle(self) -> None:
@@ -243,30 +244,52 @@ class LateAnswer(Answer):
         _FIXES.__set__(self, fixes)
         _OVERLAY.__set__(self, overlay)
 
+    @property
+    def question(self) -> str:
+        """The question restated in the asker's language (said when first read)."""
+        asked = self._asked
+        if asked is not None:
+            self._asked = None
+            _QUESTION.__set__(self, asked())
+        found: str = _QUESTION.__get__(self, Answer)
+        return found
+
+    @question.setter
+    def question(self, value: str) -> None:
+        self._asked = None
+        _QUESTION.__set__(self, value)
+
     rules = _cited_field("rules")
     hint = _cited_field("hint")
     fixes = _cited_field("fixes")
     overlay = _cited_field("overlay")
 
 
-_RULES, _HINT, _FIXES, _OVERLAY = (Answer.__dict__[n] for n in ("rules", "hint", "fixes", "overlay"))
+_RULES, _HINT, _FIXES, _OVERLAY, _QUESTION = (
+    Answer.__dict__[n] for n in ("rules", "hint", "fixes", "overlay", "question")
+)
 _new_answer = object.__new__
 
 
 def late_answer(
     kind: str,
-    question: str,
+    question: str | Callable[[], str],
     verdict: bool | None,
     figures: dict[str, Any],
     lang: str,
     unless: list[str],
     later: Citations,
 ) -> LateAnswer:
-    """An answer with its verdict and figures now and its citations (``later()``) when first read."""
+    """An answer with its verdict and figures now, and its words when first read: the question
+    (``question``, or what it returns) and the citations (``later()``)."""
     a = _new_answer(LateAnswer)
     a._later = later
+    if isinstance(question, str):
+        a._asked = None
+        _QUESTION.__set__(a, question)
+    else:
+        a._asked = question
     a.kind = kind
-    a.question = question
     a.verdict = verdict
     a.figures = figures
     a.lang = lang

@@ -287,16 +287,20 @@ def rules_source(
         gen.emit("try:")
         depth = gen.depth
         gen.depth += 1
+        known = None
         if check.applies_if is not None:
             applies = gen.expr(check.applies_if)
+            known = dict(gen.known)  # what the rule reads once it applies is read on some paths only
             gen.emit(f"if {applies}:")
             gen.depth += 1
         for name, e in check.figures.items():
             key = gen.const(name)
             gen.emit(f"if {key} not in figs:")  # a figure another one used is already there
             gen.depth += 1
+            inside = dict(gen.known)
             value = gen.expr(e)
             gen.emit(f"figs[{key}] = {value}")
+            gen.known = inside
             gen.depth -= 1
         passed = f"bool({gen.expr(check.requires)})" if check.requires is not None else "None"
         gen.emit("r = _new(_Result)")
@@ -306,6 +310,8 @@ def rules_source(
         gen.emit("r.facts = used")
         gen.emit("add(r)")
         gen.depth = depth
+        if known is not None:
+            gen.known = known
         gen.emit("except HavocError:")
         gen.emit(" raise")
         gen.emit("except _errors as exc:")

@@ -9,10 +9,11 @@ the first deciding operand, so only the facts that mattered are cited.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any, Final
 
-from havoc.conditions import OPS
+from havoc.conditions import OPS, _mul
 from havoc.errors import Problem, RulebookError
 
 # The evaluation context is the game's (it reads the position and the question); the engine only
@@ -220,6 +221,21 @@ def compile_source(e: Any, params: Callable[[str], Any], resolve: Resolver) -> C
     return check
 
 
+# The table's operators that are Python's own on whole numbers, bools and names, written inline
+# (the same result as calling the table's function, without the call).
+_INFIX: Final[dict[Callable[..., Any], str]] = {
+    operator.eq: "==",
+    operator.ne: "!=",
+    operator.lt: "<",
+    operator.le: "<=",
+    operator.gt: ">",
+    operator.ge: ">=",
+    operator.sub: "-",
+    _mul: "*",  # the product of whole numbers
+    OPS["add"].evaluate: "+",  # type: ignore[dict-item]  # the sum of whole numbers
+}
+
+
 def _compare_error(op: str, a: Any, b: Any) -> ExprError:
     return ExprError(f"{op}: cannot compare {a!r} with {b!r}")
 
@@ -241,6 +257,9 @@ class _Gen:
         }
         self.count = 0
         self.reads_facts = False
+        # facts already read on every path to the current statement: their temporary holds the
+        # value (the fact cache never changes a value once read), so a later read only cites it
+        self.known: dict[str, str] = {}
 
     def emit(self, line: str) -> None:
         self.lines.append(" " * self.depth + line)
@@ -291,8 +310,13 @@ class _Gen:
         if found is None:
             raise ExprError(f"unknown fact {name!r} (the game does not implement it)")
         impl, subject = found
-        key, fn, t = self.const(name), self.const(impl.fn), self.temp()
+        key, t = self.const(name), self.known.get(name)
+        if t is not None:
+            self.emit(f"used[{key}] = {t}")
+            return t
+        fn, t = self.const(impl.fn), self.temp()
         self.reads_facts = True
+        self.known[name] = t
         self.emit(f"{t} = cache.get({key}, _MISS)")
         self.emit(f"if {t} is _MISS:")
         call = f"{fn}(ctx)" if subject is None else f"{fn}(ctx, ctx.subject({self.const(subject)}))"
@@ -304,13 +328,17 @@ class _Gen:
         """``all`` (``every``) or ``any``: stops at the first operand that decides, as the closures do."""
         t = self.temp()
         self.emit(f"{t} = {not every}")
-        depth = self.depth
+        depth, known = self.depth, None
         for a in args:
             value = self.expr(a)
+            if known is None:  # what the first operand read is read on every path; the rest may not be
+                known = dict(self.known)
             self.emit(f"if {value}:" if every else f"if not {value}:")
             self.depth += 1
         self.emit(f"{t} = {every}")
         self.depth = depth
+        if known is not None:
+            self.known = known
         return t
 
     def num(self, value: str) -> str:
@@ -323,10 +351,12 @@ class _Gen:
         spec = OPS[op]
         fn = self.const(spec.evaluate)
         t = self.temp()
+        infix = _INFIX.get(spec.evaluate)  # type: ignore[arg-type]
         if spec.result == "bool":  # a comparison: both operands, then the operator
             a, b = self.expr(args[0]), self.expr(args[1])
             self.emit("try:")
-            self.emit(f" {t} = bool({fn}({a}, {b}))")
+            # the operands are bools, numbers or names (checked on load): the operator gives a bool
+            self.emit(f" {t} = {a} {infix} {b}" if infix else f" {t} = bool({fn}({a}, {b}))")
             self.emit("except TypeError:")
             self.emit(f" raise _compare_error({self.const(op)}, {a}, {b}) from None")
             return t
@@ -336,7 +366,7 @@ class _Gen:
             a = self.expr(args[0])
             n = self.num(a)
             b = self.num(self.expr(args[1]))
-            self.emit(f"{t} = {fn}({n}, {b})")
+            self.emit(f"{t} = {n} {infix} {b}" if infix else f"{t} = {fn}({n}, {b})")
             self.depth -= 1
             self.emit("except ZeroDivisionError:")
             self.emit(' raise ExprError("division by zero") from None')
@@ -344,5 +374,5 @@ class _Gen:
         nums = []
         for x in args:
             nums.append(self.num(self.expr(x)))
-        self.emit(f"{t} = {fn}({', '.join(nums)})")
+        self.emit(f"{t} = {f' {infix} '.join(nums)}" if infix else f"{t} = {fn}({', '.join(nums)})")
         return t

@@ -12,6 +12,7 @@ parameters in ``rules/``; the kinds only know in which order to read them and ho
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from havoc.errors import Problem, RulebookError
@@ -116,13 +117,14 @@ _played: Any = None
 def finish(
     job: Job,
     results: list[tuple[RuleResult, Context, str | None]],
-    question: str,
+    question: str | Callable[[], str],
     figures: dict[str, Any] | None = None,
     verdict: bool | None = None,
 ) -> Answer:
     """The answer from the rule results a kind's handler gathered: the rules that said no (or
     all of them), their figures, the fixes and exceptions; the verdict is "no rule said no"
-    unless given. Every kind's handler ends here (the kind's declaration then settles yes_no)."""
+    unless given; ``question`` is the question restated, or the function saying it when the
+    answer is read. Every kind's handler ends here (the kind's declaration then settles yes_no)."""
     failed = [(r, c, n) for r, c, n in results if r.passed is False]
     if verdict is None:
         verdict = not failed
