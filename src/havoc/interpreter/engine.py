@@ -316,7 +316,7 @@ def rules_source(
         gen.emit(" raise")
         gen.emit("except _errors as exc:")
         gen.emit(f" raise _rule_error({rule}, exc) from None")
-    source = "def evaluate(ctx):\n" + "".join(line + "\n" for line in gen.lines) + " return out\n"
+    source = "def evaluate(ctx):\n" + gen.head() + "".join(line + "\n" for line in gen.lines) + " return out\n"
     env = gen.env
     exec(source, env)  # made of temporaries and constants this module names, never of rule text
     program: Callable[[Context], list[RuleResult]] = env["evaluate"]

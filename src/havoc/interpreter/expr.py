@@ -214,6 +214,7 @@ def compile_source(e: Any, params: Callable[[str], Any], resolve: Resolver) -> C
     # the fact cache and the record of facts read, looked up once: no fact re-points them (the
     # engine sets ``used`` before each check, and a figure's check shares its rule's)
     head = " cache = ctx.cache\n used = ctx.used\n" if gen.reads_facts else ""
+    head += gen.head()
     source = "def check(ctx):\n" + head + "".join(line + "\n" for line in gen.lines) + f" return {result}\n"
     env = gen.env
     exec(source, env)  # the source is made of temporaries and constants this module names, never of rule text
@@ -260,6 +261,11 @@ class _Gen:
         # facts already read on every path to the current statement: their temporary holds the
         # value (the fact cache never changes a value once read), so a later read only cites it
         self.known: dict[str, str] = {}
+        self.subjects: dict[str, str] = {}  # subject -> the local holding its Region (None until needed)
+
+    def head(self) -> str:
+        """The statements a function starts with: each subject Region's local, not yet looked up."""
+        return "".join(f" {s} = None\n" for s in self.subjects.values())
 
     def emit(self, line: str) -> None:
         self.lines.append(" " * self.depth + line)
@@ -319,7 +325,15 @@ class _Gen:
         self.known[name] = t
         self.emit(f"{t} = cache.get({key}, _MISS)")
         self.emit(f"if {t} is _MISS:")
-        call = f"{fn}(ctx)" if subject is None else f"{fn}(ctx, ctx.subject({self.const(subject)}))"
+        if subject is None:
+            call = f"{fn}(ctx)"
+        else:  # the subject Region, looked up on the first fact about it that is not cached yet
+            s = self.subjects.get(subject)
+            if s is None:
+                s = self.subjects[subject] = f"s{len(self.subjects)}"
+            self.emit(f" if {s} is None:")
+            self.emit(f"  {s} = ctx.subject({self.const(subject)})")
+            call = f"{fn}(ctx, {s})"
         self.emit(f" {t} = cache[{key}] = {call}")
         self.emit(f"used[{key}] = {t}")
         return t

@@ -24,7 +24,7 @@ from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import _region_names, faction_name, ui
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, late_answer, texts
-from havoc.interpreter.engine import Engine, RuleResult, engine, merge_figures
+from havoc.interpreter.engine import Engine, RuleResult, engine
 from havoc.interpreter.explain import fixes
 from havoc.rulebook.model import Ruleset
 
@@ -85,16 +85,15 @@ class Job:
 
 def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
     """Answer one question about one position: its kind's handler does (``kinds/<kind>.py``)."""
-    played = _game()
-    job = Job(engine(rs, pos.variant, played), pos, q, lang, texts(rs, lang, played.LABELS))
+    played = _played or _game()
     kind = get_kind(q.kind)
     if kind is None:  # its module is missing or does not load: say where, as `havoc check` does
         raise RulebookError(
             [broken_kind(q.kind) or Problem("question-kinds", None, f"no handler for the question kind {q.kind!r}")]
         )
-    found: Answer = kind.handle(job)
-
-    found.labels = played.LABELS
+    labels = played.LABELS
+    found: Answer = kind.handle(Job(engine(rs, pos.variant, played), pos, q, lang, texts(rs, lang, labels)))
+    found.labels = labels
     return found
 
 
@@ -125,10 +124,13 @@ def finish(
     all of them), their figures, the fixes and exceptions; the verdict is "no rule said no"
     unless given; ``question`` is the question restated, or the function saying it when the
     answer is read. Every kind's handler ends here (the kind's declaration then settles yes_no)."""
-    failed = [(r, c, n) for r, c, n in results if r.passed is False]
+    failed = [x for x in results if x[0].passed is False]
     if verdict is None:
         verdict = not failed
-    figs = merge_figures([r for r, _, _ in results])
+    figs: dict[str, Any] = {}  # merge_figures: a later rule (an exception, an overlay) overrides
+    for r, _, _ in results:
+        if r.figures:
+            figs.update(r.figures)
     if figures:
         figs.update(figures)
     unless = _exceptions(failed) if verdict is False else []
