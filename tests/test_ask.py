@@ -382,3 +382,17 @@ def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
     return env
+
+
+def test_a_facts_words_are_kept_per_value_and_its_type() -> None:
+    """What a rule looked at is said once per fact and value: yes/no is never a count's words."""
+    from havoc import game
+    from havoc.interpreter.answer import Texts
+
+    rs = rulebook.load()
+    t = Texts(rs, "en", game.of(rs).labels())
+    assert t.fact("to.actor-units", 1).endswith(": 1")
+    assert t.fact("to.actor-units", True).endswith(": yes")  # True == 1, but not the same words
+    assert t.fact("to.actor-units", 1).endswith(": 1")
+    assert t.fact("game.phase", "actions") == t.fact("game.phase", "actions")
+    assert t.fact("game.phase", ["actions", "actions"]).endswith(": Actions phase, Actions phase")  # no key

@@ -321,6 +321,7 @@ class Texts:
         self.tr = translator(lang, rs.id) if lang != "en" else None
         self._cache: dict[str, tuple[str, str, str | None]] = {}
         self._facts: dict[str, tuple[str, str | None]] = {}  # fact -> its words, its values' list
+        self._said: dict[tuple[str, type, Any], str] = {}  # (fact, value's class, value) -> in words
         # per rule: (the view's amendments it was made for, title, text, hint, rulings, specific)
         self._cited: dict[str, tuple[Any, str, str, str | None, list[dict[str, str]], bool]] = {}
         self.labels: Any = labels if labels is not None else _PlainLabels()  # the game's words, given
@@ -343,7 +344,21 @@ class Texts:
         return found
 
     def fact(self, name: str, value: Any) -> str:
-        """What a rule looked at, in words: the fact's documented meaning and its value."""
+        """What a rule looked at, in words: the fact's documented meaning and its value (kept per
+        fact and value: a fact's values are few, yes/no, small counts, names)."""
+        key = (name, value.__class__, value)  # True and 1 are one key without the class
+        try:
+            return self._said[key]
+        except KeyError:
+            pass
+        except TypeError:  # a value that is no key (a list): said each time
+            return self._fact(name, value)
+        if len(self._said) >= _SAID_KEPT:  # bounded: a table's counts cannot grow it without end
+            self._said.clear()
+        found = self._said[key] = self._fact(name, value)
+        return found
+
+    def _fact(self, name: str, value: Any) -> str:
         found, values = self._facts.get(name, (None, None))
         if found is None:
             head, _, rest = name.partition(".")
@@ -369,6 +384,9 @@ class Texts:
         if self.tr is not None:
             return self.tr.term_name(self.rs, term_id, count)
         return term.name if count is None or _english_plural(count) == 0 else term.plural
+
+
+_SAID_KEPT = 4096  # fact-and-value words kept per ruleset and language
 
 
 def _english_plural(n: int) -> int:
