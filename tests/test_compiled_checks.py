@@ -172,13 +172,19 @@ def _evaluated(rules: list[Any], program: bool) -> Any:
         found = eng.evaluate("k", ctx)
     except Exception as exc:
         return ("error", type(exc).__name__, str(exc))
-    return [(r.rule.id, r.passed, list(r.figures.items()), list(r.facts.items())) for r in found]
+    # and the context as the loop leaves it: the last rule's facts and figures (a "no" explained later reads them)
+    last = (list(ctx.used.items()), list(ctx.figs.items()), list(ctx.fig_src))
+    return [(r.rule.id, r.passed, list(r.figures.items()), list(r.facts.items())) for r in found], last
 
 
 def test_a_kinds_rules_as_one_function_evaluate_as_the_loop() -> None:
     loop = _evaluated(RULES, program=False)
-    assert [r[0] for r in loop] == ["always", "figures", "no-requirement", "fails"]
+    assert [r[0] for r in loop[0]] == ["always", "figures", "no-requirement", "fails"]
+    assert loop[1] == ([("yes", True)], [], [])
     assert _evaluated(RULES, program=True) == loop
+    for i in range(1, len(RULES)):  # whichever rule comes last (with figures or without, applying or not)
+        order = RULES[i:] + RULES[:i]
+        assert _evaluated(order, program=True) == _evaluated(order, program=False)
 
 
 def test_a_failing_check_is_the_same_located_error_either_way() -> None:

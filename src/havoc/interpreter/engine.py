@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from havoc.conditions import OPS
 from havoc.errors import HavocError, Problem, RulebookError
 from havoc.interpreter.expr import (
     Compiled,
@@ -275,15 +276,19 @@ def rules_source(
     gen.emit("out = []")
     gen.emit("add = out.append")
     gen.emit("cache = ctx.cache")
+    figures = ""
     for cr in rules:
         check = cr.rule.check
         assert check is not None
         rule, figures = gen.const(cr.rule), gen.const(cr.figures)
         gen.emit("used = {}")
         gen.emit("figs = {}")
-        gen.emit("ctx.used = used")
-        gen.emit("ctx.figs = figs")
-        gen.emit(f"ctx.fig_src = {figures}")
+        if _names_figure(check.applies_if, check.requires, *check.figures.values()):
+            # a figure read by name is worked out by the engine's own functions, which find the
+            # rule's facts, figures and their sources on the context
+            gen.emit("ctx.used = used")
+            gen.emit("ctx.figs = figs")
+            gen.emit(f"ctx.fig_src = {figures}")
         gen.emit("try:")
         depth = gen.depth
         gen.depth += 1
@@ -302,7 +307,11 @@ def rules_source(
             gen.emit(f"figs[{key}] = {value}")
             gen.known = inside
             gen.depth -= 1
-        passed = f"bool({gen.expr(check.requires)})" if check.requires is not None else "None"
+        passed = "None"
+        if check.requires is not None:
+            passed = gen.expr(check.requires)
+            if not _gives_bool(check.requires):
+                passed = f"bool({passed})"
         gen.emit("r = _new(_Result)")
         gen.emit(f"r.rule = {rule}")
         gen.emit(f"r.passed = {passed}")
@@ -316,11 +325,38 @@ def rules_source(
         gen.emit(" raise")
         gen.emit("except _errors as exc:")
         gen.emit(f" raise _rule_error({rule}, exc) from None")
+    if rules:  # the context as the engine's loop leaves it: the last rule's facts, figures and sources
+        gen.emit("ctx.used = used")
+        gen.emit("ctx.figs = figs")
+        gen.emit(f"ctx.fig_src = {figures}")
     source = "def evaluate(ctx):\n" + gen.head() + "".join(line + "\n" for line in gen.lines) + " return out\n"
     env = gen.env
     exec(source, env)  # made of temporaries and constants this module names, never of rule text
     program: Callable[[Context], list[RuleResult]] = env["evaluate"]
     return program
+
+
+def _names_figure(*exprs: Any) -> bool:
+    """Some expression reads a figure by name (``{figure: …}``)."""
+    stack = list(exprs)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            if "figure" in x:
+                return True
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return False
+
+
+def _gives_bool(e: Any) -> bool:
+    """The expression's value is a bool as written (a comparison, ``not``, ``all``, ``any``, ``in``)."""
+    if not isinstance(e, dict) or len(e) != 1:
+        return False
+    ((op, _),) = e.items()
+    spec = OPS.get(op)
+    return spec is not None and spec.result == "bool"
 
 
 def _rule_error(rule: Rule, exc: Exception) -> RulebookError:
