@@ -115,7 +115,7 @@ _played: Any = None
 
 def finish(
     job: Job,
-    results: list[tuple[RuleResult, Context, str | None]],
+    results: Cited,
     question: str | Callable[[], str],
     figures: dict[str, Any] | None = None,
     verdict: bool | None = None,
@@ -124,20 +124,39 @@ def finish(
     all of them), their figures, the fixes and exceptions; the verdict is "no rule said no"
     unless given; ``question`` is the question restated, or the function saying it when the
     answer is read. Every kind's handler ends here (the kind's declaration then settles yes_no)."""
-    failed = [x for x in results if x[0].passed is False]
+    return _finish(job, [r for r, _, _ in results], lambda: results, question, figures, verdict)
+
+
+def finish_in(job: Job, ctx: Context, results: list[RuleResult], question: str | Callable[[], str]) -> Answer:
+    """:func:`finish` for rules evaluated in one context and cited without a note (most questions)."""
+    return _finish(job, results, lambda: [(r, ctx, None) for r in results], question, None, None)
+
+
+def _finish(
+    job: Job,
+    evaluated: list[RuleResult],
+    cited: Callable[[], Cited],
+    question: str | Callable[[], str],
+    figures: dict[str, Any] | None,
+    verdict: bool | None,
+) -> Answer:
+    """The verdict and figures of ``evaluated`` now; what ``cited()`` cites when the answer is read."""
+    said_no = [r for r in evaluated if r.passed is False]
     if verdict is None:
-        verdict = not failed
+        verdict = not said_no
     figs: dict[str, Any] = {}  # merge_figures: a later rule (an exception, an overlay) overrides
-    for r, _, _ in results:
+    for r in evaluated:
         if r.figures:
             figs.update(r.figures)
     if figures:
         figs.update(figures)
-    unless = _exceptions(failed) if verdict is False else []
+    unless = _exceptions(said_no) if verdict is False else []
 
     def citations() -> tuple[list[Decision], str | None, list[str], str]:
         """The rules that said no (or all of them), the hint, the fixes and the exceptions, in
         words: worked out when the answer is shown or serialised (:class:`LateAnswer`)."""
+        results = cited()
+        failed = [x for x in results if x[0].passed is False]
         shown = failed if failed else results
         t, amendments = job.t, job.eng.view.amendments
         decisions = [decision(t, amendments, r, n) for r, _, n in shown]
@@ -156,10 +175,10 @@ def finish(
     return late_answer(job.q.kind, question, verdict, figs, job.lang, unless, citations)
 
 
-def _exceptions(failed: list[tuple[RuleResult, Context, str | None]]) -> list[str]:
+def _exceptions(failed: list[RuleResult]) -> list[str]:
     """The exception rules of a "no", when every rule that said no names one (else none)."""
     out: list[str] = []
-    for r, _, _ in failed:
+    for r in failed:
         check = r.rule.check
         if check is None or not check.unless:
             return []
@@ -169,8 +188,7 @@ def _exceptions(failed: list[tuple[RuleResult, Context, str | None]]) -> list[st
 
 def generic(job: Job, ctx: Context, question: str) -> Answer:
     """The answer of a generic kind: every rule checked for the kind, yes when none says no."""
-    results = job.eng.evaluate(job.q.kind, ctx)
-    return finish(job, [(r, ctx, None) for r in results], question)
+    return finish_in(job, ctx, job.eng.evaluate(job.q.kind, ctx), question)
 
 
 def passes(rs: list[RuleResult]) -> bool:
@@ -224,6 +242,7 @@ __all__ = [
     "Job",
     "answer",
     "finish",
+    "finish_in",
     "generic",
     "passes",
     "units_word",

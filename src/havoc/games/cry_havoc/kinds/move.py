@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from havoc.games.cry_havoc.answering import Cited, Job, finish, passes, units_word
+from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, passes, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, probe_query, refused_by
@@ -19,8 +19,7 @@ def ask_move(job: Job) -> Answer:
     regions = pos.regions
     if not q.via:  # one step: every rule of the kind, once
         ctx = Context(pos, q, q.faction, frm=regions[q.frm], to=regions[q.to], moved=q.moved_this_action)
-        cited: Cited = [(r, ctx, None) for r in job.eng.evaluate("move", ctx)]
-        return finish(job, cited, lambda: _question(job))
+        return finish_in(job, ctx, job.eng.evaluate("move", ctx), lambda: _question(job))
     path = [q.frm, *q.via, q.to]
     steps = len(path) - 1
     results: Cited = []
