@@ -149,7 +149,7 @@ RULES = [
 ]
 
 
-def _evaluated(rules: list[Any], program: bool) -> Any:
+def _evaluated(rules: list[Any], program: bool, warm: bool = False) -> Any:
     """One kind's rules evaluated by the engine's loop or by the kind's one function."""
     eng: Any = engine_module.Engine.__new__(engine_module.Engine)
     crs = []
@@ -166,8 +166,14 @@ def _evaluated(rules: list[Any], program: bool) -> Any:
         cr.fast = True
         crs.append(cr)
     eng.by_kind = {"k": crs}
-    eng._programs = {"k": engine_module.rules_source(crs, {"cap": 3}.__getitem__, _resolve) if program else None}
+    eng._programs = {
+        "k": tuple(engine_module.rules_source(crs, {"cap": 3}.__getitem__, _resolve, fresh) for fresh in (True, False))
+        if program
+        else None
+    }
     ctx = _Ctx(FACTS)
+    if warm:  # a context that has read facts before: the function for any context
+        ctx.cache.update({"a": FACTS["a"], "to.n": FACTS["to.n"]})
     try:
         found = eng.evaluate("k", ctx)
     except Exception as exc:
@@ -182,9 +188,10 @@ def test_a_kinds_rules_as_one_function_evaluate_as_the_loop() -> None:
     assert [r[0] for r in loop[0]] == ["always", "figures", "no-requirement", "fails"]
     assert loop[1] == ([("yes", True)], [], [])
     assert _evaluated(RULES, program=True) == loop
-    for i in range(1, len(RULES)):  # whichever rule comes last (with figures or without, applying or not)
+    for i in range(len(RULES)):  # whichever rule comes last (with figures or without, applying or not)
         order = RULES[i:] + RULES[:i]
-        assert _evaluated(order, program=True) == _evaluated(order, program=False)
+        for warm in (False, True):
+            assert _evaluated(order, program=True, warm=warm) == _evaluated(order, program=False, warm=warm)
 
 
 def test_a_failing_check_is_the_same_located_error_either_way() -> None:
@@ -192,3 +199,4 @@ def test_a_failing_check_is_the_same_located_error_either_way() -> None:
     loop = _evaluated(broken, program=False)
     assert loop[0] == "error" and "rule divides.check: division by zero" in loop[2]
     assert _evaluated(broken, program=True) == loop
+    assert _evaluated(broken, program=True, warm=True) == _evaluated(broken, program=False, warm=True)

@@ -103,7 +103,8 @@ class Engine:
         self._asked: dict[str, int] = {}
         self._subs: dict[int, tuple[Any, Compiled]] = {}
         # each kind's rules evaluated by one Python function, once the kind is asked often
-        self._programs: dict[str, Callable[[Context], list[RuleResult]] | None] = {}
+        # (for a context with an empty fact cache, for any context)
+        self._programs: dict[str, tuple[Callable[[Context], list[RuleResult]], ...] | None] = {}
 
     def _compile(self, rule: Rule) -> CompiledRule:
         found = self._compiled.get(rule.id)
@@ -183,13 +184,14 @@ class Engine:
         # (a server) finishes with them; either form gives the same answer
         cr.applies, cr.requires, cr.figures = applies, requires, figures
 
-    def _program(self, rules: list[CompiledRule]) -> Callable[[Context], list[RuleResult]] | None:
+    def _program(self, rules: list[CompiledRule]) -> tuple[Callable[[Context], list[RuleResult]], ...] | None:
         """The loop of :meth:`evaluate` over ``rules`` as one Python function, every check written
-        out in it (:func:`rules_source`); None when a check is too deeply nested for Python."""
+        out in it (:func:`rules_source`), for a context with an empty fact cache and for any; None
+        when a check is too deeply nested for Python."""
         if not all(cr.fast for cr in rules):
             return None
         try:
-            return rules_source(rules, self.param, self.resolve)
+            return tuple(rules_source(rules, self.param, self.resolve, fresh) for fresh in (True, False))
         except (SyntaxError, RecursionError, MemoryError):
             return None
 
@@ -199,9 +201,9 @@ class Engine:
     def evaluate(self, kind: str, ctx: Context, only: Callable[[CompiledRule], bool] | None = None) -> list[RuleResult]:
         """Every rule of ``kind`` that applies in ``ctx``, with its verdict, figures and facts."""
         if only is None:
-            program = self._programs.get(kind)
-            if program is not None:
-                return program(ctx)
+            programs = self._programs.get(kind)
+            if programs is not None:
+                return programs[0](ctx) if not ctx.cache else programs[1](ctx)
         out: list[RuleResult] = []
         add = out.append
         new = _new_result
@@ -263,14 +265,16 @@ _EVALUATION_ERRORS = (ExprError, TypeError, ValueError, ArithmeticError)
 
 
 def rules_source(
-    rules: list[CompiledRule], params: Callable[[str], Any], resolve: Resolver
+    rules: list[CompiledRule], params: Callable[[str], Any], resolve: Resolver, fresh: bool = False
 ) -> Callable[[Context], list[RuleResult]]:
     """What :meth:`Engine.evaluate` does for ``rules`` (with no filter), as one Python function:
     each rule's ``applies-if``, figures and ``requires`` written out in turn (:class:`~havoc.
     interpreter.expr._Gen`, the same statements :func:`compile_source` makes), so the facts are
     read and cited in the same order, with the same short-circuits, results and errors, without
-    a call per check or a loop over the rules."""
+    a call per check or a loop over the rules. A ``fresh`` function is for a context whose fact
+    cache is empty (it reads a fact it cannot have read yet without looking in the cache)."""
     gen = _Gen(params, resolve)
+    gen.fresh = fresh
     gen.env.update(_new=_new_result, _Result=RuleResult, HavocError=HavocError, _errors=_EVALUATION_ERRORS)
     gen.env["_rule_error"] = _rule_error
     gen.emit("out = []")
@@ -281,6 +285,7 @@ def rules_source(
         check = cr.rule.check
         assert check is not None
         rule, figures = gen.const(cr.rule), gen.const(cr.figures)
+        gen.figure_facts = {name for e in check.figures.values() for name in fact_names(e)}
         gen.emit("used = {}")
         gen.emit("figs = {}")
         if _names_figure(check.applies_if, check.requires, *check.figures.values()):

@@ -262,6 +262,11 @@ class _Gen:
         # value (the fact cache never changes a value once read), so a later read only cites it
         self.known: dict[str, str] = {}
         self.subjects: dict[str, str] = {}  # subject -> the local holding its Region (None until needed)
+        # a function run on an empty fact cache (``fresh``): the facts that may be in it by now, and
+        # those the figures of the rule being written read (a figure read by name may run them)
+        self.fresh = False
+        self.maybe: set[str] = set()
+        self.figure_facts: set[str] = set()
 
     def head(self) -> str:
         """The statements a function starts with: each subject Region's local, not yet looked up."""
@@ -295,6 +300,7 @@ class _Gen:
         if op == "figure":
             t = self.temp()
             self.emit(f"{t} = _figure(ctx, {self.const(str(arg))})")
+            self.maybe |= self.figure_facts  # the figure's own functions may have read these
             return t
         if op == "not":
             inner = self.expr(arg)
@@ -323,18 +329,28 @@ class _Gen:
         fn, t = self.const(impl.fn), self.temp()
         self.reads_facts = True
         self.known[name] = t
-        self.emit(f"{t} = cache.get({key}, _MISS)")
-        self.emit(f"if {t} is _MISS:")
+        # on a context whose cache was empty, a fact no earlier statement may have read is not
+        # in the cache: it is read at once, without looking
+        direct = self.fresh and name not in self.maybe
+        self.maybe.add(name)
+        pad = "" if direct else " "
+        if not direct:
+            self.emit(f"{t} = cache.get({key}, _MISS)")
+            self.emit(f"if {t} is _MISS:")
         if subject is None:
             call = f"{fn}(ctx)"
         else:  # the subject Region, looked up on the first fact about it that is not cached yet
             s = self.subjects.get(subject)
             if s is None:
                 s = self.subjects[subject] = f"s{len(self.subjects)}"
-            self.emit(f" if {s} is None:")
-            self.emit(f"  {s} = ctx.subject({self.const(subject)})")
+            looked = "@" + subject  # (no fact's name starts with @)
+            if looked not in self.known:
+                self.emit(f"{pad}if {s} is None:")
+                self.emit(f"{pad} {s} = ctx.subject({self.const(subject)})")
+                if direct:  # looked up on every path from here on
+                    self.known[looked] = s
             call = f"{fn}(ctx, {s})"
-        self.emit(f" {t} = cache[{key}] = {call}")
+        self.emit(f"{pad}{t} = cache[{key}] = {call}")
         self.emit(f"used[{key}] = {t}")
         return t
 
