@@ -9,7 +9,7 @@ game puts on each answer (:attr:`Answer.labels`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from havoc.i18n import translator, ui, yes_no
 from havoc.interpreter.engine import RuleResult
@@ -195,7 +195,8 @@ class Answer:
 
 # The citations of an answer (which rules decided it, with their texts, the hint, the fixes that
 # would make a "no" legal, the deciding overlay) as a function giving them in that order.
-Citations = Callable[[], tuple[list[Decision], "str | None", list[str], str]]
+if TYPE_CHECKING:  # (an alias made at run time would cost every short process its making)
+    Citations = Callable[[], tuple[list[Decision], str | None, list[str], str]]
 
 
 def _cited_field(name: str) -> Any:
