@@ -323,6 +323,7 @@ class Texts:
         self._cache: dict[str, tuple[str, str, str | None]] = {}
         self._facts: dict[str, tuple[str, str | None]] = {}  # fact -> its words, its values' list
         self._said: dict[tuple[str, type, Any], str] = {}  # (fact, value's class, value) -> in words
+        self._terms: dict[tuple[str, int | None], str] = {}  # (term, count) -> its name in that form
         # per rule: (the view's amendments it was made for, title, text, hint, rulings, specific)
         self._cited: dict[str, tuple[Any, str, str, str | None, list[dict[str, str]], bool]] = {}
         self.labels: Any = labels if labels is not None else _PlainLabels()  # the game's words, given
@@ -379,6 +380,17 @@ class Texts:
         return f"{found}: {shown}"
 
     def term(self, term_id: str, count: int | None = None) -> str:
+        """A term's name in the form ``count`` needs (kept per term and count: questions count
+        the same few Units again and again)."""
+        key = (term_id, count)
+        found = self._terms.get(key)
+        if found is None:
+            if len(self._terms) >= _SAID_KEPT:
+                self._terms.clear()
+            found = self._terms[key] = self._term(term_id, count)
+        return found
+
+    def _term(self, term_id: str, count: int | None) -> str:
         term = self.rs.terms.get(term_id)
         if term is None:
             return term_id
