@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -382,3 +383,56 @@ def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
     return env
+
+
+def test_a_facts_words_are_kept_per_value_and_its_type() -> None:
+    """What a rule looked at is said once per fact and value: yes/no is never a count's words."""
+    from havoc import game
+    from havoc.interpreter.answer import Texts
+
+    rs = rulebook.load()
+    t = Texts(rs, "en", game.of(rs).labels())
+    assert t.fact("to.actor-units", 1).endswith(": 1")
+    assert t.fact("to.actor-units", True).endswith(": yes")  # True == 1, but not the same words
+    assert t.fact("to.actor-units", 1).endswith(": 1")
+    assert t.fact("game.phase", "actions") == t.fact("game.phase", "actions")
+    assert t.fact("game.phase", ["actions", "actions"]).endswith(": Actions phase, Actions phase")  # no key
+
+
+def _question_values() -> Any:
+    from hypothesis import strategies as st
+
+    from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES
+
+    words = st.sampled_from(["move", "battle", "humans", "example-a", "Bad Id", "", "control", "harvester", "x" * 50])
+    numbers = st.one_of(st.integers(-200, 2_000_000), st.sampled_from([0, 1, 2.0, 2.5, True, False]))
+    placement = st.dictionaries(st.sampled_from([*OBJECTIVES, "moat"]), numbers, max_size=4)
+    per_side = st.dictionaries(st.sampled_from([*FACTIONS, "elves", 3]), st.one_of(placement, numbers), max_size=3)
+    return st.one_of(words, numbers, st.lists(words, max_size=3), per_side, st.none())
+
+
+def test_a_plain_question_reads_as_the_reader_reads_it() -> None:
+    """The quick read of a plain question gives what the format's Reader gives, or leaves the
+    question to the Reader (which then says what is wrong): never another value, never a pass
+    for something the Reader refuses."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from havoc.games.cry_havoc.query import QFIELDS, QTOP, _read_plain
+    from havoc.spec import Reader
+
+    keys = st.sampled_from([*QFIELDS, "colour"])
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.dictionaries(keys, _question_values(), max_size=6))
+    def check(data: dict[str, Any]) -> None:
+        quick = _read_plain(data)
+        r = Reader("query")
+        slow = r.read(data, QTOP, "", None)
+        if quick is not None:
+            assert not r.problems and repr(quick) == repr(slow)  # 2 is not 2.0, nor True 1, at any depth
+
+    check()
+    asked = {"ask": "battle", "region": "example-a", "objectives": {"humans": {"control": 2, "attrition": 1}}}
+    assert _read_plain(asked) == asked  # the usual questions take the quick read
+    assert _read_plain({"ask": "move", "from": "example-a", "to": "example-b", "units": 2, "via": []}) is not None

@@ -117,9 +117,86 @@ def test_every_example_answers_alike_with_either_form(monkeypatch: pytest.Monkey
     monkeypatch.setattr(engine_module, "_CLOSURE_USES", 10**9)  # closures only
     closures = _answers()
     assert not any(cr.fast for e in engine_module._engines.values() for cr in e._compiled.values())
+    assert not any(e._programs for e in engine_module._engines.values())
     monkeypatch.setattr(engine_module, "_engines", {})
     monkeypatch.setattr(engine_module, "_CLOSURE_USES", 0)  # functions from the first question on
     source = _answers()
     assert all(cr.fast for e in engine_module._engines.values() for cr in e._compiled.values())
+    # and each kind's rules as one function (what evaluate runs when no filter is given)
+    assert all(p is not None for e in engine_module._engines.values() for p in e._programs.values())
     assert len(source) > 100
     assert source == closures
+
+
+def _rule(rid: str, applies: Any = None, requires: Any = None, figures: dict[str, Any] | None = None) -> Any:
+    from types import SimpleNamespace
+
+    check = SimpleNamespace(applies_if=applies, requires=requires, figures=figures or {})
+    return SimpleNamespace(id=rid, check=check, loc=SimpleNamespace(file="rules/x.yaml", line=7))
+
+
+RULES = [
+    _rule("always", requires={"all": [{"fact": "yes"}, {"le": [{"fact": "a"}, {"param": "cap"}]}]}),
+    _rule("skipped", applies={"fact": "no"}, requires={"fact": "missing-never-read"}),
+    _rule(
+        "figures",
+        applies={"fact": "yes"},
+        requires={"le": [{"figure": "total"}, {"fact": "to.n"}]},
+        figures={"total": {"add": [{"figure": "base"}, 1]}, "base": {"mul": [{"fact": "a"}, 2]}},
+    ),
+    _rule("no-requirement", figures={"only": {"fact": "name"}}),
+    _rule("fails", requires={"not": {"fact": "yes"}}),
+]
+
+
+def _evaluated(rules: list[Any], program: bool, warm: bool = False) -> Any:
+    """One kind's rules evaluated by the engine's loop or by the kind's one function."""
+    eng: Any = engine_module.Engine.__new__(engine_module.Engine)
+    crs = []
+    for rule in rules:
+        c = rule.check
+        figs = {n: compile_source(e, {"cap": 3}.__getitem__, _resolve) for n, e in c.figures.items()}
+        cr = engine_module.CompiledRule(
+            rule,
+            compile_source(c.applies_if, {"cap": 3}.__getitem__, _resolve) if c.applies_if is not None else None,
+            compile_source(c.requires, {"cap": 3}.__getitem__, _resolve) if c.requires is not None else None,
+            figs,
+            frozenset(),
+        )
+        cr.fast = True
+        crs.append(cr)
+    eng.by_kind = {"k": crs}
+    eng._programs = {
+        "k": tuple(engine_module.rules_source(crs, {"cap": 3}.__getitem__, _resolve, fresh) for fresh in (True, False))
+        if program
+        else None
+    }
+    ctx = _Ctx(FACTS)
+    if warm:  # a context that has read facts before: the function for any context
+        ctx.cache.update({"a": FACTS["a"], "to.n": FACTS["to.n"]})
+    try:
+        found = eng.evaluate("k", ctx)
+    except Exception as exc:
+        return ("error", type(exc).__name__, str(exc))
+    # and the context as the loop leaves it: the last rule's facts and figures (a "no" explained later reads them)
+    last = (list(ctx.used.items()), list(ctx.figs.items()), list(ctx.fig_src))
+    return [(r.rule.id, r.passed, list(r.figures.items()), list(r.facts.items())) for r in found], last
+
+
+def test_a_kinds_rules_as_one_function_evaluate_as_the_loop() -> None:
+    loop = _evaluated(RULES, program=False)
+    assert [r[0] for r in loop[0]] == ["always", "figures", "no-requirement", "fails"]
+    assert loop[1] == ([("yes", True)], [], [])
+    assert _evaluated(RULES, program=True) == loop
+    for i in range(len(RULES)):  # whichever rule comes last (with figures or without, applying or not)
+        order = RULES[i:] + RULES[:i]
+        for warm in (False, True):
+            assert _evaluated(order, program=True, warm=warm) == _evaluated(order, program=False, warm=warm)
+
+
+def test_a_failing_check_is_the_same_located_error_either_way() -> None:
+    broken = [*RULES[:2], _rule("divides", requires={"eq": [{"div-ceil": [{"fact": "a"}, {"fact": "b"}]}, 1]})]
+    loop = _evaluated(broken, program=False)
+    assert loop[0] == "error" and "rule divides.check: division by zero" in loop[2]
+    assert _evaluated(broken, program=True) == loop
+    assert _evaluated(broken, program=True, warm=True) == _evaluated(broken, program=False, warm=True)

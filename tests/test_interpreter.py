@@ -411,6 +411,29 @@ def test_a_no_gives_the_hint_and_the_bound() -> None:
     assert "The asking faction's Units in the region (the Region the Units leave): 8" in plain
 
 
+def test_an_answers_words_read_late_are_those_read_at_once() -> None:
+    """The question restated, the cited rules, the hint and the fixes are worked out when first
+    read: in any order, after a field is set, and in a copy, they are what they would have been."""
+    import pickle
+
+    from havoc.record import replace
+
+    q = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 3}
+    first = ask(BATTLE_8_3, q)
+    expected = (first.question, first.rule_ids, first.hint, first.fixes, first.overlay, first.to_dict())
+    second = ask(BATTLE_8_3, q)
+    assert (second.fixes, second.hint, second.rule_ids) == (expected[3], expected[2], expected[1])  # fixes read first
+    third = ask(BATTLE_8_3, q)
+    third.hint = None  # a kind may drop the hint (winner does): the other words are still worked out
+    assert third.hint is None and third.fixes == expected[3] and third.rule_ids == expected[1]
+    fourth = ask(BATTLE_8_3, q)
+    copied = pickle.loads(pickle.dumps(fourth))
+    copied.labels = fourth.labels
+    assert copied == fourth and copied.to_dict() == expected[5]
+    assert replace(ask(BATTLE_8_3, q), question="?").to_dict() == {**expected[5], "question": "?"}
+    assert first.verdict is False and expected[2] and expected[3] == ["Units: at most 2"]
+
+
 def test_the_attacker_cannot_leave() -> None:
     a = ask(BATTLE_8_3, {"ask": "move", "faction": "pilgrims", "from": "example-a", "to": "example-hq"})
     assert a.verdict is False and "battle-region-leave" in failing(a)

@@ -230,12 +230,16 @@ class Text(str):
     """
 
     def format(self, /, *args: object, **kwargs: object) -> str:
-        return str.format(self, *map(_caseless, args), **{k: _caseless(v) for k, v in kwargs.items()})
+        from havoc.nouns import CASES, Noun  # once per string formatted, not once per value
+
+        return str.format(
+            self,
+            *[_caseless(a, Noun, CASES) for a in args],
+            **{k: _caseless(v, Noun, CASES) for k, v in kwargs.items()},
+        )
 
 
-def _caseless(value: object) -> object:
-    from havoc.nouns import CASES, Noun
-
+def _caseless(value: object, Noun: Any, CASES: object) -> object:
     if isinstance(value, Noun):
         return value
     if isinstance(value, str):

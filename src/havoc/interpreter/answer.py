@@ -8,7 +8,8 @@ game puts on each answer (:attr:`Answer.labels`).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from havoc.i18n import translator, ui, yes_no
 from havoc.interpreter.engine import RuleResult
@@ -192,6 +193,115 @@ class Answer:
         return out
 
 
+# The citations of an answer (which rules decided it, with their texts, the hint, the fixes that
+# would make a "no" legal, the deciding overlay) as a function giving them in that order.
+if TYPE_CHECKING:  # (an alias made at run time would cost every short process its making)
+    Citations = Callable[[], tuple[list[Decision], str | None, list[str], str]]
+
+
+def _cited_field(name: str) -> Any:
+    """A citation field of :class:`LateAnswer`: worked out with the others on first read or write."""
+    slot = Answer.__dict__[name]  # the record's own slot (the property below stands in front of it)
+
+    def get(self: LateAnswer) -> Any:
+        if self._later is not None:
+            self._settle()
+        return slot.__get__(self, Answer)
+
+    def put(self: LateAnswer, value: Any) -> None:
+        if self._later is not None:
+            self._settle()
+        slot.__set__(self, value)
+
+    return property(get, put)
+
+
+class LateAnswer(Answer):
+    """An answer whose words are worked out when first read (to show or serialise it).
+
+    A program asking thousands of questions reads the verdict and the figures; restating the
+    question, rendering each cited rule's texts and walking a failed condition for its fixes is
+    then never paid. The words come from the same rule results either way: reading them later
+    gives what reading them at once would have.
+    """
+
+    __slots__ = ("_asked", "_later")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._later: Citations | None = None
+        self._asked: Callable[[], str] | None = None
+        super().__init__(*args, **kwargs)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self._later = self._asked = None
+        super().__setstate__(state)  # type: ignore[misc]
+
+    def _settle(self) -> None:
+        later, self._later = self._later, None
+        assert later is not None
+        rules, hint, fixes, overlay = later()
+        _RULES.__set__(self, rules)
+        _HINT.__set__(self, hint)
+        _FIXES.__set__(self, fixes)
+        _OVERLAY.__set__(self, overlay)
+
+    @property
+    def question(self) -> str:
+        """The question restated in the asker's language (said when first read)."""
+        asked = self._asked
+        if asked is not None:
+            self._asked = None
+            _QUESTION.__set__(self, asked())
+        found: str = _QUESTION.__get__(self, Answer)
+        return found
+
+    @question.setter
+    def question(self, value: str) -> None:
+        self._asked = None
+        _QUESTION.__set__(self, value)
+
+    rules = _cited_field("rules")
+    hint = _cited_field("hint")
+    fixes = _cited_field("fixes")
+    overlay = _cited_field("overlay")
+
+
+_RULES, _HINT, _FIXES, _OVERLAY, _QUESTION = (
+    Answer.__dict__[n] for n in ("rules", "hint", "fixes", "overlay", "question")
+)
+_new_answer = object.__new__
+
+
+def late_answer(
+    kind: str,
+    question: str | Callable[[], str],
+    verdict: bool | None,
+    figures: dict[str, Any],
+    lang: str,
+    unless: list[str],
+    later: Citations,
+) -> LateAnswer:
+    """An answer with its verdict and figures now, and its words when first read: the question
+    (``question``, or what it returns) and the citations (``later()``)."""
+    a = _new_answer(LateAnswer)
+    a._later = later
+    if isinstance(question, str):
+        a._asked = None
+        _QUESTION.__set__(a, question)
+    else:
+        a._asked = question
+    a.kind = kind
+    a.verdict = verdict
+    a.figures = figures
+    a.lang = lang
+    a.details = {}
+    a.lines = []
+    a.yes_no = True
+    a.unless = unless
+    a.labels = None
+    return a
+
+
 VERDICT_NO_UNLESS = "no-unless"
 
 
@@ -212,6 +322,8 @@ class Texts:
         self.tr = translator(lang, rs.id) if lang != "en" else None
         self._cache: dict[str, tuple[str, str, str | None]] = {}
         self._facts: dict[str, tuple[str, str | None]] = {}  # fact -> its words, its values' list
+        self._said: dict[tuple[str, type, Any], str] = {}  # (fact, value's class, value) -> in words
+        self._terms: dict[tuple[str, int | None], str] = {}  # (term, count) -> its name in that form
         # per rule: (the view's amendments it was made for, title, text, hint, rulings, specific)
         self._cited: dict[str, tuple[Any, str, str, str | None, list[dict[str, str]], bool]] = {}
         self.labels: Any = labels if labels is not None else _PlainLabels()  # the game's words, given
@@ -234,7 +346,21 @@ class Texts:
         return found
 
     def fact(self, name: str, value: Any) -> str:
-        """What a rule looked at, in words: the fact's documented meaning and its value."""
+        """What a rule looked at, in words: the fact's documented meaning and its value (kept per
+        fact and value: a fact's values are few, yes/no, small counts, names)."""
+        key = (name, value.__class__, value)  # True and 1 are one key without the class
+        try:
+            return self._said[key]
+        except KeyError:
+            pass
+        except TypeError:  # a value that is no key (a list): said each time
+            return self._fact(name, value)
+        if len(self._said) >= _SAID_KEPT:  # bounded: a table's counts cannot grow it without end
+            self._said.clear()
+        found = self._said[key] = self._fact(name, value)
+        return found
+
+    def _fact(self, name: str, value: Any) -> str:
         found, values = self._facts.get(name, (None, None))
         if found is None:
             head, _, rest = name.partition(".")
@@ -254,12 +380,26 @@ class Texts:
         return f"{found}: {shown}"
 
     def term(self, term_id: str, count: int | None = None) -> str:
+        """A term's name in the form ``count`` needs (kept per term and count: questions count
+        the same few Units again and again)."""
+        key = (term_id, count)
+        found = self._terms.get(key)
+        if found is None:
+            if len(self._terms) >= _SAID_KEPT:
+                self._terms.clear()
+            found = self._terms[key] = self._term(term_id, count)
+        return found
+
+    def _term(self, term_id: str, count: int | None) -> str:
         term = self.rs.terms.get(term_id)
         if term is None:
             return term_id
         if self.tr is not None:
             return self.tr.term_name(self.rs, term_id, count)
         return term.name if count is None or _english_plural(count) == 0 else term.plural
+
+
+_SAID_KEPT = 4096  # fact-and-value words kept per ruleset and language
 
 
 def _english_plural(n: int) -> int:

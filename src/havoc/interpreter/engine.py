@@ -11,8 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from havoc.conditions import OPS
 from havoc.errors import HavocError, Problem, RulebookError
-from havoc.interpreter.expr import Compiled, Context, ExprError, compile_expr, compile_source, rule_error
+from havoc.interpreter.expr import (
+    Compiled,
+    Context,
+    ExprError,
+    Resolver,
+    _Gen,
+    compile_expr,
+    compile_source,
+    rule_error,
+)
 from havoc.rulebook.model import Rule, Ruleset
 
 
@@ -92,6 +102,9 @@ class Engine:
         self._first: dict[str, list[CompiledRule]] = {}  # compiled as closures, not yet asked often
         self._asked: dict[str, int] = {}
         self._subs: dict[int, tuple[Any, Compiled]] = {}
+        # each kind's rules evaluated by one Python function, once the kind is asked often
+        # (for a context with an empty fact cache, for any context)
+        self._programs: dict[str, tuple[Callable[[Context], list[RuleResult]], ...] | None] = {}
 
     def _compile(self, rule: Rule) -> CompiledRule:
         found = self._compiled.get(rule.id)
@@ -149,6 +162,7 @@ class Engine:
             if asked > _CLOSURE_USES:
                 for cr in found:
                     self._speed_up(cr)
+                self._programs[kind] = self._program(found)
                 self.by_kind[kind] = found
         return found
 
@@ -170,11 +184,26 @@ class Engine:
         # (a server) finishes with them; either form gives the same answer
         cr.applies, cr.requires, cr.figures = applies, requires, figures
 
+    def _program(self, rules: list[CompiledRule]) -> tuple[Callable[[Context], list[RuleResult]], ...] | None:
+        """The loop of :meth:`evaluate` over ``rules`` as one Python function, every check written
+        out in it (:func:`rules_source`), for a context with an empty fact cache and for any; None
+        when a check is too deeply nested for Python."""
+        if not all(cr.fast for cr in rules):
+            return None
+        try:
+            return tuple(rules_source(rules, self.param, self.resolve, fresh) for fresh in (True, False))
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+
     def source(self, e: Any) -> Compiled:
         return compile_source(e, self.param, self.resolve)
 
     def evaluate(self, kind: str, ctx: Context, only: Callable[[CompiledRule], bool] | None = None) -> list[RuleResult]:
         """Every rule of ``kind`` that applies in ``ctx``, with its verdict, figures and facts."""
+        if only is None:
+            programs = self._programs.get(kind)
+            if programs is not None:
+                return programs[0](ctx) if not ctx.cache else programs[1](ctx)
         out: list[RuleResult] = []
         add = out.append
         new = _new_result
@@ -230,6 +259,113 @@ class Engine:
         except (TypeError, ValueError, ArithmeticError) as exc:
             raise rule_error(cr.rule.loc.file, cr.rule.loc.line, cr.rule.id, exc) from None
         return RuleResult(cr.rule, passed, figs, used)
+
+
+_EVALUATION_ERRORS = (ExprError, TypeError, ValueError, ArithmeticError)
+
+
+def rules_source(
+    rules: list[CompiledRule], params: Callable[[str], Any], resolve: Resolver, fresh: bool = False
+) -> Callable[[Context], list[RuleResult]]:
+    """What :meth:`Engine.evaluate` does for ``rules`` (with no filter), as one Python function:
+    each rule's ``applies-if``, figures and ``requires`` written out in turn (:class:`~havoc.
+    interpreter.expr._Gen`, the same statements :func:`compile_source` makes), so the facts are
+    read and cited in the same order, with the same short-circuits, results and errors, without
+    a call per check or a loop over the rules. A ``fresh`` function is for a context whose fact
+    cache is empty (it reads a fact it cannot have read yet without looking in the cache)."""
+    gen = _Gen(params, resolve)
+    gen.fresh = fresh
+    gen.env.update(_new=_new_result, _Result=RuleResult, HavocError=HavocError, _errors=_EVALUATION_ERRORS)
+    gen.env["_rule_error"] = _rule_error
+    gen.emit("out = []")
+    gen.emit("add = out.append")
+    gen.emit("cache = ctx.cache")
+    figures = ""
+    for cr in rules:
+        check = cr.rule.check
+        assert check is not None
+        rule, figures = gen.const(cr.rule), gen.const(cr.figures)
+        gen.figure_facts = {name for e in check.figures.values() for name in fact_names(e)}
+        gen.emit("used = {}")
+        gen.emit("figs = {}")
+        if _names_figure(check.applies_if, check.requires, *check.figures.values()):
+            # a figure read by name is worked out by the engine's own functions, which find the
+            # rule's facts, figures and their sources on the context
+            gen.emit("ctx.used = used")
+            gen.emit("ctx.figs = figs")
+            gen.emit(f"ctx.fig_src = {figures}")
+        gen.emit("try:")
+        depth = gen.depth
+        gen.depth += 1
+        known = None
+        if check.applies_if is not None:
+            applies = gen.expr(check.applies_if)
+            known = dict(gen.known)  # what the rule reads once it applies is read on some paths only
+            gen.emit(f"if {applies}:")
+            gen.depth += 1
+        for name, e in check.figures.items():
+            key = gen.const(name)
+            gen.emit(f"if {key} not in figs:")  # a figure another one used is already there
+            gen.depth += 1
+            inside = dict(gen.known)
+            value = gen.expr(e)
+            gen.emit(f"figs[{key}] = {value}")
+            gen.known = inside
+            gen.depth -= 1
+        passed = "None"
+        if check.requires is not None:
+            passed = gen.expr(check.requires)
+            if not _gives_bool(check.requires):
+                passed = f"bool({passed})"
+        gen.emit("r = _new(_Result)")
+        gen.emit(f"r.rule = {rule}")
+        gen.emit(f"r.passed = {passed}")
+        gen.emit("r.figures = figs")
+        gen.emit("r.facts = used")
+        gen.emit("add(r)")
+        gen.depth = depth
+        if known is not None:
+            gen.known = known
+        gen.emit("except HavocError:")
+        gen.emit(" raise")
+        gen.emit("except _errors as exc:")
+        gen.emit(f" raise _rule_error({rule}, exc) from None")
+    if rules:  # the context as the engine's loop leaves it: the last rule's facts, figures and sources
+        gen.emit("ctx.used = used")
+        gen.emit("ctx.figs = figs")
+        gen.emit(f"ctx.fig_src = {figures}")
+    source = "def evaluate(ctx):\n" + gen.head() + "".join(line + "\n" for line in gen.lines) + " return out\n"
+    env = gen.env
+    exec(source, env)  # made of temporaries and constants this module names, never of rule text
+    program: Callable[[Context], list[RuleResult]] = env["evaluate"]
+    return program
+
+
+def _names_figure(*exprs: Any) -> bool:
+    """Some expression reads a figure by name (``{figure: …}``)."""
+    stack = list(exprs)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            if "figure" in x:
+                return True
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return False
+
+
+def _gives_bool(e: Any) -> bool:
+    """The expression's value is a bool as written (a comparison, ``not``, ``all``, ``any``, ``in``)."""
+    if not isinstance(e, dict) or len(e) != 1:
+        return False
+    ((op, _),) = e.items()
+    spec = OPS.get(op)
+    return spec is not None and spec.result == "bool"
+
+
+def _rule_error(rule: Rule, exc: Exception) -> RulebookError:
+    return rule_error(rule.loc.file, rule.loc.line, rule.id, exc)
 
 
 def fact_names(e: Any) -> set[str]:

@@ -9,10 +9,11 @@ the first deciding operand, so only the facts that mattered are cited.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any, Final
 
-from havoc.conditions import OPS
+from havoc.conditions import OPS, _mul
 from havoc.errors import Problem, RulebookError
 
 # The evaluation context is the game's (it reads the position and the question); the engine only
@@ -213,11 +214,27 @@ def compile_source(e: Any, params: Callable[[str], Any], resolve: Resolver) -> C
     # the fact cache and the record of facts read, looked up once: no fact re-points them (the
     # engine sets ``used`` before each check, and a figure's check shares its rule's)
     head = " cache = ctx.cache\n used = ctx.used\n" if gen.reads_facts else ""
+    head += gen.head()
     source = "def check(ctx):\n" + head + "".join(line + "\n" for line in gen.lines) + f" return {result}\n"
     env = gen.env
     exec(source, env)  # the source is made of temporaries and constants this module names, never of rule text
     check: Compiled = env["check"]
     return check
+
+
+# The table's operators that are Python's own on whole numbers, bools and names, written inline
+# (the same result as calling the table's function, without the call).
+_INFIX: Final[dict[Callable[..., Any], str]] = {
+    operator.eq: "==",
+    operator.ne: "!=",
+    operator.lt: "<",
+    operator.le: "<=",
+    operator.gt: ">",
+    operator.ge: ">=",
+    operator.sub: "-",
+    _mul: "*",  # the product of whole numbers
+    OPS["add"].evaluate: "+",  # type: ignore[dict-item]  # the sum of whole numbers
+}
 
 
 def _compare_error(op: str, a: Any, b: Any) -> ExprError:
@@ -241,6 +258,19 @@ class _Gen:
         }
         self.count = 0
         self.reads_facts = False
+        # facts already read on every path to the current statement: their temporary holds the
+        # value (the fact cache never changes a value once read), so a later read only cites it
+        self.known: dict[str, str] = {}
+        self.subjects: dict[str, str] = {}  # subject -> the local holding its Region (None until needed)
+        # a function run on an empty fact cache (``fresh``): the facts that may be in it by now, and
+        # those the figures of the rule being written read (a figure read by name may run them)
+        self.fresh = False
+        self.maybe: set[str] = set()
+        self.figure_facts: set[str] = set()
+
+    def head(self) -> str:
+        """The statements a function starts with: each subject Region's local, not yet looked up."""
+        return "".join(f" {s} = None\n" for s in self.subjects.values())
 
     def emit(self, line: str) -> None:
         self.lines.append(" " * self.depth + line)
@@ -270,6 +300,7 @@ class _Gen:
         if op == "figure":
             t = self.temp()
             self.emit(f"{t} = _figure(ctx, {self.const(str(arg))})")
+            self.maybe |= self.figure_facts  # the figure's own functions may have read these
             return t
         if op == "not":
             inner = self.expr(arg)
@@ -291,12 +322,35 @@ class _Gen:
         if found is None:
             raise ExprError(f"unknown fact {name!r} (the game does not implement it)")
         impl, subject = found
-        key, fn, t = self.const(name), self.const(impl.fn), self.temp()
+        key, t = self.const(name), self.known.get(name)
+        if t is not None:
+            self.emit(f"used[{key}] = {t}")
+            return t
+        fn, t = self.const(impl.fn), self.temp()
         self.reads_facts = True
-        self.emit(f"{t} = cache.get({key}, _MISS)")
-        self.emit(f"if {t} is _MISS:")
-        call = f"{fn}(ctx)" if subject is None else f"{fn}(ctx, ctx.subject({self.const(subject)}))"
-        self.emit(f" {t} = cache[{key}] = {call}")
+        self.known[name] = t
+        # on a context whose cache was empty, a fact no earlier statement may have read is not
+        # in the cache: it is read at once, without looking
+        direct = self.fresh and name not in self.maybe
+        self.maybe.add(name)
+        pad = "" if direct else " "
+        if not direct:
+            self.emit(f"{t} = cache.get({key}, _MISS)")
+            self.emit(f"if {t} is _MISS:")
+        if subject is None:
+            call = f"{fn}(ctx)"
+        else:  # the subject Region, looked up on the first fact about it that is not cached yet
+            s = self.subjects.get(subject)
+            if s is None:
+                s = self.subjects[subject] = f"s{len(self.subjects)}"
+            looked = "@" + subject  # (no fact's name starts with @)
+            if looked not in self.known:
+                self.emit(f"{pad}if {s} is None:")
+                self.emit(f"{pad} {s} = ctx.subject({self.const(subject)})")
+                if direct:  # looked up on every path from here on
+                    self.known[looked] = s
+            call = f"{fn}(ctx, {s})"
+        self.emit(f"{pad}{t} = cache[{key}] = {call}")
         self.emit(f"used[{key}] = {t}")
         return t
 
@@ -304,13 +358,17 @@ class _Gen:
         """``all`` (``every``) or ``any``: stops at the first operand that decides, as the closures do."""
         t = self.temp()
         self.emit(f"{t} = {not every}")
-        depth = self.depth
+        depth, known = self.depth, None
         for a in args:
             value = self.expr(a)
+            if known is None:  # what the first operand read is read on every path; the rest may not be
+                known = dict(self.known)
             self.emit(f"if {value}:" if every else f"if not {value}:")
             self.depth += 1
         self.emit(f"{t} = {every}")
         self.depth = depth
+        if known is not None:
+            self.known = known
         return t
 
     def num(self, value: str) -> str:
@@ -323,10 +381,12 @@ class _Gen:
         spec = OPS[op]
         fn = self.const(spec.evaluate)
         t = self.temp()
+        infix = _INFIX.get(spec.evaluate)  # type: ignore[arg-type]
         if spec.result == "bool":  # a comparison: both operands, then the operator
             a, b = self.expr(args[0]), self.expr(args[1])
             self.emit("try:")
-            self.emit(f" {t} = bool({fn}({a}, {b}))")
+            # the operands are bools, numbers or names (checked on load): the operator gives a bool
+            self.emit(f" {t} = {a} {infix} {b}" if infix else f" {t} = bool({fn}({a}, {b}))")
             self.emit("except TypeError:")
             self.emit(f" raise _compare_error({self.const(op)}, {a}, {b}) from None")
             return t
@@ -336,7 +396,7 @@ class _Gen:
             a = self.expr(args[0])
             n = self.num(a)
             b = self.num(self.expr(args[1]))
-            self.emit(f"{t} = {fn}({n}, {b})")
+            self.emit(f"{t} = {n} {infix} {b}" if infix else f"{t} = {fn}({n}, {b})")
             self.depth -= 1
             self.emit("except ZeroDivisionError:")
             self.emit(' raise ExprError("division by zero") from None')
@@ -344,5 +404,5 @@ class _Gen:
         nums = []
         for x in args:
             nums.append(self.num(self.expr(x)))
-        self.emit(f"{t} = {fn}({', '.join(nums)})")
+        self.emit(f"{t} = {f' {infix} '.join(nums)}" if infix else f"{t} = {fn}({', '.join(nums)})")
         return t

@@ -12,6 +12,7 @@ parameters in ``rules/``; the kinds only know in which order to read them and ho
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from havoc.errors import Problem, RulebookError
@@ -22,8 +23,8 @@ from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import _region_names, faction_name, ui
 from havoc.grammar import Noun
-from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, texts
-from havoc.interpreter.engine import Engine, RuleResult, engine, merge_figures
+from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, late_answer, texts
+from havoc.interpreter.engine import Engine, RuleResult, engine
 from havoc.interpreter.explain import fixes
 from havoc.rulebook.model import Ruleset
 
@@ -84,16 +85,15 @@ class Job:
 
 def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
     """Answer one question about one position: its kind's handler does (``kinds/<kind>.py``)."""
-    played = _game()
-    job = Job(engine(rs, pos.variant, played), pos, q, lang, texts(rs, lang, played.LABELS))
+    played = _played or _game()
     kind = get_kind(q.kind)
     if kind is None:  # its module is missing or does not load: say where, as `havoc check` does
         raise RulebookError(
             [broken_kind(q.kind) or Problem("question-kinds", None, f"no handler for the question kind {q.kind!r}")]
         )
-    found: Answer = kind.handle(job)
-
-    found.labels = played.LABELS
+    labels = played.LABELS
+    found: Answer = kind.handle(Job(engine(rs, pos.variant, played), pos, q, lang, texts(rs, lang, labels)))
+    found.labels = labels
     return found
 
 
@@ -115,52 +115,70 @@ _played: Any = None
 
 def finish(
     job: Job,
-    results: list[tuple[RuleResult, Context, str | None]],
-    question: str,
+    results: Cited,
+    question: str | Callable[[], str],
     figures: dict[str, Any] | None = None,
     verdict: bool | None = None,
 ) -> Answer:
     """The answer from the rule results a kind's handler gathered: the rules that said no (or
     all of them), their figures, the fixes and exceptions; the verdict is "no rule said no"
-    unless given. Every kind's handler ends here (the kind's declaration then settles yes_no)."""
-    failed = [(r, c, n) for r, c, n in results if r.passed is False]
+    unless given; ``question`` is the question restated, or the function saying it when the
+    answer is read. Every kind's handler ends here (the kind's declaration then settles yes_no)."""
+    return _finish(job, [r for r, _, _ in results], lambda: results, question, figures, verdict)
+
+
+def finish_in(job: Job, ctx: Context, results: list[RuleResult], question: str | Callable[[], str]) -> Answer:
+    """:func:`finish` for rules evaluated in one context and cited without a note (most questions)."""
+    return _finish(job, results, lambda: [(r, ctx, None) for r in results], question, None, None)
+
+
+def _finish(
+    job: Job,
+    evaluated: list[RuleResult],
+    cited: Callable[[], Cited],
+    question: str | Callable[[], str],
+    figures: dict[str, Any] | None,
+    verdict: bool | None,
+) -> Answer:
+    """The verdict and figures of ``evaluated`` now; what ``cited()`` cites when the answer is read."""
+    said_no = [r for r in evaluated if r.passed is False]
     if verdict is None:
-        verdict = not failed
-    shown = failed if failed else results
-    t, amendments = job.t, job.eng.view.amendments
-    decisions = [decision(t, amendments, r, n) for r, _, n in shown]
-    figs = merge_figures([r for r, _, _ in results])
+        verdict = not said_no
+    figs: dict[str, Any] = {}  # merge_figures: a later rule (an exception, an overlay) overrides
+    for r in evaluated:
+        if r.figures:
+            figs.update(r.figures)
     if figures:
         figs.update(figures)
-    hint = next((d.hint for d in decisions if d.hint), None)
-    fixes: list[str] = []
-    for r, c, _ in failed:
-        fixes.extend(_fixes(job, r, c))
-    unless = _exceptions(failed) if verdict is False else []
-    for rid in unless:
-        rule = job.eng.view.rules.get(rid) or job.eng.rs.rules.get(rid)
-        if rule is not None:
-            exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
-            exception.specific = True  # its text is what the player checks the card against
-            decisions.append(exception)
-    return Answer(
-        kind=job.q.kind,
-        question=question,
-        verdict=verdict,
-        rules=decisions,
-        figures=figs,
-        lang=job.lang,
-        hint=hint,
-        fixes=list(dict.fromkeys(fixes)),
-        overlay=deciding_overlay(job.eng.rs, decisions),
-        unless=unless,
-    )
+    unless = _exceptions(said_no) if verdict is False else []
+
+    def citations() -> tuple[list[Decision], str | None, list[str], str]:
+        """The rules that said no (or all of them), the hint, the fixes and the exceptions, in
+        words: worked out when the answer is shown or serialised (:class:`LateAnswer`)."""
+        results = cited()
+        failed = [x for x in results if x[0].passed is False]
+        shown = failed if failed else results
+        t, amendments = job.t, job.eng.view.amendments
+        decisions = [decision(t, amendments, r, n) for r, _, n in shown]
+        hint = next((d.hint for d in decisions if d.hint), None)
+        fixes: list[str] = []
+        for r, c, _ in failed:
+            fixes.extend(_fixes(job, r, c))
+        for rid in unless:
+            rule = job.eng.view.rules.get(rid) or job.eng.rs.rules.get(rid)
+            if rule is not None:
+                exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
+                exception.specific = True  # its text is what the player checks the card against
+                decisions.append(exception)
+        return decisions, hint, list(dict.fromkeys(fixes)), deciding_overlay(job.eng.rs, decisions)
+
+    return late_answer(job.q.kind, question, verdict, figs, job.lang, unless, citations)
 
 
-def _exceptions(failed: list[tuple[RuleResult, Context, str | None]]) -> list[str]:
+def _exceptions(failed: list[RuleResult]) -> list[str]:
     """The exception rules of a "no", when every rule that said no names one (else none)."""
     out: list[str] = []
-    for r, _, _ in failed:
+    for r in failed:
         check = r.rule.check
         if check is None or not check.unless:
             return []
@@ -170,8 +188,7 @@ def _exceptions(failed: list[tuple[RuleResult, Context, str | None]]) -> list[st
 
 def generic(job: Job, ctx: Context, question: str) -> Answer:
     """The answer of a generic kind: every rule checked for the kind, yes when none says no."""
-    results = job.eng.evaluate(job.q.kind, ctx)
-    return finish(job, [(r, ctx, None) for r in results], question)
+    return finish_in(job, ctx, job.eng.evaluate(job.q.kind, ctx), question)
 
 
 def passes(rs: list[RuleResult]) -> bool:
@@ -225,6 +242,7 @@ __all__ = [
     "Job",
     "answer",
     "finish",
+    "finish_in",
     "generic",
     "passes",
     "units_word",

@@ -416,13 +416,20 @@ def _actor_units(ctx: Context, r: Region) -> int:
 @region_fact("region.enemy-units", "int")
 def _enemy_units(ctx: Context, r: Region) -> int:
     who = ctx.who()
-    return sum(n for f, n in r.units.items() if f != who)
+    out = 0
+    for f, n in r.units.items():  # a plain loop: read for every move question
+        if f != who:
+            out += n
+    return out
 
 
 @region_fact("region.has-enemy-units", "bool")
 def _has_enemy(ctx: Context, r: Region) -> bool:
     who = ctx.who()
-    return any(n > 0 for f, n in r.units.items() if f != who)
+    for f, n in r.units.items():  # noqa: SIM110 - a plain loop: read for every move question
+        if n > 0 and f != who:
+            return True
+    return False
 
 
 @region_fact("region.has-trog-token", "bool")

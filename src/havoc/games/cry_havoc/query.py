@@ -26,7 +26,7 @@ from havoc.games.cry_havoc.position import FACTION, FACTION_KEYS, REGION_REF, Po
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.record import field, record
-from havoc.spec import Reader, Spec, _is_ldict, suggest
+from havoc.spec import ID_RE, MAX_INT, KeySet, Reader, Spec, _is_ldict, suggest
 
 KINDS: Final = QUESTION_KINDS
 # Kinds about the whole table rather than one faction's move.
@@ -162,7 +162,9 @@ _ATTRS: Final = {
 def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
     """Validate a query mapping against the position it is about."""
     r = Reader(name)
-    d = r.read(data, QTOP, "", data.line if _is_ldict(data) else None)
+    d = _read_plain(data)
+    if d is None:  # a file's question (lines to point at), or a field that is not plainly right
+        d = r.read(data, QTOP, "", data.line if _is_ldict(data) else None)
     if r.problems or not isinstance(d, dict):
         raise InputError(r.problems or [Problem(name, None, ui("expected a mapping", _ml()))])
 
@@ -238,34 +240,72 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
         _check_counts(r, d, pos, kind, faction, line)
     if r.problems:
         raise InputError(r.problems)
-    return Query(
-        kind=kind,
-        faction=faction,
-        frm=d.get("from"),
-        to=d.get("to"),
-        via=tuple(d.get("via", ())),
-        region=d.get("region"),
-        units=d.get("units"),
-        points=d.get("points"),
-        structure=d.get("structure"),
-        deck=d.get("deck"),
-        card=d.get("card"),
-        card_terrain=d.get("card-terrain"),
-        skill=d.get("skill"),
-        activations=d.get("activations", 0),
-        during_action=d.get("during-action"),
-        moved_this_action=d.get("moved-this-action", False),
-        cost=d.get("cost"),
-        other_cost=d.get("other-cost", 0),
-        position=d.get("position"),
-        objectives={k: dict(v) for k, v in d.get("objectives", {}).items()},
-        capture_from=d.get("capture-from"),
-        card_units=dict(d.get("card-units", {})),
-        of=d.get("of"),
-        item=d.get("item"),
-        experience=d.get("experience"),
-        name=name,
-    )
+    return _query(kind, faction, d, name)
+
+
+def _query(kind: str, faction: str | None, d: dict[str, Any], name: str) -> Query:
+    """The Query of a validated question's fields."""
+    given: dict[str, Any] = {}  # the fields the question gives (the others keep the Query's defaults)
+    for key, value in d.items():
+        attr = _ATTRS.get(key)
+        if attr is None or attr == "faction":
+            continue
+        if key == "via":
+            value = tuple(value)
+        elif key == "objectives":
+            value = {k: dict(v) for k, v in value.items()}
+        elif key == "card-units":
+            value = dict(value)
+        given[attr] = value
+    return Query(kind=kind, faction=faction, name=name, **given)
+
+
+def _read_plain(data: Any) -> dict[str, Any] | None:
+    """What the Reader gives for a plain mapping (JSON, the compact words) whose every field is
+    plainly right, as most questions are, read without the Reader's bookkeeping; None when any
+    field is not (the Reader then says what is wrong, and where)."""
+    found = _plain(data, QTOP)
+    return None if found is _NOT_PLAIN else found
+
+
+_NOT_PLAIN: Final = object()
+
+
+def _plain(value: Any, spec: Spec) -> Any:
+    """``value`` as the Reader reads it when it is plainly right for ``spec``, else _NOT_PLAIN."""
+    kind, cls = spec.kind, value.__class__
+    if kind == "enum":
+        return value if cls is str and value in spec.choices else _NOT_PLAIN
+    if kind == "id":
+        return value if cls is str and ID_RE.match(value) else _NOT_PLAIN
+    if kind == "int":
+        ok = cls is int and value <= MAX_INT and (spec.minimum is None or value >= spec.minimum)
+        return value if ok else _NOT_PLAIN
+    if kind == "bool":
+        return value if cls is bool else _NOT_PLAIN
+    if kind == "list" and cls is list and spec.item is not None:
+        items = [_plain(v, spec.item) for v in value]
+        return _NOT_PLAIN if _NOT_PLAIN in items else items
+    if kind == "map" and cls is dict and spec.item is not None and isinstance(spec.keys, KeySet):
+        out = {}
+        for key, item in value.items():
+            got = _plain(item, spec.item) if key.__class__ is str and key in spec.keys.names else _NOT_PLAIN
+            if got is _NOT_PLAIN:
+                return got
+            out[key] = got
+        return out
+    if kind == "object" and cls is dict and spec.fields is not None:
+        if any(key not in value for key in spec.required):
+            return _NOT_PLAIN
+        out = {}
+        for key, item in value.items():
+            field_spec = spec.fields.get(key)
+            got = _NOT_PLAIN if field_spec is None else _plain(item, field_spec)
+            if got is _NOT_PLAIN:
+                return got
+            out[key] = got
+        return out
+    return _NOT_PLAIN
 
 
 def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, faction: str, line: Any) -> None:

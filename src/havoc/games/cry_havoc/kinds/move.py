@@ -4,36 +4,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from havoc.games.cry_havoc.answering import Job, finish, passes, units_word
+from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, passes, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, holds, probe_query, refused_by
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
+from havoc.interpreter.engine import CompiledRule, merge_figures
 
 
 def ask_move(job: Job) -> Answer:
     q, pos = job.q, job.pos
     assert q.frm is not None and q.to is not None
+    regions = pos.regions
+    if not q.via:  # one step: every rule of the kind, once
+        ctx = Context(pos, q, q.faction, frm=regions[q.frm], to=regions[q.to], moved=q.moved_this_action)
+        return finish_in(job, ctx, job.eng.evaluate("move", ctx), lambda: _question(job))
     path = [q.frm, *q.via, q.to]
-    n = q.units if q.units is not None else 1
-    question = ui("Can the {faction} move {count} {units} from {src} to {dst}?", job.lang).format(
-        faction=job.fname(q.faction), count=n, units=units_word(job, n), src=job.rname(q.frm), dst=job.rname(q.to)
-    )
-    if q.via:
-        question = question[:-1] + " " + ui("(through {regions})?", job.lang).format(regions=job.rnames(list(q.via)))
     steps = len(path) - 1
-    results: list[tuple[RuleResult, Context, str | None]] = []
+    results: Cited = []
     seen: dict[str, int] = {}
     for i in range(steps):
         ctx = job.ctx(
-            frm=pos.regions[path[i]],
-            to=pos.regions[path[i + 1]],
+            frm=regions[path[i]],
+            to=regions[path[i + 1]],
             moved=q.moved_this_action if i == 0 else True,
             steps=steps,
         )
-        note = f"{job.rname(path[i])} → {job.rname(path[i + 1])}" if steps > 1 else None
+        note = f"{job.rname(path[i])} → {job.rname(path[i + 1])}"
         # Rules about the start (own Units there, leaving a Battle) and the whole move (turn,
         # points) are checked once; each later step only for entering its Region.
         for r in job.eng.evaluate("move", ctx, only=None if i == 0 else _enters):
@@ -43,7 +41,19 @@ def ask_move(job: Job) -> Answer:
                 results.append((r, ctx, note))
             elif r.passed is False and results[at][0].passed is not False:
                 results[at] = (r, ctx, note)
-    return finish(job, results, question)
+    return finish(job, results, lambda: _question(job))
+
+
+def _question(job: Job) -> str:
+    """The question restated in the asker's language ("Can the Pilgrims move 2 Units from … to …?")."""
+    q = job.q
+    n = q.units if q.units is not None else 1
+    question = ui("Can the {faction} move {count} {units} from {src} to {dst}?", job.lang).format(
+        faction=job.fname(q.faction), count=n, units=units_word(job, n), src=job.rname(q.frm), dst=job.rname(q.to)
+    )
+    if q.via:
+        question = question[:-1] + " " + ui("(through {regions})?", job.lang).format(regions=job.rnames(list(q.via)))
+    return question
 
 
 def _enters(cr: CompiledRule) -> bool:
