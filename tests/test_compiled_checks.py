@@ -200,3 +200,55 @@ def test_a_failing_check_is_the_same_located_error_either_way() -> None:
     assert loop[0] == "error" and "rule divides.check: division by zero" in loop[2]
     assert _evaluated(broken, program=True) == loop
     assert _evaluated(broken, program=True, warm=True) == _evaluated(broken, program=False, warm=True)
+
+
+def _judged(rules: list[Any], warm: bool) -> Any:
+    """The legal-actions probes' question of ``rules``: does none say no? (holds_source), with the facts read."""
+    judges = [
+        engine_module.CompiledRule(
+            rule,
+            compile_source(rule.check.applies_if, {"cap": 3}.__getitem__, _resolve)
+            if rule.check.applies_if is not None
+            else None,
+            compile_source(rule.check.requires, {"cap": 3}.__getitem__, _resolve),
+            {n: compile_source(e, {"cap": 3}.__getitem__, _resolve) for n, e in rule.check.figures.items()},
+            frozenset(),
+        )
+        for rule in rules
+        if rule.check.requires is not None
+    ]
+    ctx = _Ctx(FACTS)
+    if warm:
+        ctx.cache.update({"a": FACTS["a"], "to.n": FACTS["to.n"]})
+    program = engine_module.holds_source(judges, {"cap": 3}.__getitem__, _resolve, fresh=not warm)
+    try:
+        return program(ctx), dict(ctx.used)
+    except Exception as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+def test_whether_no_rule_says_no_is_the_loops_verdict_as_one_function() -> None:
+    for i in range(len(RULES)):
+        order = RULES[i:] + RULES[:i]
+        for warm in (False, True):
+            loop = _evaluated(order, program=False, warm=warm)[0]
+            said_no = [n for n, r in enumerate(loop) if r[1] is False]
+            yes, used = _judged(order, warm)
+            assert yes is not said_no  # "fails" says no, wherever it comes
+            assert yes == (not said_no)
+            # the facts read: those of the rules up to the first that says no (figures read when needed)
+            expected: dict[str, Any] = {}
+            for r in loop[: said_no[0] + 1] if said_no else loop:
+                if r[0] != "no-requirement":
+                    expected.update(r[3])
+            if order.index(RULES[1]) < (order.index(RULES[4])):  # "skipped": its applies-if is read
+                expected["no"] = False
+            assert used == expected
+    assert _judged(RULES[:4], warm=False)[0] is True  # without the rule that says no
+
+
+def test_a_failing_check_is_its_located_error_in_the_probes_function_too() -> None:
+    broken = [*RULES[:2], _rule("divides", requires={"eq": [{"div-ceil": [{"fact": "a"}, {"fact": "b"}]}, 1]})]
+    assert _judged(broken, warm=False) == _evaluated(broken, program=False)
+    assert _judged([*broken, RULES[4]], warm=True) == _evaluated(broken, program=False, warm=True)
+    assert _judged([RULES[4], *broken], warm=False)[0] is False  # a no before it ends the question first

@@ -341,6 +341,57 @@ def rules_source(
     return program
 
 
+def holds_source(
+    rules: list[CompiledRule] | tuple[CompiledRule, ...],
+    params: Callable[[str], Any],
+    resolve: Resolver,
+    fresh: bool = False,
+) -> Callable[[Context], bool]:
+    """Whether no rule of ``rules`` says no in a context, as one Python function: each rule's
+    ``applies-if`` then ``requires`` written out in turn (the statements of :func:`rules_source`),
+    the first no ending it. Nothing is recorded but the facts read (in a fresh ``ctx.used``, as the
+    closures record them); a figure read by name is worked out from the rule's own sources; a
+    check that fails to evaluate is the rule's located error. For the rules that can say no of a
+    probe asked again and again (the legal-actions report's candidates); ``fresh`` as there."""
+    gen = _Gen(params, resolve)
+    gen.fresh = fresh
+    gen.env.update(HavocError=HavocError, _errors=_EVALUATION_ERRORS, _rule_error=_rule_error)
+    gen.emit("used = ctx.used = {}")
+    gen.emit("cache = ctx.cache")
+    for cr in rules:
+        check = cr.rule.check
+        assert check is not None and check.requires is not None
+        rule = gen.const(cr.rule)
+        gen.figure_facts = {name for e in check.figures.values() for name in fact_names(e)}
+        if _names_figure(check.applies_if, check.requires):
+            gen.emit("ctx.figs = {}")
+            gen.emit(f"ctx.fig_src = {gen.const(cr.figures)}")
+        gen.emit("try:")
+        depth = gen.depth
+        gen.depth += 1
+        known = None
+        if check.applies_if is not None:
+            applies = gen.expr(check.applies_if)
+            known = dict(gen.known)  # what the requirement reads is read on some paths only
+            gen.emit(f"if {applies}:")
+            gen.depth += 1
+        passed = gen.expr(check.requires)
+        gen.emit(f"if not {passed}:")
+        gen.emit(" return False")
+        gen.depth = depth
+        if known is not None:
+            gen.known = known
+        gen.emit("except HavocError:")
+        gen.emit(" raise")
+        gen.emit("except _errors as exc:")
+        gen.emit(f" raise _rule_error({rule}, exc) from None")
+    source = "def holds(ctx):\n" + gen.head() + "".join(line + "\n" for line in gen.lines) + " return True\n"
+    env = gen.env
+    exec(source, env)  # made of temporaries and constants this module names, never of rule text
+    program: Callable[[Context], bool] = env["holds"]
+    return program
+
+
 def _names_figure(*exprs: Any) -> bool:
     """Some expression reads a figure by name (``{figure: …}``)."""
     stack = list(exprs)

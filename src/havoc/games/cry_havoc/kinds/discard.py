@@ -5,7 +5,7 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Job, generic, passes
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B0, Report, probe_query
+from havoc.games.cry_havoc.kinds.legal import B0, Report, probe_query, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import merge_figures
@@ -20,9 +20,7 @@ def probe(report: Report) -> None:
     """The Draw Cards phase: discard down to the hand limit."""
     pos, who, eng, add, job = report.pos, report.who, report.eng, report.add, report.job
     if pos.faction(who).hand is not None:
-        rs = eng.evaluate(
-            "discard", Context(pos, probe_query(job, "discard"), who), only=report.pick("discard", "fits", B0)
-        )
+        rs = verdicts(eng, "discard", Context(pos, probe_query(job, "discard"), who), "fits", B0)
         must = merge_figures(rs).get("must-discard", 0)
         if passes(rs) and isinstance(must, int) and must > 0:
             add("discard", report.label, True, {"must-discard": must}, [], str(must))

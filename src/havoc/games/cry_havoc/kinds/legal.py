@@ -15,7 +15,7 @@ from havoc.games.cry_havoc.position import Position
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import kind_label, ui
 from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
+from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, holds_source, merge_figures, rules_source
 from havoc.interpreter.expr import ExprError, rule_error
 
 # the question's fields but its mappings (a question with any of those is not kept)
@@ -46,15 +46,43 @@ def probe_query(job: Job, kind: str, **changes: Any) -> Query:
 
 class _Choice:
     """The rules of a kind a probe (or a Battle step) reads, worked out once per engine: in
-    reading order, as a set for ``only=``, and those that can say no (a requirement)."""
+    reading order, as a set for ``only=``, and those that can say no (a requirement); once the
+    kind is asked often (its checks compiled as functions), each of the two loops as one
+    generated function (for a context with an empty fact cache, and for any)."""
 
-    __slots__ = ("contains", "eng", "judges", "rules")
+    __slots__ = ("contains", "eng", "judges", "rules", "verdicts", "yes")
 
     def __init__(self, eng: Engine, rules: tuple[CompiledRule, ...]) -> None:
         self.eng = eng
         self.rules = rules
         self.contains = frozenset(rules).__contains__
         self.judges = tuple(cr for cr in rules if cr.rule.check is not None and cr.rule.check.requires is not None)
+        self.verdicts: tuple[Callable[[Context], list[RuleResult]], ...] | None = None  # evaluate's loop
+        self.yes: tuple[Callable[[Context], bool], ...] | None = None  # holds' loop
+
+    def program_verdicts(self) -> tuple[Callable[[Context], list[RuleResult]], ...] | None:
+        """:meth:`Engine.evaluate` over these rules as one function (:func:`rules_source`)."""
+        found = self.verdicts
+        if found is None:
+            eng = self.eng
+            try:
+                found = tuple(rules_source(list(self.rules), eng.param, eng.resolve, f) for f in (True, False))
+            except (SyntaxError, RecursionError, MemoryError):
+                found = ()  # too deeply nested for Python: the engine's loop
+            self.verdicts = found
+        return found
+
+    def program_yes(self) -> tuple[Callable[[Context], bool], ...] | None:
+        """:func:`holds` over these rules as one function (:func:`holds_source`)."""
+        found = self.yes
+        if found is None:
+            eng = self.eng
+            try:
+                found = tuple(holds_source(self.judges, eng.param, eng.resolve, f) for f in (True, False))
+            except (SyntaxError, RecursionError, MemoryError):
+                found = ()
+            self.yes = found
+        return found
 
 
 _chosen: dict[tuple[int, str, Any], _Choice] = {}
@@ -78,6 +106,17 @@ def chosen(
     return _choose(eng, kind, key, test).contains
 
 
+def verdicts(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[str]) -> list[RuleResult]:
+    """``eng.evaluate(kind, ctx, only=picked(eng, kind, how, bound))``: the same results, by one
+    generated function once the kind is asked often (its checks are compiled as functions)."""
+    choice = _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
+    if kind in eng.by_kind:
+        programs = choice.verdicts if choice.verdicts is not None else choice.program_verdicts()
+        if programs:
+            return programs[0](ctx) if not ctx.cache else programs[1](ctx)
+    return eng.evaluate(kind, ctx, only=choice.contains)
+
+
 def holds(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[str]) -> bool:
     """Whether no rule of ``kind`` picked by ``how`` and ``bound`` (see :func:`picked`) says no in
     ``ctx``: the verdict of :meth:`Engine.evaluate` for a probe that needs nothing more.
@@ -86,13 +125,18 @@ def holds(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[str])
     (``applies-if``, then ``requires``; a figure the requirement reads is worked out when read,
     and a check that fails to evaluate is the rule's located error, as in :meth:`Engine.evaluate`);
     nothing is recorded and the first rule that says no ends it: a candidate Region, deck or
-    Skill of the legal-actions list is a yes or a no.
+    Skill of the legal-actions list is a yes or a no. Once the kind is asked often, the loop is
+    one generated function (:func:`holds_source`).
     """
-    rules = _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound)).judges
+    choice = _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
     if kind not in eng.by_kind:
         eng.rules_for(kind)  # counts the question, as evaluate does (the checks are compiled as functions after a few)
+    else:
+        programs = choice.yes if choice.yes is not None else choice.program_yes()
+        if programs:
+            return programs[0](ctx) if not ctx.cache else programs[1](ctx)
     ctx.used = {}
-    for cr in rules:
+    for cr in choice.judges:
         ctx.figs = {}
         ctx.fig_src = cr.figures
         try:
@@ -190,7 +234,7 @@ class Report:
         not, its line names the rules that said no."""
         if holds(self.eng, kind, Context(self.pos, q, self.who), "fits", B0):
             return True
-        rs = self.eng.evaluate(kind, Context(self.pos, q, self.who), only=picked(self.eng, kind, "fits", B0))
+        rs = verdicts(self.eng, kind, Context(self.pos, q, self.who), "fits", B0)
         if not passes(rs):
             self.add(kind, label, False, {}, refused_by(rs), "")
             return False
@@ -236,7 +280,7 @@ def ask_legal(job: Job) -> Answer:
     lang = job.lang
     question = ui("What may the {faction} do now?", lang).format(faction=job.fname(who))
     ctx = job.ctx()
-    general = eng.evaluate("legal", ctx, only=picked(eng, "legal", "fits", B0))
+    general = verdicts(eng, "legal", ctx, "fits", B0)
     cited: list[tuple[RuleResult, Context, str | None]] = [(r, ctx, None) for r in general]
     if not passes(general):
         return finish(job, cited, question)  # a no: the kind's declaration says it is no yes/no question

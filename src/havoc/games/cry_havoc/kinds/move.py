@@ -7,7 +7,7 @@ from typing import Any
 from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, passes, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, holds, probe_query, refused_by
+from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, holds, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, merge_figures
@@ -62,7 +62,7 @@ def _enters(cr: CompiledRule) -> bool:
 
 def probe(report: Report) -> None:
     """Move: from each Region with the faction's Units, how many may go and where."""
-    pos, who, eng, _, nothing, add, gate, pick, job = report.parts()
+    pos, who, eng, _, nothing, add, gate, _pick, job = report.parts()
     mq = probe_query(job, "move", units=1, points=None, frm=None, to=None, via=())
     if gate("move", mq, report.label):
         moves: dict[str, dict[str, Any]] = {}
@@ -72,7 +72,7 @@ def probe(report: Report) -> None:
             own = region.units.get(who, 0)
             if own <= 0:
                 continue
-            leave = eng.evaluate("move", Context(pos, mq, who, frm=region), only=pick("move", "detail", B_FROM))
+            leave = verdicts(eng, "move", Context(pos, mq, who, frm=region), "detail", B_FROM)
             limit = merge_figures(leave).get("may-leave", own)
             if not passes(leave) or not isinstance(limit, int) or limit <= 0:
                 held.extend(refused_by(leave) or [r.rule.id for r in leave if "may-leave" in r.figures])

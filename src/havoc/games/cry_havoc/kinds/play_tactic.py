@@ -5,7 +5,7 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Job, generic, passes
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, probe_query, refused_by
+from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
@@ -36,9 +36,7 @@ def probe(report: Report) -> None:
     fight = _battle_of(job, who)
     if fight is not None and fight.battle is not None:
         tq = probe_query(job, "play-tactic", region=fight.id)
-        rs = eng.evaluate(
-            "play-tactic", Context(pos, tq, who, region=fight), only=report.pick("play-tactic", "fits", B_REGION)
-        )
+        rs = verdicts(eng, "play-tactic", Context(pos, tq, who, region=fight), "fits", B_REGION)
         add(
             "play-tactic",
             report.label,

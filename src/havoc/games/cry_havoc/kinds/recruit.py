@@ -6,7 +6,7 @@ from havoc import record
 from havoc.games.cry_havoc.answering import Job, generic, passes, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, probe_query, refused_by
+from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 
@@ -28,16 +28,12 @@ def ask_recruit(job: Job) -> Answer:
 
 def probe(report: Report) -> None:
     """Recruit: into the own HQ, as many as the Reserve holds (points permitting)."""
-    pos, who, eng, lang, nothing, add, gate, pick, job = report.parts()
+    pos, who, eng, lang, nothing, add, gate, _pick, job = report.parts()
     hq = pos.hq_of(who)
     reserve = pos.reserve(who)
     rq = probe_query(job, "recruit", units=1, points=max(reserve, 1), region=hq.id if hq else None)
     if gate("recruit", rq, report.label):
-        rs = (
-            eng.evaluate("recruit", Context(pos, rq, who, region=hq), only=pick("recruit", "detail", B_REGION))
-            if hq
-            else []
-        )
+        rs = verdicts(eng, "recruit", Context(pos, rq, who, region=hq), "detail", B_REGION) if hq else []
         ok = passes(rs) and reserve > 0
         units_text = ui("Units: up to {count}", lang).format(count=reserve) + (f" ({job.rname(hq.id)})" if hq else "")
         add(
