@@ -5,7 +5,7 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_STRUCT, Report, holds, probe_query
+from havoc.games.cry_havoc.kinds.legal import B_STRUCT, Report, judge, probe_query
 from havoc.games.cry_havoc.ui import structure_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -25,13 +25,14 @@ def probe(report: Report) -> None:
     if gate("activate", aq0, report.label):
         act_ok: list[str] = []
         act_names: list[str] = []  # the same, for people, in the line's case: "Żniwiarki (Region A)"
+        allows = judge(eng, "activate", "detail", B_STRUCT)
         for rid in sorted(pos.regions):
             region = pos.regions[rid]
             for s in region.structures:
                 if s.owner != who:
                     continue
                 aq = probe_query(job, "activate", structure=s.type, region=rid, activations=0)
-                if holds(eng, "activate", Context(pos, aq, who, region=region), "detail", B_STRUCT):
+                if allows(Context(pos, aq, who, region=region)):
                     act_ok.append(f"{s.type}@{rid}")
                     act_names.append(
                         # TRANSLATORS: one Structure of the line "Activate — {structures}", in the case that line gives it.

@@ -7,7 +7,7 @@ from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, holds, probe_query
+from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, judge, probe_query
 from havoc.games.cry_havoc.ui import message_language, nui, structure_name, ui
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer
@@ -81,18 +81,16 @@ def probe(report: Report) -> None:
     pos, who, eng, _, nothing, add, gate, _pick, job = report.parts()
     bq = probe_query(job, "build", units=None, points=None, structure=None)
     if gate("build", bq, report.label):
-        build_ok = [
-            rid
-            for rid in sorted(pos.regions)
-            if holds(eng, "build", Context(pos, bq, who, region=pos.regions[rid]), "detail", B_REGION)
-        ]
+        allows = judge(eng, "build", "detail", B_REGION)
+        regions = pos.regions
+        build_ok = [rid for rid in sorted(regions) if allows(Context(pos, bq, who, region=regions[rid]))]
         add(
             "build",
             report.label,
             bool(build_ok),
             {"regions": build_ok} if build_ok else {},
             [],
-            str(job.rnames(build_ok, nothing)),
+            report.names(build_ok, nothing),
         )
 
 

@@ -6,7 +6,7 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B0, Report, holds, probe_query
+from havoc.games.cry_havoc.kinds.legal import B0, Report, judge, probe_query
 from havoc.games.cry_havoc.ui import deck_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -32,11 +32,8 @@ def probe(report: Report) -> None:
     )
     dq0 = probe_query(job, "draw-tactics", deck=None)
     if gate("draw-tactics", dq0, report.label):
-        decks = [
-            deck
-            for deck in C.DECKS
-            if holds(eng, "draw-tactics", Context(pos, probe_query(job, "draw-tactics", deck=deck), who), "fits", B0)
-        ]
+        allows = judge(eng, "draw-tactics", "fits", B0)
+        decks = [deck for deck in C.DECKS if allows(Context(pos, probe_query(job, "draw-tactics", deck=deck), who))]
         add(
             "draw-tactics",
             report.label,

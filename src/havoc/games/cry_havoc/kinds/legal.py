@@ -23,6 +23,7 @@ _MAPPINGS = ("objectives", "card_units")
 _values = attrgetter(*(f for f in Query.__record_fields__ if f not in _MAPPINGS))  # type: ignore[attr-defined]
 _probes: dict[tuple[Any, ...], Query] = {}  # probe questions already made, by question and changes
 _PROBES_KEPT = 4096
+_last: tuple[Any, tuple[Any, ...]] = (None, ())  # the question last probed, and its values
 
 
 def probe_query(job: Job, kind: str, **changes: Any) -> Query:
@@ -31,10 +32,17 @@ def probe_query(job: Job, kind: str, **changes: Any) -> Query:
     Every report asks the same few of these, so they are kept by value (a frozen record); a
     question with objectives or card Units (mappings, not kept) is made afresh.
     """
+    global _last
     q = job.q
     if q.objectives or q.card_units:
         return record.replace(q, kind=kind, **changes)
-    key = (_values(q), kind, *changes.items())
+    last = _last  # the question's values, read once per question (every probe of a report asks)
+    if last[0] is q:
+        values = last[1]
+    else:
+        values = _values(q)
+        _last = (q, values)
+    key = (values, kind, *changes.items())
     found = _probes.get(key)
     if found is None:
         if len(_probes) >= _PROBES_KEPT:
@@ -152,6 +160,18 @@ def holds(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[str])
     return True
 
 
+def judge(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Callable[[Context], bool]:
+    """:func:`holds` for ``kind``, ``how`` and ``bound`` as one callable, for new contexts (an
+    empty fact cache), worked out once for a probe's candidates: the generated function itself
+    once the kind is asked often."""
+    if kind in eng.by_kind:
+        choice = _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
+        programs = choice.yes if choice.yes is not None else choice.program_yes()
+        if programs:
+            return programs[0]
+    return lambda ctx: holds(eng, kind, ctx, how, bound)
+
+
 def picked(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
     """The rules of ``kind`` whose needs are within ``bound`` (``how`` = "fits": any; "detail":
     only those that need something; "enters": those that need "to"), by :func:`chosen`."""
@@ -239,6 +259,13 @@ class Report:
             self.add(kind, label, False, {}, refused_by(rs), "")
             return False
         return True
+
+    def names(self, rids: list[str], empty: str) -> str:
+        """Regions of the table by name, in a line ("Mgielnia, Region A"; ``empty`` for none)."""
+        if not rids:
+            return empty
+        rname = self.job.rname
+        return ", ".join([rname(r) for r in rids])
 
     def pick(self, kind: str, how: str, bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
         """``only=`` for this report's engine: see :func:`picked`."""

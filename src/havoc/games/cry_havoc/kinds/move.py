@@ -7,7 +7,7 @@ from typing import Any
 from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, passes, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, holds, probe_query, refused_by, verdicts
+from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, judge, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, merge_figures
@@ -67,6 +67,8 @@ def probe(report: Report) -> None:
     if gate("move", mq, report.label):
         moves: dict[str, dict[str, Any]] = {}
         held: list[str] = []  # the rules that keep Units where they are (e.g. a Battle Region)
+        enters = judge(eng, "move", "enters", B_MOVE)
+        regions = pos.regions
         for rid in sorted(pos.regions):
             region = pos.regions[rid]
             own = region.units.get(who, 0)
@@ -79,12 +81,11 @@ def probe(report: Report) -> None:
                 continue
             dests = []
             for nid in sorted(region.neighbours):
-                c2 = Context(pos, mq, who, frm=region, to=pos.regions[nid])
-                if holds(eng, "move", c2, "enters", B_MOVE):
+                if enters(Context(pos, mq, who, frm=region, to=regions[nid])):
                     dests.append(nid)
             if dests:
                 moves[rid] = {"units": min(own, limit), "to": dests}
-        text = "; ".join(f"{job.rname(rid)}: {m['units']} → {job.rnames(m['to'])}" for rid, m in moves.items())
+        text = "; ".join(f"{job.rname(rid)}: {m['units']} → {report.names(m['to'], '—')}" for rid, m in moves.items())
         why_not = [] if moves else list(dict.fromkeys(held))
         add(
             "move",
