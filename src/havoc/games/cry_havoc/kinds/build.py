@@ -7,7 +7,7 @@ from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, judge, probe_query
+from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, probe_query, which
 from havoc.games.cry_havoc.ui import message_language, nui, structure_name, ui
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer
@@ -81,9 +81,9 @@ def probe(report: Report) -> None:
     pos, who, eng, _, nothing, add, gate, _pick, job = report.parts()
     bq = probe_query(job, "build", units=None, points=None, structure=None)
     if gate("build", bq, report.label):
-        allows = judge(eng, "build", "detail", B_REGION)
         regions = pos.regions
-        build_ok = [rid for rid in sorted(regions) if allows(Context(pos, bq, who, region=regions[rid]))]
+        candidates = [(rid, regions[rid]) for rid in sorted(regions)]
+        build_ok = which(eng, "build", "detail", B_REGION, Context(pos, bq, who), "region", candidates)
         add(
             "build",
             report.label,

@@ -6,7 +6,7 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B0, Report, judge, probe_query
+from havoc.games.cry_havoc.kinds.legal import B0, Report, probe_query, which
 from havoc.games.cry_havoc.ui import deck_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -32,8 +32,8 @@ def probe(report: Report) -> None:
     )
     dq0 = probe_query(job, "draw-tactics", deck=None)
     if gate("draw-tactics", dq0, report.label):
-        allows = judge(eng, "draw-tactics", "fits", B0)
-        decks = [deck for deck in C.DECKS if allows(Context(pos, probe_query(job, "draw-tactics", deck=deck), who))]
+        candidates = [(deck, probe_query(job, "draw-tactics", deck=deck)) for deck in C.DECKS]
+        decks = which(eng, "draw-tactics", "fits", B0, Context(pos, dq0, who), "q", candidates)
         add(
             "draw-tactics",
             report.label,

@@ -8,6 +8,7 @@ from typing import Any
 
 from havoc import record
 from havoc.errors import HavocError
+from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.answering import Job, finish, passes
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind, all_kinds
@@ -172,6 +173,22 @@ def judge(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Callable[[
     return lambda ctx: holds(eng, kind, ctx, how, bound)
 
 
+def which(
+    eng: Engine, kind: str, how: str, bound: frozenset[str], ctx: Context, field: str, candidates: list[tuple[Any, Any]]
+) -> list[Any]:
+    """The candidates (name, value) for which :func:`holds` says yes with ``ctx.<field>`` set to
+    the value (a subject Region, a question): one context for them all, its fact cache emptied
+    for each, as a new context's would be."""
+    yes = judge(eng, kind, how, bound)
+    out = []
+    for name, value in candidates:
+        setattr(ctx, field, value)
+        ctx.cache = {}
+        if yes(ctx):
+            out.append(name)
+    return out
+
+
 def picked(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
     """The rules of ``kind`` whose needs are within ``bound`` (``how`` = "fits": any; "detail":
     only those that need something; "enters": those that need "to"), by :func:`chosen`."""
@@ -291,10 +308,25 @@ class Report:
     def probe_all(self) -> None:
         """Every kind that declares a probe, in the vocabulary's order of kinds; each adds its
         lines under its own label (the kind's declared words)."""
-        for kind in all_kinds():
-            if kind.probe is not None:
-                self.label = kind_label(kind.name, self.lang)
-                kind.probe(self)
+        lang = self.lang
+        for name, probe in _probing():
+            self.label = kind_label(name, lang)
+            probe(self)
+
+
+_probes_of: tuple[Any, tuple[tuple[str, Callable[[Report], None]], ...]] = (None, ())
+
+
+def _probing() -> tuple[tuple[str, Callable[[Report], None]], ...]:
+    """Every kind that declares a probe, in the vocabulary's order (name, probe): worked out once
+    per set of loaded kinds (the registry loads each module once)."""
+    global _probes_of
+    loaded = registry._loaded
+    if _probes_of[0] is not loaded:
+        found = tuple((kind.name, kind.probe) for kind in all_kinds() if kind.probe is not None)
+        _probes_of = (loaded, found)
+        return found
+    return _probes_of[1]
 
 
 def ask_legal(job: Job) -> Answer:

@@ -7,7 +7,7 @@ from typing import Any
 from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, passes, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, judge, probe_query, refused_by, verdicts
+from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, probe_query, refused_by, verdicts, which
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, merge_figures
@@ -67,7 +67,6 @@ def probe(report: Report) -> None:
     if gate("move", mq, report.label):
         moves: dict[str, dict[str, Any]] = {}
         held: list[str] = []  # the rules that keep Units where they are (e.g. a Battle Region)
-        enters = judge(eng, "move", "enters", B_MOVE)
         regions = pos.regions
         for rid in sorted(pos.regions):
             region = pos.regions[rid]
@@ -79,10 +78,8 @@ def probe(report: Report) -> None:
             if not passes(leave) or not isinstance(limit, int) or limit <= 0:
                 held.extend(refused_by(leave) or [r.rule.id for r in leave if "may-leave" in r.figures])
                 continue
-            dests = []
-            for nid in sorted(region.neighbours):
-                if enters(Context(pos, mq, who, frm=region, to=regions[nid])):
-                    dests.append(nid)
+            into = [(nid, regions[nid]) for nid in sorted(region.neighbours)]
+            dests = which(eng, "move", "enters", B_MOVE, Context(pos, mq, who, frm=region), "to", into)
             if dests:
                 moves[rid] = {"units": min(own, limit), "to": dests}
         text = "; ".join(f"{job.rname(rid)}: {m['units']} → {report.names(m['to'], '—')}" for rid, m in moves.items())

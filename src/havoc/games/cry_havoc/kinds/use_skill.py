@@ -5,7 +5,7 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_SKILL, Report, judge, probe_query
+from havoc.games.cry_havoc.kinds.legal import B_SKILL, Report, probe_query, which
 from havoc.games.cry_havoc.ui import skill_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -22,8 +22,8 @@ def probe(report: Report) -> None:
     pos, who, eng, lang, nothing, add, gate, _pick, job = report.parts()
     skills = sorted(pos.faction(who).skills)
     if skills and gate("use-skill", probe_query(job, "use-skill", skill=skills[0]), report.label):
-        allows = judge(eng, "use-skill", "detail", B_SKILL)
-        usable = [skill for skill in skills if allows(Context(pos, probe_query(job, "use-skill", skill=skill), who))]
+        candidates = [(skill, probe_query(job, "use-skill", skill=skill)) for skill in skills]
+        usable = which(eng, "use-skill", "detail", B_SKILL, Context(pos, candidates[0][1], who), "q", candidates)
         add(
             "use-skill",
             report.label,
