@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from havoc.games.cry_havoc.answering import Job, generic, passes
+from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B0, Report, probe_query, verdicts
+from havoc.games.cry_havoc.kinds.legal import B0, Report, allowed, probe_query, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import merge_figures
@@ -22,7 +22,7 @@ def probe(report: Report) -> None:
     if pos.faction(who).hand is not None:
         rs = verdicts(eng, "discard", Context(pos, probe_query(job, "discard"), who), "fits", B0)
         must = merge_figures(rs).get("must-discard", 0)
-        if passes(rs) and isinstance(must, int) and must > 0:
+        if allowed(rs) and isinstance(must, int) and must > 0:
             add("discard", report.label, True, {"must-discard": must}, [], str(must))
 
 

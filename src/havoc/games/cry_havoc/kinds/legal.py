@@ -94,13 +94,14 @@ class _Choice:
         return found
 
 
-_chosen: dict[tuple[int, str, Any], _Choice] = {}
+# by engine (its identity: engines are kept for the process, see havoc.interpreter.engine.engine), kind and key
+_chosen: dict[tuple[Engine, str, Any], _Choice] = {}
 
 
 def _choose(eng: Engine, kind: str, key: Any, test: Callable[[], Callable[[CompiledRule], bool]]) -> _Choice:
-    k = (id(eng), kind, key)
+    k = (eng, kind, key)
     found = _chosen.get(k)
-    if found is None or found.eng is not eng:
+    if found is None:
         pick = test()
         found = _chosen[k] = _Choice(eng, tuple(cr for cr in eng.rules_for(kind) if pick(cr)))
     return found
@@ -214,6 +215,14 @@ _TESTS: dict[str, Callable[[frozenset[str]], Callable[[CompiledRule], bool]]] = 
 }
 
 
+def allowed(rs: list[RuleResult]) -> bool:
+    """No rule among ``rs`` said no (:func:`~havoc.games.cry_havoc.answering.passes`, as a plain loop)."""
+    for r in rs:  # noqa: SIM110 - a plain loop is faster than all() over a generator
+        if r.passed is False:
+            return False
+    return True
+
+
 def refused_by(rs: list[RuleResult]) -> list[str]:
     return [r.rule.id for r in rs if r.passed is False]
 
@@ -241,6 +250,7 @@ class Report:
         self.actions: list[dict[str, Any]] = []
         self.nothing = ui("nothing in the position to do it with", job.lang)
         self.label = ""  # the probing kind's label, in the asker's language
+        self.bare = Context(job.pos, job.q, self.who)  # the gates' context (no subject Region), reused
 
     def add(
         self,
@@ -269,10 +279,14 @@ class Report:
     def gate(self, kind: str, q: Query, label: str) -> bool:
         """Whether the rules that need nothing but the position allow the kind now; when they do
         not, its line names the rules that said no."""
-        if holds(self.eng, kind, Context(self.pos, q, self.who), "fits", B0):
+        ctx = self.bare
+        ctx.q = q
+        ctx.cache = {}
+        if holds(self.eng, kind, ctx, "fits", B0):
             return True
-        rs = verdicts(self.eng, kind, Context(self.pos, q, self.who), "fits", B0)
-        if not passes(rs):
+        ctx.cache = {}  # as a new context's
+        rs = verdicts(self.eng, kind, ctx, "fits", B0)
+        if not allowed(rs):
             self.add(kind, label, False, {}, refused_by(rs), "")
             return False
         return True
@@ -308,25 +322,29 @@ class Report:
     def probe_all(self) -> None:
         """Every kind that declares a probe, in the vocabulary's order of kinds; each adds its
         lines under its own label (the kind's declared words)."""
-        lang = self.lang
-        for name, probe in _probing():
-            self.label = kind_label(name, lang)
+        for label, probe in _probing(self.lang):
+            self.label = label
             probe(self)
 
 
-_probes_of: tuple[Any, tuple[tuple[str, Callable[[Report], None]], ...]] = (None, ())
+_probes_of: tuple[Any, dict[str, tuple[tuple[str, Callable[[Report], None]], ...]]] = (None, {})
 
 
-def _probing() -> tuple[tuple[str, Callable[[Report], None]], ...]:
-    """Every kind that declares a probe, in the vocabulary's order (name, probe): worked out once
-    per set of loaded kinds (the registry loads each module once)."""
+def _probing(lang: str) -> tuple[tuple[str, Callable[[Report], None]], ...]:
+    """Every kind that declares a probe, in the vocabulary's order, as (its label in ``lang``, its
+    probe): worked out once per language and set of loaded kinds (the registry loads each module
+    once; a kind's label is its declared words)."""
     global _probes_of
-    loaded = registry._loaded
-    if _probes_of[0] is not loaded:
-        found = tuple((kind.name, kind.probe) for kind in all_kinds() if kind.probe is not None)
-        _probes_of = (loaded, found)
-        return found
-    return _probes_of[1]
+    loaded, by_lang = _probes_of
+    if loaded is not registry._loaded:
+        by_lang = {}
+        _probes_of = (registry._loaded, by_lang)
+    found = by_lang.get(lang)
+    if found is None:
+        found = by_lang[lang] = tuple(
+            (kind_label(kind.name, lang), kind.probe) for kind in all_kinds() if kind.probe is not None
+        )
+    return found
 
 
 def ask_legal(job: Job) -> Answer:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, passes, units_word
+from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, probe_query, refused_by, verdicts, which
+from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, allowed, probe_query, refused_by, verdicts, which
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, merge_figures
@@ -75,7 +75,7 @@ def probe(report: Report) -> None:
                 continue
             leave = verdicts(eng, "move", Context(pos, mq, who, frm=region), "detail", B_FROM)
             limit = merge_figures(leave).get("may-leave", own)
-            if not passes(leave) or not isinstance(limit, int) or limit <= 0:
+            if not allowed(leave) or not isinstance(limit, int) or limit <= 0:
                 held.extend(refused_by(leave) or [r.rule.id for r in leave if "may-leave" in r.figures])
                 continue
             into = [(nid, regions[nid]) for nid in sorted(region.neighbours)]

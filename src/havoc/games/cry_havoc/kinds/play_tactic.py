@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from havoc.games.cry_havoc.answering import Job, generic, passes
+from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, probe_query, refused_by, verdicts
+from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, allowed, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
@@ -40,10 +40,10 @@ def probe(report: Report) -> None:
         add(
             "play-tactic",
             report.label,
-            passes(rs),
-            {"region": fight.id} if passes(rs) else {},
+            allowed(rs),
+            {"region": fight.id} if allowed(rs) else {},
             refused_by(rs),
-            fight.id if passes(rs) else "",
+            fight.id if allowed(rs) else "",
         )
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from havoc.games.cry_havoc.answering import Job, generic, passes, units_word
+from havoc.games.cry_havoc.answering import Job, generic, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B0, Report, probe_query, refused_by, verdicts
+from havoc.games.cry_havoc.kinds.legal import B0, Report, allowed, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 
@@ -27,7 +27,7 @@ def probe(report: Report) -> None:
         why: list[str] = []
         for n in range(1, pos.held_by_others(who) + 1):
             rs = verdicts(eng, "prisoners", Context(pos, probe_query(job, "prisoners", units=n), who), "fits", B0)
-            if not passes(rs):
+            if not allowed(rs):
                 why = refused_by(rs)
                 break
             can = n

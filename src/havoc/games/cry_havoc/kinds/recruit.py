@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from havoc import record
-from havoc.games.cry_havoc.answering import Job, generic, passes, units_word
+from havoc.games.cry_havoc.answering import Job, generic, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, probe_query, refused_by, verdicts
+from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, allowed, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 
@@ -34,7 +34,7 @@ def probe(report: Report) -> None:
     rq = probe_query(job, "recruit", units=1, points=max(reserve, 1), region=hq.id if hq else None)
     if gate("recruit", rq, report.label):
         rs = verdicts(eng, "recruit", Context(pos, rq, who, region=hq), "detail", B_REGION) if hq else []
-        ok = passes(rs) and reserve > 0
+        ok = allowed(rs) and reserve > 0
         units_text = ui("Units: up to {count}", lang).format(count=reserve) + (f" ({job.rname(hq.id)})" if hq else "")
         add(
             "recruit",
