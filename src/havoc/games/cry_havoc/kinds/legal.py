@@ -247,7 +247,8 @@ class Report:
     def __init__(self, job: Job) -> None:
         assert job.q.faction is not None
         self.job, self.pos, self.who, self.eng, self.lang = job, job.pos, job.q.faction, job.eng, job.lang
-        self.actions: list[dict[str, Any]] = []
+        self.actions: list[dict[str, Any]] = []  # as the answer's details give them
+        self.words: list[tuple[str, str, str]] = []  # each action's label, text and line, for people
         self.nothing = ui("nothing in the position to do it with", job.lang)
         self.label = ""  # the probing kind's label, in the asker's language
         self.bare = Context(job.pos, job.q, self.who)  # the gates' context (no subject Region), reused
@@ -264,17 +265,8 @@ class Report:
     ) -> None:
         """One action of the report; ``line`` is its whole sentence where the label and the text
         make one ("Aktywacja Żniwiarki (Region A)"), else the line is "label — text"."""
-        self.actions.append(
-            {
-                "action": action,
-                "allowed": allowed,
-                "limits": limits,
-                "refused-by": why,
-                "label": label,
-                "text": text,
-                "line": line,
-            }
-        )
+        self.actions.append({"action": action, "allowed": allowed, "limits": limits, "refused-by": why})
+        self.words.append((label, text, line))
 
     def gate(self, kind: str, q: Query, label: str) -> bool:
         """Whether the rules that need nothing but the position allow the kind now; when they do
@@ -365,12 +357,14 @@ def ask_legal(job: Job) -> Answer:
     legal.probe_all()
     actions = legal.actions
     allowed = [a for a in actions if a["allowed"]]
-    lines = ["✓ " + (a["line"] or a["label"] + (f" — {a['text']}" if a["text"] else "")) for a in allowed]
+    lines = []
     refused: dict[tuple[str, ...], list[str]] = {}
-    for a in actions:
-        if not a["allowed"]:
-            key = tuple(a["refused-by"]) or (a["text"],)
-            refused.setdefault(key, []).append(a["label"])
+    for a, (label, text, line) in zip(actions, legal.words, strict=True):
+        if a["allowed"]:
+            lines.append("✓ " + (line or label + (f" — {text}" if text else "")))
+        else:
+            key = tuple(a["refused-by"]) or (text,)
+            refused.setdefault(key, []).append(label)
     for why_key, labels in refused.items():
         reason = job.titles([w for w in why_key if w]) if any(why_key) and actions_refused_by_rules(why_key) else ""
         reason = reason or ", ".join(w for w in why_key if w)
@@ -388,7 +382,7 @@ def ask_legal(job: Job) -> Answer:
     ans.details = {
         "faction": who,
         "phase": pos.phase,
-        "actions": [{k: v for k, v in a.items() if k not in {"label", "text", "line"}} for a in actions],
+        "actions": actions,
     }
     return ans
 
