@@ -119,7 +119,7 @@ def chosen(
 def verdicts(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[str]) -> list[RuleResult]:
     """``eng.evaluate(kind, ctx, only=picked(eng, kind, how, bound))``: the same results, by one
     generated function once the kind is asked often (its checks are compiled as functions)."""
-    choice = _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
+    choice = _chosen.get((eng, kind, (how, bound))) or _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
     if kind in eng.by_kind:
         programs = choice.verdicts if choice.verdicts is not None else choice.program_verdicts()
         if programs:
@@ -138,7 +138,7 @@ def holds(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[str])
     Skill of the legal-actions list is a yes or a no. Once the kind is asked often, the loop is
     one generated function (:func:`holds_source`).
     """
-    choice = _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
+    choice = _chosen.get((eng, kind, (how, bound))) or _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
     if kind not in eng.by_kind:
         eng.rules_for(kind)  # counts the question, as evaluate does (the checks are compiled as functions after a few)
     else:
@@ -167,7 +167,7 @@ def judge(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Callable[[
     empty fact cache), worked out once for a probe's candidates: the generated function itself
     once the kind is asked often."""
     if kind in eng.by_kind:
-        choice = _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
+        choice = _chosen.get((eng, kind, (how, bound))) or _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
         programs = choice.yes if choice.yes is not None else choice.program_yes()
         if programs:
             return programs[0]
