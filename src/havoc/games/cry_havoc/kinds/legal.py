@@ -22,32 +22,40 @@ from havoc.interpreter.expr import ExprError, rule_error
 # the question's fields but its mappings (a question with any of those is not kept)
 _MAPPINGS = ("objectives", "card_units")
 _values = attrgetter(*(f for f in Query.__record_fields__ if f not in _MAPPINGS))  # type: ignore[attr-defined]
-_probes: dict[tuple[Any, ...], Query] = {}  # probe questions already made, by question and changes
+_probes: dict[tuple[Any, ...], Query] = {}  # probe questions already made, by question (its token) and changes
+_tokens: dict[tuple[Any, ...], object] = {}  # a question's values -> the token that stands for them in _probes
 _PROBES_KEPT = 4096
-_last: tuple[Any, tuple[Any, ...]] = (None, ())  # the question last probed, and its values
+_last: tuple[Any, object] = (None, None)  # the question last probed, and its token
 
 
 def probe_query(job: Job, kind: str, **changes: Any) -> Query:
     """The question a probe asks: the legal question's, as ``kind``, with ``changes``.
 
     Every report asks the same few of these, so they are kept by value (a frozen record); a
-    question with objectives or card Units (mappings, not kept) is made afresh.
+    question with objectives or card Units (mappings, not kept) is made afresh. A question's
+    values (some thirty fields) are looked up once per question, as a token (an object of its
+    own, never reused: a token of a cleared table can only miss) that keys its probes.
     """
-    global _last
+    global _last, _probes, _tokens
     q = job.q
     if q.objectives or q.card_units:
         return record.replace(q, kind=kind, **changes)
-    last = _last  # the question's values, read once per question (every probe of a report asks)
+    last = _last
     if last[0] is q:
-        values = last[1]
+        token = last[1]
     else:
         values = _values(q)
-        _last = (q, values)
-    key = (values, kind, *changes.items())
+        token = _tokens.get(values)
+        if token is None:
+            if len(_tokens) >= _PROBES_KEPT:
+                _tokens, _probes = {}, {}  # new tables (a thread with an old token misses, as it should)
+            token = _tokens[values] = object()
+        _last = (q, token)
+    key = (token, kind, *changes.items())
     found = _probes.get(key)
     if found is None:
         if len(_probes) >= _PROBES_KEPT:
-            _probes.clear()
+            _probes = {}
         # fresh mappings (empty, as the question's): the kept question shares nothing with it
         found = _probes[key] = record.replace(q, kind=kind, objectives={}, card_units={}, **changes)
     return found
