@@ -252,3 +252,39 @@ def test_a_failing_check_is_its_located_error_in_the_probes_function_too() -> No
     assert _judged(broken, warm=False) == _evaluated(broken, program=False)
     assert _judged([*broken, RULES[4]], warm=True) == _evaluated(broken, program=False, warm=True)
     assert _judged([RULES[4], *broken], warm=False)[0] is False  # a no before it ends the question first
+
+
+def _legal_lists() -> list[str]:
+    """The legal-actions list of every faction on the assistant's fixture tables, en and pl."""
+    from pathlib import Path
+
+    from havoc.games.cry_havoc import position as positions
+
+    rs = rulebook.load()
+    out = []
+    for path in sorted((Path(__file__).parent / "fixtures" / "assistant").glob("*.yaml")):
+        pos = positions.parse_text(path.read_text(encoding="utf-8"), rs, path.stem)
+        for faction in pos.players:
+            query = api.load_query({"ask": "legal", "faction": faction}, pos, rs)
+            for lang in ("en", "pl"):
+                got = api.answer_for(rs, pos, query, lang)
+                out.append(f"{path.stem} {faction} {lang} {got.to_dict()!r}\n{render_text(got, True)}")
+    return out
+
+
+def test_the_legal_actions_list_is_the_same_with_its_probes_as_generated_functions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from havoc.games.cry_havoc.kinds import legal
+
+    monkeypatch.setattr(engine_module, "_engines", {})
+    monkeypatch.setattr(engine_module, "_CLOSURE_USES", 10**9)  # the probes' loops over closures
+    closures = _legal_lists()
+    assert not any(c.yes or c.verdicts for c in legal._chosen.values() if c.eng in engine_module._engines.values())
+    monkeypatch.setattr(engine_module, "_engines", {})
+    monkeypatch.setattr(engine_module, "_CLOSURE_USES", 0)  # one generated function per probe from the first
+    functions = _legal_lists()
+    made = [c for c in legal._chosen.values() if c.eng in engine_module._engines.values()]
+    assert any(c.yes for c in made) and any(c.verdicts for c in made)
+    assert len(functions) >= 16 and any("✓" in text for text in functions) and any("✗" in text for text in functions)
+    assert functions == closures
