@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_ruleset_option(p: argparse.ArgumentParser) -> None:

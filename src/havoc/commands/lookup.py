@@ -6,11 +6,14 @@ in either language finds the rule, shown in ``--lang``.
 
 from __future__ import annotations
 
-import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from havoc.commands import add_output_options
 from havoc.errors import InputError, Problem
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,6 +32,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _positive(value: str) -> int:
+    import argparse
+
     try:
         n = int(value)
     except ValueError:
