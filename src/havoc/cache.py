@@ -9,11 +9,13 @@ A cache entry is only as trustworthy as the folder it sits in, so:
   kind, the key and the payload. The key (32 random bytes) is made once per user, kept in the
   cache folder with mode 0600; the folder is 0700. A flipped bit, a truncated file, an entry
   from another user or one planted by anyone without the key fails the tag and is rebuilt.
-- **Nothing executes on load.** The payload is a pickle (the fastest format for the model's
-  NamedTuples, which start-up time depends on), read by an unpickler that can only build
-  havoc's own record classes and plain containers: even a validly tagged entry cannot name
-  ``os.system`` or any other callable. The tag keeps out corruption; the allow-list keeps out
-  code. Either alone would leave a gap.
+- **Nothing executes on load.** Plain data (dicts, lists, tuples, strings, numbers: a search
+  index, a catalog) is stored with :mod:`marshal`, which builds values and calls nothing, and
+  is the fastest to read. Anything else (the model's NamedTuples, a position) is a pickle,
+  read by an unpickler that can only build havoc's own record classes and plain containers:
+  even a validly tagged entry cannot name ``os.system`` or any other callable. The tag keeps
+  out corruption; the format (marshal, or the allow-list) keeps out code. Either alone would
+  leave a gap. The payload's first byte says which format it is.
 - **Silent rebuild.** Any unreadable, corrupt, foreign or unexpected entry counts as a miss.
   A cache that cannot be written (read-only home, odd permissions) is simply not used.
 """
@@ -22,23 +24,35 @@ from __future__ import annotations
 
 import contextlib
 import io
+import marshal
 import os
-import pickle
 import stat
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING
+
+# The C unpickler alone: pickle.py imports re, struct and a Jython probe, milliseconds of a
+# short process that reads one cached ruleset.
+try:
+    import _pickle as pickle
+except ImportError:  # pragma: no cover - other Python builds
+    import pickle  # type: ignore[no-redef]
+
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 try:  # the C module alone: hashlib would load OpenSSL, milliseconds on every command
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - other Python builds
     from hashlib import blake2b
 
-MAGIC = b"havoc-cache-2\n"
+MAGIC = b"havoc-cache-3\n"
+MARSHALLED, PICKLED = b"M", b"P"  # the payload's first byte: its format
 TAG_SIZE = 32
 KEY_FILE = "key"
 MAX_ENTRY_BYTES = 64_000_000
 
-T = TypeVar("T")
 
 # Modules whose classes a cache payload may build; every one is plain data (NamedTuple,
 # dataclass, Enum). Functions and anything outside this list are refused by find_class.
@@ -166,7 +180,12 @@ def get(kind: str, key: str, expected: type[T]) -> T | None:
             path.unlink()
         return None
     try:
-        value = _Unpickler(io.BytesIO(payload)).load()
+        if payload[:1] == MARSHALLED:
+            value = marshal.loads(memoryview(payload)[1:])
+        elif payload[:1] == PICKLED:
+            value = _Unpickler(io.BytesIO(memoryview(payload)[1:])).load()
+        else:
+            return None
     except Exception:  # a tagged but unusable entry (an older model, say) is just a miss
         return None
     return value if isinstance(value, expected) else None
@@ -179,9 +198,12 @@ def put(kind: str, key: str, value: Any) -> None:
     if secret is None:
         return
     try:
-        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:
-        return
+        payload = MARSHALLED + marshal.dumps(value)
+    except ValueError:  # not plain data (marshal refuses class instances, tuple subclasses)
+        try:
+            payload = PICKLED + pickle.dumps(value, protocol=5)  # the highest this Python reads
+        except Exception:
+            return
     from havoc import safeio
 
     with contextlib.suppress(safeio.OutputError):

@@ -91,11 +91,11 @@ def load_catalog(lang: str, root: Path | None = None) -> Catalog:
 
     files = catalog_sources(lang, root)
     key = cache.digest(lang.encode(), *(x for p, data in files for x in (p.name.encode(), data)))
-    cached = cache.get(f"catalog-{lang}", key, Catalog)
-    if cached is not None:
-        return cached
+    cached = cache.get(f"catalog-{lang}", key, tuple)  # plain data: read with marshal, the fastest
+    if cached is not None and len(cached) == len(Catalog._fields):
+        return Catalog(*cached)
     catalog = _read_catalog(lang, files)
-    cache.put(f"catalog-{lang}", key, catalog)
+    cache.put(f"catalog-{lang}", key, tuple(catalog))
     return catalog
 
 
