@@ -48,7 +48,7 @@ def build_parser(command: str | None = None, lang: str = "en", then: str | None 
     name, ``then`` is the word after it: that game's command). See :mod:`havoc.cliparser`."""
     from havoc.cliparser import build_parser as build
 
-    return build(command, lang, then)
+    return build(COMMANDS, command, lang, then)
 
 
 # The options of the two commands a player runs most, parsed here without argparse (importing
@@ -124,9 +124,10 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
         "json": given.get("--json", False),
         "ruleset": given.get("--ruleset"),
     }
-    if command == "ask":
-        from havoc.commands.ask import cmd_ask
+    import importlib
 
+    run = importlib.import_module(COMMANDS[command]).__dict__[f"cmd_{command}"]
+    if command == "ask":
         position, *rest = positionals
         return Arguments(
             **common,
@@ -134,10 +135,8 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
             words=rest,
             query=given.get("--query"),
             explain=given.get("--explain", False),
-            func=cmd_ask,
+            func=run,
         )
-    from havoc.commands.lookup import cmd_lookup
-
     limit = 10
     if "--limit" in given:
         try:
@@ -146,7 +145,7 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
             return None
         if limit < 1:
             return None
-    return Arguments(**common, text=positionals, limit=limit, func=cmd_lookup)
+    return Arguments(**common, text=positionals, limit=limit, func=run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
