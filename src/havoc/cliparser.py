@@ -11,10 +11,10 @@ import importlib
 import sys
 from typing import Any
 
-from havoc.cli import COMMANDS
 
-
-def build_parser(command: str | None = None, lang: str = "en", then: str | None = None) -> argparse.ArgumentParser:
+def build_parser(
+    commands: dict[str, str], command: str | None = None, lang: str = "en", then: str | None = None
+) -> argparse.ArgumentParser:
     """The parser; with ``command`` known, only that command's module is imported (with a game's
     name, ``then`` is the word after it: that game's command).
 
@@ -38,13 +38,13 @@ def build_parser(command: str | None = None, lang: str = "en", then: str | None 
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    if command in COMMANDS:  # one engine command runs: only its parser is built, no game is looked at
-        importlib.import_module(COMMANDS[command]).register(_Only(sub, {command}))
+    if command in commands:  # one engine command runs: only its parser is built, no game is looked at
+        importlib.import_module(commands[command]).register(_Only(sub, {command}))
         clilang.translate(parser, lang)
         return parser
     from havoc import game
 
-    line = game.command_line(COMMANDS)
+    line = game.command_line(commands)
     if command in line.shared:  # several games have it: which one is the reader's to say
         from havoc.errors import InputError, Problem
         from havoc.i18n import ui
