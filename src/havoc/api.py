@@ -21,7 +21,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from havoc import rulebook
 from havoc.errors import InputError, Problem, RulebookError
@@ -30,6 +29,12 @@ from havoc.game import of as game_of
 from havoc.i18n import LANGUAGES
 from havoc.interpreter.answer import Answer
 from havoc.rulebook.model import Ruleset
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    Any = object  # named only in annotations and aliases
 
 if TYPE_CHECKING:
     from havoc.search import Hit

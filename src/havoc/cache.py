@@ -28,7 +28,8 @@ import marshal
 import os
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 
 # The C unpickler alone: pickle.py imports re, struct and a Jython probe, milliseconds of a
 # short process that reads one cached ruleset.

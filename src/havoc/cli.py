@@ -7,7 +7,10 @@ so answering a rules question stays a fast process.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     import argparse

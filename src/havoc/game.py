@@ -16,9 +16,16 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from havoc.errors import InputError, Problem, RulebookError
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple, Protocol
+else:
+    from havoc.tuples import NamedTuple
+
+    Protocol = object  # named only in annotations and aliases
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -115,7 +122,7 @@ def load(module: str, where: str = "ruleset.yaml: game") -> Game:
         missing += [n for n in ASSISTANT if n not in offered]
     if missing:
         raise RulebookError([Problem(where, None, f"{module!r} is not a game package: it lacks {', '.join(missing)}")])
-    game = cast(Game, mod if offered else _WithoutAssistant(mod))
+    game: Game = mod if offered else _WithoutAssistant(mod)  # the checks above
     _loaded[module] = game
     return game
 

@@ -10,10 +10,17 @@ from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
 
 from havoc import markup, safeio
 from havoc.languages import CODES, SOURCE
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple, Protocol
+else:
+    from havoc.tuples import NamedTuple
+
+    Protocol = object  # named only in annotations and aliases
 
 
 class Ruleset(Protocol):

@@ -5,9 +5,16 @@ printed sheet and the CLI. Parsing lives here so the three views cannot disagree
 ``{hand-limit}``, ``{hand-limit:card|cards}``, ``[Units](term:unit)`` or ``*word*`` mean.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from havoc.tuples import NamedTuple
 
 _INLINE = re.compile(
     r"\{(?P<param>[a-z0-9][a-z0-9-]*)(?::(?P<forms>[^{}]*))?\}"

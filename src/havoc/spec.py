@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, Final
 
 from havoc.errors import Problem
 from havoc.i18n import message_language, ui
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 # PyYAML (through havoc.yamlio) is never imported here: line-aware mappings and lists from
 # havoc.yamlio are recognised by their line bookkeeping.

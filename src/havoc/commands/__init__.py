@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+
 
 if TYPE_CHECKING:
     import argparse

@@ -9,9 +9,12 @@ only reads the files, hands them to the game and prints the answer.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
 
 from havoc.commands import add_output_options
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     import argparse

@@ -7,10 +7,11 @@ in either language finds the rule, shown in ``--lang``.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 from havoc.commands import add_output_options
 from havoc.errors import InputError, Problem
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 
 if TYPE_CHECKING:
     import argparse

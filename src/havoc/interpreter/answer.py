@@ -8,12 +8,14 @@ game puts on each answer (:attr:`Answer.labels`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from havoc.i18n import translator, ui, yes_no
 from havoc.interpreter.engine import RuleResult
 from havoc.record import field, record
 from havoc.rulebook.model import Rule, Ruleset
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Decision:

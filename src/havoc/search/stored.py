@@ -15,10 +15,13 @@ callable, atomic writes) under a key over exactly what the index is made from:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from havoc import cache
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_sources
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset

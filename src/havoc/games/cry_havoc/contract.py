@@ -8,9 +8,12 @@ to read, and lets a test assert that the loaded ruleset defines every parameter 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
 
 from havoc.errors import Problem, RulebookError
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset

@@ -25,10 +25,13 @@ import importlib
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from havoc.errors import Problem, RulebookError
 from havoc.games.cry_havoc.contract import QUESTION_KINDS
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 _ROOT = Path(__file__).resolve().parents[4]  # the repository (for paths in messages)
 PACKAGE = "havoc.games.cry_havoc.kinds"  # where each kind's module lives

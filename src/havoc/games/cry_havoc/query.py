@@ -8,7 +8,6 @@ when the query came from a file.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
 
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc import kind as registry
@@ -27,6 +26,10 @@ from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.record import field, record
 from havoc.spec import Reader, Spec, _is_ldict, suggest
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 KINDS: Final = QUESTION_KINDS
 # Kinds about the whole table rather than one faction's move.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from havoc import record
 from havoc.games.cry_havoc.answering import Job, finish, passes
@@ -14,6 +13,10 @@ from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import kind_label, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def probe_query(job: Job, kind: str, **changes: Any) -> Query:
