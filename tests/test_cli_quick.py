@@ -104,3 +104,13 @@ def test_a_plain_ask_imports_no_argparse() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_collector_paused_for_a_plain_ask_runs_again_after_it(capsys: pytest.CaptureFixture[str]) -> None:
+    import gc
+
+    assert cli.main(["ask", P, *Q]) == 0
+    assert gc.isenabled()
+    assert cli.main(["ask", "missing.yaml", *Q]) == 2  # an error on the way out too
+    assert gc.isenabled()
+    capsys.readouterr()

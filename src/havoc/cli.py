@@ -6,6 +6,7 @@ so answering a rules question stays a fast process.
 
 from __future__ import annotations
 
+import gc
 import sys
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
@@ -157,23 +158,40 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     words = list(sys.argv[1:] if argv is None else argv)
     lang = clilang.detect(words)
-    args: Any = quick_parse(words, lang)
-    if args is None:
-        undo = clilang.install(lang)  # argparse's own messages (usage, errors) in that language
-        from havoc.i18n import set_message_language
+    # A plain ask or lookup is a short process that makes few cycles and exits: the cyclic
+    # garbage collector is paused while it runs (it would otherwise sweep every few hundred
+    # objects the imports and the cached rules make), and runs again when main returns.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        args: Any = quick_parse(words, lang)
+        if args is not None:
+            return _run(args, lang)
+    finally:
+        if collecting:
+            gc.enable()
+    undo = clilang.install(lang)  # argparse's own messages (usage, errors) in that language
+    from havoc.i18n import set_message_language
 
-        set_message_language(lang)  # --help's own texts and parse errors come in it too
+    set_message_language(lang)  # --help's own texts and parse errors come in it too
+    try:
+        plain = [w for w in words if not w.startswith("-") and w not in ("en", "pl")]
+        command, then = [*plain, None, None][:2]
         try:
-            plain = [w for w in words if not w.startswith("-") and w not in ("en", "pl")]
-            command, then = [*plain, None, None][:2]
-            try:
-                parser = build_parser(command, lang, then)
-            except HavocError as exc:  # a game named like a command
-                print(_format_problems(exc), file=sys.stderr)
-                return exc.exit_code
-            args = parser.parse_args(words)
-        finally:
-            undo()
+            parser = build_parser(command, lang, then)
+        except HavocError as exc:  # a game named like a command
+            print(_format_problems(exc), file=sys.stderr)
+            return exc.exit_code
+        args = parser.parse_args(words)
+    finally:
+        undo()
+    return _run(args, lang)
+
+
+def _run(args: Any, lang: str) -> int:
+    """Run the parsed command line's command; a user's error is a message and an exit code."""
+    from havoc.errors import HavocError
+
     if getattr(args, "ruleset", "") is None and not getattr(args, "every_ruleset", False):
         # the default ruleset is data (rules/default-ruleset); a command that does every ruleset
         # when none is named (docs, sheet) keeps None
