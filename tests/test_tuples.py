@@ -50,6 +50,27 @@ def test_the_same_tuple_as_typing_makes() -> None:
     assert not hasattr(ours, "__dict__")
 
 
+class Fresh(NamedTuple):
+    a: int
+    b: str = "d"
+
+
+def test_made_by_name_with_defaults_and_unpickled_alike() -> None:
+    assert pickle.loads(pickle.dumps(Fresh(1, "x"))) == (1, "x")  # all fields, in order
+    assert Fresh(b="y", a=2) == (2, "y") and Fresh(3) == (3, "d") and Fresh(4, "z") == (4, "z")
+    assert Fresh.__new__.__defaults__ == ("d",) and Fresh(5) == Fresh(a=5)  # namedtuple's own __new__ now
+    for wrong in [(), (1, "x", 2)]:
+        with pytest.raises(TypeError):
+            Fresh(*wrong)
+    with pytest.raises(TypeError):
+        Fresh(1, c=2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Fresh._make([1])
+    with pytest.raises(ValueError):
+        Fresh(1)._replace(c=3)  # type: ignore[call-arg]
+    assert Fresh.a.__doc__ == "Alias for field number 0" and Fresh.__match_args__ == ("a", "b")
+
+
 def test_what_typing_refuses_is_refused() -> None:
     with pytest.raises(TypeError):
 
