@@ -28,7 +28,6 @@ import io
 import marshal
 import os
 import stat
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 
@@ -40,6 +39,7 @@ except ImportError:  # pragma: no cover - other Python builds
     import pickle  # type: ignore[no-redef]
 
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any, TypeVar
 
     T = TypeVar("T")
@@ -64,11 +64,20 @@ _ALLOWED_BUILTINS = {("builtins", "set"), ("builtins", "frozenset"), ("builtins"
 
 def cache_dir() -> Path:
     """``$HAVOC_CACHE_DIR``, else ``$XDG_CACHE_HOME/havoc``, else ``~/.cache/havoc``."""
+    from pathlib import Path
+
+    return Path(_folder())
+
+
+def _folder() -> str:
+    """:func:`cache_dir` as a string (os.path, not pathlib: a cache hit never imports pathlib)."""
+    from havoc.safeio import plain_path
+
     env = os.environ.get("HAVOC_CACHE_DIR")
     if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "havoc"
+        return plain_path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return plain_path(os.path.join(base, "havoc"))
 
 
 def digest(*chunks: bytes) -> str:
@@ -80,14 +89,14 @@ def digest(*chunks: bytes) -> str:
     return h.hexdigest()
 
 
-_keys: dict[Path, bytes | None] = {}
+_keys: dict[str | Path, bytes | None] = {}
 
 
-def _safe_folder(folder: Path) -> bool:
+def _safe_folder(folder: str | Path) -> bool:
     """The folder is ours and closed to others (0700); made so when it is new."""
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = folder.stat()
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        st = os.stat(folder)
         if hasattr(os, "getuid") and st.st_uid != os.getuid():
             return False
         if stat.S_IMODE(st.st_mode) & 0o077:
@@ -97,13 +106,13 @@ def _safe_folder(folder: Path) -> bool:
         return False
 
 
-def _user_key(folder: Path) -> bytes | None:
+def _user_key(folder: str | Path) -> bytes | None:
     """The per-user secret of this cache folder (made on first use), or None: no caching."""
     if folder in _keys:
         return _keys[folder]
     key: bytes | None = None
     if _safe_folder(folder):
-        path = folder / KEY_FILE
+        path = os.path.join(folder, KEY_FILE)
         try:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
             try:
@@ -121,14 +130,15 @@ def _user_key(folder: Path) -> bytes | None:
     return key
 
 
-def _new_key(path: Path) -> bytes | None:
+def _new_key(path: str) -> bytes | None:
     secret = os.urandom(32)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:  # another process made it first: use theirs
-        _keys.pop(path.parent, None)
+        _keys.pop(os.path.dirname(path), None)
         try:
-            return path.read_bytes()[:32] or None
+            with open(path, "rb") as fh:
+                return fh.read()[:32] or None
         except OSError:
             return None
     except OSError:
@@ -145,8 +155,8 @@ def _tag(secret: bytes, kind: str, key: str, payload: bytes) -> bytes:
     return h.digest()
 
 
-def _entry(folder: Path, kind: str, key: str) -> Path:
-    return folder / f"{kind}-{key}.bin"
+def _entry(folder: str | Path, kind: str, key: str) -> str:
+    return os.path.join(folder, f"{kind}-{key}.bin")
 
 
 class _Unpickler(pickle.Unpickler):
@@ -164,7 +174,7 @@ class _Unpickler(pickle.Unpickler):
 
 def get(kind: str, key: str, expected: type[T]) -> T | None:
     """The cached value of ``kind``/``key`` if it is present, intact, ours and an ``expected``."""
-    folder = cache_dir()
+    folder = _folder()
     secret = _user_key(folder)
     if secret is None:
         return None
@@ -179,7 +189,7 @@ def get(kind: str, key: str, expected: type[T]) -> T | None:
     payload = data[head:]
     if not data.startswith(MAGIC) or len(data) < head or data[len(MAGIC) : head] != _tag(secret, kind, key, payload):
         with contextlib.suppress(OSError):
-            path.unlink()
+            os.unlink(path)
         return None
     # The cyclic garbage collector is paused while the entry is read: building its many
     # thousands of containers (none of them garbage) would otherwise start a collection every
@@ -203,7 +213,7 @@ def get(kind: str, key: str, expected: type[T]) -> T | None:
 
 def put(kind: str, key: str, value: Any) -> None:
     """Store ``value`` (atomically, 0600); a cache that cannot be written is skipped."""
-    folder = cache_dir()
+    folder = _folder()
     secret = _user_key(folder)
     if secret is None:
         return

@@ -84,7 +84,7 @@ class Assistant(Protocol):
     def parse_position_text(self, text: str, rs: Ruleset | None, name: str = "position") -> Any: ...
     def is_position(self, value: object) -> bool: ...
     def position_schema(self, rs: Ruleset | None) -> dict[str, Any]: ...
-    def code_files(self) -> Sequence[Path]: ...  # what a cached position's validity depends on
+    def code_files(self) -> Sequence[str | Path]: ...  # what a cached position's validity depends on
     def parse_question(
         self, data: Mapping[str, Any], pos: Any, name: str = "query"
     ) -> Any: ...  # name: where errors point
@@ -218,7 +218,7 @@ class _WithoutAssistant:
     def position_schema(self, rs: Ruleset | None) -> dict[str, Any]:
         return {"type": "object", "description": f"{self._title} has no positions", "not": {}}
 
-    def code_files(self) -> Sequence[Path]:
+    def code_files(self) -> Sequence[str | Path]:
         from pathlib import Path
 
         return (Path(self._module.__file__).resolve(),)

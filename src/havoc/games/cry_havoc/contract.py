@@ -7,7 +7,7 @@ to read, and lets a test assert that the loaded ruleset defines every parameter 
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from havoc.errors import Problem, RulebookError
 
@@ -31,7 +31,8 @@ def _ruleset() -> Ruleset:
 
     if RULES_FOLDER in rulebook.ruleset_names():
         return rulebook.loaded(RULES_FOLDER)
-    return rulebook.loaded(str(Path(__file__).resolve().parents[4] / "rules" / RULES_FOLDER))
+    repo = os.path.realpath(__file__).rsplit(os.sep, 5)[0]  # <repo>/src/havoc/games/cry_havoc/contract.py
+    return rulebook.loaded(os.path.join(repo, "rules", RULES_FOLDER))
 
 
 def _vocabulary() -> dict[str, Any]:

@@ -24,16 +24,15 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from pathlib import Path
 
 from havoc.errors import Problem, RulebookError
 from havoc.games.cry_havoc.contract import QUESTION_KINDS
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
-_ROOT = Path(__file__).resolve().parents[4]  # the repository (for paths in messages)
 PACKAGE = "havoc.games.cry_havoc.kinds"  # where each kind's module lives
 
 # What a kind's answers say in `verdict` — the one rule, enforced when a question is answered:
@@ -46,8 +45,11 @@ VERDICTS = ("yes-no", "checked", "none")
 
 def _where(path: str) -> str:
     """A path relative to the repository when it is inside it."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[4]  # the repository
     try:
-        return str(Path(path).resolve().relative_to(_ROOT))
+        return str(Path(path).resolve().relative_to(root))
     except ValueError:
         return path
 
@@ -148,6 +150,8 @@ def module_name(kind: str) -> str:
 
 def module_path(kind: str) -> str:
     """Where a kind's module is (or should be), relative to the repository."""
+    from pathlib import Path
+
     return _where(str(Path(__file__).resolve().parent / "kinds" / f"{kind.replace('-', '_')}.py"))
 
 

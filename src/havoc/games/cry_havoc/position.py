@@ -11,7 +11,6 @@ file, and what was expected; nothing else ever escapes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc.contract import (
@@ -49,6 +48,7 @@ from havoc.spec import (
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any, Final
 
     from havoc.rulebook.model import Ruleset
@@ -777,6 +777,8 @@ def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None)
 
 def load(path: str | Path, rs: Ruleset | None = None) -> Position:
     """Read and validate a position file (YAML or JSON)."""
+    from pathlib import Path
+
     from havoc.yamlio import YamlError, load_file
 
     p = Path(path)
