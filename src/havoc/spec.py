@@ -6,11 +6,11 @@ and the rule files are described with it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 
 from havoc.errors import Problem
 from havoc.i18n import message_language, ui
+from havoc.markup import is_id
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def _lines(value: Any) -> Any:
     return value
 
 
-ID_RE: Final = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+ID_PATTERN: Final = r"^[a-z0-9][a-z0-9-]*$"
 MAX_INT: Final = 1_000_000  # no count on a game table comes near; bounds every figure derived from one
 
 
@@ -172,7 +172,7 @@ class Reader:
                 return _BAD
             return value
         if kind == "id":
-            if not isinstance(value, str) or not ID_RE.match(value):
+            if not isinstance(value, str) or not is_id(value):
                 self.problem(
                     line,
                     path,
@@ -219,7 +219,7 @@ class Reader:
                         + (suggest(key, spec.keys.names) if isinstance(key, str) else ""),
                     )
                     continue
-            elif not isinstance(key, str) or not ID_RE.match(key):
+            elif not isinstance(key, str) or not is_id(key):
                 self.problem(
                     key_line, sub, ui("expected an ID in lowercase-kebab-case (like example-a) as the key", _ml())
                 )
@@ -290,7 +290,7 @@ def json_schema(spec: Spec) -> dict[str, Any]:
     elif spec.kind == "enum":
         out.update(type="string", enum=list(spec.choices))
     elif spec.kind == "id":
-        out.update(type="string", pattern=ID_RE.pattern)
+        out.update(type="string", pattern=ID_PATTERN)
     elif spec.kind == "list":
         assert spec.item is not None
         out.update(type="array", items=json_schema(spec.item))
@@ -301,7 +301,7 @@ def json_schema(spec: Spec) -> dict[str, Any]:
             out["properties"] = {f: json_schema(spec.item) for f in spec.keys.names}
             out["additionalProperties"] = False
         else:
-            out["propertyNames"] = {"pattern": ID_RE.pattern}
+            out["propertyNames"] = {"pattern": ID_PATTERN}
             out["additionalProperties"] = json_schema(spec.item)
     else:
         assert spec.fields is not None

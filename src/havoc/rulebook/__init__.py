@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from havoc.errors import Problem, RulebookError
+from havoc.markup import is_id as _is_name
 from havoc.rulebook import cache
 from havoc.safeio import plain_path as _plain
 
@@ -107,17 +108,6 @@ def site_path(name: str, root: Path | None = None) -> str:
 
 class UnknownRuleset(RulebookError):
     """The ruleset named is neither a folder under the rules root nor a folder with ruleset.yaml."""
-
-
-_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-_REST = _FIRST | {"-"}
-
-
-def _is_name(text: str) -> bool:
-    """``re.match(r"^[a-z0-9][a-z0-9-]*$", text)`` (which also takes one newline at the end),
-    without compiling a pattern on every start-up."""
-    text = text[:-1] if text.endswith("\n") else text
-    return bool(text) and text[0] in _FIRST and all(c in _REST for c in text)
 
 
 def ruleset_folder(ruleset: str, root: Path | None = None) -> Path:
