@@ -128,9 +128,8 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
         "json": given.get("--json", False),
         "ruleset": given.get("--ruleset"),
     }
-    import importlib
-
-    run = importlib.import_module(COMMANDS[command]).__dict__[f"cmd_{command}"]
+    __import__(COMMANDS[command])  # importlib.import_module, without importing importlib (and warnings)
+    run = sys.modules[COMMANDS[command]].__dict__[f"cmd_{command}"]
     if command == "ask":
         position, *rest = positionals
         return Arguments(

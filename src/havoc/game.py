@@ -13,7 +13,7 @@ is asked.
 
 from __future__ import annotations
 
-import importlib
+import sys
 from collections.abc import Callable, Mapping, Sequence
 
 from havoc.errors import InputError, Problem, RulebookError
@@ -122,7 +122,8 @@ def load(module: str, where: str = "ruleset.yaml: game") -> Game:
     if not isinstance(module, str) or not _module_name(module):
         raise RulebookError([Problem(where, None, f"expected the dotted module name of a game, found {module!r}")])
     try:
-        mod = importlib.import_module(module)
+        __import__(module)  # importlib.import_module, without importing importlib (and warnings)
+        mod = sys.modules[module]
     except ImportError as exc:
         raise RulebookError([Problem(where, None, f"no game package {module!r} ({exc})")]) from None
     missing = [n for n in _REQUIRED if not hasattr(mod, n)]
@@ -378,6 +379,7 @@ GAMES_PACKAGE = "havoc.games"  # where installed game packages live (each a subp
 
 def installed() -> list[str]:
     """The game packages shipped with havoc (subpackages of ``havoc.games``), by module name."""
+    import importlib
     import os
 
     namespace = importlib.import_module(GAMES_PACKAGE)
@@ -391,6 +393,8 @@ def installed() -> list[str]:
 def extra_answers(played: Game) -> dict[str, Any]:
     """The game's deciders besides its question kinds (``EXTRA_ANSWERS``: name -> "module:function"),
     each ``(rs, position, query mapping, lang) -> a decision with .to_json()``, loaded."""
+    import importlib
+
     out: dict[str, Any] = {}
     for name, target in getattr(played, "EXTRA_ANSWERS", {}).items():
         module, _, func = str(target).partition(":")
@@ -401,6 +405,8 @@ def extra_answers(played: Game) -> dict[str, Any]:
 def lookups(played: Game) -> dict[str, Any]:
     """The game's lookups without a position (``LOOKUPS``: name -> "module:function"), each
     ``(rs, request mapping, lang) -> JSON-ready dict``, loaded (the site's engine answers them)."""
+    import importlib
+
     out: dict[str, Any] = {}
     for name, target in getattr(played, "LOOKUPS", {}).items():
         module, _, func = str(target).partition(":")
@@ -468,6 +474,8 @@ def command_line(taken: Mapping[str, str] | None = None) -> CommandLine:
     """The commands: ``taken`` (the engine's) and those each installed game declares in its
     ``COMMANDS``, under the game's name. A game whose name is a command (the engine's or a short
     one), or a game's command named like a game, is a RulebookError naming both."""
+    import importlib
+
     short = dict(taken or {})
     games: dict[str, GameCommands] = {}
     claims: dict[str, list[str]] = {}

@@ -21,7 +21,6 @@ the kinds may import it (and the answering code) without an import cycle.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
@@ -160,7 +159,8 @@ def get(kind: str) -> QuestionKind | None:
     if kind not in _loaded:
         found: Any = None
         try:
-            found = importlib.import_module(module_name(kind)).KIND
+            __import__(module_name(kind))  # importlib.import_module, without importing importlib
+            found = sys.modules[module_name(kind)].KIND
         except ModuleNotFoundError as exc:
             if exc.name != module_name(kind):  # the module is there but imports something that is not
                 _broken[kind] = _load_problem(kind, exc)
