@@ -31,18 +31,23 @@ import stat
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 
-# The C unpickler alone: pickle.py imports re, struct and a Jython probe, milliseconds of a
-# short process that reads one cached ruleset.
-try:
-    import _pickle as pickle
-except ImportError:  # pragma: no cover - other Python builds
-    import pickle  # type: ignore[no-redef]
-
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, TypeVar
 
     T = TypeVar("T")
+
+
+def _pickle() -> Any:
+    """The C pickle module alone, imported when an entry is a pickle (a search index, a catalog
+    never needs it): pickle.py imports re, struct and a Jython probe, milliseconds of a short
+    process that reads one cached ruleset."""
+    try:
+        import _pickle as pickle
+    except ImportError:  # pragma: no cover - other Python builds
+        import pickle  # type: ignore[no-redef]
+    return pickle
+
 
 try:  # the C module alone: hashlib would load OpenSSL, milliseconds on every command
     from _blake2 import blake2b
@@ -159,17 +164,26 @@ def _entry(folder: str | Path, kind: str, key: str) -> str:
     return os.path.join(folder, f"{kind}-{key}.bin")
 
 
-class _Unpickler(pickle.Unpickler):
-    """Builds only havoc's own data classes and plain containers."""
+_unpicklers: list[type] = []
 
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) in _ALLOWED_BUILTINS:
-            return super().find_class(module, name)
-        if module.startswith(_ALLOWED_MODULES) and "." not in name:
-            obj = super().find_class(module, name)
-            if isinstance(obj, type) and not issubclass(obj, BaseException):
-                return obj
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a havoc cache")
+
+def _unpickler() -> type:
+    """The unpickler that builds only havoc's own data classes and plain containers (made once)."""
+    if not _unpicklers:
+        pickle = _pickle()
+
+        class Unpickler(pickle.Unpickler):  # type: ignore[misc,name-defined]
+            def find_class(self, module: str, name: str) -> Any:
+                if (module, name) in _ALLOWED_BUILTINS:
+                    return super().find_class(module, name)
+                if module.startswith(_ALLOWED_MODULES) and "." not in name:
+                    obj = super().find_class(module, name)
+                    if isinstance(obj, type) and not issubclass(obj, BaseException):
+                        return obj
+                raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a havoc cache")
+
+        _unpicklers.append(Unpickler)
+    return _unpicklers[0]
 
 
 def get(kind: str, key: str, expected: type[T]) -> T | None:
@@ -200,7 +214,7 @@ def get(kind: str, key: str, expected: type[T]) -> T | None:
         if payload[:1] == MARSHALLED:
             value = marshal.loads(memoryview(payload)[1:])
         elif payload[:1] == PICKLED:
-            value = _Unpickler(io.BytesIO(memoryview(payload)[1:])).load()
+            value = _unpickler()(io.BytesIO(memoryview(payload)[1:])).load()
         else:
             return None
     except Exception:  # a tagged but unusable entry (an older model, say) is just a miss
@@ -221,7 +235,7 @@ def put(kind: str, key: str, value: Any) -> None:
         payload = MARSHALLED + marshal.dumps(value)
     except ValueError:  # not plain data (marshal refuses class instances, tuple subclasses)
         try:
-            payload = PICKLED + pickle.dumps(value, protocol=5)  # the highest this Python reads
+            payload = PICKLED + _pickle().dumps(value, protocol=5)  # the highest this Python reads
         except Exception:
             return
     from havoc import safeio
