@@ -31,9 +31,14 @@ import bisect
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any, NamedTuple
 
 from havoc.search import text as T
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from havoc.tuples import NamedTuple
 
 TYPO_WEIGHT = 0.7
 PREFIX_WEIGHT = 0.8

@@ -14,18 +14,21 @@ callable, atomic writes) under a key over exactly what the index is made from:
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+import os
 
 from havoc import cache
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_sources
 
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
+
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset
 
-_HERE = Path(__file__).parent
-_CODE = [_HERE / n for n in ("index.py", "players.py", "text.py", "query.py", "stored.py")] + [
-    _HERE.parent / n for n in ("i18n.py", "numbering.py", "languages.py")
+_HERE = os.path.dirname(__file__)  # os.path, not pathlib: a lookup never imports pathlib
+_CODE = [os.path.join(_HERE, n) for n in ("index.py", "players.py", "text.py", "query.py", "stored.py")] + [
+    os.path.join(os.path.dirname(_HERE), n) for n in ("i18n.py", "numbering.py", "languages.py")
 ]
 
 _memo: dict[tuple[str, str], dict[str, Any]] = {}  # (index key, lang) -> that language's part
@@ -46,10 +49,11 @@ def fingerprint_key(fingerprint: str) -> str:
     for lang in LANGUAGES:
         if lang != SOURCE_LANGUAGE:
             for path, data in catalog_sources(lang):
-                chunks += [lang.encode(), path.name.encode(), data]
+                chunks += [lang.encode(), os.path.basename(path).encode(), data]
     for code in _CODE:
         try:
-            chunks.append(code.read_bytes())
+            with open(code, "rb") as fh:
+                chunks.append(fh.read())
         except OSError:
             chunks.append(b"\0missing")
     return cache.digest(*chunks)

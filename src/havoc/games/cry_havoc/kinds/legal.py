@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
 
 from havoc import record
 from havoc.errors import HavocError
@@ -23,6 +22,10 @@ _MAPPINGS = ("objectives", "card_units")
 _values = attrgetter(*(f for f in Query.__record_fields__ if f not in _MAPPINGS))  # type: ignore[attr-defined]
 _probes: dict[tuple[Any, ...], Query] = {}  # probe questions already made, by question and changes
 _PROBES_KEPT = 4096
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def probe_query(job: Job, kind: str, **changes: Any) -> Query:
