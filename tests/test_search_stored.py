@@ -76,3 +76,18 @@ def test_a_lookup_with_the_index_stored_does_not_load_the_ruleset(fresh: Path, m
     monkeypatch.setattr(rulebook, "load", no_load)
     assert search.lookup("retreat from battle", "pl") == expected
     search._engine.cache_clear()
+
+
+def test_the_sites_index_scripts_are_built_once_per_ruleset(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A site build reads both languages' index scripts from the cache after the first made them."""
+    from havoc.search.site import scripts, site_parts
+
+    rs = rulebook.load()
+    whole = index.build(rs)
+    expected = {lang: scripts(site_parts(whole, lang)) for lang in ("en", "pl")}
+    assert stored.site_scripts(rs, "pl") == expected["pl"]  # a miss: built and stored
+    monkeypatch.setattr(stored, "_memo", {})
+    monkeypatch.setattr(index, "build", _no_build)
+    assert stored.site_scripts(rs, "en") == expected["en"]
+    assert stored.site_scripts(rs, "pl") == expected["pl"]
+    assert stored.language_index(rs, "en") == index.for_language(whole, "en")  # stored with them

@@ -1,7 +1,7 @@
 // havoc search in the browser: the same query as havoc/search/query.py, step by step.
 //
 // Needs EnglishStemmer and PolishStemmer (Snowball's JavaScript stemmers, which the build puts
-// before this file) and an index written by havoc.search.index.for_language. Every number that
+// before this file) and an index written by havoc.search.site.site_parts. Every number that
 // decides a ranking (each key's BM25F score per document, the typo and prefix weights, the
 // stopwords) comes from the index, so Python and JavaScript add up the same numbers; a test runs
 // both over the query set and compares the rankings.
@@ -59,11 +59,62 @@ var HavocSearchEngine = (function () {
     return out;
   }
 
+  // the site's documents ([id, kind, page number, title, section number, text, anchor if not the id])
+  function expandDocs(data) {
+    return data.docs.map(function (d) {
+      return [d[0], d[1], data.pages[d[2]] + "#" + (d.length > 6 ? d[6] : d[0]), d[3], data.sections[d[4]], d[5]];
+    });
+  }
+
+  var VLQ = {};
+  "0123456789ABCDEFGHIJKLMNOPQRSTUV".split("").forEach(function (c, i) { VLQ[c] = i; });
+  "abcdefghijklmnopqrstuvwxyz!$()*+".split("").forEach(function (c, i) { VLQ[c] = 32 + i; });
+
+  // the numbers havoc.search.site.vlq packed into a string (base 32, a last digit ends a number)
+  function unvlq(text) {
+    var out = [], n = 0;
+    for (var i = 0; i < text.length; i++) {
+      var v = VLQ[text[i]];
+      n = n * 32 + (v & 31);
+      if (v < 32) { out.push(n); n = 0; }
+    }
+    return out;
+  }
+
+  // One key's score in one document: havoc.search.query.bm25f, operation by operation (the same
+  // doubles in the same order), rounded half up on the exact value as Python's index does.
+  function bm25f(counts, lengths, at, avg, idf, boost, p) {
+    var tf = 0.0;
+    for (var f = 0; f < counts.length; f++) {
+      var c = counts[f];
+      if (c) tf += p.field_weights[f] * c / (1 - p.b + p.b * lengths[at + f] / avg[f]);
+    }
+    var raw = boost * idf * tf * (p.k1 + 1) / (p.k1 + tf);
+    return Number(raw.toFixed(3));
+  }
+
+  // the postings from the site's tallies (havoc.search.query.unpack_tallies), added to `out`
+  function unpackTallies(out, tallies, first, docs) {
+    var p = first.params, t0 = first.tallies, n = t0.avg.length;
+    Object.keys(tallies.rows).forEach(function (k) {
+      var row = unvlq(tallies.rows[k]), idf = tallies.idf[k], post = new Array(row.length), d = 0;
+      for (var j = 0; j < row.length; j += 2) {
+        d += row[j];
+        post[j] = d;
+        post[j + 1] = bm25f(t0.patterns[row[j + 1]], t0.lengths, n * d, t0.avg, idf, p.kind_boost[docs[d][1]], p);
+      }
+      out[k] = post;
+    });
+    return out;
+  }
+
   function Engine(data) {
     this.lang = data.lang;
-    this.docs = data.docs;
-    this.postings = data.postings || unpack(data.packed);
-    this.vocab = data.vocab;
+    this.data = data;
+    this.docs = data.pages ? expandDocs(data) : data.docs;
+    this.postings = data.postings || (data.tallies ? unpackTallies(Object.create(null), data.tallies, data, this.docs) : unpack(data.packed));
+    this.more = data.more || null; // the other language's words, not yet loaded (havoc-searchindex-more.js)
+    this.vocab = data.more ? Object.assign({}, data.vocab) : data.vocab; // addMore adds to it, not to data
     this.words = Object.keys(data.vocab).sort();
     this.phrases = data.phrases;
     this.variants = data.variants || {};
@@ -75,6 +126,24 @@ var HavocSearchEngine = (function () {
     for (var i = 0; i < data.stopwords.length; i++) this.stop[data.stopwords[i]] = true;
     this.stemmers = { pl: new PolishStemmer(), en: new EnglishStemmer() };
   }
+
+  // Whether the query has a word this index does not know yet: then the page loads the rest
+  // (this.more) and calls addMore first; a query in the site's language never needs it.
+  Engine.prototype.needsMore = function (query) {
+    if (!this.more) return false;
+    var self = this;
+    var ws = words(this.splitNumbers(query)[1]).filter(function (w) { return !self.isStopword(w); });
+    return ws.slice(0, this.params.max_words).some(function (w) { return !has(self.vocab, fold(w)); });
+  };
+
+  // The rest of the index (window.HAVOC_SEARCH_MORE): the other language's words and their postings.
+  Engine.prototype.addMore = function (more) {
+    var self = this;
+    Object.keys(more.vocab).forEach(function (w) { self.vocab[w] = more.vocab[w]; });
+    unpackTallies(this.postings, more.tallies, this.data, this.docs);
+    this.words = Object.keys(this.vocab).sort();
+    this.more = null;
+  };
 
   Engine.prototype.isStopword = function (w) {
     return has(this.stop, fold(w));
@@ -286,6 +355,6 @@ var HavocSearchEngine = (function () {
     return [prefix + text.slice(start, end) + suffix, marks];
   };
 
-  return { Engine: Engine, fold: fold, words: words, edit1: edit1 };
+  return { Engine: Engine, fold: fold, words: words, edit1: edit1, unvlq: unvlq };
 })();
 if (typeof module !== "undefined") module.exports = HavocSearchEngine;

@@ -34,9 +34,9 @@ from havoc.search import text as T
 
 FORMAT = 1
 FIELDS = ("title", "summary", "terms", "text", "section")
-WEIGHTS = {"title": 4.0, "summary": 2.5, "terms": 1.5, "text": 1.0, "section": 1.0}
-KIND_BOOST = {"rule": 1.0, "term": 1.0, "example": 0.55}
-K1, B = 1.2, 0.75
+WEIGHTS = dict(zip(FIELDS, Q.FIELD_WEIGHTS, strict=True))  # title > summary > terms > text = section
+KIND_BOOST = Q.KIND_BOOST
+K1, B = Q.K1, Q.B
 CONCEPT = "@"  # concept keys: "@" + term ID, shared by both languages
 SYNONYM = "="  # keys of players' words that find rules: "=" + the entry's first word
 PAGES_DIR = "rules"
@@ -287,14 +287,19 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
     for counts in fields_of:
         df.update(set().union(*(c.keys() for c in counts.values())))
     postings: dict[str, list[float]] = {}
+    idfs = {k: math.log(1 + (n - d + 0.5) / (d + 0.5)) for k, d in df.items()}
+    # what the site ships instead of the scores (each is computed again from these, exactly)
+    doc_lengths: list[list[int]] = []
+    tallies: dict[str, list[tuple[int, tuple[int, ...]]]] = {}  # key -> (document, count per field)
     for i, (doc, counts) in enumerate(zip(docs, fields_of, strict=True)):
-        lengths = {f: sum(counts[f].values()) for f in FIELDS}
+        lengths = [sum(counts[f].values()) for f in FIELDS]
+        doc_lengths.append(lengths)
         for k in sorted(set().union(*(c.keys() for c in counts.values()))):
-            tf = sum(WEIGHTS[f] * counts[f][k] / (1 - B + B * lengths[f] / avg[f]) for f in FIELDS if counts[f][k])
-            idf = math.log(1 + (n - df[k] + 0.5) / (df[k] + 0.5))
-            score = round(KIND_BOOST[doc.kind] * idf * tf * (K1 + 1) / (K1 + tf), 3)
+            tally = tuple(counts[f][k] for f in FIELDS)
+            score = Q.bm25f(tally, lengths, [avg[f] for f in FIELDS], idfs[k], KIND_BOOST[doc.kind])
             if score > 0:
                 postings.setdefault(k, []).extend((i, score))
+                tallies.setdefault(k, []).append((i, tally))
 
     # a phrase's words are kept in the vocabulary even when no rule uses them ("tie breaker")
     phrase_keys = {k for keys, c in phrases if c in postings for k in keys}
@@ -317,6 +322,14 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
     return {
         "format": FORMAT,
         "docs": docs,
+        # the site's form of the postings (:func:`havoc.search.site.site_parts`)
+        "tallies": {
+            "avg": [avg[f] for f in FIELDS],
+            "lengths": doc_lengths,
+            "idf": {k: idfs[k] for k in postings},
+            "keys": tallies,
+            "languages": {lang: sorted(an.vocab) for lang, an in analyzers.items()},
+        },
         "postings": postings,
         "vocab": {w: sorted(ks) for w, ks in sorted(vocab.items()) if ks},
         "phrases": [[keys, c] for keys, c in _unique(phrases) if c in postings],
