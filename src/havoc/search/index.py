@@ -22,6 +22,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from havoc.errors import Problem, RulebookError
@@ -200,8 +201,46 @@ class Analyzer:
         return [self.word_keys(w)[0] for w in T.words(phrase) if not T.is_stopword(w)]
 
 
-def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every document and field; splitting it would copy its shared tables
+def _stems_key() -> str:
+    """What a word's key depends on: the stemmers (snowballstemmer's version) and text.py."""
+    from importlib.metadata import version
+
+    from havoc import cache
+
+    return cache.digest(b"search-stems", version("snowballstemmer").encode(), Path(T.__file__).read_bytes())
+
+
+def _recall_stems() -> int:
+    """Start from the keys of the words an earlier build stemmed (:mod:`havoc.cache`, verified):
+    a rebuild after an edit stems only the words it has not seen. How many words are known."""
+    from havoc import cache
+
+    found = cache.get("search-stems", _stems_key(), dict)
+    for lang, words in (found or {}).items():
+        if isinstance(lang, str) and isinstance(words, dict):
+            T.KEYS.setdefault(lang, {}).update(
+                (w, k) for w, k in words.items() if isinstance(w, str) and isinstance(k, str)
+            )
+    return sum(len(ws) for ws in T.KEYS.values())
+
+
+def _keep_stems(known: int) -> None:
+    """Store the words' keys for the next build when this one stemmed new words."""
+    from havoc import cache
+
+    if sum(len(ws) for ws in T.KEYS.values()) > known:
+        cache.put("search-stems", _stems_key(), {lang: dict(ws) for lang, ws in T.KEYS.items()})
+
+
+def build(rs: Ruleset) -> dict[str, Any]:
     """The whole index (both languages' displays): see :func:`for_language` for the site's part."""
+    known = _recall_stems()
+    index = _build(rs)
+    _keep_stems(known)
+    return index
+
+
+def _build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every document and field; splitting it would copy its shared tables
     docs = documents(rs)
     said = players.read(rs)
     groups = {lang: {tid: term_forms(rs, tid, lang) for tid in rs.terms} for lang in LANGUAGES}
@@ -291,12 +330,13 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
     # what the site ships instead of the scores (each is computed again from these, exactly)
     doc_lengths: list[list[int]] = []
     tallies: dict[str, list[tuple[int, tuple[int, ...]]]] = {}  # key -> (document, count per field)
+    averages = [avg[f] for f in FIELDS]
     for i, (doc, counts) in enumerate(zip(docs, fields_of, strict=True)):
         lengths = [sum(counts[f].values()) for f in FIELDS]
         doc_lengths.append(lengths)
         for k in sorted(set().union(*(c.keys() for c in counts.values()))):
             tally = tuple(counts[f][k] for f in FIELDS)
-            score = Q.bm25f(tally, lengths, [avg[f] for f in FIELDS], idfs[k], KIND_BOOST[doc.kind])
+            score = Q.bm25f(tally, lengths, averages, idfs[k], KIND_BOOST[doc.kind])
             if score > 0:
                 postings.setdefault(k, []).extend((i, score))
                 tallies.setdefault(k, []).append((i, tally))
