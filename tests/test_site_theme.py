@@ -101,3 +101,21 @@ def _edit_second_message(po: bytes) -> bytes:
     """The catalog with its second entry's translation changed (the first is the header)."""
     at = po.index(b'msgstr "', po.index(b'msgstr "') + 1) + len(b'msgstr "')
     return po[:at] + b"X" + po[at:]
+
+
+def test_sphinx_compiles_only_the_catalogs_it_reads() -> None:
+    """Sphinx reads its own catalog and the pages' (``site``); havoc reads rules.po and havoc.po
+    itself, so a build does not compile them to .mo files nothing opens."""
+    from types import SimpleNamespace
+
+    from havoc.sphinxext.extension import compile_only_read_catalogs
+
+    compiled: list[set[str]] = []
+    builder = SimpleNamespace(compile_catalogs=lambda cats, message: compiled.append({c.domain for c in cats}))
+    app = SimpleNamespace(config=SimpleNamespace(gettext_compact="site"), builder=builder)
+    compile_only_read_catalogs(app)  # type: ignore[arg-type]
+    from collections import namedtuple
+
+    catalog = namedtuple("catalog", "domain")
+    builder.compile_catalogs({catalog(d) for d in ("sphinx", "site", "rules", "havoc")}, "")
+    assert compiled == [{"sphinx", "site"}]
