@@ -91,3 +91,23 @@ def test_the_sites_index_scripts_are_built_once_per_ruleset(fresh: Path, monkeyp
     assert stored.site_scripts(rs, "en") == expected["en"]
     assert stored.site_scripts(rs, "pl") == expected["pl"]
     assert stored.language_index(rs, "en") == index.for_language(whole, "en")  # stored with them
+
+
+def test_a_rebuild_reuses_the_last_analysis_and_makes_the_same_index(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index built again from the last build's stems and text analysis (havoc's cache) is
+    the index built from nothing, and a text the last build did not see is analysed anew."""
+    from havoc.search import text as T
+
+    rs = rulebook.load()
+    monkeypatch.setattr(T, "KEYS", {})
+    cold = index.build(rs)
+    assert sorted(fresh.glob("search-analysis-*.bin")) and sorted(fresh.glob("search-stems-*.bin"))
+    monkeypatch.setattr(T, "KEYS", {})
+    assert index.build(rs) == cold
+    # a text the memo does not know: analysed as ever (the same keys as a fresh analyser's)
+    an = index.Analyzer("en", {})
+    an.recall({"texts": {"a retreat": (["bogus"], ("bogus",))}, "named": {}})
+    assert an.keys("the retreats") == index.Analyzer("en", {}).keys("the retreats")
+    assert an.keys("a retreat") == ["bogus"]  # what the memo says is what it is trusted for

@@ -179,6 +179,17 @@ class Analyzer:
         self.concepts = concepts
         self._keys: dict[str, tuple[str, ...]] = {}
         self.vocab: dict[str, set[str]] = defaultdict(set)
+        # the last build's analysis of each text (valid for the same concepts and code): text ->
+        # (its keys, its words); and what this build used, for the next one
+        self.memo: dict[str, tuple[list[str], tuple[str, ...]]] = {}
+        self.memo_named: dict[str, list[str]] = {}
+        self.used: dict[str, tuple[list[str], tuple[str, ...]]] = {}
+        self.used_named: dict[str, list[str]] = {}
+
+    def recall(self, memo: Any) -> None:
+        """Start from an earlier build's :meth:`remembered` analysis (made with the same concepts)."""
+        if isinstance(memo, dict) and isinstance(memo.get("texts"), dict) and isinstance(memo.get("named"), dict):
+            self.memo, self.memo_named = memo["texts"], memo["named"]
 
     def word_keys(self, word: str) -> tuple[str, ...]:
         ks = self._keys.get(word)
@@ -192,9 +203,30 @@ class Analyzer:
 
     def keys(self, text: str) -> list[str]:
         """Every word's keys, and a hyphenated compound's joined form ("tie-break": tiebreak)."""
-        out = [k for w in T.words(text) if not T.is_stopword(w) for k in self.word_keys(w)]
-        out += [k for w in T.compounds(text) for k in self.word_keys(w)]
-        return out
+        found = self.used.get(text) or self.memo.get(text)
+        if found is not None:
+            for w in found[1]:  # the words' keys, as analysing the text would have noted them
+                self.word_keys(w)
+        else:
+            ws = [w for w in T.words(text) if not T.is_stopword(w)] + T.compounds(text)
+            out = [k for w in ws for k in self.word_keys(w)]
+            found = (out, tuple(dict.fromkeys(ws)))
+        self.used[text] = found
+        return found[0]
+
+    def named_terms(self, text: str, by_first: dict[str, list[tuple[list[str], str]]]) -> list[str]:
+        """:func:`_named_terms` of ``text``, from the last build's analysis when it has the text."""
+        found = self.used_named.get(text)
+        if found is None:
+            found = self.memo_named.get(text)
+            if found is None:
+                found = sorted(_named_terms(self, text, by_first))
+            self.used_named[text] = found
+        return found
+
+    def remembered(self) -> dict[str, Any]:
+        """What this build analysed, for the next build's :class:`Analyzer` (``memo``)."""
+        return {"texts": self.used, "named": self.used_named}
 
     def stems(self, phrase: str) -> list[str]:
         """A phrase's words as stem keys, stopwords dropped (how a multi-word form is matched)."""
@@ -240,6 +272,36 @@ def build(rs: Ruleset) -> dict[str, Any]:
     return index
 
 
+def _memo_key(concepts: dict[str, str], term_phrases: list[tuple[list[str], str]]) -> str:
+    """What a text's analysis depends on besides the text: the concepts (glossary forms), the
+    term phrases, the stemmers and the code."""
+    from havoc import cache
+
+    return cache.digest(
+        _stems_key().encode(),
+        Path(__file__).read_bytes(),
+        repr(sorted(concepts.items())).encode(),
+        repr(term_phrases).encode(),
+    )
+
+
+def _recall_analysis(key: str) -> dict[str, Any]:
+    """The last build's analysis of each text per language (:mod:`havoc.cache`, verified), when
+    it was made with the same concepts and code; else nothing."""
+    from havoc import cache
+
+    found = cache.get("search-analysis", key, dict)
+    return found if found is not None and all(isinstance(v, dict) for v in found.values()) else {}
+
+
+def _keep_analysis(key: str, analyzers: dict[str, Analyzer], before: dict[str, Any]) -> None:
+    from havoc import cache
+
+    now = {lang: an.remembered() for lang, an in analyzers.items()}
+    if now != before:
+        cache.put("search-analysis", key, now)
+
+
 def _build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every document and field; splitting it would copy its shared tables
     docs = documents(rs)
     said = players.read(rs)
@@ -261,6 +323,12 @@ def _build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every d
                     phrases.append((stems, CONCEPT + tid))
                     joined[T.fold("".join(T.words(form)))].add(CONCEPT + tid)  # "warparty"
     term_phrases = list(phrases)  # a rule text names a term by these; players' words do not count
+    # a rebuild after an edit analyses only the texts the last build did not (their keys and
+    # named terms depend on nothing else while the concepts, the term phrases and the code stay)
+    memo_key = _memo_key(concepts, term_phrases)
+    before = _recall_analysis(memo_key)
+    for lang, an in analyzers.items():
+        an.recall(before.get(lang))
     # players' words: single words extend the vocabulary (below), phrases are matched like terms
     said_keys: dict[str, set[str]] = defaultdict(set)  # folded word -> keys it adds
     said_like: dict[str, set[str]] = defaultdict(set)  # folded word -> rulebook words it means
@@ -308,7 +376,7 @@ def _build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every d
             counts["text"].update(an.keys(doc.text[lang]))
             counts["section"].update(an.keys(doc.section[lang]))
             if doc.kind != "term":
-                used |= _named_terms(an, f"{doc.title[lang]} . {doc.summary[lang]} . {doc.text[lang]}", by_first)
+                used.update(an.named_terms(f"{doc.title[lang]} . {doc.summary[lang]} . {doc.text[lang]}", by_first))
         for tid in sorted(used):
             for lang, an in analyzers.items():
                 counts["terms"].update(an.keys(term_names[tid][lang]))
@@ -356,6 +424,7 @@ def _build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every d
         raise RulebookError([Problem(name, None, f"like: no rule uses the word {w!r}") for w in missing])
     for word, likes in said_like.items():
         vocab[word] |= {k for w in likes for k in vocab[w]}
+    _keep_analysis(memo_key, analyzers, before)
     numbered = numbers(rs)
     after = sorted({*(o.id for o in rs.overlays.values() if o.kind == "errata"), *said.after_base})
     rule_doc = {d.id: i for i, d in reversed(list(enumerate(docs))) if d.kind == "rule"}
