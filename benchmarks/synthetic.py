@@ -248,7 +248,8 @@ def scaled(
             number += 1
             _dump(folder / "sections" / f"{number:03d}-{copy['id']}.yaml", copy)
         for part in outline["parts"]:
-            parts.append({**part, "id": r.name(part["id"]), "sections": [r.name(s) for s in part["sections"]]})
+            prose = {k: r.prose(v) for k, v in part.items() if k in PROSE and isinstance(v, str)}
+            parts.append({**part, **prose, "id": r.name(part["id"]), "sections": [r.name(s) for s in part["sections"]]})
     outline["parts"] = parts
     _dump(outline_path, outline)
 
