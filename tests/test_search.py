@@ -409,6 +409,7 @@ def test_the_sites_tallies_give_the_very_same_scores() -> None:
         eng = Engine(data)
         assert eng.postings == index["postings"]
         assert eng.docs == for_language(index, lang)["docs"]  # as shown: url, section and all
+        assert eng.numbers == for_language(index, lang)["numbers"]
 
 
 def test_each_sites_first_script_holds_its_own_language() -> None:
@@ -549,10 +550,15 @@ def test_the_browser_loads_the_other_language_only_when_a_query_needs_it() -> No
     from havoc.sphinxext.search_pl import search_script
 
     index = build(rulebook.load())
+    typed = {  # what a reader has typed so far, keystroke by keystroke, and some typos
+        "en": ["how many units may retreat from a battle", "tie breaker", "retreet", "hand limt"],
+        "pl": ["ilu oddziałów może wycofać się z bitwy", "remis", "odwrut", "kryształy punktyy"],
+    }
     for lang in ("en", "pl"):
         first, more = site_parts(index, lang)
         whole = Engine(index_data(index, lang))
-        queries = [q.text for q in query_set()]
+        states = [q[:n] for q in typed[lang] for n in range(1, len(q) + 1) if q[:n].strip()]
+        queries = [q.text for q in query_set()] + states
         python = [[[r.doc, r.score] for r in whole.search(q, 10)] for q in queries]
         js = run_node(
             search_script()
@@ -565,6 +571,8 @@ def test_the_browser_loads_the_other_language_only_when_a_query_needs_it() -> No
         )
         needed = [q for q, (needs, _) in zip(queries, js, strict=True) if needs]
         assert 0 < len(needed) < len(queries)
+        # typing in the site's language mostly never loads the other language's words
+        assert len(set(states) & set(needed)) < len(states) / 2, sorted(set(states) & set(needed))
         other = {"en": "pl", "pl": "en"}[lang]
         assert {q.text for q in query_set() if q.lang == other} & set(needed)
         different = [q for q, p, (_, j) in zip(queries, json.loads(json.dumps(python)), js, strict=True) if p != j]

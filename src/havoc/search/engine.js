@@ -81,6 +81,13 @@ var HavocSearchEngine = (function () {
     return out;
   }
 
+  // the rules' display numbers ([documents' gaps, the numbers joined by spaces]) -> number: document
+  function expandNumbers(packed) {
+    var out = {}, gaps = unvlq(packed[0]), names = packed[1] ? packed[1].split(" ") : [], d = 0;
+    for (var i = 0; i < gaps.length; i++) { d += gaps[i]; out[names[i]] = d; }
+    return out;
+  }
+
   // One key's score in one document: havoc.search.query.bm25f, operation by operation (the same
   // doubles in the same order), rounded half up on the exact value as Python's index does.
   function bm25f(counts, lengths, at, avg, idf, boost, p) {
@@ -96,12 +103,14 @@ var HavocSearchEngine = (function () {
   // the postings from the site's tallies (havoc.search.query.unpack_tallies), added to `out`
   function unpackTallies(out, tallies, first, docs) {
     var p = first.params, t0 = first.tallies, n = t0.avg.length;
+    var lengths = typeof t0.lengths === "string" ? unvlq(t0.lengths) : t0.lengths;
     Object.keys(tallies.rows).forEach(function (k) {
-      var row = unvlq(tallies.rows[k]), idf = tallies.idf[k], post = new Array(row.length), d = 0;
-      for (var j = 0; j < row.length; j += 2) {
+      // the key's document frequency first (the index lists each frequency's idf), then the pairs
+      var row = unvlq(tallies.rows[k]), idf = t0.idf[String(row[0])], post = new Array(row.length - 1), d = 0;
+      for (var j = 1; j < row.length; j += 2) {
         d += row[j];
-        post[j] = d;
-        post[j + 1] = bm25f(t0.patterns[row[j + 1]], t0.lengths, n * d, t0.avg, idf, p.kind_boost[docs[d][1]], p);
+        post[j - 1] = d;
+        post[j] = bm25f(t0.patterns[row[j + 1]], lengths, n * d, t0.avg, idf, p.kind_boost[docs[d][1]], p);
       }
       out[k] = post;
     });
@@ -114,13 +123,18 @@ var HavocSearchEngine = (function () {
     this.docs = data.pages ? expandDocs(data) : data.docs;
     this.postings = data.postings || (data.tallies ? unpackTallies(Object.create(null), data.tallies, data, this.docs) : unpack(data.packed));
     this.more = data.more || null; // the other language's words, not yet loaded (havoc-searchindex-more.js)
+    this.moreWords = {};
+    this.moreKeys = {};
+    var i;
+    for (i = 0; i < (data.more_words || []).length; i++) this.moreWords[data.more_words[i]] = true;
+    for (i = 0; i < (data.more_keys || []).length; i++) this.moreKeys[data.more_keys[i]] = true;
     this.vocab = data.more ? Object.assign({}, data.vocab) : data.vocab; // addMore adds to it, not to data
     this.words = Object.keys(data.vocab).sort();
     this.phrases = data.phrases;
     this.variants = data.variants || {};
     this.after = data.after || {};
     this.termNames = data.term_names || {}; // a glossary term's names, folded -> its document
-    this.numbers = data.numbers || {};
+    this.numbers = Array.isArray(data.numbers) ? expandNumbers(data.numbers) : data.numbers || {};
     this.params = data.params;
     this.stop = {};
     for (var i = 0; i < data.stopwords.length; i++) this.stop[data.stopwords[i]] = true;
@@ -129,11 +143,30 @@ var HavocSearchEngine = (function () {
 
   // Whether the query has a word this index does not know yet: then the page loads the rest
   // (this.more) and calls addMore first; a query in the site's language never needs it.
+  // Exactly when wordKeys would reach what the rest holds: a word of it, a stem that is one of
+  // its keys or words, a typo or a prefix of one of its words.
   Engine.prototype.needsMore = function (query) {
     if (!this.more) return false;
-    var self = this;
+    var self = this, p = this.params;
     var ws = words(this.splitNumbers(query)[1]).filter(function (w) { return !self.isStopword(w); });
-    return ws.slice(0, this.params.max_words).some(function (w) { return !has(self.vocab, fold(w)); });
+    ws = ws.slice(0, p.max_words);
+    return ws.some(function (w, k) {
+      var f = fold(w);
+      if (has(self.vocab, f) && self.vocab[f].length) return false; // all its keys are here
+      if (has(self.moreWords, f)) return true;
+      var stems = /^\p{N}+$/u.test(w) ? [w] : [fold(self.stemmers.pl.stemWord(w)), fold(self.stemmers.en.stemWord(w))];
+      var found = false;
+      for (var i = 0; i < stems.length; i++) {
+        var s = stems[i];
+        if (has(self.postings, s)) found = true;
+        else if (has(self.moreKeys, s) || has(self.moreWords, s)) return true;
+        else if (has(self.vocab, s) && self.vocab[s].length) found = true;
+      }
+      if (found) return false;
+      var rest = Object.keys(self.moreWords);
+      if (f.length >= p.typo_min && rest.some(function (m) { return edit1(f, m); })) return true;
+      return k === ws.length - 1 && f.length >= p.prefix_min && rest.some(function (m) { return m.indexOf(f) === 0; });
+    });
   };
 
   // The rest of the index (window.HAVOC_SEARCH_MORE): the other language's words and their postings.
@@ -143,6 +176,8 @@ var HavocSearchEngine = (function () {
     unpackTallies(this.postings, more.tallies, this.data, this.docs);
     this.words = Object.keys(this.vocab).sort();
     this.more = null;
+    this.moreWords = {};
+    this.moreKeys = {};
   };
 
   Engine.prototype.isStopword = function (w) {

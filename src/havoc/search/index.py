@@ -435,7 +435,8 @@ def _build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every d
         "tallies": {
             "avg": [avg[f] for f in FIELDS],
             "lengths": doc_lengths,
-            "idf": {k: idfs[k] for k in postings},
+            "df": {k: df[k] for k in postings},
+            "idf": {d: math.log(1 + (n - d + 0.5) / (d + 0.5)) for d in sorted({df[k] for k in postings})},
             "keys": tallies,
             "languages": {lang: sorted(an.vocab) for lang, an in analyzers.items()},
         },

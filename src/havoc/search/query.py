@@ -113,6 +113,16 @@ def unvlq(text: str) -> list[int]:
     return out
 
 
+def expand_numbers(packed: list[str]) -> dict[str, int]:
+    """The site's rule numbers ([their documents' gaps (:func:`unvlq`), the numbers joined by
+    spaces]) as the engine reads them: number -> document. engine.js alike."""
+    docs, doc = [], 0
+    for gap in unvlq(packed[0]):
+        doc += gap
+        docs.append(doc)
+    return dict(zip(packed[1].split(), docs, strict=True)) if packed[1] else {}
+
+
 def expand_docs(data: dict[str, Any]) -> list[list[str]]:
     """The site's documents ([id, kind, page number, title, section number, text, anchor if not
     the id]) as the engine reads them: [id, kind, url, title, section, text]. engine.js alike."""
@@ -123,19 +133,19 @@ def expand_docs(data: dict[str, Any]) -> list[list[str]]:
 
 
 def unpack_tallies(data: dict[str, Any]) -> dict[str, list[float]]:
-    """The postings from the site's form (:func:`havoc.search.site.site_parts`): per key its idf
-    and (document gap, tally number) pairs, per document its kind and field lengths, the tallies
+    """The postings from the site's form (:func:`havoc.search.site.site_parts`): per key its
+    document frequency (whose idf the index lists) and (document gap, tally number) pairs, per document its kind and field lengths, the tallies
     (a key's count in each field) listed once. engine.js does the same."""
     t = data["tallies"]
-    avg, lengths, patterns = t["avg"], t["lengths"], t["patterns"]
+    avg, lengths, patterns = t["avg"], unvlq(t["lengths"]), t["patterns"]
     boost = [KIND_BOOST[d[1]] for d in data["docs"]]
     postings: dict[str, list[float]] = {}
     for key, packed in t["rows"].items():
-        idf = t["idf"][key]
         row = unvlq(packed)
+        idf = t["idf"][str(row[0])]  # by the key's document frequency, its first number
         post: list[float] = []
         doc = 0
-        for i in range(0, len(row), 2):
+        for i in range(1, len(row), 2):
             doc += row[i]
             at = len(avg) * doc
             post += [doc, bm25f(patterns[row[i + 1]], lengths[at : at + len(avg)], avg, idf, boost[doc])]
@@ -204,7 +214,8 @@ class Engine:
             self._phrases_from[keys[0]].append(i)
         self.variants: dict[str, dict[str, list[Any]]] = data.get("variants", {})
         self.after: dict[str, dict[str, list[Any]]] = data.get("after", {})
-        self.numbers: dict[str, int] = data.get("numbers", {})
+        numbers = data.get("numbers", {})
+        self.numbers: dict[str, int] = expand_numbers(numbers) if isinstance(numbers, list) else numbers
         self._deletes: dict[str, list[str]] | None = None
         # the same postings as (document, score) pairs (a faster loop in Python), made for a key
         # when a query first reads it: a short `havoc lookup` reads a handful of thousands

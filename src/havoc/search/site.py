@@ -10,14 +10,17 @@ each language's first script stays under 300 KB gzipped):
 - ``havoc-searchindex-more.js`` sets ``window.HAVOC_SEARCH_MORE``: the other language's words
   and the postings only they find. The page loads it when a query has a word the first script
   does not know (a word of the other language, a typo, a prefix), so a Polish word still finds
-  the rule on the English site; with both loaded, the engine holds the whole index.
+  the rule on the English site; with both loaded, the engine holds the whole index. The first
+  names the second's words and keys (not their postings), so the page knows exactly when a
+  query (a typo, a word being typed, a stem) could be answered differently with it.
 
 Postings are not shipped as scores (thousands of different numbers) but as what they are made
-of: per key its idf and, per document it occurs in, the gap from the previous document and the
-number of its tally (the key's count in each field: a few hundred distinct tallies, most keys
-once in a text), packed into a string (:func:`vlq`); per document its field lengths. The query engines compute each score again
-with :func:`havoc.search.query.bm25f`, the same double operations in the same order, so Python
-and the browser rank as the index does. Loaded by script tags (not fetch), so the site also
+of: per key its document frequency (the idf of each frequency is listed once) and, per document
+it occurs in, the gap from the previous document and the number of its tally (the key's count in
+each field: a few hundred distinct tallies, most keys once in a text), packed into a string
+(:func:`vlq`); per document its field lengths. The query engines compute each score again with
+:func:`havoc.search.query.bm25f`, the same double operations in the same order, so Python and
+the browser rank as the index does. Loaded by script tags (not fetch), so the site also
 works opened from disk.
 """
 
@@ -78,7 +81,7 @@ def index_data(index: dict[str, Any], lang: str) -> dict[str, Any]:
 def merged(first: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
     """The first script's data with the more script's added (as engine.js ``addMore`` does)."""
     t, m = first["tallies"], more["tallies"]
-    tallies = {**t, "idf": {**t["idf"], **m["idf"]}, "rows": {**t["rows"], **m["rows"]}}
+    tallies = {**t, "rows": {**t["rows"], **m["rows"]}}
     return {**first, "vocab": {**first["vocab"], **more["vocab"]}, "tallies": tallies}
 
 
@@ -101,7 +104,7 @@ def site_parts(index: dict[str, Any], lang: str) -> tuple[dict[str, Any], dict[s
     patterns = {tally: i for i, (tally, _) in enumerate(sorted(counted.items(), key=lambda tc: (-tc[1], tc[0])))}
     rows: dict[str, str] = {}
     for key, row in t["keys"].items():
-        out: list[int] = []
+        out: list[int] = [t["df"][key]]
         last = 0
         for doc, tally in row:
             out += [doc - last, patterns[tally]]
@@ -109,7 +112,7 @@ def site_parts(index: dict[str, Any], lang: str) -> tuple[dict[str, Any], dict[s
         rows[key] = vlq(out)
 
     def tallies(keys: list[str]) -> dict[str, Any]:
-        return {"idf": {k: t["idf"][k] for k in keys}, "rows": {k: rows[k] for k in keys}}
+        return {"rows": {k: rows[k] for k in keys}}
 
     own = sorted(k for k in rows if k in first_keys)
     rest = sorted(k for k in rows if k not in first_keys)
@@ -127,9 +130,13 @@ def site_parts(index: dict[str, Any], lang: str) -> tuple[dict[str, Any], dict[s
             text,
         ]
         docs.append(doc if anchor == doc_id else [*doc, anchor])
-    shipped = {k: v for k, v in part.items() if k not in ("postings", "vocab", "docs", "format")}
+    shipped = {k: v for k, v in part.items() if k not in ("postings", "vocab", "docs", "format", "numbers")}
+    numbered = sorted((doc, number) for number, doc in part["numbers"].items())
+    gaps = [doc - before for (doc, _), before in zip(numbered, [0, *(d for d, _ in numbered)], strict=False)]
     first = {
         **shipped,
+        # the rules' display numbers in document order: their documents' gaps, the numbers
+        "numbers": [vlq(gaps), " ".join(n for _, n in numbered)],
         "format": FORMAT,
         "docs": docs,
         "pages": list(pages),
@@ -137,11 +144,16 @@ def site_parts(index: dict[str, Any], lang: str) -> tuple[dict[str, Any], dict[s
         "vocab": first_vocab,
         "tallies": {
             "avg": t["avg"],
-            "lengths": [n for lengths in t["lengths"] for n in lengths],
+            "lengths": vlq([n for lengths in t["lengths"] for n in lengths]),
             "patterns": [list(p) for p in patterns],
+            "idf": {str(d): idf for d, idf in t["idf"].items()},  # by document frequency
             **tallies(own),
         },
         "more": MORE_SCRIPT,
+        # what the second script adds, by name only: engine.js ``needsMore`` tells from them
+        # whether a query (a typo, a prefix, a stem) could be answered differently with it
+        "more_words": sorted(more_vocab),
+        "more_keys": [k for k in rest if k not in more_vocab],
         "labels": labels(lang),
     }
     return first, {"lang": lang, "vocab": more_vocab, "tallies": tallies(rest)}
