@@ -100,28 +100,42 @@ var HavocSearchEngine = (function () {
     return Number(raw.toFixed(3));
   }
 
-  // the postings from the site's tallies (havoc.search.query.unpack_tallies), added to `out`
-  function unpackTallies(out, tallies, first, docs) {
-    var p = first.params, t0 = first.tallies, n = t0.avg.length;
-    var lengths = typeof t0.lengths === "string" ? unvlq(t0.lengths) : t0.lengths;
-    Object.keys(tallies.rows).forEach(function (k) {
-      // the key's document frequency first (the index lists each frequency's idf), then the pairs
-      var row = unvlq(tallies.rows[k]), idf = t0.idf[String(row[0])], post = new Array(row.length - 1), d = 0;
-      for (var j = 1; j < row.length; j += 2) {
-        d += row[j];
-        post[j - 1] = d;
-        post[j] = bm25f(t0.patterns[row[j + 1]], lengths, n * d, t0.avg, idf, p.kind_boost[docs[d][1]], p);
-      }
-      out[k] = post;
-    });
-    return out;
-  }
+  // One key's postings from the site's tallies (havoc.search.query.unpack_tallies): its document
+  // frequency first (the index lists each frequency's idf), then (document gap, tally) pairs.
+  Engine.prototype.unpackRow = function (packed) {
+    var p = this.params, t0 = this.data.tallies, n = t0.avg.length, docs = this.docs;
+    var row = unvlq(packed), idf = t0.idf[String(row[0])], post = new Array(row.length - 1), d = 0;
+    for (var j = 1; j < row.length; j += 2) {
+      d += row[j];
+      post[j - 1] = d;
+      post[j] = bm25f(t0.patterns[row[j + 1]], this.lengths, n * d, t0.avg, idf, p.kind_boost[docs[d][1]], p);
+    }
+    return post;
+  };
+
+  // A key's postings [document, score, ...]: a row is unpacked when a query first needs it (a
+  // phone then computes the scores of a few keys, not of the whole index, before it answers).
+  Engine.prototype.postingOf = function (key) {
+    if (has(this.postings, key)) return this.postings[key];
+    if (!has(this.rows, key)) return [];
+    return (this.postings[key] = this.unpackRow(this.rows[key]));
+  };
+
+  Engine.prototype.hasKey = function (key) {
+    return has(this.postings, key) || has(this.rows, key);
+  };
 
   function Engine(data) {
     this.lang = data.lang;
     this.data = data;
     this.docs = data.pages ? expandDocs(data) : data.docs;
-    this.postings = data.postings || (data.tallies ? unpackTallies(Object.create(null), data.tallies, data, this.docs) : unpack(data.packed));
+    this.rows = Object.create(null); // key -> its packed row, not yet unpacked
+    if (data.tallies) {
+      var t0 = data.tallies;
+      this.lengths = typeof t0.lengths === "string" ? unvlq(t0.lengths) : t0.lengths;
+      Object.assign(this.rows, t0.rows);
+    }
+    this.postings = data.postings || (data.tallies ? Object.create(null) : unpack(data.packed));
     this.more = data.more || null; // the other language's words, not yet loaded (havoc-searchindex-more.js)
     this.moreWords = {};
     this.moreKeys = {};
@@ -158,7 +172,7 @@ var HavocSearchEngine = (function () {
       var found = false;
       for (var i = 0; i < stems.length; i++) {
         var s = stems[i];
-        if (has(self.postings, s)) found = true;
+        if (self.hasKey(s)) found = true;
         else if (has(self.moreKeys, s) || has(self.moreWords, s)) return true;
         else if (has(self.vocab, s) && self.vocab[s].length) found = true;
       }
@@ -173,7 +187,7 @@ var HavocSearchEngine = (function () {
   Engine.prototype.addMore = function (more) {
     var self = this;
     Object.keys(more.vocab).forEach(function (w) { self.vocab[w] = more.vocab[w]; });
-    unpackTallies(this.postings, more.tallies, this.data, this.docs);
+    Object.assign(this.rows, more.tallies.rows);
     this.words = Object.keys(this.vocab).sort();
     this.more = null;
     this.moreWords = {};
@@ -209,7 +223,7 @@ var HavocSearchEngine = (function () {
       var s = stems[i];
       if (has(seenStem, s)) continue;
       seenStem[s] = true;
-      if (has(this.postings, s)) out.push([s, 1.0]);
+      if (this.hasKey(s)) out.push([s, 1.0]);
       else if (has(this.vocab, s)) for (j = 0; j < this.vocab[s].length; j++) out.push([this.vocab[s][j], 1.0]);
     }
     if (!out.length && f.length >= p.typo_min) {
@@ -273,7 +287,7 @@ var HavocSearchEngine = (function () {
     alts.forEach(function (a) {
       var best = new Map();
       a.forEach(function (kw) {
-        var post = has(self.postings, kw[0]) ? self.postings[kw[0]] : [];
+        var post = self.postingOf(kw[0]);
         for (j = 0; j < post.length; j += 2) {
           var d = post[j], s = kw[1] * post[j + 1];
           if (s > (best.has(d) ? best.get(d) : 0.0)) best.set(d, s);
@@ -288,7 +302,7 @@ var HavocSearchEngine = (function () {
     // a phrase covers its words: "liczba graczy" finds the rule it names, whatever its words
     var credited = new Map();
     extra.forEach(function (c) {
-      var post = has(self.postings, c) ? self.postings[c] : [], span = spans[c];
+      var post = self.postingOf(c), span = spans[c];
       for (j = 0; j < post.length; j += 2) {
         var d = post[j];
         total.set(d, (total.has(d) ? total.get(d) : 0.0) + post[j + 1]);
