@@ -7,12 +7,24 @@ each copy's sections, rules, examples and parts get IDs ending in ``-x<k>``, its
 is copied with the same renaming, so the copy is translated like its original and the Polish
 build (warnings are errors) passes. The ruleset stays valid: the loader checks it as any other.
 
+The copies do not repeat their original's words, which would flatter the search index (gzip
+finds a repeated text, and a key whose documents recur every few hundred numbers packs into
+the same short gaps): each copy reads its prose (titles, texts, summaries, intros, hints,
+examples; in the source language from the YAML, in each translation from its catalog) through
+its own shuffle of that language's vocabulary, so copy ``k`` says "kryształ" wherever the
+original says "oddział", and the other copies other words. A copy's words are still the real
+rules' words (the same stemmer, the same stopwords, kept as they are, the same shape and
+length of every text, its markup, links and placeholders untouched), but every copy ranks,
+stems and compresses as different text. What it does not model: a larger rulebook's larger
+vocabulary (all copies share the original's words), so the index's word list stays its 1x size.
+
 Run as a script to write one: ``python benchmarks/synthetic.py DEST --factor 10``.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import re
 import shutil
 import sys
@@ -25,10 +37,42 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from havoc import rulebook  # noqa: E402
-from havoc.i18n import locales_root  # noqa: E402
+from havoc.i18n import SOURCE_LANGUAGE, locales_root  # noqa: E402
+from havoc.search.text import is_stopword  # noqa: E402
 
 _LINK = re.compile(r"\]\(rule:([a-z0-9][a-z0-9-]*)\)")
 _PARAM = re.compile(r"\{([a-z0-9][a-z0-9-]*)((?::[^{}]*)?)\}")
+# markup kept as it is (placeholders, link targets), else a word of letters (which a copy changes)
+_TOKEN = re.compile(r"\{[^{}]*\}|\]\([^)]*\)|([^\W\d_]+)")
+PROSE = frozenset({"title", "text", "summary", "intro", "hint"})  # the fields whose words a copy changes
+
+
+def _vocabulary(texts: list[str]) -> list[str]:
+    """The (lowercased) words of ``texts`` outside markup, stopwords left out, sorted."""
+    found = {m.group(1).lower() for t in texts for m in _TOKEN.finditer(t) if m.group(1)}
+    return sorted(w for w in found if not is_stopword(w))
+
+
+def _shuffles(vocabulary: list[str], seed: str) -> dict[str, str]:
+    """One copy's word for each word of a language: a seeded permutation of its vocabulary."""
+    shuffled = list(vocabulary)
+    random.Random(seed).shuffle(shuffled)
+    return dict(zip(vocabulary, shuffled, strict=True))
+
+
+def _respell(text: str, words: dict[str, str]) -> str:
+    """``text`` with each word replaced by its counterpart in ``words`` (case kept), markup kept."""
+
+    def one(m: re.Match[str]) -> str:
+        w = m.group(1)
+        new = words.get(w.lower()) if w else None
+        if new is None:
+            return m.group(0)
+        if len(w) > 1 and w.isupper():
+            return new.upper()
+        return new[:1].upper() + new[1:] if w[0].isupper() else new
+
+    return _TOKEN.sub(one, text)
 
 
 def _ids(folder: Path) -> tuple[list[tuple[Path, dict[str, Any]]], set[str], set[str]]:
@@ -53,8 +97,13 @@ def _ids(folder: Path) -> tuple[list[tuple[Path, dict[str, Any]]], set[str], set
 class _Renamer:
     """One copy's renaming: IDs, parameter names, and both inside texts and conditions."""
 
-    def __init__(self, ids: set[str], params: set[str], suffix: str) -> None:
+    def __init__(self, ids: set[str], params: set[str], suffix: str, words: dict[str, dict[str, str]]) -> None:
         self.ids, self.params, self.suffix = ids, params, suffix
+        self.words = words  # language -> this copy's word for each word
+
+    def prose(self, s: str, lang: str = SOURCE_LANGUAGE) -> str:
+        """A text of a prose field: renamed as :meth:`text`, in this copy's words of ``lang``."""
+        return _respell(self.text(s), self.words.get(lang, {}))
 
     def name(self, i: str) -> str:
         return f"{i}{self.suffix}" if i in self.ids else i
@@ -86,13 +135,13 @@ def _copy_rule(rule: dict[str, Any], r: _Renamer) -> dict[str, Any]:
         elif key == "params":
             out[key] = {r.param(k): v for k, v in value.items()}
         elif isinstance(value, str):
-            out[key] = r.text(value)
+            out[key] = r.prose(value) if key in PROSE else r.text(value)
         elif key == "check":
             check = {k: r.condition(v) for k, v in value.items()}
             if "unless" in check:
                 check["unless"] = [r.name(v) for v in check["unless"]]
             if isinstance(check.get("hint"), str):
-                check["hint"] = r.text(check["hint"])
+                check["hint"] = r.prose(check["hint"])
             out[key] = check
         elif key == "examples":
             examples = []
@@ -101,7 +150,7 @@ def _copy_rule(rule: dict[str, Any], r: _Renamer) -> dict[str, Any]:
                 ex["id"] = r.name(ex["id"])
                 for field in ("title", "text"):
                     if isinstance(ex.get(field), str):
-                        ex[field] = r.text(ex[field])
+                        ex[field] = r.prose(ex[field])
                 expect = ex.get("expect")
                 if isinstance(expect, dict) and isinstance(expect.get("rules"), list):
                     ex["expect"] = {**expect, "rules": [r.name(v) for v in expect["rules"]]}
@@ -109,6 +158,32 @@ def _copy_rule(rule: dict[str, Any], r: _Renamer) -> dict[str, Any]:
             out[key] = examples
         else:
             out[key] = value
+    return out
+
+
+def _strings(value: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    """A catalog entry's msgid or msgstr (a plural one is several strings) as strings."""
+    if value is None:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _each(value: Any, change: Any) -> Any:
+    """``change`` applied to a catalog entry's string, or to each of its plural forms."""
+    return change(value) if isinstance(value, str) else tuple(change(x) for x in value)
+
+
+def _prose(sections: list[tuple[Path, dict[str, Any]]]) -> list[str]:
+    """The source language's prose of the sections: what the copies respell."""
+    out: list[str] = []
+    for _path, data in sections:
+        out += [v for k, v in data.items() if k in PROSE and isinstance(v, str)]
+        for rule in data.get("rules") or []:
+            out += [v for k, v in rule.items() if k in PROSE and isinstance(v, str)]
+            hint = (rule.get("check") or {}).get("hint")
+            out += [hint] if isinstance(hint, str) else []
+            for ex in rule.get("examples") or []:
+                out += [ex[f] for f in ("title", "text") if isinstance(ex, dict) and isinstance(ex.get(f), str)]
     return out
 
 
@@ -138,23 +213,9 @@ def scaled(
     ids |= {part["id"] for part in outline["parts"]}
     for path, _data in sections:  # three digits, so the copies sort (and are numbered) after them
         path.rename(path.with_name(f"{int(path.name.split('-', 1)[0]):03d}-{path.name.split('-', 1)[1]}"))
-    number = len(sections)
-    parts = list(outline["parts"])
-    copies = [_Renamer(ids, params, f"-x{k}") for k in range(2, factor + 1)]
-    for r in copies:
-        for _path, data in sections:
-            copy = {key: (r.text(v) if isinstance(v, str) else v) for key, v in data.items() if key != "rules"}
-            copy["id"] = r.name(data["id"])
-            copy["rules"] = [_copy_rule(rule, r) for rule in data.get("rules") or []]
-            number += 1
-            _dump(folder / "sections" / f"{number:03d}-{copy['id']}.yaml", copy)
-        for part in outline["parts"]:
-            parts.append({**part, "id": r.name(part["id"]), "sections": [r.name(s) for s in part["sections"]]})
-    outline["parts"] = parts
-    _dump(outline_path, outline)
-
     prefix = f"{ruleset}:"
-    for po in locales.glob("*/LC_MESSAGES/rules.po"):
+    catalogs_read = []  # (path, language, catalog, the entries every copy repeats)
+    for po in sorted(locales.glob("*/LC_MESSAGES/rules.po")):
         with po.open("rb") as fh:
             catalog = read_po(fh)
         copied = []
@@ -164,15 +225,48 @@ def scaled(
             head, _, rest = m.context[len(prefix) :].partition(":")
             if head in ids or (head == "param" and rest.split(":", 1)[0] in params):
                 copied.append((m, head, rest))
+        catalogs_read.append((po, po.parent.parent.name, catalog, copied))
+    vocabularies = {SOURCE_LANGUAGE: _vocabulary(_prose(sections))}
+    for _po, lang, _catalog, copied in catalogs_read:
+        texts = [s for m, head, rest in copied if head != "param" and rest in PROSE for s in _strings(m.string)]
+        vocabularies[lang] = _vocabulary(texts)
+    copies = [
+        _Renamer(ids, params, f"-x{k}", {lang: _shuffles(v, f"{lang}:{k}") for lang, v in vocabularies.items()})
+        for k in range(2, factor + 1)
+    ]
+    number = len(sections)
+    parts = list(outline["parts"])
+    for r in copies:
+        for _path, data in sections:
+            copy = {
+                key: ((r.prose(v) if key in PROSE else r.text(v)) if isinstance(v, str) else v)
+                for key, v in data.items()
+                if key != "rules"
+            }
+            copy["id"] = r.name(data["id"])
+            copy["rules"] = [_copy_rule(rule, r) for rule in data.get("rules") or []]
+            number += 1
+            _dump(folder / "sections" / f"{number:03d}-{copy['id']}.yaml", copy)
+        for part in outline["parts"]:
+            prose = {k: r.prose(v) for k, v in part.items() if k in PROSE and isinstance(v, str)}
+            parts.append({**part, **prose, "id": r.name(part["id"]), "sections": [r.name(s) for s in part["sections"]]})
+    outline["parts"] = parts
+    _dump(outline_path, outline)
+
+    for po, lang, catalog, copied in catalogs_read:
         for r in copies:
             for m, head, rest in copied:
                 if head == "param":
                     name, _, field = rest.partition(":")
                     context = f"{prefix}param:{r.param(name)}:{field}"
+                    string, msgid = _each(m.string, r.text), _each(m.id, r.text)
+                elif rest in PROSE:  # the copy's words: its msgid is the copied source text
+                    context = f"{prefix}{r.name(head)}:{rest}"
+                    string = _each(m.string, lambda x, r=r, lang=lang: r.prose(x, lang) if x else x)
+                    msgid = _each(m.id, r.prose)
                 else:
                     context = f"{prefix}{r.name(head)}:{rest}"
-                string = r.text(m.string) if isinstance(m.string, str) else tuple(r.text(x) for x in m.string)
-                msgid = r.text(m.id) if isinstance(m.id, str) else tuple(r.text(x) for x in m.id)
+                    string, msgid = _each(m.string, r.text), _each(m.id, r.text)
                 catalog.add(msgid, string, context=context, flags=m.flags)
         with po.open("wb") as fh:
             write_po(fh, catalog)

@@ -135,7 +135,7 @@ def test_a_planted_pickle_is_never_run(mini_copy: Path, tmp_path: Path, monkeypa
     assert not (tmp_path / "PWNED").exists()
     # even with the right tag (an attacker who has the key), the unpickler refuses callables
     secret = (_cache_dir() / cache.KEY_FILE).read_bytes()
-    payload = pickle.dumps(_Boom())
+    payload = cache.PICKLED + pickle.dumps(_Boom())
     key = entry.name.removeprefix("rules-mini-").removesuffix(".bin")
     entry.write_bytes(cache.MAGIC + cache._tag(secret, "rules-mini", key, payload) + payload)
     rulebook._memo.clear()
@@ -196,3 +196,21 @@ def test_what_is_read_once_per_process_reuses_the_ruleset_just_loaded(monkeypatc
     assert rulebook.loaded("cry-havoc") is rs
     with pytest.raises(AssertionError, match="read again"):
         rulebook.load("cry-havoc")  # load itself always looks at the files as they are now
+
+
+def test_plain_data_is_marshalled_and_records_are_pickled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from havoc.errors import Problem
+
+    monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path / "c"))
+    cache._keys.clear()
+    plain = {"docs": [("a", 1, 2.5, None, True)], ("ctx", "id"): frozenset({"x"})}
+    record = Problem("f", 3, "m")
+    cache.put("plain", "k", plain)
+    cache.put("record", "k", record)
+    head = len(cache.MAGIC) + cache.TAG_SIZE
+    assert (tmp_path / "c" / "plain-k.bin").read_bytes()[head : head + 1] == cache.MARSHALLED
+    assert (tmp_path / "c" / "record-k.bin").read_bytes()[head : head + 1] == cache.PICKLED
+    assert cache.get("plain", "k", dict) == plain
+    found = cache.get("record", "k", Problem)
+    assert found == record and type(found) is Problem
+    assert cache.get("plain", "k", list) is None  # not what the caller expects: a miss

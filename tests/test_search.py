@@ -394,6 +394,43 @@ def test_the_shipped_postings_unpack_to_the_very_same_scores() -> None:
         pack_postings({"x": [1, 0.0001]})  # finer than the index rounds
 
 
+def test_the_sites_tallies_give_the_very_same_scores() -> None:
+    """The site ships no scores but what they are made of (tallies, field lengths, idf); the
+    scores computed again from them are the index's own numbers, to the last bit."""
+    from havoc.search.index import for_language
+    from havoc.search.query import Engine, unvlq
+    from havoc.search.site import index_data, vlq
+
+    assert unvlq(vlq([0, 31, 32, 1023, 1024, 5, 123456789])) == [0, 31, 32, 1023, 1024, 5, 123456789]
+    index = build(rulebook.load())
+    for lang in ("en", "pl"):
+        data = index_data(index, lang)
+        assert "postings" not in data and "packed" not in data
+        eng = Engine(data)
+        assert eng.postings == index["postings"]
+        assert eng.docs == for_language(index, lang)["docs"]  # as shown: url, section and all
+        assert eng.numbers == for_language(index, lang)["numbers"]
+
+
+def test_each_sites_first_script_holds_its_own_language() -> None:
+    """A site's first index script knows every word of its language (and the keys they find);
+    the other language's words are in the second, and together they are the whole index."""
+    from havoc.search.index import for_language
+    from havoc.search.site import merged, site_parts
+
+    index = build(rulebook.load())
+    for lang, other, own_word, other_word in (("en", "pl", "retreat", "odwrot"), ("pl", "en", "odwrot", "retreat")):
+        first, more = site_parts(index, lang)
+        assert own_word in first["vocab"] and own_word not in more["vocab"]
+        assert other_word in more["vocab"] and other_word not in first["vocab"], other
+        keys = set(first["tallies"]["rows"])
+        assert all(k in keys for ks in first["vocab"].values() for k in ks if k in index["postings"])
+        assert not keys & set(more["tallies"]["rows"])
+        whole = merged(first, more)
+        assert whole["vocab"] == for_language(index, lang)["vocab"]
+        assert set(whole["tallies"]["rows"]) == set(index["postings"])
+
+
 def test_the_site_index_stays_small() -> None:
     """Each language's index script, gzipped, within 300 KB (issues 10 and 24: a phone downloads it)."""
     import gzip
@@ -502,3 +539,41 @@ def test_browser_query_script_ranks_exactly_like_python() -> None:
         python = json.loads(json.dumps(python))
         different = [q for q, p, j in zip(queries, python, js, strict=True) if p != j]
         assert not different, f"{lang}: the browser ranks differently for {different}"
+
+
+def test_the_browser_loads_the_other_language_only_when_a_query_needs_it() -> None:
+    """With only the site's first index script, a query in the site's language is answered as
+    by the whole index; a word of the other language asks for the second script, and with it
+    added the answers are the whole index's again."""
+    from havoc.search.query import Engine
+    from havoc.search.site import index_data, site_parts
+    from havoc.sphinxext.search_pl import search_script
+
+    index = build(rulebook.load())
+    typed = {  # what a reader has typed so far, keystroke by keystroke, and some typos
+        "en": ["how many units may retreat from a battle", "tie breaker", "retreet", "hand limt"],
+        "pl": ["ilu oddziałów może wycofać się z bitwy", "remis", "odwrut", "kryształy punktyy"],
+    }
+    for lang in ("en", "pl"):
+        first, more = site_parts(index, lang)
+        whole = Engine(index_data(index, lang))
+        states = [q[:n] for q in typed[lang] for n in range(1, len(q) + 1) if q[:n].strip()]
+        queries = [q.text for q in query_set()] + states
+        python = [[[r.doc, r.score] for r in whole.search(q, 10)] for q in queries]
+        js = run_node(
+            search_script()
+            + f"\nvar first = {json.dumps(first)}, more = {json.dumps(more)};"
+            + "\nvar E = new HavocSearchEngine.Engine(first), F = new HavocSearchEngine.Engine(first);"
+            + "\nF.addMore(more);"
+            + f"\nconsole.log(JSON.stringify({json.dumps(queries)}.map(function (q) {{"
+            + " var needs = E.needsMore(q), eng = needs ? F : E;"
+            + " return [needs, eng.search(q, 10).map(function (r) { return [r.doc, r.score]; })]; })));"
+        )
+        needed = [q for q, (needs, _) in zip(queries, js, strict=True) if needs]
+        assert 0 < len(needed) < len(queries)
+        # typing in the site's language mostly never loads the other language's words
+        assert len(set(states) & set(needed)) < len(states) / 2, sorted(set(states) & set(needed))
+        other = {"en": "pl", "pl": "en"}[lang]
+        assert {q.text for q in query_set() if q.lang == other} & set(needed)
+        different = [q for q, p, (_, j) in zip(queries, json.loads(json.dumps(python)), js, strict=True) if p != j]
+        assert not different, f"{lang}: answered differently: {different}"

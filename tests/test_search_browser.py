@@ -106,3 +106,21 @@ def test_phone_header_search_shows_results_as_you_type(
     assert results and page.locator("#search-results p.search-summary").text_content()
     page.screenshot(path=str(SCREENSHOTS / f"search-{lang}-page.png"))
     page.close()
+
+
+def test_the_other_languages_index_loads_only_for_its_words(browser: Any, server: str) -> None:  # noqa: F811
+    """Typing English on the English site reads the site's own index only; a Polish word loads
+    the rest (havoc-searchindex-more.js), and then finds the rule too."""
+    page = browser.new_page(**PHONE)
+    page.goto(f"{server}/en/rules/battle.html")
+    field = page.locator(".mobile-header .havoc-header-search input")
+    field.tap()
+    page.keyboard.type("how many units may retreat", delay=15)
+    page.locator(".havoc-search-pop:not([hidden]) li a").first.wait_for()
+    assert page.evaluate("typeof window.HAVOC_SEARCH_INDEX") == "object"
+    assert page.evaluate("typeof window.HAVOC_SEARCH_MORE") == "undefined"
+    field.fill("")
+    page.keyboard.type("odwrót", delay=15)
+    page.wait_for_function("typeof window.HAVOC_SEARCH_MORE === 'object'")
+    page.wait_for_function("document.querySelector('.havoc-search-pop li a[href*=\"retreat\"]') !== null")
+    page.close()

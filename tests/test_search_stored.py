@@ -21,6 +21,10 @@ def _no_build(rs: object) -> None:
     raise AssertionError("the index was built again")
 
 
+def _analysed(*args: object) -> None:
+    raise AssertionError(f"analysed again: {args!r}")
+
+
 def test_a_second_process_reads_the_index_it_would_build(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rs = rulebook.load()
     built = {lang: index.for_language(index.build(rs), lang) for lang in ("en", "pl")}
@@ -76,3 +80,42 @@ def test_a_lookup_with_the_index_stored_does_not_load_the_ruleset(fresh: Path, m
     monkeypatch.setattr(rulebook, "load", no_load)
     assert search.lookup("retreat from battle", "pl") == expected
     search._engine.cache_clear()
+
+
+def test_the_sites_index_scripts_are_built_once_per_ruleset(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A site build reads both languages' index scripts from the cache after the first made them."""
+    from havoc.search.site import scripts, site_parts
+
+    rs = rulebook.load()
+    whole = index.build(rs)
+    expected = {lang: scripts(site_parts(whole, lang)) for lang in ("en", "pl")}
+    assert stored.site_scripts(rs, "pl") == expected["pl"]  # a miss: built and stored
+    monkeypatch.setattr(stored, "_memo", {})
+    monkeypatch.setattr(index, "build", _no_build)
+    assert stored.site_scripts(rs, "en") == expected["en"]
+    assert stored.site_scripts(rs, "pl") == expected["pl"]
+    assert stored.language_index(rs, "en") == index.for_language(whole, "en")  # stored with them
+
+
+def test_a_rebuild_reuses_the_last_analysis_and_makes_the_same_index(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index built again from the last build's stems and text analysis (havoc's cache) is
+    the index built from nothing, and a text the last build did not see is analysed anew."""
+    from havoc.search import text as T
+
+    rs = rulebook.load()
+    monkeypatch.setattr(T, "KEYS", {})
+    cold = index.build(rs)
+    assert sorted(fresh.glob("search-analysis-*.bin")) and sorted(fresh.glob("search-stems-*.bin"))
+    monkeypatch.setattr(T, "KEYS", {})
+    monkeypatch.setattr(T, "snowball", _analysed)  # every word's stem comes from the last build
+    monkeypatch.setattr(index, "_named_terms", _analysed)  # and every text's named terms
+    assert index.build(rs) == cold
+    monkeypatch.undo()
+    monkeypatch.setenv("HAVOC_CACHE_DIR", str(fresh))
+    # a text the memo does not know: analysed as ever (the same keys as a fresh analyser's)
+    an = index.Analyzer("en", {})
+    an.recall({"texts": {"a retreat": (["bogus"], ("bogus",))}, "named": {}})
+    assert an.keys("the retreats") == index.Analyzer("en", {}).keys("the retreats")
+    assert an.keys("a retreat") == ["bogus"]  # what the memo says is what it is trusted for

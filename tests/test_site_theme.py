@@ -11,6 +11,7 @@ import glob
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import furo
 import sphinx
@@ -76,3 +77,45 @@ def test_search_page_plural_is_translated() -> None:
         cat = read_po(fh, locale="pl")
     msg = cat.get("Search finished, found one page matching the search query.")
     assert msg is not None and all(msg.string)
+
+
+def test_the_site_catalogs_parsed_once_read_the_same(tmp_path: Path, monkeypatch: Any) -> None:
+    """The site's labels and the search page's JavaScript catalog, kept in havoc's cache by the
+    catalogs' bytes, are what parsing the files gives; an edited catalog is parsed again."""
+    from havoc.sphinxext import labels, theme_i18n
+
+    monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path / "cache"))
+    site = (REPO / "locales" / "pl" / "LC_MESSAGES" / "site.po").read_bytes()
+    first = labels._settled(site, "pl", None)
+    assert first and labels._settled(site, "pl", None) == first
+    edited = _edit_second_message(site)
+    assert labels._settled(edited, "pl", None) != first
+    made = theme_i18n._translations_js("pl", [OURS])
+    assert theme_i18n._translations_js("pl", [OURS]) == made and "Documentation.addTranslations" in made
+    copy = tmp_path / "sphinx.po"
+    copy.write_bytes(_edit_second_message(OURS.read_bytes()))
+    assert theme_i18n._translations_js("pl", [copy]) != made
+
+
+def _edit_second_message(po: bytes) -> bytes:
+    """The catalog with its second entry's translation changed (the first is the header)."""
+    at = po.index(b'msgstr "', po.index(b'msgstr "') + 1) + len(b'msgstr "')
+    return po[:at] + b"X" + po[at:]
+
+
+def test_sphinx_compiles_only_the_catalogs_it_reads() -> None:
+    """Sphinx reads its own catalog and the pages' (``site``); havoc reads rules.po and havoc.po
+    itself, so a build does not compile them to .mo files nothing opens."""
+    from types import SimpleNamespace
+
+    from havoc.sphinxext.extension import compile_only_read_catalogs
+
+    compiled: list[set[str]] = []
+    builder = SimpleNamespace(compile_catalogs=lambda cats, message: compiled.append({c.domain for c in cats}))
+    app = SimpleNamespace(config=SimpleNamespace(gettext_compact="site"), builder=builder)
+    compile_only_read_catalogs(app)  # type: ignore[arg-type]
+    from collections import namedtuple
+
+    catalog = namedtuple("catalog", "domain")
+    builder.compile_catalogs({catalog(d) for d in ("sphinx", "site", "rules", "havoc")}, "")
+    assert compiled == [{"sphinx", "site"}]

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from havoc import rulebook
 from havoc.errors import InputError, Problem, RulebookError
@@ -30,6 +28,12 @@ from havoc.game import of as game_of
 from havoc.i18n import LANGUAGES
 from havoc.interpreter.answer import Answer
 from havoc.rulebook.model import Ruleset
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
+else:
+    Any = object  # named only in annotations and aliases
 
 if TYPE_CHECKING:
     from havoc.search import Hit
@@ -59,11 +63,14 @@ def load_position(source: PositionLike, rs: Ruleset | None = None) -> Position:
         return game.parse_position(source, rs)
     if isinstance(source, str) and source == "-":
         return game.parse_position_text(_read_stdin(), rs, "<stdin>")
-    if not isinstance(source, (str, Path)):
+    paths = sys.modules.get("pathlib")  # a Path can only be given if pathlib is imported
+    if not isinstance(source, str) and not (paths and isinstance(source, paths.Path)):
         raise InputError(
             [Problem("position", None, f"expected a mapping, a file path or '-', found {type(source).__name__}")]
         )
-    return _cached(Path(source), rs, game)
+    from havoc.safeio import plain_path
+
+    return _cached(plain_path(source), rs, game)  # the name as str(Path(source)) writes it
 
 
 def _read_stdin() -> str:
@@ -76,7 +83,7 @@ def _read_stdin() -> str:
         raise InputError([Problem("<stdin>", None, str(exc))]) from None
 
 
-def _cached(path: Path, rs: Ruleset | None, game: Game) -> Position:
+def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
     """A position file validated before (same bytes, same rules, same code) comes from the cache.
 
     Players ask several questions about one table; the cache spares each later question the
@@ -92,7 +99,8 @@ def _cached(path: Path, rs: Ruleset | None, game: Game) -> Position:
     chunks = [data, (rs.fingerprint if rs is not None else "no rules").encode()]
     for code in game.code_files():
         try:
-            chunks.append(code.read_bytes())
+            with open(code, "rb") as fh:
+                chunks.append(fh.read())
         except OSError:
             chunks.append(b"\0missing")
     key = cache.digest(*chunks)

@@ -6,13 +6,18 @@ so answering a rules question stays a fast process.
 
 from __future__ import annotations
 
-import argparse
-import importlib
+import gc
 import sys
-from collections.abc import Sequence
-from typing import Any
 
-from havoc.errors import HavocError
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+    from havoc.errors import HavocError
 
 # Each module has register(subparsers) and sets args.func(args) -> int. The command names map
 # to their module so that running one command imports only its module (start-up time is part
@@ -44,150 +49,126 @@ EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
 
 def build_parser(command: str | None = None, lang: str = "en", then: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``command`` known, only that command's module is imported (with a game's
-    name, ``then`` is the word after it: that game's command).
+    name, ``then`` is the word after it: that game's command). See :mod:`havoc.cliparser`."""
+    from havoc.cliparser import build_parser as build
 
-    Its help and argparse's messages are in ``lang`` (see :mod:`havoc.clilang`).
-    """
-    from havoc import clilang
-    from havoc.i18n import LANGUAGES
-
-    parser = _Parser(
-        prog="havoc",
-        description="A rulebook as data: check it, read it, build its site and sheets, ask it.",
-    )
-    from havoc import __version__
-
-    parser.add_argument("--version", action="version", version=f"havoc {__version__}")
-    parser.add_argument(
-        "--lang",
-        dest="root_lang",
-        choices=LANGUAGES,
-        help="language of the help, the messages and the answers (default: HAVOC_LANG, else the locale, else en)",
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
-    if command in COMMANDS:  # one engine command runs: only its parser is built, no game is looked at
-        importlib.import_module(COMMANDS[command]).register(_Only(sub, {command}))
-        clilang.translate(parser, lang)
-        return parser
-    from havoc import game
-
-    line = game.command_line(COMMANDS)
-    if command in line.shared:  # several games have it: which one is the reader's to say
-        from havoc.errors import InputError, Problem
-        from havoc.i18n import ui
-
-        forms = ", ".join(f"havoc {name} {command}" for name in line.shared[command])
-        message = ui("{command} is a command of several games: {forms}", lang).format(command=command, forms=forms)
-        raise InputError([Problem("havoc", None, message)])
-    if command in line.short:  # one command runs: only its parser is built (a module may register several)
-        importlib.import_module(line.short[command]).register(_Only(sub, {command}))
-    elif command in line.games:  # one game's command, or the list of them
-        played = line.games[command]
-        _mount(sub, played, line, lang, {then} if then in played.commands else set(played.commands))
-    else:  # --help, or a word that is no command: every command, for the list and the error
-        _register(sub, line.short)
-        for played in line.games.values():
-            _mount(sub, played, line, lang, set(played.commands))
-    clilang.translate(parser, lang)
-    return parser
+    return build(COMMANDS, command, lang, then)
 
 
-def _register(sub: Any, commands: dict[str, str]) -> None:
-    """Register ``commands`` (name -> module), each module once, only those of its commands."""
-    for module in dict.fromkeys(commands.values()):
-        importlib.import_module(module).register(_Only(sub, {n for n, m in commands.items() if m == module}))
+# The options of the two commands a player runs most, parsed here without argparse (importing
+# it and building the parser is a measurable part of a short process): a flag, or an option
+# that takes a value. Anything else on the line (-h, --version, an abbreviation, a typo, a
+# value argparse would refuse, positionals split by options) goes to argparse, which then
+# gives its usual help or error; a test keeps the two parses equal.
+_QUICK: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "ask": (("--json", "--explain"), ("--query", "--lang", "--ruleset")),
+    "lookup": (("--json",), ("--limit", "--lang", "--ruleset")),
+}
 
 
-def _mount(sub: Any, played: Any, line: Any, lang: str, wanted: set[str]) -> None:
-    """``havoc <game> …``: the game's own sub-command list with its commands (those in ``wanted``
-    built); its help, in ``lang`` already, names them and the forms they have."""
-    from havoc.i18n import ui
+class Arguments:
+    """A parsed command line (what argparse's Namespace holds), for the lines :func:`quick_parse` reads."""
 
-    about = ui("{game}'s commands: {commands}", lang).format(game=played.title, commands=", ".join(played.commands))
-    only = [c for c in played.commands if c in line.shared]
-    if only:  # another game has a command of the same name: `havoc <command>` is neither's
-        about += " " + ui("(only as havoc {name} …: {commands})", lang).format(
-            name=played.name, commands=", ".join(only)
+    def __init__(self, **kwargs: Any) -> None:
+        self.__dict__.update(kwargs)
+
+    def __eq__(self, other: object) -> bool:
+        return vars(self) == vars(other)
+
+    def __repr__(self) -> str:
+        return f"Arguments({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
+
+
+def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
+    """The arguments of a plain ``havoc ask``/``havoc lookup`` line, as argparse would give them,
+    or None when argparse must read the line (help, errors, anything unusual)."""
+    from havoc.languages import CODES
+
+    at, root_lang = 0, None
+    if words[:1] == ["--lang"] and len(words) > 1 and words[1] in CODES:
+        at, root_lang = 2, words[1]
+    elif words[:1] and words[0].startswith("--lang=") and words[0][7:] in CODES:
+        at, root_lang = 1, words[0][7:]
+    command = words[at] if at < len(words) else None
+    if command not in _QUICK:
+        return None
+    flags, valued = _QUICK[command]
+    given: dict[str, Any] = {}
+    positionals: list[str] = []
+    runs, last_positional = 0, False
+    i = at + 1
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word == "-" or not word.startswith("-"):
+            runs += not last_positional  # argparse takes the positionals in one run only
+            last_positional = True
+            positionals.append(word)
+            continue
+        last_positional = False
+        name, eq, value = word.partition("=")
+        if name in flags and not eq:
+            given[name] = True
+        elif name in valued:
+            if not eq:
+                if i >= len(words):
+                    return None
+                value, i = words[i], i + 1
+            if value.startswith("-") or (name == "--lang" and value not in CODES):
+                return None
+            given[name] = value
+        else:
+            return None
+    if runs != 1:
+        return None
+    common = {
+        "root_lang": root_lang,
+        "command": command,
+        "lang": given.get("--lang", lang),
+        "json": given.get("--json", False),
+        "ruleset": given.get("--ruleset"),
+    }
+    __import__(COMMANDS[command])  # importlib.import_module, without importing importlib (and warnings)
+    run = sys.modules[COMMANDS[command]].__dict__[f"cmd_{command}"]
+    if command == "ask":
+        position, *rest = positionals
+        return Arguments(
+            **common,
+            position=position,
+            words=rest,
+            query=given.get("--query"),
+            explain=given.get("--explain", False),
+            func=run,
         )
-    forms = ui("Each is `havoc {name} COMMAND`; one no other game has is also `havoc COMMAND`.", lang)
-    p = sub.add_parser(played.name, help=about, description=about, epilog=forms.format(name=played.name))
-    p.in_language = True  # clilang leaves its texts as they are
-    sub._choices_actions[-1].in_language = True
-    inner = p.add_subparsers(dest="game_command", metavar="COMMAND")
-    inner.required = True
-    by_module = {n: m for n, m in played.commands.items() if n in wanted}
-    for module in dict.fromkeys(by_module.values()):
-        importlib.import_module(module).register(_Only(inner, {n for n, m in by_module.items() if m == module}))
-
-
-class _Only:
-    """The sub-command list as a command module sees it, keeping only the parsers of ``commands``:
-    the parsers it adds for its other commands are never built."""
-
-    def __init__(self, sub: Any, commands: set[str]) -> None:
-        self._sub = sub
-        self._commands = commands
-
-    def add_parser(self, name: str, **kwargs: Any) -> Any:
-        if name in self._commands or self._commands & set(kwargs.get("aliases", ())):
-            return self._sub.add_parser(name, **kwargs)
-        return _Skipped()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._sub, name)
-
-
-class _Skipped:
-    """A parser that is not built: whatever a command module does to it is dropped."""
-
-    def __getattr__(self, name: str) -> Any:
-        return _skipped
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        pass
-
-
-def _skipped(*args: Any, **kwargs: Any) -> _Skipped:
-    return _Skipped()
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser, laying out help at the terminal's width without importing ``shutil``.
-
-    argparse makes a help formatter for every argument it adds, and each asks
-    ``shutil.get_terminal_size``; importing ``shutil`` (with ``bz2``, ``lzma``, ``fnmatch``) is a
-    measurable part of a short ``havoc ask``. The width is worked out the same way. Sub-commands'
-    parsers are of this class too (argparse makes them of the root parser's class).
-    """
-
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        make: Any = self.formatter_class  # typeshed declares only prog for it; every HelpFormatter takes width
-        formatter: argparse.HelpFormatter = make(prog=self.prog, width=_columns() - 2)  # as HelpFormatter does
-        return formatter
-
-
-def _columns() -> int:
-    """``shutil.get_terminal_size().columns``: ``COLUMNS``, else the terminal's, else 80."""
-    import os
-
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
+    limit = 10
+    if "--limit" in given:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns if columns > 0 else 80
+            limit = int(given["--limit"])
+        except ValueError:
+            return None
+        if limit < 1:
+            return None
+    return Arguments(**common, text=positionals, limit=limit, func=run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from havoc import clilang
+    from havoc.errors import HavocError
 
     words = list(sys.argv[1:] if argv is None else argv)
     lang = clilang.detect(words)
+    # A plain ask or lookup is a short process that makes few cycles and exits: the cyclic
+    # garbage collector is paused while it runs (it would otherwise sweep every few hundred
+    # objects the imports and the cached rules make), and runs again when main returns.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        args: Any = quick_parse(words, lang)
+        if args is not None:
+            return _run(args, lang)
+    finally:
+        if collecting:
+            gc.enable()
     undo = clilang.install(lang)  # argparse's own messages (usage, errors) in that language
     from havoc.i18n import set_message_language
 
@@ -203,6 +184,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(words)
     finally:
         undo()
+    return _run(args, lang)
+
+
+def _run(args: Any, lang: str) -> int:
+    """Run the parsed command line's command; a user's error is a message and an exit code."""
+    from havoc.errors import HavocError
+
     if getattr(args, "ruleset", "") is None and not getattr(args, "every_ruleset", False):
         # the default ruleset is data (rules/default-ruleset); a command that does every ruleset
         # when none is named (docs, sheet) keeps None

@@ -12,11 +12,18 @@ language already (a game's list of commands, marked ``in_language``) is left as 
 
 from __future__ import annotations
 
-import argparse
 import os
-from collections.abc import Callable, Iterator, Sequence
 
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
+# the registry itself, not havoc.i18n: working out the language imports nothing else, and
+# argparse is imported only when a parser is built (havoc.cli reads a plain ask without it)
+from havoc.languages import CODES as LANGUAGES
+from havoc.languages import SOURCE as SOURCE_LANGUAGE
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Iterator, Sequence
 
 CLI_CONTEXT = "cli"
 METAVAR_CONTEXT = "cli:metavar"
@@ -46,6 +53,8 @@ def detect(words: Sequence[str], environ: dict[str, str] | None = None) -> str:
 
 def install(lang: str) -> Callable[[], None]:
     """Route argparse's messages through the catalogs of ``lang``; returns the undo."""
+    import argparse
+
     saved = (argparse._, argparse.ngettext)  # type: ignore[attr-defined]  # argparse's gettext functions
     if lang == SOURCE_LANGUAGE:
         # argparse's messages as written: the stdlib's gettext would look for a system catalog
@@ -77,6 +86,8 @@ def install(lang: str) -> Callable[[], None]:
 
 
 def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    import argparse
+
     seen: set[int] = set()
     todo = [parser]
     while todo:
@@ -92,6 +103,8 @@ def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParse
 
 def help_texts(parser: argparse.ArgumentParser) -> list[str]:
     """Every help text, description, epilog and group title of ``parser`` and its subcommands."""
+    import argparse
+
     out: list[str] = []
     for p in _parsers(parser):
         if not getattr(p, "in_language", False):  # a help made in the reader's language (a game's list)
@@ -111,6 +124,8 @@ def help_texts(parser: argparse.ArgumentParser) -> list[str]:
 
 def _shown_metavar(action: argparse.Action) -> str | tuple[str, ...] | None:
     """The placeholder argparse shows for ``action`` (None: none, or its choices in braces)."""
+    import argparse
+
     if action.nargs == 0 or action.help == argparse.SUPPRESS:
         return None
     if action.metavar is not None:
@@ -135,6 +150,8 @@ _ARGPARSE_TITLES = {"positional arguments", "options"}
 
 def translate(parser: argparse.ArgumentParser, lang: str) -> None:
     """Put ``parser``'s help texts in ``lang`` and make ``lang`` the default of its ``--lang``."""
+    import argparse
+
     if lang == SOURCE_LANGUAGE:
         return
     from havoc.i18n import translator

@@ -9,9 +9,16 @@ list its values come from, when declared), ``list`` and ``any`` (a figure, whose
 expression's that defines it).
 """
 
+from __future__ import annotations
+
 import operator
 from collections.abc import Callable, Mapping
-from typing import Any, Final, NamedTuple
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, Final, NamedTuple
+else:
+    from havoc.tuples import NamedTuple
 
 
 class Op(NamedTuple):

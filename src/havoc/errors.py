@@ -3,7 +3,13 @@
 The CLI turns these into messages and an exit code; nothing user-facing ever sees a traceback.
 """
 
-from typing import NamedTuple
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from havoc.tuples import NamedTuple
 
 
 class Problem(NamedTuple):

@@ -13,12 +13,18 @@ is asked.
 
 from __future__ import annotations
 
-import importlib
-import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, cast
 
 from havoc.errors import InputError, Problem, RulebookError
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple, Protocol
+else:
+    from havoc.tuples import NamedTuple
+
+    Protocol = object  # named only in annotations and aliases
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -26,7 +32,17 @@ if TYPE_CHECKING:
     from havoc.interpreter.answer import Answer
     from havoc.rulebook.model import Ruleset
 
-_MODULE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+_NAME_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz_")
+_NAME_REST = _NAME_FIRST | frozenset("0123456789")
+
+
+def _module_name(name: object) -> bool:
+    r"""``re.match(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$", name)`` (which also takes one newline
+    at the end), without importing re on every start-up."""
+    if not isinstance(name, str):
+        return False
+    name = name[:-1] if name.endswith("\n") else name
+    return all(p and p[0] in _NAME_FIRST and all(c in _NAME_REST for c in p) for p in name.split("."))
 
 
 class Labels(Protocol):
@@ -77,7 +93,7 @@ class Assistant(Protocol):
     def parse_position_text(self, text: str, rs: Ruleset | None, name: str = "position") -> Any: ...
     def is_position(self, value: object) -> bool: ...
     def position_schema(self, rs: Ruleset | None) -> dict[str, Any]: ...
-    def code_files(self) -> Sequence[Path]: ...  # what a cached position's validity depends on
+    def code_files(self) -> Sequence[str | Path]: ...  # what a cached position's validity depends on
     def parse_question(
         self, data: Mapping[str, Any], pos: Any, name: str = "query"
     ) -> Any: ...  # name: where errors point
@@ -103,10 +119,11 @@ def load(module: str, where: str = "ruleset.yaml: game") -> Game:
     found = _loaded.get(module)
     if found is not None:
         return found
-    if not isinstance(module, str) or not _MODULE.match(module):
+    if not isinstance(module, str) or not _module_name(module):
         raise RulebookError([Problem(where, None, f"expected the dotted module name of a game, found {module!r}")])
     try:
-        mod = importlib.import_module(module)
+        __import__(module)  # importlib.import_module, without importing importlib (and warnings)
+        mod = sys.modules[module]
     except ImportError as exc:
         raise RulebookError([Problem(where, None, f"no game package {module!r} ({exc})")]) from None
     missing = [n for n in _REQUIRED if not hasattr(mod, n)]
@@ -115,7 +132,7 @@ def load(module: str, where: str = "ruleset.yaml: game") -> Game:
         missing += [n for n in ASSISTANT if n not in offered]
     if missing:
         raise RulebookError([Problem(where, None, f"{module!r} is not a game package: it lacks {', '.join(missing)}")])
-    game = cast(Game, mod if offered else _WithoutAssistant(mod))
+    game: Game = mod if offered else _WithoutAssistant(mod)  # the checks above
     _loaded[module] = game
     return game
 
@@ -211,7 +228,7 @@ class _WithoutAssistant:
     def position_schema(self, rs: Ruleset | None) -> dict[str, Any]:
         return {"type": "object", "description": f"{self._title} has no positions", "not": {}}
 
-    def code_files(self) -> Sequence[Path]:
+    def code_files(self) -> Sequence[str | Path]:
         from pathlib import Path
 
         return (Path(self._module.__file__).resolve(),)
@@ -286,7 +303,7 @@ def off_answer_path(played: object) -> tuple[str, ...]:
 def _is_module_of(name: object, package: str) -> bool:
     import importlib.util
 
-    if not isinstance(name, str) or not _MODULE.match(name) or not name.startswith(f"{package}."):
+    if not isinstance(name, str) or not _module_name(name) or not name.startswith(f"{package}."):
         return False
     try:
         return importlib.util.find_spec(name) is not None
@@ -362,6 +379,7 @@ GAMES_PACKAGE = "havoc.games"  # where installed game packages live (each a subp
 
 def installed() -> list[str]:
     """The game packages shipped with havoc (subpackages of ``havoc.games``), by module name."""
+    import importlib
     import os
 
     namespace = importlib.import_module(GAMES_PACKAGE)
@@ -375,6 +393,8 @@ def installed() -> list[str]:
 def extra_answers(played: Game) -> dict[str, Any]:
     """The game's deciders besides its question kinds (``EXTRA_ANSWERS``: name -> "module:function"),
     each ``(rs, position, query mapping, lang) -> a decision with .to_json()``, loaded."""
+    import importlib
+
     out: dict[str, Any] = {}
     for name, target in getattr(played, "EXTRA_ANSWERS", {}).items():
         module, _, func = str(target).partition(":")
@@ -385,6 +405,8 @@ def extra_answers(played: Game) -> dict[str, Any]:
 def lookups(played: Game) -> dict[str, Any]:
     """The game's lookups without a position (``LOOKUPS``: name -> "module:function"), each
     ``(rs, request mapping, lang) -> JSON-ready dict``, loaded (the site's engine answers them)."""
+    import importlib
+
     out: dict[str, Any] = {}
     for name, target in getattr(played, "LOOKUPS", {}).items():
         module, _, func = str(target).partition(":")
@@ -452,6 +474,8 @@ def command_line(taken: Mapping[str, str] | None = None) -> CommandLine:
     """The commands: ``taken`` (the engine's) and those each installed game declares in its
     ``COMMANDS``, under the game's name. A game whose name is a command (the engine's or a short
     one), or a game's command named like a game, is a RulebookError naming both."""
+    import importlib
+
     short = dict(taken or {})
     games: dict[str, GameCommands] = {}
     claims: dict[str, list[str]] = {}

@@ -9,11 +9,18 @@ import os
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, NamedTuple, Protocol
 
 from havoc import markup, safeio
 from havoc.languages import CODES, SOURCE
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, NamedTuple, Protocol
+else:
+    from havoc.tuples import NamedTuple
+
+    Protocol = object  # named only in annotations and aliases
 
 
 class Ruleset(Protocol):
@@ -50,10 +57,17 @@ class Message(NamedTuple):
 
 
 def locales_root() -> Path:
+    from pathlib import Path
+
+    return Path(_locales())
+
+
+def _locales() -> str:
+    """:func:`locales_root` as a string (finding a catalog never imports pathlib)."""
     env = os.environ.get("HAVOC_LOCALES")
     if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "locales"
+        return safeio.plain_path(env)
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))), "locales")
 
 
 class Catalog(NamedTuple):
@@ -65,16 +79,20 @@ class Catalog(NamedTuple):
     plural_expr: str
 
 
-def _po_files(lang: str, root: Path) -> list[Path]:
-    return sorted((root / lang / "LC_MESSAGES").glob("*.po"))
+def _po_files(lang: str, root: str) -> list[str]:
+    """The ``*.po`` files of a language, by name (listed, not globbed: no pattern compiled)."""
+    folder = os.path.join(root, lang, "LC_MESSAGES")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in sorted(names) if n.endswith(".po")]
 
 
-def catalog_sources(lang: str, root: Path | None = None) -> list[tuple[Path, bytes]]:
+def catalog_sources(lang: str, root: Path | None = None) -> list[tuple[str, bytes]]:
     """The bytes of a language's readable .po files, by name: what its catalog is made from."""
-    from havoc import safeio
-
-    files: list[tuple[Path, bytes]] = []
-    for p in _po_files(lang, root or locales_root()):
+    files: list[tuple[str, bytes]] = []
+    for p in _po_files(lang, safeio.plain_path(root) if root else _locales()):
         try:
             files.append((p, safeio.read_bytes(p, 20_000_000)))
         except safeio.ReadError:
@@ -90,16 +108,16 @@ def load_catalog(lang: str, root: Path | None = None) -> Catalog:
     from havoc import cache
 
     files = catalog_sources(lang, root)
-    key = cache.digest(lang.encode(), *(x for p, data in files for x in (p.name.encode(), data)))
-    cached = cache.get(f"catalog-{lang}", key, Catalog)
-    if cached is not None:
-        return cached
+    key = cache.digest(lang.encode(), *(x for p, data in files for x in (os.path.basename(p).encode(), data)))
+    cached = cache.get(f"catalog-{lang}", key, tuple)  # plain data: read with marshal, the fastest
+    if cached is not None and len(cached) == len(Catalog._fields):
+        return Catalog(*cached)
     catalog = _read_catalog(lang, files)
-    cache.put(f"catalog-{lang}", key, catalog)
+    cache.put(f"catalog-{lang}", key, tuple(catalog))
     return catalog
 
 
-def _read_catalog(lang: str, files: list[tuple[Path, bytes]]) -> Catalog:
+def _read_catalog(lang: str, files: list[tuple[str, bytes]]) -> Catalog:
     from babel.messages.plurals import get_plural
     from babel.messages.pofile import read_po
 

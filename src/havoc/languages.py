@@ -6,7 +6,13 @@ words a reader types for yes and no, its Snowball stemmer, its locale, and the o
 that must not end a printed line.
 """
 
-from typing import NamedTuple
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from havoc.tuples import NamedTuple
 
 
 class Language(NamedTuple):

@@ -13,9 +13,17 @@ Only the ``__init__`` is generated as source, and only when the class's first re
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, dataclass_transform, overload
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar, dataclass_transform, overload
+
+    T = TypeVar("T")
+else:  # at run time the decorator only marks the function for type checkers
+
+    def dataclass_transform(**kwargs: object) -> Callable[[Callable[..., object]], Callable[..., object]]:
+        return lambda fn: fn
+
 
 _MISSING = object()
 
@@ -165,10 +173,12 @@ def _methods(clsname: str, names: tuple[str, ...], defaults: dict[str, Any], fro
     return namespace
 
 
-@overload
-def record(cls: type[T], /) -> type[T]: ...
-@overload
-def record(*, frozen: bool = False) -> Callable[[type[T]], type[T]]: ...
+if TYPE_CHECKING:
+
+    @overload
+    def record(cls: type[T], /) -> type[T]: ...
+    @overload
+    def record(*, frozen: bool = False) -> Callable[[type[T]], type[T]]: ...
 
 
 @dataclass_transform(field_specifiers=(field,))

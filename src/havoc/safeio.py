@@ -13,9 +13,12 @@ import contextlib
 import os
 import stat
 from collections.abc import Callable
-from pathlib import Path
 
 from havoc.errors import HavocError, Problem
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 # The language of these messages and their translation come from havoc.i18n, which reads its
@@ -104,7 +107,16 @@ class OutputError(HavocError):
     """An output (file or folder) that cannot be written: exit 1 with a one-line message."""
 
 
-def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
+def plain_path(path: str | Path) -> str:
+    """``str(Path(path))`` without importing pathlib (and urllib.parse and ipaddress with it): what
+    every short process does (finding the rules, the cache) works with these strings."""
+    text = os.fspath(path)
+    lead = "//" if text.startswith("//") and not text.startswith("///") else "/" if text.startswith("/") else ""
+    parts = [p for p in text.split("/") if p and p != "."]
+    return lead + "/".join(parts) if lead or parts else "."
+
+
+def read_bytes(path: str | Path, limit: int = MAX_BYTES) -> bytes:
     """The bytes of a regular file, at most ``limit`` of them (more is an error, not a cut)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
@@ -175,7 +187,7 @@ def check_replaceable(path: Path) -> None:
         raise OutputError([Problem(str(path), None, "not a regular file; havoc replaces only regular files")])
 
 
-def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
+def write_bytes(path: str | Path, data: bytes, mode: int | None = None) -> None:
     """Write ``path`` atomically (temporary file in the same folder, then rename), with the mode
     the umask gives a new file (or the replaced file's mode).
 
@@ -183,6 +195,7 @@ def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
     ``path`` exists and is not a regular file.
     """
     import tempfile  # only writers pay for it (it imports shutil, random, …)
+    from pathlib import Path  # reading never needs it: a short process never imports it
 
     path = Path(path)
     check_replaceable(path)
@@ -218,6 +231,7 @@ def write_text(path: Path, text: str) -> None:
 def writable_dir(folder: Path) -> Path:
     """Make ``folder`` (and parents) and prove it can take a file, before any long work starts."""
     import tempfile
+    from pathlib import Path
 
     folder = Path(folder)
     try:

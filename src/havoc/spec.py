@@ -6,12 +6,15 @@ and the rule files are described with it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
-from typing import Any, Final
 
 from havoc.errors import Problem
 from havoc.i18n import message_language, ui
+from havoc.markup import is_id
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 # PyYAML (through havoc.yamlio) is never imported here: line-aware mappings and lists from
 # havoc.yamlio are recognised by their line bookkeeping.
@@ -30,7 +33,7 @@ def _lines(value: Any) -> Any:
     return value
 
 
-ID_RE: Final = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+ID_PATTERN: Final = r"^[a-z0-9][a-z0-9-]*$"
 MAX_INT: Final = 1_000_000  # no count on a game table comes near; bounds every figure derived from one
 
 
@@ -141,7 +144,7 @@ def _c_enum(spec: Spec) -> Callable[[Any], Any]:
 
 
 def _c_id(spec: Spec) -> Callable[[Any], Any]:
-    match = ID_RE.match
+    match = is_id
 
     def ident(value: Any) -> Any:
         if not isinstance(value, str) or not match(value):
@@ -168,7 +171,7 @@ def _c_map(spec: Spec) -> Callable[[Any], Any]:
     assert spec.item is not None
     each = spec.item.quick()
     names = keys.names if isinstance(keys, KeySet) else None
-    key_match = ID_RE.match
+    key_match = is_id
 
     def mapping(value: Any) -> Any:
         if not isinstance(value, dict):
@@ -316,7 +319,7 @@ class Reader:
                 return _BAD
             return value
         if kind == "id":
-            if not isinstance(value, str) or not ID_RE.match(value):
+            if not isinstance(value, str) or not is_id(value):
                 self.problem(
                     line,
                     path,
@@ -363,7 +366,7 @@ class Reader:
                         + (suggest(key, spec.keys.names) if isinstance(key, str) else ""),
                     )
                     continue
-            elif not isinstance(key, str) or not ID_RE.match(key):
+            elif not isinstance(key, str) or not is_id(key):
                 self.problem(
                     key_line, sub, ui("expected an ID in lowercase-kebab-case (like example-a) as the key", _ml())
                 )
@@ -434,7 +437,7 @@ def json_schema(spec: Spec) -> dict[str, Any]:
     elif spec.kind == "enum":
         out.update(type="string", enum=list(spec.choices))
     elif spec.kind == "id":
-        out.update(type="string", pattern=ID_RE.pattern)
+        out.update(type="string", pattern=ID_PATTERN)
     elif spec.kind == "list":
         assert spec.item is not None
         out.update(type="array", items=json_schema(spec.item))
@@ -445,7 +448,7 @@ def json_schema(spec: Spec) -> dict[str, Any]:
             out["properties"] = {f: json_schema(spec.item) for f in spec.keys.names}
             out["additionalProperties"] = False
         else:
-            out["propertyNames"] = {"pattern": ID_RE.pattern}
+            out["propertyNames"] = {"pattern": ID_PATTERN}
             out["additionalProperties"] = json_schema(spec.item)
     else:
         assert spec.fields is not None

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_ruleset_option(p: argparse.ArgumentParser) -> None:

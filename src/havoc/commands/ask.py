@@ -8,13 +8,17 @@ only reads the files, hands them to the game and prints the answer.
 
 from __future__ import annotations
 
-import argparse
 import sys
-from typing import TYPE_CHECKING, Any
 
 from havoc.commands import add_output_options
 
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from typing import Any
+
+if TYPE_CHECKING:
+    import argparse
+
     from havoc.game import Game
     from havoc.interpreter.answer import Answer
 
@@ -25,7 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="ask the rules assistant a question about a position",
         description="Answer a question about a position from the rules, citing the rules that decide it.",
         epilog=_EPILOG_MARK,
-        formatter_class=_AskHelp,
+        formatter_class=_ask_help(),
     )
     p.help_extra = _help_texts  # type: ignore[attr-defined]  # texts its formatter prints (clilang.help_texts)
     p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
@@ -60,14 +64,21 @@ def _default_game() -> Game | None:
     return game.of(rs) if rs.game else None
 
 
-class _AskHelp(argparse.RawDescriptionHelpFormatter):
-    def add_text(self, text: str | None) -> None:
-        if text is _EPILOG_MARK:
-            from havoc.i18n import message_language
+def _ask_help() -> type[argparse.HelpFormatter]:
+    """The help formatter that prints the game's help about its questions as the epilog (a class
+    made when a parser is built: a plain ``havoc ask`` never imports argparse)."""
+    import argparse
 
-            helper = getattr(_default_game(), "ask_help", None)
-            text = helper(message_language()) if helper else None
-        super().add_text(text)
+    class AskHelp(argparse.RawDescriptionHelpFormatter):
+        def add_text(self, text: str | None) -> None:
+            if text is _EPILOG_MARK:
+                from havoc.i18n import message_language
+
+                helper = getattr(_default_game(), "ask_help", None)
+                text = helper(message_language()) if helper else None
+            super().add_text(text)
+
+    return AskHelp
 
 
 def _help_texts() -> list[str]:

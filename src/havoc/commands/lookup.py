@@ -6,11 +6,15 @@ in either language finds the rule, shown in ``--lang``.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from havoc.commands import add_output_options
 from havoc.errors import InputError, Problem
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,6 +33,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _positive(value: str) -> int:
+    import argparse
+
     try:
         n = int(value)
     except ValueError:

@@ -9,7 +9,6 @@ per rule that applies; the mechanisms in ``queries`` and ``battle`` read those.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
 
 from havoc.conditions import OPS
 from havoc.errors import HavocError, Problem, RulebookError
@@ -24,6 +23,12 @@ from havoc.interpreter.expr import (
     rule_error,
 )
 from havoc.rulebook.model import Rule, Ruleset
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    Protocol = object  # named only in annotations and aliases
 
 
 class FactSource(Protocol):

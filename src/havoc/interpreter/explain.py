@@ -11,12 +11,15 @@ is no fix the asker can make.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from havoc.conditions import OPS
 from havoc.errors import InputError
 from havoc.i18n import ui
 from havoc.interpreter.expr import ExprError
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 # What can go wrong evaluating a part of a check again: the fixes found so far are kept.
 _EVALUATION_ERRORS = (ExprError, InputError, TypeError, ValueError, ArithmeticError)

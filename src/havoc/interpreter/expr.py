@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any, Final
 
 from havoc.conditions import OPS, _mul
 from havoc.errors import Problem, RulebookError
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, Final
+else:
+    Any = object  # named only in annotations and aliases
 
 # The evaluation context is the game's (it reads the position and the question); the engine only
 # needs its fact cache (``cache``), the facts read (``used``), the subject Regions (``subject``)

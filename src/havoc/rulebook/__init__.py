@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import os
-import re
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from havoc.errors import Problem, RulebookError
+from havoc.markup import is_id as _is_name
 from havoc.rulebook import cache
+from havoc.safeio import plain_path as _plain
 
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
     from havoc.rulebook.model import Check, Example, Overlay, ParamDef, Part, Rule, Ruleset, Section, Term, View
 
 # The model's classes, imported when first named (``from havoc.rulebook import Ruleset``) or when a
@@ -31,7 +34,7 @@ def __getattr__(name: str) -> Any:
 DEFAULT_FILE = "default-ruleset"
 
 
-def _with_ruleset(root: Path) -> list[str]:
+def _with_ruleset(root: str | Path) -> list[str]:
     """The folders under ``root`` holding a ruleset.yaml, by name (listed, not ``Path.glob``:
     no pattern is compiled on every start-up)."""
     return sorted(n for n in os.listdir(root) if os.path.exists(os.path.join(root, n, "ruleset.yaml")))
@@ -39,9 +42,13 @@ def _with_ruleset(root: Path) -> list[str]:
 
 def default_ruleset(root: Path | None = None) -> str:
     """The name in ``<rules>/default-ruleset``, else the only (or first) ruleset folder."""
-    root = root or rules_root()
+    return _default(_plain(root) if root else _root())
+
+
+def _default(root: str) -> str:
     try:
-        name = (root / DEFAULT_FILE).read_text(encoding="utf-8").strip()
+        with open(os.path.join(root, DEFAULT_FILE), encoding="utf-8") as fh:
+            name = fh.read().strip()
     except (OSError, UnicodeDecodeError):
         name = ""
     if name:
@@ -53,7 +60,7 @@ def default_ruleset(root: Path | None = None) -> str:
     return found[0] if found else ""
 
 
-_memo: dict[tuple[Path, str], Ruleset] = {}
+_memo: dict[tuple[str, str], Ruleset] = {}
 
 
 def load_ruleset(folder: Path) -> Ruleset:
@@ -65,23 +72,31 @@ def load_ruleset(folder: Path) -> Ruleset:
 
 def rules_root() -> Path:
     """The ``rules/`` folder: ``$HAVOC_RULES``, else the repository's, else ``./rules``."""
+    from pathlib import Path
+
+    return Path(_root())
+
+
+def _root() -> str:
+    """:func:`rules_root`, as a string."""
     env = os.environ.get("HAVOC_RULES")
     if env:
-        return Path(env)
-    repo = Path(__file__).resolve().parents[3] / "rules"
-    if (repo / DEFAULT_FILE).is_file():
+        return _plain(env)
+    here = os.path.realpath(__file__)  # <repo>/src/havoc/rulebook/__init__.py
+    repo = os.path.join(here.rsplit(os.sep, 4)[0], "rules")
+    if os.path.isfile(os.path.join(repo, DEFAULT_FILE)):
         return repo
-    return Path.cwd() / "rules"
+    return os.path.join(os.getcwd(), "rules")
 
 
 def ruleset_names(root: Path | None = None) -> list[str]:
     """Every ruleset folder under the rules folder: the default first, then by name."""
-    root = root or rules_root()
+    top = _plain(root) if root else _root()
     try:
-        found = _with_ruleset(root)
+        found = _with_ruleset(top)
     except OSError:
         found = []
-    default = default_ruleset(root)
+    default = _default(top)
     return [default, *(n for n in found if n != default)] if default in found else found
 
 
@@ -95,26 +110,33 @@ class UnknownRuleset(RulebookError):
     """The ruleset named is neither a folder under the rules root nor a folder with ruleset.yaml."""
 
 
-_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-
-
 def ruleset_folder(ruleset: str, root: Path | None = None) -> Path:
     """The folder of ``ruleset``: a name under the rules root, or a path holding ``ruleset.yaml``.
 
     Never a walk of an arbitrary folder: ``--ruleset /`` is refused before anything is read.
     """
-    root = root or rules_root()
+    from pathlib import Path
+
+    return Path(_folder(ruleset, _plain(root) if root else None))
+
+
+def _folder(ruleset: str, root: str | None = None) -> str:
+    """:func:`ruleset_folder`, as a string."""
+    root = root or _root()
     if not isinstance(ruleset, str) or not ruleset or "\0" in ruleset:
         raise UnknownRuleset([Problem("ruleset", None, f"expected a ruleset name, found {ruleset!r}")])
-    folder = root / ruleset if _NAME.match(ruleset) else Path(ruleset)
+    folder = _plain(os.path.join(root, ruleset)) if _is_name(ruleset) else _plain(ruleset)
     try:
-        ok = (folder / "ruleset.yaml").is_file()
-    except OSError:
+        ok = os.path.isfile(os.path.join(folder, "ruleset.yaml"))
+    except (OSError, ValueError):
         ok = False
     if ok:
         return folder
-    known = sorted(p.parent.name for p in root.glob("*/ruleset.yaml")) if root.is_dir() else []
-    listed = f"; rulesets under {root}: {', '.join(known)}" if known else ""
+    from pathlib import Path
+
+    under = Path(root)
+    known = sorted(p.parent.name for p in under.glob("*/ruleset.yaml")) if under.is_dir() else []
+    listed = f"; rulesets under {under}: {', '.join(known)}" if known else ""
     raise UnknownRuleset(
         [
             Problem(
@@ -130,8 +152,8 @@ def ruleset_folder(ruleset: str, root: Path | None = None) -> Path:
 def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool = True) -> Ruleset:
     """The validated ruleset (the default one when none is named), from the in-process memo or the
     disk cache when unchanged."""
-    ruleset = ruleset or default_ruleset(root)
-    folder = ruleset_folder(ruleset, root)
+    top = _plain(root) if root else _root()
+    folder = _folder(ruleset or _default(top), top)
     snapshot = cache.Snapshot(folder)  # read once: the key and the rules come from these bytes
     key = snapshot.key()
     memo = _memo.get((folder, key))
@@ -139,9 +161,11 @@ def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool =
         return memo
     result = cache.read(folder, key) if use_cache else None
     if result is None:
+        from pathlib import Path
+
         from havoc.rulebook.loader import load_ruleset as _load
 
-        result = _load(folder, snapshot)  # the YAML parser is imported only on a cache miss
+        result = _load(Path(folder), snapshot)  # the YAML parser is imported only on a cache miss
         result.fingerprint = key
         if use_cache:
             cache.write(folder, result)
@@ -150,19 +174,20 @@ def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool =
     return result
 
 
-_latest: dict[Path, Ruleset] = {}
+_latest: dict[str, Ruleset] = {}
 
 
 def fingerprint(ruleset: str | None = None, root: Path | None = None) -> str:
     """The fingerprint :func:`load` would give the ruleset as its files are now, without loading it."""
-    return cache.fingerprint(ruleset_folder(ruleset or default_ruleset(root), root))
+    top = _plain(root) if root else _root()
+    return cache.fingerprint(_folder(ruleset or _default(top), top))
 
 
 def loaded(ruleset: str, root: Path | None = None) -> Ruleset:
     """The ruleset as this process last loaded it (else loaded now): for what is read once per
     process, such as a game's vocabulary, so that the files just read and hashed by :func:`load`
     are not read and hashed again."""
-    found = _latest.get(ruleset_folder(ruleset, root))
+    found = _latest.get(_folder(ruleset, _plain(root) if root else None))
     return found if found is not None else load(ruleset, root)
 
 

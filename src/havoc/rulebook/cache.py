@@ -10,48 +10,88 @@ verification are :mod:`havoc.cache`'s.
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from havoc import __version__
 from havoc import cache as store
 from havoc.cache import cache_dir
 
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from havoc.rulebook.model import Ruleset
 
-_CODE = [Path(__file__).with_name(n) for n in ("model.py", "loader.py", "schema.py", "cache.py")] + [
-    Path(__file__).parent.parent / n for n in ("markup.py", "yamlio.py", "cache.py")
+# Paths are strings here (os.path), made as pathlib would write them: a cached ruleset is found
+# without importing pathlib (and urllib.parse and ipaddress with it). The loader, which runs
+# only on a miss, gets them as Paths.
+_HERE = os.path.dirname(__file__)
+_CODE = [os.path.join(_HERE, n) for n in ("model.py", "loader.py", "schema.py", "cache.py")] + [
+    os.path.join(os.path.dirname(_HERE), n) for n in ("markup.py", "yamlio.py", "cache.py")
 ]
 # Where a ruleset's files are: its own top folder and these subfolders (never a recursive walk).
 SUBFOLDERS = ("sections", "overlays", "variants", "charts")
 MAX_FILES = 2_000
 
 
+def _parts(path: str) -> list[str]:
+    """The sort key pathlib gives a path (its parts), so that the key is the one it always was."""
+    return path.split("/")
+
+
 class Snapshot:
     """Every file of one ruleset, read once: the loader parses these bytes, the key hashes them."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: str | Path) -> None:
         from havoc import safeio
 
         self.root = root
-        self.files: dict[Path, bytes] = {}
-        self.errors: dict[Path, str] = {}
-        paths: list[Path] = []
-        for folder in (root, *(root / s for s in SUBFOLDERS)):
+        self._files: dict[str, bytes] = {}
+        self._errors: dict[str, str] = {}
+        self._as_paths: tuple[dict[Path, bytes], dict[Path, str]] | None = None
+        top = os.fspath(root)
+        paths: list[str] = []
+        for folder in (top, *(os.path.join(top, s) for s in SUBFOLDERS)):
             try:
                 # the names, not Path.glob: no pattern is compiled on every start-up
-                paths.extend(sorted(folder / n for n in os.listdir(folder) if n.endswith(".yaml")))
+                paths.extend(sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".yaml")))
             except OSError:
                 continue
             if len(paths) > MAX_FILES:
                 break
         for path in paths[:MAX_FILES]:
             try:
-                self.files[path] = safeio.read_bytes(path)
+                self._files[path] = safeio.read_bytes(path)
             except safeio.ReadError as exc:
-                if path.exists() or path.is_symlink():
-                    self.errors[path] = str(exc)
+                if os.path.lexists(path):
+                    self._errors[path] = str(exc)
+
+    def _paths(self) -> tuple[dict[Path, bytes], dict[Path, str]]:
+        if self._as_paths is None:
+            from pathlib import Path
+
+            files = {Path(p): data for p, data in self._files.items()}
+            self._as_paths = files, {Path(p): error for p, error in self._errors.items()}
+        return self._as_paths
+
+    @property
+    def files(self) -> dict[Path, bytes]:
+        """The bytes of each readable file, by its Path (for the loader)."""
+        return self._paths()[0]
+
+    @files.setter
+    def files(self, files: dict[Path, bytes]) -> None:
+        made = getattr(self, "_as_paths", None)  # (a test's snapshot made without __init__)
+        self._as_paths = files, made[1] if made else {}
+
+    @property
+    def errors(self) -> dict[Path, str]:
+        """Why each unreadable file could not be read, by its Path."""
+        return self._paths()[1]
+
+    @errors.setter
+    def errors(self, errors: dict[Path, str]) -> None:
+        made = getattr(self, "_as_paths", None)
+        self._as_paths = (made[0] if made else {}), errors
 
     def glob(self, folder: Path) -> list[Path]:
         """The ``*.yaml`` files of ``folder`` (one of the ruleset's own folders), sorted."""
@@ -62,32 +102,33 @@ class Snapshot:
 
     def key(self) -> str:
         chunks = [__version__.encode()]
-        for path in sorted(self.files):
-            chunks += [str(path).encode(), self.files[path]]
-        for path in sorted(self.errors):
-            chunks += [str(path).encode(), b"\0unreadable"]
+        for path in sorted(self._files, key=_parts):
+            chunks += [path.encode(), self._files[path]]
+        for path in sorted(self._errors, key=_parts):
+            chunks += [path.encode(), b"\0unreadable"]
         for code in _CODE:
             try:
-                chunks.append(code.read_bytes())
+                with open(code, "rb") as fh:
+                    chunks.append(fh.read())
             except OSError:
                 chunks.append(b"\0missing")
         return store.digest(*chunks)
 
 
-def fingerprint(root: Path) -> str:
+def fingerprint(root: str | Path) -> str:
     """The key of the ruleset in ``root`` as its files are now."""
     return Snapshot(root).key()
 
 
-def read(root: Path, key: str) -> Ruleset | None:
+def read(root: str | Path, key: str) -> Ruleset | None:
     from havoc.rulebook.model import Ruleset
 
-    ruleset = store.get(f"rules-{root.name}", key, Ruleset)
+    ruleset = store.get(f"rules-{os.path.basename(root)}", key, Ruleset)
     return ruleset if ruleset is not None and ruleset.fingerprint == key else None
 
 
-def write(root: Path, ruleset: Ruleset) -> None:
-    store.put(f"rules-{root.name}", ruleset.fingerprint, ruleset)
+def write(root: str | Path, ruleset: Ruleset) -> None:
+    store.put(f"rules-{os.path.basename(root)}", ruleset.fingerprint, ruleset)
 
 
 __all__ = ["Snapshot", "cache_dir", "fingerprint", "read", "write"]

@@ -2,14 +2,24 @@
 
 Records are ``NamedTuple``s rather than dataclasses: a ``havoc ask`` process creates these
 classes at start-up and unpickles a cached ruleset, and tuples are the cheapest at both.
-They are immutable; the loader builds them once. Their annotations are evaluated (no
-``from __future__ import annotations``): ``NamedTuple`` compiles every string annotation it is
-given, which made creating these classes a measurable part of a short process.
+They are immutable; the loader builds them once. They are made by :mod:`havoc.tuples` (no
+:mod:`typing` at run time), which reads the annotations as written: string annotations cost
+nothing to make.
 """
+
+from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from havoc.tuples import NamedTuple
+
+    Any = object  # named only in annotations and aliases
+
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 

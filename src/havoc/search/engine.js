@@ -1,7 +1,7 @@
 // havoc search in the browser: the same query as havoc/search/query.py, step by step.
 //
 // Needs EnglishStemmer and PolishStemmer (Snowball's JavaScript stemmers, which the build puts
-// before this file) and an index written by havoc.search.index.for_language. Every number that
+// before this file) and an index written by havoc.search.site.site_parts. Every number that
 // decides a ranking (each key's BM25F score per document, the typo and prefix weights, the
 // stopwords) comes from the index, so Python and JavaScript add up the same numbers; a test runs
 // both over the query set and compares the rankings.
@@ -59,22 +59,140 @@ var HavocSearchEngine = (function () {
     return out;
   }
 
+  // the site's documents ([id, kind, page number, title, section number, text, anchor if not the id])
+  function expandDocs(data) {
+    return data.docs.map(function (d) {
+      return [d[0], d[1], data.pages[d[2]] + "#" + (d.length > 6 ? d[6] : d[0]), d[3], data.sections[d[4]], d[5]];
+    });
+  }
+
+  var VLQ = {};
+  "0123456789ABCDEFGHIJKLMNOPQRSTUV".split("").forEach(function (c, i) { VLQ[c] = i; });
+  "abcdefghijklmnopqrstuvwxyz!$()*+".split("").forEach(function (c, i) { VLQ[c] = 32 + i; });
+
+  // the numbers havoc.search.site.vlq packed into a string (base 32, a last digit ends a number)
+  function unvlq(text) {
+    var out = [], n = 0;
+    for (var i = 0; i < text.length; i++) {
+      var v = VLQ[text[i]];
+      n = n * 32 + (v & 31);
+      if (v < 32) { out.push(n); n = 0; }
+    }
+    return out;
+  }
+
+  // the rules' display numbers ([documents' gaps, the numbers joined by spaces]) -> number: document
+  function expandNumbers(packed) {
+    var out = {}, gaps = unvlq(packed[0]), names = packed[1] ? packed[1].split(" ") : [], d = 0;
+    for (var i = 0; i < gaps.length; i++) { d += gaps[i]; out[names[i]] = d; }
+    return out;
+  }
+
+  // One key's score in one document: havoc.search.query.bm25f, operation by operation (the same
+  // doubles in the same order), rounded half up on the exact value as Python's index does.
+  function bm25f(counts, lengths, at, avg, idf, boost, p) {
+    var tf = 0.0;
+    for (var f = 0; f < counts.length; f++) {
+      var c = counts[f];
+      if (c) tf += p.field_weights[f] * c / (1 - p.b + p.b * lengths[at + f] / avg[f]);
+    }
+    var raw = boost * idf * tf * (p.k1 + 1) / (p.k1 + tf);
+    return Number(raw.toFixed(3));
+  }
+
+  // One key's postings from the site's tallies (havoc.search.query.unpack_tallies): its document
+  // frequency first (the index lists each frequency's idf), then (document gap, tally) pairs.
+  Engine.prototype.unpackRow = function (packed) {
+    var p = this.params, t0 = this.data.tallies, n = t0.avg.length, docs = this.docs;
+    var row = unvlq(packed), idf = t0.idf[String(row[0])], post = new Array(row.length - 1), d = 0;
+    for (var j = 1; j < row.length; j += 2) {
+      d += row[j];
+      post[j - 1] = d;
+      post[j] = bm25f(t0.patterns[row[j + 1]], this.lengths, n * d, t0.avg, idf, p.kind_boost[docs[d][1]], p);
+    }
+    return post;
+  };
+
+  // A key's postings [document, score, ...]: a row is unpacked when a query first needs it (a
+  // phone then computes the scores of a few keys, not of the whole index, before it answers).
+  Engine.prototype.postingOf = function (key) {
+    if (has(this.postings, key)) return this.postings[key];
+    if (!has(this.rows, key)) return [];
+    return (this.postings[key] = this.unpackRow(this.rows[key]));
+  };
+
+  Engine.prototype.hasKey = function (key) {
+    return has(this.postings, key) || has(this.rows, key);
+  };
+
   function Engine(data) {
     this.lang = data.lang;
-    this.docs = data.docs;
-    this.postings = data.postings || unpack(data.packed);
-    this.vocab = data.vocab;
+    this.data = data;
+    this.docs = data.pages ? expandDocs(data) : data.docs;
+    this.rows = Object.create(null); // key -> its packed row, not yet unpacked
+    if (data.tallies) {
+      var t0 = data.tallies;
+      this.lengths = typeof t0.lengths === "string" ? unvlq(t0.lengths) : t0.lengths;
+      Object.assign(this.rows, t0.rows);
+    }
+    this.postings = data.postings || (data.tallies ? Object.create(null) : unpack(data.packed));
+    this.more = data.more || null; // the other language's words, not yet loaded (havoc-searchindex-more.js)
+    this.moreWords = {};
+    this.moreKeys = {};
+    var i;
+    for (i = 0; i < (data.more_words || []).length; i++) this.moreWords[data.more_words[i]] = true;
+    for (i = 0; i < (data.more_keys || []).length; i++) this.moreKeys[data.more_keys[i]] = true;
+    this.vocab = data.more ? Object.assign({}, data.vocab) : data.vocab; // addMore adds to it, not to data
     this.words = Object.keys(data.vocab).sort();
     this.phrases = data.phrases;
     this.variants = data.variants || {};
     this.after = data.after || {};
     this.termNames = data.term_names || {}; // a glossary term's names, folded -> its document
-    this.numbers = data.numbers || {};
+    this.numbers = Array.isArray(data.numbers) ? expandNumbers(data.numbers) : data.numbers || {};
     this.params = data.params;
     this.stop = {};
     for (var i = 0; i < data.stopwords.length; i++) this.stop[data.stopwords[i]] = true;
     this.stemmers = { pl: new PolishStemmer(), en: new EnglishStemmer() };
   }
+
+  // Whether the query has a word this index does not know yet: then the page loads the rest
+  // (this.more) and calls addMore first; a query in the site's language never needs it.
+  // Exactly when wordKeys would reach what the rest holds: a word of it, a stem that is one of
+  // its keys or words, a typo or a prefix of one of its words.
+  Engine.prototype.needsMore = function (query) {
+    if (!this.more) return false;
+    var self = this, p = this.params;
+    var ws = words(this.splitNumbers(query)[1]).filter(function (w) { return !self.isStopword(w); });
+    ws = ws.slice(0, p.max_words);
+    return ws.some(function (w, k) {
+      var f = fold(w);
+      if (has(self.vocab, f) && self.vocab[f].length) return false; // all its keys are here
+      if (has(self.moreWords, f)) return true;
+      var stems = /^\p{N}+$/u.test(w) ? [w] : [fold(self.stemmers.pl.stemWord(w)), fold(self.stemmers.en.stemWord(w))];
+      var found = false;
+      for (var i = 0; i < stems.length; i++) {
+        var s = stems[i];
+        if (self.hasKey(s)) found = true;
+        else if (has(self.moreKeys, s) || has(self.moreWords, s)) return true;
+        else if (has(self.vocab, s) && self.vocab[s].length) found = true;
+      }
+      if (found) return false;
+      var rest = Object.keys(self.moreWords);
+      if (f.length >= p.typo_min && rest.some(function (m) { return edit1(f, m); })) return true;
+      return k === ws.length - 1 && f.length >= p.prefix_min && rest.some(function (m) { return m.indexOf(f) === 0; });
+    });
+  };
+
+  // The rest of the index (window.HAVOC_SEARCH_MORE): the other language's words and their postings.
+  Engine.prototype.addMore = function (more) {
+    var self = this;
+    Object.keys(more.vocab).forEach(function (w) { self.vocab[w] = more.vocab[w]; });
+    Object.assign(this.rows, more.tallies.rows);
+    this.words = Object.keys(this.vocab).sort();
+    this.more = null;
+    this.moreWords = {};
+    this.moreKeys = {};
+  };
 
   Engine.prototype.isStopword = function (w) {
     return has(this.stop, fold(w));
@@ -105,7 +223,7 @@ var HavocSearchEngine = (function () {
       var s = stems[i];
       if (has(seenStem, s)) continue;
       seenStem[s] = true;
-      if (has(this.postings, s)) out.push([s, 1.0]);
+      if (this.hasKey(s)) out.push([s, 1.0]);
       else if (has(this.vocab, s)) for (j = 0; j < this.vocab[s].length; j++) out.push([this.vocab[s][j], 1.0]);
     }
     if (!out.length && f.length >= p.typo_min) {
@@ -169,7 +287,7 @@ var HavocSearchEngine = (function () {
     alts.forEach(function (a) {
       var best = new Map();
       a.forEach(function (kw) {
-        var post = has(self.postings, kw[0]) ? self.postings[kw[0]] : [];
+        var post = self.postingOf(kw[0]);
         for (j = 0; j < post.length; j += 2) {
           var d = post[j], s = kw[1] * post[j + 1];
           if (s > (best.has(d) ? best.get(d) : 0.0)) best.set(d, s);
@@ -184,7 +302,7 @@ var HavocSearchEngine = (function () {
     // a phrase covers its words: "liczba graczy" finds the rule it names, whatever its words
     var credited = new Map();
     extra.forEach(function (c) {
-      var post = has(self.postings, c) ? self.postings[c] : [], span = spans[c];
+      var post = self.postingOf(c), span = spans[c];
       for (j = 0; j < post.length; j += 2) {
         var d = post[j];
         total.set(d, (total.has(d) ? total.get(d) : 0.0) + post[j + 1]);
@@ -286,6 +404,6 @@ var HavocSearchEngine = (function () {
     return [prefix + text.slice(start, end) + suffix, marks];
   };
 
-  return { Engine: Engine, fold: fold, words: words, edit1: edit1 };
+  return { Engine: Engine, fold: fold, words: words, edit1: edit1, unvlq: unvlq };
 })();
 if (typeof module !== "undefined") module.exports = HavocSearchEngine;

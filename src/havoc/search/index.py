@@ -22,6 +22,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from havoc.errors import Problem, RulebookError
@@ -34,9 +35,9 @@ from havoc.search import text as T
 
 FORMAT = 1
 FIELDS = ("title", "summary", "terms", "text", "section")
-WEIGHTS = {"title": 4.0, "summary": 2.5, "terms": 1.5, "text": 1.0, "section": 1.0}
-KIND_BOOST = {"rule": 1.0, "term": 1.0, "example": 0.55}
-K1, B = 1.2, 0.75
+WEIGHTS = dict(zip(FIELDS, Q.FIELD_WEIGHTS, strict=True))  # title > summary > terms > text = section
+KIND_BOOST = Q.KIND_BOOST
+K1, B = Q.K1, Q.B
 CONCEPT = "@"  # concept keys: "@" + term ID, shared by both languages
 SYNONYM = "="  # keys of players' words that find rules: "=" + the entry's first word
 PAGES_DIR = "rules"
@@ -178,6 +179,17 @@ class Analyzer:
         self.concepts = concepts
         self._keys: dict[str, tuple[str, ...]] = {}
         self.vocab: dict[str, set[str]] = defaultdict(set)
+        # the last build's analysis of each text (valid for the same concepts and code): text ->
+        # (its keys, its words); and what this build used, for the next one
+        self.memo: dict[str, tuple[list[str], tuple[str, ...]]] = {}
+        self.memo_named: dict[str, list[str]] = {}
+        self.used: dict[str, tuple[list[str], tuple[str, ...]]] = {}
+        self.used_named: dict[str, list[str]] = {}
+
+    def recall(self, memo: Any) -> None:
+        """Start from an earlier build's :meth:`remembered` analysis (made with the same concepts)."""
+        if isinstance(memo, dict) and isinstance(memo.get("texts"), dict) and isinstance(memo.get("named"), dict):
+            self.memo, self.memo_named = memo["texts"], memo["named"]
 
     def word_keys(self, word: str) -> tuple[str, ...]:
         ks = self._keys.get(word)
@@ -191,17 +203,106 @@ class Analyzer:
 
     def keys(self, text: str) -> list[str]:
         """Every word's keys, and a hyphenated compound's joined form ("tie-break": tiebreak)."""
-        out = [k for w in T.words(text) if not T.is_stopword(w) for k in self.word_keys(w)]
-        out += [k for w in T.compounds(text) for k in self.word_keys(w)]
-        return out
+        found = self.used.get(text) or self.memo.get(text)
+        if found is not None:
+            for w in found[1]:  # the words' keys, as analysing the text would have noted them
+                self.word_keys(w)
+        else:
+            ws = [w for w in T.words(text) if not T.is_stopword(w)] + T.compounds(text)
+            out = [k for w in ws for k in self.word_keys(w)]
+            found = (out, tuple(dict.fromkeys(ws)))
+        self.used[text] = found
+        return found[0]
+
+    def named_terms(self, text: str, by_first: dict[str, list[tuple[list[str], str]]]) -> list[str]:
+        """:func:`_named_terms` of ``text``, from the last build's analysis when it has the text."""
+        found = self.used_named.get(text)
+        if found is None:
+            found = self.memo_named.get(text)
+            if found is None:
+                found = sorted(_named_terms(self, text, by_first))
+            self.used_named[text] = found
+        return found
+
+    def remembered(self) -> dict[str, Any]:
+        """What this build analysed, for the next build's :class:`Analyzer` (``memo``)."""
+        return {"texts": self.used, "named": self.used_named}
 
     def stems(self, phrase: str) -> list[str]:
         """A phrase's words as stem keys, stopwords dropped (how a multi-word form is matched)."""
         return [self.word_keys(w)[0] for w in T.words(phrase) if not T.is_stopword(w)]
 
 
-def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every document and field; splitting it would copy its shared tables
+def _stems_key() -> str:
+    """What a word's key depends on: the stemmers (snowballstemmer's version) and text.py."""
+    from importlib.metadata import version
+
+    from havoc import cache
+
+    return cache.digest(b"search-stems", version("snowballstemmer").encode(), Path(T.__file__).read_bytes())
+
+
+def _recall_stems() -> int:
+    """Start from the keys of the words an earlier build stemmed (:mod:`havoc.cache`, verified):
+    a rebuild after an edit stems only the words it has not seen. How many words are known."""
+    from havoc import cache
+
+    found = cache.get("search-stems", _stems_key(), dict)
+    for lang, words in (found or {}).items():
+        if isinstance(lang, str) and isinstance(words, dict):
+            T.KEYS.setdefault(lang, {}).update(
+                (w, k) for w, k in words.items() if isinstance(w, str) and isinstance(k, str)
+            )
+    return sum(len(ws) for ws in T.KEYS.values())
+
+
+def _keep_stems(known: int) -> None:
+    """Store the words' keys for the next build when this one stemmed new words."""
+    from havoc import cache
+
+    if sum(len(ws) for ws in T.KEYS.values()) > known:
+        cache.put("search-stems", _stems_key(), {lang: dict(ws) for lang, ws in T.KEYS.items()})
+
+
+def build(rs: Ruleset) -> dict[str, Any]:
     """The whole index (both languages' displays): see :func:`for_language` for the site's part."""
+    known = _recall_stems()
+    index = _build(rs)
+    _keep_stems(known)
+    return index
+
+
+def _memo_key(concepts: dict[str, str], term_phrases: list[tuple[list[str], str]]) -> str:
+    """What a text's analysis depends on besides the text: the concepts (glossary forms), the
+    term phrases, the stemmers and the code."""
+    from havoc import cache
+
+    return cache.digest(
+        _stems_key().encode(),
+        Path(__file__).read_bytes(),
+        repr(sorted(concepts.items())).encode(),
+        repr(term_phrases).encode(),
+    )
+
+
+def _recall_analysis(key: str) -> dict[str, Any]:
+    """The last build's analysis of each text per language (:mod:`havoc.cache`, verified), when
+    it was made with the same concepts and code; else nothing."""
+    from havoc import cache
+
+    found = cache.get("search-analysis", key, dict)
+    return found if found is not None and all(isinstance(v, dict) for v in found.values()) else {}
+
+
+def _keep_analysis(key: str, analyzers: dict[str, Analyzer], before: dict[str, Any]) -> None:
+    from havoc import cache
+
+    now = {lang: an.remembered() for lang, an in analyzers.items()}
+    if now != before:
+        cache.put("search-analysis", key, now)
+
+
+def _build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every document and field; splitting it would copy its shared tables
     docs = documents(rs)
     said = players.read(rs)
     groups = {lang: {tid: term_forms(rs, tid, lang) for tid in rs.terms} for lang in LANGUAGES}
@@ -222,6 +323,12 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
                     phrases.append((stems, CONCEPT + tid))
                     joined[T.fold("".join(T.words(form)))].add(CONCEPT + tid)  # "warparty"
     term_phrases = list(phrases)  # a rule text names a term by these; players' words do not count
+    # a rebuild after an edit analyses only the texts the last build did not (their keys and
+    # named terms depend on nothing else while the concepts, the term phrases and the code stay)
+    memo_key = _memo_key(concepts, term_phrases)
+    before = _recall_analysis(memo_key)
+    for lang, an in analyzers.items():
+        an.recall(before.get(lang))
     # players' words: single words extend the vocabulary (below), phrases are matched like terms
     said_keys: dict[str, set[str]] = defaultdict(set)  # folded word -> keys it adds
     said_like: dict[str, set[str]] = defaultdict(set)  # folded word -> rulebook words it means
@@ -269,7 +376,7 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
             counts["text"].update(an.keys(doc.text[lang]))
             counts["section"].update(an.keys(doc.section[lang]))
             if doc.kind != "term":
-                used |= _named_terms(an, f"{doc.title[lang]} . {doc.summary[lang]} . {doc.text[lang]}", by_first)
+                used.update(an.named_terms(f"{doc.title[lang]} . {doc.summary[lang]} . {doc.text[lang]}", by_first))
         for tid in sorted(used):
             for lang, an in analyzers.items():
                 counts["terms"].update(an.keys(term_names[tid][lang]))
@@ -287,14 +394,20 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
     for counts in fields_of:
         df.update(set().union(*(c.keys() for c in counts.values())))
     postings: dict[str, list[float]] = {}
+    idfs = {k: math.log(1 + (n - d + 0.5) / (d + 0.5)) for k, d in df.items()}
+    # what the site ships instead of the scores (each is computed again from these, exactly)
+    doc_lengths: list[list[int]] = []
+    tallies: dict[str, list[tuple[int, tuple[int, ...]]]] = {}  # key -> (document, count per field)
+    averages = [avg[f] for f in FIELDS]
     for i, (doc, counts) in enumerate(zip(docs, fields_of, strict=True)):
-        lengths = {f: sum(counts[f].values()) for f in FIELDS}
+        lengths = [sum(counts[f].values()) for f in FIELDS]
+        doc_lengths.append(lengths)
         for k in sorted(set().union(*(c.keys() for c in counts.values()))):
-            tf = sum(WEIGHTS[f] * counts[f][k] / (1 - B + B * lengths[f] / avg[f]) for f in FIELDS if counts[f][k])
-            idf = math.log(1 + (n - df[k] + 0.5) / (df[k] + 0.5))
-            score = round(KIND_BOOST[doc.kind] * idf * tf * (K1 + 1) / (K1 + tf), 3)
+            tally = tuple(counts[f][k] for f in FIELDS)
+            score = Q.bm25f(tally, lengths, averages, idfs[k], KIND_BOOST[doc.kind])
             if score > 0:
                 postings.setdefault(k, []).extend((i, score))
+                tallies.setdefault(k, []).append((i, tally))
 
     # a phrase's words are kept in the vocabulary even when no rule uses them ("tie breaker")
     phrase_keys = {k for keys, c in phrases if c in postings for k in keys}
@@ -311,12 +424,22 @@ def build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every do
         raise RulebookError([Problem(name, None, f"like: no rule uses the word {w!r}") for w in missing])
     for word, likes in said_like.items():
         vocab[word] |= {k for w in likes for k in vocab[w]}
+    _keep_analysis(memo_key, analyzers, before)
     numbered = numbers(rs)
     after = sorted({*(o.id for o in rs.overlays.values() if o.kind == "errata"), *said.after_base})
     rule_doc = {d.id: i for i, d in reversed(list(enumerate(docs))) if d.kind == "rule"}
     return {
         "format": FORMAT,
         "docs": docs,
+        # the site's form of the postings (:func:`havoc.search.site.site_parts`)
+        "tallies": {
+            "avg": [avg[f] for f in FIELDS],
+            "lengths": doc_lengths,
+            "df": {k: df[k] for k in postings},
+            "idf": {d: math.log(1 + (n - d + 0.5) / (d + 0.5)) for d in sorted({df[k] for k in postings})},
+            "keys": tallies,
+            "languages": {lang: sorted(an.vocab) for lang, an in analyzers.items()},
+        },
         "postings": postings,
         "vocab": {w: sorted(ks) for w, ks in sorted(vocab.items()) if ks},
         "phrases": [[keys, c] for keys, c in _unique(phrases) if c in postings],

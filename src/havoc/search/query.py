@@ -31,9 +31,14 @@ import bisect
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any, NamedTuple
 
 from havoc.search import text as T
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from havoc.tuples import NamedTuple
 
 TYPO_WEIGHT = 0.7
 PREFIX_WEIGHT = 0.8
@@ -49,8 +54,16 @@ FLOOR_SHARE = 0.999
 # a rule number as the numbering writes it ("11.4", "3.1s", "s1.2", "e3"), after folding
 NUMBER = re.compile(r"^§?([0-9]+(?:\.[0-9]+)+[a-z]?|[a-z][0-9]+(?:\.[0-9]+)*)$")
 NUMBER_TRIM = ".,;:!?()"
+# BM25F (index.py scores with these; the site's index ships them, so the browser scores alike)
+FIELD_WEIGHTS = (4.0, 2.5, 1.5, 1.0, 1.0)  # title, summary, terms, text, section (index.FIELDS)
+K1, B = 1.2, 0.75
+KIND_BOOST = {"rule": 1.0, "term": 1.0, "example": 0.55}
 # Shipped in the site's index, so the browser's query uses the very same numbers.
 PARAMS = {
+    "k1": K1,
+    "b": B,
+    "field_weights": list(FIELD_WEIGHTS),
+    "kind_boost": KIND_BOOST,
     "typo_weight": TYPO_WEIGHT,
     "prefix_weight": PREFIX_WEIGHT,
     "prefix_limit": PREFIX_LIMIT,
@@ -64,6 +77,85 @@ PARAMS = {
     "term_question_words": TERM_QUESTION_WORDS,
     "floor_share": FLOOR_SHARE,
 }
+
+
+def bm25f(counts: Sequence[int], lengths: Sequence[int], avg: Sequence[float], idf: float, boost: float) -> float:
+    """One key's BM25F score in one document, rounded to thousandths: from the key's count in each
+    field, the document's field lengths, the average field lengths and the key's idf.
+
+    engine.js repeats it operation by operation (the same IEEE doubles in the same order, so the
+    same number), and rounds as ``toFixed(3)`` does: half up, on the double's exact value. Python's
+    ``round`` rounds a tie half to even, so a tie is rounded here by hand.
+    """
+    tf = 0.0
+    for w, c, n, a in zip(FIELD_WEIGHTS, counts, lengths, avg, strict=True):
+        if c:
+            tf += w * c / (1 - B + B * n / a)
+    raw = boost * idf * tf * (K1 + 1) / (K1 + tf)
+    score = round(raw, 3)
+    if abs(raw - score) * 2000 >= 0.999999:  # perhaps a tie (x.xxx5): decide on the exact value
+        from decimal import ROUND_HALF_UP, Decimal
+
+        score = float(Decimal(raw).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
+    return score
+
+
+VLQ_LAST = "0123456789ABCDEFGHIJKLMNOPQRSTUV"  # a number's last base-32 digit (havoc.search.site.vlq)
+VLQ_MORE = "abcdefghijklmnopqrstuvwxyz!$()*+"  # its digits before the last
+_VLQ = {c: (i, False) for i, c in enumerate(VLQ_LAST)} | {c: (i, True) for i, c in enumerate(VLQ_MORE)}
+
+
+def unvlq(text: str) -> list[int]:
+    """The numbers :func:`havoc.search.site.vlq` packed into ``text``."""
+    out: list[int] = []
+    n = 0
+    for c in text:
+        digit, more = _VLQ[c]
+        n = n * 32 + digit
+        if not more:
+            out.append(n)
+            n = 0
+    return out
+
+
+def expand_numbers(packed: list[str]) -> dict[str, int]:
+    """The site's rule numbers ([their documents' gaps (:func:`unvlq`), the numbers joined by
+    spaces]) as the engine reads them: number -> document. engine.js alike."""
+    docs, doc = [], 0
+    for gap in unvlq(packed[0]):
+        doc += gap
+        docs.append(doc)
+    return dict(zip(packed[1].split(), docs, strict=True)) if packed[1] else {}
+
+
+def expand_docs(data: dict[str, Any]) -> list[list[str]]:
+    """The site's documents ([id, kind, page number, title, section number, text, anchor if not
+    the id]) as the engine reads them: [id, kind, url, title, section, text]. engine.js alike."""
+    pages, sections = data["pages"], data["sections"]
+    return [
+        [d[0], d[1], f"{pages[d[2]]}#{d[6] if len(d) > 6 else d[0]}", d[3], sections[d[4]], d[5]] for d in data["docs"]
+    ]
+
+
+def unpack_tallies(data: dict[str, Any]) -> dict[str, list[float]]:
+    """The postings from the site's form (:func:`havoc.search.site.site_parts`): per key its
+    document frequency (whose idf the index lists) and (document gap, tally number) pairs, per document its kind and field lengths, the tallies
+    (a key's count in each field) listed once. engine.js does the same."""
+    t = data["tallies"]
+    avg, lengths, patterns = t["avg"], unvlq(t["lengths"]), t["patterns"]
+    boost = [KIND_BOOST[d[1]] for d in data["docs"]]
+    postings: dict[str, list[float]] = {}
+    for key, packed in t["rows"].items():
+        row = unvlq(packed)
+        idf = t["idf"][str(row[0])]  # by the key's document frequency, its first number
+        post: list[float] = []
+        doc = 0
+        for i in range(1, len(row), 2):
+            doc += row[i]
+            at = len(avg) * doc
+            post += [doc, bm25f(patterns[row[i + 1]], lengths[at : at + len(avg)], avg, idf, boost[doc])]
+        postings[key] = post
+    return postings
 
 
 def pack_postings(postings: dict[str, list[float]]) -> dict[str, list[int]]:
@@ -109,9 +201,13 @@ class Engine:
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.lang: str = data["lang"]
-        self.docs: list[list[str]] = data["docs"]
+        self.docs: list[list[str]] = expand_docs(data) if "pages" in data else data["docs"]
         self.postings: dict[str, list[float]] = (
-            data["postings"] if "postings" in data else unpack_postings(data["packed"])
+            data["postings"]
+            if "postings" in data
+            else unpack_tallies(data)
+            if "tallies" in data
+            else unpack_postings(data["packed"])
         )
         self.vocab: dict[str, list[str]] = data["vocab"]
         self.words = sorted(self.vocab)
@@ -123,7 +219,8 @@ class Engine:
             self._phrases_from[keys[0]].append(i)
         self.variants: dict[str, dict[str, list[Any]]] = data.get("variants", {})
         self.after: dict[str, dict[str, list[Any]]] = data.get("after", {})
-        self.numbers: dict[str, int] = data.get("numbers", {})
+        numbers = data.get("numbers", {})
+        self.numbers: dict[str, int] = expand_numbers(numbers) if isinstance(numbers, list) else numbers
         self._deletes: dict[str, list[str]] | None = None
         # the same postings as (document, score) pairs (a faster loop in Python), made for a key
         # when a query first reads it: a short `havoc lookup` reads a handful of thousands

@@ -14,18 +14,21 @@ callable, atomic writes) under a key over exactly what the index is made from:
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+import os
 
 from havoc import cache
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_sources
 
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
+
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset
 
-_HERE = Path(__file__).parent
-_CODE = [_HERE / n for n in ("index.py", "players.py", "text.py", "query.py", "stored.py")] + [
-    _HERE.parent / n for n in ("i18n.py", "numbering.py", "languages.py")
+_HERE = os.path.dirname(__file__)  # os.path, not pathlib: a lookup never imports pathlib
+_CODE = [os.path.join(_HERE, n) for n in ("index.py", "players.py", "text.py", "query.py", "stored.py", "site.py")] + [
+    os.path.join(os.path.dirname(_HERE), n) for n in ("i18n.py", "numbering.py", "languages.py")
 ]
 
 _memo: dict[tuple[str, str], dict[str, Any]] = {}  # (index key, lang) -> that language's part
@@ -46,10 +49,11 @@ def fingerprint_key(fingerprint: str) -> str:
     for lang in LANGUAGES:
         if lang != SOURCE_LANGUAGE:
             for path, data in catalog_sources(lang):
-                chunks += [lang.encode(), path.name.encode(), data]
+                chunks += [lang.encode(), os.path.basename(path).encode(), data]
     for code in _CODE:
         try:
-            chunks.append(code.read_bytes())
+            with open(code, "rb") as fh:
+                chunks.append(fh.read())
         except OSError:
             chunks.append(b"\0missing")
     return cache.digest(*chunks)
@@ -69,15 +73,36 @@ def language_index(rs: Ruleset, lang: str) -> dict[str, Any]:
     k = key(rs)
     found = _stored(k, lang)
     if found is None:
-        from havoc.search.index import build, for_language  # the analysis only on a miss
-
-        index = build(rs)
-        for other in LANGUAGES:
-            part = for_language(index, other)
-            cache.put(f"search-{other}", k, part)
-            _memo[(k, other)] = part
+        _build_and_store(rs, k)
         found = _memo[(k, lang)]
     return found
+
+
+def site_scripts(rs: Ruleset, lang: str) -> tuple[str, str]:
+    """The two index scripts of ``lang``'s site (:func:`havoc.search.site.scripts`), from the disk
+    cache while nothing they are made of changed (a rebuild of the site reuses them), else built
+    (with every language's lookup part) and stored."""
+    k = key(rs)
+    found = cache.get(f"search-site-{lang}", k, tuple)
+    if not (isinstance(found, tuple) and len(found) == 2 and all(isinstance(s, str) for s in found)):
+        found = _build_and_store(rs, k)[lang]
+    return found
+
+
+def _build_and_store(rs: Ruleset, k: str) -> dict[str, tuple[str, str]]:
+    """Build the index once; store each language's lookup part and site scripts under ``k``."""
+    from havoc.search.index import build, for_language  # the analysis only on a miss
+    from havoc.search.site import scripts, site_parts
+
+    index = build(rs)
+    made = {}
+    for other in LANGUAGES:
+        part = for_language(index, other)
+        cache.put(f"search-{other}", k, part)
+        _memo[(k, other)] = part
+        made[other] = scripts(site_parts(index, other))
+        cache.put(f"search-site-{other}", k, made[other])
+    return made
 
 
 def stored_index(fingerprint: str, lang: str) -> dict[str, Any] | None:

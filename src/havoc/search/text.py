@@ -12,9 +12,12 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from functools import cache, lru_cache
-from typing import Any
 
 from havoc.languages import REGISTRY
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Letters and digits; the browser uses /[\p{L}\p{N}]+/gu on the NFC text, which is the same set.
 _WORD = re.compile(r"[^\W_]+")
@@ -253,11 +256,20 @@ def snowball(word: str, lang: str) -> str:
     return str(_stemmer(lang).stemWord(word))
 
 
+# lang -> word -> its key: each word is stemmed once per process (an index build meets a word
+# hundreds of times), and a build starts from the last build's words (:func:`remember_keys`)
+KEYS: dict[str, dict[str, str]] = {}
+
+
 def key(word: str, lang: str) -> str:
     """The search key of one lowercased word of ``lang``: its folded stem (numbers as they are)."""
-    if word.isdigit():
-        return word
-    return fold(snowball(word, lang))
+    known = KEYS.get(lang)
+    if known is None:
+        known = KEYS[lang] = {}
+    found = known.get(word)
+    if found is None:
+        found = known[word] = word if word.isdigit() else fold(snowball(word, lang))
+    return found
 
 
 def edit1(a: str, b: str) -> bool:

@@ -87,6 +87,25 @@ def on_builder_inited(app: Sphinx) -> None:
     environment = getattr(getattr(app.builder, "templates", None), "environment", None)
     if environment is not None and environment.bytecode_cache is None:
         environment.bytecode_cache = COMPILED_TEMPLATES
+    compile_only_read_catalogs(app)
+
+
+def compile_only_read_catalogs(app: Sphinx) -> None:
+    """Sphinx compiles every catalog of the locale folders to a .mo file before it builds, yet it
+    reads only its own (``sphinx``) and the pages' (``gettext_compact``: ``site``); havoc reads
+    ``rules.po`` and ``havoc.po`` itself (:mod:`havoc.i18n`), so compiling them after each edit
+    of a rule's translation was a rebuild's work for a file nothing opens."""
+    compact = app.config.gettext_compact
+    builder = app.builder
+    if not isinstance(compact, str) or not hasattr(builder, "compile_catalogs"):
+        return  # the pages' catalogs are named after the pages: leave Sphinx's own choice
+    read = {"sphinx", compact}
+    compile_all = builder.compile_catalogs
+
+    def compile_read(catalogs: set[Any], message: str) -> None:
+        compile_all({c for c in catalogs if c.domain in read}, message)
+
+    builder.compile_catalogs = compile_read  # type: ignore[method-assign]
 
 
 def site_extensions() -> list[str]:

@@ -10,8 +10,9 @@ form of a term stems to one shared key, in Python and in JavaScript alike.
 
 The site's search page itself answers from the rule-level index of :mod:`havoc.search`: after an
 HTML build this module writes ``_static/havoc-search.js`` (Snowball's English and Polish
-stemmers, the query engine, the page's search interface) and ``_static/havoc-searchindex.js``
-(the index in the build's language). Sphinx's own page index (``searchindex.js``) is switched
+stemmers, the query engine, the page's search interface), ``_static/havoc-searchindex.js``
+(the index in the build's language) and ``_static/havoc-searchindex-more.js`` (the other
+language's words, loaded when a query has one). Sphinx's own page index (``searchindex.js``) is switched
 off: no page reads it.
 """
 
@@ -199,15 +200,17 @@ def write_search_files(app: Any, exception: BaseException | None) -> None:
     """Write the query script and this language's index into ``_static`` after an HTML build."""
     if exception is not None or app.builder.format != "html":
         return
-    from havoc.search.site import part_script
-    from havoc.search.stored import language_index
+    from havoc.search.site import MORE_SCRIPT
+    from havoc.search.stored import site_scripts
     from havoc.sphinxext.context import get_context
 
     lang = app.config.language or "en"
     static = Path(app.outdir) / "_static"
     _write(static / "havoc-search.js", search_script())
     # built once per ruleset fingerprint (and catalogs): a rebuild with unchanged rules reuses it
-    _write(static / "havoc-searchindex.js", part_script(language_index(get_context(app.env).ruleset, lang), lang))
+    first, more = site_scripts(get_context(app.env).ruleset, lang)
+    _write(static / "havoc-searchindex.js", first)
+    _write(static / MORE_SCRIPT, more)
 
 
 def without_page_index(app: Any) -> None:

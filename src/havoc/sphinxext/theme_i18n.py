@@ -87,7 +87,19 @@ def translations_js(app: Sphinx) -> str:
     lang = app.config.language
     files = [Path(sphinx.__file__).parent / "locale" / lang / "LC_MESSAGES" / "sphinx.po"]
     files += [d / lang / "LC_MESSAGES" / "sphinx.po" for d in reversed(locale_dirs(app.config, Path(app.srcdir)))]
-    catalogs = [_read_po(path, lang) for path in files if path.is_file()]
+    return _translations_js(lang, [path for path in files if path.is_file()])
+
+
+def _translations_js(lang: str, files: list[Path]) -> str:
+    """:func:`translations_js` from the catalogs' files: made once and then kept in havoc's
+    verified cache by the catalogs' bytes (every build of the site would parse them again)."""
+    from havoc import cache
+
+    key = cache.digest(b"translations-js", lang.encode(), *(path.read_bytes() for path in files))
+    found = cache.get("translations-js", key, str)
+    if found is not None:
+        return found
+    catalogs = [_read_po(path, lang) for path in files]
     plural_expr = catalogs[-1].plural_expr if catalogs else "(n != 1)"
     messages: dict[str, Any] = {}
     for cat in catalogs:
@@ -101,7 +113,9 @@ def translations_js(app: Sphinx) -> str:
             elif msg.string:
                 messages[msg.id] = msg.string
     data = {"locale": lang, "messages": dict(sorted(messages.items())), "plural_expr": plural_expr}
-    return "Documentation.addTranslations(" + json.dumps(data, ensure_ascii=True, indent=1) + ");\n"
+    script = "Documentation.addTranslations(" + json.dumps(data, ensure_ascii=True, indent=1) + ");\n"
+    cache.put("translations-js", key, script)
+    return script
 
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:

@@ -6,15 +6,19 @@ called, so naming the game (a ruleset's ``game`` key) costs nothing until a ques
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 if TYPE_CHECKING:
     from havoc.interpreter.answer import Answer
     from havoc.rulebook.model import Ruleset
 
-_HERE = Path(__file__).resolve().parent
+_HERE = os.path.dirname(os.path.realpath(__file__))  # os.path: an ask never imports pathlib
 
 TITLE = "Cry Havoc"  # its name on the command line is cry-havoc (`havoc cry-havoc legal`)
 
@@ -84,9 +88,9 @@ def position_schema(rs: Ruleset | None) -> dict[str, Any]:
     return schema(rs)
 
 
-def code_files() -> Sequence[Path]:
+def code_files() -> Sequence[str | Path]:
     """The code a validated position depends on (a cached one is stale when it changes)."""
-    return (_HERE / "position.py", _HERE / "contract.py")
+    return (os.path.join(_HERE, "position.py"), os.path.join(_HERE, "contract.py"))
 
 
 def parse_question(data: Mapping[str, Any], pos: Any, name: str = "query") -> Any:
@@ -202,7 +206,9 @@ def check_rules(rs: Ruleset) -> list[Any]:
 
 def docs_pages() -> Sequence[Path]:
     """The site's pages that may list the question kinds (the positions page's ``{havoc-kinds}``)."""
-    return sorted((_HERE.parents[3] / "docsbuild").glob("*.md"))  # none in an installed copy: nothing to check
+    from pathlib import Path
+
+    return sorted((Path(_HERE).parents[3] / "docsbuild").glob("*.md"))  # none in an installed copy: nothing to check
 
 
 def question_kinds() -> Mapping[str, Any]:

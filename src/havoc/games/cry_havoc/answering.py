@@ -13,7 +13,6 @@ parameters in ``rules/``; the kinds only know in which order to read them and ho
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from havoc.errors import Problem, RulebookError
 from havoc.games.cry_havoc.facts import Context
@@ -27,6 +26,10 @@ from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, 
 from havoc.interpreter.engine import Engine, RuleResult, engine
 from havoc.interpreter.explain import fixes
 from havoc.rulebook.model import Ruleset
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 # The rule results a handler cites: each with the context it was evaluated in and a note.
 Cited = list[tuple[RuleResult, Context, str | None]]

@@ -7,10 +7,13 @@ to read, and lets a test assert that the loaded ruleset defines every parameter 
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+import os
 
 from havoc.errors import Problem, RulebookError
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset
@@ -28,7 +31,8 @@ def _ruleset() -> Ruleset:
 
     if RULES_FOLDER in rulebook.ruleset_names():
         return rulebook.loaded(RULES_FOLDER)
-    return rulebook.loaded(str(Path(__file__).resolve().parents[4] / "rules" / RULES_FOLDER))
+    repo = os.path.realpath(__file__).rsplit(os.sep, 5)[0]  # <repo>/src/havoc/games/cry_havoc/contract.py
+    return rulebook.loaded(os.path.join(repo, "rules", RULES_FOLDER))
 
 
 def _vocabulary() -> dict[str, Any]:

@@ -9,7 +9,6 @@ the documentation the site shows under a rule is what the assistant really check
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
 
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc.contract import TROGS
@@ -18,6 +17,12 @@ from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.games.cry_havoc.ui import region_names, ui
 from havoc.interpreter.engine import fact_names
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, Final
+else:
+    Any = object  # named only in annotations and aliases
 
 SUBJECTS: Final = ("region", "from", "to")
 

@@ -21,16 +21,17 @@ the kinds may import it (and the answering code) without an import cycle.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from pathlib import Path
-from typing import Any
 
 from havoc.errors import Problem, RulebookError
 from havoc.games.cry_havoc.contract import QUESTION_KINDS
 
-_ROOT = Path(__file__).resolve().parents[4]  # the repository (for paths in messages)
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
 PACKAGE = "havoc.games.cry_havoc.kinds"  # where each kind's module lives
 
 # What a kind's answers say in `verdict` — the one rule, enforced when a question is answered:
@@ -43,8 +44,11 @@ VERDICTS = ("yes-no", "checked", "none")
 
 def _where(path: str) -> str:
     """A path relative to the repository when it is inside it."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[4]  # the repository
     try:
-        return str(Path(path).resolve().relative_to(_ROOT))
+        return str(Path(path).resolve().relative_to(root))
     except ValueError:
         return path
 
@@ -145,6 +149,8 @@ def module_name(kind: str) -> str:
 
 def module_path(kind: str) -> str:
     """Where a kind's module is (or should be), relative to the repository."""
+    from pathlib import Path
+
     return _where(str(Path(__file__).resolve().parent / "kinds" / f"{kind.replace('-', '_')}.py"))
 
 
@@ -153,7 +159,8 @@ def get(kind: str) -> QuestionKind | None:
     if kind not in _loaded:
         found: Any = None
         try:
-            found = importlib.import_module(module_name(kind)).KIND
+            __import__(module_name(kind))  # importlib.import_module, without importing importlib
+            found = sys.modules[module_name(kind)].KIND
         except ModuleNotFoundError as exc:
             if exc.name != module_name(kind):  # the module is there but imports something that is not
                 _broken[kind] = _load_problem(kind, exc)

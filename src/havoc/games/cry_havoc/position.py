@@ -11,8 +11,6 @@ file, and what was expected; nothing else ever escapes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
 
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc.contract import (
@@ -32,15 +30,6 @@ from havoc.games.cry_havoc.contract import (
 )
 from havoc.i18n import ui
 from havoc.record import field, record
-
-if TYPE_CHECKING:
-    from havoc.rulebook.model import Ruleset
-
-# PyYAML (through havoc.yamlio) is imported only where text is parsed: a position read from
-# the cache or given as a mapping never pays for it. Line-aware mappings and lists from
-# havoc.yamlio are recognised by their line bookkeeping.
-
-
 from havoc.spec import (
     _BAD,
     KeySet,
@@ -52,6 +41,17 @@ from havoc.spec import (
     json_schema,
     suggest,
 )
+
+# PyYAML (through havoc.yamlio) is imported only where text is parsed: a position read from
+# the cache or given as a mapping never pays for it. Line-aware mappings and lists from
+# havoc.yamlio are recognised by their line bookkeeping.
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Final
+
+    from havoc.rulebook.model import Ruleset
 
 MAX_REGIONS: Final = 200  # a printed board has far fewer; bounds the work a hostile file can cause
 
@@ -779,6 +779,8 @@ def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None)
 
 def load(path: str | Path, rs: Ruleset | None = None) -> Position:
     """Read and validate a position file (YAML or JSON)."""
+    from pathlib import Path
+
     from havoc.yamlio import YamlError, load_file
 
     p = Path(path)

@@ -8,7 +8,6 @@ when the query came from a file.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
 
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc import kind as registry
@@ -25,8 +24,13 @@ from havoc.games.cry_havoc.contract import (
 from havoc.games.cry_havoc.position import FACTION, FACTION_KEYS, REGION_REF, Position
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
+from havoc.markup import is_id
 from havoc.record import field, record
-from havoc.spec import ID_RE, MAX_INT, KeySet, Reader, Spec, _is_ldict, suggest
+from havoc.spec import MAX_INT, KeySet, Reader, Spec, _is_ldict, suggest
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 KINDS: Final = QUESTION_KINDS
 # Kinds about the whole table rather than one faction's move.
@@ -277,7 +281,7 @@ def _plain(value: Any, spec: Spec) -> Any:
     if kind == "enum":
         return value if cls is str and value in spec.choices else _NOT_PLAIN
     if kind == "id":
-        return value if cls is str and ID_RE.match(value) else _NOT_PLAIN
+        return value if cls is str and is_id(value) else _NOT_PLAIN
     if kind == "int":
         ok = cls is int and value <= MAX_INT and (spec.minimum is None or value >= spec.minimum)
         return value if ok else _NOT_PLAIN

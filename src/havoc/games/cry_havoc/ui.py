@@ -6,15 +6,15 @@ them all; their Polish lives in ``locales/pl/LC_MESSAGES/havoc.po`` under contex
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from havoc.games.cry_havoc import words
 from havoc.grammar import Noun, noun
 from havoc.i18n import UI_CONTEXT as CONTEXT
 from havoc.i18n import message_language, nui, set_message_language, translator, ui, yes_no
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 
 if TYPE_CHECKING:
     from havoc.errors import Problem
@@ -99,14 +99,20 @@ def _region_names(keys: tuple[str, ...], lang: str) -> dict[str, Noun]:
             out[key] = noun(words.KNOWN_REGIONS[key], lang)
         elif key in letters:
             out[key] = noun(words.EXAMPLE_REGION, lang, letter=letters[key])
-        elif _PLAIN_ID.fullmatch(key):  # a player's own ID ("north"): declined as "z Regionu north"
+        elif _plain_id(key):  # a player's own ID ("north"): declined as "z Regionu north"
             out[key] = noun(words.EXAMPLE_REGION, lang, letter=key)
         else:
             out[key] = Noun.plain(key)
     return out
 
 
-_PLAIN_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_ID_REST = _ID_FIRST | {"_", "-"}
+
+
+def _plain_id(key: str) -> bool:
+    """``re.fullmatch(r"[a-z0-9][a-z0-9_-]*", key)``, without importing re on every start-up."""
+    return bool(key) and key[0] in _ID_FIRST and all(c in _ID_REST for c in key)
 
 
 def _named(key: str | None, known: dict[str, str], example: str, lang: str) -> Noun:

@@ -1,7 +1,8 @@
 // havoc search on the site: results as you type under every search field (the phone header's,
 // the sidebar's), and the full list on search.html?q=… in Sphinx's markup
 // (#search-results > p.search-summary + ul.search > li > a), so tools that read Sphinx's search
-// page keep working. The index (_static/havoc-searchindex.js) is loaded on first use.
+// page keep working. The index (_static/havoc-searchindex.js) is loaded on first use, its other
+// language's part (havoc-searchindex-more.js) when a query has a word the first part lacks.
 (function () {
   "use strict";
   if (typeof document === "undefined") return;
@@ -16,21 +17,39 @@
     return r === null || r === "./" ? "" : r;
   }
 
-  function withEngine(callback) {
-    if (engine) return callback(engine);
-    waiting.push(callback);
+  function load(name, then) {
+    var s = document.createElement("script");
+    s.src = root() + "_static/" + name;
+    s.onload = then;
+    document.head.appendChild(s);
+  }
+
+  // callback(engine) once the index can answer `query`: the site language's part first; the
+  // rest (the other language's words) only when the query has a word the first part lacks.
+  function withEngine(query, callback) {
+    if (engine && !engine.needsMore(query)) return callback(engine);
+    waiting.push([query, callback]);
     if (waiting.length > 1) return;
-    var start = function () {
-      engine = new HavocSearchEngine.Engine(window.HAVOC_SEARCH_INDEX);
+    var flush = function () {
       var queue = waiting;
       waiting = [];
-      queue.forEach(function (cb) { cb(engine); });
+      queue.forEach(function (qc) { withEngine(qc[0], qc[1]); });
     };
+    var more = function () {
+      if (window.HAVOC_SEARCH_MORE) {
+        engine.addMore(window.HAVOC_SEARCH_MORE);
+        return flush();
+      }
+      load(engine.more, function () { engine.addMore(window.HAVOC_SEARCH_MORE); flush(); });
+    };
+    var start = function () {
+      engine = new HavocSearchEngine.Engine(window.HAVOC_SEARCH_INDEX);
+      if (waiting.some(function (qc) { return engine.needsMore(qc[0]); })) return more();
+      flush();
+    };
+    if (engine) return more();
     if (window.HAVOC_SEARCH_INDEX) return start();
-    var s = document.createElement("script");
-    s.src = root() + "_static/havoc-searchindex.js";
-    s.onload = start;
-    document.head.appendChild(s);
+    load("havoc-searchindex.js", start);
   }
 
   function labels() {
@@ -91,7 +110,7 @@
   function renderPage(query) {
     var box = document.getElementById("search-results");
     if (!box) return;
-    withEngine(function (eng) {
+    withEngine(query, function (eng) {
       // every matching rule counts in the summary; the list shows the best PAGE_LIMIT
       var all = query.trim() ? eng.search(query, eng.docs.length) : [];
       var results = all.slice(0, PAGE_LIMIT);
@@ -135,7 +154,8 @@
     function update() {
       var q = input.value;
       if (!q.trim()) { close(); pop.textContent = ""; return; }
-      withEngine(function (eng) {
+      withEngine(q, function (eng) {
+        if (input.value !== q) return; // a newer query is on its way
         var t0 = window.performance ? performance.now() : 0;
         var results = eng.search(q, POP_LIMIT);
         pop.textContent = "";
@@ -162,7 +182,7 @@
     }
 
     input.addEventListener("input", update);
-    input.addEventListener("focus", function () { withEngine(function () {}); if (input.value.trim()) update(); });
+    input.addEventListener("focus", function () { withEngine("", function () {}); if (input.value.trim()) update(); });
     input.addEventListener("keydown", function (ev) {
       var ls = links();
       if (ev.key === "Escape") { close(); return; }

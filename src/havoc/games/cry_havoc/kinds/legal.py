@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
 
 from havoc import record
 from havoc.errors import HavocError
@@ -26,6 +25,10 @@ _probes: dict[tuple[Any, ...], Query] = {}  # probe questions already made, by q
 _tokens: dict[tuple[Any, ...], object] = {}  # a question's values -> the token that stands for them in _probes
 _PROBES_KEPT = 4096
 _last: tuple[Any, object] = (None, None)  # the question last probed, and its token
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def probe_query(job: Job, kind: str, **changes: Any) -> Query:

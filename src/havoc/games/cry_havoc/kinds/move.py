@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
@@ -11,6 +9,10 @@ from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, allowed, p
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, merge_figures
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def ask_move(job: Job) -> Answer:

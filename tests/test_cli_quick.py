@@ -1,0 +1,116 @@
+"""``havoc ask`` and ``havoc lookup`` read a plain command line without argparse (start-up time);
+whatever they read must be exactly what argparse reads, and anything else must go to argparse."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from havoc import cli
+
+P = "tests/fixtures/assistant/leave-8-vs-3.yaml"
+Q = ["move", "humans", "from=example-a", "to=example-b", "units=2"]
+
+READ_QUICKLY = [
+    ["ask", P, *Q],
+    ["ask", P],
+    ["ask", "-", *Q],
+    ["ask", "", "move"],
+    ["ask", "--json", P, *Q],
+    ["ask", P, *Q, "--json", "--explain"],
+    ["ask", P, *Q, "--lang", "pl"],
+    ["ask", P, *Q, "--lang=pl", "--lang", "en"],
+    ["--lang", "pl", "ask", P, *Q],
+    ["--lang=pl", "ask", P, *Q, "--lang", "en"],
+    ["ask", "--ruleset", "cry-havoc", P, *Q],
+    ["ask", "--ruleset=nosuch", P, *Q],
+    ["ask", P, "--query", "q.yaml"],
+    ["ask", "--query=q.yaml", P, "move"],
+    ["ask", P, "units=-1"],
+    ["lookup", "retreat", "from", "battle"],
+    ["lookup", "retreat from battle", "--lang", "pl"],
+    ["lookup", "--json", "--limit", "2", "odwrót"],
+    ["lookup", "odwrót", "--limit=007", "--ruleset", "cry-havoc"],
+    ["lookup", "x", "--limit", " 3"],
+]
+
+LEFT_TO_ARGPARSE = [
+    [],
+    ["ask"],
+    ["ask", "--json"],
+    ["ask", "-h"],
+    ["ask", P, "--help"],
+    ["ask", P, "--version"],
+    ["--version", "ask", P],
+    ["ask", P, "--exp", *Q],
+    ["ask", P, "move", "--json", "humans"],
+    ["ask", P, "--json=1", "move"],
+    ["ask", P, "--lang", "de", "move"],
+    ["ask", P, "--lang"],
+    ["ask", P, "--query", "-"],
+    ["ask", P, "--", "move"],
+    ["ask", P, "-x"],
+    ["ask", P, "-5"],
+    ["en", "ask", P],
+    ["--lang", "de", "ask", P],
+    ["askk", P],
+    ["rule", "1.1"],
+    ["lookup"],
+    ["lookup", "--limit", "0", "x"],
+    ["lookup", "--limit", "x", "x"],
+    ["lookup", "--limit", "-1", "x"],
+    ["lookup", "x", "--explain"],
+    ["lookup", "x", "--query", "q"],
+    ["lookup", "a", "--json", "b"],
+]
+
+
+def _argparse(words: list[str], lang: str) -> dict[str, Any]:
+    from havoc import clilang
+
+    plain = [w for w in words if not w.startswith("-") and w not in ("en", "pl")]
+    undo = clilang.install(lang)
+    try:
+        args = cli.build_parser(plain[0], lang, None).parse_args(words)
+    finally:
+        undo()
+    return vars(args)
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+@pytest.mark.parametrize("words", READ_QUICKLY, ids=" ".join)
+def test_a_plain_line_reads_as_argparse_reads_it(words: list[str], lang: str) -> None:
+    from havoc import clilang
+
+    lang = clilang.detect(words, {"HAVOC_LANG": lang})
+    quick = cli.quick_parse(words, lang)
+    assert quick is not None
+    assert vars(quick) == _argparse(words, lang)
+
+
+@pytest.mark.parametrize("words", LEFT_TO_ARGPARSE, ids=" ".join)
+def test_anything_else_is_left_to_argparse(words: list[str]) -> None:
+    assert cli.quick_parse(words, "en") is None
+
+
+def test_a_plain_ask_imports_no_argparse() -> None:
+    code = (
+        "import sys; from havoc.cli import main; import io, contextlib\n"
+        f"with contextlib.redirect_stdout(io.StringIO()): main({['ask', P, *Q]!r})\n"
+        "print(sorted(m for m in ('argparse', 'gettext') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_the_collector_paused_for_a_plain_ask_runs_again_after_it(capsys: pytest.CaptureFixture[str]) -> None:
+    import gc
+
+    assert cli.main(["ask", P, *Q]) == 0
+    assert gc.isenabled()
+    assert cli.main(["ask", "missing.yaml", *Q]) == 2  # an error on the way out too
+    assert gc.isenabled()
+    capsys.readouterr()
