@@ -28,7 +28,6 @@ A cache entry is only as trustworthy as the folder it sits in, so:
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import io
 import marshal
@@ -390,8 +389,10 @@ def get(kind: str, key: str, expected: type[T]) -> T | None:
     head = len(MAGIC) + TAG_SIZE
     payload = data[head:]
     if not data.startswith(MAGIC) or len(data) < head or data[len(MAGIC) : head] != _tag(secret, kind, key, payload):
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - not contextlib.suppress: a short process imports no contextlib
             os.unlink(path)
+        except OSError:
+            pass
         return None
     # The cyclic garbage collector is paused while the entry is read: building its many
     # thousands of containers (none of them garbage) would otherwise start a collection every
@@ -433,5 +434,7 @@ def put(kind: str, key: str, value: Any) -> None:
                 return
     from havoc import safeio
 
-    with contextlib.suppress(safeio.OutputError):
+    try:  # noqa: SIM105
         safeio.write_bytes(_entry(folder, kind, key), MAGIC + _tag(secret, kind, key, payload) + payload, mode=0o600)
+    except safeio.OutputError:
+        pass

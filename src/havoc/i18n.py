@@ -6,15 +6,15 @@ The list of every translatable string of a ruleset is :func:`havoc.messages.mess
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from functools import lru_cache
 
 from havoc import markup, safeio
 from havoc.languages import CODES, SOURCE
+from havoc.memo import memo
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
     from pathlib import Path
     from typing import Any, NamedTuple, Protocol
 else:
@@ -144,7 +144,7 @@ def _read_catalog(lang: str, files: list[tuple[str, bytes]]) -> Catalog:
     return Catalog(lang, singular, plural, get_plural(lang).plural_expr)
 
 
-@lru_cache(maxsize=8)
+@memo(8)
 def _plural_func(expr: str) -> Callable[[int], int]:
     if expr == ENGLISH_PLURAL:  # the source language needs neither gettext nor Babel
         return _english_plural
@@ -219,7 +219,7 @@ def message_language() -> str:
     return _message_lang.get()
 
 
-@lru_cache(maxsize=16)
+@memo(16)
 def translator(lang: str, scope: str = "") -> Translator:
     """One translator per language (and ruleset) per process: loading a catalog is the slow part."""
     if scope:

@@ -10,7 +10,7 @@ the first deciding operand, so only the facts that mattered are cited.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from _collections_abc import Callable  # collections.abc without importing collections
 
 from havoc.conditions import OPS, _mul
 from havoc.errors import Problem, RulebookError

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import attrgetter
 
 from havoc import record
@@ -25,6 +24,7 @@ _PROBES_KEPT = 4096
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 
