@@ -11,7 +11,7 @@ expression's that defines it).
 
 from __future__ import annotations
 
-import operator
+import _operator as operator  # the functions operator.py gives, without reading operator.py (start-up time)
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
