@@ -101,14 +101,16 @@ def test_anything_else_is_left_to_argparse(words: list[str]) -> None:
 NOT_ON_THE_ASK_PATH = ("argparse", "gettext", "_pickle", "pickle", "functools", "collections", "contextlib", "typing")
 
 
-def test_a_plain_ask_imports_no_argparse_pickle_or_collections() -> None:
+@pytest.mark.parametrize("lang", [[], ["--lang", "pl"]], ids=["en", "pl"])
+def test_a_plain_ask_imports_no_argparse_pickle_or_collections(lang: list[str]) -> None:
+    line = [*lang, "ask", P, *Q, "--explain"]
     code = (
         "import sys, os; from havoc.cli import main\n"
-        f"main({['ask', P, *Q]!r})\n"  # fills the caches
+        f"main({line!r})\n"  # fills the caches
         f"for m in {NOT_ON_THE_ASK_PATH!r}: sys.modules.pop(m, None)\n"
         "for m in [m for m in sys.modules if m.startswith('havoc')]: del sys.modules[m]\n"
         "from havoc.cli import main\n"
-        f"main({['ask', P, *Q]!r})\n"
+        f"main({line!r})\n"
         f"print(sorted(m for m in {NOT_ON_THE_ASK_PATH!r} if m in sys.modules))"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
