@@ -204,6 +204,7 @@ _TUPLE = 4  # (4, items, wrapped)
 _FIRST = 5  # (5, slot, node): a node met more than once, kept in a slot when first read
 _AGAIN = 6  # (6, slot): that node again
 _PLAIN = frozenset({str, int, float, bool, type(None), bytes, complex})
+_BUILTIN = (str, int, float, bytes, complex, tuple, list, dict, set, frozenset)
 
 
 class _Encoder:
@@ -234,8 +235,8 @@ class _Encoder:
         if issubclass(cls, tuple) and "__getnewargs__" in own and "_fields" in own:
             return _RECORD  # a NamedTuple class itself (a subclass of one may hold more)
         plain = cls.__reduce_ex__ is object.__reduce_ex__ and cls.__reduce__ is object.__reduce__  # type: ignore[comparison-overlap]
-        if plain and "__setstate__" in own and "__getstate__" in own and not issubclass(cls, tuple):
-            return _STATEFUL
+        if plain and "__setstate__" in own and "__getstate__" in own and not issubclass(cls, _BUILTIN):
+            return _STATEFUL  # (a str or dict subclass holds what __getstate__ may not give)
         raise ValueError(cls)
 
     def _count(self, value: Any, active: set[int]) -> None:
