@@ -71,8 +71,11 @@ def main() -> int:
             f"CPU time (user + system), medians: pass {cb * 1000:.1f} ms, ask {ca * 1000:.1f} ms "
             f"(ratio {ca / cb:.2f}x), lookup {cw * 1000:.1f} ms (ratio {cw / cb:.2f}x)"
         )
+        # the installed command's own imports (``-m havoc`` would add runpy's: importlib.util,
+        # contextlib, functools and collections, which a player's havoc ask never imports)
+        where = [str(script)] if script.exists() else ["-m", "havoc"]
         proc = subprocess.run(
-            [sys.executable, "-X", "importtime", "-m", "havoc", "ask", str(POSITION), *QUESTION],
+            [sys.executable, "-X", "importtime", *where, "ask", str(POSITION), *QUESTION],
             capture_output=True,
             text=True,
             env=env,

@@ -198,19 +198,84 @@ def test_what_is_read_once_per_process_reuses_the_ruleset_just_loaded(monkeypatc
         rulebook.load("cry-havoc")  # load itself always looks at the files as they are now
 
 
-def test_plain_data_is_marshalled_and_records_are_pickled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plain_data_is_marshalled_records_too_and_anything_else_is_pickled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from havoc.cli import Arguments
     from havoc.errors import Problem
 
     monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path / "c"))
     cache._keys.clear()
     plain = {"docs": [("a", 1, 2.5, None, True)], ("ctx", "id"): frozenset({"x"})}
     record = Problem("f", 3, "m")
+    other = {"args": [Arguments(lang="pl")]}  # a plain class: neither plain data nor a record
     cache.put("plain", "k", plain)
     cache.put("record", "k", record)
+    cache.put("other", "k", other)
     head = len(cache.MAGIC) + cache.TAG_SIZE
     assert (tmp_path / "c" / "plain-k.bin").read_bytes()[head : head + 1] == cache.MARSHALLED
-    assert (tmp_path / "c" / "record-k.bin").read_bytes()[head : head + 1] == cache.PICKLED
+    assert (tmp_path / "c" / "record-k.bin").read_bytes()[head : head + 1] == cache.RECORDS
+    assert (tmp_path / "c" / "other-k.bin").read_bytes()[head : head + 1] == cache.PICKLED
     assert cache.get("plain", "k", dict) == plain
     found = cache.get("record", "k", Problem)
     assert found == record and type(found) is Problem
+    assert cache.get("other", "k", dict) == other
     assert cache.get("plain", "k", list) is None  # not what the caller expects: a miss
+
+
+def _records_entry(kind: str, key: str, data: object) -> None:
+    """Store ``data`` as a records payload with a valid tag, as someone holding the key could."""
+    import marshal
+
+    secret = (_cache_dir() / cache.KEY_FILE).read_bytes()
+    payload = cache.RECORDS + marshal.dumps(data)
+    (_cache_dir() / f"{kind}-{key}.bin").write_bytes(cache.MAGIC + cache._tag(secret, kind, key, payload) + payload)
+
+
+@pytest.mark.parametrize(
+    "classes",
+    [
+        ((("os", "system"),), ()),  # another module's callable
+        ((("builtins", "tuple"),), ()),
+        ((("havoc.api", "ask"),), ()),  # one of havoc's functions, not a class
+        ((("havoc.errors", "InputError"),), ()),  # an exception class
+        ((("havoc.rulebook.model", "Ruleset"),), ()),  # a class, but not a tuple record
+        ((), (("havoc.errors", "Problem"),)),  # a tuple record where state is restored
+        ((("havoc.rulebook.model", "Rule.__new__"),), ()),
+    ],
+)
+def test_a_records_entry_builds_only_havocs_own_record_classes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, classes: tuple[object, object]
+) -> None:
+    monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path / "c"))
+    cache._keys.clear()
+    cache.put("plain", "k", {"a": 1})  # makes the folder and its key
+    node = (cache._RECORD, 0, ("touch PWNED",), ()) if classes[0] else (cache._STATEFUL, 0, ("x",), False)
+    _records_entry("record", "k", (*classes, True, node))
+    monkeypatch.chdir(tmp_path)
+    assert cache.get("record", "k", object) is None
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_records_keep_their_classes_fields_and_sharing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import pickle
+
+    from havoc import api
+
+    rs = rulebook.load("cry-havoc")
+    pos = api.load_position(Path(__file__).parent / "fixtures/assistant/twenty.yaml", rs)
+    monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path / "c"))
+    cache._keys.clear()
+    for kind, value in (("rules", rs), ("position", pos)):
+        cache.put(kind, "k", value)
+        found = cache.get(kind, "k", type(value))
+        assert found is not value
+        assert pickle.dumps(found, protocol=5) == pickle.dumps(value, protocol=5)  # every class and field
+    found = cache.get("rules", "k", type(rs))
+    shared = [(r.id, p) for r in rs.rules.values() for p in r.params if r.params[p] is rs.params.get(p)]
+    assert shared and all(found.rules[r].params[p] is found.params[p] for r, p in shared)
+    cycle: list[object] = []
+    cycle.append(cycle)
+    cache.put("cycle", "k", [rs.parts[0], cycle])  # not records' business: a pickle, which keeps cycles
+    again = cache.get("cycle", "k", list)
+    assert again is not None and again[1][0] is again[1]

@@ -19,7 +19,7 @@ Any other exception is a bug; the fuzz suite (tests/test_fuzz.py, ``make fuzz``)
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from _collections_abc import Callable, Mapping, Sequence  # collections.abc without importing collections
 
 from havoc import rulebook
 from havoc.errors import InputError, Problem, RulebookError

@@ -11,23 +11,29 @@ A cache entry is only as trustworthy as the folder it sits in, so:
   from another user or one planted by anyone without the key fails the tag and is rebuilt.
 - **Nothing executes on load.** Plain data (dicts, lists, tuples, strings, numbers: a search
   index, a catalog) is stored with :mod:`marshal`, which builds values and calls nothing, and
-  is the fastest to read. Anything else (the model's NamedTuples, a position) is a pickle,
-  read by an unpickler that can only build havoc's own record classes and plain containers:
-  even a validly tagged entry cannot name ``os.system`` or any other callable. The tag keeps
-  out corruption; the format (marshal, or the allow-list) keeps out code. Either alone would
-  leave a gap. The payload's first byte says which format it is.
+  is the fastest to read. havoc's own records (the model's NamedTuples, a position's
+  ``@record`` classes, a Ruleset) are marshalled as plain data too, each record as its class's
+  place in a list of class names and its fields (:func:`_encode`); reading one builds only
+  classes of havoc's own modules, found by name (never a function, never another module's
+  class), the way pickle would build them (a tuple's fields; a record's ``__setstate__``).
+  Anything else is a pickle, read by an unpickler with the same allow-list: even a validly
+  tagged entry cannot name ``os.system`` or any other callable. The tag keeps out
+  corruption; the format (marshal, or the allow-list) keeps out code. Either alone would
+  leave a gap. The payload's first byte says which format it is. (A short ``havoc ask``
+  reads its ruleset and position without importing pickle, which imports ``functools`` and
+  ``collections``: milliseconds of a process that answers in tens.)
 - **Silent rebuild.** Any unreadable, corrupt, foreign or unexpected entry counts as a miss.
   A cache that cannot be written (read-only home, odd permissions) is simply not used.
 """
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import io
 import marshal
 import os
 import stat
+import sys
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 
@@ -55,7 +61,7 @@ except ImportError:  # pragma: no cover - other Python builds
     from hashlib import blake2b
 
 MAGIC = b"havoc-cache-3\n"
-MARSHALLED, PICKLED = b"M", b"P"  # the payload's first byte: its format
+MARSHALLED, RECORDS, PICKLED = b"M", b"R", b"P"  # the payload's first byte: its format
 TAG_SIZE = 32
 KEY_FILE = "key"
 MAX_ENTRY_BYTES = 64_000_000
@@ -186,6 +192,188 @@ def _unpickler() -> type:
     return _unpicklers[0]
 
 
+# The records format: ``marshal.dumps((tuple_classes, state_classes, is_node, root))``, the
+# class lists as (module, name) pairs. A value of plain data is stored as itself; a value
+# holding a record is a node, a tuple whose first item says what it is (``wrapped``: which of
+# its items are nodes themselves; a value met twice is one object again, as pickle keeps it):
+_RECORD = 0  # (0, class, fields, wrapped): a NamedTuple of tuple_classes[class]
+_STATEFUL = 1  # (1, class, state, is_node): state_classes[class] given its __getstate__()
+_DICT = 2  # (2, keys, values, wrapped)
+_LIST = 3  # (3, items, wrapped)
+_TUPLE = 4  # (4, items, wrapped)
+_FIRST = 5  # (5, slot, node): a node met more than once, kept in a slot when first read
+_AGAIN = 6  # (6, slot): that node again
+_PLAIN = frozenset({str, int, float, bool, type(None), bytes, complex})
+_BUILTIN = (str, int, float, bytes, complex, tuple, list, dict, set, frozenset)
+
+
+class _Encoder:
+    """A value as plain data for the records format; ValueError for anything it cannot store as
+    pickle would (a set of records, a record as a key, a cycle, a class of another module)."""
+
+    def __init__(self, value: Any) -> None:
+        self.classes: tuple[dict[type, int], dict[type, int]] = ({}, {})
+        self.seen: dict[int, int] = {}  # id -> times met (each record and container)
+        self.slots: dict[int, int] = {}  # id -> slot, for what is met more than once
+        self.keep: list[Any] = []
+        self.states: dict[int, Any] = {}  # id -> the state a stateful record gave
+        self._count(value, set())
+        self.wrapped, self.root = self._encode(value)
+
+    def payload(self) -> bytes:
+        tables = tuple(tuple((c.__module__, c.__qualname__) for c in table) for table in self.classes)
+        return marshal.dumps((*tables, self.wrapped, self.root))
+
+    @staticmethod
+    def _kind(cls: type) -> int | None:
+        """_RECORD, _STATEFUL or None (plain data or a container) for a class; ValueError for others."""
+        if cls in _PLAIN or cls in (dict, list, tuple, set, frozenset):
+            return None
+        if not cls.__module__.startswith(_ALLOWED_MODULES) or "." in cls.__qualname__:
+            raise ValueError(cls)
+        own = cls.__dict__
+        if issubclass(cls, tuple) and "__getnewargs__" in own and "_fields" in own:
+            return _RECORD  # a NamedTuple class itself (a subclass of one may hold more)
+        plain = cls.__reduce_ex__ is object.__reduce_ex__ and cls.__reduce__ is object.__reduce__  # type: ignore[comparison-overlap]
+        if plain and "__setstate__" in own and "__getstate__" in own and not issubclass(cls, _BUILTIN):
+            return _STATEFUL  # (a str or dict subclass holds what __getstate__ may not give)
+        raise ValueError(cls)
+
+    def _count(self, value: Any, active: set[int]) -> None:
+        cls = type(value)
+        if cls in _PLAIN:
+            return
+        kind = self._kind(cls)
+        if id(value) in active:
+            raise ValueError("a cycle")
+        n = self.seen[id(value)] = self.seen.get(id(value), 0) + 1
+        if n > 1:
+            return
+        active.add(id(value))
+        self.keep.append(value)  # ids stay unique while the value is encoded
+        if kind == _STATEFUL:
+            state = self.states[id(value)] = value.__getstate__()  # (a new object on each call)
+            self._count(state, active)
+        elif cls is dict:
+            for item in value.values():
+                self._count(item, active)
+        elif cls in (set, frozenset):
+            if any(self._holds_record(item) for item in value):
+                raise ValueError("a record in a set")
+        else:  # a tuple, a list, a record
+            for item in value:
+                self._count(item, active)
+        active.discard(id(value))
+
+    def _encode(self, value: Any) -> tuple[bool, Any]:
+        """(False, ``value`` itself) when it is plain data, else (True, its node)."""
+        cls = type(value)
+        if cls in _PLAIN or cls in (set, frozenset):
+            return False, value
+        slot = self.slots.get(id(value))
+        if slot is not None:
+            return True, (_AGAIN, slot)
+        wrapped, node = self._node(value, cls)
+        if wrapped and self.seen[id(value)] > 1:
+            slot = self.slots[id(value)] = len(self.slots)
+            node = (_FIRST, slot, node)
+        return wrapped, node
+
+    def _items(self, values: Any) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+        encoded = [self._encode(v) for v in values]
+        return tuple(v for _, v in encoded), tuple(i for i, (wrapped, _) in enumerate(encoded) if wrapped)
+
+    def _node(self, value: Any, cls: type) -> tuple[bool, Any]:
+        kind = self._kind(cls)
+        if kind == _RECORD:
+            items, wrapped = self._items(value)
+            return True, (_RECORD, self._class(cls, 0), items, wrapped)
+        if kind == _STATEFUL:
+            is_node, state = self._encode(self.states[id(value)])
+            return True, (_STATEFUL, self._class(cls, 1), state, is_node)
+        if cls is dict:
+            for k in value:
+                if self._holds_record(k):
+                    raise ValueError("a record as a key")
+            items, wrapped = self._items(value.values())
+            return (False, value) if not wrapped else (True, (_DICT, tuple(value), items, wrapped))
+        items, wrapped = self._items(value)
+        if not wrapped:
+            return False, value
+        return True, (_LIST if cls is list else _TUPLE, items, wrapped)
+
+    def _holds_record(self, value: Any) -> bool:
+        if type(value) in _PLAIN:
+            return False
+        if self._kind(type(value)) is not None:
+            return True
+        return isinstance(value, (tuple, frozenset)) and any(self._holds_record(v) for v in value)
+
+    def _class(self, cls: type, table: int) -> int:
+        return self.classes[table].setdefault(cls, len(self.classes[table]))
+
+
+def _encode_records(value: Any) -> bytes:
+    """A value holding havoc's records as marshalled plain data (ValueError when it cannot be)."""
+    return _Encoder(value).payload()
+
+
+def _resolve(names: Any, record: bool) -> tuple[type, ...]:
+    """The classes a records entry names, each one of havoc's own (as pickle's allow-list)."""
+    found = []
+    for module, name in names:
+        if not isinstance(module, str) or not module.startswith(_ALLOWED_MODULES) or "." in name:
+            raise ValueError(f"{module}.{name} is not allowed in a havoc cache")
+        if module not in sys.modules:
+            __import__(module)
+        cls = getattr(sys.modules[module], name)
+        if not isinstance(cls, type) or issubclass(cls, BaseException):
+            raise ValueError(f"{module}.{name} is not allowed in a havoc cache")
+        if record != issubclass(cls, tuple) or (not record and "__setstate__" not in cls.__dict__):
+            raise ValueError(f"{module}.{name} is not a record")
+        found.append(cls)
+    return tuple(found)
+
+
+def _decode_records(data: Any) -> Any:
+    records, stateful = _resolve(data[0], True), _resolve(data[1], False)
+    slots: dict[int, Any] = {}
+    new = tuple.__new__
+
+    def decode(node: tuple[Any, ...]) -> Any:
+        op = node[0]
+        if op == _RECORD:
+            fields = node[2]
+            if node[3]:
+                fields = list(fields)
+                for i in node[3]:
+                    fields[i] = decode(fields[i])
+            return new(records[node[1]], fields)
+        if op == _DICT:
+            values = list(node[2])
+            for i in node[3]:
+                values[i] = decode(values[i])
+            return dict(zip(node[1], values, strict=True))
+        if op in (_LIST, _TUPLE):
+            items = list(node[1])
+            for i in node[2]:
+                items[i] = decode(items[i])
+            return items if op == _LIST else tuple(items)
+        if op == _STATEFUL:
+            cls = stateful[node[1]]
+            obj = cls.__new__(cls)
+            obj.__setstate__(decode(node[2]) if node[3] else node[2])
+            return obj
+        if op == _FIRST:
+            made = slots[node[1]] = decode(node[2])
+            return made
+        if op == _AGAIN:
+            return slots[node[1]]
+        raise ValueError(f"not a records node: {op!r}")
+
+    return decode(data[3]) if data[2] else data[3]
+
+
 def get(kind: str, key: str, expected: type[T]) -> T | None:
     """The cached value of ``kind``/``key`` if it is present, intact, ours and an ``expected``."""
     folder = _folder()
@@ -202,8 +390,10 @@ def get(kind: str, key: str, expected: type[T]) -> T | None:
     head = len(MAGIC) + TAG_SIZE
     payload = data[head:]
     if not data.startswith(MAGIC) or len(data) < head or data[len(MAGIC) : head] != _tag(secret, kind, key, payload):
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - not contextlib.suppress: a short process imports no contextlib
             os.unlink(path)
+        except OSError:
+            pass
         return None
     # The cyclic garbage collector is paused while the entry is read: building its many
     # thousands of containers (none of them garbage) would otherwise start a collection every
@@ -213,6 +403,8 @@ def get(kind: str, key: str, expected: type[T]) -> T | None:
     try:
         if payload[:1] == MARSHALLED:
             value = marshal.loads(memoryview(payload)[1:])
+        elif payload[:1] == RECORDS:
+            value = _decode_records(marshal.loads(memoryview(payload)[1:]))
         elif payload[:1] == PICKLED:
             value = _unpickler()(io.BytesIO(memoryview(payload)[1:])).load()
         else:
@@ -235,10 +427,15 @@ def put(kind: str, key: str, value: Any) -> None:
         payload = MARSHALLED + marshal.dumps(value)
     except ValueError:  # not plain data (marshal refuses class instances, tuple subclasses)
         try:
-            payload = PICKLED + _pickle().dumps(value, protocol=5)  # the highest this Python reads
-        except Exception:
-            return
+            payload = RECORDS + _encode_records(value)
+        except (ValueError, RecursionError):  # not only havoc's records and plain data
+            try:
+                payload = PICKLED + _pickle().dumps(value, protocol=5)  # the highest this Python reads
+            except Exception:
+                return
     from havoc import safeio
 
-    with contextlib.suppress(safeio.OutputError):
+    try:  # noqa: SIM105
         safeio.write_bytes(_entry(folder, kind, key), MAGIC + _tag(secret, kind, key, payload) + payload, mode=0o600)
+    except safeio.OutputError:
+        pass

@@ -152,10 +152,23 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line (``sys.argv`` when ``argv`` is None: the havoc command itself)."""
+    if argv is not None:
+        return _main(argv)
+    try:
+        return _main(sys.argv[1:])
+    finally:
+        # The process exits next: what the command made (the rules, the modules) is frozen, so
+        # that the collector does not walk all of it once more while the interpreter shuts down
+        # (a fifth of a short havoc ask's time). Memory is returned at exit as ever.
+        gc.freeze()
+
+
+def _main(argv: Sequence[str]) -> int:
     from havoc import clilang
     from havoc.errors import HavocError
 
-    words = list(sys.argv[1:] if argv is None else argv)
+    words = list(argv)
     lang = clilang.detect(words)
     # A plain ask or lookup is a short process that makes few cycles and exits: the cyclic
     # garbage collector is paused while it runs (it would otherwise sweep every few hundred

@@ -11,11 +11,11 @@ expression's that defines it).
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Mapping
+import _operator as operator  # the functions operator.py gives, without reading operator.py (start-up time)
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
     from typing import Any, Final, NamedTuple
 else:
     from havoc.tuples import NamedTuple

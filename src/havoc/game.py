@@ -14,12 +14,12 @@ is asked.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping, Sequence
 
 from havoc.errors import InputError, Problem, RulebookError
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any, NamedTuple, Protocol
 else:
     from havoc.tuples import NamedTuple

@@ -6,15 +6,15 @@ The list of every translatable string of a ruleset is :func:`havoc.messages.mess
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from functools import lru_cache
 
 from havoc import markup, safeio
 from havoc.languages import CODES, SOURCE
+from havoc.memo import memo
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
     from pathlib import Path
     from typing import Any, NamedTuple, Protocol
 else:
@@ -144,14 +144,134 @@ def _read_catalog(lang: str, files: list[tuple[str, bytes]]) -> Catalog:
     return Catalog(lang, singular, plural, get_plural(lang).plural_expr)
 
 
-@lru_cache(maxsize=8)
+@memo(8)
 def _plural_func(expr: str) -> Callable[[int], int]:
     if expr == ENGLISH_PLURAL:  # the source language needs neither gettext nor Babel
         return _english_plural
-    import gettext
+    try:
+        return _plural_rule(expr)
+    except (ValueError, IndexError, RecursionError):  # not the usual grammar: gettext says why
+        import gettext
 
-    func: Callable[[int], int] = gettext.c2py(expr)
-    return func
+        func: Callable[[int], int] = gettext.c2py(expr)
+        return func
+
+
+# A catalog's plural rule, read without gettext.c2py (which imports re, enum, functools and
+# collections, milliseconds of a short Polish havoc ask, and compiles the rule with exec): the
+# C grammar c2py reads (ternary, || && == != < > <= >= + - * / %, !, parentheses, n, whole
+# numbers), evaluated as the Python c2py writes (and/or, // for /). A test holds it to c2py
+# on every rule Babel knows.
+_PLURAL_OPS: dict[str, tuple[int, Callable[[Any, Any], Any]]] = {
+    "||": (1, lambda a, b: a or b),  # (each side is read only when needed: see _joined)
+    "&&": (2, lambda a, b: a and b),
+    "==": (3, lambda a, b: a == b),
+    "!=": (3, lambda a, b: a != b),
+    "<": (4, lambda a, b: a < b),
+    ">": (4, lambda a, b: a > b),
+    "<=": (4, lambda a, b: a <= b),
+    ">=": (4, lambda a, b: a >= b),
+    "+": (5, lambda a, b: a + b),
+    "-": (5, lambda a, b: a - b),
+    "*": (6, lambda a, b: a * b),
+    "/": (6, lambda a, b: a // b),
+    "%": (6, lambda a, b: a % b),
+}
+
+
+def _plural_tokens(expr: str) -> list[str]:
+    tokens: list[str] = []
+    i = 0
+    while i < len(expr):
+        c = expr[i]
+        if c in " \t":
+            i += 1
+        elif c.isdigit():
+            j = i
+            while j < len(expr) and expr[j].isdigit():
+                j += 1
+            tokens.append(expr[i:j])
+            i = j
+        elif expr[i : i + 2] in _PLURAL_OPS:
+            tokens.append(expr[i : i + 2])
+            i += 2
+        elif c in "n()?:!" or c in _PLURAL_OPS:
+            tokens.append(c)
+            i += 1
+        else:
+            raise ValueError(f"plural rule: unexpected {c!r}")
+    return [*tokens, ""]
+
+
+def _plural_rule(expr: str) -> Callable[[int], int]:
+    if len(expr) > 1000:
+        raise ValueError("plural rule too long")
+    tokens = _plural_tokens(expr)
+    at = [0]
+
+    def take() -> str:
+        token = tokens[at[0]]
+        at[0] += 1
+        return token
+
+    def primary() -> Callable[[int], Any]:
+        token = take()
+        if token == "!":
+            inner = primary()
+            return lambda n: not inner(n)
+        if token == "(":
+            inner = conditional()
+            if take() != ")":
+                raise ValueError("plural rule: unbalanced parenthesis")
+            return inner
+        if token == "n":
+            return lambda n: n
+        if not token.isdigit():
+            raise ValueError(f"plural rule: unexpected {token!r}")
+        value = int(token)
+        return lambda n: value
+
+    def binary(priority: int) -> Callable[[int], Any]:
+        left = primary()
+        while tokens[at[0]] in _PLURAL_OPS and _PLURAL_OPS[tokens[at[0]]][0] >= priority:
+            token = take()
+            level, op = _PLURAL_OPS[token]
+            left = _joined(token, op, left, binary(level + 1))
+        return left
+
+    def conditional() -> Callable[[int], Any]:
+        test = binary(0)
+        if tokens[at[0]] != "?":
+            return test
+        take()
+        yes = conditional()
+        if take() != ":":
+            raise ValueError("plural rule: ? without :")
+        no = conditional()
+        return lambda n: yes(n) if test(n) else no(n)
+
+    rule = conditional()
+    if tokens[at[0]] != "":
+        raise ValueError(f"plural rule: unexpected {tokens[at[0]]!r}")
+
+    def plural(n: int) -> int:
+        if not isinstance(n, int):  # what c2py's function says of a count that is not whole
+            import gettext
+
+            return int(gettext.c2py(expr)(n))
+        return int(rule(n))
+
+    return plural
+
+
+def _joined(
+    token: str, op: Callable[[Any, Any], Any], a: Callable[[int], Any], b: Callable[[int], Any]
+) -> Callable[[int], Any]:
+    if token == "||":  # short-circuit, as Python's or
+        return lambda n: a(n) or b(n)
+    if token == "&&":
+        return lambda n: a(n) and b(n)
+    return lambda n: op(a(n), b(n))
 
 
 class Translator:
@@ -219,7 +339,7 @@ def message_language() -> str:
     return _message_lang.get()
 
 
-@lru_cache(maxsize=16)
+@memo(16)
 def translator(lang: str, scope: str = "") -> Translator:
     """One translator per language (and ruleset) per process: loading a catalog is the slow part."""
     if scope:

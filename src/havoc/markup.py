@@ -12,7 +12,7 @@ scanner to them. The checks of whole catalogs (placeholders, links) use the patt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from _collections_abc import Callable, Iterator  # collections.abc without importing collections
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:

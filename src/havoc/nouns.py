@@ -7,7 +7,9 @@ users back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 # The cases a sentence may ask for, with what a translator is told about each.
 CASES: dict[str, str] = {

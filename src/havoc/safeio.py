@@ -9,15 +9,14 @@ place, so a reader (or a crash) never sees half a catalog, half a sheet or half 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
-from collections.abc import Callable
 
 from havoc.errors import HavocError, Problem
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 
@@ -219,8 +218,10 @@ def write_bytes(path: str | Path, data: bytes, mode: int | None = None) -> None:
         raise OutputError([Problem(str(path), None, f"cannot write: {exc.strerror or exc}")]) from None
     finally:
         if tmp is not None:
-            with contextlib.suppress(OSError):
+            try:  # noqa: SIM105 - not contextlib.suppress: a short process imports no contextlib
                 os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def write_text(path: Path, text: str) -> None:

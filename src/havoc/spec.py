@@ -6,14 +6,13 @@ and the rule files are described with it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
 from havoc.errors import Problem
 from havoc.i18n import message_language, ui
 from havoc.markup import is_id
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
     from typing import Any, Final
 
 # PyYAML (through havoc.yamlio) is never imported here: line-aware mappings and lists from

@@ -8,8 +8,6 @@ game puts on each answer (:attr:`Answer.labels`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from havoc.i18n import translator, ui, yes_no
 from havoc.interpreter.engine import RuleResult
 from havoc.record import field, record
@@ -17,6 +15,7 @@ from havoc.rulebook.model import Rule, Ruleset
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 

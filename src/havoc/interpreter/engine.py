@@ -8,8 +8,6 @@ per rule that applies; the mechanisms in ``queries`` and ``battle`` read those.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from havoc.conditions import OPS
 from havoc.errors import HavocError, Problem, RulebookError
 from havoc.interpreter.expr import (
@@ -26,6 +24,7 @@ from havoc.rulebook.model import Rule, Ruleset
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, Protocol
 else:
     Protocol = object  # named only in annotations and aliases

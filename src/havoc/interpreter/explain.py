@@ -10,7 +10,7 @@ is no fix the asker can make.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from _collections_abc import Callable  # collections.abc without importing collections
 
 from havoc.conditions import OPS
 from havoc.errors import InputError

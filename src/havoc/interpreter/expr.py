@@ -9,8 +9,8 @@ the first deciding operand, so only the facts that mattered are cited.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
+import _operator as operator  # the functions operator.py gives, without reading operator.py (start-up time)
+from _collections_abc import Callable  # collections.abc without importing collections
 
 from havoc.conditions import OPS, _mul
 from havoc.errors import Problem, RulebookError

@@ -9,11 +9,11 @@ nothing to make.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from types import MappingProxyType
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, NamedTuple
 else:
     from havoc.tuples import NamedTuple

@@ -30,12 +30,12 @@ from __future__ import annotations
 import bisect
 import re
 from collections import defaultdict
-from collections.abc import Sequence
 
 from havoc.search import text as T
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any, NamedTuple
 else:
     from havoc.tuples import NamedTuple

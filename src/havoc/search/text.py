@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
 from functools import cache, lru_cache
 
 from havoc.languages import REGISTRY
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 # Letters and digits; the browser uses /[\p{L}\p{N}]+/gu on the NFC text, which is the same set.

@@ -7,10 +7,10 @@ called, so naming the game (a ruleset's ``game`` key) costs nothing until a ques
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
     from pathlib import Path
     from typing import Any
 

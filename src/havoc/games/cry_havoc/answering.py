@@ -12,8 +12,6 @@ parameters in ``rules/``; the kinds only know in which order to read them and ho
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from havoc.errors import Problem, RulebookError
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import broken as broken_kind
@@ -29,6 +27,7 @@ from havoc.rulebook.model import Ruleset
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 # The rule results a handler cites: each with the context it was evaluated in and a note.

@@ -8,7 +8,7 @@ the documentation the site shows under a rule is what the assistant really check
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from _collections_abc import Callable  # collections.abc without importing collections
 
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc.contract import TROGS

@@ -22,13 +22,13 @@ the kinds may import it (and the answering code) without an import cycle.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from havoc.errors import Problem, RulebookError
 from havoc.games.cry_havoc.contract import QUESTION_KINDS
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Mapping
     from pathlib import Path
     from typing import Any
 

@@ -10,8 +10,6 @@ file, and what was expected; nothing else ever escapes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc.contract import (
     FACTIONS,
@@ -48,6 +46,7 @@ from havoc.spec import (
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
     from typing import Any, Final
 

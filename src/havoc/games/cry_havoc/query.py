@@ -7,8 +7,6 @@ when the query came from a file.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import (
@@ -30,6 +28,7 @@ from havoc.spec import MAX_INT, KeySet, Reader, Spec, _is_ldict, suggest
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
     from typing import Any, Final
 
 KINDS: Final = QUESTION_KINDS

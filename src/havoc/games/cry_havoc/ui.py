@@ -6,17 +6,17 @@ them all; their Polish lives in ``locales/pl/LC_MESSAGES/havoc.po`` under contex
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from functools import lru_cache
-
 from havoc.games.cry_havoc import words
 from havoc.grammar import Noun, noun
 from havoc.i18n import UI_CONTEXT as CONTEXT
 from havoc.i18n import message_language, nui, set_message_language, translator, ui, yes_no
+from havoc.memo import memo
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from havoc.errors import Problem
     from havoc.games.cry_havoc.kind import QuestionKind
 
@@ -90,7 +90,7 @@ def region_names(keys: Iterable[str], lang: str = "en") -> dict[str, Noun]:
     return dict(_region_names(tuple(dict.fromkeys(keys)), lang))
 
 
-@lru_cache(maxsize=256)
+@memo(256)
 def _region_names(keys: tuple[str, ...], lang: str) -> dict[str, Noun]:
     letters = lettered(keys)
     out: dict[str, Noun] = {}

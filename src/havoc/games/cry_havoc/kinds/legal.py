@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import attrgetter
 
 from havoc import record
@@ -28,6 +27,7 @@ _last: tuple[Any, object] = (None, None)  # the question last probed, and its to
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 
