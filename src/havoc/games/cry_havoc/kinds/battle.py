@@ -19,7 +19,7 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.retreat import retreat_options
+from havoc.games.cry_havoc.kinds.retreat import Retreat, retreat_options
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
@@ -102,6 +102,24 @@ def _stages_of(eng: Engine) -> _Stages:
     return found
 
 
+_lines: dict[tuple[Any, ...], str] = {}
+_LINES_KEPT = 4096
+
+
+def _line(key: tuple[Any, ...], say: Callable[[], str]) -> str:
+    """A line of the report, written once per what it says: ``key`` is the step and all it
+    depends on (the ruleset's texts in the asker's language, faction IDs, counts), ``say``
+    writes it. Battles say the same few lines again and again (two factions, small counts):
+    the words of those values never change for a ruleset and language. Bounded, as the
+    answer's other kept words."""
+    found = _lines.get(key)
+    if found is None:
+        if len(_lines) >= _LINES_KEPT:
+            _lines.clear()
+        found = _lines[key] = say()
+    return found
+
+
 def _int(figs: dict[str, Any], name: str, default: int = 0) -> int:
     v = figs.get(name, default)
     return v if isinstance(v, int) and not isinstance(v, bool) else default
@@ -135,6 +153,7 @@ def resolve(job: Job) -> Answer:
     defender = region.defender()
     asker = q.faction
     question = ui("How does the Battle in {region} end?", lang).format(region=job.rname(region.id))
+    t = job.t  # the key of every line said in this language with this ruleset's words
     cited: list[tuple[RuleResult, Context, str | None]] = []
     mine: dict[str, Any] = {}
     stages = _stages_of(eng)
@@ -142,7 +161,7 @@ def resolve(job: Job) -> Answer:
     def run(side: str, names: frozenset[str], state: BattleState | None, label: str) -> dict[str, Any]:
         ctx = Context(pos, q, side, region=region, battle=state)
         rs = stages.evaluate(names, ctx)
-        note = f"{job.fname(side)}: {label}"
+        note = _line(("note", t, side, label), lambda: f"{job.fname(side)}: {label}")
         cited.extend((r, ctx, note) for r in rs)
         figs = merge_figures(rs)
         if side == asker:
@@ -160,14 +179,25 @@ def resolve(job: Job) -> Answer:
         holder = remaining[0] if remaining else None
         lines.append(ui("Only one side is left: no Battle is fought; the token is removed.", lang))
         if holder:
-            lines.append(ui("{faction} take Control of the Region.", lang).format(faction=job.fname(holder)))
+            lines.append(
+                _line(
+                    ("holder", t, holder),
+                    lambda: ui("{faction} take Control of the Region.", lang).format(faction=job.fname(holder)),
+                )
+            )
         failed = [(r, c, n) for r, c, n in cited if r.passed is False] or cited
         # Step A (the Crystal) belongs to a Battle that is fought: none is added here.
         gone = {**mine, C.F_BATTLE_CRYSTALS: 0, "control-winner": holder or ""}
         return _answer(job, question, failed, gone, lines, verdict=False, details={"fought": False, "control": holder})
 
     added = _int(pre, C.F_BATTLE_CRYSTALS)
-    lines.append(ui("A. Crystals: +{added} (now {total})", lang).format(added=added, total=region.crystals + added))
+    total = region.crystals + added
+    lines.append(
+        _line(
+            ("A", t, added, total),
+            lambda: ui("A. Crystals: +{added} (now {total})", lang).format(added=added, total=total),
+        )
+    )
     sides = (attacker, defender)
     if not q.objectives:
         lines.append(
@@ -204,13 +234,15 @@ def resolve(job: Job) -> Answer:
     won = winners[0]
     lost = attacker if won == defender else defender
     vp = dict.fromkeys(sides, 0)
-    vp[won] += _int(control[won], C.F_CONTROL_VP)
+    control_vp = _int(control[won], C.F_CONTROL_VP)
+    vp[won] += control_vp
+    on_a, on_d = start[attacker]["control"], start[defender]["control"]
     lines.append(
-        ui("1. Region Control: {faction} win ({a} : {d}), +{vp} VP", lang).format(
-            faction=job.fname(won),
-            a=start[attacker]["control"],
-            d=start[defender]["control"],
-            vp=_int(control[won], C.F_CONTROL_VP),
+        _line(
+            ("1", t, won, on_a, on_d, control_vp),
+            lambda: ui("1. Region Control: {faction} win ({a} : {d}), +{vp} VP", lang).format(
+                faction=job.fname(won), a=on_a, d=on_d, vp=control_vp
+            ),
         )
     )
 
@@ -226,19 +258,22 @@ def resolve(job: Job) -> Answer:
         want = _int(prisoners[taker], C.F_PRISONERS_TAKEN)
         order = ((q.capture_from,) if q.capture_from else ()) + CAPTURE_ORDER
         taken[taker], taken_from[victim] = _remove(state.placed[victim], want, order)
+    on_a, on_d = start[attacker]["prisoners"], start[defender]["prisoners"]
     if takers:
+        taker, count = takers[0], taken[takers[0]]
         lines.append(
-            ui("2. Capture Prisoners: {faction} take {count} ({a} : {d})", lang).format(
-                faction=job.fname(takers[0]),
-                count=taken[takers[0]],
-                a=start[attacker]["prisoners"],
-                d=start[defender]["prisoners"],
+            _line(
+                ("2", t, taker, count, on_a, on_d),
+                lambda: ui("2. Capture Prisoners: {faction} take {count} ({a} : {d})", lang).format(
+                    faction=job.fname(taker), count=count, a=on_a, d=on_d
+                ),
             )
         )
     else:
         lines.append(
-            ui("2. Capture Prisoners: nobody takes any ({a} : {d})", lang).format(
-                a=start[attacker]["prisoners"], d=start[defender]["prisoners"]
+            _line(
+                ("2-", t, on_a, on_d),
+                lambda: ui("2. Capture Prisoners: nobody takes any ({a} : {d})", lang).format(a=on_a, d=on_d),
             )
         )
 
@@ -249,15 +284,21 @@ def resolve(job: Job) -> Answer:
         _remove(state.placed[state.opponent(s)], kills[s], ("control", "prisoners", "attrition"))
         vp[s] += _int(attrition[s], C.F_KILL_VP)
     lines.append(
-        ui("3. Attrition: {a} kill {ka}, {d} kill {kd}", lang).format(
-            a=job.fname(attacker), ka=kills[attacker], d=job.fname(defender), kd=kills[defender]
+        _line(
+            ("3", t, attacker, kills[attacker], defender, kills[defender]),
+            lambda: ui("3. Attrition: {a} kill {ka}, {d} kill {kd}", lang).format(
+                a=job.fname(attacker), ka=kills[attacker], d=job.fname(defender), kd=kills[defender]
+            ),
         )
     )
 
     # E/F. Survivors return, or retreat.
     survivors = {s: state.left(s) for s in sides}
     to_hq = dict.fromkeys(sides, 0)
-    lines.append(_survivors_line(job, won, survivors[won], bool(control[won].get(C.F_SURVIVORS_TO_HQ)), to_hq))
+    home = bool(control[won].get(C.F_SURVIVORS_TO_HQ))
+    if home:
+        to_hq[won] = survivors[won]
+    lines.append(_line(("E", t, won, survivors[won], home), lambda: _survivors_line(job, won, survivors[won], home)))
     retreat = retreat_options(job, lost, region)
     nests = retreat.nests
     if survivors[lost] > 0:
@@ -266,31 +307,8 @@ def resolve(job: Job) -> Answer:
         for r, c, n in shown:  # no Region (n is None): the Units go to the Reserve
             where = ui("retreat", lang) + f" → {job.rname(n)}" if n else ui("retreat to the Reserve", lang)
             cited.append((r, c, job.fname(lost) + ": " + where))
-    nest_on: list[str] = []
-    if survivors[lost] == 0:
-        lines.append(ui("F. {faction}: no Units left to retreat", lang).format(faction=job.fname(lost)))
-    elif nests:
-        nest_on = retreat.nest_on
-        lines.append(
-            ui("F. The Trog Units leave the board; a Trog Nest token goes on one of: {regions}", lang).format(
-                regions=job.rnames(nest_on)
-            )
-        )
-    elif retreat.destinations:
-        lines.append(
-            ui("F. {faction} retreat {count} {units} to one of: {regions}", lang).format(
-                faction=job.fname(lost),
-                count=survivors[lost],
-                units=job.t.term("unit", survivors[lost]),
-                regions=job.rnames(retreat.destinations),
-            )
-        )
-    else:
-        lines.append(
-            ui("F. {faction} send {count} {units} back to the Reserve (no Region qualifies)", lang).format(
-                faction=job.fname(lost), count=survivors[lost], units=job.t.term("unit", survivors[lost])
-            )
-        )
+    nest_on = retreat.nest_on if nests and survivors[lost] else []
+    lines.append(_retreat_line(job, lost, survivors[lost], retreat))
     places_control = bool(control[won].get(C.F_PLACES_CONTROL, True))
     places_nest = bool(control[won].get(C.F_PLACES_NEST, False))
     if places_nest:
@@ -299,13 +317,21 @@ def resolve(job: Job) -> Answer:
         )
     elif places_control:
         lines.append(
-            ui("G. {faction} put their Control token on the Region; the Battle token is removed.", lang).format(
-                faction=job.fname(won)
+            _line(
+                ("G", t, won),
+                lambda: ui(
+                    "G. {faction} put their Control token on the Region; the Battle token is removed.", lang
+                ).format(faction=job.fname(won)),
             )
         )
     else:
         lines.append(ui("G. The Battle token is removed.", lang))
-    lines.append(ui("VP", lang) + ": " + ", ".join(f"{job.fname(s)} +{vp[s]}" for s in sides))
+    lines.append(
+        _line(
+            ("VP", t, attacker, vp[attacker], defender, vp[defender]),
+            lambda: ui("VP", lang) + ": " + ", ".join(f"{job.fname(s)} +{vp[s]}" for s in sides),
+        )
+    )
 
     figures: dict[str, Any] = {
         **mine,
@@ -338,8 +364,38 @@ def resolve(job: Job) -> Answer:
     return _answer(job, question, cited, figures, lines, verdict=True, details=details)
 
 
+def _retreat_line(job: Job, lost: str, left: int, retreat: Retreat) -> str:
+    """Step F for the loser: no Units left, a Trog Nest token, a retreat, or back to the Reserve."""
+    t, lang = job.t, job.lang
+    if left == 0:
+        return _line(
+            ("F0", t, lost), lambda: ui("F. {faction}: no Units left to retreat", lang).format(faction=job.fname(lost))
+        )
+    if retreat.nests:
+        return ui("F. The Trog Units leave the board; a Trog Nest token goes on one of: {regions}", lang).format(
+            regions=job.rnames(retreat.nest_on)
+        )
+    if retreat.destinations:
+        return ui("F. {faction} retreat {count} {units} to one of: {regions}", lang).format(
+            faction=job.fname(lost),
+            count=left,
+            units=t.term("unit", left),
+            regions=job.rnames(retreat.destinations),
+        )
+    return _line(
+        ("F-", t, lost, left),
+        lambda: ui("F. {faction} send {count} {units} back to the Reserve (no Region qualifies)", lang).format(
+            faction=job.fname(lost), count=left, units=t.term("unit", left)
+        ),
+    )
+
+
 def _heading(job: Job, token: int, attacker: str, defender: str | None) -> str:
     """The Battle's first line: who attacks and who defends (or that no Defender is left)."""
+    return _line(("head", job.t, token, attacker, defender), lambda: _say_heading(job, token, attacker, defender))
+
+
+def _say_heading(job: Job, token: int, attacker: str, defender: str | None) -> str:
     if defender is None:
         return ui("Battle token {token}: {attacker} attack; no Defender is left", job.lang).format(
             token=token, attacker=job.fname(attacker)
@@ -349,11 +405,10 @@ def _heading(job: Job, token: int, attacker: str, defender: str | None) -> str:
     )
 
 
-def _survivors_line(job: Job, won: str, count: int, home: bool, to_hq: dict[str, int]) -> str:
+def _survivors_line(job: Job, won: str, count: int, home: bool) -> str:
     """Step E for the winner: its survivors stay, or (the solo Trogs) go to its HQ."""
     units = job.t.term("unit", count)
     if home:
-        to_hq[won] = count
         return ui("E. {faction} move {count} {units} to their HQ", job.lang).format(
             faction=job.fname(won), count=count, units=units
         )
