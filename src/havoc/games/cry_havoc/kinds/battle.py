@@ -21,11 +21,12 @@ from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.kinds.retreat import Retreat, retreat_options
 from havoc.games.cry_havoc.position import Region
+from havoc.games.cry_havoc.subsets import subset
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures, rules_source
+from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
 
 F_NOT_FOUGHT = "not-fought"
 PRE = frozenset({F_NOT_FOUGHT, C.F_BATTLE_CRYSTALS})
@@ -41,65 +42,8 @@ def _in_stage(cr: CompiledRule, names: frozenset[str]) -> bool:
     return bool(names.intersection(cr.figures)) or (not cr.figures and names is PRE)
 
 
-STAGES = (PRE, CONTROL, PRISONERS, ATTRITION)
-Program = Callable[[Context], list[RuleResult]]
-
-
-class _Stages:
-    """Each step's rules of an engine, picked once (a rule's figure names never change), and,
-    once the engine has compiled its battle rules as functions, each step's rules evaluated by
-    one generated function (:func:`~havoc.interpreter.engine.rules_source`, what
-    :meth:`Engine.evaluate` does for those rules: the same results, facts and errors in the
-    same order) instead of a loop testing every battle rule on every step."""
-
-    __slots__ = ("eng", "only", "programs")
-
-    def __init__(self, eng: Engine) -> None:
-        self.eng = eng
-        self.only: dict[frozenset[str], Callable[[CompiledRule], bool]] = {}
-        rules = eng.rules_for("battle")
-        for names in STAGES:
-            self.only[names] = frozenset(cr for cr in rules if _in_stage(cr, names)).__contains__
-        self.programs: dict[frozenset[str], tuple[Program, Program]] | None = None
-
-    def evaluate(self, names: frozenset[str], ctx: Context) -> list[RuleResult]:
-        """What ``eng.evaluate("battle", ctx, only=<the step's rules>)`` gives."""
-        programs = self.programs
-        if programs is None:
-            eng = self.eng
-            if "battle" not in eng.by_kind:  # asked only a few times yet: the engine's own loop
-                return eng.evaluate("battle", ctx, only=self.only[names])
-            programs = self.programs = self._compile(eng.by_kind["battle"])
-        if not programs:  # a check too deeply nested for Python keeps the loop
-            return self.eng.evaluate("battle", ctx, only=self.only[names])
-        fresh, any_ctx = programs[names]
-        return fresh(ctx) if not ctx.cache else any_ctx(ctx)
-
-    def _compile(self, rules: list[CompiledRule]) -> dict[frozenset[str], tuple[Program, Program]]:
-        if not all(cr.fast for cr in rules):
-            return {}
-        eng = self.eng
-        out = {}
-        try:
-            for names in STAGES:
-                picked = [cr for cr in rules if _in_stage(cr, names)]
-                out[names] = (
-                    rules_source(picked, eng.param, eng.resolve, True),
-                    rules_source(picked, eng.param, eng.resolve, False),
-                )
-        except (SyntaxError, RecursionError, MemoryError):
-            return {}
-        return out
-
-
-_stages: dict[int, _Stages] = {}
-
-
-def _stages_of(eng: Engine) -> _Stages:
-    found = _stages.get(id(eng))
-    if found is None or found.eng is not eng:
-        found = _stages[id(eng)] = _Stages(eng)
-    return found
+def _stage(names: frozenset[str]) -> Callable[[CompiledRule], bool]:
+    return lambda cr: _in_stage(cr, names)
 
 
 _lines: dict[tuple[Any, ...], str] = {}
@@ -156,11 +100,10 @@ def resolve(job: Job) -> Answer:
     t = job.t  # the key of every line said in this language with this ruleset's words
     cited: list[tuple[RuleResult, Context, str | None]] = []
     mine: dict[str, Any] = {}
-    stages = _stages_of(eng)
 
     def run(side: str, names: frozenset[str], state: BattleState | None, label: str) -> dict[str, Any]:
         ctx = Context(pos, q, side, region=region, battle=state)
-        rs = stages.evaluate(names, ctx)
+        rs = subset(eng, "battle", names, lambda: _stage(names)).evaluate(ctx)
         note = _line(("note", t, side, label), lambda: f"{job.fname(side)}: {label}")
         cited.extend((r, ctx, note) for r in rs)
         figs = merge_figures(rs)
@@ -169,7 +112,7 @@ def resolve(job: Job) -> Answer:
         return figs
 
     pre_ctx = Context(pos, q, asker or attacker, region=region)
-    pre_rs = stages.evaluate(PRE, pre_ctx)
+    pre_rs = subset(eng, "battle", PRE, lambda: _stage(PRE)).evaluate(pre_ctx)
     cited.extend((r, pre_ctx, None) for r in pre_rs)
     pre = merge_figures(pre_rs)
     mine.update(pre)

@@ -6,8 +6,9 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, finish, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import chosen, probe_query
+from havoc.games.cry_havoc.kinds.legal import probe_query
 from havoc.games.cry_havoc.position import Region
+from havoc.games.cry_havoc.subsets import subset
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer, deciding_overlay
 from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
@@ -48,7 +49,7 @@ def retreat_options(job: Job, who: str, region: Region) -> Retreat:
     retreat as a whole (no Region qualifies: the Reserve), told how many neighbours qualified.
     """
     q = probe_query(job, "retreat", faction=who)
-    to_rules = chosen(job.eng, "retreat", "to", lambda: _needs_to)
+    to_rules = subset(job.eng, "retreat", "to", lambda: _needs_to)
     dest: list[str] = []
     nest_on: list[str] = []
     nests = False
@@ -56,7 +57,7 @@ def retreat_options(job: Job, who: str, region: Region) -> Retreat:
     results: list[tuple[RuleResult, Context, str | None]] = []
     for rid in sorted(region.neighbours):
         ctx = Context(job.pos, q, who, region=region, frm=region, to=job.pos.regions[rid])
-        rs = job.eng.evaluate("retreat", ctx, only=to_rules)
+        rs = to_rules.evaluate(ctx)
         failed = [r.rule.id for r in rs if r.passed is False]
         if failed:
             refused[rid] = failed
@@ -70,10 +71,7 @@ def retreat_options(job: Job, who: str, region: Region) -> Retreat:
             if figs[C.F_PLACES_NEST]:
                 nest_on.append(rid)
     ctx0 = Context(job.pos, q, who, region=region, frm=region, retreat_destinations=len(dest))
-    results.extend(
-        (r, ctx0, None)
-        for r in job.eng.evaluate("retreat", ctx0, only=chosen(job.eng, "retreat", "not to", lambda: _not_to))
-    )
+    results.extend((r, ctx0, None) for r in subset(job.eng, "retreat", "not to", lambda: _not_to).evaluate(ctx0))
     return Retreat(dest, results, refused, nests, nest_on)
 
 
