@@ -12,6 +12,7 @@ exceptions) overrides an earlier one's figure.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from havoc.errors import InputError, Problem, RulebookError
@@ -21,18 +22,22 @@ from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.kinds.retreat import Retreat, retreat_options
 from havoc.games.cry_havoc.position import Region
-from havoc.games.cry_havoc.subsets import subset
+from havoc.games.cry_havoc.subsets import Subset, subset
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
+from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
+
+# rule results a Battle cites, with the context they were evaluated in and for whom (a step's note)
+Cited = tuple[list[RuleResult], Context, str | None]
 
 F_NOT_FOUGHT = "not-fought"
 PRE = frozenset({F_NOT_FOUGHT, C.F_BATTLE_CRYSTALS})
 CONTROL = frozenset({C.F_WINS_CONTROL, C.F_CONTROL_VP, C.F_PLACES_CONTROL, C.F_PLACES_NEST, C.F_SURVIVORS_TO_HQ})
 PRISONERS = frozenset({C.F_TAKES_PRISONERS, C.F_PRISONERS_TAKEN})
 ATTRITION = frozenset({C.F_KILLS, C.F_KILL_VP})
+STEPS = (PRE, CONTROL, PRISONERS, ATTRITION)
 CAPTURE_ORDER = ("attrition", "control", "prisoners")  # default: the taker weakens the enemy's Attrition
 
 
@@ -44,6 +49,20 @@ def _in_stage(cr: CompiledRule, names: frozenset[str]) -> bool:
 
 def _stage(names: frozenset[str]) -> Callable[[CompiledRule], bool]:
     return lambda cr: _in_stage(cr, names)
+
+
+_steps: dict[int, tuple[Engine, dict[frozenset[str], Subset]]] = {}
+
+
+def _steps_of(eng: Engine) -> dict[frozenset[str], Subset]:
+    """Each step's rules of an engine (looked up once per Battle, not once per step and side)."""
+    found = _steps.get(id(eng))
+    if found is None or found[0] is not eng:
+        found = _steps[id(eng)] = (
+            eng,
+            {names: subset(eng, "battle", names, partial(_stage, names)) for names in STEPS},
+        )
+    return found[1]
 
 
 _lines: dict[tuple[Any, ...], str] = {}
@@ -96,24 +115,29 @@ def resolve(job: Job) -> Answer:
     attacker = region.battle.attacker
     defender = region.defender()
     asker = q.faction
-    question = ui("How does the Battle in {region} end?", lang).format(region=job.rname(region.id))
     t = job.t  # the key of every line said in this language with this ruleset's words
-    cited: list[tuple[RuleResult, Context, str | None]] = []
+    # a Region's name depends on the table's Region IDs (the invented ones are lettered in order)
+    named = tuple(pos.regions)
+    question = _line(
+        ("Q", t, region.id, named),
+        lambda: ui("How does the Battle in {region} end?", lang).format(region=job.rname(region.id)),
+    )
+    cited: list[Cited] = []
     mine: dict[str, Any] = {}
+    steps = _steps_of(eng)
 
-    def run(side: str, names: frozenset[str], state: BattleState | None, label: str) -> dict[str, Any]:
+    def run(side: str, names: frozenset[str], state: BattleState | None) -> dict[str, Any]:
         ctx = Context(pos, q, side, region=region, battle=state)
-        rs = subset(eng, "battle", names, lambda: _stage(names)).evaluate(ctx)
-        note = _line(("note", t, side, label), lambda: f"{job.fname(side)}: {label}")
-        cited.extend((r, ctx, note) for r in rs)
+        rs = steps[names].evaluate(ctx)
+        cited.append((rs, ctx, _line(("note", t, side, names), lambda: _note(job, side, names))))
         figs = merge_figures(rs)
         if side == asker:
             mine.update(figs)
         return figs
 
     pre_ctx = Context(pos, q, asker or attacker, region=region)
-    pre_rs = subset(eng, "battle", PRE, lambda: _stage(PRE)).evaluate(pre_ctx)
-    cited.extend((r, pre_ctx, None) for r in pre_rs)
+    pre_rs = steps[PRE].evaluate(pre_ctx)
+    cited.append((pre_rs, pre_ctx, None))
     pre = merge_figures(pre_rs)
     mine.update(pre)
     lines = [_heading(job, region.battle.token, attacker, defender)]
@@ -128,7 +152,7 @@ def resolve(job: Job) -> Answer:
                     lambda: ui("{faction} take Control of the Region.", lang).format(faction=job.fname(holder)),
                 )
             )
-        failed = [(r, c, n) for r, c, n in cited if r.passed is False] or cited
+        failed = [([r], c, n) for rs, c, n in cited for r in rs if r.passed is False] or cited
         # Step A (the Crystal) belongs to a Battle that is fought: none is added here.
         gone = {**mine, C.F_BATTLE_CRYSTALS: 0, "control-winner": holder or ""}
         return _answer(job, question, failed, gone, lines, verdict=False, details={"fought": False, "control": holder})
@@ -162,7 +186,7 @@ def resolve(job: Job) -> Answer:
     start = {s: dict(placed[s]) for s in sides}
 
     # 1. Region Control.
-    control = {s: run(s, CONTROL, state, ui("Region Control", lang)) for s in sides}
+    control = {s: run(s, CONTROL, state) for s in sides}
     winners = [s for s in sides if control[s].get(C.F_WINS_CONTROL)]
     if len(winners) != 1:
         raise RulebookError(
@@ -190,7 +214,7 @@ def resolve(job: Job) -> Answer:
     )
 
     # 2. Capture Prisoners.
-    prisoners = {s: run(s, PRISONERS, state, ui("Capture Prisoners", lang)) for s in sides}
+    prisoners = {s: run(s, PRISONERS, state) for s in sides}
     takers = [s for s in sides if prisoners[s].get(C.F_TAKES_PRISONERS)]
     if len(takers) > 1:
         raise RulebookError([Problem(eng.rs.id, None, "the rules checked for `battle` let both sides take prisoners")])
@@ -221,7 +245,7 @@ def resolve(job: Job) -> Answer:
         )
 
     # 3. Attrition (both sides at once, after the prisoners left the objectives).
-    attrition = {s: run(s, ATTRITION, state, ui("Attrition", lang)) for s in sides}
+    attrition = {s: run(s, ATTRITION, state) for s in sides}
     kills = {s: min(_int(attrition[s], C.F_KILLS), state.left(state.opponent(s))) for s in sides}
     for s in sides:
         _remove(state.placed[state.opponent(s)], kills[s], ("control", "prisoners", "attrition"))
@@ -248,10 +272,14 @@ def resolve(job: Job) -> Answer:
         # Cite the retreat rules where they allowed a Region, or, if none qualified, where they refused.
         shown = [x for x in retreat.results if x[2] in retreat.destinations] or retreat.results
         for r, c, n in shown:  # no Region (n is None): the Units go to the Reserve
-            where = ui("retreat", lang) + f" → {job.rname(n)}" if n else ui("retreat to the Reserve", lang)
-            cited.append((r, c, job.fname(lost) + ": " + where))
+            cited.append(([r], c, _line(("to", t, lost, n, named), partial(_retreat_note, job, lost, n))))
     nest_on = retreat.nest_on if nests and survivors[lost] else []
-    lines.append(_retreat_line(job, lost, survivors[lost], retreat))
+    lines.append(
+        _line(
+            ("F", t, lost, survivors[lost], retreat.nests, tuple(retreat.nest_on), tuple(retreat.destinations), named),
+            lambda: _retreat_line(job, lost, survivors[lost], retreat),
+        )
+    )
     places_control = bool(control[won].get(C.F_PLACES_CONTROL, True))
     places_nest = bool(control[won].get(C.F_PLACES_NEST, False))
     if places_nest:
@@ -307,13 +335,29 @@ def resolve(job: Job) -> Answer:
     return _answer(job, question, cited, figures, lines, verdict=True, details=details)
 
 
+def _note(job: Job, side: str, step: frozenset[str]) -> str:
+    """Whose step a rule was checked for ("Pilgrims: Region Control")."""
+    lang = job.lang
+    if step is CONTROL:
+        label = ui("Region Control", lang)
+    elif step is PRISONERS:
+        label = ui("Capture Prisoners", lang)
+    else:
+        label = ui("Attrition", lang)
+    return f"{job.fname(side)}: {label}"
+
+
+def _retreat_note(job: Job, lost: str, to: str | None) -> str:
+    """Where a retreat rule was checked for: a neighbour, or (None) the Reserve."""
+    where = ui("retreat", job.lang) + f" → {job.rname(to)}" if to else ui("retreat to the Reserve", job.lang)
+    return job.fname(lost) + ": " + where
+
+
 def _retreat_line(job: Job, lost: str, left: int, retreat: Retreat) -> str:
     """Step F for the loser: no Units left, a Trog Nest token, a retreat, or back to the Reserve."""
     t, lang = job.t, job.lang
     if left == 0:
-        return _line(
-            ("F0", t, lost), lambda: ui("F. {faction}: no Units left to retreat", lang).format(faction=job.fname(lost))
-        )
+        return ui("F. {faction}: no Units left to retreat", lang).format(faction=job.fname(lost))
     if retreat.nests:
         return ui("F. The Trog Units leave the board; a Trog Nest token goes on one of: {regions}", lang).format(
             regions=job.rnames(retreat.nest_on)
@@ -325,11 +369,8 @@ def _retreat_line(job: Job, lost: str, left: int, retreat: Retreat) -> str:
             units=t.term("unit", left),
             regions=job.rnames(retreat.destinations),
         )
-    return _line(
-        ("F-", t, lost, left),
-        lambda: ui("F. {faction} send {count} {units} back to the Reserve (no Region qualifies)", lang).format(
-            faction=job.fname(lost), count=left, units=t.term("unit", left)
-        ),
+    return ui("F. {faction} send {count} {units} back to the Reserve (no Region qualifies)", lang).format(
+        faction=job.fname(lost), count=left, units=t.term("unit", left)
     )
 
 
@@ -492,7 +533,7 @@ def _order(job: Job) -> Answer:
 def _answer(
     job: Job,
     question: str,
-    cited: list[tuple[RuleResult, Context, str | None]],
+    cited: list[Cited],
     figures: dict[str, Any],
     lines: list[str],
     verdict: bool | None,
@@ -502,12 +543,13 @@ def _answer(
 
     seen: set[tuple[str, str | None]] = set()
     decisions = []
-    for r, _, note in cited:
-        key = (r.rule.id, note)
-        if key in seen:
-            continue
-        seen.add(key)
-        decisions.append(job.decide(r, note))
+    for rs, _, note in cited:
+        for r in rs:
+            key = (r.rule.id, note)
+            if key in seen:
+                continue
+            seen.add(key)
+            decisions.append(job.decide(r, note))
     return Answer(
         kind="battle",
         question=question,
