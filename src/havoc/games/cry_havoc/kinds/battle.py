@@ -26,7 +26,7 @@ from havoc.games.cry_havoc.subsets import Subset, subset
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.grammar import Noun
-from havoc.interpreter.answer import Answer
+from havoc.interpreter.answer import Answer, Decision, deciding_overlay, decision
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
 
 # rule results a Battle cites, with the context they were evaluated in and for whom (a step's note)
@@ -539,17 +539,21 @@ def _answer(
     verdict: bool | None,
     details: dict[str, Any],
 ) -> Answer:
-    from havoc.interpreter.answer import deciding_overlay
-
-    seen: set[tuple[str, str | None]] = set()
-    decisions = []
+    # each rule once per note (a rule is checked once per step and side, a retreat rule once
+    # per neighbour); what it says, in the asker's language, by the answer's words (job.decide)
+    t, amendments = job.t, job.eng.view.amendments
+    seen: dict[str | None, set[str]] = {}
+    decisions: list[Decision] = []
+    add = decisions.append
     for rs, _, note in cited:
+        ids = seen.get(note)
+        if ids is None:
+            ids = seen[note] = set()
         for r in rs:
-            key = (r.rule.id, note)
-            if key in seen:
-                continue
-            seen.add(key)
-            decisions.append(job.decide(r, note))
+            rid = r.rule.id
+            if rid not in ids:
+                ids.add(rid)
+                add(decision(t, amendments, r, note))
     return Answer(
         kind="battle",
         question=question,
