@@ -26,7 +26,7 @@ from havoc.games.cry_havoc.subsets import Subset, subset
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.grammar import Noun
-from havoc.interpreter.answer import Answer, Decision, deciding_overlay, decision
+from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
 
 # rule results a Battle cites, with the context they were evaluated in and for whom (a step's note)
@@ -126,10 +126,15 @@ def resolve(job: Job) -> Answer:
     mine: dict[str, Any] = {}
     steps = _steps_of(eng)
 
+    notes: dict[str, dict[frozenset[str], str]] = {}
+
     def run(side: str, names: frozenset[str], state: BattleState | None) -> dict[str, Any]:
         ctx = Context(pos, q, side, region=region, battle=state)
         rs = steps[names].evaluate(ctx)
-        cited.append((rs, ctx, _line(("note", t, side, names), lambda: _note(job, side, names))))
+        said = notes.get(side)
+        if said is None:
+            said = notes[side] = _notes(job, side)
+        cited.append((rs, ctx, said[names]))
         figs = merge_figures(rs)
         if side == asker:
             mine.update(figs)
@@ -271,8 +276,13 @@ def resolve(job: Job) -> Answer:
     if survivors[lost] > 0:
         # Cite the retreat rules where they allowed a Region, or, if none qualified, where they refused.
         shown = [x for x in retreat.results if x[2] in retreat.destinations] or retreat.results
+        last: object = _NONE_YET  # a neighbour's rules come together: one note for them
         for r, c, n in shown:  # no Region (n is None): the Units go to the Reserve
-            cited.append(([r], c, _line(("to", t, lost, n, named), partial(_retreat_note, job, lost, n))))
+            if n is last:
+                cited[-1][0].append(r)
+            else:
+                cited.append(([r], c, _line(("to", t, lost, n, named), partial(_retreat_note, job, lost, n))))
+                last = n
     nest_on = retreat.nest_on if nests and survivors[lost] else []
     lines.append(
         _line(
@@ -335,16 +345,25 @@ def resolve(job: Job) -> Answer:
     return _answer(job, question, cited, figures, lines, verdict=True, details=details)
 
 
-def _note(job: Job, side: str, step: frozenset[str]) -> str:
-    """Whose step a rule was checked for ("Pilgrims: Region Control")."""
-    lang = job.lang
-    if step is CONTROL:
-        label = ui("Region Control", lang)
-    elif step is PRISONERS:
-        label = ui("Capture Prisoners", lang)
-    else:
-        label = ui("Attrition", lang)
-    return f"{job.fname(side)}: {label}"
+_NONE_YET = object()
+_side_notes: dict[tuple[Texts, str], dict[frozenset[str], str]] = {}
+
+
+def _notes(job: Job, side: str) -> dict[frozenset[str], str]:
+    """Whose step a rule was checked for ("Pilgrims: Region Control"), for each step of ``side``
+    (kept per language and faction, as the lines are)."""
+    key = (job.t, side)
+    found = _side_notes.get(key)
+    if found is None:
+        if len(_side_notes) >= _LINES_KEPT:
+            _side_notes.clear()
+        lang, who = job.lang, job.fname(side)
+        found = _side_notes[key] = {
+            CONTROL: f"{who}: " + ui("Region Control", lang),
+            PRISONERS: f"{who}: " + ui("Capture Prisoners", lang),
+            ATTRITION: f"{who}: " + ui("Attrition", lang),
+        }
+    return found
 
 
 def _retreat_note(job: Job, lost: str, to: str | None) -> str:
