@@ -65,21 +65,32 @@ def _steps_of(eng: Engine) -> dict[frozenset[str], Subset]:
     return found[1]
 
 
-_lines: dict[tuple[Any, ...], str] = {}
+Said = dict[tuple[Any, ...], Any]  # what a Battle said, in one ruleset's words and language
+_said: dict[tuple[int, str], tuple[Texts, Said]] = {}
 _LINES_KEPT = 4096
 
 
-def _line(key: tuple[Any, ...], say: Callable[[], str]) -> str:
+def _kept(t: Texts) -> Said:
+    """The lines kept for a ruleset's texts in a language (dropped with them: as
+    :func:`~havoc.interpreter.answer.texts`, one per ruleset and language)."""
+    key = (id(t.rs), t.lang)
+    found = _said.get(key)
+    if found is None or found[0] is not t:
+        found = _said[key] = (t, {})
+    return found[1]
+
+
+def _line(kept: Said, key: tuple[Any, ...], say: Callable[[], str]) -> str:
     """A line of the report, written once per what it says: ``key`` is the step and all it
-    depends on (the ruleset's texts in the asker's language, faction IDs, counts), ``say``
+    depends on (faction IDs, counts, the table's Region IDs where it names a Region), ``say``
     writes it. Battles say the same few lines again and again (two factions, small counts):
     the words of those values never change for a ruleset and language. Bounded, as the
     answer's other kept words."""
-    found = _lines.get(key)
+    found: str | None = kept.get(key)
     if found is None:
-        if len(_lines) >= _LINES_KEPT:
-            _lines.clear()
-        found = _lines[key] = say()
+        if len(kept) >= _LINES_KEPT:
+            kept.clear()
+        found = kept[key] = say()
     return found
 
 
@@ -115,11 +126,12 @@ def resolve(job: Job) -> Answer:
     attacker = region.battle.attacker
     defender = region.defender()
     asker = q.faction
-    t = job.t  # the key of every line said in this language with this ruleset's words
+    kept = _kept(job.t)  # the lines said before in this language with this ruleset's words
     # a Region's name depends on the table's Region IDs (the invented ones are lettered in order)
     named = tuple(pos.regions)
     question = _line(
-        ("Q", t, region.id, named),
+        kept,
+        ("Q", region.id, named),
         lambda: ui("How does the Battle in {region} end?", lang).format(region=job.rname(region.id)),
     )
     cited: list[Cited] = []
@@ -153,7 +165,8 @@ def resolve(job: Job) -> Answer:
         if holder:
             lines.append(
                 _line(
-                    ("holder", t, holder),
+                    kept,
+                    ("holder", holder),
                     lambda: ui("{faction} take Control of the Region.", lang).format(faction=job.fname(holder)),
                 )
             )
@@ -166,7 +179,8 @@ def resolve(job: Job) -> Answer:
     total = region.crystals + added
     lines.append(
         _line(
-            ("A", t, added, total),
+            kept,
+            ("A", added, total),
             lambda: ui("A. Crystals: +{added} (now {total})", lang).format(added=added, total=total),
         )
     )
@@ -211,7 +225,8 @@ def resolve(job: Job) -> Answer:
     on_a, on_d = start[attacker]["control"], start[defender]["control"]
     lines.append(
         _line(
-            ("1", t, won, on_a, on_d, control_vp),
+            kept,
+            ("1", won, on_a, on_d, control_vp),
             lambda: ui("1. Region Control: {faction} win ({a} : {d}), +{vp} VP", lang).format(
                 faction=job.fname(won), a=on_a, d=on_d, vp=control_vp
             ),
@@ -235,7 +250,8 @@ def resolve(job: Job) -> Answer:
         taker, count = takers[0], taken[takers[0]]
         lines.append(
             _line(
-                ("2", t, taker, count, on_a, on_d),
+                kept,
+                ("2", taker, count, on_a, on_d),
                 lambda: ui("2. Capture Prisoners: {faction} take {count} ({a} : {d})", lang).format(
                     faction=job.fname(taker), count=count, a=on_a, d=on_d
                 ),
@@ -244,7 +260,8 @@ def resolve(job: Job) -> Answer:
     else:
         lines.append(
             _line(
-                ("2-", t, on_a, on_d),
+                kept,
+                ("2-", on_a, on_d),
                 lambda: ui("2. Capture Prisoners: nobody takes any ({a} : {d})", lang).format(a=on_a, d=on_d),
             )
         )
@@ -257,7 +274,8 @@ def resolve(job: Job) -> Answer:
         vp[s] += _int(attrition[s], C.F_KILL_VP)
     lines.append(
         _line(
-            ("3", t, attacker, kills[attacker], defender, kills[defender]),
+            kept,
+            ("3", attacker, kills[attacker], defender, kills[defender]),
             lambda: ui("3. Attrition: {a} kill {ka}, {d} kill {kd}", lang).format(
                 a=job.fname(attacker), ka=kills[attacker], d=job.fname(defender), kd=kills[defender]
             ),
@@ -270,7 +288,7 @@ def resolve(job: Job) -> Answer:
     home = bool(control[won].get(C.F_SURVIVORS_TO_HQ))
     if home:
         to_hq[won] = survivors[won]
-    lines.append(_line(("E", t, won, survivors[won], home), lambda: _survivors_line(job, won, survivors[won], home)))
+    lines.append(_line(kept, ("E", won, survivors[won], home), lambda: _survivors_line(job, won, survivors[won], home)))
     retreat = retreat_options(job, lost, region)
     nests = retreat.nests
     if survivors[lost] > 0:
@@ -281,12 +299,13 @@ def resolve(job: Job) -> Answer:
             if n is last:
                 cited[-1][0].append(r)
             else:
-                cited.append(([r], c, _line(("to", t, lost, n, named), partial(_retreat_note, job, lost, n))))
+                cited.append(([r], c, _line(kept, ("to", lost, n, named), partial(_retreat_note, job, lost, n))))
                 last = n
     nest_on = retreat.nest_on if nests and survivors[lost] else []
     lines.append(
         _line(
-            ("F", t, lost, survivors[lost], retreat.nests, tuple(retreat.nest_on), tuple(retreat.destinations), named),
+            kept,
+            ("F", lost, survivors[lost], retreat.nests, tuple(retreat.nest_on), tuple(retreat.destinations), named),
             lambda: _retreat_line(job, lost, survivors[lost], retreat),
         )
     )
@@ -299,7 +318,8 @@ def resolve(job: Job) -> Answer:
     elif places_control:
         lines.append(
             _line(
-                ("G", t, won),
+                kept,
+                ("G", won),
                 lambda: ui(
                     "G. {faction} put their Control token on the Region; the Battle token is removed.", lang
                 ).format(faction=job.fname(won)),
@@ -309,7 +329,8 @@ def resolve(job: Job) -> Answer:
         lines.append(ui("G. The Battle token is removed.", lang))
     lines.append(
         _line(
-            ("VP", t, attacker, vp[attacker], defender, vp[defender]),
+            kept,
+            ("VP", attacker, vp[attacker], defender, vp[defender]),
             lambda: ui("VP", lang) + ": " + ", ".join(f"{job.fname(s)} +{vp[s]}" for s in sides),
         )
     )
@@ -346,19 +367,19 @@ def resolve(job: Job) -> Answer:
 
 
 _NONE_YET = object()
-_side_notes: dict[tuple[Texts, str], dict[frozenset[str], str]] = {}
 
 
 def _notes(job: Job, side: str) -> dict[frozenset[str], str]:
     """Whose step a rule was checked for ("Pilgrims: Region Control"), for each step of ``side``
     (kept per language and faction, as the lines are)."""
-    key = (job.t, side)
-    found = _side_notes.get(key)
+    kept = _kept(job.t)
+    key = ("notes", side)
+    found: dict[frozenset[str], str] | None = kept.get(key)
     if found is None:
-        if len(_side_notes) >= _LINES_KEPT:
-            _side_notes.clear()
+        if len(kept) >= _LINES_KEPT:
+            kept.clear()
         lang, who = job.lang, job.fname(side)
-        found = _side_notes[key] = {
+        found = kept[key] = {
             CONTROL: f"{who}: " + ui("Region Control", lang),
             PRISONERS: f"{who}: " + ui("Capture Prisoners", lang),
             ATTRITION: f"{who}: " + ui("Attrition", lang),
@@ -395,7 +416,9 @@ def _retreat_line(job: Job, lost: str, left: int, retreat: Retreat) -> str:
 
 def _heading(job: Job, token: int, attacker: str, defender: str | None) -> str:
     """The Battle's first line: who attacks and who defends (or that no Defender is left)."""
-    return _line(("head", job.t, token, attacker, defender), lambda: _say_heading(job, token, attacker, defender))
+    return _line(
+        _kept(job.t), ("head", token, attacker, defender), lambda: _say_heading(job, token, attacker, defender)
+    )
 
 
 def _say_heading(job: Job, token: int, attacker: str, defender: str | None) -> str:
