@@ -653,6 +653,9 @@ def _b_one_side_gone(ctx: Context) -> bool:
     return len(_battle_region(ctx).sides()) < 2
 
 
+_NONE_PLACED: dict[str, int] = {}
+
+
 def _placed(ctx: Context, side: str, objective: str) -> int:
     if ctx.battle is None:
         raise InputError(
@@ -682,11 +685,20 @@ def _opponent(ctx: Context) -> str:
 
 
 def _objective_facts(objective: str) -> None:
+    # read at every step of every Battle, for both sides: the usual case (a Battle being
+    # resolved, a side asking) in a few lookups; anything else by the checked path (its error)
     def mine(ctx: Context) -> int:
-        return _placed(ctx, ctx.who(), objective)
+        battle, actor = ctx.battle, ctx.actor
+        if battle is None or actor is None:
+            return _placed(ctx, ctx.who(), objective)
+        return battle.placed.get(actor, _NONE_PLACED).get(objective, 0)
 
     def theirs(ctx: Context) -> int:
-        return _placed(ctx, _opponent(ctx), objective)
+        battle, actor = ctx.battle, ctx.actor
+        if battle is None or actor is None:
+            return _placed(ctx, _opponent(ctx), objective)
+        other = battle.defender if actor == battle.attacker else battle.attacker
+        return battle.placed.get(other, _NONE_PLACED).get(objective, 0)
 
     fact(f"battle.actor-on-{objective}", "int")(mine)
     fact(f"battle.enemy-on-{objective}", "int")(theirs)

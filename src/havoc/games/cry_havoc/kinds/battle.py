@@ -11,6 +11,8 @@ exceptions) overrides an earlier one's figure.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from havoc.errors import InputError, Problem, RulebookError
@@ -18,28 +20,78 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import chosen
-from havoc.games.cry_havoc.kinds.retreat import retreat_options
+from havoc.games.cry_havoc.kinds.retreat import Retreat, retreat_options
 from havoc.games.cry_havoc.position import Region
+from havoc.games.cry_havoc.subsets import Subset, subset
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.grammar import Noun
-from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
+from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision
+from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
+
+# rule results a Battle cites, with the context they were evaluated in and for whom (a step's note)
+Cited = tuple[list[RuleResult], Context, str | None]
 
 F_NOT_FOUGHT = "not-fought"
 PRE = frozenset({F_NOT_FOUGHT, C.F_BATTLE_CRYSTALS})
 CONTROL = frozenset({C.F_WINS_CONTROL, C.F_CONTROL_VP, C.F_PLACES_CONTROL, C.F_PLACES_NEST, C.F_SURVIVORS_TO_HQ})
 PRISONERS = frozenset({C.F_TAKES_PRISONERS, C.F_PRISONERS_TAKEN})
 ATTRITION = frozenset({C.F_KILLS, C.F_KILL_VP})
+STEPS = (PRE, CONTROL, PRISONERS, ATTRITION)
 CAPTURE_ORDER = ("attrition", "control", "prisoners")  # default: the taker weakens the enemy's Attrition
 
 
-def _stage(names: frozenset[str]) -> Any:
-    def only(cr: CompiledRule) -> bool:
-        return bool(names.intersection(cr.figures)) or (not cr.figures and names is PRE)
+def _in_stage(cr: CompiledRule, names: frozenset[str]) -> bool:
+    """A rule takes part in a step when it defines one of the step's figures; the rules with no
+    figures at all (the order of the steps, who may fight) are read before the Battle."""
+    return bool(names.intersection(cr.figures)) or (not cr.figures and names is PRE)
 
-    return only
+
+def _stage(names: frozenset[str]) -> Callable[[CompiledRule], bool]:
+    return lambda cr: _in_stage(cr, names)
+
+
+_steps: dict[int, tuple[Engine, dict[frozenset[str], Subset]]] = {}
+
+
+def _steps_of(eng: Engine) -> dict[frozenset[str], Subset]:
+    """Each step's rules of an engine (looked up once per Battle, not once per step and side)."""
+    found = _steps.get(id(eng))
+    if found is None or found[0] is not eng:
+        found = _steps[id(eng)] = (
+            eng,
+            {names: subset(eng, "battle", names, partial(_stage, names)) for names in STEPS},
+        )
+    return found[1]
+
+
+Said = dict[tuple[Any, ...], Any]  # what a Battle said, in one ruleset's words and language
+_said: dict[tuple[int, str], tuple[Texts, Said]] = {}
+_LINES_KEPT = 4096
+
+
+def _kept(t: Texts) -> Said:
+    """The lines kept for a ruleset's texts in a language (dropped with them: as
+    :func:`~havoc.interpreter.answer.texts`, one per ruleset and language)."""
+    key = (id(t.rs), t.lang)
+    found = _said.get(key)
+    if found is None or found[0] is not t:
+        found = _said[key] = (t, {})
+    return found[1]
+
+
+def _line(kept: Said, key: tuple[Any, ...], say: Callable[[], str]) -> str:
+    """A line of the report, written once per what it says: ``key`` is the step and all it
+    depends on (faction IDs, counts, the table's Region IDs where it names a Region), ``say``
+    writes it. Battles say the same few lines again and again (two factions, small counts):
+    the words of those values never change for a ruleset and language. Bounded, as the
+    answer's other kept words."""
+    found: str | None = kept.get(key)
+    if found is None:
+        if len(kept) >= _LINES_KEPT:
+            kept.clear()
+        found = kept[key] = say()
+    return found
 
 
 def _int(figs: dict[str, Any], name: str, default: int = 0) -> int:
@@ -74,23 +126,35 @@ def resolve(job: Job) -> Answer:
     attacker = region.battle.attacker
     defender = region.defender()
     asker = q.faction
-    question = ui("How does the Battle in {region} end?", lang).format(region=job.rname(region.id))
-    cited: list[tuple[RuleResult, Context, str | None]] = []
+    kept = _kept(job.t)  # the lines said before in this language with this ruleset's words
+    # a Region's name depends on the table's Region IDs (the invented ones are lettered in order)
+    named = tuple(pos.regions)
+    question = _line(
+        kept,
+        ("Q", region.id, named),
+        lambda: ui("How does the Battle in {region} end?", lang).format(region=job.rname(region.id)),
+    )
+    cited: list[Cited] = []
     mine: dict[str, Any] = {}
+    steps = _steps_of(eng)
 
-    def run(side: str, names: frozenset[str], state: BattleState | None, label: str) -> dict[str, Any]:
+    notes: dict[str, dict[frozenset[str], str]] = {}
+
+    def run(side: str, names: frozenset[str], state: BattleState | None) -> dict[str, Any]:
         ctx = Context(pos, q, side, region=region, battle=state)
-        rs = eng.evaluate("battle", ctx, only=chosen(eng, "battle", names, lambda: _stage(names)))
-        note = f"{job.fname(side)}: {label}"
-        cited.extend((r, ctx, note) for r in rs)
+        rs = steps[names].evaluate(ctx)
+        said = notes.get(side)
+        if said is None:
+            said = notes[side] = _notes(job, side)
+        cited.append((rs, ctx, said[names]))
         figs = merge_figures(rs)
         if side == asker:
             mine.update(figs)
         return figs
 
     pre_ctx = Context(pos, q, asker or attacker, region=region)
-    pre_rs = eng.evaluate("battle", pre_ctx, only=chosen(eng, "battle", PRE, lambda: _stage(PRE)))
-    cited.extend((r, pre_ctx, None) for r in pre_rs)
+    pre_rs = steps[PRE].evaluate(pre_ctx)
+    cited.append((pre_rs, pre_ctx, None))
     pre = merge_figures(pre_rs)
     mine.update(pre)
     lines = [_heading(job, region.battle.token, attacker, defender)]
@@ -99,14 +163,27 @@ def resolve(job: Job) -> Answer:
         holder = remaining[0] if remaining else None
         lines.append(ui("Only one side is left: no Battle is fought; the token is removed.", lang))
         if holder:
-            lines.append(ui("{faction} take Control of the Region.", lang).format(faction=job.fname(holder)))
-        failed = [(r, c, n) for r, c, n in cited if r.passed is False] or cited
+            lines.append(
+                _line(
+                    kept,
+                    ("holder", holder),
+                    lambda: ui("{faction} take Control of the Region.", lang).format(faction=job.fname(holder)),
+                )
+            )
+        failed = [([r], c, n) for rs, c, n in cited for r in rs if r.passed is False] or cited
         # Step A (the Crystal) belongs to a Battle that is fought: none is added here.
         gone = {**mine, C.F_BATTLE_CRYSTALS: 0, "control-winner": holder or ""}
         return _answer(job, question, failed, gone, lines, verdict=False, details={"fought": False, "control": holder})
 
     added = _int(pre, C.F_BATTLE_CRYSTALS)
-    lines.append(ui("A. Crystals: +{added} (now {total})", lang).format(added=added, total=region.crystals + added))
+    total = region.crystals + added
+    lines.append(
+        _line(
+            kept,
+            ("A", added, total),
+            lambda: ui("A. Crystals: +{added} (now {total})", lang).format(added=added, total=total),
+        )
+    )
     sides = (attacker, defender)
     if not q.objectives:
         lines.append(
@@ -128,7 +205,7 @@ def resolve(job: Job) -> Answer:
     start = {s: dict(placed[s]) for s in sides}
 
     # 1. Region Control.
-    control = {s: run(s, CONTROL, state, ui("Region Control", lang)) for s in sides}
+    control = {s: run(s, CONTROL, state) for s in sides}
     winners = [s for s in sides if control[s].get(C.F_WINS_CONTROL)]
     if len(winners) != 1:
         raise RulebookError(
@@ -143,18 +220,21 @@ def resolve(job: Job) -> Answer:
     won = winners[0]
     lost = attacker if won == defender else defender
     vp = dict.fromkeys(sides, 0)
-    vp[won] += _int(control[won], C.F_CONTROL_VP)
+    control_vp = _int(control[won], C.F_CONTROL_VP)
+    vp[won] += control_vp
+    on_a, on_d = start[attacker]["control"], start[defender]["control"]
     lines.append(
-        ui("1. Region Control: {faction} win ({a} : {d}), +{vp} VP", lang).format(
-            faction=job.fname(won),
-            a=start[attacker]["control"],
-            d=start[defender]["control"],
-            vp=_int(control[won], C.F_CONTROL_VP),
+        _line(
+            kept,
+            ("1", won, on_a, on_d, control_vp),
+            lambda: ui("1. Region Control: {faction} win ({a} : {d}), +{vp} VP", lang).format(
+                faction=job.fname(won), a=on_a, d=on_d, vp=control_vp
+            ),
         )
     )
 
     # 2. Capture Prisoners.
-    prisoners = {s: run(s, PRISONERS, state, ui("Capture Prisoners", lang)) for s in sides}
+    prisoners = {s: run(s, PRISONERS, state) for s in sides}
     takers = [s for s in sides if prisoners[s].get(C.F_TAKES_PRISONERS)]
     if len(takers) > 1:
         raise RulebookError([Problem(eng.rs.id, None, "the rules checked for `battle` let both sides take prisoners")])
@@ -165,71 +245,70 @@ def resolve(job: Job) -> Answer:
         want = _int(prisoners[taker], C.F_PRISONERS_TAKEN)
         order = ((q.capture_from,) if q.capture_from else ()) + CAPTURE_ORDER
         taken[taker], taken_from[victim] = _remove(state.placed[victim], want, order)
+    on_a, on_d = start[attacker]["prisoners"], start[defender]["prisoners"]
     if takers:
+        taker, count = takers[0], taken[takers[0]]
         lines.append(
-            ui("2. Capture Prisoners: {faction} take {count} ({a} : {d})", lang).format(
-                faction=job.fname(takers[0]),
-                count=taken[takers[0]],
-                a=start[attacker]["prisoners"],
-                d=start[defender]["prisoners"],
+            _line(
+                kept,
+                ("2", taker, count, on_a, on_d),
+                lambda: ui("2. Capture Prisoners: {faction} take {count} ({a} : {d})", lang).format(
+                    faction=job.fname(taker), count=count, a=on_a, d=on_d
+                ),
             )
         )
     else:
         lines.append(
-            ui("2. Capture Prisoners: nobody takes any ({a} : {d})", lang).format(
-                a=start[attacker]["prisoners"], d=start[defender]["prisoners"]
+            _line(
+                kept,
+                ("2-", on_a, on_d),
+                lambda: ui("2. Capture Prisoners: nobody takes any ({a} : {d})", lang).format(a=on_a, d=on_d),
             )
         )
 
     # 3. Attrition (both sides at once, after the prisoners left the objectives).
-    attrition = {s: run(s, ATTRITION, state, ui("Attrition", lang)) for s in sides}
+    attrition = {s: run(s, ATTRITION, state) for s in sides}
     kills = {s: min(_int(attrition[s], C.F_KILLS), state.left(state.opponent(s))) for s in sides}
     for s in sides:
         _remove(state.placed[state.opponent(s)], kills[s], ("control", "prisoners", "attrition"))
         vp[s] += _int(attrition[s], C.F_KILL_VP)
     lines.append(
-        ui("3. Attrition: {a} kill {ka}, {d} kill {kd}", lang).format(
-            a=job.fname(attacker), ka=kills[attacker], d=job.fname(defender), kd=kills[defender]
+        _line(
+            kept,
+            ("3", attacker, kills[attacker], defender, kills[defender]),
+            lambda: ui("3. Attrition: {a} kill {ka}, {d} kill {kd}", lang).format(
+                a=job.fname(attacker), ka=kills[attacker], d=job.fname(defender), kd=kills[defender]
+            ),
         )
     )
 
     # E/F. Survivors return, or retreat.
     survivors = {s: state.left(s) for s in sides}
     to_hq = dict.fromkeys(sides, 0)
-    lines.append(_survivors_line(job, won, survivors[won], bool(control[won].get(C.F_SURVIVORS_TO_HQ)), to_hq))
+    home = bool(control[won].get(C.F_SURVIVORS_TO_HQ))
+    if home:
+        to_hq[won] = survivors[won]
+    lines.append(_line(kept, ("E", won, survivors[won], home), lambda: _survivors_line(job, won, survivors[won], home)))
     retreat = retreat_options(job, lost, region)
     nests = retreat.nests
     if survivors[lost] > 0:
         # Cite the retreat rules where they allowed a Region, or, if none qualified, where they refused.
         shown = [x for x in retreat.results if x[2] in retreat.destinations] or retreat.results
+        last: object = _NONE_YET  # a neighbour's rules come together: one note for them
         for r, c, n in shown:  # no Region (n is None): the Units go to the Reserve
-            where = ui("retreat", lang) + f" → {job.rname(n)}" if n else ui("retreat to the Reserve", lang)
-            cited.append((r, c, job.fname(lost) + ": " + where))
-    nest_on: list[str] = []
-    if survivors[lost] == 0:
-        lines.append(ui("F. {faction}: no Units left to retreat", lang).format(faction=job.fname(lost)))
-    elif nests:
-        nest_on = retreat.nest_on
-        lines.append(
-            ui("F. The Trog Units leave the board; a Trog Nest token goes on one of: {regions}", lang).format(
-                regions=job.rnames(nest_on)
-            )
+            if n is last:
+                cited[-1][0].append(r)
+            else:
+                cited.append(([r], c, _line(kept, ("to", lost, n, named), partial(_retreat_note, job, lost, n))))
+                last = n
+    nest_on = retreat.nest_on if nests and survivors[lost] else []
+    lines.append(
+        _line(
+            kept,
+            ("F", lost, survivors[lost], retreat.nests, tuple(retreat.nest_on), tuple(retreat.destinations), named),
+            lambda: _retreat_line(job, lost, survivors[lost], retreat),
         )
-    elif retreat.destinations:
-        lines.append(
-            ui("F. {faction} retreat {count} {units} to one of: {regions}", lang).format(
-                faction=job.fname(lost),
-                count=survivors[lost],
-                units=job.t.term("unit", survivors[lost]),
-                regions=job.rnames(retreat.destinations),
-            )
-        )
-    else:
-        lines.append(
-            ui("F. {faction} send {count} {units} back to the Reserve (no Region qualifies)", lang).format(
-                faction=job.fname(lost), count=survivors[lost], units=job.t.term("unit", survivors[lost])
-            )
-        )
+    )
     places_control = bool(control[won].get(C.F_PLACES_CONTROL, True))
     places_nest = bool(control[won].get(C.F_PLACES_NEST, False))
     if places_nest:
@@ -238,13 +317,23 @@ def resolve(job: Job) -> Answer:
         )
     elif places_control:
         lines.append(
-            ui("G. {faction} put their Control token on the Region; the Battle token is removed.", lang).format(
-                faction=job.fname(won)
+            _line(
+                kept,
+                ("G", won),
+                lambda: ui(
+                    "G. {faction} put their Control token on the Region; the Battle token is removed.", lang
+                ).format(faction=job.fname(won)),
             )
         )
     else:
         lines.append(ui("G. The Battle token is removed.", lang))
-    lines.append(ui("VP", lang) + ": " + ", ".join(f"{job.fname(s)} +{vp[s]}" for s in sides))
+    lines.append(
+        _line(
+            kept,
+            ("VP", attacker, vp[attacker], defender, vp[defender]),
+            lambda: ui("VP", lang) + ": " + ", ".join(f"{job.fname(s)} +{vp[s]}" for s in sides),
+        )
+    )
 
     figures: dict[str, Any] = {
         **mine,
@@ -277,8 +366,62 @@ def resolve(job: Job) -> Answer:
     return _answer(job, question, cited, figures, lines, verdict=True, details=details)
 
 
+_NONE_YET = object()
+
+
+def _notes(job: Job, side: str) -> dict[frozenset[str], str]:
+    """Whose step a rule was checked for ("Pilgrims: Region Control"), for each step of ``side``
+    (kept per language and faction, as the lines are)."""
+    kept = _kept(job.t)
+    key = ("notes", side)
+    found: dict[frozenset[str], str] | None = kept.get(key)
+    if found is None:
+        if len(kept) >= _LINES_KEPT:
+            kept.clear()
+        lang, who = job.lang, job.fname(side)
+        found = kept[key] = {
+            CONTROL: f"{who}: " + ui("Region Control", lang),
+            PRISONERS: f"{who}: " + ui("Capture Prisoners", lang),
+            ATTRITION: f"{who}: " + ui("Attrition", lang),
+        }
+    return found
+
+
+def _retreat_note(job: Job, lost: str, to: str | None) -> str:
+    """Where a retreat rule was checked for: a neighbour, or (None) the Reserve."""
+    where = ui("retreat", job.lang) + f" → {job.rname(to)}" if to else ui("retreat to the Reserve", job.lang)
+    return job.fname(lost) + ": " + where
+
+
+def _retreat_line(job: Job, lost: str, left: int, retreat: Retreat) -> str:
+    """Step F for the loser: no Units left, a Trog Nest token, a retreat, or back to the Reserve."""
+    t, lang = job.t, job.lang
+    if left == 0:
+        return ui("F. {faction}: no Units left to retreat", lang).format(faction=job.fname(lost))
+    if retreat.nests:
+        return ui("F. The Trog Units leave the board; a Trog Nest token goes on one of: {regions}", lang).format(
+            regions=job.rnames(retreat.nest_on)
+        )
+    if retreat.destinations:
+        return ui("F. {faction} retreat {count} {units} to one of: {regions}", lang).format(
+            faction=job.fname(lost),
+            count=left,
+            units=t.term("unit", left),
+            regions=job.rnames(retreat.destinations),
+        )
+    return ui("F. {faction} send {count} {units} back to the Reserve (no Region qualifies)", lang).format(
+        faction=job.fname(lost), count=left, units=t.term("unit", left)
+    )
+
+
 def _heading(job: Job, token: int, attacker: str, defender: str | None) -> str:
     """The Battle's first line: who attacks and who defends (or that no Defender is left)."""
+    return _line(
+        _kept(job.t), ("head", token, attacker, defender), lambda: _say_heading(job, token, attacker, defender)
+    )
+
+
+def _say_heading(job: Job, token: int, attacker: str, defender: str | None) -> str:
     if defender is None:
         return ui("Battle token {token}: {attacker} attack; no Defender is left", job.lang).format(
             token=token, attacker=job.fname(attacker)
@@ -288,11 +431,10 @@ def _heading(job: Job, token: int, attacker: str, defender: str | None) -> str:
     )
 
 
-def _survivors_line(job: Job, won: str, count: int, home: bool, to_hq: dict[str, int]) -> str:
+def _survivors_line(job: Job, won: str, count: int, home: bool) -> str:
     """Step E for the winner: its survivors stay, or (the solo Trogs) go to its HQ."""
     units = job.t.term("unit", count)
     if home:
-        to_hq[won] = count
         return ui("E. {faction} move {count} {units} to their HQ", job.lang).format(
             faction=job.fname(won), count=count, units=units
         )
@@ -433,22 +575,27 @@ def _order(job: Job) -> Answer:
 def _answer(
     job: Job,
     question: str,
-    cited: list[tuple[RuleResult, Context, str | None]],
+    cited: list[Cited],
     figures: dict[str, Any],
     lines: list[str],
     verdict: bool | None,
     details: dict[str, Any],
 ) -> Answer:
-    from havoc.interpreter.answer import deciding_overlay
-
-    seen: set[tuple[str, str | None]] = set()
-    decisions = []
-    for r, _, note in cited:
-        key = (r.rule.id, note)
-        if key in seen:
-            continue
-        seen.add(key)
-        decisions.append(job.decide(r, note))
+    # each rule once per note (a rule is checked once per step and side, a retreat rule once
+    # per neighbour); what it says, in the asker's language, by the answer's words (job.decide)
+    t, amendments = job.t, job.eng.view.amendments
+    seen: dict[str | None, set[str]] = {}
+    decisions: list[Decision] = []
+    add = decisions.append
+    for rs, _, note in cited:
+        ids = seen.get(note)
+        if ids is None:
+            ids = seen[note] = set()
+        for r in rs:
+            rid = r.rule.id
+            if rid not in ids:
+                ids.add(rid)
+                add(decision(t, amendments, r, note))
     return Answer(
         kind="battle",
         question=question,
