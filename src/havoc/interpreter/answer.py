@@ -75,7 +75,7 @@ class Decision:
         found = self._said
         if found is None:
             t, items = self._said_from  # type: ignore[misc]
-            found = self._said = [t.fact(k, v) for k, v in items]
+            found = self._said = t.facts(items)
             self._said_from = None
         return found
 
@@ -134,8 +134,9 @@ class Decision:
             out["conditional"] = True
         if self.amended_by:
             out["amended-by"] = self.amended_by
-        if self.said:
-            out["said"] = self.said
+        said = self.said
+        if said:
+            out["said"] = said
         return out
 
 
@@ -359,6 +360,18 @@ class Texts:
             self._said.clear()
         found = self._said[key] = self._fact(name, value)
         return found
+
+    def facts(self, items: tuple[tuple[str, Any], ...]) -> list[str]:
+        """What a rule looked at, in words: :meth:`fact` of each fact and value (the kept words
+        read here directly: a cited rule reads a few facts, and every answer shown says them)."""
+        kept = self._said
+        out = []
+        for name, value in items:
+            try:
+                out.append(kept[(name, value.__class__, value)])
+            except (KeyError, TypeError):
+                out.append(self.fact(name, value))
+        return out
 
     def _fact(self, name: str, value: Any) -> str:
         found, values = self._facts.get(name, (None, None))
