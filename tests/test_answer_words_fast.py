@@ -9,6 +9,8 @@ text or the error.
 from __future__ import annotations
 
 import itertools
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -69,3 +71,56 @@ def test_every_polish_sentence_fills_as_str_format_does() -> None:
 def test_a_name_takes_the_case_its_field_asks_for(case: str) -> None:
     assert Text(f"z {{src:{case}}}!").format(src=MGIELNIA) == f"z {MGIELNIA.case(case)}!"
     assert Text(f"{{n:{case}}} {{w:{case}}}").format(n=2, w="plain") == "2 plain"
+
+
+# --- compact questions -------------------------------------------------------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures" / "assistant"
+
+
+def _read(words: list[str], pos: Any) -> tuple[Any, ...]:
+    from havoc.errors import InputError
+    from havoc.games.cry_havoc.query import parse_compact
+
+    try:
+        q = parse_compact(words, pos)
+    except InputError as exc:
+        return ("refused", [(p.file, p.line, p.message) for p in exc.problems])
+    return ("read", repr(q))
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+@pytest.mark.parametrize("table", ["twenty.yaml", "leave-8-vs-3.yaml", "battle-walkthrough.yaml"])
+def test_a_compact_question_reads_as_the_full_reading_reads_it(
+    table: str, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The common compact questions are read straight to their Query; any question, right or
+    wrong, reads to the same Query or the same located problems as the full reading gives."""
+    from havoc import api
+    from havoc.games.cry_havoc import query
+    from havoc.games.cry_havoc.contract import FACTIONS
+
+    i18n.set_message_language(lang)
+    pos = api.load_position(FIXTURES / table)
+    regions = sorted(pos.regions)
+    kinds = ["move", "retreat", "recruit", "battle", "legal", "prisoners", "how-many", "build", "Move", "nope"]
+    values = [*regions[:4], "nowhere", "Example-A", "", "0", "1", "2", "3", "9", "-1", "+2", "٣", "1000001", "x", "yes"]
+    keys = ["from", "to", "region", "units", "points", "via", "skill", "faction", "moved-this-action", "colour"]
+    bare = [*FACTIONS[:3], "trogs", regions[0], "north", "attrition"]
+    rnd = random.Random(26)
+    questions = [["move", "pilgrims", f"from={regions[0]}", f"to={regions[1]}", "units=1"], ["legal"], ["move"]]
+    for _ in range(1500):
+        words = [rnd.choice(kinds)]
+        for _ in range(rnd.randint(0, 5)):
+            words.append(rnd.choice(bare) if rnd.random() < 0.25 else f"{rnd.choice(keys)}={rnd.choice(values)}")
+        questions.append(words)
+    quick = query._quick_compact
+    taken = 0
+    for words in questions:
+        fast = _read(words, pos)
+        taken += quick(words, pos, "query") is not None
+        with monkeypatch.context() as m:
+            m.setattr(query, "_quick_compact", lambda *args: None)  # the full reading only
+            assert _read(words, pos) == fast, words
+    assert taken > 20  # the check compares the quick reading, not only the full one twice
+    i18n.set_message_language("en")
