@@ -253,13 +253,16 @@ class Text(str):
 Template = tuple[tuple[str, str | None, str, bool], ...]
 _templates: dict[str, Template] = {}
 _TEMPLATES_KEPT = 4096  # interface strings are a few hundred per language
+_Noun: Any = None  # havoc.nouns.Noun, imported with the first template (not with this module)
 
 
 def _template(text: str) -> Template:
+    global _Noun
     from _string import formatter_parser
 
-    from havoc.nouns import CASES
+    from havoc.nouns import CASES, Noun
 
+    _Noun = Noun  # for _fill, which always runs after a first _template
     parts: list[tuple[str, str | None, str, bool]] = []
     try:
         for literal, name, spec, conversion in formatter_parser(text):
@@ -278,32 +281,30 @@ def _template(text: str) -> Template:
 def _fill(template: Template, values: Mapping[str, object]) -> str:
     """``template`` filled as :meth:`Text.format` fills it: a name takes the case its field asks
     for, any other value shows as it is (a text or number given a case spec ignores the spec)."""
-    from havoc.nouns import Noun
-
+    Noun = _Noun
     out: list[str] = []
     for literal, name, spec, case in template:
         out.append(literal)
         if name is None:
             continue
         value = values[name]
+        cls = value.__class__
         if case:
-            if value.__class__ is Noun:
-                forms = value.forms
+            if cls is Noun:
+                forms = value.forms  # type: ignore[attr-defined]
                 out.append(forms.get(spec) or forms["nom"])
-                continue
-            if isinstance(value, Noun):
+            elif isinstance(value, Noun):
                 out.append(format(value, spec))
-                continue
-            if isinstance(value, str):
+            elif isinstance(value, str):
                 out.append(str.__str__(value))
-                continue
-            if isinstance(value, (int, float)):
+            elif isinstance(value, (int, float)):
                 out.append(format(value, ""))
-                continue
-            out.append(format(value, spec))
-            continue
-        if isinstance(value, str) and not isinstance(value, Noun):
-            out.append(format(str.__str__(value), spec))
+            else:
+                out.append(format(value, spec))
+        elif not spec and (cls is Noun or cls is str):  # a name or text as it is (its nominative)
+            out.append(str.__str__(value))
+        elif isinstance(value, str) and not isinstance(value, Noun):
+            out.append(format(str.__str__(value), spec))  # Text.format reads a text as a plain name
         else:
             out.append(format(value, spec))
     return "".join(out)
