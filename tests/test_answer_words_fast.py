@@ -8,6 +8,7 @@ text or the error.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from pathlib import Path
@@ -124,3 +125,59 @@ def test_a_compact_question_reads_as_the_full_reading_reads_it(
             assert _read(words, pos) == fast, words
     assert taken > 20  # the check compares the quick reading, not only the full one twice
     i18n.set_message_language("en")
+
+
+# --- fixes ---------------------------------------------------------------------------------------
+
+
+class _Parts:
+    """A stand-in for evaluating a condition's parts: the given values in turn ("raise": the
+    evaluation fails), each part asked for noted."""
+
+    def __init__(self, values: list[Any], error: type[Exception]) -> None:
+        self.left, self.error, self.seen = list(values), error, []
+
+    def __call__(self, part: Any) -> Any:
+        self.seen.append(part)
+        value = self.left.pop(0) if self.left else False
+        if value == "raise":
+            raise self.error("no such fact")
+        return value
+
+
+def test_a_no_is_explained_as_the_walk_explains_it() -> None:
+    """Each rule's failed condition, its shape planned once, gives the fixes the step-by-step walk
+    gives, and evaluates the same parts in the same order (reading a part may add to the facts an
+    answer cites), whatever the parts evaluate to and wherever an evaluation fails."""
+    from havoc import api
+    from havoc.interpreter import explain
+    from havoc.interpreter.expr import ExprError
+
+    conditions = [r.check.requires for r in api.load_ruleset().rules.values() if r.check and r.check.requires]
+    conditions += [
+        {"not": {"all": [{"fact": "a"}, {"lt": [{"fact": "query.units"}, 3]}]}},
+        {"not": {"gt": [{"fact": "query.units"}, {"figure": "x"}]}},
+        {"any": [{"eq": [4, {"fact": "query.points"}]}, {"ge": [{"fact": "query.units"}, {"param": "p"}]}]},
+        {"all": 5},
+        {"le": [{"fact": "query.units"}]},
+        {"all": [{"all": [{"le": [{"fact": "query.units"}, {"fact": "query.points"}]}]}]},
+    ]
+    assert len(conditions) > 30
+
+    def word(fact: str, lang: str) -> str | None:
+        return {"query.units": "Units", "query.points": "points"}.get(fact)
+
+    rnd = random.Random(26)
+    checked = explained = 0
+    for condition in conditions:
+        for _ in range(40):
+            values = [rnd.choice([True, False, 0, 1, 2, 3, -1, 5, "x", None, "raise"]) for _ in range(12)]
+            planned, walked = _Parts(values, ExprError), _Parts(values, ExprError)
+            found = explain.fixes(condition, planned, word, "en")
+            expected: list[str] = []
+            with contextlib.suppress(*explain._EVALUATION_ERRORS):
+                explain._walk(condition, False, walked, word, "en", expected)
+            assert (found, planned.seen) == (expected, walked.seen), condition
+            checked += 1
+            explained += bool(found)
+    assert checked > 1000 and explained > 50  # the fixes compared are not all empty
