@@ -134,7 +134,11 @@ class Decision:
             out["conditional"] = True
         if self.amended_by:
             out["amended-by"] = self.amended_by
-        said = self.said
+        said = self._said
+        if said is None:  # put in words now (the property's work, without its call)
+            t, items = self._said_from  # type: ignore[misc]
+            said = self._said = t.facts(items)
+            self._said_from = None
         if said:
             out["said"] = said
         return out
@@ -480,11 +484,18 @@ def _cited(
 def deciding_overlay(rs: Ruleset, decisions: list[Decision]) -> str:
     """The highest layer among the deciding rules (and their rulings): variant > errata > base."""
     best, rank = "base", 0
+    overlays = rs.overlays
     for d in decisions:
-        if d.origin == "base" and not d.amended_by:
-            continue
-        for origin in [d.origin, *(a["overlay"] for a in d.amended_by)]:
-            overlay = rs.overlays.get(origin)
+        amended = d.amended_by
+        origin = d.origin
+        if not amended:
+            if origin == "base":
+                continue
+            origins: Any = (origin,)
+        else:
+            origins = [origin, *(a["overlay"] for a in amended)]
+        for origin in origins:
+            overlay = overlays.get(origin)
             r = 0 if overlay is None else (2 if overlay.kind == "variant" else 1)
             if r > rank:
                 best, rank = origin, r

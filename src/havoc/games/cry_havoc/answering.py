@@ -157,20 +157,29 @@ def _finish(
         words: worked out when the answer is shown or serialised (:class:`LateAnswer`)."""
         results = cited()
         failed = [x for x in results if x[0].passed is False]
-        shown = failed if failed else results
-        t, amendments = job.t, job.eng.view.amendments
-        decisions = [decision(t, amendments, r, n) for r, _, n in shown]
-        hint = next((d.hint for d in decisions if d.hint), None)
+        t, eng = job.t, job.eng
+        amendments = eng.view.amendments
+        hint = None
         fixes: list[str] = []
-        for r, c, _ in failed:
-            fixes.extend(_fixes(job, r, c))
+        if failed:
+            decisions = [decision(t, amendments, r, n) for r, _, n in failed]
+            for d in decisions:  # only a rule that said no gives its hint
+                if d.hint:
+                    hint = d.hint
+                    break
+            for r, c, _ in failed:
+                fixes.extend(_fixes(job, r, c))
+            if len(fixes) > 1:
+                fixes = list(dict.fromkeys(fixes))
+        else:
+            decisions = [decision(t, amendments, r, n) for r, _, n in results]
         for rid in unless:
-            rule = job.eng.view.rules.get(rid) or job.eng.rs.rules.get(rid)
+            rule = eng.view.rules.get(rid) or eng.rs.rules.get(rid)
             if rule is not None:
                 exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
                 exception.specific = True  # its text is what the player checks the card against
                 decisions.append(exception)
-        return decisions, hint, list(dict.fromkeys(fixes)), deciding_overlay(job.eng.rs, decisions)
+        return decisions, hint, fixes, deciding_overlay(eng.rs, decisions)
 
     return late_answer(job.q.kind, question, verdict, figs, job.lang, unless, citations)
 
