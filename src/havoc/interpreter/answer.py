@@ -332,6 +332,8 @@ class Texts:
         # per rule: (the view's amendments it was made for, title, text, hint, rulings, specific)
         self._cited: dict[str, tuple[Any, str, str, str | None, list[dict[str, str]], bool]] = {}
         self.labels: Any = labels if labels is not None else _PlainLabels()  # the game's words, given
+        # the game's own words kept per ruleset and language (forgotten with these texts)
+        self.kept: dict[Any, Any] = {}
 
     def _render(self, context: str, msgid: str) -> str:
         if self.tr is not None:

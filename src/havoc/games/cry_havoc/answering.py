@@ -64,8 +64,16 @@ class Job:
     def rname(self, rid: str | None) -> Noun:
         """A Region of the table by its name in the asker's language ("Mgielnia", "Region A")."""
         if self._names is None:
-            # the table's names as named once per table and language (read only here: no copy)
-            self._names = _region_names(tuple(self.pos.regions), self.lang)
+            # the table's names as named once per table and language (read only here: no copy),
+            # kept with the language's texts by the table's own Regions (every question about a
+            # table names its Regions; making the key of the names by ID costs more than naming)
+            regions, kept = self.pos.regions, self.t.kept
+            found = kept.get(id(regions))
+            if found is None or found[0] is not regions:
+                if len(kept) >= _TABLES_KEPT:
+                    kept.clear()
+                found = kept[id(regions)] = (regions, _region_names(tuple(regions), self.lang))
+            self._names = found[1]
         if rid is None:
             return Noun.plain("?")
         return self._names.get(rid) or Noun.plain(rid)
@@ -81,6 +89,9 @@ class Job:
             rule = self.eng.view.rules.get(rid) or self.eng.rs.rules.get(rid)
             out.append(self.t.rule(rule)[0] if rule is not None else rid)
         return "; ".join(out)
+
+
+_TABLES_KEPT = 256  # tables whose Region names a language's texts keep
 
 
 def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
