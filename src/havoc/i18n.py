@@ -368,6 +368,14 @@ class Text(str):
     """
 
     def format(self, /, *args: object, **kwargs: object) -> str:
+        template = _templates.get(self)
+        if template is None:
+            template = _template(self)
+        if template and not args:  # named fields only (every interface string): filled in place
+            try:
+                return _fill(template, kwargs)
+            except KeyError:  # a field not given: str.format says which, as always
+                pass
         from havoc.nouns import CASES, Noun  # once per string formatted, not once per value
 
         return str.format(
@@ -375,6 +383,69 @@ class Text(str):
             *[_caseless(a, Noun, CASES) for a in args],
             **{k: _caseless(v, Noun, CASES) for k, v in kwargs.items()},
         )
+
+
+# A translated string's parts, parsed once: (text before, field name or None, its format spec,
+# whether the spec is a case). An empty tuple: a string only str.format fills (positional or
+# dotted fields, conversions, nested specs, a malformed brace).
+Template = tuple[tuple[str, str | None, str, bool], ...]
+_templates: dict[str, Template] = {}
+_TEMPLATES_KEPT = 4096  # interface strings are a few hundred per language
+_Noun: Any = None  # havoc.nouns.Noun, imported with the first template (not with this module)
+
+
+def _template(text: str) -> Template:
+    global _Noun
+    from _string import formatter_parser
+
+    from havoc.nouns import CASES, Noun
+
+    _Noun = Noun  # for _fill, which always runs after a first _template
+    parts: list[tuple[str, str | None, str, bool]] = []
+    try:
+        for literal, name, spec, conversion in formatter_parser(text):
+            if name is not None and (conversion or not name.isidentifier() or "{" in spec):
+                parts = []
+                break
+            parts.append((literal, name, spec or "", spec in CASES))
+    except ValueError:
+        parts = []
+    if len(_templates) >= _TEMPLATES_KEPT:
+        _templates.clear()
+    found = _templates[str(text)] = tuple(parts)
+    return found
+
+
+def _fill(template: Template, values: Mapping[str, object]) -> str:
+    """``template`` filled as :meth:`Text.format` fills it: a name takes the case its field asks
+    for, any other value shows as it is (a text or number given a case spec ignores the spec)."""
+    Noun = _Noun
+    out: list[str] = []
+    for literal, name, spec, case in template:
+        out.append(literal)
+        if name is None:
+            continue
+        value = values[name]
+        cls = value.__class__
+        if case:
+            if cls is Noun:
+                forms = value.forms  # type: ignore[attr-defined]
+                out.append(forms.get(spec) or forms["nom"])
+            elif isinstance(value, Noun):
+                out.append(format(value, spec))
+            elif isinstance(value, str):
+                out.append(str.__str__(value))
+            elif isinstance(value, (int, float)):
+                out.append(format(value, ""))
+            else:
+                out.append(format(value, spec))
+        elif not spec and (cls is Noun or cls is str):  # a name or text as it is (its nominative)
+            out.append(str.__str__(value))
+        elif isinstance(value, str) and not isinstance(value, Noun):
+            out.append(format(str.__str__(value), spec))  # Text.format reads a text as a plain name
+        else:
+            out.append(format(value, spec))
+    return "".join(out)
 
 
 def _caseless(value: object, Noun: Any, CASES: object) -> object:

@@ -77,7 +77,7 @@ class Decision:
         found = self._said
         if found is None:
             t, items = self._said_from  # type: ignore[misc]
-            found = self._said = [t.fact(k, v) for k, v in items]
+            found = self._said = t.facts(items)
             self._said_from = None
         return found
 
@@ -136,8 +136,19 @@ class Decision:
             out["conditional"] = True
         if self.amended_by:
             out["amended-by"] = self.amended_by
-        if self.said:
-            out["said"] = self.said
+        said = self._said
+        if said is None:  # put in words now (Texts.facts' work, without its calls: a Battle cites ~20)
+            t, items = self._said_from  # type: ignore[misc]
+            kept = t._said
+            said = []
+            for name, value in items:
+                try:
+                    said.append(kept[(name, value.__class__, value)])
+                except (KeyError, TypeError):
+                    said.append(t.fact(name, value))
+            self._said, self._said_from = said, None
+        if said:
+            out["said"] = said
         return out
 
 
@@ -329,6 +340,8 @@ class Texts:
         # per rule: (the view's amendments it was made for, title, text, hint, rulings, specific)
         self._cited: dict[str, tuple[Any, str, str, str | None, list[dict[str, str]], bool]] = {}
         self.labels: Any = labels if labels is not None else _PlainLabels()  # the game's words, given
+        # the game's own words kept per ruleset and language (forgotten with these texts)
+        self.kept: dict[Any, Any] = {}
 
     def _render(self, context: str, msgid: str) -> str:
         if self.tr is not None:
@@ -361,6 +374,18 @@ class Texts:
             self._said.clear()
         found = self._said[key] = self._fact(name, value)
         return found
+
+    def facts(self, items: tuple[tuple[str, Any], ...]) -> list[str]:
+        """What a rule looked at, in words: :meth:`fact` of each fact and value (the kept words
+        read here directly: a cited rule reads a few facts, and every answer shown says them)."""
+        kept = self._said
+        out = []
+        for name, value in items:
+            try:
+                out.append(kept[(name, value.__class__, value)])
+            except (KeyError, TypeError):
+                out.append(self.fact(name, value))
+        return out
 
     def _fact(self, name: str, value: Any) -> str:
         found, values = self._facts.get(name, (None, None))
@@ -469,11 +494,18 @@ def _cited(
 def deciding_overlay(rs: Ruleset, decisions: list[Decision]) -> str:
     """The highest layer among the deciding rules (and their rulings): variant > errata > base."""
     best, rank = "base", 0
+    overlays = rs.overlays
     for d in decisions:
-        if d.origin == "base" and not d.amended_by:
-            continue
-        for origin in [d.origin, *(a["overlay"] for a in d.amended_by)]:
-            overlay = rs.overlays.get(origin)
+        amended = d.amended_by
+        origin = d.origin
+        if not amended:
+            if origin == "base":
+                continue
+            origins: Any = (origin,)
+        else:
+            origins = [origin, *(a["overlay"] for a in amended)]
+        for origin in origins:
+            overlay = overlays.get(origin)
             r = 0 if overlay is None else (2 if overlay.kind == "variant" else 1)
             if r > rank:
                 best, rank = origin, r

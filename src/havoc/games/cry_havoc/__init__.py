@@ -94,21 +94,28 @@ def code_files() -> Sequence[str | Path]:
 
 
 def parse_question(data: Mapping[str, Any], pos: Any, name: str = "query") -> Any:
-    from havoc.games.cry_havoc.query import parse_query
-
-    return parse_query(data, pos, name)
+    return (_query or _questions()).parse_query(data, pos, name)
 
 
 def parse_compact(words: Sequence[str], pos: Any) -> Any:
-    from havoc.games.cry_havoc.query import parse_compact as parse
-
-    return parse(words, pos)
+    return (_query or _questions()).parse_compact(words, pos)
 
 
 def is_question(value: object) -> bool:
-    from havoc.games.cry_havoc.query import Query
+    return isinstance(value, (_query or _questions()).Query)
 
-    return isinstance(value, Query)
+
+def _questions() -> Any:
+    """The question module, imported on the first question (not with the package), then kept:
+    every ask reads it (an import statement per call costs a server about a microsecond each)."""
+    global _query
+    from havoc.games.cry_havoc import query
+
+    _query = query
+    return query
+
+
+_query: Any = None
 
 
 def ask_help(lang: str) -> str:

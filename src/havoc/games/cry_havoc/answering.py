@@ -66,8 +66,16 @@ class Job:
     def rname(self, rid: str | None) -> Noun:
         """A Region of the table by its name in the asker's language ("Mgielnia", "Region A")."""
         if self._names is None:
-            # the table's names as named once per table and language (read only here: no copy)
-            self._names = _region_names(tuple(self.pos.regions), self.lang)
+            # the table's names as named once per table and language (read only here: no copy),
+            # kept with the language's texts by the table's own Regions (every question about a
+            # table names its Regions; making the key of the names by ID costs more than naming)
+            regions, kept = self.pos.regions, self.t.kept
+            found = kept.get(id(regions))
+            if found is None or found[0] is not regions:
+                if len(kept) >= _TABLES_KEPT:
+                    kept.clear()
+                found = kept[id(regions)] = (regions, _region_names(tuple(regions), self.lang))
+            self._names = found[1]
         if rid is None:
             return Noun.plain("?")
         return self._names.get(rid) or Noun.plain(rid)
@@ -83,6 +91,9 @@ class Job:
             rule = self.eng.view.rules.get(rid) or self.eng.rs.rules.get(rid)
             out.append(self.t.rule(rule)[0] if rule is not None else rid)
         return "; ".join(out)
+
+
+_TABLES_KEPT = 256  # tables whose Region names a language's texts keep
 
 
 def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
@@ -159,20 +170,29 @@ def _finish(
         words: worked out when the answer is shown or serialised (:class:`LateAnswer`)."""
         results = cited()
         failed = [x for x in results if x[0].passed is False]
-        shown = failed if failed else results
-        t, amendments = job.t, job.eng.view.amendments
-        decisions = [decision(t, amendments, r, n) for r, _, n in shown]
-        hint = next((d.hint for d in decisions if d.hint), None)
+        t, eng = job.t, job.eng
+        amendments = eng.view.amendments
+        hint = None
         fixes: list[str] = []
-        for r, c, _ in failed:
-            fixes.extend(_fixes(job, r, c))
+        if failed:
+            decisions = [decision(t, amendments, r, n) for r, _, n in failed]
+            for d in decisions:  # only a rule that said no gives its hint
+                if d.hint:
+                    hint = d.hint
+                    break
+            for r, c, _ in failed:
+                fixes.extend(_fixes(job, r, c))
+            if len(fixes) > 1:
+                fixes = list(dict.fromkeys(fixes))
+        else:
+            decisions = [decision(t, amendments, r, n) for r, _, n in results]
         for rid in unless:
-            rule = job.eng.view.rules.get(rid) or job.eng.rs.rules.get(rid)
+            rule = eng.view.rules.get(rid) or eng.rs.rules.get(rid)
             if rule is not None:
                 exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
                 exception.specific = True  # its text is what the player checks the card against
                 decisions.append(exception)
-        return decisions, hint, list(dict.fromkeys(fixes)), deciding_overlay(job.eng.rs, decisions)
+        return decisions, hint, fixes, deciding_overlay(eng.rs, decisions)
 
     return late_answer(job.q.kind, question, verdict, figs, job.lang, unless, citations)
 

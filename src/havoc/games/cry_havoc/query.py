@@ -24,7 +24,7 @@ from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.markup import is_id
 from havoc.record import field, record
-from havoc.spec import MAX_INT, KeySet, Reader, Spec, _is_ldict, suggest
+from havoc.spec import MAX_INT, Invalid, Reader, Spec, _is_ldict, suggest
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
@@ -265,50 +265,19 @@ def _query(kind: str, faction: str | None, d: dict[str, Any], name: str) -> Quer
 
 def _read_plain(data: Any) -> dict[str, Any] | None:
     """What the Reader gives for a plain mapping (JSON, the compact words) whose every field is
-    plainly right, as most questions are, read without the Reader's bookkeeping; None when any
-    field is not (the Reader then says what is wrong, and where)."""
-    found = _plain(data, QTOP)
-    return None if found is _NOT_PLAIN else found
+    right, as most questions are: the format's compiled quick check (the Reader's own first try),
+    without the Reader; None when it refuses any field (the Reader then says what is wrong, and
+    where)."""
+    if data.__class__ is not dict:  # a file's question keeps its lines for the Reader
+        return None
+    try:
+        found: dict[str, Any] = _QUICK_QUESTION(data)
+    except Invalid:
+        return None
+    return found
 
 
-_NOT_PLAIN: Final = object()
-
-
-def _plain(value: Any, spec: Spec) -> Any:
-    """``value`` as the Reader reads it when it is plainly right for ``spec``, else _NOT_PLAIN."""
-    kind, cls = spec.kind, value.__class__
-    if kind == "enum":
-        return value if cls is str and value in spec.choices else _NOT_PLAIN
-    if kind == "id":
-        return value if cls is str and is_id(value) else _NOT_PLAIN
-    if kind == "int":
-        ok = cls is int and value <= MAX_INT and (spec.minimum is None or value >= spec.minimum)
-        return value if ok else _NOT_PLAIN
-    if kind == "bool":
-        return value if cls is bool else _NOT_PLAIN
-    if kind == "list" and cls is list and spec.item is not None:
-        items = [_plain(v, spec.item) for v in value]
-        return _NOT_PLAIN if _NOT_PLAIN in items else items
-    if kind == "map" and cls is dict and spec.item is not None and isinstance(spec.keys, KeySet):
-        out = {}
-        for key, item in value.items():
-            got = _plain(item, spec.item) if key.__class__ is str and key in spec.keys.names else _NOT_PLAIN
-            if got is _NOT_PLAIN:
-                return got
-            out[key] = got
-        return out
-    if kind == "object" and cls is dict and spec.fields is not None:
-        if any(key not in value for key in spec.required):
-            return _NOT_PLAIN
-        out = {}
-        for key, item in value.items():
-            field_spec = spec.fields.get(key)
-            got = _NOT_PLAIN if field_spec is None else _plain(item, field_spec)
-            if got is _NOT_PLAIN:
-                return got
-            out[key] = got
-        return out
-    return _NOT_PLAIN
+_QUICK_QUESTION: Final = QTOP.quick()
 
 
 def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, faction: str, line: Any) -> None:
@@ -320,9 +289,9 @@ def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, factio
     Recruiting more than the Reserve holds stays a rules "no": the book itself says a
     Reserve is limited and an empty one allows no Recruit (glossary, "Rezerwa").
     """
-    units = d.get("units")
-    if units is None:
+    if _counts_fit(d, pos, kind, faction):
         return
+    units = d["units"]
     if kind in ("move", "retreat") and "from" in d:
         have = pos.regions[d["from"]].units.get(faction, 0)
         if units > have:
@@ -359,6 +328,18 @@ def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, factio
             )
 
 
+def _counts_fit(d: dict[str, Any], pos: Position, kind: str, faction: str) -> bool:
+    """The count a question gives fits the table (see :func:`_check_counts`)."""
+    units = d.get("units")
+    if units is None:
+        return True
+    if kind in ("move", "retreat") and "from" in d:
+        return bool(units <= pos.regions[d["from"]].units.get(faction, 0))
+    if kind == "prisoners":
+        return bool(units <= pos.held_by_others(faction))
+    return True
+
+
 def parse_query_text(text: str, pos: Position, name: str = "query") -> Query:
     from havoc.yamlio import YamlError, loads
 
@@ -392,6 +373,9 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
         raise InputError(
             [Problem(name, None, ui("no question given; e.g. `move humans from=foglands to=scorch units=2`", _ml()))]
         )
+    quick = _quick_compact(words, pos, name)
+    if quick is not None:
+        return quick
     data: dict[str, Any] = {}
     problems: list[Problem] = []
     kind, rest = words[0], list(words[1:])
@@ -452,6 +436,62 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
     if problems:
         raise InputError(problems)
     return parse_query(data, pos, name)
+
+
+_QUICK_REGIONS: Final = frozenset({"from", "to", "region"})
+_QUICK_COUNTS: Final = frozenset({"units", "points"})  # whole numbers from 0 (QFIELDS)
+_KIND_SET: Final = frozenset(KINDS)
+_FACTION_SET: Final = frozenset(FACTIONS)
+
+
+def _quick_compact(words: Sequence[str], pos: Position, name: str) -> Query | None:
+    """The common compact question (a kind, the asking faction, Regions of the table, counts)
+    read straight to its Query, as the full reading reads it; None for any other shape and for
+    anything wrong, which the full reading then reads and words as it always did."""
+    kind = words[0]
+    if kind.__class__ is not str or kind not in _KIND_SET:
+        return None
+    declared = registry.get(kind)
+    if declared is None:
+        return None
+    d: dict[str, Any] = {"ask": kind}
+    regions = pos.regions
+    for word in words[1:]:
+        if word.__class__ is not str:
+            return None
+        key, eq, raw = word.partition("=")
+        if not eq:
+            if word in _FACTION_SET and "faction" not in d:
+                d["faction"] = word
+                continue
+            return None
+        if key in _QUICK_COUNTS:
+            try:
+                value = int(raw)
+            except ValueError:
+                return None
+            if value < 0 or value > MAX_INT:
+                return None
+            d[key] = value
+        elif key in _QUICK_REGIONS:
+            if raw not in regions or not is_id(raw):
+                return None
+            d[key] = raw
+        else:
+            return None
+    for key in declared.needs:
+        if key not in d:
+            return None
+    faction = d.get("faction", pos.turn)
+    if faction is None:
+        if not declared.no_actor:
+            return None
+    elif (faction not in pos.players and faction != "trogs") or not _counts_fit(d, pos, kind, faction):
+        return None
+    frm = d.get("from")
+    if frm is not None and frm == d.get("to"):
+        return None
+    return _query(kind, faction, d, name)
 
 
 def _word_value(raw: str, spec: Spec) -> Any:
