@@ -219,13 +219,16 @@ def test_connections_past_the_cap_are_refused_at_once(tmp_path: Path) -> None:
     assert sum(a == b"<still open>" for a in over) == 100
 
 
-def test_a_trickled_body_is_cut(server: Server) -> None:
+@pytest.mark.parametrize("with_head", [0, 40], ids=["head-alone", "head-and-some-body"])
+def test_a_trickled_body_is_cut(server: Server, with_head: int) -> None:
+    """The body's deadline holds whether the head came alone or with the start of the body."""
     body = json.dumps({"position": LEAVE, "question": "legal"}).encode()
     head = b"POST /api/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(
         body
     )
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-        s.sendall(head)
+        s.sendall(head + body[:with_head])
+        body = body[with_head:]
         t0 = time.perf_counter()
         s.settimeout(0.1)
         got = b""
@@ -311,3 +314,60 @@ def test_the_head_limit_is_16_kib(server: Server, size: int, status: bytes) -> N
         s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: " + b"a" * size + b"\r\n\r\n")
         answer = _read_all(s)
     assert answer.startswith(b"HTTP/1.1 " + status), answer[:60]
+
+
+class _Transport:
+    """Enough of a socket transport for the protocol: what it writes is kept."""
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.closing = False
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return {"sockname": ("127.0.0.1", 8000), "peername": ("127.0.0.1", 5555)}.get(name, default)
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("sent", "deadline"),
+    [(0, "body"), (40, "body"), (100, "")],
+    ids=["head-alone", "head-and-some-body", "whole-request"],
+)
+def test_the_body_deadline_runs_while_the_body_is_coming(sent: int, deadline: str) -> None:
+    """A body not all here when its headers end has its deadline armed; a request that arrives
+    whole leaves no timer behind (it is being answered)."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from havoc.server.limits import GuardedProtocol
+
+    async def app(scope: object, receive: object, send: object) -> None:
+        return None
+
+    loop = asyncio.new_event_loop()
+    try:
+        config = Config(app=app, http=GuardedProtocol, lifespan="off", log_level="error")
+        protocol = GuardedProtocol(config=config, server_state=ServerState(), app_state={}, _loop=loop)
+        protocol.connection_made(_Transport())  # type: ignore[arg-type]
+        assert protocol._deadline_for == "head"
+        head = b"POST /api/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+        protocol.data_received(head + b" " * sent)
+        assert protocol._deadline_for == deadline
+        assert (protocol._deadline is not None) == bool(deadline)
+        loop.run_until_complete(asyncio.sleep(0))  # the application's task runs (and ends)
+    finally:
+        loop.close()

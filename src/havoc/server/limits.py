@@ -101,6 +101,14 @@ class GuardedProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        self._receive(data)
+        if self._state == "body" and not self.transport.is_closing():
+            # the body is still coming: its deadline runs from the end of the headers (armed
+            # here rather than at the headers' end, so a request that arrives whole, as most do,
+            # neither arms nor cancels a timer)
+            self._arm("body", LIMITS.body_seconds)
+
+    def _receive(self, data: bytes) -> None:
         if self._state not in ("idle", "head"):
             super().data_received(data)
             return
@@ -132,8 +140,7 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         super().on_headers_complete()
-        self._state = "body"
-        self._arm("body", LIMITS.body_seconds)
+        self._state = "body"  # its deadline: see data_received
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
