@@ -16,6 +16,7 @@ MODULES = [
     "bench_startup",
     "bench_ask",
     "bench_serve",
+    "bench_serve_parts",
     "bench_site",
     "bench_sheet",
     "bench_search",
