@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -27,6 +28,7 @@ MB = 1024 * 1024
 RUNNER = """
 import sys, uvicorn
 from pathlib import Path
+from typing import Any
 from havoc.server import create_app, limits
 limits.LIMITS = limits.Limits(
     head_seconds=float(sys.argv[3]), body_seconds=float(sys.argv[3]), connections=int(sys.argv[4])
@@ -369,5 +371,48 @@ def test_the_body_deadline_runs_while_the_body_is_coming(sent: int, deadline: st
         assert protocol._deadline_for == deadline
         assert (protocol._deadline is not None) == bool(deadline)
         loop.run_until_complete(asyncio.sleep(0))  # the application's task runs (and ends)
+    finally:
+        loop.close()
+
+
+@pytest.mark.parametrize(
+    ("sent", "deadline"),
+    [(b"", ""), (b"GET /api/he", "head"), (b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n", "")],
+    ids=["nothing-yet", "part-of-a-head", "a-whole-request"],
+)
+def test_a_kept_alive_connections_next_head_has_its_deadline_from_the_answer(sent: bytes, deadline: str) -> None:
+    """After an answer, a connection that sends nothing is closed by the keep-alive timer (no
+    other timer runs); part of a head arms the head deadline, counted from the answer."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from havoc.server.limits import LIMITS, GuardedProtocol
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    loop = asyncio.new_event_loop()
+    try:
+        config = Config(app=app, http=GuardedProtocol, lifespan="off", log_level="error", timeout_keep_alive=5)
+        protocol = GuardedProtocol(config=config, server_state=ServerState(), app_state={}, _loop=loop)
+        transport = _Transport()
+        protocol.connection_made(transport)  # type: ignore[arg-type]
+        protocol.data_received(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        loop.run_until_complete(asyncio.sleep(0.01))  # answered
+        assert transport.written and transport.written[0].startswith(b"HTTP/1.1 200")
+        answered = loop.time()
+        assert protocol.timeout_keep_alive_task is not None
+        assert protocol._deadline is None
+        if sent:
+            protocol.data_received(sent)
+        assert protocol._deadline_for == deadline
+        if deadline:
+            assert protocol._deadline is not None
+            assert protocol._deadline.when() == pytest.approx(answered + LIMITS.head_seconds, abs=0.05)
+        else:
+            assert protocol._deadline is None
+        loop.run_until_complete(asyncio.sleep(0.01))
+        protocol.connection_lost(None)
     finally:
         loop.close()

@@ -88,6 +88,10 @@ class GuardedProtocol(HttpToolsProtocol):
         self._deadline_for = ""  # "head" or "body"
         self._state = "idle"
         self._head_bytes = 0  # bytes received while the head is not complete
+        # a kept-alive connection's next head: its deadline runs from this loop time, and is armed
+        # only if bytes come that leave a head unfinished (uvicorn's shorter keep-alive timer
+        # closes a connection that sends nothing; see on_response_complete)
+        self._head_since: float | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -102,11 +106,18 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def data_received(self, data: bytes) -> None:
         self._receive(data)
-        if self._state == "body" and not self.transport.is_closing():
+        since, self._head_since = self._head_since, None
+        if self.transport.is_closing():
+            return
+        if self._state == "body":
             # the body is still coming: its deadline runs from the end of the headers (armed
             # here rather than at the headers' end, so a request that arrives whole, as most do,
             # neither arms nor cancels a timer)
             self._arm("body", LIMITS.body_seconds)
+        elif since is not None and self._state in ("idle", "head") and self._deadline is None:
+            # part of the next request's head: its deadline, from the previous answer
+            self._deadline_for = "head"
+            self._deadline = self.loop.call_at(since + LIMITS.head_seconds, self._expired)
 
     def _receive(self, data: bytes) -> None:
         if self._state not in ("idle", "head"):
@@ -135,8 +146,8 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._state = "head"
-        if self._deadline is None:  # a request pipelined behind another: its own head deadline
-            self._arm("head", LIMITS.head_seconds)
+        if self._deadline is None and self._head_since is None:
+            self._arm("head", LIMITS.head_seconds)  # a request pipelined behind another: its own
 
     def on_headers_complete(self) -> None:
         super().on_headers_complete()
@@ -146,6 +157,7 @@ class GuardedProtocol(HttpToolsProtocol):
         super().on_message_complete()
         self._state = "done"
         self._head_bytes = 0
+        self._head_since = None  # a request pipelined behind this one has a deadline of its own
         self._cancel()
 
     def on_response_complete(self) -> None:
@@ -154,8 +166,17 @@ class GuardedProtocol(HttpToolsProtocol):
             return
         if self._state == "done":
             self._state = "idle"
-        if self._state in ("idle", "head"):
+        if self._state == "idle" and self.timeout_keep_alive_task is not None and self._lazy_head:
+            # waiting for the next request: uvicorn's keep-alive timer closes the connection if
+            # nothing comes, before the head deadline would; that deadline is armed only if part
+            # of a head comes (data_received), so a request that arrives whole arms no timer
+            self._head_since = self.loop.time()
+        elif self._state in ("idle", "head"):
             self._arm("head", LIMITS.head_seconds)  # the next request's head, from now
+
+    @property
+    def _lazy_head(self) -> bool:
+        return bool(self.timeout_keep_alive <= LIMITS.head_seconds)
 
     def shutdown(self) -> None:
         """Stopping: a client still sending its request is told so (503) and cut now, rather than
