@@ -251,10 +251,14 @@ WORKER_MARK = "\n@@havoc-docs-language "
 
 
 def worker(spec: str) -> int:
-    """Build several languages one after the other in this process (``python -m havoc.commands.docs``)."""
-    import contextlib
+    """Build several languages in this process (``python -m havoc.commands.docs``).
+
+    Sphinx, its extensions and havoc are imported once; then, where the system can fork and has
+    more than one CPU, one child per language builds it at the same time as the others (a
+    maintainer waits the longest language, not the sum). Otherwise the languages are built one
+    after the other. Each language's status and printed output follow a :data:`WORKER_MARK` line.
+    """
     import gc
-    import io
 
     # A rebuild loads each language's whole saved environment, then makes few new objects; at
     # Python's default thresholds the collector still walks that environment again and again
@@ -262,16 +266,81 @@ def worker(spec: str) -> int:
     # garbage is still collected, in fewer and larger passes.
     gc.set_threshold(50_000, 20, 20)
 
+    langs: dict[str, list[str]] = json.loads(spec)
+    if len(langs) > 1 and hasattr(os, "fork") and (os.cpu_count() or 1) > 1:
+        _preload()
+        chunks = _fork_languages(langs)
+    else:
+        chunks = {lang: _build_language(lang, args) for lang, args in langs.items()}
+    for lang in langs:
+        sys.stdout.write(chunks[lang])
+    return 0
+
+
+def _build_language(lang: str, args: list[str]) -> str:
+    """Build one language in this process; its :data:`WORKER_MARK` line and printed output."""
+    import io
+    import traceback
+
     import sphinx.locale
     from sphinx.cmd.build import build_main
 
-    for lang, args in json.loads(spec).items():
-        sphinx.locale.translators.clear()  # Sphinx keeps the last language's translations process-wide
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+    sphinx.locale.translators.clear()  # Sphinx keeps the last language's translations process-wide
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+        try:
             code = build_main(args)
-        sys.stdout.write(f"{WORKER_MARK}{lang} {code}\n{buf.getvalue()}")
-    return 0
+        except BaseException:  # reported as this language's failure, never lost
+            traceback.print_exc(file=buf)
+            code = 2
+    return f"{WORKER_MARK}{lang} {code}\n{buf.getvalue()}"
+
+
+def _preload() -> None:
+    """Import what every language's build imports, once, before the children are forked (so
+    each child starts with them loaded). Only imports: no build state, and no thread is started."""
+    import importlib
+
+    for name in ("sphinx.cmd.build", "sphinx.application", "sphinx.builders.html", "myst_parser", "furo"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    importlib.import_module("havoc.sphinxext")
+
+
+def _fork_languages(langs: dict[str, list[str]]) -> dict[str, str]:
+    """Build each language in a forked child at once; each child's report, or a failure for a
+    child that died without one. The children write the havoc cache only through atomic
+    replaces (:func:`havoc.cache.put`), so two of them storing an entry cannot tear it."""
+    children: dict[str, tuple[int, int]] = {}
+    for lang, args in langs.items():
+        read_end, write_end = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: build, send the report, leave without running the parent's exit code
+            status = 1
+            try:
+                os.close(read_end)
+                for _, (_, other) in children.items():
+                    os.close(other)
+                report = _build_language(lang, args).encode("utf-8", "surrogateescape")
+                with os.fdopen(write_end, "wb") as fh:
+                    fh.write(report)
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write_end)
+        children[lang] = (pid, read_end)
+    chunks = {}
+    for lang, (pid, read_end) in children.items():
+        with os.fdopen(read_end, "rb") as fh:
+            data = fh.read().decode("utf-8", "replace")
+        _, wait_status = os.waitpid(pid, 0)
+        code = os.waitstatus_to_exitcode(wait_status)
+        if not data.startswith(WORKER_MARK):
+            data = f"{WORKER_MARK}{lang} {code or 1}\nthe {lang} build stopped without a report (exit {code})\n{data}"
+        chunks[lang] = data
+    return chunks
 
 
 def write_root(out: Path, title: str | None = None) -> Path:
