@@ -222,6 +222,54 @@ def test_missing_polish_page_text_fails_the_build(mini_env: tuple[Path, Path], t
     assert "no pl translation of 'A sentence nobody translated.' in site.po" in results[0].output
 
 
+@pytest.mark.parametrize("cpus", [2, 1], ids=["forked", "one-after-the-other"])
+def test_a_language_failing_in_a_rebuild_is_reported_and_the_other_is_built(
+    mini_site: Site, mini_env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, cpus: int
+) -> None:
+    """Both languages rebuilt by one worker (a forked child each with 2+ CPUs, one after the other
+    with one): the language that fails is reported failed with its warnings and keeps its previous
+    site; the other language is built."""
+    from havoc.commands import docs
+
+    source, _rules = mini_env
+    script = (
+        f"import os, sys; os.cpu_count = lambda: {cpus}; "
+        "from havoc.commands.docs import worker; sys.exit(worker(sys.argv[1]))"
+    )
+    real_run = subprocess.run
+    workers = []
+
+    def run(cmd: list[str], **kwargs: object) -> object:
+        if cmd[1:3] == ["-m", "havoc.commands.docs"]:
+            workers.append(cmd)
+            cmd = [cmd[0], "-c", script, *cmd[3:]]
+        return real_run(cmd, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(docs.subprocess, "run", run)
+    path = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("discard the rest to your", "throw the rest onto your"),
+        encoding="utf-8",
+    )
+    po = source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Nikt nie wychodzi."', 'msgstr ""'), encoding="utf-8")
+    before = {name: mini_site.page("pl", name) for name in mini_site.pages("pl")}
+    results = {
+        r.lang: r
+        for r in build_languages(
+            ["en", "pl"], mini_site.out, mini_site.doctrees, "mini", mini_site.out / "no-sheets", source
+        )
+    }
+    assert len(workers) == 1  # both languages in the one worker
+    assert results["en"].code == 0, results["en"].output
+    assert "throw the rest onto your" in mini_site.page("en", "rules/draw.html")
+    assert results["pl"].code != 0
+    assert "no pl translation of [solo-no-leave:text]" in results["pl"].output
+    assert "solo-no-leave" not in results["en"].output
+    assert {name: mini_site.page("pl", name) for name in mini_site.pages("pl")} == before
+    assert (mini_site.doctrees / "pl" / "havoc-build-failed").exists()
+
+
 def test_editing_a_rule_text_rereads_only_its_page(mini_site: Site) -> None:
     path = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
     path.write_text(
