@@ -124,7 +124,10 @@ def build_languages(
     fresh = {
         lang: clean or marker[lang].exists() or not (doctrees / lang / "environment.pickle").exists() for lang in langs
     }
-    staging = {lang: _stage(out, lang) for lang in langs}
+    together = len(langs) > 1 and not any(fresh.values())
+    # In one worker, each language's build brings its own staging folder up to date (at the same
+    # time as the other language's, where the worker forks)
+    staging = {lang: _stage_path(out, lang) if together else _stage(out, lang) for lang in langs}
     commands = {
         lang: [
             c
@@ -134,8 +137,8 @@ def build_languages(
         for lang in langs
     }
     outputs: dict[str, tuple[int, str, float]] = {}
-    if len(langs) > 1 and not any(fresh.values()):
-        args = [json.dumps({lang: cmd[3:] for lang, cmd in commands.items()})]
+    if together:
+        args = [json.dumps({lang: [str(out), *cmd[3:]] for lang, cmd in commands.items()})]
         proc = subprocess.run(
             [sys.executable, "-m", "havoc.commands.docs", *args], capture_output=True, text=True, check=False
         )
@@ -183,7 +186,7 @@ def _stage(out: Path, lang: str) -> Path:
     what changed). Always the same name, so Sphinx sees the same output folder from build to
     build; kept between builds (it holds the site as it was before the last one), so only the
     files that differ from the live site are copied, not the whole site every time."""
-    stage = out / f".building-{lang}"
+    stage = _stage_path(out, lang)
     live = out / lang
     if not live.is_dir():
         shutil.rmtree(stage, ignore_errors=True)
@@ -198,6 +201,10 @@ def _stage(out: Path, lang: str) -> Path:
     shutil.rmtree(stage, ignore_errors=True)
     shutil.copytree(live, stage, symlinks=True)
     return stage
+
+
+def _stage_path(out: Path, lang: str) -> Path:
+    return out / f".building-{lang}"
 
 
 def _sync(source: Path, dest: Path) -> None:
@@ -268,7 +275,7 @@ def worker(spec: str) -> int:
 
     langs: dict[str, list[str]] = json.loads(spec)
     if len(langs) > 1 and hasattr(os, "fork") and (os.cpu_count() or 1) > 1:
-        _preload()
+        _preload(langs)
         chunks = _fork_languages(langs)
     else:
         chunks = {lang: _build_language(lang, args) for lang, args in langs.items()}
@@ -278,7 +285,8 @@ def worker(spec: str) -> int:
 
 
 def _build_language(lang: str, args: list[str]) -> str:
-    """Build one language in this process; its :data:`WORKER_MARK` line and printed output."""
+    """Stage and build one language in this process (``args``: the site folder, then Sphinx's
+    arguments); its :data:`WORKER_MARK` line and printed output."""
     import io
     import traceback
 
@@ -289,22 +297,48 @@ def _build_language(lang: str, args: list[str]) -> str:
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
         try:
-            code = build_main(args)
+            _stage(Path(args[0]), lang)
+            code = build_main(args[1:])
         except BaseException:  # reported as this language's failure, never lost
             traceback.print_exc(file=buf)
             code = 2
     return f"{WORKER_MARK}{lang} {code}\n{buf.getvalue()}"
 
 
-def _preload() -> None:
-    """Import what every language's build imports, once, before the children are forked (so
-    each child starts with them loaded). Only imports: no build state, and no thread is started."""
+def _preload(langs: dict[str, list[str]]) -> None:
+    """Import what every language's build imports, and load the ruleset it shows, once, before
+    the children are forked (each child starts with them loaded, shared until written). No build
+    state and no thread: a failure here is left to the builds, which report it."""
+    import gc
     import importlib
 
-    for name in ("sphinx.cmd.build", "sphinx.application", "sphinx.builders.html", "myst_parser", "furo"):
-        with contextlib.suppress(ImportError):
+    import sphinx.application
+
+    names = [
+        *sphinx.application.builtin_extensions,
+        "sphinx.cmd.build",
+        "sphinx.jinja2glue",
+        "sphinx.ext.intersphinx",
+        "sphinx.ext.mathjax",
+        "myst_parser.sphinx_ext.main",
+        "myst_parser.parsers.sphinx_",
+        "furo",
+        "havoc.sphinxext",
+        "havoc.sphinxext.gamepage",
+    ]
+    for name in names:
+        with contextlib.suppress(Exception):
             importlib.import_module(name)
-    importlib.import_module("havoc.sphinxext")
+    rulesets = {arg.partition("=")[2] for args in langs.values() for arg in args if arg.startswith("havoc_ruleset=")}
+    for name in rulesets:
+        with contextlib.suppress(Exception):
+            from havoc import game
+
+            game.of(rulebook.load(name))
+    # What is loaded so far lives as long as the children: the collector need not walk it in each
+    # of them (which would also copy every page it touches).
+    gc.collect()
+    gc.freeze()
 
 
 def _fork_languages(langs: dict[str, list[str]]) -> dict[str, str]:
