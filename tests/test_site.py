@@ -236,16 +236,16 @@ def test_a_language_failing_in_a_rebuild_is_reported_and_the_other_is_built(
         f"import os, sys; os.cpu_count = lambda: {cpus}; "
         "from havoc.commands.docs import worker; sys.exit(worker(sys.argv[1]))"
     )
-    real_run = subprocess.run
+    real_popen = subprocess.Popen
     workers = []
 
-    def run(cmd: list[str], **kwargs: object) -> object:
+    def popen(cmd: list[str], **kwargs: object) -> object:
         if cmd[1:3] == ["-m", "havoc.commands.docs"]:
             workers.append(cmd)
             cmd = [cmd[0], "-c", script, *cmd[3:]]
-        return real_run(cmd, **kwargs)  # type: ignore[call-overload]
+        return real_popen(cmd, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(docs.subprocess, "run", run)
+    monkeypatch.setattr(docs.subprocess, "Popen", popen)
     path = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
     path.write_text(
         path.read_text(encoding="utf-8").replace("discard the rest to your", "throw the rest onto your"),

@@ -113,13 +113,14 @@ def build_languages(
     """Build the languages; return each one's outcome.
 
     A clean build runs one Sphinx process per language, all at once. An incremental build (every
-    language has its saved environment) runs them one after the other in a single process:
-    starting Python and importing Sphinx costs more than rebuilding the few pages an edit touches.
-    Sphinx reports a page's warnings only when it reads the page, so after a failed build the
-    next one starts afresh: otherwise an unchanged page with a missing translation would pass.
+    language has its saved environment) runs them in a single worker process, which imports
+    Sphinx once (while this process brings the page stubs up to date) and then builds each
+    language in a forked child, all at once (one after the other where it cannot fork or has one
+    CPU): starting Python and importing Sphinx costs more than rebuilding the few pages an edit
+    touches. Sphinx reports a page's warnings only when it reads the page, so after a failed build
+    the next one starts afresh: otherwise an unchanged page with a missing translation would pass.
     """
     started = time.perf_counter()
-    _sync_stubs(source, ruleset)
     marker = {lang: doctrees / lang / "havoc-build-failed" for lang in langs}
     fresh = {
         lang: clean or marker[lang].exists() or not (doctrees / lang / "environment.pickle").exists() for lang in langs
@@ -127,7 +128,7 @@ def build_languages(
     together = len(langs) > 1 and not any(fresh.values())
     # In one worker, each language's build brings its own staging folder up to date (at the same
     # time as the other language's, where the worker forks)
-    staging = {lang: _stage_path(out, lang) if together else _stage(out, lang) for lang in langs}
+    staging = {lang: _stage_path(out, lang) for lang in langs}
     commands = {
         lang: [
             c
@@ -136,18 +137,34 @@ def build_languages(
         ]
         for lang in langs
     }
-    outputs: dict[str, tuple[int, str, float]] = {}
+    worker_proc = None
     if together:
-        args = [json.dumps({lang: [str(out), *cmd[3:]] for lang, cmd in commands.items()})]
-        proc = subprocess.run(
-            [sys.executable, "-m", "havoc.commands.docs", *args], capture_output=True, text=True, check=False
+        spec = json.dumps({lang: [str(out), *cmd[3:]] for lang, cmd in commands.items()})
+        worker_proc = subprocess.Popen(
+            [sys.executable, "-m", "havoc.commands.docs", spec],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
-        for chunk in proc.stdout.split(WORKER_MARK)[1:]:
+    try:
+        _sync_stubs(source, ruleset)
+        if not together:
+            for lang in langs:
+                _stage(out, lang)
+    except BaseException:
+        if worker_proc is not None:
+            worker_proc.communicate("stop\n")  # it builds nothing
+        raise
+    outputs: dict[str, tuple[int, str, float]] = {}
+    if worker_proc is not None:
+        stdout, stderr = worker_proc.communicate("go\n")  # the stubs are current: build
+        for chunk in stdout.split(WORKER_MARK)[1:]:
             head, _, printed = chunk.partition("\n")
             name, status = head.split()
             outputs[name] = (int(status), printed, time.perf_counter() - started)
         for lang in langs:
-            outputs.setdefault(lang, (proc.returncode or 1, proc.stderr, time.perf_counter() - started))
+            outputs.setdefault(lang, (worker_proc.returncode or 1, stderr, time.perf_counter() - started))
     else:
         procs = {
             lang: subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -274,11 +291,14 @@ def worker(spec: str) -> int:
     gc.set_threshold(50_000, 20, 20)
 
     langs: dict[str, list[str]] = json.loads(spec)
-    if len(langs) > 1 and hasattr(os, "fork") and (os.cpu_count() or 1) > 1:
+    forking = len(langs) > 1 and hasattr(os, "fork") and (os.cpu_count() or 1) > 1
+    if forking:
         _preload(langs)
-        chunks = _fork_languages(langs)
     else:
-        chunks = {lang: _build_language(lang, args) for lang, args in langs.items()}
+        import sphinx.cmd.build  # noqa: F401
+    if sys.stdin.readline().strip() != "go":  # the caller could not bring the page stubs up to date
+        return 1
+    chunks = _fork_languages(langs) if forking else {lang: _build_language(lang, args) for lang, args in langs.items()}
     for lang in langs:
         sys.stdout.write(chunks[lang])
     return 0
