@@ -292,19 +292,44 @@ def worker(spec: str) -> int:
 
     langs: dict[str, list[str]] = json.loads(spec)
     forking = len(langs) > 1 and hasattr(os, "fork") and (os.cpu_count() or 1) > 1
+    staged: set[str] = set()
     if forking:
+        # The staging copies (a whole site's after a clean build) are made by children of their
+        # own while this process imports Sphinx; a language whose copy failed is staged (and the
+        # failure reported) by its build.
+        stagers = {lang: _fork(functools.partial(_stage, Path(args[0]), lang)) for lang, args in langs.items()}
         _preload(langs)
+        staged = {lang for lang, pid in stagers.items() if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0}
     else:
         import sphinx.cmd.build  # noqa: F401
     if sys.stdin.readline().strip() != "go":  # the caller could not bring the page stubs up to date
         return 1
-    chunks = _fork_languages(langs) if forking else {lang: _build_language(lang, args) for lang, args in langs.items()}
+    chunks = (
+        _fork_languages(langs, staged)
+        if forking
+        else {lang: _build_language(lang, args) for lang, args in langs.items()}
+    )
     for lang in langs:
         sys.stdout.write(chunks[lang])
     return 0
 
 
-def _build_language(lang: str, args: list[str]) -> str:
+def _fork(task: Any) -> int:
+    """Run ``task()`` in a forked child; its process id (it exits 0 when the task returned)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            task()
+            status = 0
+        finally:
+            os._exit(status)
+    return pid
+
+
+def _build_language(lang: str, args: list[str], staged: bool = False) -> str:
     """Stage and build one language in this process (``args``: the site folder, then Sphinx's
     arguments); its :data:`WORKER_MARK` line and printed output."""
     import io
@@ -317,7 +342,8 @@ def _build_language(lang: str, args: list[str]) -> str:
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
         try:
-            _stage(Path(args[0]), lang)
+            if not staged:
+                _stage(Path(args[0]), lang)
             code = build_main(args[1:])
         except BaseException:  # reported as this language's failure, never lost
             traceback.print_exc(file=buf)
@@ -361,7 +387,7 @@ def _preload(langs: dict[str, list[str]]) -> None:
     gc.freeze()
 
 
-def _fork_languages(langs: dict[str, list[str]]) -> dict[str, str]:
+def _fork_languages(langs: dict[str, list[str]], staged: set[str]) -> dict[str, str]:
     """Build each language in a forked child at once; each child's report, or a failure for a
     child that died without one. The children write the havoc cache only through atomic
     replaces (:func:`havoc.cache.put`), so two of them storing an entry cannot tear it."""
@@ -377,7 +403,7 @@ def _fork_languages(langs: dict[str, list[str]]) -> dict[str, str]:
                 os.close(read_end)
                 for _, (_, other) in children.items():
                     os.close(other)
-                report = _build_language(lang, args).encode("utf-8", "surrogateescape")
+                report = _build_language(lang, args, lang in staged).encode("utf-8", "surrogateescape")
                 with os.fdopen(write_end, "wb") as fh:
                     fh.write(report)
                 status = 0
