@@ -275,16 +275,16 @@ def _legal_lists() -> list[str]:
 def test_the_legal_actions_list_is_the_same_with_its_probes_as_generated_functions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from havoc.games.cry_havoc.kinds import legal
+    from havoc.games.cry_havoc import subsets
 
     monkeypatch.setattr(engine_module, "_engines", {})
     monkeypatch.setattr(engine_module, "_CLOSURE_USES", 10**9)  # the probes' loops over closures
     closures = _legal_lists()
-    assert not any(c.yes or c.verdicts for c in legal._chosen.values() if c.eng in engine_module._engines.values())
+    assert not any(c.yes or c.programs for c in subsets._subsets.values() if c.eng in engine_module._engines.values())
     monkeypatch.setattr(engine_module, "_engines", {})
     monkeypatch.setattr(engine_module, "_CLOSURE_USES", 0)  # one generated function per probe from the first
     functions = _legal_lists()
-    made = [c for c in legal._chosen.values() if c.eng in engine_module._engines.values()]
-    assert any(c.yes for c in made) and any(c.verdicts for c in made)
+    made = [c for c in subsets._subsets.values() if c.eng in engine_module._engines.values()]
+    assert any(c.yes for c in made) and any(c.programs for c in made)
     assert len(functions) >= 16 and any("✓" in text for text in functions) and any("✗" in text for text in functions)
     assert functions == closures

@@ -5,17 +5,16 @@ from __future__ import annotations
 from operator import attrgetter
 
 from havoc import record
-from havoc.errors import HavocError
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.answering import Job, finish, passes
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind, all_kinds
 from havoc.games.cry_havoc.position import Position
 from havoc.games.cry_havoc.query import Query
+from havoc.games.cry_havoc.subsets import Subset, _subsets, subset
 from havoc.games.cry_havoc.ui import kind_label, ui
 from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, holds_source, merge_figures, rules_source
-from havoc.interpreter.expr import ExprError, rule_error
+from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
 
 # the question's fields but its mappings (a question with any of those is not kept)
 _MAPPINGS = ("objectives", "card_units")
@@ -64,124 +63,34 @@ def probe_query(job: Job, kind: str, **changes: Any) -> Query:
     return found
 
 
-class _Choice:
-    """The rules of a kind a probe (or a Battle step) reads, worked out once per engine: in
-    reading order, as a set for ``only=``, and those that can say no (a requirement); once the
-    kind is asked often (its checks compiled as functions), each of the two loops as one
-    generated function (for a context with an empty fact cache, and for any)."""
-
-    __slots__ = ("contains", "eng", "judges", "rules", "verdicts", "yes")
-
-    def __init__(self, eng: Engine, rules: tuple[CompiledRule, ...]) -> None:
-        self.eng = eng
-        self.rules = rules
-        self.contains = frozenset(rules).__contains__
-        self.judges = tuple(cr for cr in rules if cr.rule.check is not None and cr.rule.check.requires is not None)
-        self.verdicts: tuple[Callable[[Context], list[RuleResult]], ...] | None = None  # evaluate's loop
-        self.yes: tuple[Callable[[Context], bool], ...] | None = None  # holds' loop
-
-    def program_verdicts(self) -> tuple[Callable[[Context], list[RuleResult]], ...] | None:
-        """:meth:`Engine.evaluate` over these rules as one function (:func:`rules_source`)."""
-        found = self.verdicts
-        if found is None:
-            eng = self.eng
-            try:
-                found = tuple(rules_source(list(self.rules), eng.param, eng.resolve, f) for f in (True, False))
-            except (SyntaxError, RecursionError, MemoryError):
-                found = ()  # too deeply nested for Python: the engine's loop
-            self.verdicts = found
-        return found
-
-    def program_yes(self) -> tuple[Callable[[Context], bool], ...] | None:
-        """:func:`holds` over these rules as one function (:func:`holds_source`)."""
-        found = self.yes
-        if found is None:
-            eng = self.eng
-            try:
-                found = tuple(holds_source(self.judges, eng.param, eng.resolve, f) for f in (True, False))
-            except (SyntaxError, RecursionError, MemoryError):
-                found = ()
-            self.yes = found
-        return found
-
-
-# by engine (its identity: engines are kept for the process, see havoc.interpreter.engine.engine), kind and key
-_chosen: dict[tuple[Engine, str, Any], _Choice] = {}
-
-
-def _choose(eng: Engine, kind: str, key: Any, test: Callable[[], Callable[[CompiledRule], bool]]) -> _Choice:
-    k = (eng, kind, key)
-    found = _chosen.get(k)
-    if found is None:
-        pick = test()
-        found = _chosen[k] = _Choice(eng, tuple(cr for cr in eng.rules_for(kind) if pick(cr)))
-    return found
-
-
-def chosen(
-    eng: Engine, kind: str, key: Any, test: Callable[[], Callable[[CompiledRule], bool]]
-) -> Callable[[CompiledRule], bool]:
-    """``only=`` for :meth:`Engine.evaluate`: the rules of ``kind`` that ``test()`` picks, as a set
-    lookup worked out once per engine, kind and ``key`` (what the test depends on) instead of a
-    test per rule on every call; a rule's needs and figure names never change."""
-    return _choose(eng, kind, key, test).contains
-
-
 def verdicts(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[str]) -> list[RuleResult]:
     """``eng.evaluate(kind, ctx, only=picked(eng, kind, how, bound))``: the same results, by one
-    generated function once the kind is asked often (its checks are compiled as functions)."""
-    choice = _chosen.get((eng, kind, (how, bound))) or _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
-    if kind in eng.by_kind:
-        programs = choice.verdicts if choice.verdicts is not None else choice.program_verdicts()
-        if programs:
-            return programs[0](ctx) if not ctx.cache else programs[1](ctx)
-    return eng.evaluate(kind, ctx, only=choice.contains)
+    generated function once the kind is asked often (:meth:`Subset.evaluate`)."""
+    s = _subsets.get((eng, kind, (how, bound))) or _subset(eng, kind, how, bound)
+    programs = s.programs
+    if programs:  # made: what s.evaluate would call, without the call (a report asks this often)
+        return programs[0](ctx) if not ctx.cache else programs[1](ctx)
+    return s.evaluate(ctx)
 
 
 def holds(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[str]) -> bool:
     """Whether no rule of ``kind`` picked by ``how`` and ``bound`` (see :func:`picked`) says no in
-    ``ctx``: the verdict of :meth:`Engine.evaluate` for a probe that needs nothing more.
-
-    Only the rules with a requirement can say no, so only they are checked, in reading order
-    (``applies-if``, then ``requires``; a figure the requirement reads is worked out when read,
-    and a check that fails to evaluate is the rule's located error, as in :meth:`Engine.evaluate`);
-    nothing is recorded and the first rule that says no ends it: a candidate Region, deck or
-    Skill of the legal-actions list is a yes or a no. Once the kind is asked often, the loop is
-    one generated function (:func:`holds_source`).
-    """
-    choice = _chosen.get((eng, kind, (how, bound))) or _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
-    if kind not in eng.by_kind:
-        eng.rules_for(kind)  # counts the question, as evaluate does (the checks are compiled as functions after a few)
-    else:
-        programs = choice.yes if choice.yes is not None else choice.program_yes()
-        if programs:
-            return programs[0](ctx) if not ctx.cache else programs[1](ctx)
-    ctx.used = {}
-    for cr in choice.judges:
-        ctx.figs = {}
-        ctx.fig_src = cr.figures
-        try:
-            applies = cr.applies
-            if applies is not None and not applies(ctx):
-                continue
-            if not cr.requires(ctx):  # type: ignore[misc]  # judges have a requirement
-                return False
-        except HavocError:
-            raise
-        except (ExprError, TypeError, ValueError, ArithmeticError) as exc:
-            raise rule_error(cr.rule.loc.file, cr.rule.loc.line, cr.rule.id, exc) from None
-    return True
+    ``ctx``: the verdict of :meth:`Engine.evaluate` for a probe that needs nothing more, with
+    nothing recorded (:meth:`Subset.holds`): a candidate Region, deck or Skill of the
+    legal-actions list is a yes or a no."""
+    s = _subsets.get((eng, kind, (how, bound))) or _subset(eng, kind, how, bound)
+    programs = s.yes
+    if programs:  # made: what s.holds would call, without the call (a report asks this often)
+        return programs[0](ctx) if not ctx.cache else programs[1](ctx)
+    return s.holds(ctx)
 
 
 def judge(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Callable[[Context], bool]:
     """:func:`holds` for ``kind``, ``how`` and ``bound`` as one callable, for new contexts (an
-    empty fact cache), worked out once for a probe's candidates: the generated function itself
-    once the kind is asked often."""
+    empty fact cache), worked out once for a probe's candidates (:meth:`Subset.judge`) once the
+    kind is asked often; until then each call is a :func:`holds` (which counts the question)."""
     if kind in eng.by_kind:
-        choice = _chosen.get((eng, kind, (how, bound))) or _choose(eng, kind, (how, bound), lambda: _TESTS[how](bound))
-        programs = choice.yes if choice.yes is not None else choice.program_yes()
-        if programs:
-            return programs[0]
+        return (_subsets.get((eng, kind, (how, bound))) or _subset(eng, kind, how, bound)).judge()
     return lambda ctx: holds(eng, kind, ctx, how, bound)
 
 
@@ -202,9 +111,15 @@ def which(
 
 
 def picked(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
-    """The rules of ``kind`` whose needs are within ``bound`` (``how`` = "fits": any; "detail":
-    only those that need something; "enters": those that need "to"), by :func:`chosen`."""
-    return chosen(eng, kind, (how, bound), lambda: _TESTS[how](bound))
+    """``only=`` for :meth:`Engine.evaluate`: the rules of ``kind`` whose needs are within ``bound``
+    (``how`` = "fits": any; "detail": only those that need something; "enters": those that need
+    "to"), as a set lookup worked out once per engine (:func:`~havoc.games.cry_havoc.subsets.subset`)."""
+    return _subset(eng, kind, how, bound).only
+
+
+def _subset(eng: Engine, kind: str, how: str, bound: frozenset[str]) -> Subset:
+    """The rules of ``kind`` that ``how`` and ``bound`` pick (see :func:`picked`), once per engine."""
+    return subset(eng, kind, (how, bound), lambda: _TESTS[how](bound))
 
 
 def fits(bound: frozenset[str]) -> Callable[[CompiledRule], bool]:
