@@ -298,15 +298,7 @@ def rules_source(
             gen.emit("ctx.used = used")
             gen.emit("ctx.figs = figs")
             gen.emit(f"ctx.fig_src = {figures}")
-        gen.emit("try:")
-        depth = gen.depth
-        gen.depth += 1
-        known = None
-        if check.applies_if is not None:
-            applies = gen.expr(check.applies_if)
-            known = dict(gen.known)  # what the rule reads once it applies is read on some paths only
-            gen.emit(f"if {applies}:")
-            gen.depth += 1
+        opened = _open_rule(gen, check.applies_if)
         for name, e in check.figures.items():
             key = gen.const(name)
             gen.emit(f"if {key} not in figs:")  # a figure another one used is already there
@@ -327,21 +319,12 @@ def rules_source(
         gen.emit("r.figures = figs")
         gen.emit("r.facts = used")
         gen.emit("add(r)")
-        gen.depth = depth
-        if known is not None:
-            gen.known = known
-        gen.emit("except HavocError:")
-        gen.emit(" raise")
-        gen.emit("except _errors as exc:")
-        gen.emit(f" raise _rule_error({rule}, exc) from None")
+        _close_rule(gen, opened, rule)
     if rules:  # the context as the engine's loop leaves it: the last rule's facts, figures and sources
         gen.emit("ctx.used = used")
         gen.emit("ctx.figs = figs")
         gen.emit(f"ctx.fig_src = {figures}")
-    source = "def evaluate(ctx):\n" + gen.head() + "".join(line + "\n" for line in gen.lines) + " return out\n"
-    env = gen.env
-    exec(source, env)  # made of temporaries and constants this module names, never of rule text
-    program: Callable[[Context], list[RuleResult]] = env["evaluate"]
+    program: Callable[[Context], list[RuleResult]] = _function(gen, "evaluate", "out")
     return program
 
 
@@ -370,30 +353,46 @@ def holds_source(
         if _names_figure(check.applies_if, check.requires):
             gen.emit("ctx.figs = {}")
             gen.emit(f"ctx.fig_src = {gen.const(cr.figures)}")
-        gen.emit("try:")
-        depth = gen.depth
-        gen.depth += 1
-        known = None
-        if check.applies_if is not None:
-            applies = gen.expr(check.applies_if)
-            known = dict(gen.known)  # what the requirement reads is read on some paths only
-            gen.emit(f"if {applies}:")
-            gen.depth += 1
+        opened = _open_rule(gen, check.applies_if)
         passed = gen.expr(check.requires)
         gen.emit(f"if not {passed}:")
         gen.emit(" return False")
-        gen.depth = depth
-        if known is not None:
-            gen.known = known
-        gen.emit("except HavocError:")
-        gen.emit(" raise")
-        gen.emit("except _errors as exc:")
-        gen.emit(f" raise _rule_error({rule}, exc) from None")
-    source = "def holds(ctx):\n" + gen.head() + "".join(line + "\n" for line in gen.lines) + " return True\n"
+        _close_rule(gen, opened, rule)
+    program: Callable[[Context], bool] = _function(gen, "holds", "True")
+    return program
+
+
+def _open_rule(gen: _Gen, applies_if: Any) -> tuple[int, dict[str, str] | None]:
+    """Open a rule's ``try:`` (and its ``applies-if``) in generated code; what :func:`_close_rule` restores."""
+    gen.emit("try:")
+    depth = gen.depth
+    gen.depth += 1
+    known = None
+    if applies_if is not None:
+        applies = gen.expr(applies_if)
+        known = dict(gen.known)  # what the rule reads once it applies is read on some paths only
+        gen.emit(f"if {applies}:")
+        gen.depth += 1
+    return depth, known
+
+
+def _close_rule(gen: _Gen, opened: tuple[int, dict[str, str] | None], rule: str) -> None:
+    """Close a rule opened by :func:`_open_rule`: a check that fails to evaluate is the rule's located error."""
+    gen.depth, known = opened
+    if known is not None:
+        gen.known = known
+    gen.emit("except HavocError:")
+    gen.emit(" raise")
+    gen.emit("except _errors as exc:")
+    gen.emit(f" raise _rule_error({rule}, exc) from None")
+
+
+def _function(gen: _Gen, name: str, result: str) -> Any:
+    """The generated lines as the function ``name(ctx)`` returning ``result``."""
+    source = f"def {name}(ctx):\n" + gen.head() + "".join(line + "\n" for line in gen.lines) + f" return {result}\n"
     env = gen.env
     exec(source, env)  # made of temporaries and constants this module names, never of rule text
-    program: Callable[[Context], bool] = env["holds"]
-    return program
+    return env[name]
 
 
 def _names_figure(*exprs: Any) -> bool:
