@@ -19,8 +19,10 @@ from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import BattleState, Context
+from havoc.games.cry_havoc.kept import of as kept_of
+from havoc.games.cry_havoc.kept import put
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.retreat import Retreat, retreat_options
+from havoc.games.cry_havoc.kinds.retreat import Retreat, _values, retreat_options
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.subsets import Subset, subset
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
@@ -134,10 +136,12 @@ def resolve(job: Job) -> Answer:
         ("Q", region.id, named),
         lambda: ui("How does the Battle in {region} end?", lang).format(region=job.rname(region.id)),
     )
+    opening = kept_of(pos).get(("battle", eng, job.t, _values(q)))
+    if opening is None:
+        opening = _open(job, region, asker or attacker)
     cited: list[Cited] = []
     mine: dict[str, Any] = {}
     steps = _steps_of(eng)
-
     notes: dict[str, dict[frozenset[str], str]] = {}
 
     def run(side: str, names: frozenset[str], state: BattleState | None) -> dict[str, Any]:
@@ -152,13 +156,10 @@ def resolve(job: Job) -> Answer:
             mine.update(figs)
         return figs
 
-    pre_ctx = Context(pos, q, asker or attacker, region=region)
-    pre_rs = steps[PRE].evaluate(pre_ctx)
-    cited.append((pre_rs, pre_ctx, None))
-    pre = merge_figures(pre_rs)
+    pre = opening.figures
     mine.update(pre)
     lines = [_heading(job, region.battle.token, attacker, defender)]
-    if any(r.passed is False for r in pre_rs) or pre.get(F_NOT_FOUGHT) or defender is None:
+    if not opening.fought or defender is None:
         remaining = region.sides()
         holder = remaining[0] if remaining else None
         lines.append(ui("Only one side is left: no Battle is fought; the token is removed.", lang))
@@ -170,10 +171,21 @@ def resolve(job: Job) -> Answer:
                     lambda: ui("{faction} take Control of the Region.", lang).format(faction=job.fname(holder)),
                 )
             )
-        failed = [([r], c, n) for rs, c, n in cited for r in rs if r.passed is False] or cited
+        pre_rs = opening.results
+        failed: list[Cited] = [([r], opening.ctx, None) for r in pre_rs if r.passed is False] or [
+            (pre_rs, opening.ctx, None)
+        ]
         # Step A (the Crystal) belongs to a Battle that is fought: none is added here.
         gone = {**mine, C.F_BATTLE_CRYSTALS: 0, "control-winner": holder or ""}
-        return _answer(job, question, failed, gone, lines, verdict=False, details={"fought": False, "control": holder})
+        return _answer(
+            job,
+            question,
+            _decide(job, failed),
+            gone,
+            lines,
+            verdict=False,
+            details={"fought": False, "control": holder},
+        )
 
     added = _int(pre, C.F_BATTLE_CRYSTALS)
     total = region.crystals + added
@@ -194,7 +206,7 @@ def resolve(job: Job) -> Answer:
         return _answer(
             job,
             question,
-            cited,
+            list(opening.decisions),
             {**mine, C.F_BATTLE_CRYSTALS: added},
             lines,
             verdict=True,
@@ -289,19 +301,9 @@ def resolve(job: Job) -> Answer:
     if home:
         to_hq[won] = survivors[won]
     lines.append(_line(kept, ("E", won, survivors[won], home), lambda: _survivors_line(job, won, survivors[won], home)))
-    retreat = retreat_options(job, lost, region)
+    retreat, retreat_cited = opening.retreat(job, lost, region)
     nests = retreat.nests
-    if survivors[lost] > 0:
-        # Cite the retreat rules where they allowed a Region, or, if none qualified, where they refused.
-        shown = [x for x in retreat.results if x[2] in retreat.destinations] or retreat.results
-        last: object = _NONE_YET  # a neighbour's rules come together: one note for them
-        for r, c, n in shown:  # no Region (n is None): the Units go to the Reserve
-            if n is last:
-                cited[-1][0].append(r)
-            else:
-                cited.append(([r], c, _line(kept, ("to", lost, n, named), partial(_retreat_note, job, lost, n))))
-                last = n
-    nest_on = retreat.nest_on if nests and survivors[lost] else []
+    nest_on = list(retreat.nest_on) if nests and survivors[lost] else []
     lines.append(
         _line(
             kept,
@@ -347,7 +349,7 @@ def resolve(job: Job) -> Answer:
         "returned": {s: survivors[s] if s == won and not to_hq[s] else 0 for s in sides},
         "to-hq": to_hq,
         "retreated": {s: survivors[s] if s == lost else 0 for s in sides},
-        "retreat-to": [] if nests else retreat.destinations,
+        "retreat-to": [] if nests else list(retreat.destinations),
         C.F_TO_RESERVE: survivors[lost] > 0 and not retreat.destinations and not nests,
         "control-token": won if places_control and not places_nest else "",
         "nest": places_nest,
@@ -363,7 +365,10 @@ def resolve(job: Job) -> Answer:
         "after": {s: dict(state.placed[s]) for s in sides},
         "crystals": region.crystals + added,
     }
-    return _answer(job, question, cited, figures, lines, verdict=True, details=details)
+    decisions = [*opening.decisions, *_decide(job, cited)]
+    if survivors[lost] > 0:
+        decisions += retreat_cited
+    return _answer(job, question, decisions, figures, lines, verdict=True, details=details)
 
 
 _NONE_YET = object()
@@ -572,17 +577,9 @@ def _order(job: Job) -> Answer:
     return _answer(job, question, [], {"order": order}, lines, verdict=None, details={"order": order})
 
 
-def _answer(
-    job: Job,
-    question: str,
-    cited: list[Cited],
-    figures: dict[str, Any],
-    lines: list[str],
-    verdict: bool | None,
-    details: dict[str, Any],
-) -> Answer:
-    # each rule once per note (a rule is checked once per step and side, a retreat rule once
-    # per neighbour); what it says, in the asker's language, by the answer's words (job.decide)
+def _decide(job: Job, cited: list[Cited]) -> list[Decision]:
+    """The rules cited, each once per note (a rule is checked once per step and side, a retreat
+    rule once per neighbour), in the asker's language, by the answer's words (job.decide)."""
     t, amendments = job.t, job.eng.view.amendments
     seen: dict[str | None, set[str]] = {}
     decisions: list[Decision] = []
@@ -596,6 +593,18 @@ def _answer(
             if rid not in ids:
                 ids.add(rid)
                 add(decision(t, amendments, r, note))
+    return decisions
+
+
+def _answer(
+    job: Job,
+    question: str,
+    decisions: list[Decision],
+    figures: dict[str, Any],
+    lines: list[str],
+    verdict: bool | None,
+    details: dict[str, Any],
+) -> Answer:
     return Answer(
         kind="battle",
         question=question,
@@ -608,6 +617,52 @@ def _answer(
         lines=lines,
         yes_no=False,
     )
+
+
+class _Opening:
+    """What resolving a Battle works out before it reads the Units on the objectives: the rules
+    read before the Battle (step A's Crystals, whether it is fought), cited; and, once a side has
+    lost, where it may retreat, cited. The six ways Units may stand on the objectives of one
+    table share them: kept with the table (:mod:`havoc.games.cry_havoc.kept`) under the engine,
+    the language's texts and every value of the question but its mappings (no rule reads those:
+    the objectives are read through the Battle's state, which the opening has not got)."""
+
+    __slots__ = ("ctx", "decisions", "figures", "fought", "results", "retreats")
+
+    def __init__(self, ctx: Context, results: list[RuleResult], decisions: list[Decision]) -> None:
+        self.ctx = ctx
+        self.results = results
+        self.figures = merge_figures(results)
+        self.fought = not self.figures.get(F_NOT_FOUGHT) and all(r.passed is not False for r in results)
+        self.decisions = decisions  # as cited by a Battle that is fought (note: none)
+        self.retreats: dict[str, tuple[Retreat, list[Decision]]] = {}
+
+    def retreat(self, job: Job, lost: str, region: Region) -> tuple[Retreat, list[Decision]]:
+        """Where ``lost`` may retreat, and the retreat rules a Battle cites when Units are left to
+        retreat: where they allowed a Region, or, if none qualified, where they refused."""
+        found = self.retreats.get(lost)
+        if found is None:
+            retreat = retreat_options(job, lost, region)
+            kept, named = _kept(job.t), tuple(job.pos.regions)
+            cited: list[Cited] = []
+            shown = [x for x in retreat.results if x[2] in retreat.destinations] or retreat.results
+            last: object = _NONE_YET  # a neighbour's rules come together: one note for them
+            for r, c, n in shown:  # no Region (n is None): the Units go to the Reserve
+                if n is last:
+                    cited[-1][0].append(r)
+                else:
+                    cited.append(([r], c, _line(kept, ("to", lost, n, named), partial(_retreat_note, job, lost, n))))
+                    last = n
+            found = self.retreats[lost] = (retreat, _decide(job, cited))
+        return found
+
+
+def _open(job: Job, region: Region, actor: str) -> _Opening:
+    """The Battle's opening in ``region`` (see :class:`_Opening`), kept with the table."""
+    ctx = Context(job.pos, job.q, actor, region=region)
+    rs = _steps_of(job.eng)[PRE].evaluate(ctx)
+    opening = _Opening(ctx, rs, _decide(job, [(rs, ctx, None)]))
+    return put(kept_of(job.pos), ("battle", job.eng, job.t, _values(job.q)), opening)  # type: ignore[no-any-return]
 
 
 KIND = QuestionKind(
