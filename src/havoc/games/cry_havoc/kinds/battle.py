@@ -128,29 +128,20 @@ def resolve(job: Job) -> Answer:
     attacker = region.battle.attacker
     defender = region.defender()
     asker = q.faction
-    kept = _kept(job.t)  # the lines said before in this language with this ruleset's words
-    # a Region's name depends on the table's Region IDs (the invented ones are lettered in order)
-    named = tuple(pos.regions)
-    question = _line(
-        kept,
-        ("Q", region.id, named),
-        lambda: ui("How does the Battle in {region} end?", lang).format(region=job.rname(region.id)),
-    )
     opening = kept_of(pos).get(("battle", eng, job.t, _values(q)))
     if opening is None:
-        opening = _open(job, region, asker or attacker)
+        opening = _open(job, region, asker or attacker, defender)
+    kept = opening.kept  # the lines said before in this language with this ruleset's words
+    question = opening.question
     cited: list[Cited] = []
     mine: dict[str, Any] = {}
-    steps = _steps_of(eng)
-    notes: dict[str, dict[frozenset[str], str]] = {}
+    steps = opening.steps
+    notes = opening.notes
 
     def run(side: str, names: frozenset[str], state: BattleState | None) -> dict[str, Any]:
         ctx = Context(pos, q, side, region=region, battle=state)
         rs = steps[names].evaluate(ctx)
-        said = notes.get(side)
-        if said is None:
-            said = notes[side] = _notes(job, side)
-        cited.append((rs, ctx, said[names]))
+        cited.append((rs, ctx, notes[side][names]))
         figs = merge_figures(rs)
         if side == asker:
             mine.update(figs)
@@ -158,7 +149,7 @@ def resolve(job: Job) -> Answer:
 
     pre = opening.figures
     mine.update(pre)
-    lines = [_heading(job, region.battle.token, attacker, defender)]
+    lines = [opening.heading]
     if not opening.fought or defender is None:
         remaining = region.sides()
         holder = remaining[0] if remaining else None
@@ -187,15 +178,8 @@ def resolve(job: Job) -> Answer:
             details={"fought": False, "control": holder},
         )
 
-    added = _int(pre, C.F_BATTLE_CRYSTALS)
-    total = region.crystals + added
-    lines.append(
-        _line(
-            kept,
-            ("A", added, total),
-            lambda: ui("A. Crystals: +{added} (now {total})", lang).format(added=added, total=total),
-        )
-    )
+    added = opening.added
+    lines.append(opening.crystals)
     sides = (attacker, defender)
     if not q.objectives:
         lines.append(
@@ -307,7 +291,15 @@ def resolve(job: Job) -> Answer:
     lines.append(
         _line(
             kept,
-            ("F", lost, survivors[lost], retreat.nests, tuple(retreat.nest_on), tuple(retreat.destinations), named),
+            (
+                "F",
+                lost,
+                survivors[lost],
+                retreat.nests,
+                tuple(retreat.nest_on),
+                tuple(retreat.destinations),
+                opening.named,
+            ),
             lambda: _retreat_line(job, lost, survivors[lost], retreat),
         )
     )
@@ -621,21 +613,58 @@ def _answer(
 
 class _Opening:
     """What resolving a Battle works out before it reads the Units on the objectives: the rules
-    read before the Battle (step A's Crystals, whether it is fought), cited; and, once a side has
-    lost, where it may retreat, cited. The six ways Units may stand on the objectives of one
-    table share them: kept with the table (:mod:`havoc.games.cry_havoc.kept`) under the engine,
-    the language's texts and every value of the question but its mappings (no rule reads those:
-    the objectives are read through the Battle's state, which the opening has not got)."""
+    read before the Battle (step A's Crystals, whether it is fought), cited; the lines that do not
+    depend on the objectives; and, once a side has lost, where it may retreat, cited. The six ways
+    Units may stand on the objectives of one table share them: kept with the table
+    (:mod:`havoc.games.cry_havoc.kept`) under the engine, the language's texts and every value of
+    the question but its mappings (no rule reads those: the objectives are read through the
+    Battle's state, which the opening has not got)."""
 
-    __slots__ = ("ctx", "decisions", "figures", "fought", "results", "retreats")
+    __slots__ = (
+        "added",
+        "crystals",
+        "ctx",
+        "decisions",
+        "figures",
+        "fought",
+        "heading",
+        "kept",
+        "named",
+        "notes",
+        "question",
+        "results",
+        "retreats",
+        "steps",
+    )
 
-    def __init__(self, ctx: Context, results: list[RuleResult], decisions: list[Decision]) -> None:
-        self.ctx = ctx
-        self.results = results
-        self.figures = merge_figures(results)
-        self.fought = not self.figures.get(F_NOT_FOUGHT) and all(r.passed is not False for r in results)
-        self.decisions = decisions  # as cited by a Battle that is fought (note: none)
+    def __init__(self, job: Job, region: Region, actor: str, defender: str | None) -> None:
+        assert region.battle is not None
+        eng, lang = job.eng, job.lang
+        self.steps = steps = _steps_of(eng)
+        self.ctx = ctx = Context(job.pos, job.q, actor, region=region)
+        self.results = rs = steps[PRE].evaluate(ctx)
+        self.figures = figs = merge_figures(rs)
+        self.fought = not figs.get(F_NOT_FOUGHT) and all(r.passed is not False for r in rs)
+        self.decisions = _decide(job, [(rs, ctx, None)])  # as cited by a Battle that is fought (note: none)
         self.retreats: dict[str, tuple[Retreat, list[Decision]]] = {}
+        self.kept = kept = _kept(job.t)
+        # a Region's name depends on the table's Region IDs (the invented ones are lettered in order)
+        self.named = named = tuple(job.pos.regions)
+        self.question = _line(
+            kept,
+            ("Q", region.id, named),
+            lambda: ui("How does the Battle in {region} end?", lang).format(region=job.rname(region.id)),
+        )
+        self.heading = _heading(job, region.battle.token, region.battle.attacker, defender)
+        self.added = added = _int(figs, C.F_BATTLE_CRYSTALS)
+        total = region.crystals + added
+        self.crystals = _line(
+            kept,
+            ("A", added, total),
+            lambda: ui("A. Crystals: +{added} (now {total})", lang).format(added=added, total=total),
+        )
+        sides = (region.battle.attacker, defender) if defender else (region.battle.attacker,)
+        self.notes = {side: _notes(job, side) for side in sides}
 
     def retreat(self, job: Job, lost: str, region: Region) -> tuple[Retreat, list[Decision]]:
         """Where ``lost`` may retreat, and the retreat rules a Battle cites when Units are left to
@@ -643,7 +672,7 @@ class _Opening:
         found = self.retreats.get(lost)
         if found is None:
             retreat = retreat_options(job, lost, region)
-            kept, named = _kept(job.t), tuple(job.pos.regions)
+            kept, named = self.kept, self.named
             cited: list[Cited] = []
             shown = [x for x in retreat.results if x[2] in retreat.destinations] or retreat.results
             last: object = _NONE_YET  # a neighbour's rules come together: one note for them
@@ -657,11 +686,9 @@ class _Opening:
         return found
 
 
-def _open(job: Job, region: Region, actor: str) -> _Opening:
+def _open(job: Job, region: Region, actor: str, defender: str | None) -> _Opening:
     """The Battle's opening in ``region`` (see :class:`_Opening`), kept with the table."""
-    ctx = Context(job.pos, job.q, actor, region=region)
-    rs = _steps_of(job.eng)[PRE].evaluate(ctx)
-    opening = _Opening(ctx, rs, _decide(job, [(rs, ctx, None)]))
+    opening = _Opening(job, region, actor, defender)
     return put(kept_of(job.pos), ("battle", job.eng, job.t, _values(job.q)), opening)  # type: ignore[no-any-return]
 
 
