@@ -5,7 +5,7 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, allowed, probe_query, refused_by, verdicts, which
+from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, allowed, judge, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, merge_figures
@@ -70,18 +70,25 @@ def probe(report: Report) -> None:
         moves: dict[str, dict[str, Any]] = {}
         held: list[str] = []  # the rules that keep Units where they are (e.g. a Battle Region)
         regions = pos.regions
-        for rid in sorted(pos.regions):
-            region = pos.regions[rid]
+        enters = judge(eng, "move", "enters", B_MOVE)  # worked out once for every Region's neighbours
+        for rid in sorted(regions):
+            region = regions[rid]
             own = region.units.get(who, 0)
             if own <= 0:
                 continue
-            leave = verdicts(eng, "move", Context(pos, mq, who, frm=region), "detail", B_FROM)
+            ctx = Context(pos, mq, who, frm=region)
+            leave = verdicts(eng, "move", ctx, "detail", B_FROM)
             limit = merge_figures(leave).get("may-leave", own)
             if not allowed(leave) or not isinstance(limit, int) or limit <= 0:
                 held.extend(refused_by(leave) or [r.rule.id for r in leave if "may-leave" in r.figures])
                 continue
-            into = [(nid, regions[nid]) for nid in sorted(region.neighbours)]
-            dests = which(eng, "move", "enters", B_MOVE, Context(pos, mq, who, frm=region), "to", into)
+            # each neighbour in the same context, its fact cache emptied as a new context's (see which)
+            dests = []
+            for nid in sorted(region.neighbours):
+                ctx.to = regions[nid]
+                ctx.cache = {}
+                if enters(ctx):
+                    dests.append(nid)
             if dests:
                 moves[rid] = {"units": min(own, limit), "to": dests}
         text = "; ".join(f"{job.rname(rid)}: {m['units']} → {report.names(m['to'], '—')}" for rid, m in moves.items())
