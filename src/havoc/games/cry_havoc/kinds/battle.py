@@ -138,8 +138,14 @@ def resolve(job: Job) -> Answer:
     steps = opening.steps
     notes = opening.notes
 
-    def run(side: str, names: frozenset[str], state: BattleState | None) -> dict[str, Any]:
-        ctx = Context(pos, q, side, region=region, battle=state)
+    contexts: dict[str, Context] = {}  # one per side, for its three steps
+
+    def run(side: str, names: frozenset[str], state: BattleState) -> dict[str, Any]:
+        ctx = contexts.get(side)
+        if ctx is None:
+            ctx = contexts[side] = Context(pos, q, side, region=region, battle=state)
+        else:  # the Battle's state has moved on since the last step: nothing read before holds
+            ctx.cache = {}  # (as a new context's)
         rs = steps[names].evaluate(ctx)
         cited.append((rs, ctx, notes[side][names]))
         figs = merge_figures(rs)
