@@ -12,6 +12,7 @@ from _collections_abc import Callable  # collections.abc without importing colle
 
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc.contract import TROGS
+from havoc.games.cry_havoc.kept import reserve as kept_reserve
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import message_language as _ml
@@ -268,7 +269,7 @@ def _is_trogs(ctx: Context) -> bool:
 
 @fact("actor.reserve", "int")
 def _reserve(ctx: Context) -> int:
-    return ctx.pos.reserve(ctx.who())
+    return kept_reserve(ctx.pos, ctx.who())  # ctx.pos.reserve(...), once per table
 
 
 @fact("actor.vp", "int")

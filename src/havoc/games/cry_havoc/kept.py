@@ -42,3 +42,14 @@ def put(table: dict[Any, Any], key: Any, value: Any) -> Any:
         table.clear()
     table[key] = value
     return value
+
+
+def reserve(pos: Position, faction: str) -> int:
+    """``pos.reserve(faction)``, worked out once per table: a faction's Reserve is read by the
+    probe and two rules of one Recruit line, and counting it walks every Region of the table."""
+    table = of(pos)
+    key = ("reserve", faction)
+    found: int | None = table.get(key)
+    if found is None:
+        found = put(table, key, pos.reserve(faction))
+    return found

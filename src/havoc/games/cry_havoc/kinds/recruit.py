@@ -5,6 +5,7 @@ from __future__ import annotations
 from havoc import record
 from havoc.games.cry_havoc.answering import Job, generic, units_word
 from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.kept import reserve as kept_reserve
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, allowed, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
@@ -30,7 +31,7 @@ def probe(report: Report) -> None:
     """Recruit: into the own HQ, as many as the Reserve holds (points permitting)."""
     pos, who, eng, lang, nothing, add, gate, _pick, job = report.parts()
     hq = pos.hq_of(who)
-    reserve = pos.reserve(who)
+    reserve = kept_reserve(pos, who)
     rq = probe_query(job, "recruit", units=1, points=max(reserve, 1), region=hq.id if hq else None)
     if gate("recruit", rq, report.label):
         rs = verdicts(eng, "recruit", Context(pos, rq, who, region=hq), "detail", B_REGION) if hq else []
