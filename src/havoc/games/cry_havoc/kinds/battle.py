@@ -364,7 +364,7 @@ def resolve(job: Job) -> Answer:
         "after": {a: dict(state.placed[a]), d: dict(state.placed[d])},
         "crystals": region.crystals + added,
     }
-    decisions = [*opening.decisions, *_decide(job, cited)]
+    decisions = [*opening.decisions, *_decide_steps(job, cited)]
     if survivors[lost] > 0:
         decisions += retreat_cited
     return _answer(job, question, decisions, figures, lines, verdict=True, details=details)
@@ -460,6 +460,26 @@ def _remove(objectives: dict[str, int], count: int, order: tuple[str, ...]) -> t
 
 
 def _placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, dict[str, int]]:
+    """The Units each side placed on the objectives, checked against the table (and the card)."""
+    q = job.q
+    objectives = q.objectives
+    if not q.card_units and len(objectives) == 2:  # the usual question: both sides, no card
+        placed = {}
+        for side in sides:
+            given = objectives.get(side)
+            if given is None:
+                break
+            counts = {o: given.get(o, 0) for o in C.OBJECTIVES}
+            if sum(counts.values()) != region.units.get(side, 0):
+                break
+            placed[side] = counts
+        else:
+            return placed
+    return _checked_placement(job, region, sides)
+
+
+def _checked_placement(job: Job, region: Region, sides: tuple[str, str]) -> dict[str, dict[str, int]]:
+    """:func:`_placement` with each problem found, located (a placement that does not fit)."""
     q, pos = job.q, job.pos
     problems = []
     for side in q.objectives:
@@ -593,6 +613,16 @@ def _decide(job: Job, cited: list[Cited]) -> list[Decision]:
                 ids.add(rid)
                 add(decision(t, amendments, r, note))
     return decisions
+
+
+def _decide_steps(job: Job, cited: list[Cited]) -> list[Decision]:
+    """:func:`_decide` for the steps of a Battle: each side's step has a note of its own and one
+    evaluation checks each rule once, so nothing repeats (unless two notes read alike: then as
+    :func:`_decide`)."""
+    if len({note for _, _, note in cited}) != len(cited):
+        return _decide(job, cited)
+    t, amendments = job.t, job.eng.view.amendments
+    return [decision(t, amendments, r, note) for rs, _, note in cited for r in rs]
 
 
 def _answer(
