@@ -7,6 +7,7 @@ from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.kinds.legal import B0, Report, probe_query, which
+from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import deck_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -17,6 +18,21 @@ def ask_draw(job: Job) -> Answer:
         faction=job.fname(q.faction), deck=deck_name(q.deck or "own", job.lang)
     )
     return generic(job, job.ctx(), question)
+
+
+_candidates: dict[int, tuple[Query, list[tuple[str, Query]]]] = {}
+_KEPT = 256
+
+
+def _decks(job: Job, dq0: Query) -> list[tuple[str, Query]]:
+    """Each deck with its probe question: the same for every list that asks ``dq0`` (a kept probe
+    question, :func:`probe_query`), so looked up once for it rather than once per deck."""
+    found = _candidates.get(id(dq0))
+    if found is None or found[0] is not dq0:
+        if len(_candidates) >= _KEPT:
+            _candidates.clear()
+        found = _candidates[id(dq0)] = (dq0, [(deck, probe_query(job, "draw-tactics", deck=deck)) for deck in C.DECKS])
+    return found[1]
 
 
 def probe(report: Report) -> None:
@@ -32,7 +48,7 @@ def probe(report: Report) -> None:
     )
     dq0 = probe_query(job, "draw-tactics", deck=None)
     if gate("draw-tactics", dq0, report.label):
-        candidates = [(deck, probe_query(job, "draw-tactics", deck=deck)) for deck in C.DECKS]
+        candidates = _decks(job, dq0)
         decks = which(eng, "draw-tactics", "fits", B0, Context(pos, dq0, who), "q", candidates)
         add(
             "draw-tactics",
