@@ -91,3 +91,21 @@ def test_tables_that_differ_in_one_unit_answer_as_fresh(monkeypatch: pytest.Monk
     assert routes[0] != routes[1]  # the enemy Control token next door closes the way out
     survivors = [a[0]["figures"]["survivors"]["humans"] for a in asked]
     assert survivors[2] == survivors[0] + 1  # the one more Unit survives the Attrition
+
+
+def test_kept_tables_are_their_own_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    rs = rulebook.load()
+    monkeypatch.setattr(kept, "_tables", {})
+    table = _tables()[0]
+    first, equal = (position.parse(copy.deepcopy(table), rs) for _ in range(2))
+    assert first == equal and kept.of(first) is not kept.of(equal)  # an equal table is another table
+    kept.of(first)["x"] = 1
+    assert kept.of(first) == {"x": 1} and kept.of(equal) == {}
+    more = [position.parse(copy.deepcopy(table), rs) for _ in range(kept.TABLES_KEPT)]
+    for pos in more:
+        kept.of(pos)
+    assert len(kept._tables) <= kept.TABLES_KEPT
+    assert kept.of(first) == {}  # the oldest went: asked again, it starts afresh
+    for n in range(kept.RESULTS_KEPT + 1):
+        kept.put(kept.of(equal), n, n)
+    assert len(kept.of(equal)) <= kept.RESULTS_KEPT

@@ -31,7 +31,10 @@ def of(pos: Position) -> dict[Any, Any]:
     found = _tables.get(id(pos))
     if found is None or found[0] is not pos:
         if len(_tables) >= TABLES_KEPT:
-            _tables.pop(next(iter(_tables), None), None)  # type: ignore[arg-type]
+            try:
+                del _tables[next(iter(_tables))]
+            except (RuntimeError, StopIteration, KeyError):  # another thread changed them meanwhile
+                _tables.clear()
         found = _tables[id(pos)] = (pos, {})
     return found[1]
 
