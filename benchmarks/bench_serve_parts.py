@@ -30,34 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_serve
 
+from havoc.server.transport import MemoryTransport
+
 COUNT = int(os.environ.get("HAVOC_BENCH_REQUESTS", "3000"))
 CONNECTIONS = bench_serve.CONCURRENCY
-
-
-class _Transport:
-    """A socket transport that keeps what is written (and never pauses)."""
-
-    def __init__(self) -> None:
-        self.written: list[bytes] = []
-        self.closing = False
-
-    def write(self, data: bytes) -> None:
-        self.written.append(data)
-
-    def is_closing(self) -> bool:
-        return self.closing
-
-    def close(self) -> None:
-        self.closing = True
-
-    def get_extra_info(self, name: str, default: object = None) -> object:
-        return {"sockname": ("127.0.0.1", 8000), "peername": ("127.0.0.1", 50000)}.get(name, default)
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
 
 
 def _app() -> Any:
@@ -104,7 +80,7 @@ def _scope(method: str, path: str, body: bytes) -> dict[str, Any]:
         "root_path": "",
         "query_string": b"",
         "headers": headers,
-        "client": ("127.0.0.1", 50000),
+        "client": MemoryTransport.PEERNAME,
         "server": ("127.0.0.1", 8000),
         "state": {},
     }
@@ -167,7 +143,7 @@ def through_protocol(raws: list[bytes], warm: list[bytes]) -> float:
         connections = []
         for _ in range(CONNECTIONS):
             protocol = protocol_class(config=config, server_state=state, app_state={}, _loop=loop)
-            transport = _Transport()
+            transport = MemoryTransport()
             protocol.connection_made(transport)
             connections.append((protocol, transport))
 

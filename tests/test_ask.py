@@ -296,7 +296,10 @@ def test_polish_answer(polish: Path, pos_file: Path, capsys: pytest.CaptureFixtu
         "--explain",
     )
     assert "✗ Opuszczanie Regionu Bitwy [battle-region-leave]" in out
-    assert "sprawdzono: from.is-battle-region = tak" in out
+    # the trace names the facts in Polish words too, never by their paths
+    checked = next(line for line in out.splitlines() if "sprawdzono:" in line)
+    assert "(Region, z którego wychodzą Oddziały): tak" in checked
+    assert "from.is-battle-region" not in out
     code, out, _ = run(capsys, "ask", str(pos_file), "legal", "--lang", "pl", "--json")
     assert json.loads(out)["answer"] == "Tak"
 

@@ -279,3 +279,112 @@ def test_records_keep_their_classes_fields_and_sharing(monkeypatch: pytest.Monke
     cache.put("cycle", "k", [rs.parts[0], cycle])  # not records' business: a pickle, which keeps cycles
     again = cache.get("cycle", "k", list)
     assert again is not None and again[1][0] is again[1]
+
+
+# Pruning. Before: nothing ever left the folder (one ruleset entry of ~0.6 MB per edit of a rule,
+# one search index of ~2 MB per edit or code version, for ever: 183 MB in a developer's cache
+# after a few days); and an entry of another havoc's format was deleted when read, so two
+# checkouts of different code sharing the folder deleted each other's Polish catalog.
+
+
+def _plant(folder: Path, name: str, size: int, age_days: float) -> Path:
+    path = folder / name
+    path.write_bytes(b"x" * size)
+    when = time.time() - age_days * 86400
+    os.utime(path, (when, when))
+    return path
+
+
+def _pruning_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "c"
+    monkeypatch.setenv("HAVOC_CACHE_DIR", str(folder))
+    cache._keys.clear()
+    cache.put("warm", "00", 1)  # makes the folder and its key, and prunes once
+    return folder
+
+
+def test_a_write_removes_entries_unused_for_weeks_and_keeps_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _pruning_folder(tmp_path, monkeypatch)
+    old = _plant(folder, "rules-cry-havoc-" + "a" * 40 + ".bin", 10, cache.MAX_AGE / 86400 + 1)
+    recent = _plant(folder, "rules-cry-havoc-" + "b" * 40 + ".bin", 10, 1)
+    old_temp = _plant(folder, ".rules-cry-havoc-x.bin.abc.tmp", 10, 2)
+    writing = _plant(folder, ".rules-cry-havoc-y.bin.def.tmp", 10, 0)  # a writer at work
+    not_ours = _plant(folder, "notes.txt", 10, 400)  # never an entry: left alone
+    (folder / cache.STAMP_FILE).unlink()
+    cache.put("rules-cry-havoc", "c" * 40, {"fresh": 1})
+    assert not old.exists() and not old_temp.exists()
+    assert recent.exists() and writing.exists() and not_ours.exists()
+    assert (folder / cache.KEY_FILE).exists()
+    assert cache.get("rules-cry-havoc", "c" * 40, dict) == {"fresh": 1}
+
+
+def test_pruning_runs_at_most_once_an_hour(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _pruning_folder(tmp_path, monkeypatch)
+    old = _plant(folder, "position-" + "a" * 40 + ".bin", 10, 100)
+    cache.put("position", "b" * 40, 2)  # pruned a moment ago (by _pruning_folder): not again
+    assert old.exists()
+    stamp = folder / cache.STAMP_FILE
+    when = time.time() - cache.PRUNE_EVERY - 5
+    os.utime(stamp, (when, when))
+    cache.put("position", "c" * 40, 3)
+    assert not old.exists()
+
+
+def test_the_folder_is_kept_under_its_size_cap_least_recently_used_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _pruning_folder(tmp_path, monkeypatch)
+    monkeypatch.setattr(cache, "MAX_TOTAL_BYTES", 2500)
+    oldest = _plant(folder, "search-pl-" + "1" * 40 + ".bin", 1000, 3)
+    older = _plant(folder, "search-en-" + "2" * 40 + ".bin", 1000, 2)
+    newer = _plant(folder, "catalog-pl-" + "3" * 40 + ".bin", 1000, 1)
+    removed = cache.prune(force=True)
+    assert removed == [oldest.name] and older.exists() and newer.exists()
+    cache.put("position", "4" * 40, "y" * 900)  # the entry just written is never the one to go
+    cache.prune(force=True, keep=str(folder / f"position-{'4' * 40}.bin"))
+    assert not older.exists() and newer.exists()
+    assert cache.get("position", "4" * 40, str) == "y" * 900
+
+
+def test_a_hit_redates_its_entry_so_what_is_used_is_never_pruned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _pruning_folder(tmp_path, monkeypatch)
+    cache.put("catalog-pl", "5" * 40, ("pl",))
+    entry = folder / f"catalog-pl-{'5' * 40}.bin"
+    when = time.time() - cache.MAX_AGE + 3600  # written long ago, about to be pruned
+    os.utime(entry, (when, when))
+    assert cache.get("catalog-pl", "5" * 40, tuple) == ("pl",)
+    assert time.time() - entry.stat().st_mtime < 60
+    assert cache.prune(force=True) == [] and entry.exists()
+
+
+def test_an_entry_of_another_havocs_format_is_a_miss_but_never_deleted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another checkout (other code, another MAGIC) shares the folder: its entry stays its own."""
+    folder = _pruning_folder(tmp_path, monkeypatch)
+    other = folder / f"catalog-pl-{'6' * 40}.bin"
+    other.write_bytes(b"havoc-cache-2\n" + b"\0" * 32 + b"an older havoc's catalog")
+    assert cache.get("catalog-pl", "6" * 40, tuple) is None
+    assert other.exists()
+    damaged = folder / f"catalog-pl-{'7' * 40}.bin"
+    damaged.write_bytes(cache.MAGIC + b"\0" * 32 + b"ours, but the tag fails")
+    assert cache.get("catalog-pl", "7" * 40, tuple) is None
+    assert not damaged.exists()
+
+
+def test_a_catalogs_key_covers_the_code_that_parses_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Two checkouts whose catalog code differs never store their Polish catalog under one name."""
+    from havoc import i18n
+
+    monkeypatch.setenv("HAVOC_LOCALES", str(Path(__file__).resolve().parents[1] / "locales"))  # not found by __file__
+    i18n.load_catalog("pl")
+    (first,) = _entries("catalog-pl")
+    changed = tmp_path / "i18n.py"
+    changed.write_bytes(Path(i18n.__file__).read_bytes() + b"\n# another version\n")
+    monkeypatch.setattr(i18n, "__file__", str(changed))
+    i18n.load_catalog("pl")
+    assert len(_entries("catalog-pl")) == 2 and first.exists()

@@ -189,6 +189,34 @@ def test_every_stored_question_reads_as_polish() -> None:
     assert not bad, "\n".join(bad)
 
 
+def test_every_kinds_explain_trace_names_facts_in_polish() -> None:
+    """``havoc --lang pl ask --explain``: the trace names each fact a rule read by its Polish
+    words, never by its path ("query.deck = Dżungla" before; the English trace keeps the paths)."""
+    rs = api.load_ruleset()
+    g = game.of(rs)
+    heads = {name.split(".")[0] for name in rs.facts} | set(rs.vocabulary.get("fact-subjects", {})) | {"position"}
+    path = re.compile(r"\b(?:" + "|".join(sorted(heads)) + r")\.[a-z]")
+    kinds, bad = set(), []
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            if examples.is_extra(rs, ex):
+                continue
+            pos = g.parse_position(ex.position, rs, ex.id)
+            query = api.load_query(ex.query, pos, rs)
+            traced = render_text(api.answer_for(rs, pos, query, "pl"), explain=True)
+            kinds.add(str(ex.query["ask"]))
+            bad += [
+                f"{ex.id}: {m.group(0)!r} in {line.strip()!r}"
+                for line in traced.splitlines()
+                for m in path.finditer(line)
+            ]
+            bad += [f"{ex.id}: {p}" for p in problems(traced)]
+            english = render_text(api.answer_for(rs, pos, query, "en"), explain=True)
+            assert "checked" not in english or path.search(english), english  # the paths stay in English
+    assert kinds == set(rs.question_kinds)
+    assert not bad, "\n".join(bad)
+
+
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     try:
         code = main(list(args))

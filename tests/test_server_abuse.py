@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 import yaml
 
+from havoc.server.transport import MemoryTransport
+
 LEAVE = yaml.safe_load((Path(__file__).parent / "fixtures" / "assistant" / "leave-8-vs-3.yaml").read_text())
 MB = 1024 * 1024
 
@@ -318,32 +320,6 @@ def test_the_head_limit_is_16_kib(server: Server, size: int, status: bytes) -> N
     assert answer.startswith(b"HTTP/1.1 " + status), answer[:60]
 
 
-class _Transport:
-    """Enough of a socket transport for the protocol: what it writes is kept."""
-
-    def __init__(self) -> None:
-        self.written: list[bytes] = []
-        self.closing = False
-
-    def write(self, data: bytes) -> None:
-        self.written.append(data)
-
-    def is_closing(self) -> bool:
-        return self.closing
-
-    def close(self) -> None:
-        self.closing = True
-
-    def get_extra_info(self, name: str, default: object = None) -> object:
-        return {"sockname": ("127.0.0.1", 8000), "peername": ("127.0.0.1", 5555)}.get(name, default)
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
-
-
 @pytest.mark.parametrize(
     ("sent", "deadline"),
     [(0, "body"), (40, "body"), (100, "")],
@@ -364,7 +340,7 @@ def test_the_body_deadline_runs_while_the_body_is_coming(sent: int, deadline: st
     try:
         config = Config(app=app, http=GuardedProtocol, lifespan="off", log_level="error")
         protocol = GuardedProtocol(config=config, server_state=ServerState(), app_state={}, _loop=loop)
-        protocol.connection_made(_Transport())  # type: ignore[arg-type]
+        protocol.connection_made(MemoryTransport())  # type: ignore[arg-type]
         assert protocol._deadline_for == "head"
         head = b"POST /api/ask HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n"
         protocol.data_received(head + b" " * sent)
@@ -396,7 +372,7 @@ def test_a_kept_alive_connections_next_head_has_its_deadline_from_the_answer(sen
     try:
         config = Config(app=app, http=GuardedProtocol, lifespan="off", log_level="error", timeout_keep_alive=5)
         protocol = GuardedProtocol(config=config, server_state=ServerState(), app_state={}, _loop=loop)
-        transport = _Transport()
+        transport = MemoryTransport()
         protocol.connection_made(transport)  # type: ignore[arg-type]
         protocol.data_received(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
         loop.run_until_complete(asyncio.sleep(0.01))  # answered

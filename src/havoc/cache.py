@@ -24,6 +24,18 @@ A cache entry is only as trustworthy as the folder it sits in, so:
   ``collections``: milliseconds of a process that answers in tens.)
 - **Silent rebuild.** Any unreadable, corrupt, foreign or unexpected entry counts as a miss.
   A cache that cannot be written (read-only home, odd permissions) is simply not used.
+- **Bounded.** Every edit of a rule and every new havoc writes new keys, and nothing reads the
+  old ones again, so a write (a miss: the rare, slow path) prunes the folder at most once an
+  hour (:func:`prune`): an entry nobody read or wrote for :data:`MAX_AGE` goes, and then the least
+  recently used go until the folder holds at most :data:`MAX_TOTAL_BYTES`. A hit re-dates its
+  entry at most once a day, so what any process (another checkout's havoc, too) still uses
+  stays. Removing is an unlink: a reader that has the file open reads it whole, one that comes
+  later finds no file and rebuilds, as on any miss.
+- **Other havocs' entries are left alone.** Checkouts of different code may share one folder.
+  An entry in another format (another ``MAGIC``) is only a miss, never deleted on sight: an
+  older havoc that deleted the newer format's entries made Polish catalogs vanish from a shared
+  cache while two checkouts took turns rebuilding them. Only an entry of our format whose tag
+  fails (damage, a plant) is removed when read.
 """
 
 from __future__ import annotations
@@ -64,7 +76,13 @@ MAGIC = b"havoc-cache-3\n"
 MARSHALLED, RECORDS, PICKLED = b"M", b"R", b"P"  # the payload's first byte: its format
 TAG_SIZE = 32
 KEY_FILE = "key"
+STAMP_FILE = "pruned"  # its date: when the folder was last pruned
 MAX_ENTRY_BYTES = 64_000_000
+MAX_AGE = 14 * 86400  # seconds: an entry unused for this long is removed
+MAX_TOTAL_BYTES = 256_000_000  # the folder's entries beyond this go, least recently used first
+PRUNE_EVERY = 3600  # seconds between two prunings of one folder
+FRESHEN_AFTER = 86400  # a hit re-dates an entry older than this (its date says when it was last used)
+STALE_TEMP = 86400  # a writer's temporary file this old was left by a process that died
 
 
 # Modules whose classes a cache payload may build; every one is plain data (NamedTuple,
@@ -389,7 +407,9 @@ def get(kind: str, key: str, expected: type[T]) -> T | None:
         return None
     head = len(MAGIC) + TAG_SIZE
     payload = data[head:]
-    if not data.startswith(MAGIC) or len(data) < head or data[len(MAGIC) : head] != _tag(secret, kind, key, payload):
+    if not data.startswith(MAGIC):
+        return None  # another havoc's format (a checkout of other code may share the folder): not ours to delete
+    if len(data) < head or data[len(MAGIC) : head] != _tag(secret, kind, key, payload):
         try:  # noqa: SIM105 - not contextlib.suppress: a short process imports no contextlib
             os.unlink(path)
         except OSError:
@@ -414,7 +434,21 @@ def get(kind: str, key: str, expected: type[T]) -> T | None:
     finally:
         if collecting:
             gc.enable()
-    return value if isinstance(value, expected) else None
+    if not isinstance(value, expected):
+        return None
+    _freshen(path)
+    return value
+
+
+def _freshen(path: str) -> None:
+    """Re-date an entry just used, when its date is more than a day old: pruning goes by it."""
+    from time import time
+
+    try:
+        if time() - os.stat(path).st_mtime > FRESHEN_AFTER:
+            os.utime(path)
+    except OSError:
+        pass
 
 
 def put(kind: str, key: str, value: Any) -> None:
@@ -435,7 +469,85 @@ def put(kind: str, key: str, value: Any) -> None:
                 return
     from havoc import safeio
 
-    try:  # noqa: SIM105
-        safeio.write_bytes(_entry(folder, kind, key), MAGIC + _tag(secret, kind, key, payload) + payload, mode=0o600)
+    path = _entry(folder, kind, key)
+    try:
+        safeio.write_bytes(path, MAGIC + _tag(secret, kind, key, payload) + payload, mode=0o600)
     except safeio.OutputError:
+        return
+    prune(folder, keep=path)
+
+
+def _is_entry(name: str) -> bool:
+    """``kind-key.bin`` with a hexadecimal key: an entry (never the key file, the stamp or a temporary file)."""
+    if not name.endswith(".bin") or name.startswith("."):
+        return False
+    kind, _, key = name[:-4].rpartition("-")
+    return bool(kind) and bool(key) and all(c in "0123456789abcdef" for c in key)
+
+
+def prune(folder: str | Path | None = None, keep: str = "", force: bool = False) -> list[str]:
+    """Remove the entries of ``folder`` (the cache folder) unused for :data:`MAX_AGE`, then the
+    least recently used until the rest fit in :data:`MAX_TOTAL_BYTES`, never ``keep`` (the entry
+    just written); also writers' temporary files left for a day. At most once per
+    :data:`PRUNE_EVERY` unless ``force``; the names removed, for tests."""
+    from time import time
+
+    folder = os.fspath(folder) if folder is not None else _folder()
+    now = time()
+    stamp = os.path.join(folder, STAMP_FILE)
+    try:
+        if not force and now - os.stat(stamp).st_mtime < PRUNE_EVERY:
+            return []
+    except FileNotFoundError:
         pass
+    except OSError:
+        return []
+    try:  # dated first: another process writing now does not prune the folder again
+        os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        os.utime(stamp)
+    except OSError:
+        return []
+    entries: list[tuple[float, int, str]] = []
+    doomed: list[str] = []
+    try:
+        with os.scandir(folder) as found:
+            for item in found:
+                name = item.name
+                entry = _is_entry(name)
+                if not entry and not (name.startswith(".") and name.endswith(".tmp")):
+                    continue
+                try:
+                    st = item.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if not stat.S_ISREG(st.st_mode) or item.path == keep:
+                    continue
+                age = now - st.st_mtime
+                if not entry:
+                    if age > STALE_TEMP:
+                        doomed.append(name)
+                elif age > MAX_AGE:
+                    doomed.append(name)
+                else:
+                    entries.append((st.st_mtime, st.st_size, name))
+    except OSError:
+        return []
+    total = sum(size for _, size, _ in entries)
+    if keep:
+        try:  # noqa: SIM105 - a short process imports no contextlib
+            total += os.stat(keep).st_size
+        except OSError:
+            pass
+    for _, size, name in sorted(entries):  # the least recently used first
+        if total <= MAX_TOTAL_BYTES:
+            break
+        doomed.append(name)
+        total -= size
+    removed = []
+    for name in doomed:
+        try:
+            os.unlink(os.path.join(folder, name))
+            removed.append(name)
+        except OSError:
+            continue
+    return removed

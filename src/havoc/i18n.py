@@ -103,12 +103,20 @@ def catalog_sources(lang: str, root: Path | None = None) -> list[tuple[str, byte
 def load_catalog(lang: str, root: Path | None = None) -> Catalog:
     """Read a language's .po catalogs (cached on disk by content, like the rulebook).
 
-    Each file is read once; the cache key and the parsed catalog come from those bytes.
+    Each file is read once; the cache key and the parsed catalog come from those bytes, and from
+    this module's own code, which parses them: checkouts of different code sharing one cache
+    folder then never store their catalogs under one name (an older havoc deleted the newer one's
+    entry on sight, a newer parser would otherwise be answered from the older parser's catalog).
     """
     from havoc import cache
 
     files = catalog_sources(lang, root)
-    key = cache.digest(lang.encode(), *(x for p, data in files for x in (os.path.basename(p).encode(), data)))
+    try:
+        with open(__file__, "rb") as fh:
+            code = fh.read()
+    except OSError:
+        code = b"\0missing"
+    key = cache.digest(lang.encode(), code, *(x for p, data in files for x in (os.path.basename(p).encode(), data)))
     cached = cache.get(f"catalog-{lang}", key, tuple)  # plain data: read with marshal, the fastest
     if cached is not None and len(cached) == len(Catalog._fields):
         return Catalog(*cached)

@@ -8,7 +8,7 @@ game puts on each answer (:attr:`Answer.labels`).
 
 from __future__ import annotations
 
-from havoc.i18n import translator, ui, yes_no
+from havoc.i18n import SOURCE_LANGUAGE, translator, ui, yes_no
 from havoc.interpreter.engine import RuleResult
 from havoc.record import field, record
 from havoc.rulebook.model import Rule, Ruleset
@@ -543,7 +543,8 @@ def render_text(a: Answer, explain: bool = False) -> str:
     """The answer for a person reading a terminal.
 
     What each rule looked at is said in words in the asker's language; ``explain`` adds the
-    machine trace (fact names and values, the deciding overlay) for those who check the data.
+    machine trace (fact names and values, the deciding overlay) for those who check the data; in
+    a translated answer the facts keep their words there too (a Polish reader meets no field path).
 
     The rules that said no come first, then those that gave a figure or apply only in some
     situations (with their text), then the general checks that passed (title and facts).
@@ -597,9 +598,11 @@ def render_text(a: Answer, explain: bool = False) -> str:
         distinct = [x for i, x in enumerate(ds) if x.facts and all(x.facts != y.facts for y in ds[:i])]
         for x in distinct if len(distinct) > 1 else [d] if d.facts else []:
             who = f" ({x.note})" if len(distinct) > 1 and x.note else ""
-            if explain:
+            if explain and lang == SOURCE_LANGUAGE:
                 facts = "; ".join(f"{k} = {words.value(v, lang)}" for k, v in x.facts.items())
                 out.append(f"      {checked}{who}: {facts}")
+            elif explain:  # a translated trace names each fact by its words, never by its path (query.deck)
+                out.append(f"      {checked}{who}: " + "; ".join(x.said))
             else:
                 said = ui("looked at", lang)
                 out.append(f"      {said}{who}: " + "; ".join(x.said))
