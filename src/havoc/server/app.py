@@ -47,6 +47,7 @@ from havoc.webapi import (
     Engine,
     Refused,
     decode_json,
+    depth,
     first_lang,
     lang_of,
     problem_json,
@@ -113,6 +114,30 @@ def read_json(raw: bytes, text: str, lang: str) -> tuple[Any, bytes | None]:
                 return data, b""
             return data, key if len(key) <= POSITION_KEY_LIMIT else b""
     return decode_json(text, lang), None
+
+
+_INDENTED_AT_LIMIT = b"\n" + b" " * (2 * MAX_DEPTH)
+"""A line of orjson's two-space indented JSON that is an item of a list or mapping nested
+:data:`MAX_DEPTH` deep (only such lines are indented this far)."""
+DEPTH_FROM_TEXT_BYTES = 16 * 1024
+"""Bodies up to this size have their nesting measured from orjson's indented text (up to a few
+hundred times as long as a hostile body); larger ones are walked."""
+
+
+def too_deep_in(data: Any) -> bool:
+    """``depth(data) > MAX_DEPTH``, five times as fast for a new 20-Region table (6 against 35 µs).
+
+    orjson writes the value indented, two spaces a level, and its strings never hold a raw line
+    break: a value nested deeper than the limit has a list or mapping nested exactly
+    :data:`MAX_DEPTH` deep with an item in it, and so a line indented that far. No such line:
+    not too deep. Such a line (a body nested 64 deep, which no table is) or a value orjson does
+    not write (nested past its own limit, a key that is not text): the walk decides.
+    """
+    try:
+        text = orjson.dumps(data, option=orjson.OPT_INDENT_2)
+    except orjson.JSONEncodeError:
+        return depth(data) > MAX_DEPTH
+    return _INDENTED_AT_LIMIT in text and depth(data) > MAX_DEPTH
 
 
 def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
@@ -320,7 +345,8 @@ class Api:
                 ) from None
         else:
             data, key = read_json(raw, text, first)
-        return self.engine.read(data, allowed, first, head.query_lang, head.accept, key=key)
+        deep = too_deep_in if len(raw) <= DEPTH_FROM_TEXT_BYTES else None
+        return self.engine.read(data, allowed, first, head.query_lang, head.accept, key=key, too_deep_in=deep)
 
     # --- endpoints ----------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
