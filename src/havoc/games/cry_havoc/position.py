@@ -346,11 +346,13 @@ def _build(d: dict[str, Any], name: str) -> Position:
         regions[rid] = Region(  # every field by its place (the generated __init__'s order)
             rid,
             get("terrain"),
-            tuple(dict.fromkeys(adjacent)) if adjacent else (),
+            (tuple(adjacent) if len(set(adjacent)) == len(adjacent) else tuple(dict.fromkeys(adjacent)))
+            if adjacent
+            else (),
             get("outer", False),
             get("hq"),
             get("tunnel", False),
-            {f: n for f, n in units.items() if n > 0} if units else {},
+            ({f: n for f, n in units.items() if n > 0} if 0 in units.values() else units.copy()) if units else {},
             get("control"),
             get("crystals", 0),
             Battle(battle["token"], battle["attacker"])
