@@ -291,8 +291,12 @@ class Engine:
             key = _position_key(data.get("position"))
         kept = self._kept(key) if key else None
         if kept is not None:
-            # a kept position was checked when it was first sent: only the rest is walked
-            deep = 1 + max((depth(v, MAX_DEPTH - 1) for k, v in data.items() if k != "position"), default=0) > MAX_DEPTH
+            # a kept position was checked when it was first sent: only the rest's lists and
+            # mappings are walked (1 + the deepest of them > MAX_DEPTH)
+            deep = any(
+                isinstance(v, (dict, list)) and k != "position" and depth(v, MAX_DEPTH - 1) >= MAX_DEPTH
+                for k, v in data.items()
+            )
         elif too_deep_in is not None:
             deep = too_deep_in(data)
         else:
