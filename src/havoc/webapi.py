@@ -163,6 +163,8 @@ def first_lang(query_lang: str | None, accept: str = "") -> str:
 
 
 def _accepted(accept: str) -> str:
+    if not accept:
+        return SOURCE_LANGUAGE
     for part in accept.split(","):
         code = part.split(";")[0].strip().lower()[:2]
         if code in LANGUAGES:
@@ -293,10 +295,11 @@ class Engine:
         if kept is not None:
             # a kept position was checked when it was first sent: only the rest's lists and
             # mappings are walked (1 + the deepest of them > MAX_DEPTH)
-            deep = any(
-                isinstance(v, (dict, list)) and k != "position" and depth(v, MAX_DEPTH - 1) >= MAX_DEPTH
-                for k, v in data.items()
-            )
+            deep = False
+            for k, v in data.items():
+                if isinstance(v, (dict, list)) and k != "position" and depth(v, MAX_DEPTH - 1) >= MAX_DEPTH:
+                    deep = True
+                    break
         elif too_deep_in is not None:
             deep = too_deep_in(data)
         else:
@@ -305,7 +308,7 @@ class Engine:
             raise too_deep(first)
         lang = lang_of(data, query_lang, accept)
         set_message_language(lang)  # the located problems below come in the asker's language
-        unknown = [k for k in data if k not in allowed] if allowed is not None else []
+        unknown = [] if allowed is None else [k for k in data if k not in allowed]
         missing = position and "position" not in data
         if unknown or missing:
             choices = ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(allowed or ()))

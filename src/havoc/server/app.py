@@ -125,6 +125,9 @@ _TABLE_END_TRIES = 8
 """Closing braces tried, from the body's end, as the end of a kept table's text (a Battle
 question's mapping has three or four of its own after the table)."""
 _UNCHECKED = None
+TABLE_TEXT_BYTES = 1024
+"""Bodies from this size on are read through :class:`TableTexts`; a smaller one (a table of a
+Region or two) is read whole as fast as its table's text is found."""
 
 
 def _members(text: bytes) -> dict[str, Any] | None:
@@ -169,6 +172,14 @@ def _table_start(raw: bytes) -> tuple[dict[str, Any], int] | None:
     return before, i
 
 
+def _member_ends(raw: bytes, end: int) -> bool:
+    """A member's value may end before ``end``: white space, then a comma or a closing brace."""
+    n = len(raw)
+    while end < n and raw[end] in _JSON_SPACE:
+        end += 1
+    return end < n and raw[end] in b",}"
+
+
 def _rest_after(raw: bytes, end: int) -> dict[str, Any] | None:
     """The members after a table's text ending before ``end``: ``}`` or ``, members }``."""
     tail = raw[end:].lstrip(_JSON_SPACE)
@@ -208,6 +219,8 @@ class TableTexts:
             end = raw.rfind(b"}", at, end)
             if end < 0:
                 return None
+            if not _member_ends(raw, end + 1):
+                continue
             text = raw[at : end + 1]
             with self._lock:
                 if text not in self._texts:
@@ -492,12 +505,13 @@ class Api:
                     [problem_json("request", exc.problem)],
                 ) from None
         else:
-            known = self.tables.read(raw)
+            large = len(raw) >= TABLE_TEXT_BYTES
+            known = self.tables.read(raw) if large else None
             if known is not None:
                 data, key = known
             else:
                 data, key = read_json(raw, text, first)
-                if key:
+                if key and large:
                     self.tables.remember(raw, data)
         deep = too_deep_in if len(raw) <= DEPTH_FROM_TEXT_BYTES else None
         return self.engine.read(data, allowed, first, head.query_lang, head.accept, key=key, too_deep_in=deep)
