@@ -429,8 +429,18 @@ class _Checks:
         self.order_and_limits()
         self.event_stacks()
         self.factions()
-        for rid, region in self.pos.regions.items():
-            self.region(rid, region)
+        regions, players, may_hold = self.pos.regions, self.pos.players, self.may_hold_units
+        known = regions.__contains__
+        for rid, region in regions.items():
+            adjacent, control = region.adjacent, region.control
+            if (  # what region() checks, asked at once: most Regions have nothing to say
+                rid in adjacent
+                or not all(map(known, adjacent))
+                or not may_hold.issuperset(region.units)
+                or (control is not None and control not in players)
+                or (region.outer and region.terrain is not None)
+            ):
+                self.region(rid, region)
             if region.hq is not None:  # (each check below has nothing to say otherwise)
                 self.region_hq(rid, region)
             if region.structures:
