@@ -154,10 +154,14 @@ def _c_typed(spec: Spec) -> Callable[[Any], Any]:
 
 
 def _c_enum(spec: Spec) -> Callable[[Any], Any]:
-    choices = spec.choices
+    choices, names = spec.choices, frozenset(spec.choices)
 
     def enum(value: Any) -> Any:
-        if not isinstance(value, str) or value not in choices:
+        # a plain text is looked up; another value is compared as the walk compares it
+        if value.__class__ is str:
+            if value not in names:
+                raise Invalid
+        elif not isinstance(value, str) or value not in choices:
             raise Invalid
         return value
 
