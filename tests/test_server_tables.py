@@ -165,3 +165,11 @@ def test_a_kept_text_in_a_broken_body_is_refused_as_the_whole_body_is() -> None:
         assert known is None or (repr(known[0]), known[1]) == whole, text[:80]
         if whole[0] == "refused":
             assert known is None, text[:80]
+
+
+def test_a_kept_text_nested_deeper_than_orjson_writes_is_forgotten() -> None:
+    tables = TableTexts()
+    deep = b'{"a": ' + b"[" * 300 + b"]" * 300 + b"}"
+    tables._texts[deep] = None  # noted (remember itself notes only tables orjson wrote back)
+    raw = b'{"position": ' + deep + b', "question": "legal"}'
+    assert tables.read(raw) is None and not tables._texts

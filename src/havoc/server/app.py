@@ -244,7 +244,7 @@ class TableTexts:
         try:
             value = orjson.loads(text)
             key = orjson.dumps(value)
-        except orjson.JSONDecodeError:  # (and JSONEncodeError, nested deeper than orjson writes)
+        except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # (nested deeper than orjson writes)
             value, key = None, b""
         with self._lock:
             if not isinstance(value, dict) or not key or len(key) > POSITION_KEY_LIMIT:
