@@ -377,3 +377,100 @@ def _conforms(value: object, schema: dict[str, object], where: str) -> None:
         assert isinstance(value, str), where
         if "enum" in schema:
             assert value in schema["enum"], where  # type: ignore[operator]
+
+
+MANY_WRONG = {
+    "players": ["humans", "pilgrims"],
+    "factions": {
+        "humans": {"prisoners": {"humans": 1, "machines": 2, "pilgrims": 12}, "reserve": 20},
+        "machines": {"vp": 1},
+    },
+    "regions": {
+        "r-a": {
+            "adjacent": ["r-a", "nowhere", "r-b"],
+            "units": {"machines": 1, "humans": 2},
+            "control": "machines",
+            "outer": True,
+            "terrain": "jungle",
+            "hq": "machines",
+            "crystals": 1,
+            "structures": [{"type": "harvester", "owner": "machines"}, {"type": "harvester", "owner": "humans"}],
+            "battle": {"token": 1, "attacker": "machines"},
+        },
+        "r-b": {
+            "adjacent": ["r-a", "elsewhere", "r-b"],
+            "units": {"trogs": 1, "pilgrims": 3},
+            "control": "trogs",
+            "hq": "humans",
+            "battle": {"token": 1, "attacker": "humans"},
+        },
+        "r-c": {"adjacent": ["r-b"], "units": {"humans": 1}, "hq": "humans", "control": "humans"},
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_table_with_every_kind_of_problem_lists_them_all_in_order(lang: str) -> None:
+    """Every check that needs more than one field, each failing once or twice on one table: the
+    checks skip a Region with nothing to say (no HQ, no Battle, neighbours all listed), and the
+    list is the one the full checks gave before they did (the same problems, the same order)."""
+    from havoc.i18n import set_message_language
+
+    rs = rulebook.load()
+    set_message_language(lang)
+    try:
+        with pytest.raises(InputError) as caught:
+            position.parse(MANY_WRONG, rs)
+    finally:
+        set_message_language("en")
+    assert [p.message for p in caught.value.problems] == (MANY_EN if lang == "en" else MANY_PL)
+
+
+MANY_EN = [
+    "factions.humans.prisoners.humans: a faction cannot hold its own Units as prisoners",
+    "factions.humans.prisoners.machines: 'machines' is not in players (humans, pilgrims)",
+    "factions.machines: 'machines' is not in players (humans, pilgrims)",
+    "regions.r-a.adjacent[0]: a Region is not adjacent to itself",
+    "regions.r-a.adjacent[1]: unknown Region 'nowhere'; list it under regions",
+    "regions.r-a.units.machines: 'machines' is not in players (humans, pilgrims)",
+    "regions.r-a.control: 'machines' is not in players (humans, pilgrims)",
+    "regions.r-a.terrain: an outer Region has no terrain; leave terrain out or outer false",
+    "regions.r-a.hq: 'machines' is not in players (humans, pilgrims)",
+    "regions.r-a.crystals: an HQ Region never holds Crystals; expected 0 or no field",
+    "regions.r-a.structures: no Structure can stand in an HQ Region",
+    "regions.r-a.structures[0].owner: 'machines' is not in players (humans, pilgrims)",
+    "regions.r-a.structures[1]: a second Harvester (harvester): only one Structure of a type may stand in a Region",
+    "regions.r-a.battle.attacker: 'machines' is not in players (humans, pilgrims)",
+    "regions.r-b.adjacent[1]: unknown Region 'elsewhere'; list it under regions",
+    "regions.r-b.adjacent[2]: a Region is not adjacent to itself",
+    "regions.r-b.control: neutral Trogs never hold Control (they leave a Trog Nest token instead)",
+    "regions.r-b.battle.attacker: the attacker must have Units in the Region (pilgrims, trogs)",
+    "regions.r-b.battle.token: Battle token 1 is already on Region r-a",
+    "regions.r-c.hq: the Humans HQ is already in Region r-b",
+    "factions.humans.reserve: the Humans own 12 Units, found 23 (3 on the board, 0 held as prisoners, 20 in the Reserve)",
+    "regions.r-b.units.pilgrims: the Pilgrims own 12 Units, found 15 (3 on the board, 12 held as prisoners)",
+]
+MANY_PL = [
+    "factions.humans.prisoners.humans: Frakcja nie może trzymać własnych Oddziałów jako Jeńców",
+    "factions.humans.prisoners.machines: 'machines' nie ma w players (humans, pilgrims)",
+    "factions.machines: 'machines' nie ma w players (humans, pilgrims)",
+    "regions.r-a.adjacent[0]: Region nie sąsiaduje sam ze sobą",
+    "regions.r-a.adjacent[1]: nieznany Region 'nowhere'; dopisz go w regions",
+    "regions.r-a.units.machines: 'machines' nie ma w players (humans, pilgrims)",
+    "regions.r-a.control: 'machines' nie ma w players (humans, pilgrims)",
+    "regions.r-a.terrain: Region zewnętrzny nie ma Terenu; pomiń terrain albo ustaw outer na false",
+    "regions.r-a.hq: 'machines' nie ma w players (humans, pilgrims)",
+    "regions.r-a.crystals: w Regionie ze Sztabem nigdy nie ma Kryształów; oczekiwano 0 albo braku pola",
+    "regions.r-a.structures: w Regionie ze Sztabem nie może stać żadna Budowla",
+    "regions.r-a.structures[0].owner: 'machines' nie ma w players (humans, pilgrims)",
+    "regions.r-a.structures[1]: Żniwiarka (harvester) po raz drugi: w Regionie może stać tylko jedna Budowla danego typu",
+    "regions.r-a.battle.attacker: 'machines' nie ma w players (humans, pilgrims)",
+    "regions.r-b.adjacent[1]: nieznany Region 'elsewhere'; dopisz go w regions",
+    "regions.r-b.adjacent[2]: Region nie sąsiaduje sam ze sobą",
+    "regions.r-b.control: neutralne Trogi nigdy nie mają Kontroli (zamiast tego zostawiają żeton Siedliska Trogów)",
+    "regions.r-b.battle.attacker: Agresor musi mieć Oddziały w Regionie (pilgrims, trogs)",
+    "regions.r-b.battle.token: żeton Bitwy 1 leży już w Regionie r-a",
+    "regions.r-c.hq: Sztab Ludzi jest już w Regionie r-b",
+    "factions.humans.reserve: Ludzie mają łącznie Oddziały w liczbie 12, znaleziono 23 (3 na planszy, 0 w niewoli, 20 w Rezerwie)",
+    "regions.r-b.units.pilgrims: Pielgrzymi mają łącznie Oddziały w liczbie 12, znaleziono 15 (3 na planszy, 12 w niewoli)",
+]

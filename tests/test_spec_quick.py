@@ -64,6 +64,7 @@ NASTY: list[Any] = [
     1_000_000,
     1_000_001,
     10**40,
+    -(10**40),
     "humans",
     "Bad",
     "a\n",
@@ -132,3 +133,32 @@ def test_generated_position_trees_read_the_same_both_ways(tree: dict[str, Any]) 
 @given(st.dictionaries(st.sampled_from([*QTOP.fields, "nope"]), TREE, max_size=5))  # type: ignore[list-item]
 def test_generated_questions_read_the_same_both_ways(tree: dict[str, Any]) -> None:
     _same(QTOP, tree)
+
+
+class _Pretender(str):
+    """A text that says it equals any other (and hashes as an ID does): never taken for an ID
+    because an ID like it was seen before."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return hash("example-a")
+
+
+def test_the_ids_seen_never_pass_a_value_that_is_not_an_id() -> None:
+    from havoc.spec import _IDS_SEEN, _IDS_SEEN_MOST
+
+    ident = Spec("id", "an ID")
+    neighbours = Spec("list", "IDs", item=ident)
+    keyed = Spec("map", "by ID", item=Spec("int", "n"))
+    for value in ("example-a", "humans", "a\n"):  # seen as IDs first
+        _same(ident, value)
+    for value in (_Pretender("Not An ID"), "Example-a", "example-a ", "-a", "", "a_b", 3, None, ["example-a"]):
+        _same(ident, value)
+        _same(neighbours, ["example-a", value])
+        if isinstance(value, (str, int)) or value is None:
+            _same(keyed, {"example-a": 1, value: 2})
+    for i in range(_IDS_SEEN_MOST + 10):  # a stream of new IDs keeps the memory bounded
+        _same(ident, f"id-{i}")
+    assert 0 < len(_IDS_SEEN) <= _IDS_SEEN_MOST

@@ -101,15 +101,37 @@ def _compile(spec: Spec) -> Callable[[Any], Any]:
     return _COMPILERS.get(spec.kind, _c_object)(spec)
 
 
+_IDS_SEEN: set[str] = set()
+"""Texts found to be IDs (a table's Region and faction IDs recur in every table sent): a set
+lookup instead of a character walk. Only exact ``str`` values are kept, at most
+:data:`_IDS_SEEN_MOST` of them (a hostile stream of new IDs only empties it now and then)."""
+_IDS_SEEN_MOST: Final = 4096
+
+
+def _is_id_quick(value: Any) -> bool:
+    """``isinstance(value, str) and is_id(value)``, remembering the IDs it has seen."""
+    if value.__class__ is str:
+        if value in _IDS_SEEN:
+            return True
+        if not is_id(value):
+            return False
+        if len(_IDS_SEEN) >= _IDS_SEEN_MOST:
+            _IDS_SEEN.clear()
+        _IDS_SEEN.add(value)
+        return True
+    return isinstance(value, str) and is_id(value)
+
+
 def _c_int(spec: Spec) -> Callable[[Any], Any]:
-    least = spec.minimum
+    least = spec.minimum if spec.minimum is not None else float("-inf")
 
     def whole(value: Any) -> Any:
-        if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_INT:
-            value = int(value)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise Invalid
-        if (least is not None and value < least) or value > MAX_INT:
+        if value.__class__ is not int:  # (a bool is not an int here; 3.0 is 3)
+            if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_INT:
+                value = int(value)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise Invalid
+        if value < least or value > MAX_INT:
             raise Invalid
         return value
 
@@ -132,10 +154,14 @@ def _c_typed(spec: Spec) -> Callable[[Any], Any]:
 
 
 def _c_enum(spec: Spec) -> Callable[[Any], Any]:
-    choices = spec.choices
+    choices, names = spec.choices, frozenset(spec.choices)
 
     def enum(value: Any) -> Any:
-        if not isinstance(value, str) or value not in choices:
+        # a plain text is looked up; another value is compared as the walk compares it
+        if value.__class__ is str:
+            if value not in names:
+                raise Invalid
+        elif not isinstance(value, str) or value not in choices:
             raise Invalid
         return value
 
@@ -143,10 +169,10 @@ def _c_enum(spec: Spec) -> Callable[[Any], Any]:
 
 
 def _c_id(spec: Spec) -> Callable[[Any], Any]:
-    match = is_id
+    seen, match = _IDS_SEEN, _is_id_quick
 
     def ident(value: Any) -> Any:
-        if not isinstance(value, str) or not match(value):
+        if (value.__class__ is not str or value not in seen) and not match(value):
             raise Invalid
         return value
 
@@ -156,6 +182,18 @@ def _c_id(spec: Spec) -> Callable[[Any], Any]:
 def _c_list(spec: Spec) -> Callable[[Any], Any]:
     assert spec.item is not None
     each = spec.item.quick()
+    if spec.item.kind == "id":  # a list of IDs (a Region's neighbours) is checked in one pass
+        seen, match = _IDS_SEEN, _is_id_quick
+
+        def ids(value: Any) -> Any:
+            if not isinstance(value, list):
+                raise Invalid
+            for v in value:
+                if (v.__class__ is not str or v not in seen) and not match(v):
+                    raise Invalid
+            return list(value)
+
+        return ids
 
     def items(value: Any) -> Any:
         if not isinstance(value, list):
@@ -169,40 +207,38 @@ def _c_map(spec: Spec) -> Callable[[Any], Any]:
     keys = spec.keys
     assert spec.item is not None
     each = spec.item.quick()
-    names = keys.names if isinstance(keys, KeySet) else None
-    key_match = is_id
+    if isinstance(keys, KeySet):
+        names = frozenset(keys.names)  # (only texts: a key of another type is never one of them)
+
+        def named(value: Any) -> Any:
+            if not isinstance(value, dict) or not value.keys() <= names:
+                raise Invalid
+            return {key: each(item) for key, item in value.items()}
+
+        return named
+    seen, match = _IDS_SEEN, _is_id_quick
 
     def mapping(value: Any) -> Any:
         if not isinstance(value, dict):
             raise Invalid
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if not isinstance(key, str) or (key not in names if names is not None else not key_match(key)):
+        for key in value:
+            if (key.__class__ is not str or key not in seen) and not match(key):
                 raise Invalid
-            out[key] = each(item)
-        return out
+        return {key: each(item) for key, item in value.items()}
 
     return mapping
 
 
 def _c_object(spec: Spec) -> Callable[[Any], Any]:
-    required = spec.required
+    required = frozenset(spec.required)
     assert spec.fields is not None
     fields = {key: field.quick() for key, field in spec.fields.items()}  # a spec is a tree: no cycle
+    known = frozenset(fields)
 
     def obj(value: Any) -> Any:
-        if not isinstance(value, dict):
+        if not isinstance(value, dict) or not value.keys() <= known or not required <= value.keys():
             raise Invalid
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            read = fields.get(key)
-            if read is None:
-                raise Invalid
-            out[key] = read(item)
-        for key in required:
-            if key not in value:
-                raise Invalid
-        return out
+        return {key: fields[key](item) for key, item in value.items()}
 
     return obj
 

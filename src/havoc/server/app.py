@@ -19,6 +19,8 @@ import gc
 import json
 import logging
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -43,10 +45,12 @@ from havoc.webapi import (
     MAX_DEPTH,
     MAX_PROBLEMS,
     POSITION_KEY_LIMIT,
+    POSITIONS_KEPT,
     Asked,
     Engine,
     Refused,
     decode_json,
+    depth,
     first_lang,
     lang_of,
     problem_json,
@@ -113,6 +117,188 @@ def read_json(raw: bytes, text: str, lang: str) -> tuple[Any, bytes | None]:
                 return data, b""
             return data, key if len(key) <= POSITION_KEY_LIMIT else b""
     return decode_json(text, lang), None
+
+
+_JSON_SPACE = b" \t\n\r"
+"""The four bytes JSON reads as white space (``bytes.strip()`` would take two more)."""
+_TABLE_END_TRIES = 8
+"""Closing braces tried, from the body's end, as the end of a kept table's text (a Battle
+question's mapping has three or four of its own after the table)."""
+_UNCHECKED = None
+TABLE_TEXT_BYTES = 1024
+"""Bodies from this size on are read through :class:`TableTexts`; a smaller one (a table of a
+Region or two) is read whole as fast as its table's text is found."""
+
+
+def _members(text: bytes) -> dict[str, Any] | None:
+    """The members of a JSON object's text, as :func:`read_json` reads them; None when it is not
+    one, has no member, names a position or has a number orjson reads otherwise than json.loads."""
+    if _LONG_NUMBER in text.translate(_DIGITS):
+        return None
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(value, dict) or not value or "position" in value:
+        return None
+    return value
+
+
+def _table_start(raw: bytes) -> tuple[dict[str, Any], int] | None:
+    """The members before ``"position": {`` in a body that is a JSON object, and where the
+    table's text begins; None for any other body (or one this cannot tell)."""
+    at = raw.find(b'"position"')
+    if at < 0:
+        return None
+    head = raw[:at].rstrip(_JSON_SPACE)
+    if head.lstrip(_JSON_SPACE) == b"{":
+        before: dict[str, Any] | None = {}
+    elif head.endswith(b","):  # the members before, written as an object of their own
+        before = _members(head[:-1] + b"}")
+    else:
+        return None
+    if before is None:
+        return None
+    i, n = at + len(b'"position"'), len(raw)
+    while i < n and raw[i] in _JSON_SPACE:
+        i += 1
+    if i >= n or raw[i] != 0x3A:  # ":"
+        return None
+    i += 1
+    while i < n and raw[i] in _JSON_SPACE:
+        i += 1
+    if i >= n or raw[i] != 0x7B:  # "{"
+        return None
+    return before, i
+
+
+def _member_ends(raw: bytes, end: int) -> bool:
+    """A member's value may end before ``end``: white space, then a comma or a closing brace."""
+    n = len(raw)
+    while end < n and raw[end] in _JSON_SPACE:
+        end += 1
+    return end < n and raw[end] in b",}"
+
+
+def _rest_after(raw: bytes, end: int) -> dict[str, Any] | None:
+    """The members after a table's text ending before ``end``: ``}`` or ``, members }``."""
+    tail = raw[end:].lstrip(_JSON_SPACE)
+    if tail[:1] == b",":
+        return _members(b"{" + tail[1:])
+    if tail.rstrip(_JSON_SPACE) == b"}":
+        return {}
+    return None
+
+
+class TableTexts:
+    """The JSON texts of the tables asked about lately, as they were sent: the next question
+    about one of them reads only the rest of its body (a 20-Region table's text is 3.4 KB, its
+    question 60 bytes: reading the whole body and writing its table back takes 19 µs, finding the
+    table's text and reading the rest 5).
+
+    A body ``{…, "position": T, …}`` where T is the text of a table seen before has the values
+    :func:`read_json` gives: T is one whole JSON value (it was read on its own when first found
+    again), so a reader of the body takes exactly T as the position, and the members before and
+    after T are read (and checked) as objects of their own. Anything else (another layout, a
+    table not seen, a member named position twice, a body that is not JSON) is read whole.
+    """
+
+    def __init__(self, most: int = POSITIONS_KEPT) -> None:
+        self.most = most
+        # text -> (its value, its key as read_json makes it); _UNCHECKED: not yet read on its own
+        self._texts: OrderedDict[bytes, tuple[Any, bytes] | None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def read(self, raw: bytes) -> tuple[dict[str, Any], bytes] | None:
+        """The body's values and its table's key, when its table is one of these texts (None: read it whole)."""
+        start = _table_start(raw)
+        if start is None:
+            return None
+        before, at = start
+        end = len(raw.rstrip(_JSON_SPACE)) - 1  # the body's own closing brace is not the table's
+        for _ in range(_TABLE_END_TRIES):
+            end = raw.rfind(b"}", at, end)
+            if end < 0:
+                return None
+            if not _member_ends(raw, end + 1):
+                continue
+            text = raw[at : end + 1]
+            with self._lock:
+                if text not in self._texts:
+                    continue
+                entry = self._texts[text]
+                self._texts.move_to_end(text)
+            after = _rest_after(raw, end + 1)
+            if after is None:
+                return None
+            if entry is _UNCHECKED:
+                entry = self._check(text)
+                if entry is None:
+                    return None
+            value, key = entry
+            return {**before, "position": value, **after}, key
+        return None
+
+    def _check(self, text: bytes) -> tuple[Any, bytes] | None:
+        """A text found again read on its own: one whole JSON object (else it is forgotten)."""
+        try:
+            value = orjson.loads(text)
+            key = orjson.dumps(value)
+        except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # (nested deeper than orjson writes)
+            value, key = None, b""
+        with self._lock:
+            if not isinstance(value, dict) or not key or len(key) > POSITION_KEY_LIMIT:
+                self._texts.pop(text, None)
+                return None
+            self._texts[text] = (value, key)
+        return value, key
+
+    def remember(self, raw: bytes, data: Any) -> None:
+        """Note the text of the table in a body :func:`read_json` read (with a key): the closing
+        brace from the end after which the body's other members follow."""
+        start = _table_start(raw)
+        if start is None:
+            return
+        before, at = start
+        rest = {k: v for k, v in data.items() if k != "position"}
+        end = len(raw.rstrip(_JSON_SPACE)) - 1
+        for _ in range(_TABLE_END_TRIES):
+            end = raw.rfind(b"}", at, end)
+            if end < 0 or end - at >= POSITION_KEY_LIMIT:
+                return
+            after = _rest_after(raw, end + 1)
+            if after is not None and {**before, **after} == rest:
+                text = raw[at : end + 1]
+                with self._lock:
+                    if text not in self._texts:
+                        self._texts[text] = _UNCHECKED
+                        if len(self._texts) > self.most:
+                            self._texts.popitem(last=False)
+                return
+
+
+_INDENTED_AT_LIMIT = b"\n" + b" " * (2 * MAX_DEPTH)
+"""A line of orjson's two-space indented JSON that is an item of a list or mapping nested
+:data:`MAX_DEPTH` deep (only such lines are indented this far)."""
+DEPTH_FROM_TEXT_BYTES = 16 * 1024
+"""Bodies up to this size have their nesting measured from orjson's indented text (up to a few
+hundred times as long as a hostile body); larger ones are walked."""
+
+
+def too_deep_in(data: Any) -> bool:
+    """``depth(data) > MAX_DEPTH``, five times as fast for a new 20-Region table (6 against 35 µs).
+
+    orjson writes the value indented, two spaces a level, and its strings never hold a raw line
+    break: a value nested deeper than the limit has a list or mapping nested exactly
+    :data:`MAX_DEPTH` deep with an item in it, and so a line indented that far. No such line:
+    not too deep. Such a line (a body nested 64 deep, which no table is) or a value orjson does
+    not write (nested past its own limit, a key that is not text): the walk decides.
+    """
+    try:
+        text = orjson.dumps(data, option=orjson.OPT_INDENT_2)
+    except orjson.JSONEncodeError:
+        return depth(data) > MAX_DEPTH
+    return _INDENTED_AT_LIMIT in text and depth(data) > MAX_DEPTH
 
 
 def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
@@ -220,6 +406,7 @@ class Api:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self.engine = Engine(rs)
+        self.tables = TableTexts()
         # responses that depend only on the rules and the language: a rule's texts, the labels,
         # the position schema (at most rules × languages entries, made on first ask)
         self._made: dict[tuple[str, ...], tuple[bytes, str]] = {}
@@ -319,8 +506,16 @@ class Api:
                     [problem_json("request", exc.problem)],
                 ) from None
         else:
-            data, key = read_json(raw, text, first)
-        return self.engine.read(data, allowed, first, head.query_lang, head.accept, key=key)
+            large = len(raw) >= TABLE_TEXT_BYTES
+            known = self.tables.read(raw) if large else None
+            if known is not None:
+                data, key = known
+            else:
+                data, key = read_json(raw, text, first)
+                if key and large:
+                    self.tables.remember(raw, data)
+        deep = too_deep_in if len(raw) <= DEPTH_FROM_TEXT_BYTES else None
+        return self.engine.read(data, allowed, first, head.query_lang, head.accept, key=key, too_deep_in=deep)
 
     # --- endpoints ----------------------------------------------------------------------
     async def health(self, request: Request) -> Response:

@@ -338,32 +338,40 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
 def _build(d: dict[str, Any], name: str) -> Position:
     regions: dict[str, Region] = {}
     for rid, rd in d.get("regions", {}).items():
-        battle = rd.get("battle")
-        regions[rid] = Region(
-            id=rid,
-            terrain=rd.get("terrain"),
-            adjacent=tuple(dict.fromkeys(rd.get("adjacent", ()))),
-            outer=rd.get("outer", False),
-            hq=rd.get("hq"),
-            tunnel=rd.get("tunnel", False),
-            units={f: n for f, n in rd.get("units", {}).items() if n > 0},
-            control=rd.get("control"),
-            crystals=rd.get("crystals", 0),
-            battle=Battle(battle["token"], battle["attacker"])
+        get = rd.get
+        battle = get("battle")
+        adjacent = get("adjacent")
+        units = get("units")
+        structures = get("structures")
+        regions[rid] = Region(  # every field by its place (the generated __init__'s order)
+            rid,
+            get("terrain"),
+            (tuple(adjacent) if len(set(adjacent)) == len(adjacent) else tuple(dict.fromkeys(adjacent)))
+            if adjacent
+            else (),
+            get("outer", False),
+            get("hq"),
+            get("tunnel", False),
+            ({f: n for f, n in units.items() if n > 0} if 0 in units.values() else units.copy()) if units else {},
+            get("control"),
+            get("crystals", 0),
+            Battle(battle["token"], battle["attacker"])
             if battle and "token" in battle and "attacker" in battle
             else None,
-            structures=tuple(
-                Structure(s["type"], s["owner"]) for s in rd.get("structures", ()) if "type" in s and "owner" in s
-            ),
-            trog_token=rd.get("trog-token"),
-            exploration=rd.get("exploration", False),
+            tuple(Structure(s["type"], s["owner"]) for s in structures if "type" in s and "owner" in s)
+            if structures
+            else (),
+            get("trog-token"),
+            get("exploration", False),
         )
     neighbours: dict[str, set[str]] = {rid: set() for rid in regions}
     for rid, region in regions.items():
+        mine = neighbours[rid]
         for other in region.adjacent:
-            if other in regions and other != rid:
-                neighbours[rid].add(other)
-                neighbours[other].add(rid)
+            theirs = neighbours.get(other)
+            if theirs is not None and other != rid:
+                mine.add(other)
+                theirs.add(rid)
     for rid, region in regions.items():
         region.neighbours = frozenset(neighbours[rid])
     factions = {}
@@ -414,17 +422,31 @@ class _Checks:
         self._names: dict[str, Any] | None = None
         self.tokens: dict[int, str] = {}
         self.max_tokens = _param_int(rs, P_BATTLE_TOKENS)
+        self.may_hold_units = {*pos.players, TROGS}  # a Region's Units: a player's or the neutral Trogs'
 
     def run(self) -> None:
         self.players()
         self.order_and_limits()
         self.event_stacks()
         self.factions()
-        for rid, region in self.pos.regions.items():
-            self.region(rid, region)
-            self.region_hq(rid, region)
-            self.region_structures(rid, region)
-            self.region_battle(rid, region)
+        regions, players, may_hold = self.pos.regions, self.pos.players, self.may_hold_units
+        known = regions.__contains__
+        for rid, region in regions.items():
+            adjacent, control = region.adjacent, region.control
+            if (  # what region() checks, asked at once: most Regions have nothing to say
+                rid in adjacent
+                or not all(map(known, adjacent))
+                or not may_hold.issuperset(region.units)
+                or (control is not None and control not in players)
+                or (region.outer and region.terrain is not None)
+            ):
+                self.region(rid, region)
+            if region.hq is not None:  # (each check below has nothing to say otherwise)
+                self.region_hq(rid, region)
+            if region.structures:
+                self.region_structures(rid, region)
+            if region.battle is not None:
+                self.region_battle(rid, region)
         self.unit_totals()
 
     def event_stacks(self) -> None:
@@ -578,7 +600,35 @@ class _Checks:
 
     def region(self, rid: str, region: Region) -> None:
         """A Region: its neighbours exist, its Units and Control belong to players, outer without terrain."""
-        pos, r, line_of, must_play = self.pos, self.r, self.line_of, self.must_play
+        pos = self.pos
+        adjacent, regions, control = region.adjacent, pos.regions, region.control
+        if rid in adjacent or not all(map(regions.__contains__, adjacent)):  # (else nothing to say)
+            self.region_adjacent(rid, region)
+        if not self.may_hold_units.issuperset(region.units):
+            for faction in region.units:
+                self.must_play(
+                    faction, f"regions.{rid}.units.{faction}", "regions", rid, "units", faction, neutral_ok=True
+                )
+        if control is not None and control not in pos.players:  # (a player's Control is never wrong)
+            if control == TROGS and not pos.trogs_are_player:
+                self.r.problem(
+                    self.line_of("regions", rid, "control"),
+                    f"regions.{rid}.control",
+                    ui("neutral Trogs never hold Control (they leave a Trog Nest token instead)", _ml()),
+                )
+            else:
+                self.must_play(control, f"regions.{rid}.control", "regions", rid, "control")
+        if region.outer and region.terrain is not None:
+            # Seed 003 (C. Zagrywajcie karty Taktyk): outer Regions have no terrain.
+            self.r.problem(
+                self.line_of("regions", rid, "terrain"),
+                f"regions.{rid}.terrain",
+                ui("an outer Region has no terrain; leave terrain out or outer false", _ml()),
+            )
+
+    def region_adjacent(self, rid: str, region: Region) -> None:
+        """A Region's neighbours: never itself, each listed under regions."""
+        pos, r, line_of = self.pos, self.r, self.line_of
         base = f"regions.{rid}"
         for i, other in enumerate(region.adjacent):
             if other == rid:
@@ -589,24 +639,6 @@ class _Checks:
                 )
             elif other not in pos.regions:  # (the line is looked up only for a problem)
                 _region_ref(pos, r, other, f"{base}.adjacent[{i}]", line_of("regions", rid, "adjacent", str(i)))
-        for faction in region.units:
-            must_play(faction, f"{base}.units.{faction}", "regions", rid, "units", faction, neutral_ok=True)
-        if region.control is not None:
-            if region.control == TROGS and not pos.trogs_are_player:
-                r.problem(
-                    line_of("regions", rid, "control"),
-                    f"{base}.control",
-                    ui("neutral Trogs never hold Control (they leave a Trog Nest token instead)", _ml()),
-                )
-            else:
-                must_play(region.control, f"{base}.control", "regions", rid, "control")
-        if region.outer and region.terrain is not None:
-            # Seed 003 (C. Zagrywajcie karty Taktyk): outer Regions have no terrain.
-            r.problem(
-                line_of("regions", rid, "terrain"),
-                f"{base}.terrain",
-                ui("an outer Region has no terrain; leave terrain out or outer false", _ml()),
-            )
 
     def rname(self, rid: str) -> Any:
         """A Region of this position by the name a reader knows, with its ID to find it by:
@@ -731,13 +763,22 @@ class _Checks:
         # Unit counts: board + Reserve + held as prisoners never exceed what the faction owns.
         per_faction = _param_int(rs, P_UNITS)
         trog_units = _param_int(rs, P_TROG_UNITS)
+        # pos.on_board and pos.held_by_others of every faction, in one pass over the table
+        on_board, held_by_others = dict.fromkeys(FACTIONS, 0), dict.fromkeys(FACTIONS, 0)
+        for region in pos.regions.values():
+            for owner, n in region.units.items():
+                on_board[owner] += n
+        for holder, state in pos.factions.items():
+            for owner, n in state.prisoners.items():
+                if owner != holder:
+                    held_by_others[owner] += n
         for faction in FACTIONS:
             total = trog_units if faction == TROGS else per_faction
             if total is None:
                 continue
             pos.unit_totals[faction] = total
-            board = pos.on_board(faction)
-            held = pos.held_by_others(faction)
+            board = on_board[faction]
+            held = held_by_others[faction]
             reserve = pos.factions[faction].reserve if faction in pos.factions else None
             count = board + held + (reserve or 0)
             if count > total:

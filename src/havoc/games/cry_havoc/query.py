@@ -22,9 +22,8 @@ from havoc.games.cry_havoc.contract import (
 from havoc.games.cry_havoc.position import FACTION, FACTION_KEYS, REGION_REF, Position
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
-from havoc.markup import is_id
 from havoc.record import field, record
-from havoc.spec import MAX_INT, Invalid, Reader, Spec, _is_ldict, suggest
+from havoc.spec import MAX_INT, Invalid, Reader, Spec, _is_id_quick, _is_ldict, suggest
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
@@ -440,6 +439,7 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
 
 _QUICK_REGIONS: Final = frozenset({"from", "to", "region"})
 _QUICK_COUNTS: Final = frozenset({"units", "points"})  # whole numbers from 0 (QFIELDS)
+_QUICK_FIELDS: Final = _QUICK_REGIONS | _QUICK_COUNTS  # (with "ask" and "faction": what _quick_compact reads)
 _KIND_SET: Final = frozenset(KINDS)
 _FACTION_SET: Final = frozenset(FACTIONS)
 
@@ -474,7 +474,7 @@ def _quick_compact(words: Sequence[str], pos: Position, name: str) -> Query | No
                 return None
             d[key] = value
         elif key in _QUICK_REGIONS:
-            if raw not in regions or not is_id(raw):
+            if raw not in regions or not _is_id_quick(raw):
                 return None
             d[key] = raw
         else:
@@ -491,7 +491,8 @@ def _quick_compact(words: Sequence[str], pos: Position, name: str) -> Query | No
     frm = d.get("from")
     if frm is not None and frm == d.get("to"):
         return None
-    return _query(kind, faction, d, name)
+    # _query(kind, faction, d, name): none of these fields is one it converts
+    return Query(kind=kind, faction=faction, name=name, **{_ATTRS[k]: v for k, v in d.items() if k in _QUICK_FIELDS})
 
 
 def _word_value(raw: str, spec: Spec) -> Any:
