@@ -138,27 +138,24 @@ def build_languages(
         for lang in langs
     }
     worker_proc = None
-    if together:
-        spec = json.dumps({lang: [str(out), *cmd[3:]] for lang, cmd in commands.items()})
+    if together:  # the worker brings the page stubs up to date (it loads the ruleset anyway)
+        spec = json.dumps(
+            {"stubs": [str(source), ruleset], "langs": {lang: [str(out), *cmd[3:]] for lang, cmd in commands.items()}}
+        )
         worker_proc = subprocess.Popen(
             [sys.executable, "-m", "havoc.commands.docs", spec],
-            stdin=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-    try:
+    else:
         _sync_stubs(source, ruleset)
-        if not together:
-            for lang in langs:
-                _stage(out, lang)
-    except BaseException:
-        if worker_proc is not None:
-            worker_proc.communicate("stop\n")  # it builds nothing
-        raise
+        for lang in langs:
+            _stage(out, lang)
     outputs: dict[str, tuple[int, str, float]] = {}
     if worker_proc is not None:
-        stdout, stderr = worker_proc.communicate("go\n")  # the stubs are current: build
+        stdout, stderr = worker_proc.communicate()
         for chunk in stdout.split(WORKER_MARK)[1:]:
             head, _, printed = chunk.partition("\n")
             name, status = head.split()
@@ -290,20 +287,33 @@ def worker(spec: str) -> int:
     # garbage is still collected, in fewer and larger passes.
     gc.set_threshold(50_000, 20, 20)
 
-    langs: dict[str, list[str]] = json.loads(spec)
+    job = json.loads(spec)
+    langs: dict[str, list[str]] = job["langs"]
     forking = len(langs) > 1 and hasattr(os, "fork") and (os.cpu_count() or 1) > 1
-    staged: set[str] = set()
+    stagers: dict[str, int] = {}
     if forking:
         # The staging copies (a whole site's after a clean build) are made by children of their
-        # own while this process imports Sphinx; a language whose copy failed is staged (and the
-        # failure reported) by its build.
+        # own while this process loads the rules and imports Sphinx; a language whose copy
+        # failed is staged (and the failure reported) by its build.
         stagers = {lang: _fork(functools.partial(_stage, Path(args[0]), lang)) for lang, args in langs.items()}
-        _preload(langs)
-        staged = {lang for lang, pid in stagers.items() if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0}
-    else:
-        import sphinx.cmd.build  # noqa: F401
-    if sys.stdin.readline().strip() != "go":  # the caller could not bring the page stubs up to date
+    rulesets = _load_rulesets(langs)
+    try:
+        _sync_stubs(Path(job["stubs"][0]), job["stubs"][1])  # before any build reads them
+    except HavocError as exc:
+        for pid in stagers.values():
+            os.waitpid(pid, 0)
+        print("\n".join(str(p) for p in exc.problems), file=sys.stderr)
         return 1
+    # The search index of both languages, once (in a child of its own while this process imports
+    # Sphinx), where each language's build would make the same one after an edit.
+    indexer = _fork(functools.partial(_store_search_index, rulesets, langs)) if forking else None
+    # Every module is imported before the first build registers its language's translations:
+    # Sphinx translates some names as their module is imported (the Python domain's "Python
+    # Module Index"), which a later language's build in this process would show untranslated.
+    _preload(langs)
+    staged = {lang for lang, pid in stagers.items() if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0}
+    if indexer is not None:
+        os.waitpid(indexer, 0)  # stored or not: a build makes what it does not find
     chunks = (
         _fork_languages(langs, staged)
         if forking
@@ -351,36 +361,78 @@ def _build_language(lang: str, args: list[str], staged: bool = False) -> str:
     return f"{WORKER_MARK}{lang} {code}\n{buf.getvalue()}"
 
 
+def _load_rulesets(langs: dict[str, list[str]]) -> list[Any]:
+    """The rulesets the builds show (their ``-D havoc_ruleset=`` arguments), loaded; none where
+    one does not load (its builds then report why)."""
+    names = {arg.partition("=")[2] for args in langs.values() for arg in args if arg.startswith("havoc_ruleset=")}
+    loaded = []
+    for name in sorted(names):
+        with contextlib.suppress(Exception):
+            from havoc import game
+
+            rs = rulebook.load(name)
+            game.of(rs)
+            loaded.append(rs)
+    return loaded
+
+
+def _store_search_index(rulesets: list[Any], langs: dict[str, list[str]]) -> None:
+    """Build the bilingual search index of each ruleset once and store it in havoc's cache, where
+    every language's build finds it (:func:`havoc.search.stored.site_scripts`): after an edit
+    each build would otherwise make the same index of both languages. Run in a child of its own
+    while the worker imports Sphinx."""
+    from havoc.search.stored import site_scripts
+
+    for rs in rulesets:
+        for lang in langs:
+            site_scripts(rs, lang)
+
+
 def _preload(langs: dict[str, list[str]]) -> None:
-    """Import what every language's build imports, and load the ruleset it shows, once, before
-    the children are forked (each child starts with them loaded, shared until written). No build
-    state and no thread: a failure here is left to the builds, which report it."""
+    """Import what every language's build imports once, before the children are forked (each
+    child starts with them loaded, shared until written). No build state and no thread: a
+    failure here is left to the builds, which report it."""
     import gc
     import importlib
 
     import sphinx.application
 
+    games: list[str] = []
+    with contextlib.suppress(Exception):
+        from havoc.sphinxext.extension import site_extensions
+
+        games = site_extensions()
     names = [
         *sphinx.application.builtin_extensions,
         "sphinx.cmd.build",
         "sphinx.jinja2glue",
+        "sphinx.util.console",
         "sphinx.ext.intersphinx",
         "sphinx.ext.mathjax",
+        "sphinx.builders.latex.transforms",
+        "jinja2.ext",
         "myst_parser.sphinx_ext.main",
+        "myst_parser.sphinx_ext.directives",
+        "myst_parser.sphinx_ext.mathjax",
+        "myst_parser.sphinx_ext.myst_refs",
         "myst_parser.parsers.sphinx_",
+        "xml.dom.minidom",
         "furo",
+        "sphinx_basic_ng",
+        "pygments.styles.native",
+        "a11y_pygments.a11y_light.style",
+        "a11y_pygments.a11y_dark.style",
+        "a11y_pygments.a11y_high_contrast_light.style",
+        "a11y_pygments.a11y_high_contrast_dark.style",
         "havoc.sphinxext",
         "havoc.sphinxext.gamepage",
+        "havoc.examples",
+        *games,
+        *(f"docutils{part}.languages.{lang}" for lang in langs for part in ("", ".parsers.rst")),
     ]
     for name in names:
         with contextlib.suppress(Exception):
             importlib.import_module(name)
-    rulesets = {arg.partition("=")[2] for args in langs.values() for arg in args if arg.startswith("havoc_ruleset=")}
-    for name in rulesets:
-        with contextlib.suppress(Exception):
-            from havoc import game
-
-            game.of(rulebook.load(name))
     # What is loaded so far lives as long as the children: the collector need not walk it in each
     # of them (which would also copy every page it touches).
     gc.collect()
