@@ -324,6 +324,31 @@ def test_a_rebuild_writes_what_a_clean_build_writes(
         assert [name for name in clean if rebuilt[lang][name] != clean[name]] == [], lang
 
 
+@pytest.mark.parametrize("cpus", [2, 1], ids=["forked", "one-after-the-other"])
+def test_a_rebuild_never_writes_into_the_live_site(
+    mini_site: Site, mini_env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, cpus: int
+) -> None:
+    """A rebuild's folder holds hard links to the live site's files, not copies: every file the
+    build writes is a new one, so the site readers see stays as it was until the finished build
+    replaces it (the old site is then the next build's folder, byte for byte as it was)."""
+    source, _rules = mini_env
+    _worker_with_cpus(monkeypatch, cpus)
+    po = source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
+    yaml_file = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
+    args = (["en", "pl"], mini_site.out, mini_site.doctrees, "mini", mini_site.out / "no-sheets", source)
+    for old, new in (("discard the rest to your", "throw the rest onto your"), ("throw the rest", "toss the rest")):
+        live = {lang: _files(mini_site.out / lang) for lang in LANGUAGES}
+        for path in (yaml_file, po):
+            path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        for res in build_languages(*args):
+            assert res.code == 0, res.output
+        assert new.encode() in (mini_site.out / "en" / "rules" / "draw.html").read_bytes()
+        for lang in LANGUAGES:
+            assert _files(mini_site.out / f".building-{lang}") == live[lang], lang  # the old site, untouched
+            shared = [p for p in (mini_site.out / lang).rglob("*") if p.is_file() and p.stat().st_nlink > 1]
+            assert len(shared) > 10  # linked, not copied
+
+
 def test_editing_a_rule_text_rereads_only_its_page(mini_site: Site) -> None:
     path = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
     path.write_text(

@@ -195,35 +195,99 @@ def _sync_stubs(source: Path, ruleset: str) -> None:
         sitestubs.write_stubs(folder, rulebook.load(ruleset))
 
 
-def _stage(out: Path, lang: str) -> Path:
+def _stage(out: Path, lang: str, link: bool = False) -> Path:
     """The build folder beside ``out/<lang>``, brought to a copy of it (Sphinx then rewrites only
     what changed). Always the same name, so Sphinx sees the same output folder from build to
     build; kept between builds (it holds the site as it was before the last one), so only the
-    files that differ from the live site are copied, not the whole site every time."""
+    files that differ from the live site are copied, not the whole site every time.
+
+    With ``link``, the files are hard links to the live site's instead of copies (copying a
+    whole site after a clean build cost a rebuild a seventh of its time): only for a build that
+    writes through :func:`_writes_unshared`, which never writes into a file the live site shares."""
     stage = _stage_path(out, lang)
     live = out / lang
     if not live.is_dir():
         shutil.rmtree(stage, ignore_errors=True)
         stage.mkdir(parents=True)
         return stage
+    put = _link_or_copy if link else _copy
     if stage.is_dir() and not stage.is_symlink():
         try:
-            _sync(live, stage)
+            _sync(live, stage, put)
             return stage
         except OSError:
             pass  # then a full copy
     shutil.rmtree(stage, ignore_errors=True)
-    shutil.copytree(live, stage, symlinks=True)
+    shutil.copytree(live, stage, symlinks=True, copy_function=put)
     return stage
+
+
+def _copy(src: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
+    shutil.copy2(src, dest, follow_symlinks=False)
+
+
+def _link_or_copy(src: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
+    """``dest`` as a hard link to the file ``src`` (a copy where the system cannot link it)."""
+    if not os.path.islink(src):
+        try:
+            os.link(src, dest)
+            return
+        except OSError:
+            pass
+    shutil.copy2(src, dest, follow_symlinks=False)
+
+
+@contextlib.contextmanager
+def _writes_unshared(root: Path) -> Any:
+    """While it lasts, a file under ``root`` that shares its data with another (a hard link to
+    the live site's, see :func:`_stage`) is unlinked before it is opened for writing, so the
+    write makes a file of its own: the live site is never changed by a build. Every writer of
+    a build opens its file with ``open`` (Sphinx's pages, inventory and copies, the theme's and
+    havoc's files; ``shutil.copyfile`` and ``pathlib`` too) or replaces it whole (``os.replace``)."""
+    import builtins
+    import io
+    import stat
+
+    real_open = builtins.open
+    # as given and as Sphinx resolves it (its output folder is the resolved path)
+    tops = tuple({os.path.join(os.path.abspath(root), ""), os.path.join(os.path.realpath(root), "")})
+
+    def unshared(path: Path, mode: str) -> None:
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink < 2:
+            return
+        if "w" in mode or "x" in mode:
+            os.unlink(path)
+            return
+        tmp = f"{path}.unshared"  # appended to or updated in place: a copy of its own first
+        shutil.copy2(path, tmp)
+        os.replace(tmp, path)
+
+    def guarded_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if isinstance(file, (str, os.PathLike)) and any(c in mode for c in "wax+"):
+            path = os.fspath(file)
+            if isinstance(path, str) and os.path.abspath(path).startswith(tops):
+                unshared(Path(path), mode)
+        return real_open(file, mode, *args, **kwargs)
+
+    builtins.open = io.open = guarded_open
+    try:
+        yield
+    finally:
+        builtins.open = io.open = real_open
 
 
 def _stage_path(out: Path, lang: str) -> Path:
     return out / f".building-{lang}"
 
 
-def _sync(source: Path, dest: Path) -> None:
-    """Make ``dest`` a copy of ``source`` by copying only the files whose size or modification
-    time differ (with their times: Sphinx compares them with the sources') and removing the rest."""
+def _sync(source: Path, dest: Path, put: Any = _copy) -> None:
+    """Make ``dest`` a copy of ``source`` by copying (``put``) only the files whose size or
+    modification time differ (with their times: Sphinx compares them with the sources') and
+    removing the rest."""
     for folder, dirs, files in os.walk(source):
         here = Path(folder)
         if any(os.path.islink(here / d) for d in dirs):
@@ -244,7 +308,9 @@ def _sync(source: Path, dest: Path) -> None:
                     continue
             if old is not None and old.is_dir(follow_symlinks=False):
                 shutil.rmtree(old.path)
-            shutil.copy2(src, there / name, follow_symlinks=False)
+            elif old is not None:
+                os.unlink(old.path)  # a new file, never a write into the old one (it may be linked)
+            put(src, there / name)
         for name in dirs:
             old = existing.pop(name, None)
             if old is not None and not old.is_dir(follow_symlinks=False):
@@ -295,7 +361,9 @@ def worker(spec: str) -> int:
         # The staging copies (a whole site's after a clean build) are made by children of their
         # own while this process loads the rules and imports Sphinx; a language whose copy
         # failed is staged (and the failure reported) by its build.
-        stagers = {lang: _fork(functools.partial(_stage, Path(args[0]), lang)) for lang, args in langs.items()}
+        stagers = {
+            lang: _fork(functools.partial(_stage, Path(args[0]), lang, link=True)) for lang, args in langs.items()
+        }
     rulesets = _load_rulesets(langs)
     try:
         _sync_stubs(Path(job["stubs"][0]), job["stubs"][1])  # before any build reads them
@@ -352,9 +420,9 @@ def _build_language(lang: str, args: list[str], staged: bool = False) -> str:
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
         try:
-            if not staged:
-                _stage(Path(args[0]), lang)
-            code = build_main(args[1:])
+            stage = _stage(Path(args[0]), lang, link=True) if not staged else _stage_path(Path(args[0]), lang)
+            with _writes_unshared(stage):
+                code = build_main(args[1:])
         except BaseException:  # reported as this language's failure, never lost
             traceback.print_exc(file=buf)
             code = 2
