@@ -349,6 +349,25 @@ def test_a_rebuild_never_writes_into_the_live_site(
             assert len(shared) > 10  # linked, not copied
 
 
+def test_the_templates_a_build_loaded_compile_before_a_rebuild(mini_site: Site, tmp_path: Path) -> None:
+    """A build notes where it found its templates and which it loaded (beside its doctrees); the
+    rebuild worker compiles exactly those once, before it forks the languages. A record whose
+    folders are gone compiles nothing and fails nothing."""
+    import json
+
+    from havoc.sphinxext.extension import COMPILED_TEMPLATES, TEMPLATES_RECORD, warm_templates
+
+    record = json.loads((mini_site.doctrees / "en" / TEMPLATES_RECORD).read_text(encoding="utf-8"))
+    assert {"page.html", "!page.html", "search.html"} <= set(record["names"])
+    COMPILED_TEMPLATES.codes.clear()
+    assert warm_templates([mini_site.doctrees / lang for lang in LANGUAGES]) == len(record["names"])
+    assert len(COMPILED_TEMPLATES.codes) >= len(record["names"])
+    record["dirs"] = [str(tmp_path / "gone")]
+    record["templates_path"] = []
+    (tmp_path / TEMPLATES_RECORD).write_text(json.dumps(record), encoding="utf-8")
+    assert warm_templates([tmp_path]) == 0
+
+
 def test_editing_a_rule_text_rereads_only_its_page(mini_site: Site) -> None:
     path = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
     path.write_text(
