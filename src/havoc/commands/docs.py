@@ -355,35 +355,37 @@ def worker(spec: str) -> int:
 
     job = json.loads(spec)
     langs: dict[str, list[str]] = job["langs"]
+    prepare = functools.partial(_prepare, langs, Path(job["stubs"][0]), job["stubs"][1])
     forking = len(langs) > 1 and hasattr(os, "fork") and (os.cpu_count() or 1) > 1
-    stagers: dict[str, int] = {}
+    staged: set[str] = set()
     if forking:
-        # The staging copies (a whole site's after a clean build) are made by children of their
-        # own while this process loads the rules and imports Sphinx; a language whose copy
-        # failed is staged (and the failure reported) by its build.
+        # While this process imports Sphinx and compiles the templates, children of their own
+        # stage each language's site (a language whose staging failed is staged, and the
+        # failure reported, by its build) and load the rules, bring the page stubs up to date
+        # and store the search index.
         stagers = {
             lang: _fork(functools.partial(_stage, Path(args[0]), lang, link=True)) for lang, args in langs.items()
         }
-    rulesets = _load_rulesets(langs)
-    try:
-        _sync_stubs(Path(job["stubs"][0]), job["stubs"][1])  # before any build reads them
-    except HavocError as exc:
-        for pid in stagers.values():
-            os.waitpid(pid, 0)
-        print("\n".join(str(p) for p in exc.problems), file=sys.stderr)
-        return 1
-    # The search index of both languages, once (in a child of its own while this process imports
-    # Sphinx), where each language's build would make the same one after an edit.
-    indexer = _fork(functools.partial(_store_search_index, rulesets, langs)) if forking else None
-    # Every module is imported before the first build registers its language's translations:
-    # Sphinx translates some names as their module is imported (the Python domain's "Python
-    # Module Index"), which a later language's build in this process would show untranslated.
-    _preload(langs)
-    if forking:
+        preparer = _fork(prepare)
+        _preload(langs)
         _warm_templates(langs)
-    staged = {lang for lang, pid in stagers.items() if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0}
-    if indexer is not None:
-        os.waitpid(indexer, 0)  # stored or not: a build makes what it does not find
+        staged = {lang for lang, pid in stagers.items() if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0}
+        if os.waitstatus_to_exitcode(os.waitpid(preparer, 0)[1]):
+            return 1  # the stubs are not current: it said why
+        _load_rulesets(langs)  # from the cache it stored: loaded once for every language
+    else:
+        # Every module is imported before the first build registers its language's translations:
+        # Sphinx translates some names as their module is imported (the Python domain's "Python
+        # Module Index"), which the next language's build in this process would show untranslated.
+        _preload(langs)
+        try:
+            prepare(index=False)  # the first language's build makes the index; the next reuses it
+        except Exception:
+            return 1
+    # What is loaded so far lives as long as the builds: the collector need not walk it again in
+    # each of them (which, in a forked child, would also copy every page it touches).
+    gc.collect()
+    gc.freeze()
     chunks = (
         _fork_languages(langs, staged)
         if forking
@@ -446,11 +448,30 @@ def _load_rulesets(langs: dict[str, list[str]]) -> list[Any]:
     return loaded
 
 
+def _prepare(langs: dict[str, list[str]], source: Path, ruleset: str, index: bool = True) -> None:
+    """Load the rules, bring the page stubs up to date (before any build reads them) and, with
+    ``index``, store the search index. Why the stubs could not be written is printed (the caller
+    reports it as each language's failure) and raised."""
+    import traceback
+
+    rulesets = _load_rulesets(langs)
+    try:
+        _sync_stubs(source, ruleset)
+    except HavocError as exc:
+        print("\n".join(str(p) for p in exc.problems), file=sys.stderr)
+        raise
+    except Exception:
+        traceback.print_exc()
+        raise
+    if index:
+        with contextlib.suppress(Exception):  # stored or not: a build makes what it does not find
+            _store_search_index(rulesets, langs)
+
+
 def _store_search_index(rulesets: list[Any], langs: dict[str, list[str]]) -> None:
     """Build the bilingual search index of each ruleset once and store it in havoc's cache, where
     every language's build finds it (:func:`havoc.search.stored.site_scripts`): after an edit
-    each build would otherwise make the same index of both languages. Run in a child of its own
-    while the worker imports Sphinx."""
+    each build would otherwise make the same index of both languages."""
     from havoc.search.stored import site_scripts
 
     for rs in rulesets:
@@ -462,7 +483,6 @@ def _preload(langs: dict[str, list[str]]) -> None:
     """Import what every language's build imports once, before the children are forked (each
     child starts with them loaded, shared until written). No build state and no thread: a
     failure here is left to the builds, which report it."""
-    import gc
     import importlib
 
     import sphinx.application
@@ -503,10 +523,6 @@ def _preload(langs: dict[str, list[str]]) -> None:
     for name in names:
         with contextlib.suppress(Exception):
             importlib.import_module(name)
-    # What is loaded so far lives as long as the children: the collector need not walk it in each
-    # of them (which would also copy every page it touches).
-    gc.collect()
-    gc.freeze()
 
 
 def _warm_templates(langs: dict[str, list[str]]) -> None:
