@@ -8,6 +8,10 @@ per language, both at once). Targets (issue 26): the clean build grows with expo
 (``synthetic.py`` makes copies that do not repeat their text, see there), and an incremental
 rebuild takes at most 25% of the clean build (at 1x): only the pages that show the edited rule
 are re-read. ``BENCH_SITE_FACTORS=1,5,10`` picks other sizes.
+
+What it times is ``build_languages`` (both languages' Sphinx builds, staging and swapping), not
+the steps ``havoc docs`` runs after it over the whole site: the in-browser engine's bundle (its
+bytecode made under Node by Pyodide, seconds of CPU on every run) and ``sw.js``.
 """
 
 from __future__ import annotations

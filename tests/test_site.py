@@ -270,6 +270,104 @@ def test_a_language_failing_in_a_rebuild_is_reported_and_the_other_is_built(
     assert (mini_site.doctrees / "pl" / "havoc-build-failed").exists()
 
 
+def _worker_with_cpus(monkeypatch: pytest.MonkeyPatch, cpus: int) -> list[list[str]]:
+    """Make ``build_languages`` start its rebuild worker as on a machine with ``cpus`` CPUs; the
+    worker command lines it started."""
+    from havoc.commands import docs
+
+    script = (
+        f"import os, sys; os.cpu_count = lambda: {cpus}; "
+        "from havoc.commands.docs import worker; sys.exit(worker(sys.argv[1]))"
+    )
+    real_popen = subprocess.Popen
+    workers = []
+
+    def popen(cmd: list[str], **kwargs: object) -> object:
+        if cmd[1:3] == ["-m", "havoc.commands.docs"]:
+            workers.append(cmd)
+            cmd = [cmd[0], "-c", script, *cmd[3:]]
+        return real_popen(cmd, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(docs.subprocess, "Popen", popen)
+    return workers
+
+
+def _files(top: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(top)): p.read_bytes() for p in sorted(top.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("cpus", [2, 1], ids=["forked", "one-after-the-other"])
+def test_a_rebuild_writes_what_a_clean_build_writes(
+    mini_site: Site, mini_env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, cpus: int
+) -> None:
+    """After an edit, both languages rebuilt by one worker (forked, or one after the other in one
+    process) are byte for byte what a clean build of the same sources writes: no language's build
+    leaks into the other's (as the English "Python Module Index" did into the Polish objects.inv)."""
+    source, _rules = mini_env
+    workers = _worker_with_cpus(monkeypatch, cpus)
+    po = source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
+    for path in (mini_site.rules / "mini" / "sections" / "01-draw.yaml", po):  # the translation follows
+        text = path.read_text(encoding="utf-8")
+        assert "discard the rest to your" in text
+        path.write_text(text.replace("discard the rest to your", "throw the rest onto your"), encoding="utf-8")
+    args = (["en", "pl"], mini_site.out, mini_site.doctrees, "mini", mini_site.out / "no-sheets", source)
+    for res in build_languages(*args):
+        assert res.code == 0, res.output
+    assert len(workers) == 1
+    rebuilt = {lang: _files(mini_site.out / lang) for lang in LANGUAGES}
+    assert b"throw the rest onto your" in rebuilt["en"]["rules/draw.html"]
+    for res in build_languages(*args, clean=True):
+        assert res.code == 0, res.output
+    for lang in LANGUAGES:
+        clean = _files(mini_site.out / lang)
+        assert rebuilt[lang].keys() == clean.keys()
+        assert [name for name in clean if rebuilt[lang][name] != clean[name]] == [], lang
+
+
+@pytest.mark.parametrize("cpus", [2, 1], ids=["forked", "one-after-the-other"])
+def test_a_rebuild_never_writes_into_the_live_site(
+    mini_site: Site, mini_env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, cpus: int
+) -> None:
+    """A rebuild's folder holds hard links to the live site's files, not copies: every file the
+    build writes is a new one, so the site readers see stays as it was until the finished build
+    replaces it (the old site is then the next build's folder, byte for byte as it was)."""
+    source, _rules = mini_env
+    _worker_with_cpus(monkeypatch, cpus)
+    po = source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
+    yaml_file = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
+    args = (["en", "pl"], mini_site.out, mini_site.doctrees, "mini", mini_site.out / "no-sheets", source)
+    for old, new in (("discard the rest to your", "throw the rest onto your"), ("throw the rest", "toss the rest")):
+        live = {lang: _files(mini_site.out / lang) for lang in LANGUAGES}
+        for path in (yaml_file, po):
+            path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        for res in build_languages(*args):
+            assert res.code == 0, res.output
+        assert new.encode() in (mini_site.out / "en" / "rules" / "draw.html").read_bytes()
+        for lang in LANGUAGES:
+            assert _files(mini_site.out / f".building-{lang}") == live[lang], lang  # the old site, untouched
+            shared = [p for p in (mini_site.out / lang).rglob("*") if p.is_file() and p.stat().st_nlink > 1]
+            assert len(shared) > 10  # linked, not copied
+
+
+def test_the_templates_a_build_loaded_compile_before_a_rebuild(mini_site: Site, tmp_path: Path) -> None:
+    """A build notes where it found its templates and which it loaded (beside its doctrees); the
+    rebuild worker compiles exactly those once, before it forks the languages. A record whose
+    folders are gone compiles nothing and fails nothing."""
+    import json
+
+    from havoc.sphinxext.extension import COMPILED_TEMPLATES, TEMPLATES_RECORD, warm_templates
+
+    record = json.loads((mini_site.doctrees / "en" / TEMPLATES_RECORD).read_text(encoding="utf-8"))
+    assert {"page.html", "!page.html", "search.html"} <= set(record["names"])
+    COMPILED_TEMPLATES.codes.clear()
+    assert warm_templates([mini_site.doctrees / lang for lang in LANGUAGES]) == len(record["names"])
+    assert len(COMPILED_TEMPLATES.codes) >= len(record["names"])
+    record["dirs"] = [str(tmp_path / "gone")]
+    record["templates_path"] = []
+    (tmp_path / TEMPLATES_RECORD).write_text(json.dumps(record), encoding="utf-8")
+    assert warm_templates([tmp_path]) == 0
+
+
 def test_editing_a_rule_text_rereads_only_its_page(mini_site: Site) -> None:
     path = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
     path.write_text(

@@ -138,27 +138,24 @@ def build_languages(
         for lang in langs
     }
     worker_proc = None
-    if together:
-        spec = json.dumps({lang: [str(out), *cmd[3:]] for lang, cmd in commands.items()})
+    if together:  # the worker brings the page stubs up to date (it loads the ruleset anyway)
+        spec = json.dumps(
+            {"stubs": [str(source), ruleset], "langs": {lang: [str(out), *cmd[3:]] for lang, cmd in commands.items()}}
+        )
         worker_proc = subprocess.Popen(
             [sys.executable, "-m", "havoc.commands.docs", spec],
-            stdin=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-    try:
+    else:
         _sync_stubs(source, ruleset)
-        if not together:
-            for lang in langs:
-                _stage(out, lang)
-    except BaseException:
-        if worker_proc is not None:
-            worker_proc.communicate("stop\n")  # it builds nothing
-        raise
+        for lang in langs:
+            _stage(out, lang)
     outputs: dict[str, tuple[int, str, float]] = {}
     if worker_proc is not None:
-        stdout, stderr = worker_proc.communicate("go\n")  # the stubs are current: build
+        stdout, stderr = worker_proc.communicate()
         for chunk in stdout.split(WORKER_MARK)[1:]:
             head, _, printed = chunk.partition("\n")
             name, status = head.split()
@@ -198,35 +195,99 @@ def _sync_stubs(source: Path, ruleset: str) -> None:
         sitestubs.write_stubs(folder, rulebook.load(ruleset))
 
 
-def _stage(out: Path, lang: str) -> Path:
+def _stage(out: Path, lang: str, link: bool = False) -> Path:
     """The build folder beside ``out/<lang>``, brought to a copy of it (Sphinx then rewrites only
     what changed). Always the same name, so Sphinx sees the same output folder from build to
     build; kept between builds (it holds the site as it was before the last one), so only the
-    files that differ from the live site are copied, not the whole site every time."""
+    files that differ from the live site are copied, not the whole site every time.
+
+    With ``link``, the files are hard links to the live site's instead of copies (copying a
+    whole site after a clean build cost a rebuild a seventh of its time): only for a build that
+    writes through :func:`_writes_unshared`, which never writes into a file the live site shares."""
     stage = _stage_path(out, lang)
     live = out / lang
     if not live.is_dir():
         shutil.rmtree(stage, ignore_errors=True)
         stage.mkdir(parents=True)
         return stage
+    put = _link_or_copy if link else _copy
     if stage.is_dir() and not stage.is_symlink():
         try:
-            _sync(live, stage)
+            _sync(live, stage, put)
             return stage
         except OSError:
             pass  # then a full copy
     shutil.rmtree(stage, ignore_errors=True)
-    shutil.copytree(live, stage, symlinks=True)
+    shutil.copytree(live, stage, symlinks=True, copy_function=put)
     return stage
+
+
+def _copy(src: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
+    shutil.copy2(src, dest, follow_symlinks=False)
+
+
+def _link_or_copy(src: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
+    """``dest`` as a hard link to the file ``src`` (a copy where the system cannot link it)."""
+    if not os.path.islink(src):
+        try:
+            os.link(src, dest)
+            return
+        except OSError:
+            pass
+    shutil.copy2(src, dest, follow_symlinks=False)
+
+
+@contextlib.contextmanager
+def _writes_unshared(root: Path) -> Any:
+    """While it lasts, a file under ``root`` that shares its data with another (a hard link to
+    the live site's, see :func:`_stage`) is unlinked before it is opened for writing, so the
+    write makes a file of its own: the live site is never changed by a build. Every writer of
+    a build opens its file with ``open`` (Sphinx's pages, inventory and copies, the theme's and
+    havoc's files; ``shutil.copyfile`` and ``pathlib`` too) or replaces it whole (``os.replace``)."""
+    import builtins
+    import io
+    import stat
+
+    real_open = builtins.open
+    # as given and as Sphinx resolves it (its output folder is the resolved path)
+    tops = tuple({os.path.join(os.path.abspath(root), ""), os.path.join(os.path.realpath(root), "")})
+
+    def unshared(path: Path, mode: str) -> None:
+        try:
+            st = os.lstat(path)
+        except OSError:
+            return
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink < 2:
+            return
+        if "w" in mode or "x" in mode:
+            os.unlink(path)
+            return
+        tmp = f"{path}.unshared"  # appended to or updated in place: a copy of its own first
+        shutil.copy2(path, tmp)
+        os.replace(tmp, path)
+
+    def guarded_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if isinstance(file, (str, os.PathLike)) and any(c in mode for c in "wax+"):
+            path = os.fspath(file)
+            if isinstance(path, str) and os.path.abspath(path).startswith(tops):
+                unshared(Path(path), mode)
+        return real_open(file, mode, *args, **kwargs)
+
+    builtins.open = io.open = guarded_open
+    try:
+        yield
+    finally:
+        builtins.open = io.open = real_open
 
 
 def _stage_path(out: Path, lang: str) -> Path:
     return out / f".building-{lang}"
 
 
-def _sync(source: Path, dest: Path) -> None:
-    """Make ``dest`` a copy of ``source`` by copying only the files whose size or modification
-    time differ (with their times: Sphinx compares them with the sources') and removing the rest."""
+def _sync(source: Path, dest: Path, put: Any = _copy) -> None:
+    """Make ``dest`` a copy of ``source`` by copying (``put``) only the files whose size or
+    modification time differ (with their times: Sphinx compares them with the sources') and
+    removing the rest."""
     for folder, dirs, files in os.walk(source):
         here = Path(folder)
         if any(os.path.islink(here / d) for d in dirs):
@@ -247,7 +308,9 @@ def _sync(source: Path, dest: Path) -> None:
                     continue
             if old is not None and old.is_dir(follow_symlinks=False):
                 shutil.rmtree(old.path)
-            shutil.copy2(src, there / name, follow_symlinks=False)
+            elif old is not None:
+                os.unlink(old.path)  # a new file, never a write into the old one (it may be linked)
+            put(src, there / name)
         for name in dirs:
             old = existing.pop(name, None)
             if old is not None and not old.is_dir(follow_symlinks=False):
@@ -290,20 +353,39 @@ def worker(spec: str) -> int:
     # garbage is still collected, in fewer and larger passes.
     gc.set_threshold(50_000, 20, 20)
 
-    langs: dict[str, list[str]] = json.loads(spec)
+    job = json.loads(spec)
+    langs: dict[str, list[str]] = job["langs"]
+    prepare = functools.partial(_prepare, langs, Path(job["stubs"][0]), job["stubs"][1])
     forking = len(langs) > 1 and hasattr(os, "fork") and (os.cpu_count() or 1) > 1
     staged: set[str] = set()
     if forking:
-        # The staging copies (a whole site's after a clean build) are made by children of their
-        # own while this process imports Sphinx; a language whose copy failed is staged (and the
-        # failure reported) by its build.
-        stagers = {lang: _fork(functools.partial(_stage, Path(args[0]), lang)) for lang, args in langs.items()}
+        # While this process imports Sphinx and compiles the templates, children of their own
+        # stage each language's site (a language whose staging failed is staged, and the
+        # failure reported, by its build) and load the rules, bring the page stubs up to date
+        # and store the search index.
+        stagers = {
+            lang: _fork(functools.partial(_stage, Path(args[0]), lang, link=True)) for lang, args in langs.items()
+        }
+        preparer = _fork(prepare)
         _preload(langs)
+        _warm_templates(langs)
         staged = {lang for lang, pid in stagers.items() if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0}
+        if os.waitstatus_to_exitcode(os.waitpid(preparer, 0)[1]):
+            return 1  # the stubs are not current: it said why
+        _load_rulesets(langs)  # from the cache it stored: loaded once for every language
     else:
-        import sphinx.cmd.build  # noqa: F401
-    if sys.stdin.readline().strip() != "go":  # the caller could not bring the page stubs up to date
-        return 1
+        # Every module is imported before the first build registers its language's translations:
+        # Sphinx translates some names as their module is imported (the Python domain's "Python
+        # Module Index"), which the next language's build in this process would show untranslated.
+        _preload(langs)
+        try:
+            prepare(index=False)  # the first language's build makes the index; the next reuses it
+        except Exception:
+            return 1
+    # What is loaded so far lives as long as the builds: the collector need not walk it again in
+    # each of them (which, in a forked child, would also copy every page it touches).
+    gc.collect()
+    gc.freeze()
     chunks = (
         _fork_languages(langs, staged)
         if forking
@@ -342,49 +424,115 @@ def _build_language(lang: str, args: list[str], staged: bool = False) -> str:
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
         try:
-            if not staged:
-                _stage(Path(args[0]), lang)
-            code = build_main(args[1:])
+            stage = _stage(Path(args[0]), lang, link=True) if not staged else _stage_path(Path(args[0]), lang)
+            with _writes_unshared(stage):
+                code = build_main(args[1:])
         except BaseException:  # reported as this language's failure, never lost
             traceback.print_exc(file=buf)
             code = 2
     return f"{WORKER_MARK}{lang} {code}\n{buf.getvalue()}"
 
 
+def _load_rulesets(langs: dict[str, list[str]]) -> list[Any]:
+    """The rulesets the builds show (their ``-D havoc_ruleset=`` arguments), loaded; none where
+    one does not load (its builds then report why)."""
+    names = {arg.partition("=")[2] for args in langs.values() for arg in args if arg.startswith("havoc_ruleset=")}
+    loaded = []
+    for name in sorted(names):
+        with contextlib.suppress(Exception):
+            from havoc import game
+
+            rs = rulebook.load(name)
+            game.of(rs)
+            loaded.append(rs)
+    return loaded
+
+
+def _prepare(langs: dict[str, list[str]], source: Path, ruleset: str, index: bool = True) -> None:
+    """Load the rules, bring the page stubs up to date (before any build reads them) and, with
+    ``index``, store the search index. Why the stubs could not be written is printed (the caller
+    reports it as each language's failure) and raised."""
+    import traceback
+
+    rulesets = _load_rulesets(langs)
+    try:
+        _sync_stubs(source, ruleset)
+    except HavocError as exc:
+        print("\n".join(str(p) for p in exc.problems), file=sys.stderr)
+        raise
+    except Exception:
+        traceback.print_exc()
+        raise
+    if index:
+        with contextlib.suppress(Exception):  # stored or not: a build makes what it does not find
+            _store_search_index(rulesets, langs)
+
+
+def _store_search_index(rulesets: list[Any], langs: dict[str, list[str]]) -> None:
+    """Build the bilingual search index of each ruleset once and store it in havoc's cache, where
+    every language's build finds it (:func:`havoc.search.stored.site_scripts`): after an edit
+    each build would otherwise make the same index of both languages."""
+    from havoc.search.stored import site_scripts
+
+    for rs in rulesets:
+        for lang in langs:
+            site_scripts(rs, lang)
+
+
 def _preload(langs: dict[str, list[str]]) -> None:
-    """Import what every language's build imports, and load the ruleset it shows, once, before
-    the children are forked (each child starts with them loaded, shared until written). No build
-    state and no thread: a failure here is left to the builds, which report it."""
-    import gc
+    """Import what every language's build imports once, before the children are forked (each
+    child starts with them loaded, shared until written). No build state and no thread: a
+    failure here is left to the builds, which report it."""
     import importlib
 
     import sphinx.application
 
+    games: list[str] = []
+    with contextlib.suppress(Exception):
+        from havoc.sphinxext.extension import site_extensions
+
+        games = site_extensions()
     names = [
         *sphinx.application.builtin_extensions,
         "sphinx.cmd.build",
         "sphinx.jinja2glue",
+        "sphinx.util.console",
         "sphinx.ext.intersphinx",
         "sphinx.ext.mathjax",
+        "sphinx.builders.latex.transforms",
+        "jinja2.ext",
         "myst_parser.sphinx_ext.main",
+        "myst_parser.sphinx_ext.directives",
+        "myst_parser.sphinx_ext.mathjax",
+        "myst_parser.sphinx_ext.myst_refs",
         "myst_parser.parsers.sphinx_",
+        "xml.dom.minidom",
         "furo",
+        "sphinx_basic_ng",
+        "pygments.styles.native",
+        "a11y_pygments.a11y_light.style",
+        "a11y_pygments.a11y_dark.style",
+        "a11y_pygments.a11y_high_contrast_light.style",
+        "a11y_pygments.a11y_high_contrast_dark.style",
         "havoc.sphinxext",
         "havoc.sphinxext.gamepage",
+        "havoc.examples",
+        *games,
+        *(f"docutils{part}.languages.{lang}" for lang in langs for part in ("", ".parsers.rst")),
     ]
     for name in names:
         with contextlib.suppress(Exception):
             importlib.import_module(name)
-    rulesets = {arg.partition("=")[2] for args in langs.values() for arg in args if arg.startswith("havoc_ruleset=")}
-    for name in rulesets:
-        with contextlib.suppress(Exception):
-            from havoc import game
 
-            game.of(rulebook.load(name))
-    # What is loaded so far lives as long as the children: the collector need not walk it in each
-    # of them (which would also copy every page it touches).
-    gc.collect()
-    gc.freeze()
+
+def _warm_templates(langs: dict[str, list[str]]) -> None:
+    """Compile the page templates once, before the children are forked (each would compile them
+    again: a quarter of a one-word rebuild's work in each language)."""
+    doctrees = [Path(args[args.index("-d") + 1]) for args in langs.values() if "-d" in args[:-1]]
+    with contextlib.suppress(Exception):
+        from havoc.sphinxext.extension import warm_templates
+
+        warm_templates(doctrees)
 
 
 def _fork_languages(langs: dict[str, list[str]], staged: set[str]) -> dict[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from jinja2.bccache import Bucket, BytecodeCache
 from sphinx.errors import ConfigError
 
-from havoc import __version__
+from havoc import __version__, safeio
 from havoc.errors import HavocError
 from havoc.sphinxext.contents import setup_contents
 from havoc.sphinxext.context import build_context
@@ -79,6 +80,72 @@ class _CompiledTemplates(BytecodeCache):
 
 
 COMPILED_TEMPLATES = _CompiledTemplates()
+TEMPLATES_RECORD = "havoc-templates.json"  # in a build's doctree folder: see record_templates
+
+
+def record_templates(app: Sphinx, exception: BaseException | None) -> None:
+    """Note, beside the saved doctrees, where the build found its page templates and which it
+    loaded (folders and names: data, never code), so ``havoc docs`` can compile them once before
+    it forks a rebuild's languages (:func:`warm_templates`) instead of once in each language."""
+    bridge: Any = getattr(app.builder, "templates", None)
+    environment = getattr(bridge, "environment", None)
+    first = getattr(bridge, "templatepathlen", None)
+    if exception is not None or environment is None or not isinstance(first, int):
+        return
+    record = {
+        "confdir": str(app.confdir),
+        "templates_path": [str(p) for p in app.config.templates_path],
+        "dirs": [str(d) for loader in bridge.loaders[first:] for d in loader.searchpath],
+        "names": sorted({key[1] for key in environment.cache} if environment.cache is not None else ()),
+    }
+    text = json.dumps(record, indent=1, sort_keys=True) + "\n"
+    path = Path(app.doctreedir) / TEMPLATES_RECORD
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except OSError:
+        pass
+    safeio.write_text(path, text)
+
+
+def warm_templates(doctrees: list[Path]) -> int:
+    """Compile the templates the builds with these doctree folders loaded last time (see
+    :func:`record_templates`) into :data:`COMPILED_TEMPLATES`, in an environment made as
+    Sphinx's template bridge makes it (the same loader folders, filters and extensions); the
+    number compiled. A template is reused only under its name, file and source text, so a
+    stale record costs only its compiling."""
+    from gettext import NullTranslations
+    from types import SimpleNamespace
+
+    from sphinx.jinja2glue import BuiltinTemplateLoader
+
+    chains: dict[tuple[str, tuple[str, ...], tuple[str, ...]], set[str]] = {}
+    for folder in doctrees:
+        try:
+            record = json.loads((folder / TEMPLATES_RECORD).read_text(encoding="utf-8"))
+            chain = (record["confdir"], tuple(record["templates_path"]), tuple(record["dirs"]))
+            names = record["names"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if all(isinstance(x, str) for x in (chain[0], *chain[1], *chain[2], *names)):
+            chains.setdefault(chain, set()).update(names)
+    compiled = 0
+    for (confdir, templates_path, dirs), names in chains.items():
+        bridge = BuiltinTemplateLoader()
+        builder = SimpleNamespace(
+            config=SimpleNamespace(templates_path=list(templates_path)),
+            confdir=Path(confdir),
+            _translator=NullTranslations(),
+        )
+        bridge.init(builder, None, list(dirs))  # type: ignore[arg-type]
+        bridge.environment.bytecode_cache = COMPILED_TEMPLATES
+        for name in sorted(names):
+            try:
+                bridge.environment.get_template(name)
+                compiled += 1
+            except Exception:  # the build compiles (and reports) it itself
+                continue
+    return compiled
 
 
 def on_builder_inited(app: Sphinx) -> None:
@@ -125,6 +192,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("havoc_rules", "", "env", types=[str])
     app.connect("config-inited", on_config_inited, priority=400)
     app.connect("builder-inited", on_builder_inited)
+    app.connect("build-finished", record_templates)
     setup_domain(app)
     setup_rule(app)
     setup_section(app)

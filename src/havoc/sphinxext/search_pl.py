@@ -196,8 +196,18 @@ def _write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def write_search_script(app: Any) -> None:
+    """Write the query script into ``_static`` before the pages: each page's link to it carries
+    its checksum (``?v=``), which Sphinx takes from the file there when it writes the page.
+    Written after the pages, it gave a first build links without one and every later build the
+    checksum of the script before it (so a page rewritten by a rebuild and one left as it was
+    could differ)."""
+    if getattr(app.builder, "format", None) == "html":
+        _write(Path(app.outdir) / "_static" / "havoc-search.js", search_script())
+
+
 def write_search_files(app: Any, exception: BaseException | None) -> None:
-    """Write the query script and this language's index into ``_static`` after an HTML build."""
+    """Write this language's index into ``_static`` after an HTML build."""
     if exception is not None or app.builder.format != "html":
         return
     from havoc.search.site import MORE_SCRIPT
@@ -206,7 +216,6 @@ def write_search_files(app: Any, exception: BaseException | None) -> None:
 
     lang = app.config.language or "en"
     static = Path(app.outdir) / "_static"
-    _write(static / "havoc-search.js", search_script())
     # built once per ruleset fingerprint (and catalogs): a rebuild with unchanged rules reuses it
     first, more = site_scripts(get_context(app.env).ruleset, lang)
     _write(static / "havoc-searchindex.js", first)
@@ -245,6 +254,7 @@ def setup_search(app: Any) -> None:
     app.connect("config-inited", on_config_inited)
     app.connect("build-finished", write_search_files)
     app.connect("builder-inited", without_page_index)
+    app.connect("builder-inited", write_search_script)
     app.connect("html-collect-pages", search_page)
     app.connect("html-page-context", on_html_page_context)
     app.add_js_file("havoc-search.js", loading_method="defer")
