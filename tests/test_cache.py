@@ -381,6 +381,7 @@ def test_a_catalogs_key_covers_the_code_that_parses_it(monkeypatch: pytest.Monke
     from havoc import i18n
 
     monkeypatch.setenv("HAVOC_LOCALES", str(Path(__file__).resolve().parents[1] / "locales"))  # not found by __file__
+    _pruning_folder(tmp_path, monkeypatch)  # a folder of its own: the session's may hold other checkouts' entries
     i18n.load_catalog("pl")
     (first,) = _entries("catalog-pl")
     changed = tmp_path / "i18n.py"
