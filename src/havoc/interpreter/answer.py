@@ -183,27 +183,37 @@ class Answer:
         return self.verdict
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "kind": self.kind,
-            "question": self.question,
-            "verdict": self.verdict_value,
-            "answer": _verdict_word(self),
-            "figures": self.figures,
-            "rules": [d.to_dict() for d in self.rules],
-            "overlay": self.overlay,
-            "lang": self.lang,
-        }
-        if self.hint:
-            out["hint"] = self.hint
-        if self.fixes:
-            out["would-be-legal"] = self.fixes
-        if self.details:
-            out["details"] = self.details
-        if self.lines:
-            out["report"] = self.lines
-        if self.unless:
-            out["unless"] = self.unless
-        return out
+        return _answer_dict(self, self.question, self.rules, self.hint, self.fixes, self.overlay)
+
+
+def _answer_dict(
+    a: Answer, question: str, rules: list[Decision], hint: str | None, fixes: list[str], overlay: str
+) -> dict[str, Any]:
+    """:meth:`Answer.to_dict`, the citation fields given (a :class:`LateAnswer` reads its own
+    slots, past the properties that stand in front of them)."""
+    verdict, unless, lang = a.verdict, a.unless, a.lang
+    no_unless = verdict is False and bool(unless)
+    out: dict[str, Any] = {
+        "kind": a.kind,
+        "question": question,
+        "verdict": VERDICT_NO_UNLESS if no_unless else verdict,
+        "answer": _no_unless_word(lang) if no_unless else yes_no(verdict, lang),
+        "figures": a.figures,
+        "rules": [d.to_dict() for d in rules],
+        "overlay": overlay,
+        "lang": lang,
+    }
+    if hint:
+        out["hint"] = hint
+    if fixes:
+        out["would-be-legal"] = fixes
+    if a.details:
+        out["details"] = a.details
+    if a.lines:
+        out["report"] = a.lines
+    if unless:
+        out["unless"] = unless
+    return out
 
 
 # The citations of an answer (which rules decided it, with their texts, the hint, the fixes that
@@ -273,6 +283,13 @@ class LateAnswer(Answer):
         self._asked = None
         _QUESTION.__set__(self, value)
 
+    def to_dict(self) -> dict[str, Any]:
+        if self._later is not None:
+            self._settle()
+        return _answer_dict(
+            self, self.question, _RULES.__get__(self), _HINT.__get__(self), _FIXES.__get__(self), _OVERLAY.__get__(self)
+        )
+
     rules = _cited_field("rules")
     hint = _cited_field("hint")
     fixes = _cited_field("fixes")
@@ -320,8 +337,13 @@ VERDICT_NO_UNLESS = "no-unless"
 
 def _verdict_word(a: Answer) -> str:
     if a.verdict is False and a.unless:
-        return ui("No, unless a card, Skill or Structure allows it", a.lang)
+        return _no_unless_word(a.lang)
     return yes_no(a.verdict, a.lang)
+
+
+def _no_unless_word(lang: str) -> str:
+    """The qualified "no" in words."""
+    return ui("No, unless a card, Skill or Structure allows it", lang)
 
 
 class Texts:

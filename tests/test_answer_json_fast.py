@@ -1,0 +1,115 @@
+"""The kept pieces an answer's JSON is made of give what making them afresh gives, byte for byte.
+
+The server says the same interface words, rule texts and citations thousands of times; they are
+kept per catalog, ruleset and language (:func:`havoc.i18n.ui`, :class:`havoc.interpreter.answer.
+Texts`). These tests make every answer of the stored examples and of the server benchmark's
+questions twice, in English and Polish: once through the kept pieces (a warm process, as the
+server runs) and once with every kept piece forgotten first, and compare the JSON bytes; and they
+check each kept interface string against the catalog read the long way.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from havoc import api
+from havoc.games.cry_havoc import ui as ui_module
+from havoc.i18n import Text, translator, ui
+from havoc.interpreter import answer as answer_module
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _forget() -> None:
+    """Every kept word and citation forgotten: the next answer makes them afresh."""
+    ui_module.reset()
+    answer_module._texts.clear()
+
+
+def test_every_kept_polish_interface_string_is_the_catalogs() -> None:
+    catalog = translator("pl").catalog
+    assert catalog is not None
+    msgids = sorted({m for (context, m) in catalog.singular if context == "ui"})
+    assert len(msgids) > 200  # the check reads the real catalog
+    for msgid in msgids:
+        first, again = ui(msgid, "pl"), ui(msgid, "pl")
+        assert first is again  # kept
+        assert type(first) is Text
+        assert first == Text(translator("pl").text("ui", msgid)), msgid
+    assert ui("a string no catalog has", "pl") == "a string no catalog has"
+    assert ui("Yes", "en") == "Yes"
+
+
+def test_a_reset_catalog_says_its_own_words() -> None:
+    """ui's kept strings go with the catalog they came from (a test may change the locales)."""
+    before = ui("Yes", "pl")
+    tr = translator("pl")
+    tr.ui["Yes"] = Text("zmienione")
+    assert ui("Yes", "pl") == "zmienione"
+    _forget()
+    assert ui("Yes", "pl") == before
+
+
+def _stored_examples() -> list[tuple[Any, Any]]:
+    """Every stored example of the rules (the examples the site shows), as a position and a question."""
+    from havoc.examples import is_extra
+    from havoc.games.cry_havoc import position
+    from havoc.games.cry_havoc.query import parse_query
+
+    rs = api.load_ruleset()
+    out = []
+    for rule in rs.rules.values():
+        for ex in rule.examples:
+            if is_extra(rs, ex):
+                continue
+            pos = position.parse(ex.position, rs, ex.id)
+            out.append((pos, parse_query(ex.query, pos, ex.id)))
+    return out
+
+
+def _bench_bodies(count: int) -> list[dict[str, Any]]:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bench_serve
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    return [json.loads(b) for b in bench_serve._bodies(count)]
+
+
+def _same_kept_and_afresh(asked: list[tuple[Any, Any]], lang: str) -> set[str]:
+    """Each answer's JSON from a warm process equals the JSON made with nothing kept; the kinds asked."""
+    rs = api.load_ruleset()
+    for pos, q in asked:  # every piece kept
+        api.answer_for(rs, pos, q, lang).to_dict()
+    warm = [orjson.dumps(api.answer_for(rs, pos, q, lang).to_dict()) for pos, q in asked]
+    kinds = set()
+    for (pos, q), kept in zip(asked, warm, strict=True):
+        _forget()
+        fresh = api.answer_for(rs, pos, q, lang).to_dict()
+        kinds.add(q.kind)
+        assert orjson.dumps(fresh) == kept, (q, lang)
+        assert json.loads(kept) == json.loads(json.dumps(fresh))  # plain json reads the same values
+    return kinds
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_stored_examples_answer_the_same_from_kept_pieces_and_afresh(lang: str) -> None:
+    asked = _stored_examples()
+    assert len(asked) > 50
+    assert len(_same_kept_and_afresh(asked, lang)) > 10
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_bench_answers_are_the_same_from_kept_pieces_and_afresh(lang: str) -> None:
+    rs = api.load_ruleset()
+    asked = []
+    for body in _bench_bodies(300):
+        pos = api.load_position(body["position"], rs)
+        asked.append((pos, api.load_query(body["question"], pos, rs)))
+    assert {"move", "battle", "legal"} <= _same_kept_and_afresh(asked, lang)  # the benchmark's mix
