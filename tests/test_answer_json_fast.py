@@ -113,3 +113,43 @@ def test_bench_answers_are_the_same_from_kept_pieces_and_afresh(lang: str) -> No
         pos = api.load_position(body["position"], rs)
         asked.append((pos, api.load_query(body["question"], pos, rs)))
     assert {"move", "battle", "legal"} <= _same_kept_and_afresh(asked, lang)  # the benchmark's mix
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_cited_rule_says_the_facts_it_had_read_when_cited(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A citation keeps its rule's facts dict and how many facts it held, not a copy: explaining a
+    "no" afterwards may read more facts into the dict, after them. What the citation says is the
+    words of the facts as a copy taken when it was made would give."""
+    from havoc.games.cry_havoc import answering
+    from havoc.games.cry_havoc.kinds import battle
+
+    made: list[tuple[Any, dict[str, Any], tuple[tuple[str, Any], ...]]] = []
+    real = answer_module.decision
+
+    def recording(t: Any, amendments: Any, result: Any, note: str | None = None) -> Any:
+        d = real(t, amendments, result, note)
+        made.append((d, result.facts, tuple(result.facts.items())))
+        return d
+
+    for module in (answer_module, answering, battle):
+        monkeypatch.setattr(module, "decision", recording)
+    rs = api.load_ruleset()
+    asked = _stored_examples()
+    for body in _bench_bodies(150):
+        pos = api.load_position(body["position"], rs)
+        asked.append((pos, api.load_query(body["question"], pos, rs)))
+    grown = 0
+    for pos, q in asked:
+        made.clear()
+        a = api.answer_for(rs, pos, q, lang)
+        shown = a.to_dict()["rules"]
+        t = answer_module.texts(rs, lang, None)
+        for d, kept, facts in made:
+            if d.facts is not kept:  # a kind that says its own facts (how-many) says its own words
+                continue
+            grown += len(d.facts) > len(facts)
+            said = [t.fact(name, value) for name, value in facts]
+            assert d.said == said, (q, d.id)
+        assert all(r.get("said", []) == d.said for r, d in zip(shown, a.rules, strict=False))
+    assert made  # the check saw citations
+    assert grown >= 1  # the case this is about: explaining a "no" read more facts into a cited dict

@@ -69,15 +69,16 @@ class Decision:
         self.amended_by = [] if amended_by is None else amended_by
         self.specific = specific
         self._said: list[str] | None = [] if said is None else said
-        self._said_from: tuple[Texts, tuple[tuple[str, Any], ...]] | None = None
+        # (the texts, the facts dict, how many of its facts the rule had read when cited)
+        self._said_from: tuple[Texts, dict[str, Any], int] | None = None
 
     @property
     def said(self) -> list[str]:
         """The facts the rule read, in words (written on first use, from the facts as evaluated)."""
         found = self._said
         if found is None:
-            t, items = self._said_from  # type: ignore[misc]
-            found = self._said = t.facts(items)
+            t, facts, n = self._said_from  # type: ignore[misc]
+            found = self._said = t.facts(_read(facts, n))
             self._said_from = None
         return found
 
@@ -138,10 +139,10 @@ class Decision:
             out["amended-by"] = self.amended_by
         said = self._said
         if said is None:  # put in words now (Texts.facts' work, without its calls: a Battle cites ~20)
-            t, items = self._said_from  # type: ignore[misc]
+            t, facts, n = self._said_from  # type: ignore[misc]
             kept = t._said
             said = []
-            for name, value in items:
+            for name, value in facts.items() if len(facts) == n else _read(facts, n):
                 try:
                     said.append(kept[(name, value.__class__, value)])
                 except (KeyError, TypeError):
@@ -491,11 +492,21 @@ def decision(
     # the facts as they are now, put in words when shown: explaining a "no" later may read
     # more into the same dict
     d._said = None
-    d._said_from = (t, tuple(facts.items()))
+    d._said_from = (t, facts, len(facts))
     return d
 
 
 _new_decision = object.__new__
+
+
+def _read(facts: dict[str, Any], n: int) -> tuple[tuple[str, Any], ...]:
+    """The first ``n`` facts of a rule's facts dict: those it had read when it was cited.
+
+    Explaining a "no" later (its fixes) may read more facts into the dict of the last rule
+    evaluated in the same context; those come after, and a fact read again keeps its place and
+    value (read from the context's cache), so the first ``n`` are the facts as cited."""
+    items = tuple(facts.items())
+    return items if len(items) == n else items[:n]
 
 
 def _cited(

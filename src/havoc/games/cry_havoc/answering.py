@@ -137,23 +137,25 @@ def finish(
     all of them), their figures, the fixes and exceptions; the verdict is "no rule said no"
     unless given; ``question`` is the question restated, or the function saying it when the
     answer is read. Every kind's handler ends here (the kind's declaration then settles yes_no)."""
-    return _finish(job, [r for r, _, _ in results], lambda: results, question, figures, verdict)
+    return _finish(job, [r for r, _, _ in results], lambda: results, None, question, figures, verdict)
 
 
 def finish_in(job: Job, ctx: Context, results: list[RuleResult], question: str | Callable[[], str]) -> Answer:
     """:func:`finish` for rules evaluated in one context and cited without a note (most questions)."""
-    return _finish(job, results, lambda: [(r, ctx, None) for r in results], question, None, None)
+    return _finish(job, results, None, ctx, question, None, None)
 
 
 def _finish(
     job: Job,
     evaluated: list[RuleResult],
-    cited: Callable[[], Cited],
+    cited: Callable[[], Cited] | None,
+    ctx: Context | None,
     question: str | Callable[[], str],
     figures: dict[str, Any] | None,
     verdict: bool | None,
 ) -> Answer:
-    """The verdict and figures of ``evaluated`` now; what ``cited()`` cites when the answer is read."""
+    """The verdict and figures of ``evaluated`` now; what ``cited()`` cites when the answer is read
+    (``cited`` None: ``evaluated`` itself, each rule evaluated in ``ctx`` and cited without a note)."""
     said_no = [r for r in evaluated if r.passed is False]
     if verdict is None:
         verdict = not said_no
@@ -168,12 +170,27 @@ def _finish(
     def citations() -> tuple[list[Decision], str | None, list[str], str]:
         """The rules that said no (or all of them), the hint, the fixes and the exceptions, in
         words: worked out when the answer is shown or serialised (:class:`LateAnswer`)."""
-        results = cited()
-        failed = [x for x in results if x[0].passed is False]
         t, eng = job.t, job.eng
         amendments = eng.view.amendments
         hint = None
         fixes: list[str] = []
+        if cited is None:  # one context, no notes (finish_in): the rules as evaluated
+            assert ctx is not None
+            if said_no:
+                decisions = [decision(t, amendments, r) for r in said_no]
+                for d in decisions:  # only a rule that said no gives its hint
+                    if d.hint:
+                        hint = d.hint
+                        break
+                for r in said_no:
+                    fixes.extend(_fixes(job, r, ctx))
+                if len(fixes) > 1:
+                    fixes = list(dict.fromkeys(fixes))
+            else:
+                decisions = [decision(t, amendments, r) for r in evaluated]
+            return _with_exceptions(job, decisions, unless, hint, fixes)
+        results = cited()
+        failed = [x for x in results if x[0].passed is False]
         if failed:
             decisions = [decision(t, amendments, r, n) for r, _, n in failed]
             for d in decisions:  # only a rule that said no gives its hint
@@ -186,15 +203,24 @@ def _finish(
                 fixes = list(dict.fromkeys(fixes))
         else:
             decisions = [decision(t, amendments, r, n) for r, _, n in results]
-        for rid in unless:
-            rule = eng.view.rules.get(rid) or eng.rs.rules.get(rid)
-            if rule is not None:
-                exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
-                exception.specific = True  # its text is what the player checks the card against
-                decisions.append(exception)
-        return decisions, hint, fixes, deciding_overlay(eng.rs, decisions)
+        return _with_exceptions(job, decisions, unless, hint, fixes)
 
     return late_answer(job.q.kind, question, verdict, figs, job.lang, unless, citations)
+
+
+def _with_exceptions(
+    job: Job, decisions: list[Decision], unless: list[str], hint: str | None, fixes: list[str]
+) -> tuple[list[Decision], str | None, list[str], str]:
+    """The citations with the exception rules of a qualified "no" cited after them, and the
+    deciding overlay."""
+    eng = job.eng
+    for rid in unless:
+        rule = eng.view.rules.get(rid) or eng.rs.rules.get(rid)
+        if rule is not None:
+            exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
+            exception.specific = True  # its text is what the player checks the card against
+            decisions.append(exception)
+    return decisions, hint, fixes, deciding_overlay(eng.rs, decisions)
 
 
 def _exceptions(failed: list[RuleResult]) -> list[str]:
