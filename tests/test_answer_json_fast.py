@@ -153,3 +153,30 @@ def test_a_cited_rule_says_the_facts_it_had_read_when_cited(lang: str, monkeypat
         assert all(r.get("said", []) == d.said for r, d in zip(shown, a.rules, strict=False))
     assert made  # the check saw citations
     assert grown >= 1  # the case this is about: explaining a "no" read more facts into a cited dict
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_kept_bound_is_the_sentence_filled_afresh(lang: str) -> None:
+    """A fix's words ("Units: at most 3") are kept by the sentence, the field and the value: each
+    is what filling the sentence gives, for every sentence, field and value a "no" can say."""
+    from havoc.interpreter import explain
+
+    sentences = [
+        ui(s, lang) for s in ("{field}: at most {value}", "{field}: at least {value}", "{field}: exactly {value}")
+    ]
+    fields = [ui(f, lang) for f in ("Units", "points", "Initiative spot")] + ["Units"]
+    explain._bounds.clear()
+    for _ in range(2):  # made, then kept
+        for sentence in sentences:
+            for field in fields:
+                for value in (-1, 0, 1, 2, 7, 12):
+                    assert explain._bound(sentence, field, value) == sentence.format(field=field, value=value)
+    assert explain._bounds
+    out: list[str] = []
+    explain._say("lt", ui("Units", lang), 4, lang, out)
+    explain._say("ge", ui("Units", lang), 2, lang, out)
+    explain._say("le", ui("Units", lang), 0, lang, out)  # "at most 0" is no fix
+    assert out == [
+        sentences[0].format(field=ui("Units", lang), value=3),
+        sentences[1].format(field=ui("Units", lang), value=2),
+    ]
