@@ -19,6 +19,7 @@ import orjson
 import pytest
 
 from havoc import api
+from havoc.games import cry_havoc
 from havoc.games.cry_havoc import ui as ui_module
 from havoc.i18n import Text, translator, ui
 from havoc.interpreter import answer as answer_module
@@ -118,40 +119,56 @@ def test_bench_answers_are_the_same_from_kept_pieces_and_afresh(lang: str) -> No
 @pytest.mark.parametrize("lang", ["en", "pl"])
 def test_a_cited_rule_says_the_facts_it_had_read_when_cited(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A citation keeps its rule's facts dict and how many facts it held, not a copy: explaining a
-    "no" afterwards may read more facts into the dict, after them. What the citation says is the
-    words of the facts as a copy taken when it was made would give."""
+    "no" afterwards may read more facts into the dict, after them. What the citation says, in its
+    JSON and as a Decision, is the words of the facts as a copy taken when it was cited gives."""
     from havoc.games.cry_havoc import answering
     from havoc.games.cry_havoc.kinds import battle
 
-    made: list[tuple[Any, dict[str, Any], tuple[tuple[str, Any], ...]]] = []
-    real = answer_module.decision
+    when_cited: dict[int, tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
 
-    def recording(t: Any, amendments: Any, result: Any, note: str | None = None) -> Any:
-        d = real(t, amendments, result, note)
-        made.append((d, result.facts, tuple(result.facts.items())))
-        return d
+    def keep(facts: dict[str, Any]) -> None:
+        when_cited.setdefault(id(facts), (facts, tuple(facts.items())))
+
+    real_decision, real_add = answer_module.decision, answer_module.Cites.add
+
+    def decision(t: Any, amendments: Any, result: Any, note: str | None = None) -> Any:
+        keep(result.facts)
+        return real_decision(t, amendments, result, note)
+
+    def add(self: Any, result: Any, note: str | None = None, specific: bool = False) -> None:
+        keep(result.facts)
+        real_add(self, result, note, specific)
 
     for module in (answer_module, answering, battle):
-        monkeypatch.setattr(module, "decision", recording)
+        monkeypatch.setattr(module, "decision", decision)
+    monkeypatch.setattr(answer_module.Cites, "add", add)
     rs = api.load_ruleset()
     asked = _stored_examples()
     for body in _bench_bodies(150):
         pos = api.load_position(body["position"], rs)
         asked.append((pos, api.load_query(body["question"], pos, rs)))
-    grown = 0
+    t = answer_module.texts(rs, lang, cry_havoc.LABELS)  # the texts answers use (the game's words)
+
+    def words_when_cited(facts: dict[str, Any]) -> list[str]:
+        kept, items = when_cited[id(facts)]
+        assert kept is facts
+        return [t.fact(name, value) for name, value in items]
+
+    grown = checked = 0
     for pos, q in asked:
-        made.clear()
+        when_cited.clear()
         a = api.answer_for(rs, pos, q, lang)
         shown = a.to_dict()["rules"]
-        t = answer_module.texts(rs, lang, None)
-        for d, kept, facts in made:
-            if d.facts is not kept:  # a kind that says its own facts (how-many) says its own words
+        decisions = a.rules
+        assert [r["id"] for r in shown] == [d.id for d in decisions]
+        for r, d in zip(shown, decisions, strict=True):
+            if id(d.facts) not in when_cited:  # a kind that says its own facts (how-many) says its own words
                 continue
-            grown += len(d.facts) > len(facts)
-            said = [t.fact(name, value) for name, value in facts]
-            assert d.said == said, (q, d.id)
-        assert all(r.get("said", []) == d.said for r, d in zip(shown, a.rules, strict=False))
-    assert made  # the check saw citations
+            grown += len(d.facts) > len(when_cited[id(d.facts)][1])
+            said = words_when_cited(d.facts)
+            assert r.get("said", []) == said == d.said, (q, d.id)
+            checked += 1
+    assert checked > 1000
     assert grown >= 1  # the case this is about: explaining a "no" read more facts into a cited dict
 
 
@@ -180,3 +197,30 @@ def test_a_kept_bound_is_the_sentence_filled_afresh(lang: str) -> None:
         sentences[0].format(field=ui("Units", lang), value=3),
         sentences[1].format(field=ui("Units", lang), value=2),
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_an_answers_json_straight_from_its_citations_is_its_decisions_json(lang: str) -> None:
+    """Serialising an answer makes its citations' JSON straight from the rule results
+    (:class:`~havoc.interpreter.answer.Cites`); reading its rules first makes Decisions and
+    serialises those. Both give the same bytes, and the same hint and deciding overlay."""
+    rs = api.load_ruleset()
+    asked = _stored_examples()
+    for body in _bench_bodies(300):
+        pos = api.load_position(body["position"], rs)
+        asked.append((pos, api.load_query(body["question"], pos, rs)))
+    straight = 0
+    for pos, q in asked:
+        first = api.answer_for(rs, pos, q, lang)
+        late = getattr(first, "_later", None) is not None  # its citations worked out when read
+        straight += late
+        as_json = orjson.dumps(first.to_dict())
+        second = api.answer_for(rs, pos, q, lang)
+        decisions = second.rules  # Decisions made before anything is serialised
+        assert orjson.dumps(second.to_dict()) == as_json, q
+        assert second.overlay == answer_module.deciding_overlay(rs, decisions)
+        if late and second.verdict is False:  # the hint of the first rule that said no and gives one
+            assert second.hint == next((d.hint for d in decisions if d.passed is False and d.hint), None)
+        assert orjson.dumps(first.to_dict()) == as_json  # again, the same
+        assert [d.to_dict() for d in first.rules] == first.to_dict()["rules"]
+    assert straight > 200

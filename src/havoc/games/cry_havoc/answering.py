@@ -20,7 +20,7 @@ from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import _region_names, faction_name, ui
 from havoc.grammar import Noun
-from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, late_answer, texts
+from havoc.interpreter.answer import Answer, Cites, Decision, Texts, decision, late_answer, texts
 from havoc.interpreter.engine import Engine, RuleResult, engine
 from havoc.interpreter.explain import fixes
 from havoc.rulebook.model import Ruleset
@@ -167,60 +167,49 @@ def _finish(
         figs.update(figures)
     unless = _exceptions(said_no) if verdict is False else []
 
-    def citations() -> tuple[list[Decision], str | None, list[str], str]:
+    def citations() -> tuple[Cites, str | None, list[str], str]:
         """The rules that said no (or all of them), the hint, the fixes and the exceptions, in
         words: worked out when the answer is shown or serialised (:class:`LateAnswer`)."""
-        t, eng = job.t, job.eng
-        amendments = eng.view.amendments
+        eng = job.eng
+        cites = Cites(job.t, eng.view.amendments)
+        add = cites.add
         hint = None
         fixes: list[str] = []
         if cited is None:  # one context, no notes (finish_in): the rules as evaluated
             assert ctx is not None
             if said_no:
-                decisions = [decision(t, amendments, r) for r in said_no]
-                for d in decisions:  # only a rule that said no gives its hint
-                    if d.hint:
-                        hint = d.hint
-                        break
+                for r in said_no:  # cited before their fixes are read (see Cites.add)
+                    add(r)
+                hint = cites.hint()  # only a rule that said no gives its hint
                 for r in said_no:
                     fixes.extend(_fixes(job, r, ctx))
                 if len(fixes) > 1:
                     fixes = list(dict.fromkeys(fixes))
             else:
-                decisions = [decision(t, amendments, r) for r in evaluated]
-            return _with_exceptions(job, decisions, unless, hint, fixes)
-        results = cited()
-        failed = [x for x in results if x[0].passed is False]
-        if failed:
-            decisions = [decision(t, amendments, r, n) for r, _, n in failed]
-            for d in decisions:  # only a rule that said no gives its hint
-                if d.hint:
-                    hint = d.hint
-                    break
-            for r, c, _ in failed:
-                fixes.extend(_fixes(job, r, c))
-            if len(fixes) > 1:
-                fixes = list(dict.fromkeys(fixes))
+                for r in evaluated:
+                    add(r)
         else:
-            decisions = [decision(t, amendments, r, n) for r, _, n in results]
-        return _with_exceptions(job, decisions, unless, hint, fixes)
+            results = cited()
+            failed = [x for x in results if x[0].passed is False]
+            if failed:
+                for r, _, n in failed:
+                    add(r, n)
+                hint = cites.hint()
+                for r, c, _ in failed:
+                    fixes.extend(_fixes(job, r, c))
+                if len(fixes) > 1:
+                    fixes = list(dict.fromkeys(fixes))
+            else:
+                for r, _, n in results:
+                    add(r, n)
+        for rid in unless:
+            rule = eng.view.rules.get(rid) or eng.rs.rules.get(rid)
+            if rule is not None:
+                # its text is what the player checks the card against: cited as specific
+                add(RuleResult(rule, None, {}, {}), ui("the exception", job.lang), True)
+        return cites, hint, fixes, cites.overlay(eng.rs)
 
     return late_answer(job.q.kind, question, verdict, figs, job.lang, unless, citations)
-
-
-def _with_exceptions(
-    job: Job, decisions: list[Decision], unless: list[str], hint: str | None, fixes: list[str]
-) -> tuple[list[Decision], str | None, list[str], str]:
-    """The citations with the exception rules of a qualified "no" cited after them, and the
-    deciding overlay."""
-    eng = job.eng
-    for rid in unless:
-        rule = eng.view.rules.get(rid) or eng.rs.rules.get(rid)
-        if rule is not None:
-            exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
-            exception.specific = True  # its text is what the player checks the card against
-            decisions.append(exception)
-    return decisions, hint, fixes, deciding_overlay(eng.rs, decisions)
 
 
 def _exceptions(failed: list[RuleResult]) -> list[str]:
