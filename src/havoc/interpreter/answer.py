@@ -468,6 +468,40 @@ def late_answer(
     return a
 
 
+def cited_answer(
+    kind: str,
+    question: str,
+    verdict: bool | None,
+    cites: Cites,
+    figures: dict[str, Any],
+    lang: str,
+    overlay: str,
+    details: dict[str, Any],
+    lines: list[str],
+    yes_no: bool = True,
+) -> LateAnswer:
+    """An answer whose rules are ``cites``: serialised straight from the rule results, made into
+    Decisions only when its rules are read (a Battle cites ~20 rules). Without a hint or fixes."""
+    a = _new_answer(LateAnswer)
+    a._later = a._asked = None
+    a._cites = cites
+    _QUESTION.__set__(a, question)
+    _RULES.__set__(a, [])
+    _HINT.__set__(a, None)
+    _FIXES.__set__(a, [])
+    _OVERLAY.__set__(a, overlay)
+    a.kind = kind
+    a.verdict = verdict
+    a.figures = figures
+    a.lang = lang
+    a.details = details
+    a.lines = lines
+    a.yes_no = yes_no
+    a.unless = []
+    a.labels = None
+    return a
+
+
 VERDICT_NO_UNLESS = "no-unless"
 
 
