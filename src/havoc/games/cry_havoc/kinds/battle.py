@@ -26,7 +26,7 @@ from havoc.games.cry_havoc.subsets import Subset, subset
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.grammar import Noun
-from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision
+from havoc.interpreter.answer import Answer, Cites, Texts, cited_answer
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
 
 # rule results a Battle cites, with the context they were evaluated in and for whom (a step's note)
@@ -583,10 +583,9 @@ def _answer(
 ) -> Answer:
     # each rule once per note (a rule is checked once per step and side, a retreat rule once
     # per neighbour); what it says, in the asker's language, by the answer's words (job.decide)
-    t, amendments = job.t, job.eng.view.amendments
+    cites = Cites(job.t, job.eng.view.amendments)
     seen: dict[str | None, set[str]] = {}
-    decisions: list[Decision] = []
-    add = decisions.append
+    add = cites.add
     for rs, _, note in cited:
         ids = seen.get(note)
         if ids is None:
@@ -595,19 +594,9 @@ def _answer(
             rid = r.rule.id
             if rid not in ids:
                 ids.add(rid)
-                add(decision(t, amendments, r, note))
-    return Answer(
-        kind="battle",
-        question=question,
-        verdict=verdict,
-        rules=decisions,
-        figures=figures,
-        lang=job.lang,
-        overlay=deciding_overlay(job.eng.rs, decisions),
-        details=details,
-        lines=lines,
-        yes_no=False,
-    )
+                add(r, note)
+    overlay = cites.overlay(job.eng.rs)
+    return cited_answer("battle", question, verdict, cites, figures, job.lang, overlay, details, lines, yes_no=False)
 
 
 KIND = QuestionKind(
