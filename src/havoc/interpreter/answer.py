@@ -269,9 +269,14 @@ class Cites:
         """:func:`deciding_overlay` of the citations."""
         best, rank = "base", 0
         overlays = rs.overlays
+        kept, amendments = self.t._cited, self.amendments
         for result, _, _, _ in self.rows:
-            origin = result.rule.origin
-            amended = self._cite(result.rule)[4]
+            rule = result.rule
+            origin = rule.origin
+            if origin == "base" and rule.id not in amendments:  # no ruling: nothing above base
+                continue
+            cited = kept.get(rule.id)
+            amended = (cited if cited is not None and cited[0] is amendments else self._cite(rule))[4]
             if not amended:
                 if origin == "base":
                     continue
@@ -287,12 +292,15 @@ class Cites:
 
     def dicts(self) -> list[dict[str, Any]]:
         """Each citation's JSON values: ``decision(…).to_dict()``, without the Decision."""
-        t = self.t
-        kept = t._said
+        t, amendments = self.t, self.amendments
+        kept, cites = t._said, t._cited
         out = []
         for result, note, n, specific in self.rows:
             rule = result.rule
-            _, title, text, hint, amended, conditional = self._cite(rule)
+            cited = cites.get(rule.id)
+            if cited is None or cited[0] is not amendments:
+                cited = self._cite(rule)
+            _, title, text, hint, amended, conditional = cited
             passed = result.passed
             facts = result.facts
             d: dict[str, Any] = {
