@@ -225,3 +225,31 @@ def test_an_answers_json_straight_from_its_citations_is_its_decisions_json(lang:
         assert orjson.dumps(first.to_dict()) == as_json  # again, the same
         assert [d.to_dict() for d in first.rules] == first.to_dict()["rules"]
     assert straight > 200
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_no_explained_by_closures_or_by_functions_says_the_same(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Explaining a "no" evaluates parts of its check again: as closures for their first uses,
+    as Python functions once asked for often (:meth:`~havoc.interpreter.engine.Engine.sub`).
+    Every answer's JSON (its fixes, and the facts the walk reads into a cited rule) is the same
+    either way."""
+    from havoc.interpreter import engine as engine_module
+
+    rs = api.load_ruleset()
+    asked = _stored_examples()
+    for body in _bench_bodies(300):
+        pos = api.load_position(body["position"], rs)
+        asked.append((pos, api.load_query(body["question"], pos, rs)))
+    found: dict[str, list[bytes]] = {}
+    for form, uses in (("closures", 10**9), ("functions", 0)):  # 0: a function from a part's second use
+        monkeypatch.setattr(engine_module, "_CLOSURE_USES", uses)
+        engine_module._engines.clear()
+        found[form] = [orjson.dumps(api.answer_for(rs, pos, q, lang).to_dict()) for pos, q in asked]
+        made = [
+            s[1].__code__.co_filename == "<string>" for e in engine_module._engines.values() for s in e._subs.values()
+        ]
+        assert made  # some "no" was explained
+        assert any(made) if form == "functions" else not any(made)
+    engine_module._engines.clear()
+    assert found["closures"] == found["functions"]
+    assert sum(b'"would-be-legal"' in x for x in found["closures"]) > 10
