@@ -297,6 +297,7 @@ class Translator:
         self.scope = scope
         self._prefix = f"{scope}:" if scope else ""
         self._plural = _plural_func(catalog.plural_expr if catalog else ENGLISH_PLURAL)
+        self.ui: dict[str, Text] = {}  # interface strings as :func:`ui` gave them (kept with the catalog)
 
     def scoped(self, ruleset_id: str) -> Translator:
         """This translator (same catalog) reading the texts of ``ruleset_id``."""
@@ -487,7 +488,13 @@ def ui(msgid: str, lang: str = SOURCE_LANGUAGE) -> str:
     call so ``havoc catalog extract`` finds it, translated under context ``ui`` in ``havoc.po``."""
     if lang == SOURCE_LANGUAGE:
         return msgid
-    return Text(translator(lang).text(UI_CONTEXT, msgid))
+    tr = translator(lang)
+    found = tr.ui.get(msgid)  # an answer says a dozen of them: each made once per catalog
+    if found is None:
+        if len(tr.ui) >= _TEMPLATES_KEPT:
+            tr.ui.clear()
+        found = tr.ui[msgid] = Text(tr.text(UI_CONTEXT, msgid))
+    return found
 
 
 def nui(singular: str, plural: str, n: int, lang: str = SOURCE_LANGUAGE) -> str:

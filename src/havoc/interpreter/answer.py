@@ -69,15 +69,16 @@ class Decision:
         self.amended_by = [] if amended_by is None else amended_by
         self.specific = specific
         self._said: list[str] | None = [] if said is None else said
-        self._said_from: tuple[Texts, tuple[tuple[str, Any], ...]] | None = None
+        # (the texts, the facts dict, how many of its facts the rule had read when cited)
+        self._said_from: tuple[Texts, dict[str, Any], int] | None = None
 
     @property
     def said(self) -> list[str]:
         """The facts the rule read, in words (written on first use, from the facts as evaluated)."""
         found = self._said
         if found is None:
-            t, items = self._said_from  # type: ignore[misc]
-            found = self._said = t.facts(items)
+            t, facts, n = self._said_from  # type: ignore[misc]
+            found = self._said = t.facts(_read(facts, n))
             self._said_from = None
         return found
 
@@ -138,10 +139,10 @@ class Decision:
             out["amended-by"] = self.amended_by
         said = self._said
         if said is None:  # put in words now (Texts.facts' work, without its calls: a Battle cites ~20)
-            t, items = self._said_from  # type: ignore[misc]
+            t, facts, n = self._said_from  # type: ignore[misc]
             kept = t._said
             said = []
-            for name, value in items:
+            for name, value in facts.items() if len(facts) == n else _read(facts, n):
                 try:
                     said.append(kept[(name, value.__class__, value)])
                 except (KeyError, TypeError):
@@ -183,33 +184,161 @@ class Answer:
         return self.verdict
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "kind": self.kind,
-            "question": self.question,
-            "verdict": self.verdict_value,
-            "answer": _verdict_word(self),
-            "figures": self.figures,
-            "rules": [d.to_dict() for d in self.rules],
-            "overlay": self.overlay,
-            "lang": self.lang,
-        }
-        if self.hint:
-            out["hint"] = self.hint
-        if self.fixes:
-            out["would-be-legal"] = self.fixes
-        if self.details:
-            out["details"] = self.details
-        if self.lines:
-            out["report"] = self.lines
-        if self.unless:
-            out["unless"] = self.unless
+        rules = [d.to_dict() for d in self.rules]
+        return _answer_dict(self, self.question, rules, self.hint, self.fixes, self.overlay)
+
+
+def _answer_dict(
+    a: Answer, question: str, rules: list[dict[str, Any]], hint: str | None, fixes: list[str], overlay: str
+) -> dict[str, Any]:
+    """:meth:`Answer.to_dict`, the citation fields given (a :class:`LateAnswer` reads its own
+    slots, past the properties that stand in front of them)."""
+    verdict, unless, lang = a.verdict, a.unless, a.lang
+    no_unless = verdict is False and bool(unless)
+    out: dict[str, Any] = {
+        "kind": a.kind,
+        "question": question,
+        "verdict": VERDICT_NO_UNLESS if no_unless else verdict,
+        "answer": _no_unless_word(lang) if no_unless else yes_no(verdict, lang),
+        "figures": a.figures,
+        "rules": rules,
+        "overlay": overlay,
+        "lang": lang,
+    }
+    if hint:
+        out["hint"] = hint
+    if fixes:
+        out["would-be-legal"] = fixes
+    if a.details:
+        out["details"] = a.details
+    if a.lines:
+        out["report"] = a.lines
+    if unless:
+        out["unless"] = unless
+    return out
+
+
+class Cites:
+    """Rules an answer cites, not yet made into :class:`Decision` objects.
+
+    Serialising an answer reads each citation once: its JSON values are made straight from the
+    rule's result and the words kept for the rule (:meth:`dicts`), without a Decision in between;
+    the Decisions are made only when a caller reads :attr:`Answer.rules` (:meth:`decisions`).
+    Both give what :func:`decision` and :meth:`Decision.to_dict` give. A row: the rule's result,
+    its note, how many facts it had read when cited, and whether it is cited as applying only
+    in some situations whatever its check says (an exception rule)."""
+
+    __slots__ = ("amendments", "rows", "t")
+
+    def __init__(self, t: Texts, amendments: dict[str, tuple[Rule, ...]]) -> None:
+        self.t = t
+        self.amendments = amendments
+        self.rows: list[tuple[RuleResult, str | None, int, bool]] = []
+
+    def add(self, result: RuleResult, note: str | None = None, specific: bool = False) -> None:
+        self.rows.append((result, note, len(result.facts), specific))
+
+    def _cite(self, rule: Rule) -> tuple[Any, str, str, str | None, list[dict[str, str]], bool]:
+        t, amendments = self.t, self.amendments
+        cited = t._cited.get(rule.id)
+        if cited is None or cited[0] is not amendments:
+            cited = t._cited[rule.id] = _cited(t, amendments, rule)
+        return cited
+
+    def decisions(self) -> list[Decision]:
+        out = []
+        t, amendments = self.t, self.amendments
+        for result, note, n, specific in self.rows:
+            d = decision(t, amendments, result, note)
+            d._said_from = (t, result.facts, n)
+            if specific:
+                d.specific = True
+            out.append(d)
+        return out
+
+    def hint(self) -> str | None:
+        """The hint of the first rule that said no and gives one."""
+        for result, _, _, _ in self.rows:
+            if result.passed is False:
+                hint = self._cite(result.rule)[3]
+                if hint:
+                    return hint
+        return None
+
+    def overlay(self, rs: Ruleset) -> str:
+        """:func:`deciding_overlay` of the citations."""
+        best, rank = "base", 0
+        overlays = rs.overlays
+        kept, amendments = self.t._cited, self.amendments
+        for result, _, _, _ in self.rows:
+            rule = result.rule
+            origin = rule.origin
+            if origin == "base" and rule.id not in amendments:  # no ruling: nothing above base
+                continue
+            cited = kept.get(rule.id)
+            amended = (cited if cited is not None and cited[0] is amendments else self._cite(rule))[4]
+            if not amended:
+                if origin == "base":
+                    continue
+                origins: Any = (origin,)
+            else:
+                origins = [origin, *(a["overlay"] for a in amended)]
+            for origin in origins:
+                overlay = overlays.get(origin)
+                r = 0 if overlay is None else (2 if overlay.kind == "variant" else 1)
+                if r > rank:
+                    best, rank = origin, r
+        return best
+
+    def dicts(self) -> list[dict[str, Any]]:
+        """Each citation's JSON values: ``decision(…).to_dict()``, without the Decision."""
+        t, amendments = self.t, self.amendments
+        kept, cites = t._said, t._cited
+        out = []
+        for result, note, n, specific in self.rows:
+            rule = result.rule
+            cited = cites.get(rule.id)
+            if cited is None or cited[0] is not amendments:
+                cited = self._cite(rule)
+            _, title, text, hint, amended, conditional = cited
+            passed = result.passed
+            facts = result.facts
+            d: dict[str, Any] = {
+                "id": rule.id,
+                "title": title,
+                "text": text,
+                "overlay": rule.origin,
+                "passed": passed,
+                "facts": facts,
+            }
+            figures = result.figures
+            if figures:
+                d["figures"] = figures
+            if hint and passed is False:
+                d["hint"] = hint
+            if note:
+                d["for"] = note
+            if conditional or specific:
+                d["conditional"] = True
+            if amended:
+                d["amended-by"] = [dict(a) for a in amended]
+            said = []
+            for name, value in facts.items() if len(facts) == n else _read(facts, n):
+                try:
+                    said.append(kept[(name, value.__class__, value)])
+                except (KeyError, TypeError):
+                    said.append(t.fact(name, value))
+            if said:
+                d["said"] = said
+            out.append(d)
         return out
 
 
 # The citations of an answer (which rules decided it, with their texts, the hint, the fixes that
-# would make a "no" legal, the deciding overlay) as a function giving them in that order.
+# would make a "no" legal, the deciding overlay) as a function giving them in that order; the
+# rules as Decisions or as Cites (made into Decisions when read).
 if TYPE_CHECKING:  # (an alias made at run time would cost every short process its making)
-    Citations = Callable[[], tuple[list[Decision], str | None, list[str], str]]
+    Citations = Callable[[], tuple["list[Decision] | Cites", str | None, list[str], str]]
 
 
 def _cited_field(name: str) -> Any:
@@ -238,21 +367,25 @@ class LateAnswer(Answer):
     gives what reading them at once would have.
     """
 
-    __slots__ = ("_asked", "_later")
+    __slots__ = ("_asked", "_cites", "_later")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._later: Citations | None = None
         self._asked: Callable[[], str] | None = None
+        self._cites: Cites | None = None
         super().__init__(*args, **kwargs)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        self._later = self._asked = None
+        self._later = self._asked = self._cites = None
         super().__setstate__(state)  # type: ignore[misc]
 
     def _settle(self) -> None:
         later, self._later = self._later, None
         assert later is not None
         rules, hint, fixes, overlay = later()
+        if isinstance(rules, Cites):  # made into Decisions when read
+            self._cites = rules
+            rules = []
         _RULES.__set__(self, rules)
         _HINT.__set__(self, hint)
         _FIXES.__set__(self, fixes)
@@ -273,7 +406,34 @@ class LateAnswer(Answer):
         self._asked = None
         _QUESTION.__set__(self, value)
 
-    rules = _cited_field("rules")
+    def to_dict(self) -> dict[str, Any]:
+        if self._later is not None:
+            self._settle()
+        cites = self._cites
+        rules = cites.dicts() if cites is not None else [d.to_dict() for d in _RULES.__get__(self)]
+        return _answer_dict(
+            self, self.question, rules, _HINT.__get__(self), _FIXES.__get__(self), _OVERLAY.__get__(self)
+        )
+
+    @property
+    def rules(self) -> list[Decision]:
+        """The cited rules (worked out with the other citation fields on first read)."""
+        if self._later is not None:
+            self._settle()
+        cites = self._cites
+        if cites is not None:
+            self._cites = None
+            _RULES.__set__(self, cites.decisions())
+        found: list[Decision] = _RULES.__get__(self)
+        return found
+
+    @rules.setter
+    def rules(self, value: list[Decision]) -> None:
+        if self._later is not None:
+            self._settle()
+        self._cites = None
+        _RULES.__set__(self, value)
+
     hint = _cited_field("hint")
     fixes = _cited_field("fixes")
     overlay = _cited_field("overlay")
@@ -298,6 +458,7 @@ def late_answer(
     (``question``, or what it returns) and the citations (``later()``)."""
     a = _new_answer(LateAnswer)
     a._later = later
+    a._cites = None
     if isinstance(question, str):
         a._asked = None
         _QUESTION.__set__(a, question)
@@ -315,13 +476,52 @@ def late_answer(
     return a
 
 
+def cited_answer(
+    kind: str,
+    question: str,
+    verdict: bool | None,
+    cites: Cites,
+    figures: dict[str, Any],
+    lang: str,
+    overlay: str,
+    details: dict[str, Any],
+    lines: list[str],
+    yes_no: bool = True,
+) -> LateAnswer:
+    """An answer whose rules are ``cites``: serialised straight from the rule results, made into
+    Decisions only when its rules are read (a Battle cites ~20 rules). Without a hint or fixes."""
+    a = _new_answer(LateAnswer)
+    a._later = a._asked = None
+    a._cites = cites
+    _QUESTION.__set__(a, question)
+    _RULES.__set__(a, [])
+    _HINT.__set__(a, None)
+    _FIXES.__set__(a, [])
+    _OVERLAY.__set__(a, overlay)
+    a.kind = kind
+    a.verdict = verdict
+    a.figures = figures
+    a.lang = lang
+    a.details = details
+    a.lines = lines
+    a.yes_no = yes_no
+    a.unless = []
+    a.labels = None
+    return a
+
+
 VERDICT_NO_UNLESS = "no-unless"
 
 
 def _verdict_word(a: Answer) -> str:
     if a.verdict is False and a.unless:
-        return ui("No, unless a card, Skill or Structure allows it", a.lang)
+        return _no_unless_word(a.lang)
     return yes_no(a.verdict, a.lang)
+
+
+def _no_unless_word(lang: str) -> str:
+    """The qualified "no" in words."""
+    return ui("No, unless a card, Skill or Structure allows it", lang)
 
 
 class Texts:
@@ -469,11 +669,21 @@ def decision(
     # the facts as they are now, put in words when shown: explaining a "no" later may read
     # more into the same dict
     d._said = None
-    d._said_from = (t, tuple(facts.items()))
+    d._said_from = (t, facts, len(facts))
     return d
 
 
 _new_decision = object.__new__
+
+
+def _read(facts: dict[str, Any], n: int) -> tuple[tuple[str, Any], ...]:
+    """The first ``n`` facts of a rule's facts dict: those it had read when it was cited.
+
+    Explaining a "no" later (its fixes) may read more facts into the dict of the last rule
+    evaluated in the same context; those come after, and a fact read again keeps its place and
+    value (read from the context's cache), so the first ``n`` are the facts as cited."""
+    items = tuple(facts.items())
+    return items if len(items) == n else items[:n]
 
 
 def _cited(

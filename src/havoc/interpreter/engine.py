@@ -105,7 +105,7 @@ class Engine:
         self._compiled: dict[str, CompiledRule] = {}
         self._first: dict[str, list[CompiledRule]] = {}  # compiled as closures, not yet asked often
         self._asked: dict[str, int] = {}
-        self._subs: dict[int, tuple[Any, Compiled]] = {}
+        self._subs: dict[int, list[Any]] = {}  # id -> [the part, its compiled form, times asked]
         # each kind's rules evaluated by one Python function, once the kind is asked often
         # (for a context with an empty fact cache, for any context)
         self._programs: dict[str, tuple[Callable[[Context], list[RuleResult]], ...] | None] = {}
@@ -130,12 +130,22 @@ class Engine:
         return found
 
     def sub(self, e: Any) -> Compiled:
-        """A compiled part of a check (explaining a "no" walks the parts); kept per expression."""
+        """A compiled part of a check (explaining a "no" walks the parts); kept per expression:
+        a closure for its first uses, a Python function (:func:`compile_source`) once it is
+        asked for again and again, as the checks themselves are (:meth:`rules_for`)."""
         key = id(e)
         found = self._subs.get(key)
         if found is None or found[0] is not e:
-            found = self._subs[key] = (e, compile_expr(e, self.param, self.resolve))
-        return found[1]
+            found = self._subs[key] = [e, compile_expr(e, self.param, self.resolve), 0]
+        elif found[2] <= _CLOSURE_USES:
+            found[2] += 1
+            if found[2] > _CLOSURE_USES:
+                try:  # noqa: SIM105 - contextlib costs a context manager; this runs once per part
+                    found[1] = self.source(e)  # either form gives the same value, reading the same facts
+                except (SyntaxError, RecursionError, MemoryError):
+                    pass
+        fn: Compiled = found[1]
+        return fn
 
     def param(self, name: str) -> Any:
         """A parameter's value; a missing one is a rulebook problem, named."""

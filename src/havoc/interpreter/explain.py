@@ -174,12 +174,28 @@ def _say(op: str, field: str, bound: int, lang: str, out: list[str]) -> None:
         value = bound if op == "le" else bound - 1
         if value < 1:
             return  # "at most 0" is no way to make it legal
-        out.append(ui("{field}: at most {value}", lang).format(field=field, value=value))
+        out.append(_bound(ui("{field}: at most {value}", lang), field, value))
     elif op in ("ge", "gt"):
         value = bound if op == "ge" else bound + 1
-        out.append(ui("{field}: at least {value}", lang).format(field=field, value=value))
+        out.append(_bound(ui("{field}: at least {value}", lang), field, value))
     elif op == "eq":
-        out.append(ui("{field}: exactly {value}", lang).format(field=field, value=bound))
+        out.append(_bound(ui("{field}: exactly {value}", lang), field, bound))
+
+
+def _bound(sentence: str, field: str, value: int) -> str:
+    """``sentence`` (an interface string in the asker's language) said of ``field`` and ``value``:
+    kept by the sentence's own text (a "no" says the same few bounds again and again)."""
+    key = (sentence, sentence.__class__, field, value)  # a Text fills its fields its own way
+    found = _bounds.get(key)
+    if found is None:
+        if len(_bounds) >= _BOUNDS_KEPT:
+            _bounds.clear()
+        found = _bounds[key] = sentence.format(field=field, value=value)
+    return found
+
+
+_bounds: dict[tuple[str, type, str, int], str] = {}  # (sentence, its class, field, value) -> in words
+_BOUNDS_KEPT = 4096
 
 
 __all__ = ["fixes"]

@@ -20,7 +20,7 @@ from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import _region_names, faction_name, ui
 from havoc.grammar import Noun
-from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision, late_answer, texts
+from havoc.interpreter.answer import Answer, Cites, Decision, Texts, decision, late_answer, texts
 from havoc.interpreter.engine import Engine, RuleResult, engine
 from havoc.interpreter.explain import fixes
 from havoc.rulebook.model import Ruleset
@@ -137,23 +137,25 @@ def finish(
     all of them), their figures, the fixes and exceptions; the verdict is "no rule said no"
     unless given; ``question`` is the question restated, or the function saying it when the
     answer is read. Every kind's handler ends here (the kind's declaration then settles yes_no)."""
-    return _finish(job, [r for r, _, _ in results], lambda: results, question, figures, verdict)
+    return _finish(job, [r for r, _, _ in results], lambda: results, None, question, figures, verdict)
 
 
 def finish_in(job: Job, ctx: Context, results: list[RuleResult], question: str | Callable[[], str]) -> Answer:
     """:func:`finish` for rules evaluated in one context and cited without a note (most questions)."""
-    return _finish(job, results, lambda: [(r, ctx, None) for r in results], question, None, None)
+    return _finish(job, results, None, ctx, question, None, None)
 
 
 def _finish(
     job: Job,
     evaluated: list[RuleResult],
-    cited: Callable[[], Cited],
+    cited: Callable[[], Cited] | None,
+    ctx: Context | None,
     question: str | Callable[[], str],
     figures: dict[str, Any] | None,
     verdict: bool | None,
 ) -> Answer:
-    """The verdict and figures of ``evaluated`` now; what ``cited()`` cites when the answer is read."""
+    """The verdict and figures of ``evaluated`` now; what ``cited()`` cites when the answer is read
+    (``cited`` None: ``evaluated`` itself, each rule evaluated in ``ctx`` and cited without a note)."""
     said_no = [r for r in evaluated if r.passed is False]
     if verdict is None:
         verdict = not said_no
@@ -165,34 +167,47 @@ def _finish(
         figs.update(figures)
     unless = _exceptions(said_no) if verdict is False else []
 
-    def citations() -> tuple[list[Decision], str | None, list[str], str]:
+    def citations() -> tuple[Cites, str | None, list[str], str]:
         """The rules that said no (or all of them), the hint, the fixes and the exceptions, in
         words: worked out when the answer is shown or serialised (:class:`LateAnswer`)."""
-        results = cited()
-        failed = [x for x in results if x[0].passed is False]
-        t, eng = job.t, job.eng
-        amendments = eng.view.amendments
+        eng = job.eng
+        cites = Cites(job.t, eng.view.amendments)
+        add = cites.add
         hint = None
         fixes: list[str] = []
-        if failed:
-            decisions = [decision(t, amendments, r, n) for r, _, n in failed]
-            for d in decisions:  # only a rule that said no gives its hint
-                if d.hint:
-                    hint = d.hint
-                    break
-            for r, c, _ in failed:
-                fixes.extend(_fixes(job, r, c))
-            if len(fixes) > 1:
-                fixes = list(dict.fromkeys(fixes))
+        if cited is None:  # one context, no notes (finish_in): the rules as evaluated
+            assert ctx is not None
+            if said_no:
+                for r in said_no:  # cited before their fixes are read (see Cites.add)
+                    add(r)
+                hint = cites.hint()  # only a rule that said no gives its hint
+                for r in said_no:
+                    fixes.extend(_fixes(job, r, ctx))
+                if len(fixes) > 1:
+                    fixes = list(dict.fromkeys(fixes))
+            else:
+                for r in evaluated:
+                    add(r)
         else:
-            decisions = [decision(t, amendments, r, n) for r, _, n in results]
+            results = cited()
+            failed = [x for x in results if x[0].passed is False]
+            if failed:
+                for r, _, n in failed:
+                    add(r, n)
+                hint = cites.hint()
+                for r, c, _ in failed:
+                    fixes.extend(_fixes(job, r, c))
+                if len(fixes) > 1:
+                    fixes = list(dict.fromkeys(fixes))
+            else:
+                for r, _, n in results:
+                    add(r, n)
         for rid in unless:
             rule = eng.view.rules.get(rid) or eng.rs.rules.get(rid)
             if rule is not None:
-                exception = job.decide(RuleResult(rule, None, {}, {}), ui("the exception", job.lang))
-                exception.specific = True  # its text is what the player checks the card against
-                decisions.append(exception)
-        return decisions, hint, fixes, deciding_overlay(eng.rs, decisions)
+                # its text is what the player checks the card against: cited as specific
+                add(RuleResult(rule, None, {}, {}), ui("the exception", job.lang), True)
+        return cites, hint, fixes, cites.overlay(eng.rs)
 
     return late_answer(job.q.kind, question, verdict, figs, job.lang, unless, citations)
 
