@@ -366,7 +366,9 @@ def _bare_field(kind: str, word: str, pos: Position, data: Mapping[str, Any]) ->
 
 
 def parse_compact(words: Sequence[str], pos: Position) -> Query:
-    """``move humans from=foglands to=scorch units=2`` → a Query (via the mapping form)."""
+    """``move humans from=foglands to=scorch units=2`` → a Query (via the mapping form); the
+    same question in a reader's words (``ruch ludzie z=Mgielnia do=Pogorzelisko oddziały=2``)
+    is read back to those machine words first (:mod:`havoc.games.cry_havoc.typed`)."""
     name = ui("query", _ml())  # where errors point: the question on the command line
     if not words:
         raise InputError(
@@ -375,6 +377,12 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
     quick = _quick_compact(words, pos, name)
     if quick is not None:
         return quick
+    if all(w.__class__ is str for w in words):  # the words a reader types in their language (havoc.…typed)
+        from havoc.games.cry_havoc.typed import to_machine
+
+        words, unread = to_machine(words, pos, name, _ml())
+        if unread:
+            raise InputError(unread)
     data: dict[str, Any] = {}
     problems: list[Problem] = []
     kind, rest = words[0], list(words[1:])
