@@ -36,6 +36,7 @@ _TYPED = [
     re.compile(r"\S*/\S*|\S+\.\S+"),  # paths, file names
     re.compile(r"\b[a-z][a-z-]*(?:,\s+[a-z][a-z-]*){3,}"),  # a list of IDs (fields, kinds, figures)
     re.compile(r"'[^']*'|„[^”]*”|\"[^\"]*\""),  # quoted input
+    re.compile(r"\([a-z][a-z-]*\*?(?:;[^)]*)?\)"),  # a machine word after the reader's own ("ruch (move)")
 ]
 
 

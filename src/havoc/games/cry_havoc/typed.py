@@ -90,7 +90,7 @@ class Words:
     def say(self, token: str) -> str:
         """A machine word as a reader types it, the machine word after it: "z (from)"."""
         word = self.shown.get(token, token)
-        return word if fold(word) == token else f"{word} ({token})"
+        return token if fold(word) == token else f"{word} ({token})"
 
     def near(self, word: str) -> str | None:
         """The typed word closest to a misspelt one, if any is close."""
@@ -357,3 +357,59 @@ def to_machine(words: Sequence[str], pos: Position, name: str, lang: str) -> tup
     for word in words[1:]:
         out.append(reading.pair(word) if "=" in word else reading.bare(kind, word))
     return out, reading.problems
+
+
+def spoken(words: Sequence[str], lang: str) -> str:
+    """Compact machine words as a reader of ``lang`` types them, quoted for a shell where a name
+    has a space: the help's examples (``ruch ludzie z=Mgielnia do="Wybrzeże Feralas"``)."""
+    from havoc.games.cry_havoc import kind as registry
+    from havoc.games.cry_havoc.query import QFIELDS
+
+    if lang == SOURCE_LANGUAGE:
+        return " ".join(words)
+
+    def region(rid: str) -> str:
+        return str(region_names([rid], lang)[rid])
+
+    def faction(f: str) -> str:
+        return str(faction_name(f, lang)).lower()
+
+    def quoted(text: str) -> str:
+        return f'"{text}"' if " " in text else text
+
+    kind = words[0]
+    out = [typed_word(kind, lang)]
+    declared = registry.get(kind)
+    for word in words[1:]:
+        if word.startswith("-"):  # an option (--json)
+            out.append(word)
+        elif "=" not in word:
+            enums = [f for f in declared.bare if QFIELDS[f].kind == "enum"] if declared else []
+            if word in FACTIONS:
+                out.append(faction(word))
+            elif any(word in (QFIELDS[f].choices or ()) for f in enums):
+                out.append(typed_word(word, lang))
+            else:
+                out.append(quoted(region(word)))
+        else:
+            key, _, raw = word.partition("=")
+            if key in FACTIONS:
+                out.append(f"{faction(key)}={raw}")
+                continue
+            spec = QFIELDS[key]
+            if key in ("from", "to", "region"):
+                value = region(raw)
+            elif key == "via":
+                value = ",".join(region(r) for r in raw.split(","))
+            elif key == "faction":
+                value = faction(raw)
+            elif spec.kind == "enum":
+                value = typed_word(raw, lang)
+            elif key == "structure":
+                value = str(structure_name(raw, lang))
+            elif key == "skill":
+                value = str(skill_name(raw, lang))
+            else:
+                value = raw
+            out.append(f"{typed_word(key, lang)}={quoted(value)}")
+    return " ".join(out)
