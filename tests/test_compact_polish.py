@@ -248,3 +248,25 @@ def test_every_typed_word_names_one_thing_in_its_kind() -> None:
     for words in (lex.kinds, lex.fields, lex.factions, *lex.values.values()):
         assert all(len(tokens) == 1 for tokens in words.loose.values()), words.loose
     assert typed_word("move", "pl") == "ruch" and typed_word("move", "en") == "move"
+
+
+def test_the_shortcuts_take_polish_words_too(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """``havoc legal stół.yaml pielgrzymi`` and ``havoc battle stół.yaml "Groty Świata" ludzie=…``
+    (their Polish help's examples) answer as the machine words do."""
+    from havoc.cli import main
+
+    path = tmp_path / "stół.yaml"  # type: ignore[operator]
+    path.write_text(TABLE, encoding="utf-8")
+    outs = []
+    for words in (
+        ["legal", str(path), "pielgrzymi"],
+        ["legal", str(path), "pilgrims"],
+        ["battle", str(path), "Groty Świata", "pielgrzymi=1/1/0", "ludzie=2/0/0", "--as", "Ludzie"],
+        ["battle", str(path), "world-caverns", "pilgrims=1/1/0", "humans=2/0/0", "--as", "humans"],
+        ["score", str(path), "maszyny"],
+        ["score", str(path), "machines"],
+    ):
+        assert main(["--lang", "pl", *words]) == 0, capsys.readouterr()
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1] and outs[2] == outs[3] and outs[4] == outs[5], outs
+    assert outs[0].startswith("Co mogą teraz zrobić Pielgrzymi?"), outs[0]

@@ -192,11 +192,28 @@ def kind_helps() -> list[str]:
     return [k.help for k in registry.all_kinds()]
 
 
+def _faction(word: str | None) -> str | None:
+    """A faction given by its name in a reader's words ("pielgrzymi") as its machine word; any
+    other word as it is (the question reader then says what is wrong with it)."""
+    from havoc.games.cry_havoc.contract import FACTIONS
+
+    if word is None or word in FACTIONS:
+        return word
+    from havoc.games.cry_havoc.typed import Ambiguous, lexicon
+    from havoc.i18n import message_language
+
+    try:
+        return lexicon(message_language()).factions.find(word) or word
+    except Ambiguous:
+        return word
+
+
 def cmd_legal(args: argparse.Namespace) -> int:
     speak(args.lang)
     from havoc import api
 
-    return emit(api.legal(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
+    faction = _faction(args.faction)
+    return emit(api.legal(args.position, faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
 
 
 def cmd_battle(args: argparse.Namespace) -> int:
@@ -216,4 +233,5 @@ def cmd_score(args: argparse.Namespace) -> int:
     speak(args.lang)
     from havoc import api
 
-    return emit(api.score(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
+    faction = _faction(args.faction)
+    return emit(api.score(args.position, faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
