@@ -190,6 +190,23 @@ def _refusal(words: str, pos: object) -> str:
         ("przygotowanie weteran", ["'weteran': oczekiwano klucz=wartość (np. oddziały=2)", "weterani (veteran)"]),
         ("ruch ludzi z=Mgielnia do=Pogorzelisko", ["'ludzi'", "Ludzie (humans)", "(czy chodziło o 'Ludzie'?)"]),
         ("ruch frakcja=elfy z=Mgielnia do=Pogorzelisko", ["frakcja: nieznana wartość 'elfy'", "Pielgrzymi (pilgrims)"]),
+        ("mvoe ludzie", ["nieznany rodzaj pytania 'mvoe' (czy chodziło o 'move'?)"]),
+        # the reader's problems about a question typed in words name its fields as typed
+        (
+            "ruch ludzie z=Mgielnia do=Mgielnia",
+            ["pytanie: do: ruch prowadzi do innego Regionu; pola z i do są takie same"],
+        ),
+        (
+            "ruch ludzie z=Mgielnia do=Pogorzelisko oddziały=9",
+            ["pytanie: oddziały: 9 Oddziałów, a Ludzie mają w Mgielni 3"],
+        ),
+        ("ruch ludzie z=Mgielnia do=Pogorzelisko oddziały=x", ["pytanie: oddziały: oczekiwano liczby całkowitej"]),
+        ("ruch ludzie", ["to pytanie (ruch) wymaga pola 'z'", "to pytanie (ruch) wymaga pola 'do'"]),
+        (
+            "użycie-zdolności ludzie zdolność=Teleportacja",
+            ["zdolność: Ludzie nie mają Zdolności 'Teleportacja (teleport)'", "wymienia: Zwiad (scouting)"],
+        ),
+        ("bitwa ludzie=1/x/1", ["'ludzie=1/x/1': rozmieszczenie to ludzie=KONTROLA/JEŃCY/WYNISZCZENIE"]),
     ],
 )
 def test_an_unknown_polish_word_is_refused_in_polish_naming_the_words(pos: object, words: str, said: list[str]) -> None:
@@ -202,10 +219,25 @@ def test_an_unknown_polish_word_is_refused_in_polish_naming_the_words(pos: objec
         assert part in text, (part, text)
 
 
-def test_an_english_reader_keeps_the_readers_own_errors(pos: object) -> None:
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        ("move humans zz=foglands to=scorch", "query: unknown field 'zz'; expected one of ask, faction, from, to"),
+        (
+            "move humans from=foglands to=foglands",
+            "query: to: a move goes into another Region; from and to are the same",
+        ),
+        ("move", "query: this move question needs 'from'\nquery: this move question needs 'to'"),
+        (
+            "use-skill humans skill=teleport",
+            "query: skill: the Humans have no Skill 'teleport'; the position lists scouting",
+        ),
+    ],
+)
+def test_an_english_reader_keeps_the_readers_own_errors(pos: object, words: str, said: str) -> None:
     """An English message names the machine words, as before: a typed word only adds a reading."""
-    text = _refusal("move humans zz=foglands to=scorch", pos)
-    assert text.startswith("query: unknown field 'zz'; expected one of ask, faction, from, to"), text
+    text = _refusal(words, pos)
+    assert text.startswith(said), text
 
 
 def test_a_name_for_two_regions_is_refused_naming_both(tmp_path: object) -> None:

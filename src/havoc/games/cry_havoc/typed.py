@@ -96,7 +96,8 @@ class Words:
         """The typed word closest to a misspelt one, if any is close."""
         import difflib
 
-        typed = {plain(w): w for w in self.shown.values()}
+        # a misspelt machine word ("mvoe") is shown its machine word, a typed one its typed word
+        typed = {**{t: t for t in self.shown if t.isascii()}, **{plain(w): w for w in self.shown.values()}}
         hint = difflib.get_close_matches(plain(word), list(typed), n=1, cutoff=0.6)
         return typed[hint[0]] if hint else None
 
