@@ -21,7 +21,9 @@ where it names several, the question is refused naming them. Only the full reade
 from __future__ import annotations
 
 from havoc.errors import Problem
+from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
+from havoc.games.cry_havoc.query import QFIELDS
 from havoc.games.cry_havoc.ui import faction_name, region_names, skill_name, structure_name
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, translator, ui
 from havoc.memo import memo
@@ -112,8 +114,6 @@ def typed_word(token: str, lang: str) -> str:
 
 def typed_tokens() -> Iterator[str]:
     """Every machine word with a typed word of its own (the catalogs' ``ui:word`` entries)."""
-    from havoc.games.cry_havoc.query import QFIELDS
-
     yield from QUESTION_KINDS
     seen = set(QUESTION_KINDS)
     for name, spec in QFIELDS.items():
@@ -134,8 +134,6 @@ class Lexicon:
     """The typed words of the question format in every language, for any table."""
 
     def __init__(self, langs: list[str], first: str) -> None:
-        from havoc.games.cry_havoc.query import QFIELDS
-
         # the machine words last: read whatever their case ("Move"), shown in a reader's words
         order = list(dict.fromkeys([first, *langs, SOURCE_LANGUAGE]))
         self.kinds = Words((typed_word(k, lang), k) for lang in order for k in QUESTION_KINDS)
@@ -160,28 +158,37 @@ def regions(pos: Position, lang: str) -> Words:
     return Words((str(n), rid) for x in order for rid, n in region_names(pos.regions, x).items())
 
 
-def structures(pos: Position, lang: str) -> Words:
-    """Structure types by their names: the known ones and those standing on the table."""
+def _structure_ids(pos: Position) -> dict[str, None]:
+    """The Structure types known from the sources and those standing on the table."""
     from havoc.games.cry_havoc import words
 
     types = dict.fromkeys(words.STRUCTURES)
     for region in pos.regions.values():
         for s in region.structures:
             types[s.type] = None
-    order = [lang, *(x for x in _others() if x != lang), SOURCE_LANGUAGE]
-    return Words((str(structure_name(t, x)), t) for x in order for t in types)
+    return types
 
 
-def skills(pos: Position, lang: str) -> Words:
-    """Skills by their names: the known ones and those the table's factions list."""
+def _skill_ids(pos: Position) -> dict[str, None]:
+    """The Skills known from the sources and those the table's factions list."""
     from havoc.games.cry_havoc import words
 
     ids = dict.fromkeys(words.SKILLS)
     for f in pos.players:
-        for s in pos.faction(f).skills:
-            ids[s] = None
+        ids.update(dict.fromkeys(pos.faction(f).skills))
+    return ids
+
+
+def structures(pos: Position, lang: str) -> Words:
+    """Structure types by their names (see :func:`_structure_ids`)."""
     order = [lang, *(x for x in _others() if x != lang), SOURCE_LANGUAGE]
-    return Words((str(skill_name(s, x)), s) for x in order for s in ids)
+    return Words((str(structure_name(t, x)), t) for x in order for t in _structure_ids(pos))
+
+
+def skills(pos: Position, lang: str) -> Words:
+    """Skills by their names (see :func:`_skill_ids`)."""
+    order = [lang, *(x for x in _others() if x != lang), SOURCE_LANGUAGE]
+    return Words((str(skill_name(s, x)), s) for x in order for s in _skill_ids(pos))
 
 
 _SHOWN_MAX = 12  # names an error lists at most (a table may hold many Regions: errors stay short)
@@ -201,9 +208,12 @@ class _Reading:
         # Another language's reader is told here which words it may type; an English one gets
         # the reader's own messages, about the machine words, as before.
         self.strict = lang != SOURCE_LANGUAGE
-        self.lex = lexicon(lang)
         self.problems: list[Problem] = []
         self._tables: dict[str, Words] = {}
+
+    @property
+    def lex(self) -> Lexicon:
+        return lexicon(self.lang)
 
     def table(self, what: str) -> Words:
         found = self._tables.get(what)
@@ -246,9 +256,6 @@ class _Reading:
 
     def bare(self, kind: str, word: str) -> str:
         """A word without ``=``: a faction, or a value of one of the kind's bare fields."""
-        from havoc.games.cry_havoc import kind as registry
-        from havoc.games.cry_havoc.query import QFIELDS
-
         declared = registry.get(kind)
         fields = declared.bare if declared else ()
         if word in FACTIONS or any(
@@ -278,8 +285,6 @@ class _Reading:
 
     def pair(self, word: str) -> str:
         """A ``key=value`` word (or a Battle placement ``FACTION=C/P/A``) in machine words."""
-        from havoc.games.cry_havoc.query import QFIELDS
-
         key, _, raw = word.partition("=")
         if key not in QFIELDS and key not in FACTIONS:
             found = self.look(self.lex.fields, key) or self.look(self.lex.factions, key)
@@ -306,9 +311,10 @@ class _Reading:
             return self.named(key, raw, FACTIONS, self.lex.factions)
         if kind == "enum" and key in self.lex.values:
             return self.named(key, raw, choices or (), self.lex.values[key])
-        if key == "structure" and raw not in self.table("structures").shown:
+        # a machine ID is taken as it is, without naming every Structure or Skill of the table
+        if key == "structure" and raw not in _structure_ids(self.pos):
             return self.look(self.table("structures"), raw) or raw
-        if key == "skill" and raw not in self.table("skills").shown:
+        if key == "skill" and raw not in _skill_ids(self.pos):
             return self.look(self.table("skills"), raw) or raw
         if key == "card-units":
             parts = []
@@ -363,9 +369,6 @@ def to_machine(words: Sequence[str], pos: Position, name: str, lang: str) -> tup
 def spoken(words: Sequence[str], lang: str) -> str:
     """Compact machine words as a reader of ``lang`` types them, quoted for a shell where a name
     has a space: the help's examples (``ruch ludzie z=Mgielnia do="Wybrzeże Feralas"``)."""
-    from havoc.games.cry_havoc import kind as registry
-    from havoc.games.cry_havoc.query import QFIELDS
-
     if lang == SOURCE_LANGUAGE:
         return " ".join(words)
 
