@@ -23,7 +23,7 @@ from __future__ import annotations
 from havoc.errors import Problem
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
-from havoc.games.cry_havoc.query import QFIELDS
+from havoc.games.cry_havoc.fields import QFIELDS
 from havoc.games.cry_havoc.ui import faction_name, region_names, skill_name, structure_name
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, translator, ui
 from havoc.memo import memo
@@ -146,9 +146,14 @@ class Lexicon:
         self.factions = Words((str(faction_name(f, lang)), f) for lang in order for f in FACTIONS)
 
 
-@memo(8)
 def lexicon(lang: str) -> Lexicon:
-    """The typed words, shown first in ``lang`` (the words of the others read as well)."""
+    """The typed words, shown first in ``lang`` (the words of the others read as well); made
+    again when the catalogs are loaded again (each catalog language's translator is its key)."""
+    return _lexicon(lang, tuple(translator(x) for x in _others()))
+
+
+@memo(8)
+def _lexicon(lang: str, _catalogs: tuple[object, ...]) -> Lexicon:
     return Lexicon(_others(), lang)
 
 

@@ -44,10 +44,7 @@ def reset() -> None:
     _kinds.clear()
     _factions.clear()
     _region_names.cache_clear()
-    from havoc.games.cry_havoc import typed
     from havoc.interpreter import answer
-
-    typed.lexicon.cache_clear()
 
     answer._texts.clear()
 
