@@ -302,3 +302,20 @@ def test_the_shortcuts_take_polish_words_too(tmp_path: object, capsys: pytest.Ca
         outs.append(capsys.readouterr().out)
     assert outs[0] == outs[1] and outs[2] == outs[3] and outs[4] == outs[5], outs
     assert outs[0].startswith("Co mogą teraz zrobić Pielgrzymi?"), outs[0]
+
+
+def test_the_api_reads_polish_words_in_its_one_string_form(pos: object) -> None:
+    """The API's compact string splits on spaces: a multi-word name is joined by hyphens there."""
+    want = parse_compact(["move", "pilgrims", "from=feralas-banks", "to=foglands", "units=1"], pos)  # type: ignore[arg-type]
+    assert api.load_query("ruch pielgrzymi z=wybrzeże-feralas do=Mgielnia oddziały=1", pos) == want  # type: ignore[arg-type]
+    assert api.load_query(["ruch", "pielgrzymi", "z=Wybrzeże Feralas", "do=Mgielnia", "oddziały=1"], pos) == want  # type: ignore[arg-type]
+
+
+def test_no_question_is_refused_with_a_polish_example(pos: object) -> None:
+    i18n.set_message_language("pl")
+    try:
+        with pytest.raises(InputError) as exc:
+            parse_compact([], pos)  # type: ignore[arg-type]
+    finally:
+        i18n.set_message_language("en")
+    assert "np. „ruch ludzie z=Mgielnia do=Pogorzelisko oddziały=2”" in str(exc.value), str(exc.value)
