@@ -60,7 +60,7 @@ PAIRS = [
     ("recruit pilgrims feralas-banks units=1 points=1", "rekrutacja pielgrzymi wybrzeze-feralas oddzialy=1 punkty=1"),
     (
         "build pilgrims sapos-deep structure=harvester points=5",
-        "budowa Pielgrzymi 'Głębia Sapos' budowla=żniwiarka punkty=5",
+        "wzniesienie Pielgrzymi 'Głębia Sapos' budowla=żniwiarka punkty=5",
     ),
     (
         "activate pilgrims feralas-banks structure=harvester activations=1 cost=2 other-cost=1",
