@@ -149,7 +149,7 @@ class Lexicon:
 def lexicon(lang: str) -> Lexicon:
     """The typed words, shown first in ``lang`` (the words of the others read as well); made
     again when the catalogs are loaded again (each catalog language's translator is its key)."""
-    return _lexicon(lang, tuple(translator(x) for x in _others()))
+    return _lexicon(lang, _catalogs())
 
 
 @memo(8)
@@ -157,10 +157,23 @@ def _lexicon(lang: str, _catalogs: tuple[object, ...]) -> Lexicon:
     return Lexicon(_others(), lang)
 
 
+def _catalogs() -> tuple[object, ...]:
+    """The other languages' translators: a key that changes when the catalogs are loaded again."""
+    return tuple(translator(x) for x in _others())
+
+
+def _order(lang: str) -> list[str]:
+    return list(dict.fromkeys([lang, *_others(), SOURCE_LANGUAGE]))
+
+
 def regions(pos: Position, lang: str) -> Words:
     """The table's Regions by name ("Mgielnia", "Region A") in every language."""
-    order = [lang, *(x for x in _others() if x != lang), SOURCE_LANGUAGE]
-    return Words((str(n), rid) for x in order for rid, n in region_names(pos.regions, x).items())
+    return _region_words(tuple(pos.regions), lang, _catalogs())
+
+
+@memo(64)
+def _region_words(keys: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
+    return Words((str(n), rid) for x in _order(lang) for rid, n in region_names(keys, x).items())
 
 
 def _structure_ids(pos: Position) -> dict[str, None]:
@@ -186,14 +199,22 @@ def _skill_ids(pos: Position) -> dict[str, None]:
 
 def structures(pos: Position, lang: str) -> Words:
     """Structure types by their names (see :func:`_structure_ids`)."""
-    order = [lang, *(x for x in _others() if x != lang), SOURCE_LANGUAGE]
-    return Words((str(structure_name(t, x)), t) for x in order for t in _structure_ids(pos))
+    return _structure_words(tuple(_structure_ids(pos)), lang, _catalogs())
+
+
+@memo(64)
+def _structure_words(types: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
+    return Words((str(structure_name(t, x)), t) for x in _order(lang) for t in types)
 
 
 def skills(pos: Position, lang: str) -> Words:
     """Skills by their names (see :func:`_skill_ids`)."""
-    order = [lang, *(x for x in _others() if x != lang), SOURCE_LANGUAGE]
-    return Words((str(skill_name(s, x)), s) for x in order for s in _skill_ids(pos))
+    return _skill_words(tuple(_skill_ids(pos)), lang, _catalogs())
+
+
+@memo(64)
+def _skill_words(ids: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
+    return Words((str(skill_name(s, x)), s) for x in _order(lang) for s in ids)
 
 
 _SHOWN_MAX = 12  # names an error lists at most (a table may hold many Regions: errors stay short)
@@ -215,10 +236,15 @@ class _Reading:
         self.strict = lang != SOURCE_LANGUAGE
         self.problems: list[Problem] = []
         self._tables: dict[str, Words] = {}
+        self._lex: Lexicon | None = None
 
     @property
     def lex(self) -> Lexicon:
-        return lexicon(self.lang)
+        """The typed words (looked up on the first word that is not a machine word)."""
+        found = self._lex
+        if found is None:
+            found = self._lex = lexicon(self.lang)
+        return found
 
     def table(self, what: str) -> Words:
         found = self._tables.get(what)
