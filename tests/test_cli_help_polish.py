@@ -36,6 +36,7 @@ _TYPED = [
     re.compile(r"\S*/\S*|\S+\.\S+"),  # paths, file names
     re.compile(r"\b[a-z][a-z-]*(?:,\s+[a-z][a-z-]*){3,}"),  # a list of IDs (fields, kinds, figures)
     re.compile(r"'[^']*'|„[^”]*”|\"[^\"]*\""),  # quoted input
+    re.compile(r"\([a-z][a-z-]*\*?(?:;[^)]*)?\)"),  # a machine word after the reader's own ("ruch (move)")
 ]
 
 
@@ -117,3 +118,69 @@ def test_the_courage_help_names_the_factor_as_the_polish_rules_do(capsys: pytest
     outs.append(capsys.readouterr().out)
     assert "współczynnik DEF" in outs[0] and "współczynnik DEF" in outs[1] and "DEF 12" in outs[2], outs
     assert not [o for o in outs if "OBR" in o], outs
+
+
+def _machine_words() -> set[str]:
+    """Every machine word a compact question or an answer's figures use, and the rulebook's
+    Region IDs: what the Polish help may show only in parentheses, after the Polish word."""
+    from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
+    from havoc.games.cry_havoc.figures import FIGURES
+    from havoc.games.cry_havoc.query import QFIELDS
+    from havoc.games.cry_havoc.words import KNOWN_REGIONS
+
+    words = {*QUESTION_KINDS, *QFIELDS, *FACTIONS, *KNOWN_REGIONS}
+    words |= {c for spec in QFIELDS.values() for c in (spec.choices or ())}
+    words |= {n for names in FIGURES.values() for n in names}
+    return words
+
+
+# Machine words that are Polish words too ("DOŚW to początkujący"), or that Polish types alike.
+SAME_WORD = {"to", "region", "ocean"}
+
+
+def _machine_left(out: str) -> set[str]:
+    """The machine words of a help outside parentheses, options, commands and the file form."""
+    text = re.sub(r"^\s*\{ask:.*$", " ", out, flags=re.M)  # the query file form
+    text = re.sub(r"(?<![\w-])--[\w-]+", " ", text)  # options
+    text = re.sub(r"\bhavoc [\w-]+", " ", text)  # the commands (havoc ask, havoc new)
+    while re.search(r"\([^()]*\)", text):
+        text = re.sub(r"\([^()]*\)", " ", text)
+    return {w for w in re.findall(r"(?<![\w-])[a-z][a-z-]*[a-z](?![\w-])", text) if w in _machine_words()} - SAME_WORD
+
+
+def test_the_polish_ask_help_shows_machine_words_only_in_parentheses(capsys: pytest.CaptureFixture[str]) -> None:
+    """Kinds, fields, values, factions, figures and Regions are named in Polish; the machine
+    word follows in parentheses for scripts. Only the query file's own form, shown as the file
+    holds it, keeps machine words (a question file is read in machine words)."""
+    assert _machine_left("  RODZAJ    move, rekrutacja (recruit)\n  havoc ask stół.yaml ruch ludzie z=foglands") == {
+        "move",
+        "foglands",
+    }  # the check is not blind
+    with pytest.raises(SystemExit):
+        main(["--lang", "pl", "ask", "--help"])
+    out = capsys.readouterr().out
+    assert not _machine_left(out), _machine_left(out)
+    assert "ruch ludzie z=Mgielnia do=Pogorzelisko oddziały=2" in out  # the examples are Polish
+    assert "example-" not in out and "foglands" not in out.replace("from: foglands", "")
+
+
+def test_each_polish_word_in_the_ask_help_is_the_one_a_player_types(capsys: pytest.CaptureFixture[str]) -> None:
+    """ "ruch (move)": the word before a machine word in parentheses is the catalog's typed word
+    (or the faction's name), so the help teaches the words the reader accepts."""
+    from havoc.games.cry_havoc.contract import FACTIONS
+    from havoc.games.cry_havoc.typed import lexicon, typed_tokens, typed_word
+    from havoc.i18n import ui
+
+    with pytest.raises(SystemExit):
+        main(["--lang", "pl", "ask", "--help"])
+    out = capsys.readouterr().out
+    words = out.split(ui("figures each question kind reports (* one value per side):", "pl"))[0]
+    typed = set(typed_tokens())
+    pairs = re.findall(r"([\w-]+) \(([a-z][a-z-]*)[;)]", words)
+    assert len(pairs) > 60, pairs
+    lex = lexicon("pl")
+    for word, token in pairs:
+        if token in FACTIONS:
+            assert lex.factions.find(word) == token, (word, token)
+        elif token in typed:
+            assert word == typed_word(token, "pl"), (word, token)

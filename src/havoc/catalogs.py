@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po, write_po
 
 from havoc import markup, pofile, safeio
 from havoc.errors import Problem, RulebookError
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, locales_root
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, locales_root
 from havoc.messages import messages
 from havoc.rulebook.model import Ruleset
 
@@ -90,6 +90,7 @@ def ui_template() -> Catalog:
             continue
         cat.add(message, locations=[loc], context=ctx, auto_comments=comments)
     _add_nouns(cat)
+    _add_typed_words(cat)
     _add_help(cat)
     _add_api_docs(cat)
     return _sorted(cat)
@@ -169,6 +170,28 @@ def _add_nouns(cat: Catalog) -> None:
                         existing.locations.append((where, 0))
                     continue
                 cat.add(name, locations=[(where, 0)], context=ctx, auto_comments=[grammar.case_comment(case)])
+
+
+def _add_typed_words(cat: Catalog) -> None:
+    """The words a reader types for each machine word of every installed game's compact
+    questions (``ruch`` for ``move``), under context ``ui:word``."""
+    from havoc import game
+
+    for module in game.installed():
+        typed = getattr(game.load(module), "typed_words", None)
+        for token, where in typed() if typed else ():
+            existing = cat.get(token, context=TYPED_CONTEXT)
+            if existing is not None:
+                continue
+            cat.add(
+                token,
+                locations=[(where, 0)],
+                context=TYPED_CONTEXT,
+                auto_comments=[
+                    "A word a player types in a short question (havoc ask) instead of this machine word: "
+                    "lower case, no spaces (join words with '-'), one meaning among the question's words."
+                ],
+            )
 
 
 def templates(ruleset: Ruleset) -> dict[str, Catalog]:

@@ -332,6 +332,7 @@ class Translator:
 
 UI_CONTEXT = "ui"
 COUNT_CONTEXT = "ui:n"  # counted words (nui): "1 Kryształ", "3 Kryształy", "5 Kryształów"
+TYPED_CONTEXT = "ui:word"  # the words a reader types for a game's machine words ("ruch" for "move")
 
 # A context variable, not a global: a server answering several requests at once (threads or
 # asyncio tasks) sets it per request, and each request's errors come in its own language.

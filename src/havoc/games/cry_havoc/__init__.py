@@ -178,6 +178,14 @@ def nouns() -> list[tuple[str, str]]:
     return [(n, "src/havoc/games/cry_havoc/words.py") for n in names()]
 
 
+def typed_words() -> list[tuple[str, str]]:
+    """The machine words of compact questions a reader may type in their own words (catalog
+    context ``ui:word``), and the file declaring them."""
+    from havoc.games.cry_havoc.typed import typed_tokens
+
+    return [(t, "src/havoc/games/cry_havoc/typed.py") for t in typed_tokens()]
+
+
 def mechanism_rules(rs: Ruleset) -> frozenset[str]:
     """Rules without a check that a mechanism carries out and cites: the solo Trogs' decisions."""
     from havoc.games.cry_havoc.solo import engine

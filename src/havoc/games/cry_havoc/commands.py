@@ -10,31 +10,48 @@ import argparse
 
 from havoc.commands.ask import add_options, emit, speak
 
+# The examples of ``havoc ask --help``, in machine words; another language's help shows each in
+# its reader's words (typed.spoken), as that reader may type it.
+ASK_EXAMPLES = (
+    "how-many humans may-leave from=foglands",
+    "end-of-move pilgrims scorch",
+    "setup veteran",
+    "move humans from=foglands to=scorch units=2",
+    "move pilgrims from=feralas-banks to=foglands via=scorch units=1 points=2",
+    "recruit pilgrims units=5 points=5",
+    "build pilgrims sapos-deep structure=harvester points=5",
+    "use-skill pilgrims skill=teleport --lang pl",
+    "battle world-caverns pilgrims=2/1/1 humans=2/1/1 --json",
+)
+
 
 def _ask_epilog_template(lang: str) -> str:
-    """The fixed part of ``havoc ask --help``'s epilog in ``lang`` ({kinds} and {factions} are filled in)."""
+    """The fixed part of ``havoc ask --help``'s epilog in ``lang`` (the {…} lists are filled in)."""
     from havoc.i18n import ui
 
     return ui(
         """\
 question words (the compact form):  KIND [FACTION] [key=value ...]
   KIND      {kinds}
-  FACTION   {factions} (default: the position's `turn`)
-  key=value any field of the query file form: from, to, via, region, units, points,
-            cost, structure, deck, card, card-terrain, card-units, skill,
-            activations, during-action, moved-this-action, position, capture-from,
-            of, item, experience;
+  FACTION   {factions}
+            (default: the position's `turn`)
+  key=value any field of the query file form:
+            {fields};
             lists take commas (via=a,b), yes/no for booleans, maps FACTION:N
             (card-units=humans:1);
             Units on the Battle objectives: FACTION=CONTROL/PRISONERS/ATTRITION
-  A bare Region ID after battle, play-tactic, build, activate, recruit, place or
-  end-of-move names the region; after retreat it names `from` (the Battle Region).
+  A bare Region ID after these kinds names the region:
+            {region_kinds};
+            after {from_kinds} it names `from` (the Battle Region).
   Some fields in brief: units (default 1; never more than the table holds),
   points (the icons on the discarded cards; left out, points are not checked),
   cost (what the Structures cost; left out, the printed cost from the rules),
   via (Regions passed through), moved-this-action (the Units entered `from`
   earlier in this action), position (a spot on the Upcoming Initiative track),
   card + card-units (a Tactics card that added or removed Units in a Battle).
+  The same words may be typed in Polish (`havoc --lang pl ask --help` lists them):
+  in any case, with or without diacritics where that stays unambiguous; a name of
+  several words is quoted or joined by hyphens (to=feralas-banks).
 
 new kinds:
   how-many OF      OF is may-leave (with from=), may-recruit, must-discard or
@@ -45,15 +62,7 @@ new kinds:
                    beginner, experienced or veteran
 
 examples:
-  havoc ask pos.yaml how-many humans may-leave from=foglands
-  havoc ask pos.yaml end-of-move pilgrims example-a
-  havoc ask pos.yaml setup veteran
-  havoc ask pos.yaml move humans from=foglands to=scorch units=2
-  havoc ask pos.yaml move pilgrims from=example-a to=example-c via=example-b units=1 points=2
-  havoc ask pos.yaml recruit pilgrims units=5 points=5
-  havoc ask pos.yaml build pilgrims example-b structure=harvester points=5
-  havoc ask pos.yaml use-skill pilgrims skill=teleport --lang pl
-  havoc ask pos.yaml battle example-battle pilgrims=2/1/1 humans=2/1/1 --json
+{examples}
   havoc ask pos.yaml --query question.yaml
 
 the query file form (YAML or JSON):
@@ -120,25 +129,60 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def ask_epilog(lang: str | None = None) -> str:
     """``havoc ask --help``'s epilog: the compact form, each kind in a line, and its figures;
-    in the language of the command line (the message language while it is parsed)."""
+    in the language of the command line (the message language while it is parsed). Another
+    language's help names each word as its reader types it, the machine word after it in
+    parentheses (for scripts), and gives the examples in the reader's words."""
     import textwrap
 
     from havoc.clilang import CLI_CONTEXT
     from havoc.games.cry_havoc import kind as registry
     from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.figures import help_text
+    from havoc.games.cry_havoc.query import QFIELDS
+    from havoc.games.cry_havoc.typed import NOT_TYPED, lexicon
     from havoc.i18n import message_language, translator, ui
 
     lang = lang or message_language()
-    kinds = [k.name for k in registry.all_kinds()]
-    listed = textwrap.fill(", ".join(kinds), 76, subsequent_indent=" " * 12)
-    factions = ", ".join(FACTIONS[:-1]) + " " + ui("or", lang) + " " + FACTIONS[-1]
-    text = _ask_epilog_template(lang).replace("{kinds}", listed).replace("{factions}", factions)
+    lex = lexicon(lang)
+    kinds = list(registry.all_kinds())
+    table = ui("pos.yaml", lang)  # the table file of the examples ("stół.yaml")
+
+    def either(names: list[str]) -> str:
+        return names[-1] if len(names) < 2 else ", ".join(names[:-1]) + " " + ui("or", lang) + " " + names[-1]
+
+    fills = {
+        "kinds": ", ".join(lex.kinds.say(k.name) for k in kinds),
+        "factions": either([lex.factions.say(f) for f in FACTIONS]),
+        "fields": ", ".join(lex.fields.say(f) for f in QFIELDS if f not in NOT_TYPED and f != "faction"),
+        "region_kinds": either([lex.kinds.say(k.name) for k in kinds if "region" in k.bare]),
+        "from_kinds": either([lex.kinds.say(k.name) for k in kinds if "from" in k.bare]),
+        "examples": "\n".join(f"  havoc ask {table} {_example(line, lang)}" for line in ASK_EXAMPLES),
+    }
+    text = _ask_epilog_template(lang)
+    for key, value in fills.items():
+        if key != "examples":  # a list starts a line at column 12 and wraps there
+            value = textwrap.fill(
+                value, 86, initial_indent=" " * 12, subsequent_indent=" " * 12, break_on_hyphens=False
+            ).lstrip()
+        text = text.replace("{" + key + "}", value)
     lines = [ui("question kinds:", lang)]
-    for k in registry.all_kinds():
+    for k in kinds:
         about = translator(lang).text(CLI_CONTEXT, k.help) if lang != "en" else k.help
-        lines.extend(textwrap.wrap(about, 84, initial_indent=f"  {k.name:15} ", subsequent_indent=" " * 18))
+        head = lex.kinds.say(k.name)
+        if len(head) > 15:
+            lines.append(f"  {head}")
+            head = ""
+        lines.extend(textwrap.wrap(about, 84, initial_indent=f"  {head:15} ", subsequent_indent=" " * 18))
     return text + "\n" + "\n".join(lines) + "\n\n" + help_text(lang)
+
+
+def _example(line: str, lang: str) -> str:
+    """An example's question in the reader's words; its options (``--json``) as they are."""
+    from havoc.games.cry_havoc.typed import spoken
+
+    words = line.split()
+    cut = next((i for i, w in enumerate(words) if w.startswith("-")), len(words))
+    return " ".join([spoken(words[:cut], lang), *words[cut:]])
 
 
 def kind_helps() -> list[str]:
@@ -148,11 +192,28 @@ def kind_helps() -> list[str]:
     return [k.help for k in registry.all_kinds()]
 
 
+def _faction(word: str | None) -> str | None:
+    """A faction given by its name in a reader's words ("pielgrzymi") as its machine word; any
+    other word as it is (the question reader then says what is wrong with it)."""
+    from havoc.games.cry_havoc.contract import FACTIONS
+
+    if word is None or word in FACTIONS:
+        return word
+    from havoc.games.cry_havoc.typed import Ambiguous, lexicon
+    from havoc.i18n import message_language
+
+    try:
+        return lexicon(message_language()).factions.find(word) or word
+    except Ambiguous:
+        return word
+
+
 def cmd_legal(args: argparse.Namespace) -> int:
     speak(args.lang)
     from havoc import api
 
-    return emit(api.legal(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
+    faction = _faction(args.faction)
+    return emit(api.legal(args.position, faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
 
 
 def cmd_battle(args: argparse.Namespace) -> int:
@@ -172,4 +233,5 @@ def cmd_score(args: argparse.Namespace) -> int:
     speak(args.lang)
     from havoc import api
 
-    return emit(api.score(args.position, args.faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
+    faction = _faction(args.faction)
+    return emit(api.score(args.position, faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)

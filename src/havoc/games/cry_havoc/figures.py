@@ -25,11 +25,30 @@ def help_text(lang: str = "en") -> str:
     from havoc.i18n import ui
 
     lines = [ui("figures each question kind reports (* one value per side):", lang)]
+    if lang == "en":
+        for kind, names in FIGURES.items():
+            shown = ", ".join(n + ("*" if n in PER_SIDE else "") for n in names) or ui(
+                "(none: the verdict and the rules)", lang
+            )
+            lines.extend(textwrap.wrap(shown, 84, initial_indent=f"  {kind:15} ", subsequent_indent=" " * 18))
+        return "\n".join(lines)
+    # another language: each kind as its reader types it, each figure by its label, the names
+    # (the JSON's keys) in parentheses
+    from havoc.games.cry_havoc.typed import lexicon
+    from havoc.games.cry_havoc.ui import figure_label
+
+    kinds = lexicon(lang).kinds
     for kind, names in FIGURES.items():
-        shown = ", ".join(n + ("*" if n in PER_SIDE else "") for n in names) or ui(
+        shown = "; ".join(f"{figure_label(n, lang)} ({n}{'*' if n in PER_SIDE else ''})" for n in names) or ui(
             "(none: the verdict and the rules)", lang
         )
-        lines.extend(textwrap.wrap(shown, 84, initial_indent=f"  {kind:15} ", subsequent_indent=" " * 18))
+        head = kinds.say(kind)
+        if len(head) > 15:
+            lines.append(f"  {head}")
+            head = ""
+        lines.extend(
+            textwrap.wrap(shown, 84, initial_indent=f"  {head:15} ", subsequent_indent=" " * 18, break_on_hyphens=False)
+        )
     return "\n".join(lines)
 
 

@@ -9,17 +9,11 @@ from __future__ import annotations
 
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc import kind as registry
-from havoc.games.cry_havoc.contract import (
-    DECKS,
-    EXPERIENCE,
-    FACTIONS,
-    HOW_MANY,
-    ITEMS,
-    OBJECTIVES,
-    QUESTION_KINDS,
-    TERRAINS,
-)
-from havoc.games.cry_havoc.position import FACTION, FACTION_KEYS, REGION_REF, Position
+from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES
+from havoc.games.cry_havoc.fields import KINDS as KINDS  # (the question fields live in fields.py)
+from havoc.games.cry_havoc.fields import PLACEMENT as PLACEMENT
+from havoc.games.cry_havoc.fields import QFIELDS as QFIELDS
+from havoc.games.cry_havoc.position import Position
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.record import field, record
@@ -27,67 +21,9 @@ from havoc.spec import MAX_INT, Invalid, Reader, Spec, _is_id_quick, _is_ldict, 
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any, Final
 
-KINDS: Final = QUESTION_KINDS
-# Kinds about the whole table rather than one faction's move.
-# `how-many` questions: the number each one returns (a figure of the rules).
-# `place` questions: what is put on a Region.
-
-PLACEMENT = Spec(
-    "object",
-    "Units one side placed on each Battle objective (after any Tactics cards).",
-    fields={o: Spec("int", f"Units on the {o} objective.", minimum=0) for o in OBJECTIVES},
-)
-QFIELDS: Final[Mapping[str, Spec]] = {
-    "ask": Spec("enum", "The kind of question.", choices=KINDS),
-    "faction": FACTION,
-    "from": REGION_REF,
-    "to": REGION_REF,
-    "via": Spec("list", "Regions passed through between from and to, in order.", item=REGION_REF),
-    "region": REGION_REF,
-    "units": Spec("int", "How many Units the question moves, recruits or places.", minimum=0),
-    "points": Spec("int", "Move, Recruit or Build points spent (icons on the discarded cards).", minimum=0),
-    "structure": Spec("id", "A Structure type (e.g. harvester)."),
-    "deck": Spec("enum", "The deck to draw from.", choices=DECKS),
-    "card": Spec("id", "A card's ID (for the record; its effect is not modelled)."),
-    "card-terrain": Spec(
-        "enum", "The terrain of the Tactics card played (left out for a faction card).", choices=TERRAINS
-    ),
-    "skill": Spec("id", "A Skill's ID as listed under the faction's skills."),
-    "activations": Spec("int", "How often the Structure was already activated in this action.", minimum=0),
-    "during-action": Spec("bool", "The question is asked in the middle of an action."),
-    "moved-this-action": Spec("bool", "The moving Units entered `from` during this same action."),
-    "cost": Spec(
-        "int", "Build points the Structures built or activated cost together (as printed on their tiles).", minimum=0
-    ),
-    "other-cost": Spec(
-        "int",
-        "Build points the same action also spends on other Structures (built or activated), besides `structure`.",
-        minimum=0,
-    ),
-    "position": Spec(
-        "int", "A spot on the Upcoming Initiative track (cards that change the Initiative), from 1.", minimum=1
-    ),
-    "objectives": Spec(
-        "map", "Battle: the Units each side placed on the objectives.", keys=FACTION_KEYS, item=PLACEMENT
-    ),
-    "capture-from": Spec(
-        "enum",
-        "Battle: the objective a prisoner is taken from (default attrition, then control, then prisoners).",
-        choices=OBJECTIVES,
-    ),
-    "of": Spec("enum", "how-many: the number asked for.", choices=HOW_MANY),
-    "item": Spec("enum", "place: what is put on the Region.", choices=ITEMS),
-    "experience": Spec("enum", "setup: the players' experience (which Skills they start with).", choices=EXPERIENCE),
-    "card-units": Spec(
-        "map",
-        "Battle: Units a named card (`card`) added to the objectives (positive) or took off them (negative), per side.",
-        keys=FACTION_KEYS,
-        item=Spec("int", "Units added (positive) or removed (negative) by the card.", minimum=-99),
-    ),
-}
 QTOP: Final = Spec("object", "A question about a position.", fields=QFIELDS, required=("ask",))
 
 
@@ -161,12 +97,17 @@ _ATTRS: Final = {
 }
 
 
-def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
-    """Validate a query mapping against the position it is about."""
+def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = False) -> Query:
+    """Validate a query mapping against the position it is about. ``typed``: the question was
+    typed in compact words, so its problems name the kind and fields as the reader types them
+    ("z", not "from", for a Polish reader); a file's question is named by its own keys."""
     r = Reader(name)
+    say = _typed_names(_ml()) if typed else _machine_names
     d = _read_plain(data)
     if d is None:  # a file's question (lines to point at), or a field that is not plainly right
         d = r.read(data, QTOP, "", data.line if _is_ldict(data) else None)
+        if typed:
+            r.problems = [_renamed(p, say) for p in r.problems]
     if r.problems or not isinstance(d, dict):
         raise InputError(r.problems or [Problem(name, None, ui("expected a mapping", _ml()))])
 
@@ -180,7 +121,7 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
             r.problem(
                 getattr(data, "line", None),
                 "",
-                ui("this {kind} question needs {field}", _ml()).format(kind=kind, field=repr(key)),
+                ui("this {kind} question needs {field}", _ml()).format(kind=say(kind), field=repr(say(key))),
             )
     faction = d.get("faction", pos.turn)
     if faction is None and not (declared and declared.no_actor):
@@ -192,7 +133,7 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
     elif faction is not None and faction not in pos.players and faction != "trogs":
         r.problem(
             line("faction"),
-            "faction",
+            say("faction"),
             ui("{name} is not in players ({players})", _ml()).format(
                 name=repr(faction), players=", ".join(pos.players)
             ),
@@ -201,7 +142,7 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
         if key in d and d[key] not in pos.regions:
             r.problem(
                 line(key),
-                key,
+                say(key),
                 ui("unknown Region {name}; list it under the position's regions", _ml()).format(name=repr(d[key]))
                 + suggest(d[key], list(pos.regions)),
             )
@@ -209,40 +150,84 @@ def parse_query(data: Any, pos: Position, name: str = "query") -> Query:
         if rid not in pos.regions:
             r.problem(
                 line("via"),
-                f"via[{i}]",
+                f"{say('via')}[{i}]",
                 ui("unknown Region {name}; list it under the position's regions", _ml()).format(name=repr(rid))
                 + suggest(rid, list(pos.regions)),
             )
     if "from" in d and "to" in d and d["from"] == d["to"] and not d.get("via"):
-        r.problem(line("to"), "to", ui("a move goes into another Region; from and to are the same", _ml()))
+        r.problem(
+            line("to"),
+            say("to"),
+            ui("a move goes into another Region; {frm} and {to} are the same", _ml()).format(
+                frm=say("from"), to=say("to")
+            ),
+        )
     if "skill" in d and faction is not None:
         skills = pos.faction(faction).skills
         if d["skill"] not in skills:
             known = list(skills)
+            shown = [say.skill(k) for k in known] if isinstance(say, _Typed) else known  # "Zwiad (scouting)"
             listed = (
-                ui("the position lists {skills}", _ml()).format(skills=", ".join(known))
+                ui("the position lists {skills}", _ml()).format(skills=", ".join(shown))
                 if known
                 else ui("list it under the position's {path}", _ml()).format(path=f"factions.{faction}.skills")
             )
             r.problem(
                 line("skill"),
-                "skill",
+                say("skill"),
                 ui("the {faction} have no Skill {name}", _ml()).format(
-                    faction=faction_name(faction, _ml()), name=repr(d["skill"])
+                    faction=faction_name(faction, _ml()),
+                    name=repr(say.skill(d["skill"]) if isinstance(say, _Typed) else d["skill"]),
                 )
                 + "; "
                 + listed
                 + suggest(d["skill"], known),
             )
     if "card-units" in d and "card" not in d:
-        r.problem(line("card-units"), "card-units", ui("name the card that adds or removes Units (`card`)", _ml()))
+        r.problem(line("card-units"), say("card-units"), ui("name the card that adds or removes Units (`card`)", _ml()))
     if kind == "how-many" and d.get("of") == "may-leave" and "from" not in d:
         r.problem(getattr(data, "line", None), "", ui("how many may leave: give `from`, the Region they leave", _ml()))
     if not r.problems and faction is not None:
-        _check_counts(r, d, pos, kind, faction, line)
+        _check_counts(r, d, pos, kind, faction, line, say)
     if r.problems:
         raise InputError(r.problems)
     return _query(kind, faction, d, name)
+
+
+def _machine_names(word: str) -> str:
+    return word
+
+
+class _Typed:
+    """A kind or field as a reader of ``lang`` types it; a Skill by its name, its ID after it."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def __call__(self, word: str) -> str:
+        from havoc.games.cry_havoc.typed import typed_word
+
+        return typed_word(word, self.lang)
+
+    def skill(self, key: str) -> str:
+        from havoc.games.cry_havoc.ui import skill_name
+
+        name = str(skill_name(key, self.lang))
+        return key if name == key else f"{name} ({key})"
+
+
+def _typed_names(lang: str) -> Callable[[str], str]:
+    """The namer of a compact question's problems: the machine words in English."""
+    return _machine_names if lang == "en" else _Typed(lang)
+
+
+def _renamed(problem: Problem, say: Callable[[str], str]) -> Problem:
+    """A Reader's problem about a field ("units: …", "via[1]: …") naming the field as typed."""
+    head, sep, rest = problem.message.partition(": ")
+    key, bracket, index = head.partition("[")
+    if not sep or key not in QFIELDS or say(key) == key:
+        return problem
+    return problem._replace(message=f"{say(key)}{bracket}{index}{sep}{rest}")
 
 
 def _query(kind: str, faction: str | None, d: dict[str, Any], name: str) -> Query:
@@ -279,7 +264,9 @@ def _read_plain(data: Any) -> dict[str, Any] | None:
 _QUICK_QUESTION: Final = QTOP.quick()
 
 
-def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, faction: str, line: Any) -> None:
+def _check_counts(
+    r: Reader, d: dict[str, Any], pos: Position, kind: str, faction: str, line: Any, say: Callable[[str], str]
+) -> None:
     """A count the question gives must fit what is on the table; a mismatch is an input error.
 
     A question that moves 5 Units out of a Region holding 3 describes a table that does not
@@ -296,7 +283,7 @@ def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, factio
         if units > have:
             r.problem(
                 line("units"),
-                "units",
+                say("units"),
                 nui(
                     "{units} Unit, but the {faction} have {have} in {region} ({path})",
                     "{units} Units, but the {faction} have {have} in {region} ({path})",
@@ -315,7 +302,7 @@ def _check_counts(r: Reader, d: dict[str, Any], pos: Position, kind: str, factio
         if units > have:
             r.problem(
                 line("units"),
-                "units",
+                say("units"),
                 nui(
                     "asked for {units}, but only {have} Unit of the {faction} is held as a Prisoner ({path})",
                     "asked for {units}, but only {have} Units of the {faction} are held as Prisoners ({path})",
@@ -366,7 +353,9 @@ def _bare_field(kind: str, word: str, pos: Position, data: Mapping[str, Any]) ->
 
 
 def parse_compact(words: Sequence[str], pos: Position) -> Query:
-    """``move humans from=foglands to=scorch units=2`` → a Query (via the mapping form)."""
+    """``move humans from=foglands to=scorch units=2`` → a Query (via the mapping form); the
+    same question in a reader's words (``ruch ludzie z=Mgielnia do=Pogorzelisko oddziały=2``)
+    is read back to those machine words first (:mod:`havoc.games.cry_havoc.typed`)."""
     name = ui("query", _ml())  # where errors point: the question on the command line
     if not words:
         raise InputError(
@@ -375,12 +364,19 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
     quick = _quick_compact(words, pos, name)
     if quick is not None:
         return quick
+    given = words  # as typed: what the problems below quote
+    if all(w.__class__ is str for w in words):  # the words a reader types in their language (havoc.…typed)
+        from havoc.games.cry_havoc.typed import to_machine
+
+        words, unread = to_machine(words, pos, name, _ml())
+        if unread:
+            raise InputError(unread)
     data: dict[str, Any] = {}
     problems: list[Problem] = []
     kind, rest = words[0], list(words[1:])
     data["ask"] = kind
     placement: dict[str, dict[str, int]] = {}
-    for word in rest:
+    for typed, word in zip(given[1:], rest, strict=True):
         if "=" not in word:
             if word in FACTIONS and "faction" not in data:
                 data["faction"] = word
@@ -392,7 +388,7 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                         name,
                         None,
                         ui("{word}: expected key=value (e.g. units=2), a faction or a region", _ml()).format(
-                            word=repr(word)
+                            word=repr(typed)
                         ),
                     )
                 )
@@ -410,7 +406,7 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                         name,
                         None,
                         ui("{word}: a placement is {key}=CONTROL/PRISONERS/ATTRITION, e.g. {key}=3/1/0", _ml()).format(
-                            word=repr(word), key=key
+                            word=repr(typed), key=typed.partition("=")[0]
                         ),
                     )
                 )
@@ -434,7 +430,7 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
         data["objectives"] = placement
     if problems:
         raise InputError(problems)
-    return parse_query(data, pos, name)
+    return parse_query(data, pos, name, typed=True)
 
 
 _QUICK_REGIONS: Final = frozenset({"from", "to", "region"})

@@ -1,0 +1,450 @@
+"""The words a player may type in a compact question besides the machine words.
+
+``move humans from=foglands to=scorch units=2`` works in every language; a Polish player may
+type the same question in Polish: ``ruch ludzie z=Mgielnia do=Pogorzelisko oddziały=2``. This
+module reads such words back to the machine words the question reader knows:
+
+- question kinds, field names and the values of the fields with a few named values (``deck``,
+  ``of``, ``experience`` …) by their typed words: catalog context ``ui:word``, one entry per
+  machine word (English keeps the machine word);
+- factions, Regions, Structures and Skills by their names (the nominative the answers use:
+  "Ludzie", "Mgielnia", "Region A", "Żniwiarka", "Zwiad"), in every catalog language.
+
+A typed word is read case-insensitively; a space, ``_`` and ``-`` are one separator, so a
+multi-word name is quoted in a shell (``z="Wybrzeże Feralas"``) or joined by hyphens
+(``z=wybrzeże-feralas``, the only way in the API's one-string form, which splits on spaces).
+Diacritics may be left out (``mgielnia``, ``zniwiarka``) where that still names one thing;
+where it names several, the question is refused naming them. Only the full reader comes here
+(the quick reader takes plain machine words); a machine word is never read as a typed one.
+"""
+
+from __future__ import annotations
+
+from havoc.errors import Problem
+from havoc.games.cry_havoc import kind as registry
+from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
+from havoc.games.cry_havoc.fields import QFIELDS
+from havoc.games.cry_havoc.ui import faction_name, region_names, skill_name, structure_name
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, translator, ui
+from havoc.memo import memo
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+
+    from havoc.games.cry_havoc.position import Position
+
+# Fields the compact form never names with key=value: the kind is the first word, and Units on
+# the Battle objectives are given as FACTION=CONTROL/PRISONERS/ATTRITION.
+NOT_TYPED = frozenset({"ask", "objectives"})
+_SEPARATORS = str.maketrans({" ": "-", "_": "-", "\u00a0": "-"})
+_PLAIN = str.maketrans({"ł": "l", "Ł": "l", "ø": "o", "đ": "d", "ß": "ss"})  # letters NFD keeps whole
+
+
+def fold(word: str) -> str:
+    """A typed word as it is compared: lower case, one kind of separator, trimmed."""
+    return "-".join(p for p in word.strip().lower().translate(_SEPARATORS).split("-") if p)
+
+
+def plain(word: str) -> str:
+    """:func:`fold` without diacritics ("Wybrzeże Feralas" → "wybrzeze-feralas")."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", fold(word).translate(_PLAIN))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+class Ambiguous(Exception):
+    """A word without its diacritics that names more than one thing (``shown``: each as shown)."""
+
+    def __init__(self, word: str, shown: list[str]) -> None:
+        super().__init__(word)
+        self.word = word
+        self.shown = shown
+
+
+class Words:
+    """The typed words of one kind of thing: machine word by folded word, and without diacritics."""
+
+    def __init__(self, pairs: Iterable[tuple[str, str]] = ()) -> None:
+        self.exact: dict[str, set[str]] = {}
+        self.loose: dict[str, set[str]] = {}
+        self.shown: dict[str, str] = {}  # machine word → the typed word shown for it (first language)
+        for word, token in pairs:
+            self.add(word, token)
+
+    def add(self, word: str, token: str) -> None:
+        if not word.strip():
+            return
+        self.exact.setdefault(fold(word), set()).add(token)
+        self.loose.setdefault(plain(word), set()).add(token)
+        self.shown.setdefault(token, word)
+
+    def find(self, word: str) -> str | None:
+        """The machine word ``word`` names; None for none; :class:`Ambiguous` for several."""
+        found = self.exact.get(fold(word)) or self.loose.get(plain(word))
+        if not found:
+            return None
+        if len(found) > 1:
+            raise Ambiguous(word, sorted(self.say(t) for t in found))
+        return next(iter(found))
+
+    def say(self, token: str) -> str:
+        """A machine word as a reader types it, the machine word after it: "z (from)"."""
+        word = self.shown.get(token, token)
+        return token if fold(word) == token else f"{word} ({token})"
+
+    def near(self, word: str) -> str | None:
+        """The typed word closest to a misspelt one, if any is close."""
+        import difflib
+
+        # a misspelt machine word ("mvoe") is shown its machine word, a typed one its typed word
+        typed = {**{t: t for t in self.shown if t.isascii()}, **{plain(w): w for w in self.shown.values()}}
+        hint = difflib.get_close_matches(plain(word), list(typed), n=1, cutoff=0.6)
+        return typed[hint[0]] if hint else None
+
+    def listing(self) -> str:
+        return ", ".join(self.say(t) for t in self.shown)
+
+
+def typed_word(token: str, lang: str) -> str:
+    """The word a reader of ``lang`` types for a kind, field or value (English: the machine word)."""
+    return translator(lang).text(TYPED_CONTEXT, token)
+
+
+def typed_tokens() -> Iterator[str]:
+    """Every machine word with a typed word of its own (the catalogs' ``ui:word`` entries)."""
+    yield from QUESTION_KINDS
+    seen = set(QUESTION_KINDS)
+    for name, spec in QFIELDS.items():
+        if name in NOT_TYPED:
+            continue
+        for token in (name, *(spec.choices or () if spec.kind == "enum" and name != "faction" else ())):
+            if token not in seen:
+                seen.add(token)
+                yield token
+
+
+def _others() -> list[str]:
+    """The languages whose words are read besides the machine words."""
+    return [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
+
+
+class Lexicon:
+    """The typed words of the question format in every language, for any table."""
+
+    def __init__(self, langs: list[str], first: str) -> None:
+        # the machine words last: read whatever their case ("Move"), shown in a reader's words
+        order = list(dict.fromkeys([first, *langs, SOURCE_LANGUAGE]))
+        self.kinds = Words((typed_word(k, lang), k) for lang in order for k in QUESTION_KINDS)
+        self.fields = Words((typed_word(k, lang), k) for lang in order for k in QFIELDS if k not in NOT_TYPED)
+        self.values = {
+            name: Words((typed_word(c, lang), c) for lang in order for c in spec.choices or ())
+            for name, spec in QFIELDS.items()
+            if spec.kind == "enum" and name not in ("ask", "faction")
+        }
+        self.factions = Words((str(faction_name(f, lang)), f) for lang in order for f in FACTIONS)
+
+
+def lexicon(lang: str) -> Lexicon:
+    """The typed words, shown first in ``lang`` (the words of the others read as well); made
+    again when the catalogs are loaded again (each catalog language's translator is its key)."""
+    return _lexicon(lang, _catalogs())
+
+
+@memo(8)
+def _lexicon(lang: str, _catalogs: tuple[object, ...]) -> Lexicon:
+    return Lexicon(_others(), lang)
+
+
+def _catalogs() -> tuple[object, ...]:
+    """The other languages' translators: a key that changes when the catalogs are loaded again."""
+    return tuple(translator(x) for x in _others())
+
+
+def _order(lang: str) -> list[str]:
+    return list(dict.fromkeys([lang, *_others(), SOURCE_LANGUAGE]))
+
+
+def regions(pos: Position, lang: str) -> Words:
+    """The table's Regions by name ("Mgielnia", "Region A") in every language."""
+    return _region_words(tuple(pos.regions), lang, _catalogs())
+
+
+@memo(64)
+def _region_words(keys: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
+    return Words((str(n), rid) for x in _order(lang) for rid, n in region_names(keys, x).items())
+
+
+def _structure_ids(pos: Position) -> dict[str, None]:
+    """The Structure types known from the sources and those standing on the table."""
+    from havoc.games.cry_havoc import words
+
+    types = dict.fromkeys(words.STRUCTURES)
+    for region in pos.regions.values():
+        for s in region.structures:
+            types[s.type] = None
+    return types
+
+
+def _skill_ids(pos: Position) -> dict[str, None]:
+    """The Skills known from the sources and those the table's factions list."""
+    from havoc.games.cry_havoc import words
+
+    ids = dict.fromkeys(words.SKILLS)
+    for f in pos.players:
+        ids.update(dict.fromkeys(pos.faction(f).skills))
+    return ids
+
+
+def structures(pos: Position, lang: str) -> Words:
+    """Structure types by their names (see :func:`_structure_ids`)."""
+    return _structure_words(tuple(_structure_ids(pos)), lang, _catalogs())
+
+
+@memo(64)
+def _structure_words(types: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
+    return Words((str(structure_name(t, x)), t) for x in _order(lang) for t in types)
+
+
+def skills(pos: Position, lang: str) -> Words:
+    """Skills by their names (see :func:`_skill_ids`)."""
+    return _skill_words(tuple(_skill_ids(pos)), lang, _catalogs())
+
+
+@memo(64)
+def _skill_words(ids: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
+    return Words((str(skill_name(s, x)), s) for x in _order(lang) for s in ids)
+
+
+_SHOWN_MAX = 12  # names an error lists at most (a table may hold many Regions: errors stay short)
+
+
+def _some(names: list[str]) -> str:
+    return ", ".join(names[:_SHOWN_MAX]) + (", …" if len(names) > _SHOWN_MAX else "")
+
+
+class _Reading:
+    """One compact question's words read back to machine words, with the problems found."""
+
+    def __init__(self, pos: Position, name: str, lang: str) -> None:
+        self.pos = pos
+        self.name = name
+        self.lang = lang
+        # Another language's reader is told here which words it may type; an English one gets
+        # the reader's own messages, about the machine words, as before.
+        self.strict = lang != SOURCE_LANGUAGE
+        self.problems: list[Problem] = []
+        self._tables: dict[str, Words] = {}
+        self._lex: Lexicon | None = None
+
+    @property
+    def lex(self) -> Lexicon:
+        """The typed words (looked up on the first word that is not a machine word)."""
+        found = self._lex
+        if found is None:
+            found = self._lex = lexicon(self.lang)
+        return found
+
+    def table(self, what: str) -> Words:
+        found = self._tables.get(what)
+        if found is None:
+            make = {"regions": regions, "structures": structures, "skills": skills}[what]
+            found = self._tables[what] = make(self.pos, self.lang)
+        return found
+
+    def say(self, message: str) -> None:
+        self.problems.append(Problem(self.name, None, message))
+
+    def look(self, words: Words, word: str) -> str | None:
+        """The machine word a typed word names; None for none (or several: said here, then
+        the word itself is returned so that no second problem is said about it)."""
+        try:
+            return words.find(word)
+        except Ambiguous as exc:
+            self.say(
+                ui("{word} may name {candidates}; type one of them in full", self.lang).format(
+                    word=repr(word), candidates=", ".join(exc.shown)
+                )
+            )
+            return word
+
+    def hint(self, words: Words, word: str) -> str:
+        near = words.near(word)
+        return " " + ui("(did you mean {name}?)", self.lang).format(name=repr(near)) if near else ""
+
+    def kind(self, word: str) -> str:
+        if word in QUESTION_KINDS:
+            return word
+        found = self.look(self.lex.kinds, word)
+        if found is None and self.strict:
+            self.say(
+                ui("unknown question kind {name}{hint}; expected one of {choices}", self.lang).format(
+                    name=repr(word), hint=self.hint(self.lex.kinds, word), choices=self.lex.kinds.listing()
+                )
+            )
+        return found or word
+
+    def bare(self, kind: str, word: str) -> str:
+        """A word without ``=``: a faction, or a value of one of the kind's bare fields."""
+        declared = registry.get(kind)
+        fields = declared.bare if declared else ()
+        if word in FACTIONS or any(
+            word in (QFIELDS[f].choices or ()) if QFIELDS[f].kind == "enum" else word in self.pos.regions
+            for f in fields
+        ):
+            return word
+        tables = [self.lex.factions] + [
+            self.lex.values[f] if QFIELDS[f].kind == "enum" else self.table("regions") for f in fields
+        ]
+        for words in tables:
+            found = self.look(words, word)
+            if found is not None:
+                return found
+        if self.strict:
+            names = [w.say(t) for w in tables for t in w.shown]
+            merged = Words((n, n) for w in tables for n in w.shown.values())
+            self.say(
+                ui("{word}: expected key=value (e.g. {example}) or one of {choices}{hint}", self.lang).format(
+                    word=repr(word),
+                    example=f"{typed_word('units', self.lang)}=2",
+                    choices=_some(names),
+                    hint=self.hint(merged, word),
+                )
+            )
+        return word
+
+    def pair(self, word: str) -> str:
+        """A ``key=value`` word (or a Battle placement ``FACTION=C/P/A``) in machine words."""
+        key, _, raw = word.partition("=")
+        if key not in QFIELDS and key not in FACTIONS:
+            found = self.look(self.lex.fields, key) or self.look(self.lex.factions, key)
+            if found is None:
+                if self.strict:
+                    self.say(
+                        ui("unknown field {name}{hint}; expected one of {choices}", self.lang).format(
+                            name=repr(key), hint=self.hint(self.lex.fields, key), choices=self.lex.fields.listing()
+                        )
+                    )
+                return word
+            key = found
+        spec = QFIELDS.get(key)
+        if spec is None:  # a placement, or an ambiguous word said above
+            return f"{key}={raw}"
+        return f"{key}={self.value(key, spec.kind, raw, spec.choices)}"
+
+    def value(self, key: str, kind: str, raw: str, choices: tuple[str, ...] | None) -> str:
+        if key in ("from", "to", "region"):
+            return self.region(key, raw)
+        if key == "via":
+            return ",".join(self.region(key, w) for w in raw.split(",") if w)
+        if key == "faction":
+            return self.named(key, raw, FACTIONS, self.lex.factions)
+        if kind == "enum" and key in self.lex.values:
+            return self.named(key, raw, choices or (), self.lex.values[key])
+        # a machine ID is taken as it is, without naming every Structure or Skill of the table
+        if key == "structure" and raw not in _structure_ids(self.pos):
+            return self.look(self.table("structures"), raw) or raw
+        if key == "skill" and raw not in _skill_ids(self.pos):
+            return self.look(self.table("skills"), raw) or raw
+        if key == "card-units":
+            parts = []
+            for part in (w for w in raw.split(",") if w):
+                side, colon, num = part.partition(":")
+                if side not in FACTIONS:
+                    side = self.look(self.lex.factions, side) or side
+                parts.append(f"{side}{colon}{num}")
+            return ",".join(parts)
+        return raw
+
+    def named(self, key: str, raw: str, choices: Iterable[str], words: Words) -> str:
+        if raw in choices:
+            return raw
+        found = self.look(words, raw)
+        if found is None and self.strict:
+            self.say(
+                ui("{field}: unknown value {name}{hint}; expected one of {choices}", self.lang).format(
+                    field=typed_word(key, self.lang),
+                    name=repr(raw),
+                    hint=self.hint(words, raw),
+                    choices=words.listing(),
+                )
+            )
+        return found or raw
+
+    def region(self, key: str, raw: str) -> str:
+        if raw in self.pos.regions:
+            return raw
+        found = self.look(self.table("regions"), raw)
+        if found is None and self.strict:
+            names = self.table("regions")
+            self.say(
+                f"{typed_word(key, self.lang)}: "
+                + ui("unknown Region {name}; list it under the position's regions", self.lang).format(name=repr(raw))
+                + self.hint(names, raw)
+            )
+        return found or raw
+
+
+def to_machine(words: Sequence[str], pos: Position, name: str, lang: str) -> tuple[list[str], list[Problem]]:
+    """A compact question's words with every typed word read as its machine word, and the
+    problems of the words that are neither (said here only to another language's reader)."""
+    reading = _Reading(pos, name, lang)
+    kind = reading.kind(words[0])
+    out = [kind]
+    for word in words[1:]:
+        out.append(reading.pair(word) if "=" in word else reading.bare(kind, word))
+    return out, reading.problems
+
+
+def spoken(words: Sequence[str], lang: str) -> str:
+    """Compact machine words as a reader of ``lang`` types them, quoted for a shell where a name
+    has a space: the help's examples (``ruch ludzie z=Mgielnia do="Wybrzeże Feralas"``)."""
+    if lang == SOURCE_LANGUAGE:
+        return " ".join(words)
+
+    def region(rid: str) -> str:
+        return str(region_names([rid], lang)[rid])
+
+    def faction(f: str) -> str:
+        return str(faction_name(f, lang)).lower()
+
+    def quoted(text: str) -> str:
+        return f'"{text}"' if " " in text else text
+
+    kind = words[0]
+    out = [typed_word(kind, lang)]
+    declared = registry.get(kind)
+    for word in words[1:]:
+        if word.startswith("-"):  # an option (--json)
+            out.append(word)
+        elif "=" not in word:
+            enums = [f for f in declared.bare if QFIELDS[f].kind == "enum"] if declared else []
+            if word in FACTIONS:
+                out.append(faction(word))
+            elif any(word in (QFIELDS[f].choices or ()) for f in enums):
+                out.append(typed_word(word, lang))
+            else:
+                out.append(quoted(region(word)))
+        else:
+            key, _, raw = word.partition("=")
+            if key in FACTIONS:
+                out.append(f"{faction(key)}={raw}")
+                continue
+            spec = QFIELDS[key]
+            if key in ("from", "to", "region"):
+                value = region(raw)
+            elif key == "via":
+                value = ",".join(region(r) for r in raw.split(","))
+            elif key == "faction":
+                value = faction(raw)
+            elif spec.kind == "enum":
+                value = typed_word(raw, lang)
+            elif key == "structure":
+                value = str(structure_name(raw, lang))
+            elif key == "skill":
+                value = str(skill_name(raw, lang))
+            else:
+                value = raw
+            out.append(f"{typed_word(key, lang)}={quoted(value)}")
+    return " ".join(out)
