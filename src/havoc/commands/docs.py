@@ -796,14 +796,15 @@ project = html_title = {title!r}
 """
 
 
-def _offline(top: Path) -> bool:
-    """The in-browser assistant (``_engine/``) and the service worker over the whole site; on
-    failure the previous ones stay."""
+def _offline(top: Path, clean: bool = False) -> bool:
+    """The in-browser assistant (``_engine/``: left as it is when nothing it is made from changed;
+    with ``clean``, made afresh) and the service worker over the whole site; on failure the
+    previous ones stay."""
     from havoc.offline import EngineBuildError, build_engine, write_service_worker
 
     started = time.perf_counter()
     try:
-        engine = build_engine(top)
+        engine = build_engine(top, clean)
     except (EngineBuildError, OSError) as exc:
         print(f"error: the in-browser assistant did not build: {exc}", file=sys.stderr)
         return False
@@ -853,7 +854,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
     else:
         remove_sitemap_index(top)
     if not failed:
-        failed = not _offline(top)
+        failed = not _offline(top, args.clean)
     root = top / "index.html"
     print(f"site: {root}")
     if failed:
