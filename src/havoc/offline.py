@@ -20,7 +20,11 @@ every ruleset, the sheets, the search index, the engine) under one version, so a
 replaces the cache as a whole.
 
 Everything is built beside its final place and swapped in only when complete: a failed build
-leaves the previous output.
+leaves the previous output. The step is incremental (:func:`build_engine`): left as it is when
+nothing it is made from changed; after an edit of rules or catalogs only, the bytecode (the Node
+run, most of the step's CPU) comes from havoc's verified cache, and the result is the same, byte
+for byte, as a clean build's (unless the edit changes which modules the engine imports: see
+:func:`bytecode_key`); ``havoc docs --clean`` makes everything afresh.
 """
 
 from __future__ import annotations
@@ -415,7 +419,7 @@ def build_engine(top: Path, clean: bool = False) -> Path:
     """``top/_engine``: Pyodide, the bundle, its manifest and the worker; swapped in when complete.
 
     Left as it is when nothing it is made from changed (the bundle's files, Pyodide's, the worker,
-    this code: the stamp ``_engine/.inputs.json`` says what, and every file is checked against
+    this code, the Python that warms the bundle's cache: the stamp ``_engine/.inputs.json`` says what, and every file is checked against
     it); after an edit of data alone (rules, catalogs) the bytecode comes from havoc's verified
     cache (:func:`bytecode_key`) and only the bundle's cache and archive are made again. With
     ``clean``, everything is made afresh."""
@@ -425,7 +429,7 @@ def build_engine(top: Path, clean: bool = False) -> Path:
     packages = engine_packages()
     key = bytecode_key(files, packages)
     worker = (STATIC / "havoc-engine-worker.js").read_bytes()
-    h = hashlib.blake2b(_chunk(key.encode()) + _chunk(worker), digest_size=20)
+    h = hashlib.blake2b(_chunk(key.encode()) + _chunk(worker) + _chunk(sys.version.encode()), digest_size=20)
     for name, data in files:
         h.update(_chunk(name.encode()) + _chunk(data))
     inputs = h.hexdigest()
