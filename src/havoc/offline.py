@@ -416,13 +416,19 @@ def _built_from(engine: Path, inputs: str) -> bool:
 
 
 def build_engine(top: Path, clean: bool = False) -> Path:
-    """``top/_engine``: Pyodide, the bundle, its manifest and the worker; swapped in when complete.
+    """``top/_engine``: Pyodide, the bundle, its manifest and the worker; swapped in when complete
+    (:func:`prepare_engine`, then :func:`install_engine`)."""
+    return install_engine(top, prepare_engine(top, clean))
 
-    Left as it is when nothing it is made from changed (the bundle's files, Pyodide's, the worker,
-    this code, the Python that warms the bundle's cache: the stamp ``_engine/.inputs.json`` says what, and every file is checked against
-    it); after an edit of data alone (rules, catalogs) the bytecode comes from havoc's verified
-    cache (:func:`bytecode_key`) and only the bundle's cache and archive are made again. With
-    ``clean``, everything is made afresh."""
+
+def prepare_engine(top: Path, clean: bool = False) -> Path | None:
+    """The new ``_engine`` made complete beside the present one (``top/.building-engine``), or
+    None when the present one is current: nothing it is made from changed (the bundle's files,
+    Pyodide's, the worker, this code, the Python that warms the bundle's cache: its stamp
+    ``.inputs.json`` says what, and every file is checked against it). After an edit of data
+    alone (rules, catalogs) the bytecode comes from havoc's verified cache (:func:`bytecode_key`)
+    and only the bundle's cache and archive are made again. With ``clean``, everything is made
+    afresh. Nothing under ``top/_engine`` changes until :func:`install_engine`."""
     source = _pyodide_source()
     final = top / "_engine"
     files = [(name, path.read_bytes()) for name, path in _bundle_files()]
@@ -434,7 +440,7 @@ def build_engine(top: Path, clean: bool = False) -> Path:
         h.update(_chunk(name.encode()) + _chunk(data))
     inputs = h.hexdigest()
     if not clean and _built_from(final, inputs):
-        return final
+        return None
     stage = top / ".building-engine"
     shutil.rmtree(stage, ignore_errors=True)
     (stage / "pyodide").mkdir(parents=True)
@@ -456,6 +462,14 @@ def build_engine(top: Path, clean: bool = False) -> Path:
     (stage / "engine.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     made = {p.relative_to(stage).as_posix(): _file_digest(p) for p in sorted(stage.rglob("*")) if p.is_file()}
     (stage / STAMP).write_text(json.dumps({"inputs": inputs, "files": made}, indent=0) + "\n", encoding="utf-8")
+    return stage
+
+
+def install_engine(top: Path, stage: Path | None) -> Path:
+    """Swap the engine :func:`prepare_engine` made in (None: the present one stays); ``top/_engine``."""
+    final = top / "_engine"
+    if stage is None:
+        return final
     old = top / ".old-engine"
     shutil.rmtree(old, ignore_errors=True)
     if final.exists():
