@@ -157,3 +157,37 @@ def test_a_damaged_bytecode_entry_is_refused_and_made_again(
     build_engine(data / "site")
     assert len(calls) == 2  # refused: Node ran again
     assert entry.read_bytes() != bytes(raw)  # and the entry was made again, intact
+
+
+def test_havoc_docs_swaps_in_the_engine_built_beside_the_pages_only_when_they_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from havoc.commands import docs
+    from havoc.offline import EngineBuildError
+
+    top = tmp_path / "site"
+    (top / "_engine").mkdir(parents=True)
+    (top / "_engine" / "engine.json").write_text("previous")
+
+    def prepare(at: Path, clean: bool) -> Path:
+        stage = at / ".building-engine"
+        stage.mkdir()
+        (stage / "engine.json").write_text("new")
+        return stage
+
+    monkeypatch.setattr(offline, "prepare_engine", prepare)
+    docs._Engine(top, False).discard()  # the pages failed: the new engine is thrown away
+    assert (top / "_engine" / "engine.json").read_text() == "previous"
+    assert not (top / ".building-engine").exists()
+
+    def fail(at: Path, clean: bool) -> Path:
+        raise EngineBuildError("no Node")
+
+    monkeypatch.setattr(offline, "prepare_engine", fail)
+    assert not docs._offline(top, engine=docs._Engine(top, False))
+    assert "no Node" in capsys.readouterr().err
+    assert (top / "_engine" / "engine.json").read_text() == "previous"
+
+    monkeypatch.setattr(offline, "prepare_engine", prepare)
+    assert docs._offline(top, engine=docs._Engine(top, False))
+    assert (top / "_engine" / "engine.json").read_text() == "new" and (top / "sw.js").is_file()

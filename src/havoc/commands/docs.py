@@ -808,7 +808,7 @@ class _Engine:
         self.top, self.clean = top, clean
         self.stage: Path | None = None
         self.error: BaseException | None = None
-        self.started = time.perf_counter()
+        self.started = self.finished = time.perf_counter()
         self.thread = threading.Thread(target=self._run, name="havoc-engine", daemon=True)
         self.thread.start()
 
@@ -819,6 +819,7 @@ class _Engine:
             self.stage = prepare_engine(self.top, self.clean)
         except BaseException as exc:  # handed to the main thread (raised there if not an expected failure)
             self.error = exc
+        self.finished = time.perf_counter()
 
     def wait(self) -> Path | None:
         self.thread.join()
@@ -847,7 +848,7 @@ def _offline(top: Path, clean: bool = False, engine: _Engine | None = None) -> b
         return False
     write_service_worker(top)
     state = "" if stage is not None else ", unchanged"
-    print(f"built the in-browser assistant: {made} ({time.perf_counter() - job.started:.1f} s{state})")
+    print(f"built the in-browser assistant: {made} ({job.finished - job.started:.1f} s{state})")
     return True
 
 
