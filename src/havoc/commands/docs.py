@@ -865,18 +865,29 @@ def cmd_docs(args: argparse.Namespace) -> int:
     server = bind(top, args.port) if args.serve else None
     engine = _Engine(top, args.clean)  # at the same time as the pages
     failed = False
-    for name in names:
+    outs = {name: top / rulebook.site_path(name) if rulebook.site_path(name) else top for name in names}
+
+    def build(name: str) -> list[Result]:
         where = rulebook.site_path(name)
-        out = top / where if where else top
-        results = build_languages(
+        return build_languages(
             langs,
-            out,
+            outs[name],
             DEFAULT_DOCTREES / where if where else DEFAULT_DOCTREES,
             name,
             DEFAULT_SHEETS / where if where else DEFAULT_SHEETS,
-            source_for(name),
+            sources[name],
             clean=args.clean,
         )
+
+    # every ruleset's site at once (each its own processes, folders and sources): this process
+    # only waits for them, and a small ruleset's build fills what the larger one leaves idle
+    sources = {name: source_for(name) for name in names}  # made here, once, before the threads
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
+        built = dict(zip(names, pool.map(build, names), strict=True))
+    for name in names:
+        out, results = outs[name], built[name]
         for res in results:
             if res.output.strip():
                 sys.stderr.write(res.output if res.output.endswith("\n") else res.output + "\n")
