@@ -148,6 +148,9 @@ def test_a_damaged_bytecode_entry_is_refused_and_made_again(
     build_engine(data / "site")
     [entry] = entries(data / "cache")
     raw = bytearray(entry.read_bytes())
+    from havoc import cache
+
+    assert raw[len(cache.MAGIC) + cache.TAG_SIZE :][:1] == cache.MARSHALLED  # plain data: no pickle, no code
     if damage == "flipped":
         raw[-5] ^= 0x01  # a bit of the payload: a stored .pyc or the standard library
     else:
