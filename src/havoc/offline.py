@@ -20,7 +20,11 @@ every ruleset, the sheets, the search index, the engine) under one version, so a
 replaces the cache as a whole.
 
 Everything is built beside its final place and swapped in only when complete: a failed build
-leaves the previous output.
+leaves the previous output. The step is incremental (:func:`build_engine`): left as it is when
+nothing it is made from changed; after an edit of rules or catalogs only, the bytecode (the Node
+run, most of the step's CPU) comes from havoc's verified cache, and the result is the same, byte
+for byte, as a clean build's (unless the edit changes which modules the engine imports: see
+:func:`bytecode_key`); ``havoc docs --clean`` makes everything afresh.
 """
 
 from __future__ import annotations
@@ -165,21 +169,52 @@ def _game_packages() -> list[tuple[str, Path]]:
     return out
 
 
-def build_bundle(stage: Path, stdlib_out: Path) -> tuple[bytes, dict[str, Any]]:
-    """The engine archive: the files laid out in ``stage``, its cache warmed there by this very
-    code (the cache keys hash the staged files), its bytecode made by Pyodide's Python (and
-    ``stdlib_out``: see :func:`compile_bytecode`), then zipped in a fixed order with fixed dates.
-    Returns the archive and what :func:`compile_bytecode` compiled."""
+# The bundle's cache warmed by the staged code itself (the folder it runs in comes first on the
+# path), except for PyYAML: the installed one, with its LibYAML parser where there is one, reads
+# the rules in half the time of the bundle's pure-Python copy and gives the same data (the
+# server and the command line read them with it too).
+WARM = """import sys
+here = sys.path.pop(0)
+try:
+    import yaml
+except ImportError:
+    pass
+sys.path.insert(0, here)
+from havoc import webapi
+webapi.setup(".")
+webapi.warm()
+"""
+
+
+def build_bundle(
+    stage: Path,
+    stdlib_out: Path,
+    files: list[tuple[str, bytes]] | None = None,
+    packages: list[str] | None = None,
+    reuse: bool = True,
+    key: str = "",
+) -> tuple[bytes, dict[str, Any]]:
+    """The engine archive: ``files`` (default: :func:`_bundle_files`, read now) laid out in
+    ``stage``, its cache warmed there by this very code (the cache keys hash the staged files),
+    its bytecode made by Pyodide's Python (and ``stdlib_out``: see :func:`compile_bytecode`) or,
+    with ``reuse``, taken from havoc's verified cache when nothing it is made from changed (see
+    :func:`bytecode_key`), then zipped in a fixed order with fixed dates. Returns the archive and
+    what :func:`compile_bytecode` compiled."""
+    if files is None:
+        files = [(name, path.read_bytes()) for name, path in _bundle_files()]
+    if packages is None:
+        packages = engine_packages()
     shutil.rmtree(stage, ignore_errors=True)
-    for name, src in _bundle_files():
+    for name, data in files:
         dest = stage / name
         dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, dest)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HAVOC_")}
-    env["PYTHONPATH"] = "."
+        dest.write_bytes(data)
+    _bundle_cache_key(stage / "cache", files)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HAVOC_") and k != "PYTHONPATH"}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONHASHSEED"] = "0"  # a set in an entry is marshalled in one order on every build
     proc = subprocess.run(
-        [sys.executable, "-s", "-c", "from havoc import webapi; webapi.setup('.'); webapi.warm()"],
+        [sys.executable, "-s", "-c", WARM],
         cwd=stage,
         env=env,
         capture_output=True,
@@ -188,8 +223,11 @@ def build_bundle(stage: Path, stdlib_out: Path) -> tuple[bytes, dict[str, Any]]:
     )
     if proc.returncode:
         raise EngineBuildError(f"the engine's cache could not be made:\n{proc.stderr.strip()}")
-    games = {name.split("/")[0].removesuffix(".py") for name, _src in _game_packages()}
-    compiled = compile_bytecode(stage, stdlib_out, ["havoc", *sorted(games)])
+    key = key or bytecode_key(files, packages)
+    compiled = _cached_bytecode(key, stage, stdlib_out) if reuse else None
+    if compiled is None:
+        compiled = compile_bytecode(stage, stdlib_out, packages)
+        _keep_bytecode(key, stage, stdlib_out, compiled)
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
         for path in sorted(p for p in stage.rglob("*") if p.is_file()):
@@ -198,6 +236,113 @@ def build_bundle(stage: Path, stdlib_out: Path) -> tuple[bytes, dict[str, Any]]:
             info.external_attr = 0o600 << 16
             zf.writestr(info, path.read_bytes())
     return buf.getvalue(), compiled
+
+
+def engine_packages() -> list[str]:
+    """The packages whose every module gets bytecode: havoc and the games installed elsewhere."""
+    return ["havoc", *sorted({name.split("/")[0].removesuffix(".py") for name, _src in _game_packages()})]
+
+
+def _bundle_cache_key(folder: Path, files: list[tuple[str, bytes]]) -> None:
+    """The key of the bundle's own cache (``cache/key``), made from the bundle's files instead of
+    at random, so the same files give the same archive byte for byte (a build that changed
+    nothing gives the phone nothing new to download). The key ships inside a public archive, so
+    it keeps nothing secret there whichever way it is made: its tags only catch a damaged entry."""
+    h = hashlib.blake2b(b"havoc engine bundle cache key", digest_size=32)
+    for name, data in files:
+        h.update(_chunk(name.encode()) + _chunk(data))
+    folder.mkdir(mode=0o700, parents=True)
+    os.chmod(folder, 0o700)
+    fd = os.open(folder / "key", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(h.digest())
+
+
+def _chunk(data: bytes) -> bytes:
+    return len(data).to_bytes(8, "little") + data
+
+
+def _exercised() -> bytes:
+    """What ``engine_bytecode.mjs`` asks the engine (the default ruleset's stored examples): with
+    the code, it decides which modules are imported and so get bytecode."""
+    from havoc import rulebook
+    from havoc.spec import plain
+
+    name = rulebook.default_ruleset()
+    rs = rulebook.load(name)
+    asked = [[rule.id, plain(ex.query), plain(ex.position)] for rule in rs.rules.values() for ex in rule.examples]
+    return json.dumps([name, asked], sort_keys=True, default=str).encode()
+
+
+def bytecode_key(files: list[tuple[str, bytes]], packages: list[str]) -> str:
+    """The cache key of the bytecode :func:`compile_bytecode` makes: every Python source of the
+    bundle (the bytes each ``.pyc`` is made from), Pyodide's files (its Python compiles them, and
+    its standard library is rewritten), the Node script and this module (how), the packages
+    compiled whole, and the questions the script asks (which modules the engine imports).
+
+    Left out, on purpose: the rest of ``rules/`` and ``locales/`` (a rule's wording, a
+    translation), so a one-word edit reuses the bytecode. Such an edit could in principle make
+    the engine import a module it did not before, or no longer import one: the reused bytecode
+    then covers a slightly different set of modules than a clean build's (``--clean`` makes it
+    afresh), and the bundle is still correct, only a module compiles on the phone or a ``.pyc``
+    is shipped unused: each ``.pyc`` is made by the phone's own Python from the very source
+    shipped beside it (or, in the standard library, from the source it replaces), and a module
+    without one is compiled from its source at import."""
+    chunks = [b"havoc engine bytecode 1", ",".join(packages).encode()]
+    for path in (SRC / "engine_bytecode.mjs", Path(__file__)):
+        chunks.append(path.read_bytes())
+    source = pyodide_dir()
+    for name in PYODIDE_FILES:
+        chunks += [name.encode(), (source / name).read_bytes()]
+    for name, data in files:
+        if name.endswith(".py"):
+            chunks += [name.encode(), data]
+    chunks.append(_exercised())
+    from havoc import cache
+
+    return cache.digest(*chunks)
+
+
+BYTECODE_KIND = "engine-bytecode"  # havoc's verified cache (havoc.cache): the kind of these entries
+
+
+def _keep_bytecode(key: str, stage: Path, stdlib: Path, compiled: dict[str, Any]) -> None:
+    """Store what :func:`compile_bytecode` made (every ``.pyc`` of the stage, by its place, and the
+    rewritten standard library) in havoc's cache: plain bytes, tagged, written atomically and
+    pruned with the rest of the cache; nothing in it is run by the build."""
+    from havoc import cache
+
+    pycs = {p.relative_to(stage).as_posix(): p.read_bytes() for p in sorted(stage.rglob("__pycache__/*.pyc"))}
+    cache.put(BYTECODE_KIND, key, {"pyc": pycs, "stdlib": stdlib.read_bytes(), "compiled": compiled})
+
+
+def _cached_bytecode(key: str, stage: Path, stdlib: Path) -> dict[str, Any] | None:
+    """The bytecode :func:`_keep_bytecode` stored under ``key``, laid out in ``stage`` and at
+    ``stdlib``, and what was compiled; None (a miss) for no entry, one that fails its tag (damaged,
+    truncated, planted: :func:`havoc.cache.get` refuses it) or one of another shape, such as a
+    ``.pyc`` for a module the stage does not have."""
+    from havoc import cache
+
+    entry = cache.get(BYTECODE_KIND, key, dict)
+    if entry is None:
+        return None
+    pycs, library, compiled = entry.get("pyc"), entry.get("stdlib"), entry.get("compiled")
+    if not (isinstance(pycs, dict) and isinstance(library, bytes) and isinstance(compiled, dict)):
+        return None
+    tag = compiled.get("tag")
+    sources = {p.relative_to(stage).as_posix() for p in stage.rglob("*.py")}
+    for rel, data in pycs.items():
+        if not isinstance(rel, str) or not isinstance(data, bytes) or not isinstance(tag, str):
+            return None
+        *folder, pycache, name = rel.split("/")
+        stem, _, ext = name.partition(".")
+        if pycache != "__pycache__" or ext != f"{tag}.pyc" or "/".join([*folder, f"{stem}.py"]) not in sources:
+            return None
+    for rel, data in pycs.items():
+        (stage / rel).parent.mkdir(exist_ok=True)
+        (stage / rel).write_bytes(data)
+    stdlib.write_bytes(library)
+    return compiled
 
 
 def compile_bytecode(stage: Path, stdlib_out: Path, packages: list[str]) -> dict[str, Any]:
@@ -228,8 +373,8 @@ def compile_bytecode(stage: Path, stdlib_out: Path, packages: list[str]) -> dict
     return counts
 
 
-def build_engine(top: Path) -> Path:
-    """``top/_engine``: Pyodide, the bundle, its manifest and the worker; swapped in when complete."""
+def _pyodide_source() -> Path:
+    """Pyodide's folder, installed (``npm ci``) when a checkout has none; EngineBuildError if missing."""
     source = pyodide_dir()
     missing = [n for n in PYODIDE_FILES if not (source / n).is_file()]
     if missing and "HAVOC_PYODIDE" not in os.environ and shutil.which("npm") and (REPO / "package-lock.json").is_file():
@@ -244,19 +389,87 @@ def build_engine(top: Path) -> Path:
         raise EngineBuildError(
             f"Pyodide is not installed in {source} (missing {', '.join(missing)}): run `npm ci` in the project folder"
         )
+    return source
+
+
+STAMP = ".inputs.json"  # in _engine: what it was built from (a dot-file: never served, not in sw.js)
+
+
+def _file_digest(path: Path) -> str:
+    return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+
+
+def _built_from(engine: Path, inputs: str) -> bool:
+    """Whether ``engine`` is a complete build of ``inputs``: its stamp names them and every file
+    is there, with the bytes the build wrote (a file changed, added or removed since: no)."""
+    try:
+        stamp = json.loads(safeio.read_bytes(engine / STAMP))
+        present = {p.relative_to(engine).as_posix(): p for p in engine.rglob("*") if p.is_file() and p.name != STAMP}
+        if not isinstance(stamp, dict) or stamp.get("inputs") != inputs:
+            return False
+        listed = stamp.get("files")
+        if not isinstance(listed, dict) or set(listed) != set(present):
+            return False
+        return all(_file_digest(path) == listed[rel] for rel, path in present.items())
+    except (OSError, ValueError, safeio.ReadError):
+        return False
+
+
+def build_engine(top: Path, clean: bool = False) -> Path:
+    """``top/_engine``: Pyodide, the bundle, its manifest and the worker; swapped in when complete
+    (:func:`prepare_engine`, then :func:`install_engine`)."""
+    return install_engine(top, prepare_engine(top, clean))
+
+
+def prepare_engine(top: Path, clean: bool = False) -> Path | None:
+    """The new ``_engine`` made complete beside the present one (``top/.building-engine``), or
+    None when the present one is current: nothing it is made from changed (the bundle's files,
+    Pyodide's, the worker, this code, the Python that warms the bundle's cache: its stamp
+    ``.inputs.json`` says what, and every file is checked against it). After an edit of data
+    alone (rules, catalogs) the bytecode comes from havoc's verified cache (:func:`bytecode_key`)
+    and only the bundle's cache and archive are made again. With ``clean``, everything is made
+    afresh. Nothing under ``top/_engine`` changes until :func:`install_engine`."""
+    source = _pyodide_source()
+    final = top / "_engine"
+    files = [(name, path.read_bytes()) for name, path in _bundle_files()]
+    packages = engine_packages()
+    key = bytecode_key(files, packages)
+    worker = (STATIC / "havoc-engine-worker.js").read_bytes()
+    h = hashlib.blake2b(_chunk(key.encode()) + _chunk(worker) + _chunk(sys.version.encode()), digest_size=20)
+    for name, data in files:
+        h.update(_chunk(name.encode()) + _chunk(data))
+    inputs = h.hexdigest()
+    if not clean and _built_from(final, inputs):
+        return None
     stage = top / ".building-engine"
     shutil.rmtree(stage, ignore_errors=True)
     (stage / "pyodide").mkdir(parents=True)
     for name in PYODIDE_FILES:
         shutil.copyfile(source / name, stage / "pyodide" / name)
-    bundle, compiled = build_bundle(top / ".building-engine-files", stage / "pyodide" / "python_stdlib.zip")
+    bundle, compiled = build_bundle(
+        top / ".building-engine-files",
+        stage / "pyodide" / "python_stdlib.zip",
+        files,
+        packages,
+        reuse=not clean,
+        key=key,
+    )
     shutil.rmtree(top / ".building-engine-files", ignore_errors=True)
     name = f"engine-{hashlib.blake2b(bundle, digest_size=8).hexdigest()}.zip"
     (stage / name).write_bytes(bundle)
-    shutil.copyfile(STATIC / "havoc-engine-worker.js", stage / "worker.js")
+    (stage / "worker.js").write_bytes(worker)
     manifest = {"bundle": name, "pyodide": pyodide_version(source), "bytecode": compiled}
     (stage / "engine.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    made = {p.relative_to(stage).as_posix(): _file_digest(p) for p in sorted(stage.rglob("*")) if p.is_file()}
+    (stage / STAMP).write_text(json.dumps({"inputs": inputs, "files": made}, indent=0) + "\n", encoding="utf-8")
+    return stage
+
+
+def install_engine(top: Path, stage: Path | None) -> Path:
+    """Swap the engine :func:`prepare_engine` made in (None: the present one stays); ``top/_engine``."""
     final = top / "_engine"
+    if stage is None:
+        return final
     old = top / ".old-engine"
     shutil.rmtree(old, ignore_errors=True)
     if final.exists():

@@ -796,19 +796,59 @@ project = html_title = {title!r}
 """
 
 
-def _offline(top: Path) -> bool:
-    """The in-browser assistant (``_engine/``) and the service worker over the whole site; on
-    failure the previous ones stay."""
-    from havoc.offline import EngineBuildError, build_engine, write_service_worker
+class _Engine:
+    """The in-browser assistant's build (:func:`havoc.offline.prepare_engine`) in a thread of its
+    own, started before the site's Sphinx builds: it needs none of their output, and it runs
+    while this process only waits for theirs. What it makes is swapped in by :func:`_offline`
+    only when every page built (else it is thrown away: the site and its engine stay as they were)."""
 
-    started = time.perf_counter()
+    def __init__(self, top: Path, clean: bool) -> None:
+        import threading
+
+        self.top, self.clean = top, clean
+        self.stage: Path | None = None
+        self.error: BaseException | None = None
+        self.started = self.finished = time.perf_counter()
+        self.thread = threading.Thread(target=self._run, name="havoc-engine", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        from havoc.offline import prepare_engine
+
+        try:
+            self.stage = prepare_engine(self.top, self.clean)
+        except BaseException as exc:  # handed to the main thread (raised there if not an expected failure)
+            self.error = exc
+        self.finished = time.perf_counter()
+
+    def wait(self) -> Path | None:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.stage
+
+    def discard(self) -> None:
+        self.thread.join()
+        if self.stage is not None:
+            shutil.rmtree(self.stage, ignore_errors=True)
+
+
+def _offline(top: Path, clean: bool = False, engine: _Engine | None = None) -> bool:
+    """The in-browser assistant (``_engine/``: left as it is when nothing it is made from changed;
+    with ``clean``, made afresh; ``engine``: its build started earlier) and the service worker over
+    the whole site; on failure the previous ones stay."""
+    from havoc.offline import EngineBuildError, install_engine, write_service_worker
+
+    job = engine or _Engine(top, clean)
     try:
-        engine = build_engine(top)
+        stage = job.wait()
+        made = install_engine(top, stage)
     except (EngineBuildError, OSError) as exc:
         print(f"error: the in-browser assistant did not build: {exc}", file=sys.stderr)
         return False
     write_service_worker(top)
-    print(f"built the in-browser assistant: {engine} ({time.perf_counter() - started:.1f} s)")
+    state = "" if stage is not None else ", unchanged"
+    print(f"built the in-browser assistant: {made} ({job.finished - job.started:.1f} s{state})")
     return True
 
 
@@ -823,19 +863,31 @@ def cmd_docs(args: argparse.Namespace) -> int:
     langs = list(LANGUAGES) if args.lang == "all" else [args.lang]
     top: Path = safeio.writable_dir(args.output)  # an unwritable -o fails now, not after the build
     server = bind(top, args.port) if args.serve else None
+    engine = _Engine(top, args.clean)  # at the same time as the pages
     failed = False
-    for name in names:
+    outs = {name: top / rulebook.site_path(name) if rulebook.site_path(name) else top for name in names}
+
+    def build(name: str) -> list[Result]:
         where = rulebook.site_path(name)
-        out = top / where if where else top
-        results = build_languages(
+        return build_languages(
             langs,
-            out,
+            outs[name],
             DEFAULT_DOCTREES / where if where else DEFAULT_DOCTREES,
             name,
             DEFAULT_SHEETS / where if where else DEFAULT_SHEETS,
-            source_for(name),
+            sources[name],
             clean=args.clean,
         )
+
+    # every ruleset's site at once (each its own processes, folders and sources): this process
+    # only waits for them, and a small ruleset's build fills what the larger one leaves idle
+    sources = {name: source_for(name) for name in names}  # made here, once, before the threads
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
+        built = dict(zip(names, pool.map(build, names), strict=True))
+    for name in names:
+        out, results = outs[name], built[name]
         for res in results:
             if res.output.strip():
                 sys.stderr.write(res.output if res.output.endswith("\n") else res.output + "\n")
@@ -852,8 +904,10 @@ def cmd_docs(args: argparse.Namespace) -> int:
         write_sitemap_index(top, os.environ["HAVOC_SITE_URL"])
     else:
         remove_sitemap_index(top)
-    if not failed:
-        failed = not _offline(top)
+    if failed:
+        engine.discard()
+    else:
+        failed = not _offline(top, args.clean, engine)
     root = top / "index.html"
     print(f"site: {root}")
     if failed:

@@ -1,0 +1,196 @@
+"""``havoc docs``' engine step is incremental: after an edit of data alone it reuses the bytecode
+(made under Node by Pyodide, seconds of CPU) from havoc's verified cache and builds exactly what a
+clean build builds; it skips the whole step when nothing changed; a Python source edit, a damaged
+cache entry or ``--clean`` make the bytecode afresh.
+
+One test runs the real Node/Pyodide step (twice); the others count its calls with a stand-in
+that writes a ``.pyc`` per module from the source's bytes, so what is reused is visible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from havoc import offline
+from havoc.offline import BYTECODE_KIND, build_engine, pyodide_dir, write_service_worker
+
+REPO = Path(__file__).resolve().parents[1]
+EDITED = "Whoever holds the most"  # a rule's wording in rules/cry-havoc/sections/01-overview.yaml
+
+
+def ensure_pyodide() -> None:
+    """Node and the pinned Pyodide, installed when missing (never skipped)."""
+    if shutil.which("node") is None:
+        subprocess.run(["bash", str(REPO / "scripts" / "ensure-system-deps")], check=True)
+    if not (pyodide_dir() / "pyodide.asm.wasm").is_file():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=REPO, check=True, capture_output=True)
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Scratch copies of rules/ and locales/ and a cache folder of this test's own."""
+    shutil.copytree(REPO / "rules", tmp_path / "rules")
+    shutil.copytree(REPO / "locales", tmp_path / "locales", ignore=shutil.ignore_patterns("*.mo"))
+    monkeypatch.setenv("HAVOC_RULES", str(tmp_path / "rules"))
+    monkeypatch.setenv("HAVOC_LOCALES", str(tmp_path / "locales"))
+    monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path
+
+
+def edit_a_word(rules: Path) -> None:
+    path = rules / "cry-havoc" / "sections" / "01-overview.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(EDITED) == 1
+    path.write_text(text.replace(EDITED, "Whoever really holds the most"), encoding="utf-8")
+
+
+def tree(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, fake: bool) -> list[Path]:
+    """Count the calls of the Node step (the stage each got); with ``fake``, a stand-in for it."""
+    calls: list[Path] = []
+    real = offline.compile_bytecode
+
+    def stand_in(stage: Path, stdlib_out: Path, packages: list[str]) -> dict[str, Any]:
+        calls.append(stage)
+        if not fake:
+            return real(stage, stdlib_out, packages)
+        for source in sorted(stage.rglob("*.py")):
+            if source.relative_to(stage).parts[0] in packages:
+                pyc = source.parent / "__pycache__" / f"{source.stem}.cpython-314.pyc"
+                pyc.parent.mkdir(exist_ok=True)
+                pyc.write_bytes(b"pyc of " + hashlib.sha256(source.read_bytes()).digest())
+        stdlib_out.write_bytes(b"stdlib")
+        return {"bundle": 1, "stdlib": 1, "tag": "cpython-314"}
+
+    monkeypatch.setattr(offline, "compile_bytecode", stand_in)
+    return calls
+
+
+def entries(cache: Path) -> list[Path]:
+    return sorted(cache.glob(f"{BYTECODE_KIND}-*.bin"))
+
+
+def test_after_a_rules_edit_the_engine_reuses_its_bytecode_and_equals_a_clean_build(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ensure_pyodide()
+    calls = counting(monkeypatch, fake=False)
+    build_engine(data / "inc")
+    assert len(calls) == 1 and len(entries(data / "cache")) == 1
+    edit_a_word(data / "rules")
+    build_engine(data / "inc")
+    assert len(calls) == 1  # the bytecode came from the cache: Node did not run
+    build_engine(data / "clean", clean=True)
+    assert len(calls) == 2  # --clean makes it afresh, whatever the cache holds
+    assert tree(data / "inc" / "_engine") == tree(data / "clean" / "_engine")
+    bundle = json.loads((data / "inc" / "_engine" / "engine.json").read_text())["bundle"]
+    import zipfile
+
+    rules = zipfile.ZipFile(data / "inc" / "_engine" / bundle).read("rules/cry-havoc/sections/01-overview.yaml")
+    assert b"Whoever really holds" in rules  # the edit is in the bundle
+    sw = [write_service_worker(data / top).read_bytes() for top in ("inc", "clean")]
+    assert sw[0] == sw[1]
+
+
+def test_an_unchanged_engine_is_left_as_it_is_and_a_changed_file_in_it_is_made_again(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = counting(monkeypatch, fake=True)
+    built = build_engine(data / "site")
+    before = tree(built)
+    bundles: list[int] = []
+    real = offline.build_bundle
+    monkeypatch.setattr(offline, "build_bundle", lambda *a, **k: bundles.append(1) or real(*a, **k))
+    build_engine(data / "site")
+    assert bundles == [] and tree(built) == before  # nothing changed: nothing made, nothing moved
+    (built / "worker.js").write_text("tampered")
+    build_engine(data / "site")
+    assert bundles == [1] and tree(built) == before and len(calls) == 1  # made again, bytecode reused
+
+
+def test_a_python_source_edit_makes_the_bytecode_again(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = counting(monkeypatch, fake=True)
+    build_engine(data / "site")
+    edited = data / "webapi.py"
+    edited.write_bytes((REPO / "src" / "havoc" / "webapi.py").read_bytes() + b"\n# edited\n")
+    files = offline._bundle_files
+    monkeypatch.setattr(
+        offline, "_bundle_files", lambda: [(n, edited if n == "havoc/webapi.py" else p) for n, p in files()]
+    )
+    built = build_engine(data / "site")
+    assert len(calls) == 2 and len(entries(data / "cache")) == 2
+    bundle = json.loads((built / "engine.json").read_text())["bundle"]
+    import zipfile
+
+    pyc = zipfile.ZipFile(built / bundle).read("havoc/__pycache__/webapi.cpython-314.pyc")
+    assert pyc == b"pyc of " + hashlib.sha256(edited.read_bytes()).digest()
+
+
+@pytest.mark.parametrize("damage", ["flipped", "truncated"])
+def test_a_damaged_bytecode_entry_is_refused_and_made_again(
+    data: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    calls = counting(monkeypatch, fake=True)
+    build_engine(data / "site")
+    [entry] = entries(data / "cache")
+    raw = bytearray(entry.read_bytes())
+    from havoc import cache
+
+    assert raw[len(cache.MAGIC) + cache.TAG_SIZE :][:1] == cache.MARSHALLED  # plain data: no pickle, no code
+    if damage == "flipped":
+        raw[-5] ^= 0x01  # a bit of the payload: a stored .pyc or the standard library
+    else:
+        del raw[len(raw) // 2 :]
+    entry.write_bytes(bytes(raw))
+    edit_a_word(data / "rules")  # data only: an intact entry would be reused
+    build_engine(data / "site")
+    assert len(calls) == 2  # refused: Node ran again
+    assert entry.read_bytes() != bytes(raw)  # and the entry was made again, intact
+
+
+def test_havoc_docs_swaps_in_the_engine_built_beside_the_pages_only_when_they_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from havoc.commands import docs
+    from havoc.offline import EngineBuildError
+
+    top = tmp_path / "site"
+    (top / "_engine").mkdir(parents=True)
+    (top / "_engine" / "engine.json").write_text("previous")
+
+    def prepare(at: Path, clean: bool) -> Path:
+        stage = at / ".building-engine"
+        stage.mkdir()
+        (stage / "engine.json").write_text("new")
+        return stage
+
+    monkeypatch.setattr(offline, "prepare_engine", prepare)
+    docs._Engine(top, False).discard()  # the pages failed: the new engine is thrown away
+    assert (top / "_engine" / "engine.json").read_text() == "previous"
+    assert not (top / ".building-engine").exists()
+
+    def fail(at: Path, clean: bool) -> Path:
+        raise EngineBuildError("no Node")
+
+    monkeypatch.setattr(offline, "prepare_engine", fail)
+    assert not docs._offline(top, engine=docs._Engine(top, False))
+    assert "no Node" in capsys.readouterr().err
+    assert (top / "_engine" / "engine.json").read_text() == "previous"
+
+    monkeypatch.setattr(offline, "prepare_engine", prepare)
+    assert docs._offline(top, engine=docs._Engine(top, False))
+    assert (top / "_engine" / "engine.json").read_text() == "new" and (top / "sw.js").is_file()
