@@ -361,7 +361,8 @@ class _Names(Names):
     """How a table's names are read as IDs: the Regions by the table's own keys and the names
     known from the rulebook, the other things by their names (``ui.vocabulary``), all folded
     (no case, no diacritics). A text in lowercase-kebab-case is an ID: a Region key
-    ``mgielnia`` is a Region of the player's own, ``Mgielnia`` is foglands."""
+    ``mgielnia`` is a Region of the player's own, ``Mgielnia`` is foglands, ``Północ`` the
+    player's own ``polnoc``."""
 
     def __init__(self, data: Any, r: Reader) -> None:
         self.r = r
@@ -399,12 +400,16 @@ class _Names(Names):
         return text
 
     def _region_key(self, text: str) -> str | None:
-        """A Region key written as a name: the known Region it names; also another key's ID."""
+        """A Region key written as a name: the known Region it names, else a Region of the
+        player's own by the name folded, as the Ask page's form reads a name ("Północ": polnoc);
+        a name that is also another key's ID may be either."""
         folded = _fold(text)
         found = list(self._lookup("regions", text))
         found += [k for k in self.keys if k == folded and k not in found]  # "Mgielnia" beside a key mgielnia
         if len(found) == 1:
             return found[0]
+        if not found and folded:
+            return folded
         self._unread("regions", text, f"regions.{text}", self.region_lines.get(text), tuple(found), None)
         return None
 
