@@ -290,3 +290,12 @@ def test_an_id_like_typo_keeps_its_message(rs: Any) -> None:
         "stół.yaml:16: regions.sapos-deep.trog-token: expected one of war-party, nest, found 'horde' "
         "(did you mean 'nest'?)"
     ] or errors == ["stół.yaml:16: regions.sapos-deep.trog-token: expected one of war-party, nest, found 'horde'"]
+
+
+def test_havoc_new_takes_names_and_its_template_says_names_work(capsys: pytest.CaptureFixture[str]) -> None:
+    from havoc.cli import main
+
+    assert main(["new", "-", "--players", "Ludzie,pielgrzymi", "--lang", "pl"]) == 0
+    out = capsys.readouterr().out
+    assert "players: [humans, pilgrims]" in out
+    assert "# Zamiast identyfikatorów można pisać nazwy" in out and "Mgielnia:, Ludzie: 3, faza Akcji" in out
