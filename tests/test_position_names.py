@@ -299,3 +299,37 @@ def test_havoc_new_takes_names_and_its_template_says_names_work(capsys: pytest.C
     out = capsys.readouterr().out
     assert "players: [humans, pilgrims]" in out
     assert "# Zamiast identyfikatorów można pisać nazwy" in out and "Mgielnia:, Ludzie: 3, faza Akcji" in out
+
+
+# --- the Ask page reads a pasted table's Region keys as the engine does ------------------------
+
+
+def _run_node(code: str) -> Any:
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    assert node, "node is needed to run the Ask page's script"
+    proc = subprocess.run([node, "-"], input=code, capture_output=True, text=True, check=True)
+    return json.loads(proc.stdout)
+
+
+def test_the_ask_page_reads_pasted_region_keys_as_the_engine_does(rs: Any) -> None:
+    """The page offers a pasted table's Regions in the question's lists: by the IDs the engine
+    reads the keys as (names folded alike, the same vocabulary), shown as they were pasted."""
+    from havoc.games.cry_havoc.ask_page import STATIC
+    from havoc.games.cry_havoc.ui import vocabulary
+
+    script = (STATIC / "havoc-ask.js").read_text(encoding="utf-8")
+    chunk = script[script.index("  function fold(name)") : script.index("  function regionIds()")]
+    data = {"known": {}, "region-names": {n: list(ids) for n, ids in vocabulary("regions").items()}}
+    text = POLISH + "  \"Północ \": {adjacent: [Region A]}\n  'Wybrzeże FERALAS': {}\n"
+    odd = ["Głębia Sapos", "  ŻNIWIARKA ", "Cameron's Sea", "İstanbul", "a_b--c", "ß", "Région 7"]
+    code = (
+        f"var W = {{}}, D = {json.dumps(data)}, state = {{usePaste: true, paste: {json.dumps(text)}}};\n{chunk}\n"
+        f"console.log(JSON.stringify([pastedIds(), pastedNames, {json.dumps(odd)}.map(fold)]));"
+    )
+    ids, shown, folded = _run_node(code)
+    assert ids == list(position.parse_text(text, rs).regions)
+    assert shown["sapos-deep"] == "Głębia Sapos" and shown["polnoc"] == "Północ" and shown["example-a"] == "Region A"
+    assert folded == [fold(t) for t in odd]

@@ -432,24 +432,21 @@ def figure_label(name: str, lang: str = "en") -> str:
 
 # --- names a table may give instead of IDs ----------------------------------------------
 
-_FOLDED = {"ł": "l", "Ł": "l", "ø": "o", "đ": "d", "ß": "ss"}  # letters NFD leaves whole
-
 
 def fold(text: str) -> str:
-    """A name as typed, folded as the Ask page folds it (``fold`` in havoc-ask.js): no case, no
-    diacritics (ł as l: a phone's keyboard may lack them), words joined by "-". An ID folds to
-    itself; "Głębia Sapos" to "glebia-sapos"."""
+    """A name as typed, folded exactly as the Ask page folds it (``fold`` in havoc-ask.js): no
+    case, no diacritics (ł as l: a phone's keyboard may lack them), words joined by "-". An ID
+    folds to itself; "Głębia Sapos" to "glebia-sapos"."""
     if _plain_id(text) and "_" not in text:
         return text
     import unicodedata
 
+    # the page's steps, in its order: NFD, accents off, ł as l, lower case, other runs as "-"
+    text = "".join(c for c in unicodedata.normalize("NFD", text.strip()) if not "\u0300" <= c <= "\u036f")
     out: list[str] = []
     dash = False
-    for c in unicodedata.normalize("NFD", text.strip()):
-        if unicodedata.combining(c):
-            continue
-        c = _FOLDED.get(c, c).lower()
-        if c.isascii() and c.isalnum():
+    for c in text.replace("ł", "l").replace("Ł", "L").lower():
+        if "a" <= c <= "z" or "0" <= c <= "9":
             if dash and out:
                 out.append("-")
             out.append(c)
