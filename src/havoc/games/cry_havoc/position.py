@@ -357,6 +357,10 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
     return pos
 
 
+_LISTED_MOST = 12  # names an error lists at most (a table may hold many Regions: errors stay short)
+_NEAR_MOST = 20  # problems in which a near name is suggested
+
+
 class _Names(Names):
     """How a table's names are read as IDs: the Regions by the table's own keys and the names
     known from the rulebook, the other things by their names (``ui.vocabulary``), all folded
@@ -370,14 +374,17 @@ class _Names(Names):
         self.typed: dict[str, str] = {}  # a key's place by IDs -> the key as typed
         self.mine: set[int] = set()  # the problems said here (their places are as typed)
         regions: Any = data.get("regions") if isinstance(data, dict) else None
+        self.id_keys: set[str] = set()
         self.keys: dict[str, str | None] = {}  # the table's Region keys as typed -> their IDs (None: unread)
         self.region_lines: dict[str, int | None] = {}
+        self._listed: dict[tuple[str, str], tuple[str, list[str]]] = {}  # what an error lists, made once
         if isinstance(regions, dict):
             lines: Any = regions if _is_ldict(regions) else None
             for key in regions:
                 if isinstance(key, str):
                     self.region_lines[key] = lines.line_of(key) if lines is not None else None
                     self.keys[key] = key if is_id(key) else None
+            self.id_keys = {key for key, rid in self.keys.items() if rid is not None}
             for key in list(self.keys):
                 if self.keys[key] is None:
                     self.keys[key] = self._region_key(key)
@@ -396,7 +403,7 @@ class _Names(Names):
             return found[0]
         if not found and is_id(text):
             return text  # an unknown ID ("pilgrms"): the Reader's message, as for any table
-        self._unread(vocabulary, text, path, line, found, None)
+        self._unread(vocabulary, text, path, line, found)
         return text
 
     def _region_key(self, text: str) -> str | None:
@@ -405,12 +412,13 @@ class _Names(Names):
         a name that is also another key's ID may be either."""
         folded = _fold(text)
         found = list(self._lookup("regions", text))
-        found += [k for k in self.keys if k == folded and k not in found]  # "Mgielnia" beside a key mgielnia
+        if folded in self.id_keys and folded not in found:  # "Mgielnia" beside a key mgielnia
+            found.append(folded)
         if len(found) == 1:
             return found[0]
         if not found and folded:
             return folded
-        self._unread("regions", text, f"regions.{text}", self.region_lines.get(text), tuple(found), None)
+        self._unread("regions", text, f"regions.{text}", self.region_lines.get(text), tuple(found))
         return None
 
     def _region(self, text: str, path: str, line: int | None) -> str:
@@ -429,8 +437,7 @@ class _Names(Names):
             return ids[0]
         if not ids and is_id(text):
             return text  # a Region not listed: the table's checks say so
-        table = [i for i in dict.fromkeys(self.keys.values()) if i is not None]
-        self._unread("regions", text, path, line, tuple(ids), table)
+        self._unread("regions", text, path, line, tuple(ids), "table")
         return text
 
     def _lookup(self, vocabulary: str, text: str) -> tuple[str, ...]:
@@ -439,9 +446,10 @@ class _Names(Names):
         return names(vocabulary).get(_fold(text), ())
 
     def _unread(
-        self, vocabulary: str, text: str, path: str, line: int | None, found: tuple[str, ...], known: Any
+        self, vocabulary: str, text: str, path: str, line: int | None, found: tuple[str, ...], among: str = ""
     ) -> None:
-        """Say that ``text`` names nothing (with what it may name) or more than one thing."""
+        """Say that ``text`` names nothing (with what it may name: the known things, or
+        ``among="table"``, the table's Regions) or more than one thing."""
         from havoc.games.cry_havoc.ui import known_names, names_text
 
         lang = _ml()
@@ -450,13 +458,28 @@ class _Names(Names):
                 name=repr(text), choices=names_text(known_names(vocabulary, lang, found))
             )
         else:
-            names = known_names(vocabulary, lang, known)
+            listed, names = self._listing(vocabulary, among, lang)
             message = ui("unknown name {name}; expected an ID or one of the names {choices}", lang).format(
-                name=repr(text), choices=names_text(names) or "—"
-            ) + suggest(text, [n for n, _ in names])
+                name=repr(text), choices=listed
+            )
+            if len(self.mine) < _NEAR_MOST:  # (a near name is looked for in a few problems, not in thousands)
+                message += suggest(text, names)
         self.said.add(path)
         self.r.problem(line, path, message)
         self.mine.add(id(self.r.problems[-1]))
+
+    def _listing(self, vocabulary: str, among: str, lang: str) -> tuple[str, list[str]]:
+        """The names an error lists (at most :data:`_LISTED_MOST`), and the names a near
+        miss is looked for among; made once per table."""
+        from havoc.games.cry_havoc.ui import known_names, names_text
+
+        found = self._listed.get((vocabulary, among))
+        if found is None:
+            keys = [i for i in dict.fromkeys(self.keys.values()) if i is not None] if among else None
+            names = known_names(vocabulary, lang, keys[:_LISTED_MOST] if keys is not None else None)
+            listed = names_text(names) + (", …" if keys is not None and len(keys) > _LISTED_MOST else "")
+            found = self._listed[(vocabulary, among)] = (listed or "—", [n for n, _ in names])
+        return found
 
     def renamed(self, path: str, typed: str) -> None:
         self.typed[path] = typed
@@ -972,12 +995,10 @@ def _busiest(pos: Position, faction: str) -> str:
 
 def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None) -> None:
     if rid not in pos.regions:
-        known = list(pos.regions)
-        r.problem(
-            line,
-            path,
-            ui("unknown Region {name}; list it under regions", _ml()).format(name=repr(rid)) + suggest(rid, known),
-        )
+        # a near Region is looked for in the first problems only: in each of thousands, among
+        # thousands of Regions, it cost a hostile 256 KiB table a minute of CPU
+        near = suggest(rid, list(pos.regions)) if len(r.problems) < _NEAR_MOST else ""
+        r.problem(line, path, ui("unknown Region {name}; list it under regions", _ml()).format(name=repr(rid)) + near)
 
 
 def load(path: str | Path, rs: Ruleset | None = None) -> Position:
