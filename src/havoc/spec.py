@@ -464,6 +464,9 @@ class Names:
         """Two keys of one mapping (at ``path``, as typed) name the same thing."""
 
 
+_LEAVES: Final = frozenset({"int", "bool", "text", "any", "enum", "id"})
+
+
 def by_ids(value: Any, spec: Spec, names: Names, path: str = "", ids: str = "", line: int | None = None) -> Any:
     """``value`` with every name written where the spec allows one (``Spec.names``,
     ``KeySet.vocabulary``) replaced by the ID it names, as ``names`` reads it; line-aware
@@ -509,7 +512,10 @@ def by_ids(value: Any, spec: Spec, names: Names, path: str = "", ids: str = "", 
         if new != key:
             names.renamed(sub_ids, str(key))
         child = spec.item if kind == "map" else (spec.fields or {}).get(key)
-        out[new] = item if child is None else by_ids(item, child, names, sub, sub_ids, key_line)
+        if child is None or (not child.names and child.kind in _LEAVES):  # (nothing named below)
+            out[new] = item
+        else:
+            out[new] = by_ids(item, child, names, sub, sub_ids, key_line)
         typed[new] = key
         if key_line is not None:
             key_lines[new] = key_line
