@@ -333,3 +333,28 @@ def test_the_ask_page_reads_pasted_region_keys_as_the_engine_does(rs: Any) -> No
     assert ids == list(position.parse_text(text, rs).regions)
     assert shown["sapos-deep"] == "Głębia Sapos" and shown["polnoc"] == "Północ" and shown["example-a"] == "Region A"
     assert folded == [fold(t) for t in odd]
+
+
+def test_a_known_region_named_but_not_listed_is_said_as_typed() -> None:
+    """ "Region a" names example-a; the table misspelt its key ("Regon a" is a Region of its own)."""
+    text = POLISH.replace("  Region A: {adjacent: [foglands], terrain: Ocean}", "  Regon A: {adjacent: [foglands]}")
+    errors = _errors(text, "en")
+    assert errors == [
+        "stół.yaml:11: regions.Mgielnia.adjacent[2]: unknown Region 'Region A'; list it under regions "
+        "(did you mean 'Regon A'?)"
+    ]
+
+
+def test_the_api_names_the_field_as_typed() -> None:
+    body = {"position": POLISH.replace("terrain: Ocean", "terrain: Oceam"), "question": "legal", "lang": "pl"}
+    status, out = _handle("/api/ask", body)
+    assert status == 422
+    assert out["problems"] == [
+        {
+            "in": "position",
+            "field": "regions.Region A.terrain",
+            "message": "nieznana nazwa 'Oceam'; oczekiwano identyfikatora albo jednej z nazw: Góry (mountains), "
+            "Pustynia (desert), Dżungla (jungle), ocean (czy chodziło o 'Ocean'?)",
+            "line": 17,
+        }
+    ]

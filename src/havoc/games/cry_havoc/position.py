@@ -388,6 +388,7 @@ class _Names(Names):
             for key in list(self.keys):
                 if self.keys[key] is None:
                     self.keys[key] = self._region_key(key)
+        self.listed = {rid for rid in self.keys.values() if rid is not None}  # the table's Regions
         self.folded: dict[str, list[str]] = {}  # the keys folded -> the IDs they were read as
         for key, rid in self.keys.items():
             if rid is not None and rid not in self.folded.setdefault(_fold(key), []):
@@ -433,8 +434,15 @@ class _Names(Names):
             return found
         ids = list(self.folded.get(_fold(text), ()))
         ids += [i for i in self._lookup("regions", text) if i not in ids]
-        if len(ids) == 1:
-            return ids[0]
+        if len(ids) == 1 and (ids[0] in self.listed or is_id(text)):
+            return ids[0]  # (an ID not listed is said to be unknown by the table's checks)
+        if len(ids) == 1:  # a Region known by this name, not on this table: said as it was typed
+            _, names = self._listing("regions", "table", _ml())
+            near = suggest(text, names) if len(self.mine) < _NEAR_MOST else ""
+            self._say(
+                line, path, ui("unknown Region {name}; list it under regions", _ml()).format(name=repr(text)) + near
+            )
+            return text
         if not ids and is_id(text):
             return text  # a Region not listed: the table's checks say so
         self._unread("regions", text, path, line, tuple(ids), "table")
@@ -464,6 +472,10 @@ class _Names(Names):
             )
             if len(self.mine) < _NEAR_MOST:  # (a near name is looked for in a few problems, not in thousands)
                 message += suggest(text, names)
+        self._say(line, path, message)
+
+    def _say(self, line: int | None, path: str, message: str) -> None:
+        """A problem said here, at its place as typed (the Reader's word on it is left out)."""
         self.said.add(path)
         self.r.problem(line, path, message)
         self.mine.add(id(self.r.problems[-1]))
@@ -478,7 +490,8 @@ class _Names(Names):
             keys = [i for i in dict.fromkeys(self.keys.values()) if i is not None] if among else None
             names = known_names(vocabulary, lang, keys[:_LISTED_MOST] if keys is not None else None)
             listed = names_text(names) + (", …" if keys is not None and len(keys) > _LISTED_MOST else "")
-            found = self._listed[(vocabulary, among)] = (listed or "—", [n for n, _ in names])
+            near = [n for n, _ in names] + ([k for k in self.keys if not is_id(k)][:_LISTED_MOST] if among else [])
+            found = self._listed[(vocabulary, among)] = (listed or "—", near)  # (a key near as typed too)
         return found
 
     def renamed(self, path: str, typed: str) -> None:
