@@ -6,6 +6,10 @@ only the Regions that matter, with their neighbours. One field table (``FIELDS``
 both the validation and the published JSON Schema, so the two cannot disagree. Every error
 names its field (``regions.foglands.units.humans``), its line when the input came from a
 file, and what was expected; nothing else ever escapes.
+
+A table may also name things as players say them ("Mgielnia:", "Ludzie", "faza Akcji"): one that
+fails the quick check is read again with its names as the IDs they name (:class:`_Names`), and
+its problems are located by the names as typed.
 """
 
 from __future__ import annotations
