@@ -130,6 +130,10 @@ def requests() -> list[dict[str, Any]]:
         out.append(post("/api/ask", {"position": leave, "question": {"ask": "fly"}, "lang": lang}))
         out.append(post("/api/ask", {"position": leave, "lang": lang, "extra": 1}))
         out.append(post("/api/ask", {"position": leave, "question": {"ask": "move", "from": "nowhere"}, "lang": lang}))
+        # a table pasted with Polish names, and one with a name that names nothing
+        named = leave_text.replace("humans", "Ludzie").replace("pilgrims", "Pielgrzymi").replace("example-", "Region ")
+        out.append(post("/api/ask", {"position": named, "question": leaving, "lang": lang}))
+        out.append(post("/api/legal", {"position": named.replace("Region a:", "Regon a:"), "lang": lang}))
     out += [
         {"method": "GET", "path": "/api/health"},
         post("/api/ask", "{not json"),

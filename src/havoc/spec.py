@@ -49,17 +49,18 @@ def plain(value: Any) -> Any:
 class KeySet:
     """The keys a mapping may have (a game's factions, say) and how to say that a key is not one."""
 
-    __slots__ = ("names", "unknown")
+    __slots__ = ("names", "unknown", "vocabulary")
 
-    def __init__(self, names: tuple[str, ...], unknown: Callable[[str, str, str], str]) -> None:
+    def __init__(self, names: tuple[str, ...], unknown: Callable[[str, str, str], str], vocabulary: str = "") -> None:
         self.names = names
         self.unknown = unknown  # (name, choices, lang) -> the message
+        self.vocabulary = vocabulary  # names a key may be written as instead (see by_ids), if any
 
 
 class Spec:
     """One field of the format: its kind, what it means, and its limits."""
 
-    __slots__ = ("_quick", "choices", "doc", "fields", "item", "keys", "kind", "minimum", "required")
+    __slots__ = ("_quick", "choices", "doc", "fields", "item", "keys", "kind", "minimum", "names", "required")
 
     def __init__(
         self,
@@ -71,6 +72,7 @@ class Spec:
         keys: KeySet | None = None,
         fields: Mapping[str, Spec] | None = None,
         required: tuple[str, ...] = (),
+        names: str = "",
     ) -> None:
         self.kind = kind  # int | bool | enum | id | text | any | list | map | object
         self.doc = doc
@@ -80,6 +82,9 @@ class Spec:
         self.keys = keys  # map keys: a fixed set (KeySet), else IDs
         self.fields = fields  # object fields
         self.required = required
+        # the vocabulary whose names the value (an enum or id; a map's keys) may be written as
+        # instead of an ID ("Mgielnia" for foglands): see by_ids
+        self.names = names
         self._quick: Callable[[Any], Any] | None = None  # see quick(), made on first use
 
     def quick(self) -> Callable[[Any], Any]:
@@ -442,6 +447,83 @@ class Reader:
                     ui("missing required field {name}", _ml()).format(name=repr(key)),
                 )
         return out
+
+
+class Names:
+    """How :func:`by_ids` reads names: a format's own subclass knows its vocabularies."""
+
+    def name(self, vocabulary: str, text: str, path: str, line: int | None, choices: tuple[str, ...]) -> str:
+        """The ID ``text`` names (or ``text`` itself, left to the Reader); says what is wrong
+        with a name that names nothing or more than one thing. ``choices``: an enum's IDs."""
+        return text
+
+    def renamed(self, path: str, typed: str) -> None:
+        """The key at ``path`` (by IDs) was written as ``typed``."""
+
+    def twice(self, path: str, first: str, second: str, line: int | None) -> None:
+        """Two keys of one mapping (at ``path``, as typed) name the same thing."""
+
+
+_LEAVES: Final = frozenset({"int", "bool", "text", "any", "enum", "id"})
+
+
+def by_ids(value: Any, spec: Spec, names: Names, path: str = "", ids: str = "", line: int | None = None) -> Any:
+    """``value`` with every name written where the spec allows one (``Spec.names``,
+    ``KeySet.vocabulary``) replaced by the ID it names, as ``names`` reads it; line-aware
+    mappings and lists stay line-aware (their lines then locate the Reader's problems).
+
+    ``path`` is the place as typed, ``ids`` the same place by IDs (as the Reader will name it).
+    Only a table that fails the quick check is read this way: one written in IDs never is."""
+    kind = spec.kind
+    if kind == "enum" or kind == "id":
+        if spec.names and isinstance(value, str) and value not in spec.choices:
+            return names.name(spec.names, value, path, line, spec.choices)
+        return value
+    if kind == "list":
+        if not isinstance(value, list) or spec.item is None:
+            return value
+        lines = _lines(value).item_lines if _is_llist(value) else None
+        items = [
+            by_ids(v, spec.item, names, f"{path}[{i}]", f"{ids}[{i}]", lines[i] if lines and i < len(lines) else line)
+            for i, v in enumerate(value)
+        ]
+        if not _is_llist(value):
+            return items
+        out_list: Any = value.__class__(items)
+        out_list.line, out_list.item_lines = _lines(value).line, lines
+        return out_list
+    if (kind != "map" and kind != "object") or not isinstance(value, dict):
+        return value
+    keyset = spec.keys if isinstance(spec.keys, KeySet) else None
+    vocabulary = (keyset.vocabulary if keyset else spec.names) if kind == "map" else ""
+    out: dict[Any, Any] = {}
+    typed: dict[Any, Any] = {}
+    key_lines: dict[Any, int] = {}
+    for key, item in value.items():
+        key_line = _lines(value).line_of(key) if _is_ldict(value) else line
+        sub = f"{path}.{key}" if path else str(key)
+        new = key
+        if vocabulary and isinstance(key, str) and not (keyset and key in keyset.names):
+            new = names.name(vocabulary, key, sub, key_line, keyset.names if keyset else ())
+        sub_ids = f"{ids}.{new}" if ids else str(new)
+        if new in out:
+            names.twice(path, str(typed[new]), str(key), key_line)
+            continue
+        if new != key:
+            names.renamed(sub_ids, str(key))
+        child = spec.item if kind == "map" else (spec.fields or {}).get(key)
+        if child is None or (not child.names and child.kind in _LEAVES):  # (nothing named below)
+            out[new] = item
+        else:
+            out[new] = by_ids(item, child, names, sub, sub_ids, key_line)
+        typed[new] = key
+        if key_line is not None:
+            key_lines[new] = key_line
+    if not _is_ldict(value):
+        return out
+    out_dict: Any = value.__class__(out)
+    out_dict.line, out_dict.key_lines = _lines(value).line, key_lines
+    return out_dict
 
 
 def _at_least(minimum: int | None, found: str) -> str:

@@ -87,7 +87,8 @@ def problem_json(where: str, p: Problem, fields: bool = False) -> dict[str, Any]
     (a lookup's), and a problem names the one it is in.
     """
     field, sep, rest = p.message.partition(": ")
-    if not sep or " " in field or not field:
+    # (a path's first step is a field name; a key after it may be a name as typed: "regions.Region b")
+    if not sep or not field or " " in field.partition(".")[0].partition("[")[0]:
         field, rest = "", p.message
     # One vocabulary for every endpoint: the part of the request (position, question, request),
     # never the name a message gives the input in the asker's language.

@@ -229,6 +229,7 @@ class AskDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES, PHASES, TROG_TOKENS
+        from havoc.games.cry_havoc.ui import vocabulary
 
         ctx = get_context(self.env)
         loc = self.get_location()
@@ -250,6 +251,8 @@ class AskDirective(SphinxDirective):
             "keys": {k: tr(v) for k, v in KEYS.items()},
             "examples": self.examples(ctx),
             "known": {k: tr(v) for k, v in KNOWN_REGIONS.items()},
+            # a pasted table's Region names, read as the engine reads them (every language's)
+            "region-names": {name: list(ids) for name, ids in vocabulary("regions").items()},
             "links": LINKS_MARK,
         }
         blob = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")

@@ -42,6 +42,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd_new)
 
 
+def _names(faction: str, lang: str) -> str:
+    """A few names a position may give instead of IDs, in the reader's language: "Mgielnia,
+    Ludzie: 3, faza Akcji, Góry"."""
+    from havoc.games.cry_havoc import words
+    from havoc.grammar import noun
+
+    return ", ".join(
+        [
+            f"{noun(words.KNOWN_REGIONS['foglands'], lang)}:",
+            f"{noun(words.FACTIONS[faction], lang)}: 3",
+            str(noun(words.PHASES["actions"], lang)),
+            str(noun(words.TERRAINS["mountains"], lang)),
+            str(noun(words.STRUCTURES["harvester"], lang)),
+        ]
+    )
+
+
 def template(players: list[str], lang: str, last_round: object, max_players: object) -> str:
     """The commented template for these players; the first one has the turn.
 
@@ -94,6 +111,7 @@ def template(players: list[str], lang: str, last_round: object, max_players: obj
         c(ui("Only the Regions the question is about, with their neighbours (adjacent).", lang)),
         c(ui("Invented Regions are named example-...; known names: foglands, scorch, sapos-deep,", lang)),
         c(ui("feralas-banks, camerons-sea, world-caverns.", lang)),
+        c(ui("Names may stand for IDs, in any case: {names}.", lang).format(names=_names(first, lang))),
         "regions:",
         "  example-a:",
         "    terrain: jungle          " + c(ui("mountains, desert, jungle or ocean; none for outer Regions", lang)),
@@ -119,6 +137,14 @@ def template(players: list[str], lang: str, last_round: object, max_players: obj
     return "\n".join(lines)
 
 
+def _faction_id(word: str) -> str:
+    """A faction by ID or by name, as a position names it ("Ludzie", "pielgrzymi")."""
+    from havoc.games.cry_havoc.ui import fold, vocabulary
+
+    found = vocabulary("factions").get(fold(word), ())
+    return found[0] if len(found) == 1 else word
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     from havoc import rulebook
     from havoc.errors import InputError, Problem
@@ -128,7 +154,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     set_message_language(args.lang)
 
-    players = [w.strip() for w in args.players.split(",") if w.strip()]
+    players = [_faction_id(w.strip()) for w in args.players.split(",") if w.strip()]  # "Ludzie" is humans
     wrong = [w for w in players if w not in FACTIONS]
     if wrong or not players:
         raise InputError(

@@ -6,6 +6,10 @@ only the Regions that matter, with their neighbours. One field table (``FIELDS``
 both the validation and the published JSON Schema, so the two cannot disagree. Every error
 names its field (``regions.foglands.units.humans``), its line when the input came from a
 file, and what was expected; nothing else ever escapes.
+
+A table may also name things as players say them ("Mgielnia:", "Ludzie", "faza Akcji"): one that
+fails the quick check is read again with its names as the IDs they name (:class:`_Names`), and
+its problems are located by the names as typed.
 """
 
 from __future__ import annotations
@@ -27,15 +31,19 @@ from havoc.games.cry_havoc.contract import (
     TROGS,
 )
 from havoc.i18n import ui
+from havoc.markup import is_id
 from havoc.record import field, record
 from havoc.spec import (
     _BAD,
+    Invalid,
     KeySet,
+    Names,
     Reader,
     Spec,
     _is_ldict,
     _is_llist,
     _ml,
+    by_ids,
     json_schema,
     suggest,
 )
@@ -66,24 +74,29 @@ def _bool(doc: str) -> Spec:
     return Spec("bool", doc)
 
 
-def _enum(doc: str, choices: tuple[str, ...]) -> Spec:
-    return Spec("enum", doc, choices=choices)
+def _enum(doc: str, choices: tuple[str, ...], names: str = "") -> Spec:
+    return Spec("enum", doc, choices=choices, names=names)
 
 
-FACTION = _enum("A faction.", FACTIONS)
+def _faction_enum(doc: str) -> Spec:
+    """A faction, by ID or by name ("Ludzie")."""
+    return _enum(doc, FACTIONS, "factions")
+
+
+FACTION = _faction_enum("A faction.")
 
 
 def _unknown_faction(name: str, choices: str, lang: str) -> str:
     return ui("unknown faction {name}; expected one of {choices}", lang).format(name=name, choices=choices)
 
 
-FACTION_KEYS = KeySet(FACTIONS, _unknown_faction)
-REGION_REF = Spec("id", "The ID of a Region listed under `regions`.")
+FACTION_KEYS = KeySet(FACTIONS, _unknown_faction, "factions")
+REGION_REF = Spec("id", "The ID of a Region listed under `regions`.", names="regions")
 
 STRUCTURE = Spec(
     "object",
     "A Structure standing in the Region.",
-    fields={"type": Spec("id", "The Structure type, e.g. harvester."), "owner": FACTION},
+    fields={"type": Spec("id", "The Structure type, e.g. harvester.", names="structures"), "owner": FACTION},
     required=("type", "owner"),
 )
 BATTLE = Spec(
@@ -99,21 +112,21 @@ REGION = Spec(
     "object",
     "One Region of the board (only the Regions a question is about are needed).",
     fields={
-        "terrain": _enum("The Region's terrain; leave out for outer Regions, which have none.", TERRAINS),
+        "terrain": _enum("The Region's terrain; leave out for outer Regions, which have none.", TERRAINS, "terrains"),
         "adjacent": Spec(
             "list", "Regions adjacent to this one (shared edge or opposite outer Regions).", item=REGION_REF
         ),
         "outer": _bool("An outer Region at the planet's edge, marked with an arrow."),
-        "hq": _enum("The faction whose HQ is in this Region.", FACTIONS),
+        "hq": _faction_enum("The faction whose HQ is in this Region."),
         "tunnel": _bool("The Region holds a Tunnel (printed or built); Trogs treat Tunnel Regions as adjacent."),
         "units": Spec(
             "map", "Units per faction in the Region.", keys=FACTION_KEYS, item=_int("Units of this faction.")
         ),
-        "control": _enum("The faction whose Control token lies here.", FACTIONS),
+        "control": _faction_enum("The faction whose Control token lies here."),
         "crystals": _int("The Crystal value in the Region (green 1, yellow 3, red 5, added up)."),
         "battle": BATTLE,
         "structures": Spec("list", "Structures standing in the Region.", item=STRUCTURE),
-        "trog-token": _enum("A face-down Trog token: a War Party or a Nest.", TROG_TOKENS),
+        "trog-token": _enum("A face-down Trog token: a War Party or a Nest.", TROG_TOKENS, "trog-tokens"),
         "exploration": _bool("A face-down Exploration token lies here."),
     },
 )
@@ -129,7 +142,12 @@ FACTION_STATE = Spec(
             keys=FACTION_KEYS,
             item=_int("Prisoners of that faction."),
         ),
-        "skills": Spec("map", "Skill cards by ID: ready or exhausted.", item=_enum("The Skill's state.", SKILL_STATES)),
+        "skills": Spec(
+            "map",
+            "Skill cards by ID: ready or exhausted.",
+            item=_enum("The Skill's state.", SKILL_STATES, "skill-states"),
+            names="skills",
+        ),
         "hand": _int("Cards in hand."),
         "passed": _bool("Passed in the tactics step of the current battle."),
         "controlled-at-action-start": Spec(
@@ -150,7 +168,7 @@ SCORING = Spec(
     "object",
     "The scoring state of the round.",
     fields={
-        "enabled-by": _enum("The faction that enabled scoring this round.", FACTIONS),
+        "enabled-by": _faction_enum("The faction that enabled scoring this round."),
         "final-round": _bool("The Enable Final Scoring event has been resolved: this is the last round."),
         "events": Spec(
             "list",
@@ -164,10 +182,10 @@ FIELDS: Final[Mapping[str, Spec]] = {
     "players": Spec("list", "The factions in the game (the Trogs only when a player plays them).", item=FACTION),
     "variant": Spec("id", "The variant in force (e.g. solo); left out for the base game."),
     "round": _int("The current round, from 1.", 1),
-    "phase": _enum("The current phase.", PHASES),
-    "step": _enum("The step within the phase.", ALL_STEPS),
+    "phase": _enum("The current phase.", PHASES, "phases"),
+    "step": _enum("The step within the phase.", ALL_STEPS, "steps"),
     "action-round": _int("The action round of the Actions phase, from 1.", 1),
-    "turn": _enum("The faction whose turn it is.", FACTIONS),
+    "turn": _faction_enum("The faction whose turn it is."),
     "initiative": Spec("list", "The Initiative track, first to last.", item=FACTION),
     "upcoming-initiative": Spec(
         "list",
@@ -178,7 +196,7 @@ FIELDS: Final[Mapping[str, Spec]] = {
     "factions": Spec(
         "map", "Per faction: VP, Reserve, prisoners, Skills, hand.", keys=FACTION_KEYS, item=FACTION_STATE
     ),
-    "regions": Spec("map", "The Regions the question is about, by ID.", item=REGION),
+    "regions": Spec("map", "The Regions the question is about, by ID.", item=REGION, names="regions"),
 }
 TOP: Final = Spec("object", "A Cry Havoc position.", fields=FIELDS, required=("players",))
 
@@ -310,9 +328,17 @@ def _param_int(rs: Ruleset | None, name: str) -> int | None:
 def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Position:
     """Validate position data (plain or line-aware) into a :class:`Position`, or raise InputError."""
     r = Reader(name)
-    d = r.read(data, TOP, "", data.line if _is_ldict(data) or _is_llist(data) else None)
+    names: _Names | None = None
+    try:
+        d = TOP.quick()(data)  # a table written in IDs (nearly all) is read in one pass
+    except Invalid:
+        line = data.line if _is_ldict(data) or _is_llist(data) else None
+        names = _Names(data, r)
+        data = by_ids(data, TOP, names, line=line)  # "Mgielnia:", "Ludzie" as the IDs they name
+        d = r.read(data, TOP, "", line)
     if d is _BAD or r.problems:
-        raise InputError(r.problems or [Problem(name, None, "expected a mapping")])
+        problems = names.located(r.problems) if names else r.problems
+        raise InputError(problems or [Problem(name, None, "expected a mapping")])
 
     def line_of(*keys: str) -> int | None:
         node: Any = data
@@ -331,8 +357,179 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
     pos = _build(d, name)
     _check(pos, d, rs, r, line_of)
     if r.problems:
-        raise InputError(r.problems)
+        raise InputError(names.located(r.problems) if names else r.problems)
     return pos
+
+
+_LISTED_MOST = 12  # names an error lists at most (a table may hold many Regions: errors stay short)
+_NEAR_MOST = 20  # problems in which a near name is suggested
+
+
+class _Names(Names):
+    """How a table's names are read as IDs: the Regions by the table's own keys and the names
+    known from the rulebook, the other things by their names (``ui.vocabulary``), all folded
+    (no case, no diacritics). A text in lowercase-kebab-case is an ID: a Region key
+    ``mgielnia`` is a Region of the player's own, ``Mgielnia`` is foglands, ``Północ`` the
+    player's own ``polnoc``."""
+
+    def __init__(self, data: Any, r: Reader) -> None:
+        self.r = r
+        self.said: set[str] = set()  # the places (as typed) whose problem is said here, not by the Reader
+        self.typed: dict[str, str] = {}  # a key's place by IDs -> the key as typed
+        self.mine: set[int] = set()  # the problems said here (their places are as typed)
+        regions: Any = data.get("regions") if isinstance(data, dict) else None
+        self.id_keys: set[str] = set()
+        self.keys: dict[str, str | None] = {}  # the table's Region keys as typed -> their IDs (None: unread)
+        self.region_lines: dict[str, int | None] = {}
+        self._listed: dict[tuple[str, str], tuple[str, list[str]]] = {}  # what an error lists, made once
+        if isinstance(regions, dict):
+            lines: Any = regions if _is_ldict(regions) else None
+            for key in regions:
+                if isinstance(key, str):
+                    self.region_lines[key] = lines.line_of(key) if lines is not None else None
+                    self.keys[key] = key if is_id(key) else None
+            self.id_keys = {key for key, rid in self.keys.items() if rid is not None}
+            for key in list(self.keys):
+                if self.keys[key] is None:
+                    self.keys[key] = self._region_key(key)
+        self.listed = {rid for rid in self.keys.values() if rid is not None}  # the table's Regions
+        self.folded: dict[str, list[str]] = {}  # the keys folded -> the IDs they were read as
+        for key, rid in self.keys.items():
+            if rid is not None and rid not in self.folded.setdefault(_fold(key), []):
+                self.folded[_fold(key)].append(rid)
+
+    def name(self, vocabulary: str, text: str, path: str, line: int | None, choices: tuple[str, ...]) -> str:
+        if vocabulary == "regions":
+            return self._region(text, path, line)
+        if not choices and is_id(text):
+            return text  # an ID of one's own (a Structure, a Skill), as a Region key is
+        found = self._lookup(vocabulary, text)
+        if len(found) == 1:
+            return found[0]
+        if not found and is_id(text):
+            return text  # an unknown ID ("pilgrms"): the Reader's message, as for any table
+        self._unread(vocabulary, text, path, line, found)
+        return text
+
+    def _region_key(self, text: str) -> str | None:
+        """A Region key written as a name: the known Region it names, else a Region of the
+        player's own by the name folded, as the Ask page's form reads a name ("Północ": polnoc);
+        a name that is also another key's ID may be either."""
+        folded = _fold(text)
+        found = list(self._lookup("regions", text))
+        if folded in self.id_keys and folded not in found:  # "Mgielnia" beside a key mgielnia
+            found.append(folded)
+        if len(found) == 1:
+            return found[0]
+        if not found and folded:
+            return folded
+        self._unread("regions", text, f"regions.{text}", self.region_lines.get(text), tuple(found))
+        return None
+
+    def _region(self, text: str, path: str, line: int | None) -> str:
+        """A Region key, or a Region named in a Region's neighbours or a faction's Regions: a key
+        of the table (as typed, or folded: "pogorzelisko" for a key "Pogorzelisko"), else a
+        Region known by that name."""
+        if text in self.keys:
+            found = self.keys[text]
+            if found is None:
+                self.said.add(path)  # the key itself is said to be unknown
+                return text
+            return found
+        ids = list(self.folded.get(_fold(text), ()))
+        ids += [i for i in self._lookup("regions", text) if i not in ids]
+        if len(ids) == 1 and (ids[0] in self.listed or is_id(text)):
+            return ids[0]  # (an ID not listed is said to be unknown by the table's checks)
+        if len(ids) == 1:  # a Region known by this name, not on this table: said as it was typed
+            _, names = self._listing("regions", "table", _ml())
+            near = suggest(text, names) if len(self.mine) < _NEAR_MOST else ""
+            self._say(
+                line, path, ui("unknown Region {name}; list it under regions", _ml()).format(name=repr(text)) + near
+            )
+            return text
+        if not ids and is_id(text):
+            return text  # a Region not listed: the table's checks say so
+        self._unread("regions", text, path, line, tuple(ids), "table")
+        return text
+
+    def _lookup(self, vocabulary: str, text: str) -> tuple[str, ...]:
+        from havoc.games.cry_havoc.ui import vocabulary as names
+
+        return names(vocabulary).get(_fold(text), ())
+
+    def _unread(
+        self, vocabulary: str, text: str, path: str, line: int | None, found: tuple[str, ...], among: str = ""
+    ) -> None:
+        """Say that ``text`` names nothing (with what it may name: the known things, or
+        ``among="table"``, the table's Regions) or more than one thing."""
+        from havoc.games.cry_havoc.ui import known_names, names_text
+
+        lang = _ml()
+        if found:
+            message = ui("{name} may name {choices}; write the ID of the one you mean", lang).format(
+                name=repr(text), choices=names_text(known_names(vocabulary, lang, found))
+            )
+        else:
+            listed, names = self._listing(vocabulary, among, lang)
+            message = ui("unknown name {name}; expected an ID or one of the names {choices}", lang).format(
+                name=repr(text), choices=listed
+            )
+            if len(self.mine) < _NEAR_MOST:  # (a near name is looked for in a few problems, not in thousands)
+                message += suggest(text, names)
+        self._say(line, path, message)
+
+    def _say(self, line: int | None, path: str, message: str) -> None:
+        """A problem said here, at its place as typed (the Reader's word on it is left out)."""
+        self.said.add(path)
+        self.r.problem(line, path, message)
+        self.mine.add(id(self.r.problems[-1]))
+
+    def _listing(self, vocabulary: str, among: str, lang: str) -> tuple[str, list[str]]:
+        """The names an error lists (at most :data:`_LISTED_MOST`), and the names a near
+        miss is looked for among; made once per table."""
+        from havoc.games.cry_havoc.ui import known_names, names_text
+
+        found = self._listed.get((vocabulary, among))
+        if found is None:
+            keys = [i for i in dict.fromkeys(self.keys.values()) if i is not None] if among else None
+            names = known_names(vocabulary, lang, keys[:_LISTED_MOST] if keys is not None else None)
+            listed = names_text(names) + (", …" if keys is not None and len(keys) > _LISTED_MOST else "")
+            near = [n for n, _ in names] + ([k for k in self.keys if not is_id(k)][:_LISTED_MOST] if among else [])
+            found = self._listed[(vocabulary, among)] = (listed or "—", near)  # (a key near as typed too)
+        return found
+
+    def renamed(self, path: str, typed: str) -> None:
+        self.typed[path] = typed
+
+    def twice(self, path: str, first: str, second: str, line: int | None) -> None:
+        self.r.problem(
+            line,
+            path,
+            ui("{first} and {second} name the same; list it once", _ml()).format(
+                first=repr(first), second=repr(second)
+            ),
+        )
+        self.mine.add(id(self.r.problems[-1]))
+
+    def located(self, problems: list[Problem]) -> list[Problem]:
+        """The problems with each place as the table names it ("regions.Mgielnia.units"),
+        less the Reader's word on a name said here to be unknown."""
+        out = []
+        for p in problems:
+            place, sep, rest = p.message.partition(": ")
+            if not sep:
+                out.append(p)
+                continue
+            if id(p) not in self.mine:
+                parts, acc = [], ""
+                for seg in place.split("."):
+                    acc = f"{acc}.{seg}" if acc else seg
+                    parts.append(self.typed.get(acc, seg))
+                place = ".".join(parts)
+                if place in self.said:
+                    continue
+            out.append(Problem(p.file, p.line, f"{place}: {rest}"))
+        return out
 
 
 def _build(d: dict[str, Any], name: str) -> Position:
@@ -406,6 +603,22 @@ def _build(d: dict[str, Any], name: str) -> Position:
         regions=regions,
         name=name,
     )
+
+
+def _fold(text: str) -> str:
+    """``ui.fold``, remembered: a table's names recur in its lists and in the next table."""
+    found = _FOLDS.get(text)
+    if found is None:
+        from havoc.games.cry_havoc.ui import fold
+
+        if len(_FOLDS) >= _FOLDS_MOST:
+            _FOLDS.clear()
+        found = _FOLDS[text] = fold(text)
+    return found
+
+
+_FOLDS: dict[str, str] = {}
+_FOLDS_MOST: Final = 4096
 
 
 def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line_of: Any) -> None:
@@ -809,12 +1022,10 @@ def _busiest(pos: Position, faction: str) -> str:
 
 def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None) -> None:
     if rid not in pos.regions:
-        known = list(pos.regions)
-        r.problem(
-            line,
-            path,
-            ui("unknown Region {name}; list it under regions", _ml()).format(name=repr(rid)) + suggest(rid, known),
-        )
+        # a near Region is looked for in the first problems only: in each of thousands, among
+        # thousands of Regions, it cost a hostile 256 KiB table a minute of CPU
+        near = suggest(rid, list(pos.regions)) if len(r.problems) < _NEAR_MOST else ""
+        r.problem(line, path, ui("unknown Region {name}; list it under regions", _ml()).format(name=repr(rid)) + near)
 
 
 def load(path: str | Path, rs: Ruleset | None = None) -> Position:

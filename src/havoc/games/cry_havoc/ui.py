@@ -24,6 +24,7 @@ __all__ = [
     "CONTEXT",
     "faction_name",
     "faction_owner",
+    "fold",
     "kind_label",
     "message_language",
     "nui",
@@ -32,6 +33,7 @@ __all__ = [
     "translator",
     "ui",
     "value_text",
+    "vocabulary",
     "yes_no",
 ]
 
@@ -44,6 +46,7 @@ def reset() -> None:
     _kinds.clear()
     _factions.clear()
     _region_names.cache_clear()
+    _vocabularies.clear()
     from havoc.interpreter import answer
 
     answer._texts.clear()
@@ -425,3 +428,93 @@ def figure_label(name: str, lang: str = "en") -> str:
     if found is None:
         found = _kind_figure_labels(lang).get(name, name)
     return found
+
+
+# --- names a table may give instead of IDs ----------------------------------------------
+
+
+def fold(text: str) -> str:
+    """A name as typed, folded exactly as the Ask page folds it (``fold`` in havoc-ask.js): no
+    case, no diacritics (ł as l: a phone's keyboard may lack them), words joined by "-". An ID
+    folds to itself; "Głębia Sapos" to "glebia-sapos"."""
+    if _plain_id(text) and "_" not in text:
+        return text
+    import unicodedata
+
+    # the page's steps, in its order: NFD, accents off, ł as l, lower case, other runs as "-"
+    text = "".join(c for c in unicodedata.normalize("NFD", text.strip()) if not "\u0300" <= c <= "\u036f")
+    out: list[str] = []
+    dash = False
+    for c in text.replace("ł", "l").replace("Ł", "L").lower():
+        if "a" <= c <= "z" or "0" <= c <= "9":
+            if dash and out:
+                out.append("-")
+            out.append(c)
+            dash = False
+        else:
+            dash = True
+    return "".join(out)
+
+
+def vocabulary(what: str) -> dict[str, tuple[str, ...]]:
+    """Every name a table may give one kind of thing (``words.NAMED``: "regions", "factions",
+    "phases" …) instead of its ID, folded (:func:`fold`), with the IDs it names (more than one:
+    the name is ambiguous). The names are those the answers use in every language ("Mgielnia",
+    "faza Akcji") and the Ask page's words for the same things ("Akcje"), from the catalogs;
+    an invented thing's lettered name ("Region A", "Budowla B") names ``example-a``,
+    ``example-b``; and each ID names itself."""
+    found = _vocabularies.get(what)
+    if found is None:
+        found = _vocabularies[what] = _vocabulary(what)
+    return found
+
+
+_vocabularies: dict[str, dict[str, tuple[str, ...]]] = {}
+
+
+def _vocabulary(what: str) -> dict[str, tuple[str, ...]]:
+    from havoc.i18n import LANGUAGES
+
+    known, lettered_name = words.NAMED[what]
+    names: dict[str, dict[str, None]] = {}
+
+    def add(name: str, key: str) -> None:
+        folded = fold(name)
+        if folded:
+            names.setdefault(folded, {})[key] = None
+
+    for key in known:
+        add(key, key)
+    for lang in LANGUAGES:
+        page = translator(lang) if lang != "en" else None  # the Ask page's words (site catalog, no context)
+        for key, msgid in known.items():
+            add(str(noun(msgid, lang)), key)
+            label = words.VALUES.get(key) if what != "regions" else msgid
+            if label is not None:
+                add(page.text("", label) if page is not None else label, key)
+        if lettered_name is not None:
+            for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+                add(str(noun(lettered_name, lang, letter=letter)), EXAMPLE_PREFIX + letter.lower())
+    return {name: tuple(keys) for name, keys in names.items()}
+
+
+def known_names(what: str, lang: str, keys: Iterable[str] | None = None) -> list[tuple[str, str]]:
+    """The things of one kind a table may name, as the reader knows them, with their IDs:
+    ("Mgielnia", "foglands"), ("north", "north") (``keys``: only these, e.g. a table's Regions)."""
+    known, _ = words.NAMED[what]
+    out = []
+    for key in known if keys is None else keys:
+        if what == "regions":  # a player's own ID ("north") is shown as it is
+            own = key not in known and not key.startswith(EXAMPLE_PREFIX)
+            name = key if own else str(region_names([key], lang)[key])
+        elif key in known:
+            name = str(noun(known[key], lang))
+        else:
+            name = key
+        out.append((name, key))
+    return out
+
+
+def names_text(names: list[tuple[str, str]]) -> str:
+    """Things by name, each with its ID where that differs: "Mgielnia (foglands), north"."""
+    return ", ".join(key if fold(name) == key else f"{name} ({key})" for name, key in names)

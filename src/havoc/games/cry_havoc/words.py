@@ -76,6 +76,29 @@ EXPERIENCE = {"beginner": "beginners", "experienced": "experienced players", "ve
 ITEMS = {"crystal": "Crystal", "structure": "Structure"}
 TROG_TOKENS = {"war-party": "Trog War Party", "nest": "Trog Nest"}
 
+# What a table may call by a name instead of its ID ("Mgielnia:" for foglands, "Ludzie" for
+# humans): each kind of thing by the names the answers give it (in every language) and, for
+# invented ones, the lettered name ("Region A" is example-a). See ui.vocabulary.
+NAMED = {
+    "regions": (KNOWN_REGIONS, EXAMPLE_REGION),
+    "factions": (FACTIONS, None),
+    "structures": (STRUCTURES, EXAMPLE_STRUCTURE),
+    "skills": (SKILLS, EXAMPLE_SKILL),
+    "phases": (PHASES, None),
+    "steps": (
+        {
+            **STEPS,
+            "before-action": "before an action",
+            "during-action": "during an action",
+            "after-action": "after an action",
+        },
+        None,
+    ),
+    "terrains": (TERRAINS, None),
+    "trog-tokens": (TROG_TOKENS, None),
+    "skill-states": ({"ready": "ready", "exhausted": "exhausted"}, None),
+}
+
 # --- position and question keys -------------------------------------------------
 KEYS = {
     key: text

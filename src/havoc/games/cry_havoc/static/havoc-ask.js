@@ -107,19 +107,40 @@
     var m = /^example-([a-z])$/.exec(id);
     return m ? W["region-letter"].replace("{letter}", m[1].toUpperCase()) : "";
   }
-  function pastedIds() {
-    var text = state.paste || "", ids = [];
+  // A pasted table's Region keys as the engine reads them (position.py): an ID as it is, a
+  // Region's name in any language by the page data's "region-names" (one name, one Region),
+  // any other name folded. The keys as pasted name them in the answer's sentences.
+  var pastedNames = {};
+  function pastedId(key) {
+    key = String(key).trim();
+    if (/^[a-z0-9][a-z0-9-]*$/.test(key)) return key;
+    var ids = (D["region-names"] || {})[fold(key)];
+    return ids && ids.length === 1 ? ids[0] : fold(key);
+  }
+  function pastedKeys(text) {
     try {
       var data = JSON.parse(text);
       return data && data.regions && typeof data.regions === "object" ? Object.keys(data.regions) : [];
     } catch (e) { /* YAML: the keys one level under `regions:` */ }
-    var inside = false, indent = -1;
+    var inside = false, indent = -1, keys = [];
     text.split(/\r?\n/).forEach(function (line) {
       if (/^regions\s*:/.test(line)) { inside = true; indent = -1; return; }
       if (!inside || !line.trim() || /^\s*#/.test(line)) return;
-      var m = /^(\s*)([A-Za-z0-9_-]+)\s*:/.exec(line);
+      var m = /^(\s*)(?:"([^"]*)"|'([^']*)'|([^\s#:"'{\[,][^#:]*?))\s*:(?:\s|$)/.exec(line);
       if (!/^\s/.test(line)) { inside = false; return; }
-      if (m && (indent < 0 || m[1].length === indent)) { indent = m[1].length; ids.push(m[2]); }
+      if (m && (indent < 0 || m[1].length === indent)) { indent = m[1].length; keys.push(m[2] || m[3] || m[4]); }
+    });
+    return keys;
+  }
+  function pastedIds() {
+    var ids = [];
+    pastedNames = {};
+    pastedKeys(state.paste || "").forEach(function (key) {
+      if (typeof key !== "string" || !key.trim()) return;
+      var id = pastedId(key);
+      if (!id || ids.indexOf(id) >= 0) return;
+      ids.push(id);
+      if (id !== key) pastedNames[id] = String(key).trim();
     });
     return ids;
   }
@@ -130,6 +151,7 @@
     return ids;
   }
   function shownName(id) {
+    if (state.usePaste && state.paste.trim() && pastedNames[id]) return pastedNames[id];
     var r = state.regions.filter(function (x, i) { return rid(x, i) === id; })[0];
     if (r) return r.name.trim() || letterName(id);
     if (letterName(id)) return letterName(id);
