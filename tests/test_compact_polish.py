@@ -258,6 +258,32 @@ def test_a_name_for_two_regions_is_refused_naming_both(tmp_path: object) -> None
     assert parse_compact(["move", "machines", "from=example-a", "to=a"], two).frm == "example-a"
 
 
+def test_a_tables_own_region_named_in_polish_is_asked_by_that_name(tmp_path: object) -> None:
+    """A table's Region key ``Północ`` is read as its own ``polnoc`` (as the Ask page's form folds
+    it); the question names it as the table did: ``z=Północ``, ``z=polnoc``, ``z=PÓŁNOC``."""
+    table = TABLE.replace(
+        "camerons-sea: {units: {}, adjacent: [example-a]}", "Północ: {units: {}, adjacent: [example-a]}"
+    )
+    table = table.replace("adjacent: [camerons-sea]", "adjacent: [Północ]")
+    path = tmp_path / "t.yaml"  # type: ignore[operator]
+    path.write_text(table, encoding="utf-8")
+    own = api.load_position(path)
+    assert "polnoc" in own.regions  # type: ignore[attr-defined]
+    for lang in ("pl", "en"):
+        i18n.set_message_language(lang)
+        try:
+            for words, frm, to in (
+                ("ruch maszyny 'z=Region A' do=Północ", "example-a", "polnoc"),
+                ("move machines from=example-a to=PÓŁNOC", "example-a", "polnoc"),
+                ("ruch maszyny z=Północ do='Region A'", "polnoc", "example-a"),
+                ("ruch maszyny z=polnoc do=example-a", "polnoc", "example-a"),
+            ):
+                q = parse_compact(shlex.split(words), own)  # type: ignore[arg-type]
+                assert (q.kind, q.faction, q.frm, q.to) == ("move", "machines", frm, to), words
+        finally:
+            i18n.set_message_language("en")
+
+
 def test_diacritics_may_be_left_out_only_where_one_thing_is_meant() -> None:
     words = Words([("łąka", "meadow"), ("laka", "other"), ("Żniwiarka", "harvester")])
     assert words.find("ŁĄKA") == "meadow"  # typed in full: exactly that
@@ -278,7 +304,7 @@ def test_every_typed_word_names_one_thing_in_its_kind() -> None:
 
     lex = lexicon("pl")
     for words in (lex.kinds, lex.fields, lex.factions, *lex.values.values()):
-        assert all(len(tokens) == 1 for tokens in words.loose.values()), words.loose
+        assert all(len(tokens) == 1 for tokens in words.folded.values()), words.folded
     assert typed_word("move", "pl") == "ruch" and typed_word("move", "en") == "move"
 
 

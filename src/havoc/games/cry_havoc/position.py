@@ -606,19 +606,10 @@ def _build(d: dict[str, Any], name: str) -> Position:
 
 
 def _fold(text: str) -> str:
-    """``ui.fold``, remembered: a table's names recur in its lists and in the next table."""
-    found = _FOLDS.get(text)
-    if found is None:
-        from havoc.games.cry_havoc.ui import fold
+    """``ui.fold`` (the one folding of names), imported only when a table has names."""
+    from havoc.games.cry_havoc.ui import fold
 
-        if len(_FOLDS) >= _FOLDS_MOST:
-            _FOLDS.clear()
-        found = _FOLDS[text] = fold(text)
-    return found
-
-
-_FOLDS: dict[str, str] = {}
-_FOLDS_MOST: Final = 4096
+    return fold(text)
 
 
 def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line_of: Any) -> None:

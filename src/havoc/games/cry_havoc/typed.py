@@ -7,15 +7,18 @@ module reads such words back to the machine words the question reader knows:
 - question kinds, field names and the values of the fields with a few named values (``deck``,
   ``of``, ``experience`` …) by their typed words: catalog context ``ui:word``, one entry per
   machine word (English keeps the machine word);
-- factions, Regions, Structures and Skills by their names (the nominative the answers use:
-  "Ludzie", "Mgielnia", "Region A", "Żniwiarka", "Zwiad"), in every catalog language.
+- factions, Regions, Structures and Skills by every name a table may give them (``ui.vocabulary``,
+  the one list of which names stand for which ID: "Ludzie", "Mgielnia", "Region A", "Żniwiarka",
+  "Zwiad", in every catalog language), by the names the answers give the table's own things, and
+  by their IDs: a table's own Region key ``Północ``, read as ``polnoc``, is ``z=Północ`` too.
 
-A typed word is read case-insensitively; a space, ``_`` and ``-`` are one separator, so a
-multi-word name is quoted in a shell (``z="Wybrzeże Feralas"``) or joined by hyphens
-(``z=wybrzeże-feralas``, the only way in the API's one-string form, which splits on spaces).
-Diacritics may be left out (``mgielnia``, ``zniwiarka``) where that still names one thing;
-where it names several, the question is refused naming them. Only the full reader comes here
-(the quick reader takes plain machine words); a machine word is never read as a typed one.
+A typed word is folded as every name is (``ui.fold``, as a table's names and the Ask page's form
+fold them): no case, no diacritics, any run of spaces, ``_``, ``-`` or other signs one separator,
+so a multi-word name is quoted in a shell (``z="Wybrzeże Feralas"``) or joined by hyphens
+(``z=wybrzeze-feralas``, the only way in the API's one-string form, which splits on spaces).
+Where a folded word names several things, the one written exactly so (diacritics included) is
+meant, else the question is refused naming them. Only the full reader comes here (the quick
+reader takes plain machine words); a machine word is never read as a typed one.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from havoc.errors import Problem
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
 from havoc.games.cry_havoc.fields import QFIELDS
-from havoc.games.cry_havoc.ui import faction_name, region_names, skill_name, structure_name
+from havoc.games.cry_havoc.ui import faction_name, fold, region_names, skill_name, structure_name, vocabulary
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, translator, ui
 from havoc.memo import memo
 
@@ -37,21 +40,12 @@ if TYPE_CHECKING:
 # Fields the compact form never names with key=value: the kind is the first word, and Units on
 # the Battle objectives are given as FACTION=CONTROL/PRISONERS/ATTRITION.
 NOT_TYPED = frozenset({"ask", "objectives"})
-_SEPARATORS = str.maketrans({" ": "-", "_": "-", "\u00a0": "-"})
-_PLAIN = str.maketrans({"ł": "l", "Ł": "l", "ø": "o", "đ": "d", "ß": "ss"})  # letters NFD keeps whole
 
 
-def fold(word: str) -> str:
-    """A typed word as it is compared: lower case, one kind of separator, trimmed."""
-    return "-".join(p for p in word.strip().lower().translate(_SEPARATORS).split("-") if p)
-
-
-def plain(word: str) -> str:
-    """:func:`fold` without diacritics ("Wybrzeże Feralas" → "wybrzeze-feralas")."""
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFD", fold(word).translate(_PLAIN))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+def _as_typed(word: str) -> str:
+    """A word with its diacritics, case and separators aside: only to tell apart names that
+    :func:`~havoc.games.cry_havoc.ui.fold` makes one ("łąka", "laka")."""
+    return " ".join(word.lower().replace("_", " ").replace("-", " ").split())
 
 
 class Ambiguous(Exception):
@@ -64,28 +58,45 @@ class Ambiguous(Exception):
 
 
 class Words:
-    """The typed words of one kind of thing: machine word by folded word, and without diacritics."""
+    """The typed words of one kind of thing: machine words by the word folded as every name is
+    (``ui.fold``, as a table's names and the Ask page's form are folded)."""
 
     def __init__(self, pairs: Iterable[tuple[str, str]] = ()) -> None:
-        self.exact: dict[str, set[str]] = {}
-        self.loose: dict[str, set[str]] = {}
+        self.folded: dict[str, dict[str, str]] = {}  # folded word -> {machine word: a word as written}
         self.shown: dict[str, str] = {}  # machine word → the typed word shown for it (first language)
         for word, token in pairs:
             self.add(word, token)
 
     def add(self, word: str, token: str) -> None:
-        if not word.strip():
+        folded = fold(word)
+        if not folded:
             return
-        self.exact.setdefault(fold(word), set()).add(token)
-        self.loose.setdefault(plain(word), set()).add(token)
+        self.folded.setdefault(folded, {}).setdefault(token, word)
         self.shown.setdefault(token, word)
 
+    def named(self, what: str, tokens: Iterable[str]) -> Words:
+        """These words with every name a table may give one of ``tokens`` (``ui.vocabulary``:
+        the one list of which names stand for which ID) and each token itself."""
+        keep = dict.fromkeys(tokens)
+        for folded, ids in vocabulary(what).items():
+            for token in ids:
+                if token in keep:
+                    self.folded.setdefault(folded, {}).setdefault(token, "")
+        for token in keep:
+            self.folded.setdefault(fold(token), {}).setdefault(token, token)
+        return self
+
     def find(self, word: str) -> str | None:
-        """The machine word ``word`` names; None for none; :class:`Ambiguous` for several."""
-        found = self.exact.get(fold(word)) or self.loose.get(plain(word))
+        """The machine word ``word`` names; None for none; :class:`Ambiguous` for several (unless
+        one of them is written exactly as typed, diacritics included)."""
+        found = self.folded.get(fold(word))
         if not found:
             return None
         if len(found) > 1:
+            typed = _as_typed(word)
+            exact = [t for t, w in found.items() if _as_typed(w) == typed]
+            if len(exact) == 1:
+                return exact[0]
             raise Ambiguous(word, sorted(self.say(t) for t in found))
         return next(iter(found))
 
@@ -99,8 +110,8 @@ class Words:
         import difflib
 
         # a misspelt machine word ("mvoe") is shown its machine word, a typed one its typed word
-        typed = {**{t: t for t in self.shown if t.isascii()}, **{plain(w): w for w in self.shown.values()}}
-        hint = difflib.get_close_matches(plain(word), list(typed), n=1, cutoff=0.6)
+        typed = {**{t: t for t in self.shown if t.isascii()}, **{fold(w): w for w in self.shown.values()}}
+        hint = difflib.get_close_matches(fold(word), list(typed), n=1, cutoff=0.6)
         return typed[hint[0]] if hint else None
 
     def listing(self) -> str:
@@ -143,7 +154,9 @@ class Lexicon:
             for name, spec in QFIELDS.items()
             if spec.kind == "enum" and name not in ("ask", "faction")
         }
-        self.factions = Words((str(faction_name(f, lang)), f) for lang in order for f in FACTIONS)
+        self.factions = Words((str(faction_name(f, lang)), f) for lang in order for f in FACTIONS).named(
+            "factions", FACTIONS
+        )
 
 
 def lexicon(lang: str) -> Lexicon:
@@ -173,7 +186,8 @@ def regions(pos: Position, lang: str) -> Words:
 
 @memo(64)
 def _region_words(keys: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
-    return Words((str(n), rid) for x in _order(lang) for rid, n in region_names(keys, x).items())
+    named = Words((str(n), rid) for x in _order(lang) for rid, n in region_names(keys, x).items())
+    return named.named("regions", keys)  # a key folded names it too: "Północ" the table's polnoc
 
 
 def _structure_ids(pos: Position) -> dict[str, None]:
@@ -204,7 +218,7 @@ def structures(pos: Position, lang: str) -> Words:
 
 @memo(64)
 def _structure_words(types: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
-    return Words((str(structure_name(t, x)), t) for x in _order(lang) for t in types)
+    return Words((str(structure_name(t, x)), t) for x in _order(lang) for t in types).named("structures", types)
 
 
 def skills(pos: Position, lang: str) -> Words:
@@ -214,7 +228,7 @@ def skills(pos: Position, lang: str) -> Words:
 
 @memo(64)
 def _skill_words(ids: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
-    return Words((str(skill_name(s, x)), s) for x in _order(lang) for s in ids)
+    return Words((str(skill_name(s, x)), s) for x in _order(lang) for s in ids).named("skills", ids)
 
 
 _SHOWN_MAX = 12  # names an error lists at most (a table may hold many Regions: errors stay short)

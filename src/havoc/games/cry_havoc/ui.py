@@ -436,9 +436,21 @@ def figure_label(name: str, lang: str = "en") -> str:
 def fold(text: str) -> str:
     """A name as typed, folded exactly as the Ask page folds it (``fold`` in havoc-ask.js): no
     case, no diacritics (ł as l: a phone's keyboard may lack them), words joined by "-". An ID
-    folds to itself; "Głębia Sapos" to "glebia-sapos"."""
-    if _plain_id(text) and "_" not in text:
-        return text
+    folds to itself; "Głębia Sapos" to "glebia-sapos". The one folding of names: a table's
+    (position.py) and a typed question's (typed.py) alike; remembered, as names recur."""
+    found = _folds.get(text)
+    if found is None:
+        if len(_folds) >= _FOLDS_MOST:
+            _folds.clear()
+        found = _folds[text] = text if _plain_id(text) and "_" not in text else _folded(text)
+    return found
+
+
+_folds: dict[str, str] = {}
+_FOLDS_MOST = 4096
+
+
+def _folded(text: str) -> str:
     import unicodedata
 
     # the page's steps, in its order: NFD, accents off, ł as l, lower case, other runs as "-"
