@@ -826,3 +826,30 @@ def test_chart_errors_read_as_polish(capsys: pytest.CaptureFixture[str], words_:
 def test_ten_malformed_inputs_each_way() -> None:
     """The "Done when" asks for ten malformed inputs: the CLI and the API each meet more."""
     assert len(CLI_ERRORS) + len(CHART_ERRORS) >= 10 and len(API_ERRORS) >= 10
+
+
+def test_a_faction_that_does_not_play_is_named_not_typed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A faction named in a table or a question but not among the players is said by its name,
+    declined, with the players by name ("Maszyn nie ma wśród graczy (Ludzie, Pielgrzymi)"): not
+    "'machines' nie ma w players (humans, pilgrims)", machine names a quote would hide."""
+    table = (
+        "players: [humans, pilgrims]\nturn: humans\nregions:\n  foglands: {units: {humans: 3}, adjacent: [scorch]}\n"
+    )
+    table += "  scorch: {units: {}, adjacent: [foglands]}\n"
+    good = tmp_path / "good.yaml"
+    good.write_text(table, encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(table.replace("{humans: 3}", "{humans: 3, machines: 2}"), encoding="utf-8")
+    said = "Maszyn nie ma wśród graczy (Ludzie, Pielgrzymi)"
+    for args, where in (
+        (["ask", str(bad), "move", "humans", "from=foglands", "to=scorch"], "regions.foglands.units.machines: "),
+        (["ask", str(good), "move", "machines", "from=foglands", "to=scorch"], "frakcja: "),
+        (["ask", str(good), "ruch", "maszyny", "z=Mgielnia", "do=Pogorzelisko"], "frakcja: "),
+    ):
+        code, out = run_cli(capsys, *args, "--lang", "pl")
+        assert code != 0 and where + said in out, out
+        message = out.split(where, 1)[1]
+        assert not any(re.search(rf"\b{f}\b", message) for f in FACTIONS), message
+        assert not problems(out), problems(out)
+    code, out = run_cli(capsys, "ask", str(good), "move", "machines", "from=foglands", "to=scorch")
+    assert code != 0 and "faction: no Machines among the players (Humans, Pilgrims)" in out, out

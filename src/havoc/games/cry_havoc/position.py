@@ -675,10 +675,12 @@ class _Checks:
         players = self.pos.players
         if faction is None or faction in players or (neutral_ok and faction == TROGS):
             return
+        from havoc.games.cry_havoc.ui import not_a_player
+
         self.r.problem(
             self.line_of(*keys),
             path,
-            ui("{name} is not in players ({players})", _ml()).format(name=repr(faction), players=", ".join(players)),
+            not_a_player(faction, players, _ml()),
         )
 
     def players(self) -> None:

@@ -14,7 +14,7 @@ from havoc.games.cry_havoc.fields import KINDS as KINDS  # (the question fields 
 from havoc.games.cry_havoc.fields import PLACEMENT as PLACEMENT
 from havoc.games.cry_havoc.fields import QFIELDS as QFIELDS
 from havoc.games.cry_havoc.position import Position
-from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
+from havoc.games.cry_havoc.ui import faction_name, not_a_player, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.record import field, record
 from havoc.spec import MAX_INT, Invalid, Reader, Spec, _is_id_quick, _is_ldict, suggest
@@ -134,9 +134,7 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
         r.problem(
             line("faction"),
             say("faction"),
-            ui("{name} is not in players ({players})", _ml()).format(
-                name=repr(faction), players=", ".join(pos.players)
-            ),
+            not_a_player(faction, pos.players, _ml()),
         )
     for key in ("from", "to", "region"):
         if key in d and d[key] not in pos.regions:

@@ -190,6 +190,14 @@ def skill_name(key: str | None, lang: str = "en") -> Noun:
     return _named(key, words.SKILLS, words.EXAMPLE_SKILL, lang)
 
 
+def not_a_player(faction: str, players: Iterable[str], lang: str = "en") -> str:
+    """A faction named in a table or a question that does not play, said by names ("Maszyn nie
+    ma wśród graczy (Ludzie, Pielgrzymi)"): one message for the table's checks and the question's."""
+    return ui("no {faction} among the players ({players})", lang).format(
+        faction=faction_name(faction, lang), players=", ".join(str(faction_name(p, lang)) for p in players)
+    )
+
+
 def faction_owner(faction: str, lang: str = "en") -> str:
     """A faction's name as the owner of something ("the Humans' Move"), for ``{owner}`` slots.
 
