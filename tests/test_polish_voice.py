@@ -853,3 +853,54 @@ def test_a_faction_that_does_not_play_is_named_not_typed(capsys: pytest.CaptureF
         assert not problems(out), problems(out)
     code, out = run_cli(capsys, "ask", str(good), "move", "machines", "from=foglands", "to=scorch")
     assert code != 0 and "faction: no Machines among the players (Humans, Pilgrims)" in out, out
+
+
+@pytest.mark.parametrize(
+    ("words_", "place", "english"),
+    [
+        (
+            ["ask", LEAVE, "move", "humans", "from=example-a", "to=example-b", "units=9"],
+            "(regions.Region A.units.Ludzie)",
+            "(regions.example-a.units.humans)",
+        ),
+        (
+            ["ask", LEAVE, "battle", "example-a", "humans=1/1/1", "pilgrims=1/1/1"],
+            "(regions.Region A.units.Ludzie)",
+            "(regions.example-a.units.humans)",
+        ),
+        (
+            ["trogs", str(SOLO / "move.yaml"), "move", "--from", "example-a"],
+            "(regions.Region A.units.Trogi)",
+            "(regions.example-a.units.trogs)",
+        ),
+    ],
+)
+def test_where_the_units_stand_is_said_by_names(
+    capsys: pytest.CaptureFixture[str], words_: list[str], place: str, english: str
+) -> None:
+    """An error that shows where a table lists a faction's Units names the Region and the faction
+    in Polish, as a table may write them (``regions.Region A.units.Ludzie``), not by machine
+    names; the English message keeps the IDs."""
+    code, out = run_cli(capsys, *words_, "--lang", "pl")
+    assert code != 0 and place in out, out
+    assert not problems(out.split("; kartę")[0]), problems(out)  # (the battle's card hint ends "= (card-units)")
+    code, out = run_cli(capsys, *words_)
+    assert code != 0 and english in out, out
+
+
+def test_the_polish_place_of_units_is_where_a_table_reads_them(tmp_path: Path) -> None:
+    """``regions.Mgielnia.units.Ludzie``, as an error shows it, is a place a table may write."""
+    from havoc.games.cry_havoc.ui import units_path
+
+    place = units_path("foglands", "humans", "pl")
+    assert place == "regions.Mgielnia.units.Ludzie"
+    _, region, _, faction = place.split(".")
+    table = tmp_path / "t.yaml"
+    table.write_text(
+        f"players: [humans, pilgrims]\nregions:\n  {region}: {{units: {{{faction}: 3}}, adjacent: [scorch]}}\n"
+        "  scorch: {units: {pilgrims: 1}, adjacent: [foglands]}\n",
+        encoding="utf-8",
+    )
+    assert api.load_position(table).regions["foglands"].units == {"humans": 3}  # type: ignore[attr-defined]
+    assert units_path("example-b", "trogs", "pl") == "regions.Region B.units.Trogi"
+    assert units_path("north", "machines", "pl") == "regions.north.units.Maszyny"  # a player's own key

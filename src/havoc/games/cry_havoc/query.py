@@ -14,7 +14,7 @@ from havoc.games.cry_havoc.fields import KINDS as KINDS  # (the question fields 
 from havoc.games.cry_havoc.fields import PLACEMENT as PLACEMENT
 from havoc.games.cry_havoc.fields import QFIELDS as QFIELDS
 from havoc.games.cry_havoc.position import Position
-from havoc.games.cry_havoc.ui import faction_name, not_a_player, nui, region_names, ui
+from havoc.games.cry_havoc.ui import faction_name, not_a_player, nui, region_names, ui, units_path
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.record import field, record
 from havoc.spec import MAX_INT, Invalid, Reader, Spec, _is_id_quick, _is_ldict, suggest
@@ -292,7 +292,7 @@ def _check_counts(
                     faction=faction_name(faction, _ml()),
                     have=have,
                     region=region_names(pos.regions, _ml())[d["from"]],
-                    path=f"regions.{d['from']}.units.{faction}",
+                    path=units_path(d["from"], faction, _ml()),
                 ),
             )
     elif kind == "prisoners":

@@ -198,6 +198,19 @@ def not_a_player(faction: str, players: Iterable[str], lang: str = "en") -> str:
     )
 
 
+def units_path(region: str, faction: str, lang: str = "en") -> str:
+    """Where a table lists a faction's Units in a Region, to show an error's reader where to look:
+    ``regions.foglands.units.humans``; another language's reader gets the names a table may
+    write instead of the IDs (``regions.Mgielnia.units.Ludzie``), a player's own Region key as it
+    is (``regions.north``), and never a machine name."""
+    if lang == "en":
+        return f"regions.{region}.units.{faction}"
+    n = len(EXAMPLE_PREFIX)
+    if region in words.KNOWN_REGIONS or (region.startswith(EXAMPLE_PREFIX) and len(region) == n + 1):
+        region = str(region_names([region], lang)[region])  # (an example's letter is its own: example-b, B)
+    return f"regions.{region}.units.{faction_name(faction, lang)}"
+
+
 def faction_owner(faction: str, lang: str = "en") -> str:
     """A faction's name as the owner of something ("the Humans' Move"), for ``{owner}`` slots.
 

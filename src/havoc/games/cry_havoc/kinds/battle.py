@@ -25,7 +25,7 @@ from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.kinds.retreat import Retreat, _values, retreat_options
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.subsets import Subset, subset
-from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui
+from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui, units_path
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision
@@ -558,7 +558,7 @@ def _checked_placement(job: Job, region: Region, sides: tuple[str, str]) -> dict
                     + ui(
                         "place exactly {want} ({path}); a card that adds or removes Units is named with card= and card-units=",
                         _ml(),
-                    ).format(want=want, path=f"regions.{region.id}.units.{side}"),
+                    ).format(want=want, path=units_path(region.id, side, _ml())),
                 )
             )
         placed[side] = counts

@@ -24,6 +24,7 @@ from havoc.games.cry_havoc.solo.engine import (
     read_field,
     start_decision,
 )
+from havoc.games.cry_havoc.ui import units_path
 from havoc.i18n import nui, ui
 
 
@@ -38,8 +39,8 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
                     question_where(),
                     None,
                     "from: "
-                    + ui("{region} holds no Trog Units (regions.{region_id}.units.trogs)", lang).format(
-                        region=table.rname(src.id), region_id=src.id
+                    + ui("{region} holds no Trog Units ({path})", lang).format(
+                        region=table.rname(src.id), path=units_path(src.id, "trogs", lang)
                     ),
                 )
             ]
