@@ -843,8 +843,8 @@ def test_a_faction_that_does_not_play_is_named_not_typed(capsys: pytest.CaptureF
     said = "Maszyn nie ma wśród graczy (Ludzie, Pielgrzymi)"
     for args, where in (
         (["ask", str(bad), "move", "humans", "from=foglands", "to=scorch"], "regions.foglands.units.machines: "),
-        (["ask", str(good), "move", "machines", "from=foglands", "to=scorch"], "frakcja: "),
-        (["ask", str(good), "ruch", "maszyny", "z=Mgielnia", "do=Pogorzelisko"], "frakcja: "),
+        (["ask", str(good), "move", "machines", "from=foglands", "to=scorch"], "Frakcja: "),
+        (["ask", str(good), "ruch", "maszyny", "z=Mgielnia", "do=Pogorzelisko"], "Frakcja: "),
     ):
         code, out = run_cli(capsys, *args, "--lang", "pl")
         assert code != 0 and where + said in out, out
