@@ -41,10 +41,13 @@ def _median_run(cmd: list[str], env: dict[str, str], repeat: int) -> float:
 
 
 def process_ratio(repeat: int = 15) -> tuple[float, float]:
-    """Median wall time of `python -m havoc ask …` and of `python -c pass`, warm caches."""
+    """Median wall time of a whole `havoc ask …` (the installed command, as bench_startup times
+    it, here on the 20-Region table) and of `python -c pass`, warm caches."""
+    from bench_startup import havoc_command
+
     with tempfile.TemporaryDirectory() as cache:
         env = _env(cache)
-        havoc = [sys.executable, "-m", "havoc", *ASK]
+        havoc = [*havoc_command(), *ASK]
         for _ in range(2):  # fill the rulebook cache and __pycache__ once
             subprocess.run(havoc, env=env, capture_output=True, check=True)
         bare = _median_run([sys.executable, "-c", "pass"], env, repeat)
