@@ -126,9 +126,10 @@ def _machine_words() -> set[str]:
     from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
     from havoc.games.cry_havoc.figures import FIGURES
     from havoc.games.cry_havoc.query import QFIELDS
+    from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS
     from havoc.games.cry_havoc.words import KNOWN_REGIONS
 
-    words = {*QUESTION_KINDS, *QFIELDS, *FACTIONS, *KNOWN_REGIONS}
+    words = {*QUESTION_KINDS, *QFIELDS, *FACTIONS, *KNOWN_REGIONS, *KINDS, *FIELDS}
     words |= {c for spec in QFIELDS.values() for c in (spec.choices or ())}
     words |= {n for names in FIGURES.values() for n in names}
     return words
@@ -162,6 +163,26 @@ def test_the_polish_ask_help_shows_machine_words_only_in_parentheses(capsys: pyt
     assert not _machine_left(out), _machine_left(out)
     assert "ruch ludzie z=Mgielnia do=Pogorzelisko oddziały=2" in out  # the examples are Polish
     assert "example-" not in out and "foglands" not in out.replace("from: foglands", "")
+
+
+def test_the_polish_trogs_help_shows_machine_words_only_in_parentheses(capsys: pytest.CaptureFixture[str]) -> None:
+    """The solo Trogs' decisions, fields, factions and Regions are named in Polish (the words
+    ``havoc trogs`` reads); the machine word follows in parentheses, options stay options."""
+    with pytest.raises(SystemExit):
+        main(["--lang", "pl", "trogs", "--help"])
+    out = capsys.readouterr().out
+    assert not _machine_left(out), _machine_left(out)
+    assert "example-" not in out and "pos.yaml" not in out, out
+    assert 'havoc trogs stół.yaml ruch z="Region A" oddziały=2 kroki=2' in out  # the examples are Polish
+    from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS
+    from havoc.games.cry_havoc.typed import solo_lexicon
+
+    pairs = re.findall(r"([\w-]+)\s+\(([a-z][a-z-]*)\)", out)  # a pair may wrap
+    assert {t for _, t in pairs} >= set(KINDS), pairs
+    lex = solo_lexicon("pl")
+    for word, token in pairs:  # each Polish word is the one the command reads
+        assert token in KINDS or token in FIELDS, (word, token)
+        assert (lex.decisions if token in KINDS else lex.fields).find(word) == token, (word, token)
 
 
 def test_each_polish_word_in_the_ask_help_is_the_one_a_player_types(capsys: pytest.CaptureFixture[str]) -> None:

@@ -590,3 +590,72 @@ def test_every_decision_declares_what_it_is_asked_with() -> None:
     for query in asked:
         declared = {f["name"] for f in forms[str(query["decide"])]}
         assert set(query) - {"ask", "decide"} <= declared, query
+
+
+# Each decision asked with the machine words, then with the Polish words a player types (the
+# catalog's ui:word entries, faction and Region names as a table writes them): one question.
+POLISH_WORDS = [
+    (["move", "--from", "example-a", "--units", "2", "--steps", "2"], ["ruch", "z=Region A", "oddziały=2", "kroki=2"]),
+    (["move", "--units", "2"], ["RUCH", "oddzialy=2"]),
+    (["place", "example-a", "humans=1/1/1"], ["umieszczenie", "Region A", "ludzie=1/1/1"]),
+    (
+        ["tactics", "example-a", "humans=2/0/1", "trogs=1/1/1", "--no-tactic-text"],
+        ["taktyki", "region-a", "Ludzie=2/0/1", "trogi=1/1/1", "tekst-taktyki=nie"],
+    ),
+    (
+        ["prisoner", "example-a", "humans=1/1/1", "trogs=1/2/0", "--shifted-priorities"],
+        ["jeniec", "zmiana-priorytetow=tak", "Region A", "ludzie=1/1/1", "Trogi=1/2/0"],
+    ),
+    (["build", "--both"], ["wzniesienie", "obie=tak"]),
+    (["recruit", "--units", "3"], ["rekrutacja", "oddziały=3"]),
+    (["initiative"], ["inicjatywa"]),
+]
+
+
+def _trogs_query(words: list[str], lang: str) -> dict[str, Any]:
+    import argparse
+
+    from havoc.games.cry_havoc.solo import cli
+
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    args = parser.parse_args(["pos.json", *words, "--lang", lang])
+    return cli.query_from(args, api.load_position(BATTLE))
+
+
+def test_every_decision_is_asked_alike_in_polish_words() -> None:
+    from havoc.games.cry_havoc.solo.engine import KINDS as DECISIONS
+
+    assert {m[0] for m, _ in POLISH_WORDS} == set(DECISIONS)
+    for machine, polish in POLISH_WORDS:
+        expected = _trogs_query(machine, "en")
+        assert expected["decide"] == machine[0]
+        for lang in ("pl", "en"):  # the words are read whatever the answer's language
+            assert _trogs_query(polish, lang) == expected, (polish, lang)
+        assert _trogs_query(machine, "pl") == expected  # the machine words in a Polish command
+
+
+def test_a_polish_trogs_command_gives_the_machine_forms_decision(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pos = write(tmp_path, BATTLE)
+    assert main(["trogs", pos, "place", "example-a", "humans=1/1/1", "--json"]) == 0
+    machine = capsys.readouterr().out
+    assert main(["trogs", pos, "umieszczenie", "Region A", "ludzie=1/1/1", "--json"]) == 0
+    assert capsys.readouterr().out == machine
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (["rucht"], "nieznana decyzja 'rucht' (czy chodziło o 'ruch'?); oczekiwano jednej z: ruch (move)"),
+        (["ruch", "z=Nigdzie"], "z: nieznany Region 'Nigdzie'"),
+        (["umieszczenie", "Nigdzie", "ludzie=1/1/1"], "region: nieznany Region 'Nigdzie'"),
+    ],
+)
+def test_a_polish_word_not_known_is_said_in_polish(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], words: list[str], message: str
+) -> None:
+    code = main(["trogs", write(tmp_path, BATTLE), *words, "--lang", "pl"])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err, err

@@ -125,6 +125,8 @@ def typed_word(token: str, lang: str) -> str:
 
 def typed_tokens() -> Iterator[str]:
     """Every machine word with a typed word of its own (the catalogs' ``ui:word`` entries)."""
+    from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS
+
     yield from QUESTION_KINDS
     seen = set(QUESTION_KINDS)
     for name, spec in QFIELDS.items():
@@ -134,6 +136,11 @@ def typed_tokens() -> Iterator[str]:
             if token not in seen:
                 seen.add(token)
                 yield token
+    # the solo Trogs' decisions and their fields (`havoc trogs`): the same words where shared
+    for token in (*KINDS, *FIELDS):
+        if token not in seen:
+            seen.add(token)
+            yield token
 
 
 def _others() -> list[str]:
@@ -168,6 +175,28 @@ def lexicon(lang: str) -> Lexicon:
 @memo(8)
 def _lexicon(lang: str, _catalogs: tuple[object, ...]) -> Lexicon:
     return Lexicon(_others(), lang)
+
+
+class SoloLexicon:
+    """The typed words of ``havoc trogs``: the solo Trogs' decisions and their fields, from the
+    same catalog entries (``ui:word``) as the question format's ("ruch" is move in both)."""
+
+    def __init__(self, langs: list[str], first: str) -> None:
+        from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS
+
+        order = list(dict.fromkeys([first, *langs, SOURCE_LANGUAGE]))
+        self.decisions = Words((typed_word(k, lang), k) for lang in order for k in KINDS)
+        self.fields = Words((typed_word(k, lang), k) for lang in order for k in FIELDS)
+
+
+def solo_lexicon(lang: str) -> SoloLexicon:
+    """The typed words of the solo Trogs' command line, shown first in ``lang``."""
+    return _solo_lexicon(lang, _catalogs())
+
+
+@memo(8)
+def _solo_lexicon(lang: str, _catalogs: tuple[object, ...]) -> SoloLexicon:
+    return SoloLexicon(_others(), lang)
 
 
 def _catalogs() -> tuple[object, ...]:

@@ -17,6 +17,11 @@ from havoc.errors import HavocError, InputError, Problem
 from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS, TrogDecision
 from havoc.i18n import ui
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from havoc.games.cry_havoc.position import Position
+    from havoc.games.cry_havoc.typed import Words
+
 EPILOG = """examples:
   havoc trogs pos.yaml move --units 4            # from the Trog HQ, 1 step
   havoc trogs pos.yaml move --from example-a --units 2 --steps 2
@@ -25,13 +30,21 @@ EPILOG = """examples:
   havoc trogs pos.yaml prisoner [--shifted-priorities] [example-a humans=1/1/1 trogs=1/2/0]
   havoc trogs pos.yaml build [--both]
   havoc trogs pos.yaml recruit --units 3
-placement: FACTION=CONTROL/PRISONERS/ATTRITION"""
+  havoc trogs pos.yaml move from=example-a units=2 steps=2   # the options as key=value words
+placement: FACTION=CONTROL/PRISONERS/ATTRITION
+fields as key=value: from=REGION units=N steps=N both=yes tactic-text=no shifted-priorities=yes"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("position", metavar="POSITION", help="the solo position file (YAML or JSON; - for stdin)")
-    p.add_argument("kind", metavar="DECISION", choices=KINDS, help="what the Trogs decide: " + ", ".join(KINDS))
-    p.add_argument("words", metavar="REGION|FACTION=C/P/A", nargs="*", help="the Battle Region and the placements")
+    # the decision and the words are read by query_from, in the reader's words too (typed.solo_lexicon)
+    p.add_argument("kind", metavar="DECISION", help="what the Trogs decide: " + ", ".join(KINDS))
+    p.add_argument(
+        "words",
+        metavar="REGION|FACTION=C/P/A",
+        nargs="*",
+        help="the Battle Region and the placements; a field as key=value (see below)",
+    )
     # the decisions' question fields, with the words they are declared with (engine.FIELDS)
     p.add_argument("--units", type=int, help=FIELDS["units"].doc)
     p.add_argument("--from", dest="source", metavar="REGION", help=FIELDS["from"].doc)
@@ -56,21 +69,68 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def query_from(args: argparse.Namespace) -> dict[str, Any]:
-    """The decision question as a mapping (the form stored examples and the API use)."""
+# the fields in the order the question mapping gives them (as the options always set them)
+_ORDER = ("units", "from", "steps", "both", "tactic-text", "shifted-priorities")
+
+
+def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[str, Any]:
+    """The decision question as a mapping (the form stored examples and the API use).
+
+    The decision, a field (``from=…``, the options' words), a faction and a Region may be typed
+    in the reader's words as the compact question's are (``ruch z=Mgielnia oddziały=2``; the
+    catalog's ``ui:word`` entries, names through ``ui.vocabulary``: :mod:`typed`); Region names
+    are read when the table ``pos`` is given."""
+    from havoc.games.cry_havoc.contract import FACTIONS
+    from havoc.games.cry_havoc.query import _word_value
+    from havoc.games.cry_havoc.typed import _Reading, solo_lexicon
+
     lang = args.lang
-    q: dict[str, Any] = {"ask": "trogs", "decide": args.kind}
+    solo = solo_lexicon(lang)
+    reading = _Reading(pos, "query", lang) if pos is not None else None
+
+    def look(words: Words, word: str) -> str | None:
+        return reading.look(words, word) if reading is not None else words.find(word)
+
+    kind = args.kind
+    if kind not in KINDS:
+        found = look(solo.decisions, kind)
+        if found is None:
+            hint = solo.decisions.near(kind)
+            raise InputError(
+                [
+                    Problem(
+                        "query",
+                        None,
+                        ui("unknown decision {name}{hint}; expected one of {choices}", lang).format(
+                            name=repr(kind),
+                            hint=" " + ui("(did you mean {name}?)", lang).format(name=repr(hint)) if hint else "",
+                            choices=solo.decisions.listing(),
+                        ),
+                    )
+                ]
+            )
+        kind = found
+    q: dict[str, Any] = {"ask": "trogs", "decide": kind}
     objectives: dict[str, dict[str, int]] = {}
+    given: dict[str, Any] = {}
+
+    def region(key: str, word: str) -> str:
+        return word if reading is None else reading.region(key, word)
+
     for word in args.words:
         if "=" not in word:
             if "region" in q:
                 raise InputError(
                     [Problem("query", None, ui("one Region only, found {found}", lang).format(found=repr(word)))]
                 )
-            q["region"] = word
+            q["region"] = region("region", word)
             continue
-        faction, _, counts = word.partition("=")
-        parts = counts.split("/")
+        key, _, raw = word.partition("=")
+        field = key if key in FIELDS else None if key in FACTIONS else look(solo.fields, key)
+        if field is not None and field in FIELDS:
+            given[field] = region("from", raw) if field == "from" else _word_value(raw, FIELDS[field])
+            continue
+        parts = raw.split("/")
         if len(parts) != 3 or not all(x.isdigit() and len(x) <= 6 for x in parts):
             raise InputError(
                 [
@@ -81,25 +141,30 @@ def query_from(args: argparse.Namespace) -> dict[str, Any]:
                     )
                 ]
             )
+        faction = key if key in FACTIONS or reading is None else reading.look(reading.lex.factions, key) or key
         objectives[faction] = dict(zip(("control", "prisoners", "attrition"), map(int, parts), strict=True))
+    if reading is not None and reading.problems:
+        raise InputError(reading.problems)
     if objectives:
         q["objectives"] = objectives
     for name, value in (("units", args.units), ("from", args.source), ("steps", args.steps)):
         if value is not None:
-            q[name] = value
+            given[name] = region(name, value) if name == "from" else value
     if args.both:
-        q["both"] = True
+        given["both"] = True
     if args.no_tactic_text:
-        q["tactic-text"] = False
+        given["tactic-text"] = False
     if args.shifted_priorities:
-        q["shifted-priorities"] = True
+        given["shifted-priorities"] = True
+    q.update((name, given[name]) for name in _ORDER if name in given)
     return q
 
 
 def run(args: argparse.Namespace) -> int:
     from havoc import api
 
-    decision = api.decide(args.position, "trogs", query_from(args), lang=args.lang, ruleset=args.ruleset)
+    _, pos = api.prepare(args.position, args.ruleset)  # the table first: its Regions' names are read
+    decision = api.decide(pos, "trogs", query_from(args, pos), lang=args.lang, ruleset=args.ruleset)
     if args.json:
         print(json.dumps(decision.to_json(), ensure_ascii=False, indent=2))
     else:
