@@ -904,3 +904,28 @@ def test_the_polish_place_of_units_is_where_a_table_reads_them(tmp_path: Path) -
     assert api.load_position(table).regions["foglands"].units == {"humans": 3}  # type: ignore[attr-defined]
     assert units_path("example-b", "trogs", "pl") == "regions.Region B.units.Trogi"
     assert units_path("north", "machines", "pl") == "regions.north.units.Maszyny"  # a player's own key
+
+
+@pytest.mark.parametrize("command", ["legal", "score"])
+def test_an_unknown_faction_of_legal_and_score_is_named_in_polish(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """``havoc --lang pl legal STÓŁ orki`` says the field and the factions by name, as ``havoc
+    ask`` does (``Frakcja: nieznana wartość …``), not the machine form ``query: faction: …``; a
+    faction named in Polish is the machine word's question; English keeps its message."""
+    pos = tmp_path / "pos.yaml"
+    pos.write_text("players: [humans, pilgrims]\nturn: humans\nregions:\n  foglands: {units: {humans: 2}}\n")
+    assert main(["--lang", "pl", command, str(pos), "orki"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("błąd: pytanie: Frakcja: nieznana wartość 'orki'; oczekiwano jednej z: Ludzie (humans)"), err
+    assert "query" not in err and "faction" not in err, err
+    assert (
+        main(["--lang", "pl", "ask", str(pos), "co-mogę" if command == "legal" else "punktowanie", "Frakcja=orki"]) == 2
+    )
+    assert capsys.readouterr().err == err  # the same words as ask's
+    assert main(["--lang", "pl", command, str(pos), "pilgrims", "--json"]) == 0
+    machine = capsys.readouterr().out
+    assert main(["--lang", "pl", command, str(pos), "Pielgrzymi", "--json"]) == 0
+    assert capsys.readouterr().out == machine
+    assert main([command, str(pos), "orcs"]) == 2
+    assert "error: query: faction: expected one of humans, pilgrims" in capsys.readouterr().err

@@ -10,6 +10,10 @@ import argparse
 
 from havoc.commands.ask import add_options, emit, speak
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from havoc.interpreter.answer import Answer
+
 # The examples of ``havoc ask --help``, in machine words; another language's help shows each in
 # its reader's words (typed.spoken), as that reader may type it.
 ASK_EXAMPLES = (
@@ -192,28 +196,28 @@ def kind_helps() -> list[str]:
     return [k.help for k in registry.all_kinds()]
 
 
-def _faction(word: str | None) -> str | None:
-    """A faction given by its name in a reader's words ("pielgrzymi") as its machine word; any
-    other word as it is (the question reader then says what is wrong with it)."""
+def _for_faction(args: argparse.Namespace, kind: str) -> Answer:
+    """``havoc legal``/``havoc score`` for ``FACTION``: a machine word (or none) as the shortcut
+    asks it; any other word read as the compact question ``KIND faction=WORD`` is, so a faction
+    named in a reader's words ("pielgrzymi") is found and an unknown one is said in the reader's
+    language, by name ("Frakcja: nieznana wartość 'orki'; oczekiwano jednej z: Ludzie (humans), …"),
+    as ``havoc ask`` says it."""
+    from havoc import api
     from havoc.games.cry_havoc.contract import FACTIONS
 
-    if word is None or word in FACTIONS:
-        return word
-    from havoc.games.cry_havoc.typed import Ambiguous, lexicon
-    from havoc.i18n import message_language
+    if args.faction is None or args.faction in FACTIONS:
+        ask = getattr(api, kind)
+        found: Answer = ask(args.position, args.faction, lang=args.lang, ruleset=args.ruleset)
+        return found
+    from havoc.games.cry_havoc.query import parse_compact
 
-    try:
-        return lexicon(message_language()).factions.find(word) or word
-    except Ambiguous:
-        return word
+    rs, pos = api.prepare(args.position, args.ruleset)
+    return api.answer_for(rs, pos, parse_compact([kind, f"faction={args.faction}"], pos), args.lang)
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
     speak(args.lang)
-    from havoc import api
-
-    faction = _faction(args.faction)
-    return emit(api.legal(args.position, faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
+    return emit(_for_faction(args, "legal"), args.json, args.explain)
 
 
 def cmd_battle(args: argparse.Namespace) -> int:
@@ -231,7 +235,4 @@ def cmd_battle(args: argparse.Namespace) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     speak(args.lang)
-    from havoc import api
-
-    faction = _faction(args.faction)
-    return emit(api.score(args.position, faction, lang=args.lang, ruleset=args.ruleset), args.json, args.explain)
+    return emit(_for_faction(args, "score"), args.json, args.explain)
