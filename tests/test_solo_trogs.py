@@ -650,7 +650,11 @@ def test_a_polish_trogs_command_gives_the_machine_forms_decision(
     [
         (["rucht"], "nieznana decyzja 'rucht' (czy chodziło o 'ruch'?); oczekiwano jednej z: ruch (move)"),
         (["ruch", "z=Nigdzie"], "z: nieznany Region 'Nigdzie'"),
-        (["umieszczenie", "Nigdzie", "ludzie=1/1/1"], "region: nieznany Region 'Nigdzie'"),
+        (["umieszczenie", "Nigdzie", "ludzie=1/1/1"], "pytanie: region: nieznany Region 'Nigdzie'"),
+        (["rekrutacja"], "pytanie: oddziały: brak: podaj liczbę całkowitą od 1"),
+        (["ruch", "kroki=0"], "pytanie: kroki: oczekiwano liczby całkowitej od 1, znaleziono 0"),
+        (["wzniesienie", "obie=może"], "pytanie: obie: oczekiwano tak lub nie, znaleziono 'może'"),
+        (["umieszczenie", "Region A", "ludzie=1/x"], "np. ludzie=1/1/1"),
     ],
 )
 def test_a_polish_word_not_known_is_said_in_polish(

@@ -27,7 +27,7 @@ EPILOG = """examples:
   havoc trogs pos.yaml move --from example-a --units 2 --steps 2
   havoc trogs pos.yaml place example-a humans=1/1/1
   havoc trogs pos.yaml tactics example-a humans=2/0/1 trogs=1/1/1 [--no-tactic-text]
-  havoc trogs pos.yaml prisoner [--shifted-priorities] [example-a humans=1/1/1 trogs=1/2/0]
+  havoc trogs pos.yaml prisoner [example-a humans=1/1/1 trogs=1/2/0] [--shifted-priorities]
   havoc trogs pos.yaml build [--both]
   havoc trogs pos.yaml recruit --units 3
   havoc trogs pos.yaml move from=example-a units=2 steps=2   # the options as key=value words
@@ -52,7 +52,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--both", action="store_true", help=FIELDS["both"].doc)
     p.add_argument("--no-tactic-text", action="store_true", help=FIELDS["tactic-text"].doc)
     p.add_argument("--shifted-priorities", action="store_true", help=FIELDS["shifted-priorities"].doc)
-    p.add_argument("--lang", choices=("en", "pl"), default="en", help="language of the answer (default: en)")
+    p.add_argument("--lang", choices=("en", "pl"), default="en", help="language of the answer (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print the decision as JSON")
     p.add_argument("--ruleset", default="cry-havoc", help="ruleset folder under rules/ (default: cry-havoc)")
 
@@ -82,11 +82,14 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
     are read when the table ``pos`` is given."""
     from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.query import _word_value
-    from havoc.games.cry_havoc.typed import _Reading, solo_lexicon
+    from havoc.games.cry_havoc.solo.engine import check_field, get, question_where
+    from havoc.games.cry_havoc.typed import _Reading, solo_lexicon, spoken, typed_word
+    from havoc.i18n import SOURCE_LANGUAGE
 
     lang = args.lang
     solo = solo_lexicon(lang)
-    reading = _Reading(pos, "query", lang) if pos is not None else None
+    where = question_where()  # "pytanie" to a Polish reader, as havoc ask says it
+    reading = _Reading(pos, where, lang) if pos is not None else None
 
     def look(words: Words, word: str) -> str | None:
         return reading.look(words, word) if reading is not None else words.find(word)
@@ -99,7 +102,7 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
             raise InputError(
                 [
                     Problem(
-                        "query",
+                        where,
                         None,
                         ui("unknown decision {name}{hint}; expected one of {choices}", lang).format(
                             name=repr(kind),
@@ -121,7 +124,7 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
         if "=" not in word:
             if "region" in q:
                 raise InputError(
-                    [Problem("query", None, ui("one Region only, found {found}", lang).format(found=repr(word)))]
+                    [Problem(where, None, ui("one Region only, found {found}", lang).format(found=repr(word)))]
                 )
             q["region"] = region("region", word)
             continue
@@ -135,9 +138,12 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
             raise InputError(
                 [
                     Problem(
-                        "query",
+                        where,
                         None,
-                        f"{word}: " + ui("expected FACTION=CONTROL/PRISONERS/ATTRITION, e.g. humans=1/1/1", lang),
+                        f"{word}: "
+                        + ui("expected FACTION=CONTROL/PRISONERS/ATTRITION, e.g. {example}", lang).format(
+                            example=spoken(["place", "humans=1/1/1"], lang).split()[-1]
+                        ),
                     )
                 ]
             )
@@ -156,6 +162,10 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
         given["tactic-text"] = False
     if args.shifted_priorities:
         given["shifted-priorities"] = True
+    if lang != SOURCE_LANGUAGE:  # a field typed, or needed, is said as the reader types it ("oddziały")
+        for name in (*given, *(n for n in get(kind).needed if n not in given)):
+            if FIELDS[name].kind in ("int", "bool"):  # a Region is read by name above
+                check_field(name, given.get(name), lang, said=typed_word(name, lang))
     q.update((name, given[name]) for name in _ORDER if name in given)
     return q
 

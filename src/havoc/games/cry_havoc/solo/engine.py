@@ -460,19 +460,23 @@ FIELDS: Final[Mapping[str, Spec]] = {
 def read_field(query: Mapping[str, Any], name: str, lang: str, default: Any = None) -> Any:
     """A decision's question field, checked against its type in :data:`FIELDS` (``default`` when
     left out; a whole number without a default is needed)."""
+    return check_field(name, query.get(name, default), lang)
+
+
+def check_field(name: str, value: Any, lang: str, said: str | None = None) -> Any:
+    """A field's value checked against its type in :data:`FIELDS`; its problem names the field
+    ``said`` (``havoc trogs``: as the reader typed it, "oddziały", a yes/no as "tak"/"nie"),
+    else by its machine word, as a question mapping gives it."""
     spec = FIELDS[name]
-    value = query.get(name, default)
+    shown = said or name
     if spec.kind == "bool":
         if not isinstance(value, bool):
-            raise InputError(
-                [
-                    Problem(
-                        question_where(),
-                        None,
-                        f"{name}: " + ui("expected true or false, found {found}", lang).format(found=repr(value)),
-                    )
-                ]
+            expected = (
+                ui("expected yes or no, found {found}", lang)
+                if said
+                else ui("expected true or false, found {found}", lang)
             )
+            raise InputError([Problem(question_where(), None, f"{shown}: " + expected.format(found=repr(value)))])
         return value
     minimum = spec.minimum or 0
     if value is None:
@@ -481,7 +485,7 @@ def read_field(query: Mapping[str, Any], name: str, lang: str, default: Any = No
                 Problem(
                     question_where(),
                     None,
-                    f"{name}: " + ui("needed: a whole number from {minimum}", lang).format(minimum=minimum),
+                    f"{shown}: " + ui("needed: a whole number from {minimum}", lang).format(minimum=minimum),
                 )
             ]
         )
@@ -491,7 +495,7 @@ def read_field(query: Mapping[str, Any], name: str, lang: str, default: Any = No
                 Problem(
                     question_where(),
                     None,
-                    f"{name}: "
+                    f"{shown}: "
                     + ui("expected a whole number from {minimum}, found {found}", lang).format(
                         minimum=minimum, found=repr(value)
                     ),
