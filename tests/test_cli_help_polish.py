@@ -174,8 +174,8 @@ def test_the_polish_trogs_help_shows_machine_words_only_in_parentheses(capsys: p
     assert not _machine_left(out), _machine_left(out)
     assert "example-" not in out and "pos.yaml" not in out, out
     assert 'havoc trogs stół.yaml ruch z="Region A" oddziały=2 kroki=2' in out  # the examples are Polish
+    from havoc.games.cry_havoc.solo.cli import solo_lexicon
     from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS
-    from havoc.games.cry_havoc.typed import solo_lexicon
 
     pairs = re.findall(r"([\w-]+)\s+\(([a-z][a-z-]*)\)", out)  # a pair may wrap
     assert {t for _, t in pairs} >= set(KINDS), pairs

@@ -182,9 +182,12 @@ def nouns() -> list[tuple[str, str]]:
 def typed_words() -> list[tuple[str, str]]:
     """The machine words of compact questions a reader may type in their own words (catalog
     context ``ui:word``), and the file declaring them."""
+    from havoc.games.cry_havoc.solo.cli import solo_tokens
     from havoc.games.cry_havoc.typed import typed_tokens
 
-    return [(t, "src/havoc/games/cry_havoc/typed.py") for t in typed_tokens()]
+    found = [(t, "src/havoc/games/cry_havoc/typed.py") for t in typed_tokens()]
+    seen = {t for t, _ in found}
+    return found + [(t, "src/havoc/games/cry_havoc/solo/cli.py") for t in solo_tokens() if t not in seen]
 
 
 def mechanism_rules(rs: Ruleset) -> frozenset[str]:

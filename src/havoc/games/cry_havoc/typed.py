@@ -124,9 +124,8 @@ def typed_word(token: str, lang: str) -> str:
 
 
 def typed_tokens() -> Iterator[str]:
-    """Every machine word with a typed word of its own (the catalogs' ``ui:word`` entries)."""
-    from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS
-
+    """Every machine word of the question format with a typed word of its own (the catalogs'
+    ``ui:word`` entries; the solo Trogs' own words: :func:`havoc.games.cry_havoc.solo.cli.solo_tokens`)."""
     yield from QUESTION_KINDS
     seen = set(QUESTION_KINDS)
     for name, spec in QFIELDS.items():
@@ -136,11 +135,6 @@ def typed_tokens() -> Iterator[str]:
             if token not in seen:
                 seen.add(token)
                 yield token
-    # the solo Trogs' decisions and their fields (`havoc trogs`): the same words where shared
-    for token in (*KINDS, *FIELDS):
-        if token not in seen:
-            seen.add(token)
-            yield token
 
 
 def _others() -> list[str]:
@@ -177,26 +171,9 @@ def _lexicon(lang: str, _catalogs: tuple[object, ...]) -> Lexicon:
     return Lexicon(_others(), lang)
 
 
-class SoloLexicon:
-    """The typed words of ``havoc trogs``: the solo Trogs' decisions and their fields, from the
-    same catalog entries (``ui:word``) as the question format's ("ruch" is move in both)."""
-
-    def __init__(self, langs: list[str], first: str) -> None:
-        from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS
-
-        order = list(dict.fromkeys([first, *langs, SOURCE_LANGUAGE]))
-        self.decisions = Words((typed_word(k, lang), k) for lang in order for k in KINDS)
-        self.fields = Words((typed_word(k, lang), k) for lang in order for k in FIELDS)
-
-
-def solo_lexicon(lang: str) -> SoloLexicon:
-    """The typed words of the solo Trogs' command line, shown first in ``lang``."""
-    return _solo_lexicon(lang, _catalogs())
-
-
-@memo(8)
-def _solo_lexicon(lang: str, _catalogs: tuple[object, ...]) -> SoloLexicon:
-    return SoloLexicon(_others(), lang)
+def catalogs_key() -> tuple[object, ...]:
+    """A key that changes when the catalogs are loaded again (for the typed words' caches)."""
+    return _catalogs()
 
 
 def _catalogs() -> tuple[object, ...]:
@@ -204,7 +181,8 @@ def _catalogs() -> tuple[object, ...]:
     return tuple(translator(x) for x in _others())
 
 
-def _order(lang: str) -> list[str]:
+def reading_order(lang: str) -> list[str]:
+    """The languages whose words are read, ``lang`` first and the machine words last."""
     return list(dict.fromkeys([lang, *_others(), SOURCE_LANGUAGE]))
 
 
@@ -215,7 +193,7 @@ def regions(pos: Position, lang: str) -> Words:
 
 @memo(64)
 def _region_words(keys: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
-    named = Words((str(n), rid) for x in _order(lang) for rid, n in region_names(keys, x).items())
+    named = Words((str(n), rid) for x in reading_order(lang) for rid, n in region_names(keys, x).items())
     return named.named("regions", keys)  # a key folded names it too: "Północ" the table's polnoc
 
 
@@ -247,7 +225,7 @@ def structures(pos: Position, lang: str) -> Words:
 
 @memo(64)
 def _structure_words(types: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
-    return Words((str(structure_name(t, x)), t) for x in _order(lang) for t in types).named("structures", types)
+    return Words((str(structure_name(t, x)), t) for x in reading_order(lang) for t in types).named("structures", types)
 
 
 def skills(pos: Position, lang: str) -> Words:
@@ -257,7 +235,7 @@ def skills(pos: Position, lang: str) -> Words:
 
 @memo(64)
 def _skill_words(ids: tuple[str, ...], lang: str, _catalogs: tuple[object, ...]) -> Words:
-    return Words((str(skill_name(s, x)), s) for x in _order(lang) for s in ids).named("skills", ids)
+    return Words((str(skill_name(s, x)), s) for x in reading_order(lang) for s in ids).named("skills", ids)
 
 
 _SHOWN_MAX = 12  # names an error lists at most (a table may hold many Regions: errors stay short)

@@ -22,6 +22,42 @@ if TYPE_CHECKING:
     from havoc.games.cry_havoc.position import Position
     from havoc.games.cry_havoc.typed import Words
 
+
+class SoloLexicon:
+    """The typed words of ``havoc trogs``: the solo Trogs' decisions and their fields, from the
+    same catalog entries (``ui:word``) as the question format's ("ruch" is move in both)."""
+
+    def __init__(self, first: str) -> None:
+        from havoc.games.cry_havoc.typed import Words, reading_order, typed_word
+
+        order = reading_order(first)
+        self.decisions = Words((typed_word(k, lang), k) for lang in order for k in KINDS)
+        self.fields = Words((typed_word(k, lang), k) for lang in order for k in FIELDS)
+
+
+_lexicons: dict[tuple[str, tuple[object, ...]], SoloLexicon] = {}
+
+
+def solo_lexicon(lang: str) -> SoloLexicon:
+    """The typed words of the solo Trogs' command line, shown first in ``lang``; made again when
+    the catalogs are loaded again (as :func:`havoc.games.cry_havoc.typed.lexicon`)."""
+    from havoc.games.cry_havoc.typed import catalogs_key
+
+    key = (lang, catalogs_key())
+    found = _lexicons.get(key)
+    if found is None:
+        if len(_lexicons) >= 8:
+            _lexicons.clear()
+        found = _lexicons[key] = SoloLexicon(lang)
+    return found
+
+
+def solo_tokens() -> list[str]:
+    """The solo Trogs' decisions and fields, the machine words ``havoc trogs`` reads in a
+    reader's words too (catalog context ``ui:word``, shared with the question format's)."""
+    return list(dict.fromkeys((*KINDS, *FIELDS)))
+
+
 EPILOG = """examples:
   havoc trogs pos.yaml move --units 4            # from the Trog HQ, 1 step
   havoc trogs pos.yaml move --from example-a --units 2 --steps 2
@@ -37,7 +73,7 @@ fields as key=value: from=REGION units=N steps=N both=yes tactic-text=no shifted
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("position", metavar="POSITION", help="the solo position file (YAML or JSON; - for stdin)")
-    # the decision and the words are read by query_from, in the reader's words too (typed.solo_lexicon)
+    # the decision and the words are read by query_from, in the reader's words too (solo_lexicon)
     p.add_argument("kind", metavar="DECISION", help="what the Trogs decide: " + ", ".join(KINDS))
     p.add_argument(
         "words",
@@ -83,7 +119,7 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
     from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.query import _word_value
     from havoc.games.cry_havoc.solo.engine import check_field, get, question_where
-    from havoc.games.cry_havoc.typed import _Reading, solo_lexicon, spoken, typed_word
+    from havoc.games.cry_havoc.typed import _Reading, spoken, typed_word
     from havoc.i18n import SOURCE_LANGUAGE
 
     lang = args.lang
