@@ -297,6 +297,24 @@ def test_real_sheet_tabulates_every_source_of_vp(real_html: str) -> None:
     assert gains - costs_or_thresholds <= rows
 
 
+def test_strip_split_keeps_order_and_evens_the_columns() -> None:
+    from havoc.quickref.render import _partition
+
+    assert _partition([2, 9, 7, 5, 3, 3, 1], 3) == [(0, 2), (2, 4), (4, 7)]  # 11, 12, 7: no split is under 12
+    assert _partition([4, 4, 4, 4, 4, 4], 3) == [(0, 2), (2, 4), (4, 6)]
+    assert _partition([20, 1, 1], 3) == [(0, 1), (1, 3), (3, 3)]  # an entry is never split; an empty column is kept
+    assert _partition([], 2) == [(0, 0), (0, 0)]
+
+
+def test_real_strip_puts_each_entry_whole_in_one_of_three_columns(real_html: str) -> None:
+    strip = real_html.split('id="block-round"', 1)[1].split("</section>", 1)[0]
+    columns = strip.split('<div class="strip-column">')[1:]
+    assert len(columns) == 3
+    sections = [re.findall(r'data-section="([a-z0-9-]+)"', c) for c in columns]
+    assert all(sections), sections  # every column starts or holds a section, none is empty
+    assert [s for c in sections for s in c] == ["events", "draw-cards", "actions", "battle", "prisoners", "scoring"]
+
+
 def test_missing_font_names_the_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from havoc.quickref import pdf
 

@@ -28,6 +28,14 @@ ID_PT = 7.0
 LEADING = 1.2  # line height as a multiple of the body size
 SHORT_BLOCK = 5  # entries; a block this short is kept in one column
 
+# For splitting a full-width strip between its columns: the characters of body text that fill
+# the page's whole width (A4 less margins, DejaVu Sans Condensed at BODY_PT averages about half
+# an em a character) and what each line loses to its square, gap and rule ID.
+PAGE_CHARS = 150
+LINE_LOSS = 6
+_TAG = re.compile(r"<[^>]+>")
+_ENTITY = re.compile(r"&[#\w]+;")
+
 _MARKS = {"decimal": lambda n: str(n), "upper-alpha": lambda n: chr(ord("A") + n - 1)}
 
 
@@ -101,6 +109,50 @@ def text_html(text: str, ruleset: Ruleset, tr: Translator) -> str:
     return " ".join(parts)
 
 
+@dataclass(slots=True)
+class _Unit:
+    """One entry of a list block: its HTML, and the HTML of each line or heading it shows."""
+
+    html: str
+    pieces: list[str]
+    group: bool
+
+    def lines(self, width: float) -> int:
+        """About how many lines it takes in a column ``width`` of the page wide."""
+        chars = max(10, int(PAGE_CHARS * width) - LINE_LOSS)
+        total = 0
+        for piece in self.pieces:
+            for entry in piece.split("<li ") if "<li " in piece else [piece]:
+                text = _ENTITY.sub("x", _TAG.sub("", entry))
+                if text.strip():
+                    total += -(-len(text) // chars)
+        return total
+
+
+def _partition(sizes: list[int], parts: int) -> list[tuple[int, int]]:
+    """Split ``sizes`` into at most ``parts`` runs, in order, the tallest as short as can be.
+
+    Earlier runs take as much as that height allows (as balanced columns fill): ``(start, end)``
+    index pairs, always ``parts`` of them (trailing ones may be empty).
+    """
+
+    def fill(height: int) -> list[tuple[int, int]] | None:
+        runs, start, used = [], 0, 0
+        for i, size in enumerate(sizes):
+            if used + size > height and i > start:
+                runs.append((start, i))
+                start, used = i, 0
+            used += size
+        runs.append((start, len(sizes)))
+        return runs if len(runs) <= parts else None
+
+    height = max(sizes, default=0)
+    while (runs := fill(height)) is None:
+        height += 1
+    n = len(sizes)
+    return runs + [(n, n)] * (parts - len(runs))
+
+
 def _ref(number: str) -> str:
     """A line's reference: the rule's display number on the site ("§11.4"), small and grey."""
     return f'<span class="rid">§{html.escape(number)}</span>'
@@ -159,8 +211,13 @@ class SheetRenderer:
         heading = typeset(self.look.text(f"sheet:{block.id}:title", block.title), self.lang)
         if block.kind == "chart" and not block.lead and block.chart:
             heading += _ref(self.numbers[block.chart])  # no lead to carry the rule's number
-        body = {"list": self._list, "table": self._table, "terms": self._terms, "chart": self._chart}[block.kind](block)
-        if columns > 1 and block.kind != "chart":  # a chart is one table, never split into columns
+        if columns > 1 and block.kind == "list":
+            body = self._strip(block, columns)
+        else:
+            body = {"list": self._list, "table": self._table, "terms": self._terms, "chart": self._chart}[block.kind](
+                block
+            )
+        if columns > 1 and block.kind in ("table", "terms"):  # a chart is one table, never split into columns
             body = f'<div class="across" style="column-count: {columns}">{body}</div>'
         return f'<section class="{" ".join(classes)}" id="block-{block.id}">\n<h2>{heading}</h2>\n{body}\n</section>'
 
@@ -171,8 +228,26 @@ class SheetRenderer:
         return size <= SHORT_BLOCK
 
     def _list(self, block: Block) -> str:
-        out: list[str] = []
-        lines: list[str] = []
+        return "\n".join(self._list_html(self._list_units(block)))
+
+    def _strip(self, block: Block, columns: int) -> str:
+        """A full-width list block in ``columns`` side by side, split between its entries.
+
+        The split is chosen here, from the entries' estimated line counts, instead of letting
+        WeasyPrint balance a multi-column box: balancing lays the strip out once per trial
+        height (five or six times), a third of the page's layout time. An entry (a rule's line
+        or a whole section) is never split between columns.
+        """
+        units = self._list_units(block)
+        width = 1.0 / columns
+        parts = _partition([u.lines(width) for u in units], columns)
+        cols = "".join(
+            '<div class="strip-column">' + "\n".join(self._list_html(units[a:b])) + "</div>" for a, b in parts
+        )
+        return f'<div class="strip" style="--columns: {columns}">{cols}</div>'
+
+    def _list_units(self, block: Block) -> list[_Unit]:
+        units: list[_Unit] = []
         n = 0
 
         def mark() -> str | None:
@@ -180,26 +255,41 @@ class SheetRenderer:
             n += 1
             return _MARKS[block.numbering](n) if block.numbering else None
 
-        def flush() -> None:
-            if lines:
-                out.append('<ul class="lines">' + "".join(lines) + "</ul>")
-                lines.clear()
-
         for item in block.items:
             titles = block.titles if item.titles is None else item.titles
             if item.id in self.rs.sections:
-                flush()
-                rules = "".join(self.line(r, titles) for r in self._section_rules(item))
+                rules = [self.line(r, titles) for r in self._section_rules(item)]
                 m = mark()
                 lead = f'<span class="mark">{m}</span>' if m else ""
-                out.append(
-                    f'<div class="group" data-section="{item.id}"><h3>{lead}{self.title(item.id)}{_ref(self.numbers[item.id])}</h3>'
-                    f'<ul class="lines">{rules}</ul></div>'
+                head = f"<h3>{lead}{self.title(item.id)}{_ref(self.numbers[item.id])}</h3>"
+                units.append(
+                    _Unit(
+                        f'<div class="group" data-section="{item.id}">{head}<ul class="lines">{"".join(rules)}</ul></div>',
+                        [head, *rules],
+                        group=True,
+                    )
                 )
             else:
-                lines.append(self.line(item.id, titles, mark()))
-        flush()
-        return "\n".join(out)
+                line = self.line(item.id, titles, mark())
+                units.append(_Unit(line, [line], group=False))
+        return units
+
+    @staticmethod
+    def _list_html(units: list[_Unit]) -> list[str]:
+        """Sections as they are; runs of single lines gathered into one list."""
+        out: list[str] = []
+        lines: list[str] = []
+        for unit in units:
+            if unit.group:
+                if lines:
+                    out.append('<ul class="lines">' + "".join(lines) + "</ul>")
+                    lines = []
+                out.append(unit.html)
+            else:
+                lines.append(unit.html)
+        if lines:
+            out.append('<ul class="lines">' + "".join(lines) + "</ul>")
+        return out
 
     def _table(self, block: Block) -> str:
         head = ""
