@@ -85,12 +85,12 @@ CASES = [
     (
         "unknown-faction",
         _with("units: {humans: 8, pilgrims: 3}", "units: {humans: 8, pilgrim: 3}"),
-        "regions.foglands.units.pilgrim: unknown faction 'pilgrim'; expected one of humans, pilgrims, machines, trogs (did you mean 'pilgrims'?)",
+        "regions.foglands.units.pilgrim: unknown name 'pilgrim'; expected an ID or one of the names humans, pilgrims, machines, trogs (did you mean 'pilgrims'?)",
     ),
     (
         "unknown-player",
         _with("players: [humans, pilgrims]", "players: [humans, elves]"),
-        "pos.yaml:1: players[1]: expected one of humans, pilgrims, machines, trogs, found 'elves'",
+        "pos.yaml:1: players[1]: unknown name 'elves'; expected an ID or one of the names humans, pilgrims, machines, trogs",
     ),
     (
         "faction-not-playing",
@@ -156,7 +156,9 @@ CASES = [
     (
         "phase",
         _with("phase: actions", "phase: action"),
-        "phase: expected one of events, draw-cards, actions, battle-resolution, prisoners, scoring, found 'action' (did you mean 'actions'?)",
+        "phase: unknown name 'action'; expected an ID or one of the names Events phase (events), Draw Cards phase (draw-cards), "
+        "Actions phase (actions), Battle Resolution phase (battle-resolution), Prisoners phase (prisoners), "
+        "Scoring phase (scoring) (did you mean 'Actions phase'?)",
     ),
     (
         "step-of-phase",
@@ -214,7 +216,7 @@ CASES = [
     (
         "trog-token",
         _with("trog-token: nest", "trog-token: horde"),
-        "regions.camerons-sea.trog-token: expected one of war-party, nest, found 'horde'",
+        "regions.camerons-sea.trog-token: unknown name 'horde'; expected an ID or one of the names Trog War Party (war-party), Trog Nest (nest)",
     ),
     (
         "bad-region-id",

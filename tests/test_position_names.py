@@ -283,13 +283,123 @@ def test_other_problems_are_located_by_the_names_typed() -> None:
     assert errors == ["stół.yaml:12: regions.Mgielnia.units.Ludzie: oczekiwano liczby całkowitej ≥ 0, znaleziono -3"]
 
 
-def test_an_id_like_typo_keeps_its_message(rs: Any) -> None:
-    """A table in IDs with a typo is refused as it was: names are looked up only where no ID fits."""
+def test_an_id_like_typo_is_answered_with_the_names(rs: Any) -> None:
+    """A lowercase word that is no ID ("horde") is told the choices by name, each with its ID,
+    as a capitalised one is: not a bare list of IDs."""
     errors = _errors(IDS.replace("trog-token: war-party", "trog-token: horde"), "en")
     assert errors == [
-        "stół.yaml:16: regions.sapos-deep.trog-token: expected one of war-party, nest, found 'horde' "
-        "(did you mean 'nest'?)"
-    ] or errors == ["stół.yaml:16: regions.sapos-deep.trog-token: expected one of war-party, nest, found 'horde'"]
+        "stół.yaml:16: regions.sapos-deep.trog-token: unknown name 'horde'; expected an ID or one of the names "
+        "Trog War Party (war-party), Trog Nest (nest)"
+    ]
+
+
+# Every unknown word in a field with names, lowercase (ID-shaped) or capitalised, in either table:
+# the field as typed, the word, then the choices by name each with its ID (never a bare list of
+# IDs), in the asker's language; and the near name when there is one.
+_UNKNOWN_WORDS = [
+    # (table, what is replaced, by what, the field as typed, a choice as listed in pl, in en, near in pl, in en)
+    (
+        "IDS",
+        "phase: actions",
+        "phase: akcji",
+        "phase",
+        "faza Akcji (actions)",
+        "Actions phase (actions)",
+        "faza Akcji",
+        "Actions phase",
+    ),
+    (
+        "IDS",
+        "phase: actions",
+        "phase: Akcji",
+        "phase",
+        "faza Akcji (actions)",
+        "Actions phase (actions)",
+        "faza Akcji",
+        "Actions phase",
+    ),
+    (
+        "POLISH",
+        "phase: faza Akcji",
+        "phase: action",
+        "phase",
+        "faza Akcji (actions)",
+        "Actions phase (actions)",
+        "faza Akcji",
+        "Actions phase",
+    ),
+    (
+        "IDS",
+        "step: before-action",
+        "step: zz",
+        "step",
+        "przed Akcją (before-action)",
+        "before an action (before-action)",
+        "",
+        "",
+    ),
+    (
+        "POLISH",
+        "step: przed Akcją",
+        "step: Zz",
+        "step",
+        "przed Akcją (before-action)",
+        "before an action (before-action)",
+        "",
+        "",
+    ),
+    (
+        "IDS",
+        "terrain: mountains",
+        "terrain: gorki",
+        "regions.foglands.terrain",
+        "Góry (mountains)",
+        "mountains",
+        "Góry",
+        "mountains",
+    ),
+    ("POLISH", "terrain: Góry", "terrain: Bagno", "regions.Mgielnia.terrain", "Góry (mountains)", "mountains", "", ""),
+    (
+        "POLISH",
+        "type: Żniwiarka",
+        "type: Żniwiarz",
+        "regions.Mgielnia.structures[0].type",
+        "Żniwiarka (harvester)",
+        "harvester, power-orb",
+        "Żniwiarka",
+        "harvester",
+    ),
+    ("IDS", "turn: humans", "turn: hummans", "turn", "Ludzie (humans)", "humans", "Ludzie", "humans"),
+    (
+        "IDS",
+        "trog-token: war-party",
+        "trog-token: horda",
+        "regions.sapos-deep.trog-token",
+        "Horda Trogów (war-party)",
+        "Trog War Party (war-party)",
+        "",
+        "",
+    ),
+]
+
+
+@pytest.mark.parametrize("lang", ["pl", "en"])
+@pytest.mark.parametrize("case", _UNKNOWN_WORDS, ids=[c[2] for c in _UNKNOWN_WORDS])
+def test_an_unknown_word_in_any_case_lists_the_choices_by_name(rs: Any, case: tuple[str, ...], lang: str) -> None:
+    table, old, new, field, listed_pl, listed_en, near_pl, near_en = case
+    text = {"IDS": IDS, "POLISH": POLISH}[table]
+    assert old in text
+    (error,) = _errors(text.replace(old, new), lang)
+    word = new.partition(": ")[2]
+    place, _, message = error.partition(f" {field}: ")
+    assert place.startswith("stół.yaml:") and message, error  # the place as the Ask page finds it
+    start = "nieznana nazwa" if lang == "pl" else "unknown name"
+    assert message.startswith(f"{start} {word!r}; "), error
+    assert (listed_pl if lang == "pl" else listed_en) in message, error
+    assert "oczekiwano jednej z wartości" not in message and "expected one of" not in message, error
+    near = near_pl if lang == "pl" else near_en
+    hint = "czy chodziło o" if lang == "pl" else "did you mean"
+    assert (f"({hint} {near!r}?)" in message) if near else hint not in message, error
 
 
 def test_havoc_new_takes_names_and_its_template_says_names_work(capsys: pytest.CaptureFixture[str]) -> None:
@@ -354,7 +464,7 @@ def test_the_api_names_the_field_as_typed() -> None:
             "in": "position",
             "field": "regions.Region A.terrain",
             "message": "nieznana nazwa 'Oceam'; oczekiwano identyfikatora albo jednej z nazw: Góry (mountains), "
-            "Pustynia (desert), Dżungla (jungle), ocean (czy chodziło o 'Ocean'?)",
+            "Pustynia (desert), Dżungla (jungle), ocean (czy chodziło o 'ocean'?)",
             "line": 17,
         }
     ]

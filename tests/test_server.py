@@ -233,7 +233,7 @@ def test_an_invalid_position_is_422_with_located_problems(client: TestClient) ->
     fields = {p["field"]: p for p in problems}
     assert fields["regions.example-a.units.humans"]["in"] == "position"
     assert "whole number" in fields["regions.example-a.units.humans"]["message"]
-    assert "expected one of humans, pilgrims" in fields["players[1]"]["message"]
+    assert "expected an ID or one of the names humans, pilgrims" in fields["players[1]"]["message"]
     # the CLI reports the same problems
     proc = subprocess.run(
         [sys.executable, "-m", "havoc", "legal", "-"], input=json.dumps(bad), capture_output=True, text=True
@@ -273,7 +273,7 @@ def test_the_422_problems_are_in_the_requests_language_and_do_not_leak(client: T
     (pl_problem,) = pl["problems"]
     (en_problem,) = en["problems"]
     assert pl_problem["field"] == en_problem["field"] == "players[1]"
-    assert "expected one of" in en_problem["message"]
+    assert "expected an ID or one of the names" in en_problem["message"]
     assert pl_problem["message"] != en_problem["message"]
     assert "expected" not in pl_problem["message"]
 

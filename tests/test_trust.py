@@ -296,10 +296,12 @@ def test_errors_are_polish_with_lang_pl(capsys: pytest.CaptureFixture[str], tmp_
     bad = tmp_path / "bad.yaml"
     bad.write_text("players: [humans, elves]\nregions:\n  a: {units: {humans: 2}, control: pilgrims}\n")
     code, _, err = run(capsys, "ask", str(bad), "legal", "--lang", "pl")
-    assert code == 2 and "oczekiwano jednej z wartości" in err and "expected" not in err
+    assert (
+        code == 2 and "oczekiwano identyfikatora albo jednej z nazw: Ludzie (humans)" in err and "expected" not in err
+    )
     # and back to English for the next command without --lang pl
     code, _, err = run(capsys, "ask", str(bad), "legal")
-    assert code == 2 and "expected one of" in err and err.startswith("error: ")
+    assert code == 2 and "expected an ID or one of the names humans" in err and err.startswith("error: ")
 
 
 def test_an_outer_region_with_a_terrain_is_refused() -> None:

@@ -406,9 +406,7 @@ class _Names(Names):
         found = self._lookup(vocabulary, text)
         if len(found) == 1:
             return found[0]
-        if not found and is_id(text):
-            return text  # an unknown ID ("pilgrms"): the Reader's message, as for any table
-        self._unread(vocabulary, text, path, line, found)
+        self._unread(vocabulary, text, path, line, found)  # ("akcji", "pilgrms" too: named choices listed)
         return text
 
     def _region_key(self, text: str) -> str | None:
@@ -475,7 +473,7 @@ class _Names(Names):
                 name=repr(text), choices=listed
             )
             if len(self.mine) < _NEAR_MOST:  # (a near name is looked for in a few problems, not in thousands)
-                message += suggest(text, names)
+                message += suggest(text, names) if among else _near(vocabulary, text, lang)
         self._say(line, path, message)
 
     def _say(self, line: int | None, path: str, message: str) -> None:
@@ -603,6 +601,23 @@ def _build(d: dict[str, Any], name: str) -> Position:
         regions=regions,
         name=name,
     )
+
+
+def _near(vocabulary: str, text: str, lang: str) -> str:
+    """' (did you mean 'faza Akcji'?)' for a word near a name or an ID of the vocabulary, in
+    any case or language ("akcji", "Akcji", "action"), said by its name in ``lang``."""
+    import difflib
+
+    from havoc.games.cry_havoc.ui import known_names
+    from havoc.games.cry_havoc.ui import vocabulary as names
+
+    known = names(vocabulary)
+    hint = difflib.get_close_matches(_fold(text), list(known), n=1, cutoff=0.6)
+    if not hint:
+        return ""
+    name, key = known_names(vocabulary, lang, known[hint[0]][:1])[0]
+    name = key if _fold(name) == key else name  # as the list shows it ("pilgrims", "Actions phase")
+    return " " + ui("(did you mean {name}?)", lang).format(name=repr(name))
 
 
 def _fold(text: str) -> str:
