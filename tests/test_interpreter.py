@@ -933,3 +933,15 @@ def test_a_no_says_the_bound_in_the_askers_language() -> None:
     """Cry Havoc's word for its question's number, with the interpreter's words for the bound."""
     q = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 3}
     assert ask(BATTLE_8_3, q, "pl").fixes == ["Oddziały: najwyżej 2"]
+
+
+def test_the_polish_battle_hint_gives_objectives_a_polish_reader_types() -> None:
+    """ "np. pielgrzymi=2/1/1 ludzie=2/1/1": the hint names the sides as the Polish question form
+    reads them (no machine faction IDs), and the example, asked back, resolves the Battle."""
+    rs, pos = api.prepare(WALK)
+    q = api.load_query(["battle", "example-battle"], pos, rs)
+    hint = next(line for line in api.answer_for(rs, pos, q, "pl").lines if "np. " in line)
+    example = hint.split("np. ", 1)[1].split()
+    assert example == ["pielgrzymi=2/1/1", "ludzie=2/1/1"], hint
+    i18n_q = api.load_query(["battle", "example-battle", *example], pos, rs)
+    assert i18n_q.objectives and set(i18n_q.objectives) == {"pilgrims", "humans"}

@@ -418,6 +418,11 @@ def to_machine(words: Sequence[str], pos: Position, name: str, lang: str) -> tup
     return out, reading.problems
 
 
+def typed_faction(faction: str, lang: str) -> str:
+    """A faction as a reader of ``lang`` types it (``ludzie``; English: the machine word)."""
+    return faction if lang == SOURCE_LANGUAGE else str(faction_name(faction, lang)).lower()
+
+
 def spoken(words: Sequence[str], lang: str) -> str:
     """Compact machine words as a reader of ``lang`` types them, quoted for a shell where a name
     has a space: the help's examples (``ruch ludzie z=Mgielnia do="Wybrzeże Feralas"``)."""
@@ -428,7 +433,7 @@ def spoken(words: Sequence[str], lang: str) -> str:
         return str(region_names([rid], lang)[rid])
 
     def faction(f: str) -> str:
-        return str(faction_name(f, lang)).lower()
+        return typed_faction(f, lang)
 
     def quoted(text: str) -> str:
         return f'"{text}"' if " " in text else text

@@ -25,6 +25,7 @@ from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.kinds.retreat import Retreat, _values, retreat_options
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.subsets import Subset, subset
+from havoc.games.cry_havoc.typed import typed_faction
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui, units_path
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.grammar import Noun
@@ -190,7 +191,7 @@ def resolve(job: Job) -> Answer:
     if not q.objectives:
         lines.append(
             ui("Give the Units on the objectives to resolve it, e.g. {example}", lang).format(
-                example=f"{attacker}=2/1/1 {defender}=2/1/1"
+                example=" ".join(f"{typed_faction(side, lang)}=2/1/1" for side in (attacker, defender))
             )
         )
         return _answer(
