@@ -389,3 +389,28 @@ def test_a_catalogs_key_covers_the_code_that_parses_it(monkeypatch: pytest.Monke
     monkeypatch.setattr(i18n, "__file__", str(changed))
     i18n.load_catalog("pl")
     assert len(_entries("catalog-pl")) == 2 and first.exists()
+
+
+@pytest.mark.parametrize("kind", ["site-labels", "translations-js"])
+def test_the_sites_catalog_entries_are_keyed_by_the_code_that_makes_them(
+    kind: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """As the Polish catalog's: checkouts whose site code differs never share one entry."""
+    from havoc.sphinxext import labels, theme_i18n
+
+    root = Path(__file__).resolve().parents[1]
+    folder = _pruning_folder(tmp_path, monkeypatch)
+    module = labels if kind == "site-labels" else theme_i18n
+
+    def make() -> object:
+        if kind == "site-labels":
+            return labels._settled((root / "locales" / "pl" / "LC_MESSAGES" / "site.po").read_bytes(), "pl", None)
+        return theme_i18n._translations_js("pl", [root / "locales" / "pl" / "LC_MESSAGES" / "sphinx.po"])
+
+    first = make()
+    assert len(list(folder.glob(f"{kind}-*.bin"))) == 1
+    changed = tmp_path / "module.py"
+    changed.write_bytes(Path(module.__file__).read_bytes() + b"\n# another version\n")
+    monkeypatch.setattr(module, "__file__", str(changed))
+    assert make() == first  # the same messages, made again by "other" code
+    assert len(list(folder.glob(f"{kind}-*.bin"))) == 2

@@ -118,6 +118,17 @@ def digest(*chunks: bytes) -> str:
     return h.hexdigest()
 
 
+def code_bytes(path: str) -> bytes:
+    """The bytes of the code at ``path`` (a module's ``__file__``), for the key of an entry that
+    code makes: checkouts of different code may share the cache folder, and one must never be
+    answered from (or write over) an entry the other made in its own way."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b"\0missing"
+
+
 _keys: dict[str | Path, bytes | None] = {}
 
 

@@ -111,12 +111,11 @@ def load_catalog(lang: str, root: Path | None = None) -> Catalog:
     from havoc import cache
 
     files = catalog_sources(lang, root)
-    try:
-        with open(__file__, "rb") as fh:
-            code = fh.read()
-    except OSError:
-        code = b"\0missing"
-    key = cache.digest(lang.encode(), code, *(x for p, data in files for x in (os.path.basename(p).encode(), data)))
+    key = cache.digest(
+        lang.encode(),
+        cache.code_bytes(__file__),
+        *(x for p, data in files for x in (os.path.basename(p).encode(), data)),
+    )
     cached = cache.get(f"catalog-{lang}", key, tuple)  # plain data: read with marshal, the fastest
     if cached is not None and len(cached) == len(Catalog._fields):
         return Catalog(*cached)

@@ -250,7 +250,8 @@ def _settled(data: bytes, lang: str, context: str | None) -> dict[str, str]:
 
     from havoc import cache
 
-    key = cache.digest(b"site-labels", lang.encode(), (context or "").encode(), data)
+    # the code that settles the messages is part of the key (see cache.code_bytes)
+    key = cache.digest(b"site-labels", cache.code_bytes(__file__), lang.encode(), (context or "").encode(), data)
     found = cache.get("site-labels", key, dict)
     if found is not None and all(isinstance(k, str) and isinstance(v, str) for k, v in found.items()):
         return found

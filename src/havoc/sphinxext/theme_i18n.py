@@ -95,7 +95,9 @@ def _translations_js(lang: str, files: list[Path]) -> str:
     verified cache by the catalogs' bytes (every build of the site would parse them again)."""
     from havoc import cache
 
-    key = cache.digest(b"translations-js", lang.encode(), *(path.read_bytes() for path in files))
+    key = cache.digest(  # the code that makes the script is part of it (see cache.code_bytes)
+        b"translations-js", cache.code_bytes(__file__), lang.encode(), *(path.read_bytes() for path in files)
+    )
     found = cache.get("translations-js", key, str)
     if found is not None:
         return found
