@@ -15,7 +15,7 @@ from havoc.rulebook.model import Rule, Ruleset
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
 
@@ -267,28 +267,17 @@ class Cites:
 
     def overlay(self, rs: Ruleset) -> str:
         """:func:`deciding_overlay` of the citations."""
-        best, rank = "base", 0
-        overlays = rs.overlays
+        return _highest_overlay(rs, self._origins())
+
+    def _origins(self) -> Iterator[tuple[str, Any]]:
+        """Each citation's layer and its rulings, as :func:`_highest_overlay` reads them."""
         kept, amendments = self.t._cited, self.amendments
         for result, _, _, _ in self.rows:
             rule = result.rule
-            origin = rule.origin
-            if origin == "base" and rule.id not in amendments:  # no ruling: nothing above base
+            if rule.origin == "base" and rule.id not in amendments:  # no ruling: nothing above base
                 continue
             cited = kept.get(rule.id)
-            amended = (cited if cited is not None and cited[0] is amendments else self._cite(rule))[4]
-            if not amended:
-                if origin == "base":
-                    continue
-                origins: Any = (origin,)
-            else:
-                origins = [origin, *(a["overlay"] for a in amended)]
-            for origin in origins:
-                overlay = overlays.get(origin)
-                r = 0 if overlay is None else (2 if overlay.kind == "variant" else 1)
-                if r > rank:
-                    best, rank = origin, r
-        return best
+            yield rule.origin, (cited if cited is not None and cited[0] is amendments else self._cite(rule))[4]
 
     def dicts(self) -> list[dict[str, Any]]:
         """Each citation's JSON values: ``decision(…).to_dict()``, without the Decision."""
@@ -703,11 +692,14 @@ def _cited(
 
 def deciding_overlay(rs: Ruleset, decisions: list[Decision]) -> str:
     """The highest layer among the deciding rules (and their rulings): variant > errata > base."""
+    return _highest_overlay(rs, ((d.origin, d.amended_by) for d in decisions))
+
+
+def _highest_overlay(rs: Ruleset, cited: Iterable[tuple[str, Any]]) -> str:
+    """The highest layer among the cited rules' layers and their rulings' (variant > errata > base)."""
     best, rank = "base", 0
     overlays = rs.overlays
-    for d in decisions:
-        amended = d.amended_by
-        origin = d.origin
+    for origin, amended in cited:
         if not amended:
             if origin == "base":
                 continue
