@@ -229,23 +229,8 @@ def test_a_language_failing_in_a_rebuild_is_reported_and_the_other_is_built(
     """Both languages rebuilt by one worker (a forked child each with 2+ CPUs, one after the other
     with one): the language that fails is reported failed with its warnings and keeps its previous
     site; the other language is built."""
-    from havoc.commands import docs
-
     source, _rules = mini_env
-    script = (
-        f"import os, sys; os.cpu_count = lambda: {cpus}; "
-        "from havoc.commands.docs import worker; sys.exit(worker(sys.argv[1]))"
-    )
-    real_popen = subprocess.Popen
-    workers = []
-
-    def popen(cmd: list[str], **kwargs: object) -> object:
-        if cmd[1:3] == ["-m", "havoc.commands.docs"]:
-            workers.append(cmd)
-            cmd = [cmd[0], "-c", script, *cmd[3:]]
-        return real_popen(cmd, **kwargs)  # type: ignore[call-overload]
-
-    monkeypatch.setattr(docs.subprocess, "Popen", popen)
+    workers = _worker_with_cpus(monkeypatch, cpus)
     path = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
     path.write_text(
         path.read_text(encoding="utf-8").replace("discard the rest to your", "throw the rest onto your"),
