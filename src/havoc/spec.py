@@ -184,18 +184,24 @@ def _c_id(spec: Spec) -> Callable[[Any], Any]:
     return ident
 
 
+def _all_ids(values: Any) -> bool:
+    """Whether every one of ``values`` (a list, or a mapping's keys) is an ID: one already seen is
+    a set lookup, any other is matched letter by letter."""
+    seen, match = _IDS_SEEN, _is_id_quick
+    for v in values:  # noqa: SIM110 - a plain loop: all() over a generator costs a new table ~10 µs
+        if (v.__class__ is not str or v not in seen) and not match(v):
+            return False
+    return True
+
+
 def _c_list(spec: Spec) -> Callable[[Any], Any]:
     assert spec.item is not None
     each = spec.item.quick()
     if spec.item.kind == "id":  # a list of IDs (a Region's neighbours) is checked in one pass
-        seen, match = _IDS_SEEN, _is_id_quick
 
         def ids(value: Any) -> Any:
-            if not isinstance(value, list):
+            if not isinstance(value, list) or not _all_ids(value):
                 raise Invalid
-            for v in value:
-                if (v.__class__ is not str or v not in seen) and not match(v):
-                    raise Invalid
             return list(value)
 
         return ids
@@ -221,14 +227,10 @@ def _c_map(spec: Spec) -> Callable[[Any], Any]:
             return {key: each(item) for key, item in value.items()}
 
         return named
-    seen, match = _IDS_SEEN, _is_id_quick
 
     def mapping(value: Any) -> Any:
-        if not isinstance(value, dict):
+        if not isinstance(value, dict) or not _all_ids(value):
             raise Invalid
-        for key in value:
-            if (key.__class__ is not str or key not in seen) and not match(key):
-                raise Invalid
         return {key: each(item) for key, item in value.items()}
 
     return mapping
