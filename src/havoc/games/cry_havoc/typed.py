@@ -145,9 +145,9 @@ def _others() -> list[str]:
 class Lexicon:
     """The typed words of the question format in every language, for any table."""
 
-    def __init__(self, langs: list[str], first: str) -> None:
+    def __init__(self, first: str) -> None:
         # the machine words last: read whatever their case ("Move"), shown in a reader's words
-        order = list(dict.fromkeys([first, *langs, SOURCE_LANGUAGE]))
+        order = reading_order(first)
         self.kinds = Words((typed_word(k, lang), k) for lang in order for k in QUESTION_KINDS)
         self.fields = Words((typed_word(k, lang), k) for lang in order for k in QFIELDS if k not in NOT_TYPED)
         self.values = {
@@ -163,21 +163,17 @@ class Lexicon:
 def lexicon(lang: str) -> Lexicon:
     """The typed words, shown first in ``lang`` (the words of the others read as well); made
     again when the catalogs are loaded again (each catalog language's translator is its key)."""
-    return _lexicon(lang, _catalogs())
+    return _lexicon(lang, catalogs_key())
 
 
 @memo(8)
 def _lexicon(lang: str, _catalogs: tuple[object, ...]) -> Lexicon:
-    return Lexicon(_others(), lang)
+    return Lexicon(lang)
 
 
 def catalogs_key() -> tuple[object, ...]:
-    """A key that changes when the catalogs are loaded again (for the typed words' caches)."""
-    return _catalogs()
-
-
-def _catalogs() -> tuple[object, ...]:
-    """The other languages' translators: a key that changes when the catalogs are loaded again."""
+    """The other languages' translators: a key that changes when the catalogs are loaded again
+    (for the typed words' caches)."""
     return tuple(translator(x) for x in _others())
 
 
@@ -188,7 +184,7 @@ def reading_order(lang: str) -> list[str]:
 
 def regions(pos: Position, lang: str) -> Words:
     """The table's Regions by name ("Mgielnia", "Region A") in every language."""
-    return _region_words(tuple(pos.regions), lang, _catalogs())
+    return _region_words(tuple(pos.regions), lang, catalogs_key())
 
 
 @memo(64)
@@ -220,7 +216,7 @@ def _skill_ids(pos: Position) -> dict[str, None]:
 
 def structures(pos: Position, lang: str) -> Words:
     """Structure types by their names (see :func:`_structure_ids`)."""
-    return _structure_words(tuple(_structure_ids(pos)), lang, _catalogs())
+    return _structure_words(tuple(_structure_ids(pos)), lang, catalogs_key())
 
 
 @memo(64)
@@ -230,7 +226,7 @@ def _structure_words(types: tuple[str, ...], lang: str, _catalogs: tuple[object,
 
 def skills(pos: Position, lang: str) -> Words:
     """Skills by their names (see :func:`_skill_ids`)."""
-    return _skill_words(tuple(_skill_ids(pos)), lang, _catalogs())
+    return _skill_words(tuple(_skill_ids(pos)), lang, catalogs_key())
 
 
 @memo(64)

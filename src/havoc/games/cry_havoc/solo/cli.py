@@ -16,6 +16,7 @@ from typing import Any
 from havoc.errors import HavocError, InputError, Problem
 from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS, TrogDecision
 from havoc.i18n import ui
+from havoc.memo import memo
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,21 +36,17 @@ class SoloLexicon:
         self.fields = Words((typed_word(k, lang), k) for lang in order for k in FIELDS)
 
 
-_lexicons: dict[tuple[str, tuple[object, ...]], SoloLexicon] = {}
-
-
 def solo_lexicon(lang: str) -> SoloLexicon:
     """The typed words of the solo Trogs' command line, shown first in ``lang``; made again when
     the catalogs are loaded again (as :func:`havoc.games.cry_havoc.typed.lexicon`)."""
     from havoc.games.cry_havoc.typed import catalogs_key
 
-    key = (lang, catalogs_key())
-    found = _lexicons.get(key)
-    if found is None:
-        if len(_lexicons) >= 8:
-            _lexicons.clear()
-        found = _lexicons[key] = SoloLexicon(lang)
-    return found
+    return _solo_lexicon(lang, catalogs_key())
+
+
+@memo(8)
+def _solo_lexicon(lang: str, _catalogs: tuple[object, ...]) -> SoloLexicon:
+    return SoloLexicon(lang)
 
 
 def solo_tokens() -> list[str]:
