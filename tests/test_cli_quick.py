@@ -35,6 +35,9 @@ READ_QUICKLY = [
     ["lookup", "--json", "--limit", "2", "odwrót"],
     ["lookup", "odwrót", "--limit=007", "--ruleset", "cry-havoc"],
     ["lookup", "x", "--limit", " 3"],
+    ["ask", P, "move", "--json", "humans"],  # options anywhere among the words, as argparse reads them
+    ["ask", P, "move", "--lang", "pl", "humans", "--explain", "from=example-a"],
+    ["lookup", "a", "--json", "b"],
 ]
 
 LEFT_TO_ARGPARSE = [
@@ -46,7 +49,6 @@ LEFT_TO_ARGPARSE = [
     ["ask", P, "--version"],
     ["--version", "ask", P],
     ["ask", P, "--exp", *Q],
-    ["ask", P, "move", "--json", "humans"],
     ["ask", P, "--json=1", "move"],
     ["ask", P, "--lang", "de", "move"],
     ["ask", P, "--lang"],
@@ -64,7 +66,6 @@ LEFT_TO_ARGPARSE = [
     ["lookup", "--limit", "-1", "x"],
     ["lookup", "x", "--explain"],
     ["lookup", "x", "--query", "q"],
-    ["lookup", "a", "--json", "b"],
 ]
 
 

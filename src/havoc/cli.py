@@ -58,8 +58,9 @@ def build_parser(command: str | None = None, lang: str = "en", then: str | None 
 # The options of the two commands a player runs most, parsed here without argparse (importing
 # it and building the parser is a measurable part of a short process): a flag, or an option
 # that takes a value. Anything else on the line (-h, --version, an abbreviation, a typo, a
-# value argparse would refuse, positionals split by options) goes to argparse, which then
-# gives its usual help or error; a test keeps the two parses equal.
+# value argparse would refuse) goes to argparse, which then gives its usual help or error; a
+# test keeps the two parses equal. Options may come anywhere among the words, as in argparse
+# (havoc.cliparser intermixes them).
 _QUICK: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ask": (("--json", "--explain"), ("--query", "--lang", "--ruleset")),
     "lookup": (("--json",), ("--limit", "--lang", "--ruleset")),
@@ -95,17 +96,13 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
     flags, valued = _QUICK[command]
     given: dict[str, Any] = {}
     positionals: list[str] = []
-    runs, last_positional = 0, False
     i = at + 1
     while i < len(words):
         word = words[i]
         i += 1
         if word == "-" or not word.startswith("-"):
-            runs += not last_positional  # argparse takes the positionals in one run only
-            last_positional = True
             positionals.append(word)
             continue
-        last_positional = False
         name, eq, value = word.partition("=")
         if name in flags and not eq:
             given[name] = True
@@ -119,7 +116,7 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
             given[name] = value
         else:
             return None
-    if runs != 1:
+    if not positionals:
         return None
     common = {
         "root_lang": root_lang,

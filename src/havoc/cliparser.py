@@ -130,13 +130,48 @@ class _Parser(argparse.ArgumentParser):
     argparse makes a help formatter for every argument it adds, and each asks
     ``shutil.get_terminal_size``; importing ``shutil`` (with ``bz2``, ``lzma``, ``fnmatch``) is a
     measurable part of a short ``havoc ask``. The width is worked out the same way. Sub-commands'
-    parsers are of this class too (argparse makes them of the root parser's class).
+    parsers are of this class too (argparse makes them of the root parser's class), so every
+    command reads its options anywhere among its words (:meth:`parse_known_args`).
     """
+
+    _intermixing = False
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Options may come anywhere among a command's words, as players type them: ``havoc
+        trogs pos.yaml prisoner --shifted-priorities example-a humans=1/1/1`` reads the words after
+        the option too (plain argparse takes a command's positionals in one run and refuses the
+        rest). A parser with sub-commands parses as argparse does; its command's parser intermixes."""
+        if self._intermixing or not _takes_words(self):
+            return super().parse_known_args(args, namespace)
+        usage = self.usage
+        if usage is None:  # errors show the whole usage (argparse's own capture cuts a translated prefix)
+            self.usage = self._usage()
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+            self.usage = usage
+
+    def _usage(self) -> str:
+        """The usage line without its ``usage:`` prefix, as argparse would print it."""
+        formatter = self._get_formatter()
+        formatter.add_usage(self.usage, self._actions, self._mutually_exclusive_groups, prefix="")
+        return formatter.format_help().strip()
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         make: Any = self.formatter_class  # typeshed declares only prog for it; every HelpFormatter takes width
         formatter: argparse.HelpFormatter = make(prog=self.prog, width=_columns() - 2)  # as HelpFormatter does
         return formatter
+
+
+def _takes_words(parser: argparse.ArgumentParser) -> bool:
+    """Whether ``parser`` reads a varying number of positional words (and no sub-command): the
+    parsers whose words an option in between would cut short."""
+    nargs = [a.nargs for a in parser._actions if not a.option_strings]  # the positionals
+    return any(n in ("?", "*", "+") for n in nargs) and not any(
+        n in (argparse.PARSER, argparse.REMAINDER) for n in nargs
+    )
 
 
 def _columns() -> int:

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.help_extra = _help_texts  # type: ignore[attr-defined]  # texts its formatter prints (clilang.help_texts)
     p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
-    p.add_argument("words", metavar="QUESTION", nargs="*", help="the question in compact form (see below)")
+    p.add_argument("words", metavar="QUESTION", nargs="*", default=[], help="the question in compact form (see below)")
     p.add_argument("--query", metavar="FILE", help="read the question from a YAML or JSON file instead")
     add_options(p)
     p.set_defaults(func=cmd_ask)

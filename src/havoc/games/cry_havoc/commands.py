@@ -114,7 +114,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
     p.add_argument("region", metavar="REGION", nargs="?", help="the Battle Region")
     p.add_argument(
-        "placement", metavar="FACTION=C/P/A", nargs="*", help="Units on Region Control / Capture Prisoners / Attrition"
+        "placement",
+        metavar="FACTION=C/P/A",
+        nargs="*",
+        default=[],
+        help="Units on Region Control / Capture Prisoners / Attrition",
     )
     p.add_argument("--as", dest="faction", metavar="FACTION", help="report the figures of this side")
     add_options(p)

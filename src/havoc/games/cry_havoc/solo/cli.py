@@ -76,6 +76,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "words",
         metavar="REGION|FACTION=C/P/A",
         nargs="*",
+        default=[],  # none is fine: argparse would otherwise list the words as required
         help="the Battle Region and the placements; a field as key=value (see below)",
     )
     # the decisions' question fields, with the words they are declared with (engine.FIELDS)
@@ -243,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="havoc trogs", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     add_arguments(parser)
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    args = parser.parse_intermixed_args(list(sys.argv[1:] if argv is None else argv))  # options anywhere, as havoc's
     set_message_language(args.lang)
     try:
         return run(args)
