@@ -7,6 +7,7 @@ commands do not pay for it, and the assistant itself never imports Sphinx or Wea
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from havoc.commands.ask import add_options, emit, speak
 
@@ -26,6 +27,17 @@ ASK_EXAMPLES = (
     "build pilgrims sapos-deep structure=harvester points=5",
     "use-skill pilgrims skill=teleport --lang pl",
     "battle world-caverns pilgrims=2/1/1 humans=2/1/1 --json",
+)
+
+# The question file form's examples, in machine words; another language's help shows each in
+# its reader's words (_file_example), as that reader may write the file.
+FILE_EXAMPLES: tuple[dict[str, Any], ...] = (
+    {"ask": "move", "faction": "humans", "from": "foglands", "to": "scorch", "units": 2},
+    {
+        "ask": "battle",
+        "region": "world-caverns",
+        "objectives": {"pilgrims": {"control": 2, "prisoners": 1, "attrition": 1}},
+    },
 )
 
 
@@ -69,8 +81,10 @@ examples:
 {examples}
   havoc ask pos.yaml --query question.yaml
 
-the query file form (YAML or JSON):
-  {ask: move, faction: humans, from: foglands, to: scorch, units: 2}
+the query file form (YAML or JSON): its keys and values are the words of the compact
+form, as machine words or in Polish (the kind is the key ask, the Units on the Battle
+objectives the key objectives):
+{file_examples}
 
 POSITION is a YAML or JSON file (`-` reads standard input); `havoc new POS.yaml` writes
 a commented template, `havoc schema` prints its JSON Schema (`--answers`: the answers'),
@@ -165,10 +179,11 @@ def ask_epilog(lang: str | None = None) -> str:
         "region_kinds": either([lex.kinds.say(k.name) for k in kinds if "region" in k.bare]),
         "from_kinds": either([lex.kinds.say(k.name) for k in kinds if "from" in k.bare]),
         "examples": "\n".join(f"  havoc ask {table} {_example(line, lang)}" for line in ASK_EXAMPLES),
+        "file_examples": "\n".join(f"  {file_example(q, lang)}" for q in FILE_EXAMPLES),
     }
     text = _ask_epilog_template(lang)
     for key, value in fills.items():
-        if key != "examples":  # a list starts a line at column 12 and wraps there
+        if key not in ("examples", "file_examples"):  # a list starts a line at column 12 and wraps there
             value = textwrap.fill(
                 value, 86, initial_indent=" " * 12, subsequent_indent=" " * 12, break_on_hyphens=False
             ).lstrip()
@@ -191,6 +206,32 @@ def _example(line: str, lang: str) -> str:
     words = line.split()
     cut = next((i for i, w in enumerate(words) if w.startswith("-")), len(words))
     return " ".join([spoken(words[:cut], lang), *words[cut:]])
+
+
+def file_example(query: dict[str, Any], lang: str) -> str:
+    """A question file's mapping (YAML flow style) in the words a reader of ``lang`` writes:
+    ``{pytanie: ruch, frakcja: ludzie, z: Mgielnia, …}``."""
+    from havoc.games.cry_havoc.typed import typed_faction, typed_word
+    from havoc.games.cry_havoc.ui import region_names
+
+    def flow(pairs: dict[str, str]) -> str:
+        return "{" + ", ".join(f"{k}: {v}" for k, v in pairs.items()) + "}"
+
+    def said(key: str, value: Any) -> str:
+        if key == "objectives":  # {faction: {objective: units}}
+            return flow(
+                {
+                    typed_faction(f, lang): flow({typed_word(o, lang): str(n) for o, n in placed.items()})
+                    for f, placed in value.items()
+                }
+            )
+        if key in ("from", "to", "region"):
+            return value if lang == "en" else str(region_names([value], lang)[value])
+        if key == "faction":
+            return typed_faction(value, lang)
+        return typed_word(value, lang) if isinstance(value, str) else str(value)
+
+    return flow({typed_word(k, lang): said(k, v) for k, v in query.items()})
 
 
 def kind_helps() -> list[str]:

@@ -100,14 +100,16 @@ _ATTRS: Final = {
 def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = False) -> Query:
     """Validate a query mapping against the position it is about. ``typed``: the question was
     typed in compact words, so its problems name the kind and fields as the reader types them
-    ("z", not "from", for a Polish reader); a file's question is named by its own keys."""
+    ("z", not "from", for a Polish reader); a file's question is named by its own keys, and may
+    give them and its values in a reader's words as the compact form does ("z: Mgielnia")."""
     r = Reader(name)
-    say = _typed_names(_ml()) if typed else _machine_names
     d = _read_plain(data)
-    if d is None:  # a file's question (lines to point at), or a field that is not plainly right
+    if d is None:  # a file's question (lines to point at, words perhaps a reader's), or a field not plainly right
+        data, typed = _file_words(data, pos, name, typed)
         d = r.read(data, QTOP, "", data.line if _is_ldict(data) else None)
         if typed:
-            r.problems = [_renamed(p, say) for p in r.problems]
+            r.problems = [_renamed(p, _typed_names(_ml())) for p in r.problems]
+    say = _typed_names(_ml()) if typed else _machine_names
     if r.problems or not isinstance(d, dict):
         raise InputError(r.problems or [Problem(name, None, ui("expected a mapping", _ml()))])
 
@@ -190,6 +192,21 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
     if r.problems:
         raise InputError(r.problems)
     return _query(kind, faction, d, name)
+
+
+def _file_words(data: Any, pos: Position, name: str, typed: bool) -> tuple[Any, bool]:
+    """A question file's mapping in machine words (:func:`havoc.games.cry_havoc.typed.mapping_to_machine`;
+    other data as it is), and whether its problems name the fields in the reader's words (as a
+    compact question's, or as the file's own keys were typed); a word that names nothing is an
+    input error."""
+    if not _is_ldict(data):
+        return data, typed
+    from havoc.games.cry_havoc.typed import mapping_to_machine
+
+    data, unread, typed_keys = mapping_to_machine(data, pos, name, _ml())
+    if unread:
+        raise InputError(unread)
+    return data, typed or typed_keys
 
 
 def _machine_names(word: str) -> str:

@@ -34,11 +34,13 @@ from havoc.memo import memo
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
+    from typing import Any
 
     from havoc.games.cry_havoc.position import Position
 
 # Fields the compact form never names with key=value: the kind is the first word, and Units on
-# the Battle objectives are given as FACTION=CONTROL/PRISONERS/ATTRITION.
+# the Battle objectives are given as FACTION=CONTROL/PRISONERS/ATTRITION. A question file names
+# them as keys, in a reader's words too ("pytanie: ruch", "cele:").
 NOT_TYPED = frozenset({"ask", "objectives"})
 
 
@@ -130,6 +132,9 @@ def typed_tokens() -> Iterator[str]:
     seen = set(QUESTION_KINDS)
     for name, spec in QFIELDS.items():
         if name in NOT_TYPED:
+            if name not in seen:  # a question file's key ("pytanie", "cele")
+                seen.add(name)
+                yield name
             continue
         for token in (name, *(spec.choices or () if spec.kind == "enum" and name != "faction" else ())):
             if token not in seen:
@@ -150,6 +155,7 @@ class Lexicon:
         order = reading_order(first)
         self.kinds = Words((typed_word(k, lang), k) for lang in order for k in QUESTION_KINDS)
         self.fields = Words((typed_word(k, lang), k) for lang in order for k in QFIELDS if k not in NOT_TYPED)
+        self.keys = Words((typed_word(k, lang), k) for lang in order for k in QFIELDS)  # a question file's
         self.values = {
             name: Words((typed_word(c, lang), c) for lang in order for c in spec.choices or ())
             for name, spec in QFIELDS.items()
@@ -252,6 +258,7 @@ class _Reading:
         # the reader's own messages, about the machine words, as before.
         self.strict = lang != SOURCE_LANGUAGE
         self.problems: list[Problem] = []
+        self.line: int | None = None  # a question file's line of the word read (the compact form has none)
         self._tables: dict[str, Words] = {}
         self._lex: Lexicon | None = None
 
@@ -271,7 +278,7 @@ class _Reading:
         return found
 
     def say(self, message: str) -> None:
-        self.problems.append(Problem(self.name, None, message))
+        self.problems.append(Problem(self.name, self.line, message))
 
     def look(self, words: Words, word: str) -> str | None:
         """The machine word a typed word names; None for none (or several: said here, then
@@ -412,6 +419,133 @@ def to_machine(words: Sequence[str], pos: Position, name: str, lang: str) -> tup
     for word in words[1:]:
         out.append(reading.pair(word) if "=" in word else reading.bare(kind, word))
     return out, reading.problems
+
+
+def mapping_to_machine(data: Any, pos: Position, name: str, lang: str) -> tuple[Any, list[Problem], bool]:
+    """A question file's mapping with every key and value typed in a reader's words read as its
+    machine word, as the compact form's are (``{pytanie: ruch, frakcja: ludzie, z: Mgielnia,
+    oddziały: 2}`` is ``{ask: move, faction: humans, from: foglands, units: 2}``); the lines
+    kept, the problems of the words that are neither (said here only to another language's
+    reader; anything else is left to the question's reader), and whether any key was typed."""
+    if not isinstance(data, dict):
+        return data, [], False
+    reading = _Reading(pos, name, lang)
+    typed_keys = False
+    out: list[tuple[str, Any, Any]] = []  # (key, value, the key as typed)
+    for key, value in data.items():
+        reading.line = _line_of(data, key)
+        field = key if not isinstance(key, str) or key in QFIELDS else reading.look(reading.lex.keys, key)
+        if field is None:
+            if reading.strict:
+                reading.say(
+                    ui("unknown field {name}{hint}; expected one of {choices}", lang).format(
+                        name=repr(key), hint=reading.hint(reading.lex.keys, key), choices=reading.lex.keys.listing()
+                    )
+                )
+            out.append((key, value, key))
+            continue
+        typed_keys = typed_keys or field != key
+        out.append((field, _file_value(reading, field, value), key))
+    _once(reading, data, out)
+    return _like(data, out), reading.problems, typed_keys
+
+
+def _once(reading: _Reading, data: Any, items: list[tuple[Any, Any, Any]]) -> None:
+    """Two keys of a file's mapping that name the same field or faction ("from" and "z") are a
+    problem, never one of them silently dropped."""
+    first: dict[Any, Any] = {}
+    for key, _, typed in items:
+        if key in first:
+            reading.line = _line_of(data, typed)
+            reading.say(
+                ui("{first} and {second} name the same; list it once", reading.lang).format(
+                    first=repr(first[key]), second=repr(typed)
+                )
+            )
+        first.setdefault(key, typed)
+
+
+def _file_value(reading: _Reading, field: str, value: Any) -> Any:
+    """One field's value of a question file in machine words (see :func:`mapping_to_machine`)."""
+    spec = QFIELDS.get(field)
+    if spec is None:
+        return value
+    if field == "ask":
+        return reading.kind(value) if isinstance(value, str) else value
+    if isinstance(value, str):
+        if spec.kind == "bool":
+            from havoc.languages import no_words, yes_words
+
+            low = value.lower()
+            return True if low in yes_words() else False if low in no_words() else value
+        if spec.kind in ("int", "map"):
+            return value
+        return reading.value(field, spec.kind, value, spec.choices)
+    if field == "via" and isinstance(value, list):
+        items = []
+        for i, item in enumerate(value):
+            reading.line = _line_of(value, i)
+            items.append(reading.region(field, item) if isinstance(item, str) else item)
+        return _like_list(value, items)
+    if field in ("objectives", "card-units") and isinstance(value, dict):
+        sides = []
+        for side, item in value.items():
+            reading.line = _line_of(value, side)
+            faction = side
+            if isinstance(side, str) and side not in FACTIONS:
+                faction = reading.look(reading.lex.factions, side) or side
+            if field == "objectives" and isinstance(item, dict):
+                places = [(_objective(reading, k, item), v, k) for k, v in item.items()]
+                _once(reading, item, places)
+                item = _like(item, places)
+            sides.append((faction, item, side))
+        _once(reading, value, sides)
+        return _like(value, sides)
+    return value
+
+
+def _objective(reading: _Reading, key: Any, item: Any) -> Any:
+    """A Battle objective's key ("kontrola", "Wyniszczenie") as its machine word."""
+    words = reading.lex.values["capture-from"]  # the objectives, as the compact form names them
+    if not isinstance(key, str) or key in (QFIELDS["capture-from"].choices or ()):
+        return key
+    reading.line = _line_of(item, key)
+    return reading.look(words, key) or key
+
+
+def _line_of(data: Any, key: Any) -> int | None:
+    """The line of a key of a file's mapping, or of an item of its list (None for plain data)."""
+    from havoc.yamlio import LDict, LList
+
+    if isinstance(data, LDict):
+        return data.line_of(key)
+    if isinstance(data, LList) and isinstance(key, int) and key < len(data.item_lines):
+        return data.item_lines[key]
+    return None
+
+
+def _like(data: Any, items: list[tuple[Any, Any, Any]]) -> Any:
+    """A mapping of ``items`` (key, value, the key it was typed as) keeping ``data``'s lines."""
+    from havoc.yamlio import LDict
+
+    if not isinstance(data, LDict):
+        return {k: v for k, v, _ in items}
+    out = LDict((k, v) for k, v, _ in items)
+    out.line = data.line
+    out.key_lines = {k: data.line_of(typed) for k, _, typed in items}
+    return out
+
+
+def _like_list(data: Any, items: list[Any]) -> Any:
+    """A list of ``items`` keeping ``data``'s lines."""
+    from havoc.yamlio import LList
+
+    if not isinstance(data, LList):
+        return items
+    out = LList(items)
+    out.line = data.line
+    out.item_lines = list(data.item_lines)
+    return out
 
 
 def typed_faction(faction: str, lang: str) -> str:
