@@ -227,7 +227,7 @@ CASES = [
     (
         "variant",
         _with("round: 2", "round: 2\nvariant: sollo"),
-        "variant: unknown variant 'sollo'; expected one of solo (did you mean 'solo'?)",
+        "variant: unknown variant 'sollo'; expected one of Solo variant (fan-made) (solo) (did you mean 'solo'?)",
     ),
 ]
 

@@ -402,6 +402,19 @@ def test_an_unknown_word_in_any_case_lists_the_choices_by_name(rs: Any, case: tu
     assert (f"({hint} {near!r}?)" in message) if near else hint not in message, error
 
 
+@pytest.mark.parametrize(
+    ("lang", "typed", "said"),
+    [
+        ("pl", "samotny", "nieznany wariant 'samotny'; oczekiwano jednego z: Wariant solo (fanowski) (solo)"),
+        ("pl", "wariant-solo", "(solo) (czy chodziło o 'solo'?)"),
+        ("en", "solo-variant", "expected one of Solo variant (fan-made) (solo) (did you mean 'solo'?)"),
+    ],
+)
+def test_an_unknown_variant_lists_the_variants_by_title_with_the_id_to_write(lang: str, typed: str, said: str) -> None:
+    (error,) = _errors(IDS.replace("phase: actions", f"variant: {typed}\nphase: actions"), lang)
+    assert error.startswith("stół.yaml:2: variant: ") and said in error, error
+
+
 def test_havoc_new_takes_names_and_its_template_says_names_work(capsys: pytest.CaptureFixture[str]) -> None:
     from havoc.cli import main
 

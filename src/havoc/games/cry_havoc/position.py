@@ -620,6 +620,27 @@ def _near(vocabulary: str, text: str, lang: str) -> str:
     return " " + ui("(did you mean {name}?)", lang).format(name=repr(name))
 
 
+def _unknown_variant(rs: Ruleset, name: str, lang: str) -> str:
+    """A variant no overlay is: the variants by their titles in ``lang``, each with the ID to
+    write ("Wariant solo (fanowski) (solo)"), and the ID meant if the word is near an ID or a
+    title in any case or language ("sol", "wariant-solo": 'solo')."""
+    import difflib
+
+    from havoc.i18n import LANGUAGES, translator
+
+    variants = rs.variants()
+    shown = ", ".join(f"{translator(lang, rs.id).text(f'{o.id}:title', o.title)} ({o.id})" for o in variants)
+    ids = {_fold(o.id): o.id for o in variants}
+    for o in variants:  # every language's title names its ID too
+        for other in LANGUAGES:
+            ids.setdefault(_fold(translator(other, rs.id).text(f"{o.id}:title", o.title)), o.id)
+    hint = difflib.get_close_matches(_fold(name), list(ids), n=1, cutoff=0.6)
+    message = ui("unknown variant {name}; expected one of {choices}", lang).format(
+        name=repr(name), choices=shown or "—"
+    )
+    return message + (" " + ui("(did you mean {name}?)", lang).format(name=repr(ids[hint[0]])) if hint else "")
+
+
 def _fold(text: str) -> str:
     """``ui.fold`` (the one folding of names), imported only when a table has names."""
     from havoc.games.cry_havoc.ui import fold
@@ -720,15 +741,7 @@ class _Checks:
                 ui("the Trogs are a player faction only in a 4-player game; leave them out (they are neutral)", _ml()),
             )
         if rs is not None and pos.variant is not None and pos.variant not in {o.id for o in rs.variants()}:
-            known = [o.id for o in rs.variants()]
-            r.problem(
-                line_of("variant"),
-                "variant",
-                ui("unknown variant {name}; expected one of {choices}", _ml()).format(
-                    name=repr(pos.variant), choices=", ".join(known) or "—"
-                )
-                + suggest(pos.variant, known),
-            )
+            r.problem(line_of("variant"), "variant", _unknown_variant(rs, pos.variant, _ml()))
 
     def order_and_limits(self) -> None:
         """Whose turn, the Initiative orders, the step, and the round limits from the rules."""
