@@ -145,7 +145,7 @@ def _refused(tmp_path: Path, text: str) -> list[str]:
 def test_a_word_that_names_nothing_is_a_located_polish_error(tmp_path: Path) -> None:
     said = _refused(tmp_path, "pytanie: ruhc\nfrakcja: ludzi\nz: Region Q\ndo: Region B\nzz: 1\n")
     assert said[0].startswith("pytanie.yaml:1: nieznany rodzaj pytania 'ruhc' (czy chodziło o 'ruch'?)")
-    assert said[1].startswith("pytanie.yaml:2: Frakcja: nieznana wartość 'ludzi' (czy chodziło o 'Ludzie'?)")
+    assert said[1].startswith("pytanie.yaml:2: frakcja: nieznana wartość 'ludzi' (czy chodziło o 'Ludzie'?)")
     assert "Ludzie (humans)" in said[1]
     assert said[2].startswith("pytanie.yaml:3: z: nieznany Region 'Region Q'")
     assert said[3].startswith("pytanie.yaml:5: nieznane pole 'zz'")
@@ -189,3 +189,12 @@ def test_the_helps_file_examples_read_back_to_the_machine_examples(lang: str, tm
         path = tmp_path / "q.yaml"
         path.write_text(line, encoding="utf-8")
         assert parse_query(load_file(path, "q.yaml"), pos, "q") == parse_query(dict(machine), pos, "q")
+
+
+def test_a_machine_files_problems_name_its_machine_keys_and_the_names_to_write(tmp_path: Path) -> None:
+    """A file in machine keys is told about its own keys ("faction:", not "frakcja:"), in Polish,
+    with the factions by name and the ID to write."""
+    said = _refused(tmp_path, "ask: move\nfaction: ludzi\nfrom: nowhere\nto: example-b\n")
+    assert said[0].startswith("pytanie.yaml:2: faction: nieznana wartość 'ludzi' (czy chodziło o 'Ludzie'?)")
+    assert "Ludzie (humans), Pielgrzymi (pilgrims)" in said[0]
+    assert said[1].startswith("pytanie.yaml:3: from: nieznany Region 'nowhere'")

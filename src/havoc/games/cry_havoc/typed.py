@@ -259,6 +259,7 @@ class _Reading:
         self.strict = lang != SOURCE_LANGUAGE
         self.problems: list[Problem] = []
         self.line: int | None = None  # a question file's line of the word read (the compact form has none)
+        self.keys_as_typed: dict[str, str] = {}  # a question file's fields as its keys name them ("from")
         self._tables: dict[str, Words] = {}
         self._lex: Lexicon | None = None
 
@@ -276,6 +277,10 @@ class _Reading:
             make = {"regions": regions, "structures": structures, "skills": skills}[what]
             found = self._tables[what] = make(self.pos, self.lang)
         return found
+
+    def field_word(self, key: str) -> str:
+        """A field as the question names it: a file's key as written, else the reader's word."""
+        return self.keys_as_typed.get(key) or typed_word(key, self.lang)
 
     def say(self, message: str) -> None:
         self.problems.append(Problem(self.name, self.line, message))
@@ -388,7 +393,7 @@ class _Reading:
         if found is None and self.strict:
             self.say(
                 ui("{field}: unknown value {name}{hint}; expected one of {choices}", self.lang).format(
-                    field=typed_word(key, self.lang),
+                    field=self.field_word(key),
                     name=repr(raw),
                     hint=self.hint(words, raw),
                     choices=words.listing(),
@@ -403,7 +408,7 @@ class _Reading:
         if found is None and self.strict:
             names = self.table("regions")
             self.say(
-                f"{typed_word(key, self.lang)}: "
+                f"{self.field_word(key)}: "
                 + ui("unknown Region {name}; list it under the position's regions", self.lang).format(name=repr(raw))
                 + self.hint(names, raw)
             )
@@ -445,6 +450,7 @@ def mapping_to_machine(data: Any, pos: Position, name: str, lang: str) -> tuple[
             out.append((key, value, key))
             continue
         typed_keys = typed_keys or field != key
+        reading.keys_as_typed[field] = key
         out.append((field, _file_value(reading, field, value), key))
     _once(reading, data, out)
     return _like(data, out), reading.problems, typed_keys
