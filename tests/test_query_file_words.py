@@ -198,3 +198,16 @@ def test_a_machine_files_problems_name_its_machine_keys_and_the_names_to_write(t
     assert said[0].startswith("pytanie.yaml:2: faction: nieznana wartość 'ludzi' (czy chodziło o 'Ludzie'?)")
     assert "Ludzie (humans), Pielgrzymi (pilgrims)" in said[0]
     assert said[1].startswith("pytanie.yaml:3: from: nieznany Region 'nowhere'")
+
+
+def test_a_battle_placement_names_its_factions_and_objectives_in_polish(tmp_path: Path) -> None:
+    path = tmp_path / "pytanie.yaml"
+    path.write_text("pytanie: bitwa\nregion: Region A\ncele:\n  ludzi: {kontrola: 4}\n  pielgrzymi: {kontrol: 4}\n")
+    pos = position.load("tests/fixtures/assistant/battle-walkthrough.yaml", rulebook.load())
+    with pytest.raises(InputError) as exc:
+        parse_query(load_file(path, "pytanie.yaml"), pos, "pytanie.yaml")
+    said = [str(p) for p in exc.value.problems]
+    assert said[0].startswith("pytanie.yaml:4: cele: nieznana wartość 'ludzi' (czy chodziło o 'Ludzie'?)")
+    assert "Ludzie (humans)" in said[0]
+    assert said[1].startswith("pytanie.yaml:5: cele: nieznana wartość 'kontrol' (czy chodziło o 'kontrola'?)")
+    assert "kontrola (control), jeńcy (prisoners), wyniszczenie (attrition)" in said[1]

@@ -497,9 +497,7 @@ def _file_value(reading: _Reading, field: str, value: Any) -> Any:
         sides = []
         for side, item in value.items():
             reading.line = _line_of(value, side)
-            faction = side
-            if isinstance(side, str) and side not in FACTIONS:
-                faction = reading.look(reading.lex.factions, side) or side
+            faction = reading.named(field, side, FACTIONS, reading.lex.factions) if isinstance(side, str) else side
             if field == "objectives" and isinstance(item, dict):
                 places = [(_objective(reading, k, item), v, k) for k, v in item.items()]
                 _once(reading, item, places)
@@ -512,11 +510,11 @@ def _file_value(reading: _Reading, field: str, value: Any) -> Any:
 
 def _objective(reading: _Reading, key: Any, item: Any) -> Any:
     """A Battle objective's key ("kontrola", "Wyniszczenie") as its machine word."""
-    words = reading.lex.values["capture-from"]  # the objectives, as the compact form names them
-    if not isinstance(key, str) or key in (QFIELDS["capture-from"].choices or ()):
+    if not isinstance(key, str):
         return key
     reading.line = _line_of(item, key)
-    return reading.look(words, key) or key
+    words = reading.lex.values["capture-from"]  # the objectives, as the compact form names them
+    return reading.named("objectives", key, QFIELDS["capture-from"].choices or (), words)
 
 
 def _line_of(data: Any, key: Any) -> int | None:
