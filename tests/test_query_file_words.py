@@ -211,3 +211,8 @@ def test_a_battle_placement_names_its_factions_and_objectives_in_polish(tmp_path
     assert "Ludzie (humans)" in said[0]
     assert said[1].startswith("pytanie.yaml:5: cele: nieznana wartość 'kontrol' (czy chodziło o 'kontrola'?)")
     assert "kontrola (control), jeńcy (prisoners), wyniszczenie (attrition)" in said[1]
+
+
+def test_a_polish_file_without_its_kind_is_told_the_key_in_its_words(tmp_path: Path) -> None:
+    assert _refused(tmp_path, "frakcja: ludzie\nz: Region A\n") == ["pytanie.yaml:1: brak wymaganego pola 'pytanie'"]
+    assert _refused(tmp_path, "faction: humans\n") == ["pytanie.yaml:1: brak wymaganego pola 'ask'"]
