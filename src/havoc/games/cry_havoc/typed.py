@@ -453,9 +453,7 @@ def mapping_to_machine(data: Any, pos: Position, name: str, lang: str) -> tuple[
         reading.keys_as_typed[field] = key
         out.append((field, _file_value(reading, field, value), key))
     _once(reading, data, out)
-    if (
-        reading.strict and typed_keys and "ask" not in reading.keys_as_typed
-    ):  # said in the file's words: 'pytanie', not 'ask'
+    if reading.strict and typed_keys and "ask" not in reading.keys_as_typed:  # 'pytanie', not 'ask'
         reading.line = _line_of(data, None)
         reading.say(ui("missing required field {name}", lang).format(name=repr(typed_word("ask", lang))))
     return _like(data, out), reading.problems, typed_keys
