@@ -30,7 +30,7 @@ ASK_EXAMPLES = (
 )
 
 # The question file form's examples, in machine words; another language's help shows each in
-# its reader's words (_file_example), as that reader may write the file.
+# its reader's words (file_example), as that reader may write the file.
 FILE_EXAMPLES: tuple[dict[str, Any], ...] = (
     {"ask": "move", "faction": "humans", "from": "foglands", "to": "scorch", "units": 2},
     {
