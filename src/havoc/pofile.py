@@ -131,3 +131,100 @@ def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:  # noqa: C
         problems.append(Problem(name, number, f"not a PO line: {line[:40]!r}"))
     close()
     return entries, problems
+
+
+def wrap_width(text: str) -> int:
+    """The width a catalog's strings are wrapped at, as Babel's ``width`` (0: not wrapped).
+
+    A string is wrapped when one of its lines other than the last does not end with ``\\n``;
+    its longest broken line gives the width. A new entry is then written as the file's other
+    entries are, whoever wrote the file.
+    """
+    longest = 0
+    pieces: list[str] = []
+
+    def close() -> None:
+        nonlocal longest
+        if len(pieces) > 1 and any(not p.rstrip().endswith('\\n"') for p in pieces[:-1]):
+            # a line ending a paragraph (\n) or one long word is not where the wrapping broke it
+            broken = [p.strip() for p in pieces if not p.rstrip().endswith('\\n"')]
+            spaced = [len(p) for p in broken if re.search(r"\s", p[1:-1].rstrip())]
+            longest = max([longest, *spaced])
+        pieces.clear()
+
+    for raw in text.split("\n"):
+        line = raw.strip()
+        body = line[2:].lstrip() if line.startswith("#~") else line
+        m = _KEYWORD.match(body)
+        if m is not None:
+            close()
+            if m.group(3).strip() != '""':  # `msgid ""` opens a wrapped string: not one of its lines
+                pieces.append(raw.rstrip())
+        elif body.startswith('"'):
+            pieces.append(raw.rstrip())
+        else:
+            close()
+    close()
+    return longest + 1 if longest else 0
+
+
+def _blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """The runs of non-blank lines (one entry each, with its comments), as ``[start, end)``."""
+    runs: list[tuple[int, int]] = []
+    start = None
+    for i, line in enumerate(lines):
+        if line.strip():
+            if start is None:
+                start = i
+        elif start is not None:
+            runs.append((start, i))
+            start = None
+    if start is not None:
+        runs.append((start, len(lines)))
+    return runs
+
+
+def _meaning(lines: list[str]) -> tuple[object, ...]:
+    """What an entry says, whatever its wrapping: its fields' strings, and its comments' words."""
+    comments: dict[tuple[bool, str], list[str]] = {}
+    fields: list[list[object]] = []
+    for raw in lines:
+        line = raw.strip()
+        obsolete = line.startswith("#~")
+        if obsolete:
+            line = line[2:].strip()
+        if line.startswith("#"):
+            kind = line[1:2] if line[1:2] in ".,:|" else ""
+            comments.setdefault((obsolete, kind), []).extend(line[1 + len(kind) :].split())
+            continue
+        m = _KEYWORD.match(line)
+        literal = _STRING.match(m.group(3) if m is not None else line)
+        if literal is None or (m is None and not fields):
+            return ("as written", tuple(ln.rstrip() for ln in lines))  # not plain PO: only the same text matches
+        if m is not None:
+            fields.append([obsolete, m.group(1), ""])
+        fields[-1][2] = str(fields[-1][2]) + _unescape(literal.group(1))
+    return (tuple(sorted((k, tuple(v)) for k, v in comments.items())), tuple(tuple(f) for f in fields))
+
+
+def keep_layout(old: str, new: str) -> str:
+    """``new``, with each entry that says what an entry of ``old`` says written as ``old`` writes it.
+
+    A catalog update rewrites the file with Babel, which has its own idea of line wrapping; a
+    translator's tool or an older havoc may have had another. Untouched entries keep their
+    bytes, so an update's diff shows only what changed.
+    """
+    old_lines = old.split("\n")
+    written: dict[tuple[object, ...], list[list[str]]] = {}
+    for a, b in _blocks(old_lines):
+        written.setdefault(_meaning(old_lines[a:b]), []).append(old_lines[a:b])
+    new_lines = new.split("\n")
+    out: list[str] = []
+    done = 0
+    for a, b in _blocks(new_lines):
+        out += new_lines[done:a]
+        same = written.get(_meaning(new_lines[a:b]))
+        out += same.pop(0) if same else new_lines[a:b]
+        done = b
+    out += new_lines[done:]
+    return "\n".join(out)
