@@ -223,3 +223,16 @@ def test_docs_update_catalog_keeps_site_po_as_written(
     assert 'msgid "Deciding…"\nmsgstr ""' in after
     assert any(b.startswith('#~ msgid "Gone"') for b in after)  # unused: kept for later, not lost
     assert max(len(ln) for ln in site_po.read_text().split("\n")) > 100  # not rewrapped
+
+
+def test_a_file_saved_with_windows_line_ends_keeps_them() -> None:
+    """A catalog saved on Windows (CRLF) gets its new entry with CRLF too, and no entry changes
+    its line ends: the file is not turned into a diff of every line."""
+    old = _catalog([("ui", "Battle", "Bitwa"), ("ui", "Reserve", "Rezerwa")])
+    data = catalogs.render_po(old).replace(b"\n", b"\r\n")
+    new = _catalog([("ui", "Battle", "Bitwa"), ("ui", "Crystal", ""), ("ui", "Reserve", "Rezerwa")])
+    out = catalogs.render_keeping(new, data)
+    assert b"\n" not in out.replace(b"\r\n", b"")
+    assert b'msgctxt "ui"\r\nmsgid "Crystal"\r\nmsgstr ""\r\n' in out
+    for block in data.split(b"\r\n\r\n")[1:]:
+        assert block in out

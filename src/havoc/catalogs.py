@@ -249,8 +249,12 @@ def render_keeping(cat: Catalog, old: bytes | None, sort_output: bool = False) -
     if old is None:
         return render_po(cat, sort_output=sort_output)
     text = old.decode("utf-8", errors="replace")  # only compared with: an entry that decodes badly is rewritten
+    crlf = "\r\n" in text  # saved on Windows: the new entries end their lines as the old ones do
+    if crlf:
+        text = text.replace("\r\n", "\n")
     new = render_po(cat, width=pofile.wrap_width(text), sort_output=sort_output).decode("utf-8")
-    return pofile.keep_layout(text, new).encode("utf-8")
+    kept = pofile.keep_layout(text, new)
+    return (kept.replace("\n", "\r\n") if crlf else kept).encode("utf-8")
 
 
 def write_catalog(path: Path, cat: Catalog, old: bytes | None, sort_output: bool = False) -> bool:
