@@ -223,6 +223,9 @@ def test_docs_update_catalog_keeps_site_po_as_written(
     assert 'msgid "Deciding…"\nmsgstr ""' in after
     assert any(b.startswith('#~ msgid "Gone"') for b in after)  # unused: kept for later, not lost
     assert max(len(ln) for ln in site_po.read_text().split("\n")) > 100  # not rewrapped
+    files = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in (site_po, root / "site.pot")}
+    assert docs.update_catalog("cry-havoc", tmp_path / "doctrees") == 0
+    assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files} == files  # a second update writes nothing
 
 
 def test_a_file_saved_with_windows_line_ends_keeps_them() -> None:
