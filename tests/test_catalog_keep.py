@@ -239,3 +239,29 @@ def test_a_file_saved_with_windows_line_ends_keeps_them() -> None:
     assert b'msgctxt "ui"\r\nmsgid "Crystal"\r\nmsgstr ""\r\n' in out
     for block in data.split(b"\r\n\r\n")[1:]:
         assert block in out
+
+
+@pytest.mark.parametrize("width", [0, 60, 76, 79, 100])
+def test_the_wrapping_width_is_read_from_the_file(width: int) -> None:
+    """New entries are wrapped as the file's are: the width read from the file wraps its strings
+    the same (a usual width exactly; 60 may read as 59, which wraps these lines alike)."""
+    from havoc import pofile
+
+    words = " ".join(f"word{i}" for i in range(40))
+    cat = _catalog([("ui", f"{words} {n}", f"{words} PL {n}") for n in range(5)])
+    text = catalogs.render_po(cat, width=width).decode()
+    found = pofile.wrap_width(text)
+    assert catalogs.render_po(cat, width=found).decode() == text
+    if width != 60:
+        assert found == width
+
+
+def test_one_entry_wrapped_by_hand_does_not_wrap_a_file_of_long_lines() -> None:
+    from havoc import pofile
+
+    words = " ".join(f"word{i}" for i in range(40))
+    text = catalogs.render_po(_catalog([("ui", f"{words} {n}", f"{words} PL {n}") for n in range(5)])).decode()
+    line = next(ln for ln in text.split("\n") if ln.startswith("msgstr") and "PL 4" in ln)
+    body = line.removeprefix('msgstr "')[:-1]
+    hand = f'msgstr ""\n"{body[:50]}"\n"{body[50:]}"'
+    assert pofile.wrap_width(text.replace(line, hand)) == 0

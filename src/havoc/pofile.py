@@ -8,6 +8,7 @@ previous msgids Babel does not keep); Babel still does the reading and writing.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -137,19 +138,29 @@ def wrap_width(text: str) -> int:
     """The width a catalog's strings are wrapped at, as Babel's ``width`` (0: not wrapped).
 
     A string is wrapped when one of its lines other than the last does not end with ``\\n``;
-    its longest broken line gives the width. A new entry is then written as the file's other
-    entries are, whoever wrote the file.
+    its broken lines give the width. A file is wrapped when its wrapped strings
+    outnumber its lines longer than that width (one entry wrapped by hand in a file of long
+    lines is not a wrapped file). A new entry is then written as the file's others are.
     """
-    longest = 0
+    from babel.messages.pofile import WORD_SEP  # how Babel cuts a string into words to wrap it
+
+    longest, wrapped, upper = 0, 0, 10**6
+    unbroken: list[int] = []  # the lengths of lines of strings not wrapped
     pieces: list[str] = []
 
     def close() -> None:
-        nonlocal longest
-        if len(pieces) > 1 and any(not p.rstrip().endswith('\\n"') for p in pieces[:-1]):
-            # a line ending a paragraph (\n) or one long word is not where the wrapping broke it
-            broken = [p.strip() for p in pieces if not p.rstrip().endswith('\\n"')]
-            spaced = [len(p) for p in broken if re.search(r"\s", p[1:-1].rstrip())]
-            longest = max([longest, *spaced])
+        nonlocal longest, wrapped, upper
+        if len(pieces) > 1 and any(not p.endswith('\\n"') for p in pieces[:-1]):
+            wrapped += 1
+            for line, after in itertools.pairwise(pieces):
+                # a line ending a paragraph (\n) or holding one long word is not where the wrapping broke it
+                if line.endswith('\\n"') or not re.search(r"\s", line.strip('#~ "')):
+                    continue
+                longest = max(longest, len(line))
+                # the next word did not fit: the width is at most the line with it
+                upper = min(upper, len(line) + len(next((w for w in WORD_SEP.split(after.strip('#~ "')) if w), "")))
+        else:
+            unbroken.extend(len(p) for p in pieces)
         pieces.clear()
 
     for raw in text.split("\n"):
@@ -159,13 +170,20 @@ def wrap_width(text: str) -> int:
         if m is not None:
             close()
             if m.group(3).strip() != '""':  # `msgid ""` opens a wrapped string: not one of its lines
-                pieces.append(raw.rstrip())
+                pieces.append(line)
         elif body.startswith('"'):
-            pieces.append(raw.rstrip())
+            pieces.append(line)
         else:
             close()
     close()
-    return longest + 1 if longest else 0
+    if not longest:
+        return 0
+    # a string that fits stays on its keyword's line: `msgstr[0] "…"` may pass the width by 10
+    too_long = sum(n > longest + 11 for n in unbroken)
+    if too_long > wrapped:
+        return 0
+    # any width from longest + 1 to upper wraps the file's strings as they are: a usual one if it may be
+    return next((w for w in (76, 79, 80, 100, 120) if longest < w <= upper), longest + 1)
 
 
 def _blocks(lines: list[str]) -> list[tuple[int, int]]:
