@@ -487,6 +487,14 @@ def _fit(string: Any, msgid: Any, nplurals: int) -> Any:
     return string[0] if isinstance(string, (tuple, list)) else string
 
 
+def _fresh(old: bytes, tmpl: Catalog) -> bool:
+    """Whether a template file says what ``tmpl`` says (laid out as havoc writes it, the quick
+    check, or as the file was laid out by another tool)."""
+    return _strip_dates(old) == _strip_dates(_render(tmpl)) or _strip_dates(old) == _strip_dates(
+        render_keeping(tmpl, old)
+    )
+
+
 def _strip_dates(data: bytes) -> bytes:
     volatile = (b'"POT-Creation-Date', b'"PO-Revision-Date')
     return b"\n".join(ln for ln in data.splitlines() if not ln.startswith(volatile))
@@ -504,7 +512,7 @@ def check_all(ruleset: Ruleset, root: Path | None = None) -> Report:
         pot = root / f"{domain}.pot"
         if not pot.exists():
             report.problems.append(f"{_rel(pot)}: missing; run `havoc catalog update`")
-        elif _strip_dates(old := pot.read_bytes()) != _strip_dates(render_keeping(tmpl, old)):
+        elif not _fresh(pot.read_bytes(), tmpl):
             report.problems.append(f"{_rel(pot)}: out of date with the rules and code; run `havoc catalog update`")
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:

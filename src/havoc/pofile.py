@@ -232,17 +232,24 @@ def keep_layout(old: str, new: str) -> str:
     translator's tool or an older havoc may have had another. Untouched entries keep their
     bytes, so an update's diff shows only what changed.
     """
-    old_lines = old.split("\n")
-    written: dict[tuple[object, ...], list[list[str]]] = {}
-    for a, b in _blocks(old_lines):
-        written.setdefault(_meaning(old_lines[a:b]), []).append(old_lines[a:b])
-    new_lines = new.split("\n")
+    if old == new:
+        return new
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    old_blocks = ["\n".join(old_lines[a:b]) for a, b in _blocks(old_lines)]
+    new_runs = _blocks(new_lines)
+    same_text = {"\n".join(new_lines[a:b]) for a, b in new_runs}.intersection(old_blocks)
+    # what the other old entries say, read only for them (an update changes a few entries)
+    written: dict[tuple[object, ...], list[str]] = {}
+    for block in old_blocks:
+        if block not in same_text:
+            written.setdefault(_meaning(block.split("\n")), []).append(block)
     out: list[str] = []
     done = 0
-    for a, b in _blocks(new_lines):
+    for a, b in new_runs:
         out += new_lines[done:a]
-        same = written.get(_meaning(new_lines[a:b]))
-        out += same.pop(0) if same else new_lines[a:b]
         done = b
+        text = "\n".join(new_lines[a:b])
+        same = None if text in same_text else written.get(_meaning(new_lines[a:b]))
+        out.append(same.pop(0) if same else text)
     out += new_lines[done:]
     return "\n".join(out)
