@@ -222,13 +222,33 @@ def catalog(data: bytes, renamed: dict[str, str] | None = None) -> Outcome:
     for string in before.values():
         if not all(str(s) in kept for s in _strings(string) if s):
             return LOST
-    once = catalogs._render(merged)
+    once = catalogs.render_keeping(merged, data)  # as `havoc catalog update` writes it over the old file
     try:  # read back as the next `havoc catalog update` reads it: strictly
         reread = read_po(io.BytesIO(once), locale="pl", abort_invalid=True)
     except Exception:
         return LOST  # the next update would refuse what this one wrote
-    again = catalogs._render(catalogs.merge(reread, template, renamed or {}, _previous(once)))
+    if _translations(reread) != _translations(merged):
+        return LOST  # an old entry's lines kept in place of a different new one
+    again = catalogs.render_keeping(catalogs.merge(reread, template, renamed or {}, _previous(once)), once)
     return ACCEPTED if catalogs._strip_dates(once) == catalogs._strip_dates(again) else LOST
+
+
+def _translations(cat: Any) -> dict[tuple[bool, str | None, Any], tuple[Any, ...]]:
+    """Every entry's strings (less empty trailing plural forms, which Babel reads back as it likes)
+    and whether it is fuzzy, by (obsolete, context, msgid)."""
+    return {
+        (obsolete, m.context, m.id if isinstance(m.id, str) else tuple(m.id)): (_filled(m.string), m.fuzzy)
+        for obsolete, msgs in ((False, list(cat)), (True, list(cat.obsolete.values())))
+        for m in msgs
+        if m.id
+    }
+
+
+def _filled(value: Any) -> tuple[Any, ...]:
+    forms = _strings(value)
+    while len(forms) > 1 and not forms[-1]:
+        forms.pop()
+    return tuple(forms)
 
 
 def _strings(value: Any) -> list[Any]:

@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 import pytest
+import stored_examples
 
 from havoc import api
 from havoc.games import cry_havoc
@@ -59,19 +60,7 @@ def test_a_reset_catalog_says_its_own_words() -> None:
 
 def _stored_examples() -> list[tuple[Any, Any]]:
     """Every stored example of the rules (the examples the site shows), as a position and a question."""
-    from havoc.examples import is_extra
-    from havoc.games.cry_havoc import position
-    from havoc.games.cry_havoc.query import parse_query
-
-    rs = api.load_ruleset()
-    out = []
-    for rule in rs.rules.values():
-        for ex in rule.examples:
-            if is_extra(rs, ex):
-                continue
-            pos = position.parse(ex.position, rs, ex.id)
-            out.append((pos, parse_query(ex.query, pos, ex.id)))
-    return out
+    return [(item.pos, item.query) for item in stored_examples.asked(api.load_ruleset())]
 
 
 def _bench_bodies(count: int) -> list[dict[str, Any]]:

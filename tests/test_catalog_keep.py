@@ -143,3 +143,125 @@ def test_a_msgid_moved_to_another_context_keeps_its_translation() -> None:
     obsolete = {k if isinstance(k, str) else k[0] for k in merged.obsolete}
     assert "show the rules" not in obsolete and "{count} Unit" not in obsolete
     assert "Mountains" in obsolete  # kept for a translator, not lost
+
+
+def _blocks(text: str) -> list[str]:
+    """A catalog's entries as written (each with its comments), the header first."""
+    return [b for b in re.split(r"\n\s*\n", text) if b.strip()]
+
+
+def _string_lines(block: str) -> list[str]:
+    return [ln for ln in block.split("\n") if ln.startswith(("msg", '"'))]
+
+
+def test_an_update_keeps_a_translators_wrapping_and_every_untouched_entry_byte_for_byte(
+    locales: Path, mini_copy: Path
+) -> None:
+    """A catalog last saved by a translator's tool (wrapped at 79 columns) is updated without
+    rewrapping: untouched entries keep their bytes, the reworded one is written at 79 too."""
+    from babel.messages.pofile import write_po
+
+    po = locales / "pl/LC_MESSAGES/rules.po"
+    with po.open("rb") as fh:
+        cat = read_po(fh, locale="pl")
+    with po.open("wb") as fh:
+        write_po(fh, cat, width=79, no_location=True)
+    before = _blocks(po.read_text())
+    assert any(len(_string_lines(b)) > 2 and '\\n"' not in b for b in before), "nothing wrapped: the test tests nothing"
+    draw = mini_copy / "mini/sections/01-draw.yaml"
+    longer = "Draw {draw-count}, then keep at most {hand-limit} of them and discard every other card to your own pile."
+    draw.write_text(draw.read_text().replace("summary: Draw {draw-count}, keep {hand-limit}.", f"summary: {longer}"))
+    catalogs.update(rulebook.load("mini"))
+    after = _blocks(po.read_text())
+    changed = [b for b in after if b not in before]
+    assert len(changed) == 1 and "mini:draw-hand-limit:summary" in changed[0], changed
+    assert [b for b in after if b in before] == [b for b in before if "mini:draw-hand-limit:summary" not in b]
+    assert _entry(po, "mini:draw-hand-limit:summary") == ("PL Draw {draw-count}, keep {hand-limit}.", True)
+    lines = _string_lines(changed[0])
+    assert len(lines) > 2 and max(map(len, lines)) <= 79, changed[0]
+    catalogs.update(rulebook.load("mini"))
+    assert _blocks(po.read_text()) == after
+
+
+def test_docs_update_catalog_keeps_site_po_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``havoc docs --update-catalog`` once rewrapped the whole site.po at 100 columns (it
+    wrote with its own width, ``havoc catalog update`` with none): it adds a new string and
+    leaves every other entry, and the file's wrapping, as they were."""
+    import subprocess
+
+    from babel.messages.pofile import write_po
+
+    from havoc.commands import docs
+
+    long_en = "A position is a YAML (or JSON) file. Every field except players may be left out; " * 2
+    long_pl = "Opis stołu to plik YAML (lub JSON). Każde pole poza players można pominąć; " * 2
+    old = _catalog([(None, "Battle", "Bitwa"), (None, long_en.strip(), long_pl.strip()), (None, "Gone", "Nie ma")])
+    root = tmp_path / "locales"
+    (root / "pl/LC_MESSAGES").mkdir(parents=True)
+    site_po = root / "pl/LC_MESSAGES/site.po"
+    site_po.write_bytes(catalogs.render_po(old, width=0, sort_output=True))
+    written = site_po.read_text()
+    monkeypatch.setenv("HAVOC_LOCALES", str(root))
+    monkeypatch.chdir(tmp_path)
+    template = _catalog([(None, "Battle", ""), (None, long_en.strip(), ""), (None, "Deciding…", "")])
+
+    def fake_gettext(cmd: list[str], **_kw: object) -> subprocess.CompletedProcess[str]:
+        out = Path(cmd[-1])
+        out.mkdir(parents=True, exist_ok=True)
+        with (out / "site.pot").open("wb") as fh:
+            write_po(fh, template, width=76)
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(docs.subprocess, "run", fake_gettext)
+    assert docs.update_catalog("cry-havoc", tmp_path / "doctrees") == 0
+    capsys.readouterr()
+    after = _blocks(site_po.read_text())
+    kept = [b for b in _blocks(written)[1:] if "Gone" not in b]
+    assert all(b in after for b in kept), (kept, after)
+    assert 'msgid "Deciding…"\nmsgstr ""' in after
+    assert any(b.startswith('#~ msgid "Gone"') for b in after)  # unused: kept for later, not lost
+    assert max(len(ln) for ln in site_po.read_text().split("\n")) > 100  # not rewrapped
+    files = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in (site_po, root / "site.pot")}
+    assert docs.update_catalog("cry-havoc", tmp_path / "doctrees") == 0
+    assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files} == files  # a second update writes nothing
+
+
+def test_a_file_saved_with_windows_line_ends_keeps_them() -> None:
+    """A catalog saved on Windows (CRLF) gets its new entry with CRLF too, and no entry changes
+    its line ends: the file is not turned into a diff of every line."""
+    old = _catalog([("ui", "Battle", "Bitwa"), ("ui", "Reserve", "Rezerwa")])
+    data = catalogs.render_po(old).replace(b"\n", b"\r\n")
+    new = _catalog([("ui", "Battle", "Bitwa"), ("ui", "Crystal", ""), ("ui", "Reserve", "Rezerwa")])
+    out = catalogs.render_keeping(new, data)
+    assert b"\n" not in out.replace(b"\r\n", b"")
+    assert b'msgctxt "ui"\r\nmsgid "Crystal"\r\nmsgstr ""\r\n' in out
+    for block in data.split(b"\r\n\r\n")[1:]:
+        assert block in out
+
+
+@pytest.mark.parametrize("width", [0, 60, 76, 79, 100])
+def test_the_wrapping_width_is_read_from_the_file(width: int) -> None:
+    """New entries are wrapped as the file's are: the width read from the file wraps its strings
+    the same (a usual width exactly; 60 may read as 59, which wraps these lines alike)."""
+    from havoc import pofile
+
+    words = " ".join(f"word{i}" for i in range(40))
+    cat = _catalog([("ui", f"{words} {n}", f"{words} PL {n}") for n in range(5)])
+    text = catalogs.render_po(cat, width=width).decode()
+    found = pofile.wrap_width(text)
+    assert catalogs.render_po(cat, width=found).decode() == text
+    if width != 60:
+        assert found == width
+
+
+def test_one_entry_wrapped_by_hand_does_not_wrap_a_file_of_long_lines() -> None:
+    from havoc import pofile
+
+    words = " ".join(f"word{i}" for i in range(40))
+    text = catalogs.render_po(_catalog([("ui", f"{words} {n}", f"{words} PL {n}") for n in range(5)])).decode()
+    line = next(ln for ln in text.split("\n") if ln.startswith("msgstr") and "PL 4" in ln)
+    body = line.removeprefix('msgstr "')[:-1]
+    hand = f'msgstr ""\n"{body[:50]}"\n"{body[50:]}"'
+    assert pofile.wrap_width(text.replace(line, hand)) == 0

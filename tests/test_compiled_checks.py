@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import stored_examples
 
-from havoc import api, game, rulebook
+from havoc import api, rulebook
 from havoc.interpreter import engine as engine_module
 from havoc.interpreter.answer import render_text
 from havoc.interpreter.expr import ExprError, compile_expr, compile_source
@@ -96,19 +97,11 @@ def test_a_figure_is_read_as_the_closures_read_it() -> None:
 def _answers() -> list[str]:
     """Every stored example's answer, as JSON and as text with the trace, in both languages."""
     rs = rulebook.load("cry-havoc")
-    played = game.of(rs)
-    from havoc import examples
-
     out = []
-    for rule in rs.rules.values():
-        for ex in rule.examples:
-            if examples.is_extra(rs, ex):
-                continue
-            pos = played.parse_position(ex.position, rs, ex.id)
-            query = api.load_query(ex.query, pos, rs)
-            for lang in ("en", "pl"):
-                got = api.answer_for(rs, pos, query, lang)
-                out.append(f"{ex.id} {lang} {got.to_dict()!r}\n{render_text(got, True)}")
+    for ex, pos, query in stored_examples.asked(rs):
+        for lang in ("en", "pl"):
+            got = api.answer_for(rs, pos, query, lang)
+            out.append(f"{ex.id} {lang} {got.to_dict()!r}\n{render_text(got, True)}")
     return out
 
 

@@ -18,12 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import stored_examples
 import yaml
 
 from havoc import game, rulebook
-from havoc.examples import is_extra
 from havoc.offline import build_engine, pyodide_dir
-from havoc.spec import plain
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -93,22 +92,9 @@ def requests() -> list[dict[str, Any]]:
         rs = rulebook.load(name)
         if not rs.game or name != rulebook.default_ruleset():
             continue  # the Ask page and `havoc serve` answer the default ruleset
-        for rule in rs.rules.values():
-            for ex in rule.examples:
-                question = plain(ex.query)
-                for lang in ("en", "pl"):
-                    if is_extra(rs, ex):
-                        extra = {k: v for k, v in question.items() if k != "ask"}
-                        out.append(
-                            post(
-                                f"/api/{question['ask']}",
-                                {"position": plain(ex.position), "question": extra, "lang": lang},
-                            )
-                        )
-                    else:
-                        out.append(
-                            post("/api/ask", {"position": plain(ex.position), "question": question, "lang": lang})
-                        )
+        for ex in stored_examples.examples(rs, extra=None):
+            for lang in ("en", "pl"):
+                out.append(post(*stored_examples.request(rs, ex, lang)))
         assert game.of(rs)
     leave_text = (FIXTURES / "leave-8-vs-3.yaml").read_text(encoding="utf-8")
     leave = yaml.safe_load(leave_text)

@@ -10,22 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import stored_examples
 
 from havoc import rulebook
-from havoc.examples import is_extra
-from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.answering import answer
-from havoc.games.cry_havoc.query import parse_query
 from havoc.rulebook.model import Example
 
-
-def _examples() -> list[Example]:
-    rs = rulebook.load()
-    # Solo Trog decisions (ask: trogs) run through their own engine: tests/test_solo_trogs.py.
-    return [ex for rule in rs.rules.values() for ex in rule.examples if not is_extra(rs, ex)]
-
-
-EXAMPLES = _examples()
+# Solo Trog decisions (ask: trogs) run through their own engine: tests/test_solo_trogs.py.
+EXAMPLES = stored_examples.examples()
 
 
 def test_there_are_examples() -> None:
@@ -35,8 +27,7 @@ def test_there_are_examples() -> None:
 @pytest.mark.parametrize("ex", EXAMPLES, ids=[ex.id for ex in EXAMPLES])
 def test_example(ex: Example) -> None:
     rs = rulebook.load()
-    pos = position.parse(ex.position, rs, ex.id)
-    query = parse_query(ex.query, pos, ex.id)
+    _ex, pos, query = stored_examples.read(rs, ex)
     got = answer(rs, pos, query)
     expect: dict[str, Any] = ex.expect
     where = f"{ex.loc} ({ex.id})"
@@ -65,8 +56,7 @@ def test_example_renders_in_both_languages(ex: Example) -> None:
     from havoc.interpreter.answer import render_text
 
     rs = rulebook.load()
-    pos = position.parse(ex.position, rs, ex.id)
-    query = parse_query(ex.query, pos, ex.id)
+    _ex, pos, query = stored_examples.read(rs, ex)
     for lang in ("en", "pl"):
         got = answer(rs, pos, query, lang)
         assert render_text(got).strip()

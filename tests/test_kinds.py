@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import stored_examples
 
 from havoc import game, rulebook
 from havoc.cli import main
@@ -237,25 +238,18 @@ def test_the_verdict_follows_the_kind_declaration() -> None:
     verdict says whether the rules checked hold; a number asked for (how-many) or what happens
     (end-of-move, setup) is `none`: the verdict is null. Only yes-no kinds print yes or no.
     """
-    from havoc.examples import is_extra
-    from havoc.games.cry_havoc import position
     from havoc.games.cry_havoc.answering import answer
-    from havoc.games.cry_havoc.query import parse_query
 
     rs = rulebook.load()
     seen: set[str] = set()
-    for rule in rs.rules.values():
-        for ex in rule.examples:
-            if is_extra(rs, ex):
-                continue
-            pos = position.parse(ex.position, rs, ex.id)
-            got = answer(rs, pos, parse_query(ex.query, pos, ex.id))
-            kind = registry.get(got.kind)
-            assert kind is not None
-            assert got.verdict_value in _ALLOWED[kind.verdict], (ex.id, got.verdict_value)
-            if kind.verdict != "yes-no":
-                assert got.yes_no is False, ex.id
-            seen.add(kind.verdict)
+    for ex, pos, query in stored_examples.asked(rs):
+        got = answer(rs, pos, query)
+        kind = registry.get(got.kind)
+        assert kind is not None
+        assert got.verdict_value in _ALLOWED[kind.verdict], (ex.id, got.verdict_value)
+        if kind.verdict != "yes-no":
+            assert got.yes_no is False, ex.id
+        seen.add(kind.verdict)
     assert seen == set(_ALLOWED)
     assert {k.name for k in registry.all_kinds() if k.verdict == "none"} >= {"how-many", "end-of-move", "setup"}
     assert {k.name for k in registry.all_kinds() if k.verdict == "checked"} >= {"discard", "legal", "score"}

@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import stored_examples
 import yaml
 from babel import Locale
 
-from havoc import api, examples, game
+from havoc import api, game
 from havoc.cli import main
 from havoc.games.cry_havoc import words
 from havoc.games.cry_havoc.contract import FACTIONS
@@ -165,18 +166,16 @@ def _texts(value: Any) -> Iterator[str]:
 def stored_answers() -> Iterator[tuple[str, str]]:
     """Every stored example (every question kind and the solo Trogs), answered in Polish."""
     rs = api.load_ruleset()
-    g = game.of(rs)
-    for rule in rs.rules.values():
-        for ex in rule.examples:
-            pos = g.parse_position(ex.position, rs, ex.id)
-            if examples.is_extra(rs, ex):
-                decision = game.extra_answers(g)[str(ex.query["ask"])](rs, pos, ex.query, "pl")
-                yield ex.id, render_trogs(decision)
-                yield ex.id + " (JSON)", "\n".join(_texts(decision.to_json()))
-                continue
-            a = api.answer_for(rs, pos, api.load_query(ex.query, pos, rs), "pl")
-            yield ex.id, render_text(a)
-            yield ex.id + " (JSON)", "\n".join(_texts(a.to_dict()))
+    for item in stored_examples.asked(rs, extra=None):
+        ex = item.ex
+        if item.query is None:
+            decision = stored_examples.decide(rs, item, "pl")
+            yield ex.id, render_trogs(decision)
+            yield ex.id + " (JSON)", "\n".join(_texts(decision.to_json()))
+            continue
+        a = api.answer_for(rs, item.pos, item.query, "pl")
+        yield ex.id, render_text(a)
+        yield ex.id + " (JSON)", "\n".join(_texts(a.to_dict()))
 
 
 def test_every_stored_question_reads_as_polish() -> None:
@@ -193,26 +192,18 @@ def test_every_kinds_explain_trace_names_facts_in_polish() -> None:
     """``havoc --lang pl ask --explain``: the trace names each fact a rule read by its Polish
     words, never by its path ("query.deck = Dżungla" before; the English trace keeps the paths)."""
     rs = api.load_ruleset()
-    g = game.of(rs)
     heads = {name.split(".")[0] for name in rs.facts} | set(rs.vocabulary.get("fact-subjects", {})) | {"position"}
     path = re.compile(r"\b(?:" + "|".join(sorted(heads)) + r")\.[a-z]")
     kinds, bad = set(), []
-    for rule in rs.rules.values():
-        for ex in rule.examples:
-            if examples.is_extra(rs, ex):
-                continue
-            pos = g.parse_position(ex.position, rs, ex.id)
-            query = api.load_query(ex.query, pos, rs)
-            traced = render_text(api.answer_for(rs, pos, query, "pl"), explain=True)
-            kinds.add(str(ex.query["ask"]))
-            bad += [
-                f"{ex.id}: {m.group(0)!r} in {line.strip()!r}"
-                for line in traced.splitlines()
-                for m in path.finditer(line)
-            ]
-            bad += [f"{ex.id}: {p}" for p in problems(traced)]
-            english = render_text(api.answer_for(rs, pos, query, "en"), explain=True)
-            assert "checked" not in english or path.search(english), english  # the paths stay in English
+    for ex, pos, query in stored_examples.asked(rs):
+        traced = render_text(api.answer_for(rs, pos, query, "pl"), explain=True)
+        kinds.add(str(ex.query["ask"]))
+        bad += [
+            f"{ex.id}: {m.group(0)!r} in {line.strip()!r}" for line in traced.splitlines() for m in path.finditer(line)
+        ]
+        bad += [f"{ex.id}: {p}" for p in problems(traced)]
+        english = render_text(api.answer_for(rs, pos, query, "en"), explain=True)
+        assert "checked" not in english or path.search(english), english  # the paths stay in English
     assert kinds == set(rs.question_kinds)
     assert not bad, "\n".join(bad)
 
@@ -531,13 +522,7 @@ def test_english_questions_do_not_double_a_name() -> None:
     """The English question says "use their Skill A", never "use their Skill Skill A": an
     invented Skill or Structure is already named with its kind."""
     rs = api.load_ruleset()
-    g = game.of(rs)
-    questions = []
-    for rule in rs.rules.values():
-        for ex in rule.examples:
-            if not examples.is_extra(rs, ex):
-                pos = g.parse_position(ex.position, rs, ex.id)
-                questions.append(api.answer_for(rs, pos, api.load_query(ex.query, pos, rs), "en").question)
+    questions = [api.answer_for(rs, pos, query, "en").question for _ex, pos, query in stored_examples.asked(rs)]
     assert "Can the Pilgrims use their Skill A now?" in questions
     doubled = [q for q in questions if re.search(r"\b([A-Z]\w+) \1\b", q)]
     assert not doubled, doubled
@@ -692,11 +677,9 @@ def _first_example_of_each_kind() -> dict[str, tuple[dict[str, Any], dict[str, A
     """One stored example per question kind (and the solo Trogs): its position and question."""
     from havoc.spec import plain
 
-    rs = api.load_ruleset()
     out: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
-    for rule in rs.rules.values():
-        for ex in rule.examples:
-            out.setdefault(str(ex.query["ask"]), (plain(ex.position), plain(ex.query)))
+    for ex in stored_examples.examples(api.load_ruleset(), extra=None):
+        out.setdefault(str(ex.query["ask"]), (plain(ex.position), plain(ex.query)))
     return out
 
 

@@ -486,11 +486,11 @@ def test_a_kept_position_answers_like_a_fresh_one(site: Path) -> None:
     what was asked about the same table before (the interpreter must not change a position)."""
     import copy
 
-    from havoc import api, rulebook
-    from havoc.examples import is_extra
+    import stored_examples
 
-    rs = rulebook.load()
-    examples = [ex for rule in rs.rules.values() for ex in rule.examples if not is_extra(rs, ex)]
+    from havoc import api
+
+    examples = stored_examples.examples()
     assert len(examples) > 10
     with TestClient(create_app(site)) as kept:
         for ex in examples:

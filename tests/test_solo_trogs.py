@@ -573,8 +573,8 @@ def test_a_decision_module_that_does_not_load_is_a_located_problem(monkeypatch: 
 def test_every_decision_declares_what_it_is_asked_with() -> None:
     """The Trogs page's form is the declaration: each decision has one, and every key a stored
     solo example asks with is declared for its decision."""
-    from havoc import rulebook
-    from havoc.examples import is_extra
+    import stored_examples
+
     from havoc.games.cry_havoc.solo.engine import KINDS, form, get
 
     forms = {kind: form(get(kind)) for kind in KINDS}
@@ -584,8 +584,7 @@ def test_every_decision_declares_what_it_is_asked_with() -> None:
         "region": None,
         "objectives": None,
     }
-    rs = rulebook.load()
-    asked = [ex.query for rule in rs.rules.values() for ex in rule.examples if is_extra(rs, ex)]
+    asked = [ex.query for ex in stored_examples.examples(extra=True)]
     assert asked
     for query in asked:
         declared = {f["name"] for f in forms[str(query["decide"])]}

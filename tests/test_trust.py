@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import stored_examples
 
 from havoc import cli, rulebook
 from havoc.errors import InputError
-from havoc.examples import is_extra
 from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.figures import FIGURES, answer_schema
-from havoc.games.cry_havoc.query import KINDS, parse_compact, parse_query
+from havoc.games.cry_havoc.query import KINDS, parse_compact
 from havoc.games.cry_havoc.ui import figure_label, kind_label
 from havoc.interpreter.answer import render_text
 
@@ -184,14 +184,10 @@ def test_every_kind_lists_its_figures_and_every_rule_figure_is_listed() -> None:
 
 def test_every_example_answer_gives_only_listed_figures() -> None:
     rs = rulebook.load()
-    for rule in rs.rules.values():
-        for ex in rule.examples:
-            if is_extra(rs, ex):  # the solo Trogs' own engine (tests/test_solo_trogs.py)
-                continue
-            pos = position.parse(ex.position, rs, ex.id)
-            got = answer(rs, pos, parse_query(ex.query, pos, ex.id))
-            extra = set(got.figures) - set(FIGURES[got.kind])
-            assert not extra, f"{ex.id}: figures {extra} not listed for {got.kind}"
+    for ex, pos, query in stored_examples.asked(rs):  # the solo Trogs' own engine: tests/test_solo_trogs.py
+        got = answer(rs, pos, query)
+        extra = set(got.figures) - set(FIGURES[got.kind])
+        assert not extra, f"{ex.id}: figures {extra} not listed for {got.kind}"
 
 
 def test_every_figure_and_kind_has_words_in_both_languages() -> None:

@@ -241,15 +241,41 @@ def render_po(cat: Catalog, width: int = 0, sort_output: bool = False) -> bytes:
     return "\n".join(lines).encode("utf-8")
 
 
+def render_keeping(cat: Catalog, old: bytes | None, sort_output: bool = False) -> bytes:
+    """The catalog as ``.po`` bytes laid out as the file ``old`` is: its wrapping width for new
+    entries, and the very lines it has for every entry that says the same (see
+    :func:`havoc.pofile.keep_layout`). Whoever wrote the file last (a translator's tool, an
+    older havoc), an update's diff shows only the entries that changed."""
+    if old is None:
+        return render_po(cat, sort_output=sort_output)
+    text = old.decode("utf-8", errors="replace")  # only compared with: an entry that decodes badly is rewritten
+    crlf = "\r\n" in text  # saved on Windows: the new entries end their lines as the old ones do
+    if crlf:
+        text = text.replace("\r\n", "\n")
+    new = render_po(cat, width=pofile.wrap_width(text), sort_output=sort_output).decode("utf-8")
+    kept = pofile.keep_layout(text, new)
+    return (kept.replace("\n", "\r\n") if crlf else kept).encode("utf-8")
+
+
+def write_catalog(path: Path, cat: Catalog, old: bytes | None, sort_output: bool = False) -> bool:
+    """Write ``cat`` to ``path`` (atomically) unless only its dates would change; say whether it did.
+
+    The one writer of every catalog and template: ``havoc catalog update`` and ``havoc docs
+    --update-catalog`` keep a file's layout alike."""
+    data = render_keeping(cat, old, sort_output)
+    if old is not None and _strip_dates(old) == _strip_dates(data):
+        return False
+    safeio.write_bytes(path, data)
+    return True
+
+
 def extract(ruleset: Ruleset, root: Path | None = None, tmpls: dict[str, Catalog] | None = None) -> list[Path]:
     """Write ``locales/<domain>.pot`` for every domain; return the paths written."""
     root = root or locales_root()
     written = []
     for domain, cat in (tmpls or templates(ruleset)).items():
         path = root / f"{domain}.pot"
-        data = _render(cat)
-        if not path.exists() or _strip_dates(path.read_bytes()) != _strip_dates(data):
-            safeio.write_bytes(path, data)
+        write_catalog(path, cat, path.read_bytes() if path.exists() else None)
         written.append(path)
     return written
 
@@ -286,10 +312,7 @@ def update(ruleset: Ruleset, root: Path | None = None) -> list[str]:
             else:
                 cat = Catalog(locale=lang, project=HEADER_PROJECT, version="", fuzzy=False)
                 previous = {}
-            merged = merge(cat, template, renamed, previous)
-            data = _render(merged)
-            if old_bytes is None or _strip_dates(old_bytes) != _strip_dates(data):
-                safeio.write_bytes(path, data)
+            write_catalog(path, merge(cat, template, renamed, previous), old_bytes)
             done.append(str(path))
     return done
 
@@ -464,6 +487,14 @@ def _fit(string: Any, msgid: Any, nplurals: int) -> Any:
     return string[0] if isinstance(string, (tuple, list)) else string
 
 
+def _fresh(old: bytes, tmpl: Catalog) -> bool:
+    """Whether a template file says what ``tmpl`` says (laid out as havoc writes it, the quick
+    check, or as the file was laid out by another tool)."""
+    return _strip_dates(old) == _strip_dates(_render(tmpl)) or _strip_dates(old) == _strip_dates(
+        render_keeping(tmpl, old)
+    )
+
+
 def _strip_dates(data: bytes) -> bytes:
     volatile = (b'"POT-Creation-Date', b'"PO-Revision-Date')
     return b"\n".join(ln for ln in data.splitlines() if not ln.startswith(volatile))
@@ -481,7 +512,7 @@ def check_all(ruleset: Ruleset, root: Path | None = None) -> Report:
         pot = root / f"{domain}.pot"
         if not pot.exists():
             report.problems.append(f"{_rel(pot)}: missing; run `havoc catalog update`")
-        elif _strip_dates(pot.read_bytes()) != _strip_dates(_render(tmpl)):
+        elif not _fresh(pot.read_bytes(), tmpl):
             report.problems.append(f"{_rel(pot)}: out of date with the rules and code; run `havoc catalog update`")
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:

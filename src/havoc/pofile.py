@@ -8,6 +8,7 @@ previous msgids Babel does not keep); Babel still does the reading and writing.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -131,3 +132,124 @@ def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:  # noqa: C
         problems.append(Problem(name, number, f"not a PO line: {line[:40]!r}"))
     close()
     return entries, problems
+
+
+def wrap_width(text: str) -> int:
+    """The width a catalog's strings are wrapped at, as Babel's ``width`` (0: not wrapped).
+
+    A string is wrapped when one of its lines other than the last does not end with ``\\n``;
+    its broken lines give the width. A file is wrapped when its wrapped strings
+    outnumber its lines longer than that width (one entry wrapped by hand in a file of long
+    lines is not a wrapped file). A new entry is then written as the file's others are.
+    """
+    from babel.messages.pofile import WORD_SEP  # how Babel cuts a string into words to wrap it
+
+    longest, wrapped, upper = 0, 0, 10**6
+    unbroken: list[int] = []  # the lengths of lines of strings not wrapped
+    pieces: list[str] = []
+
+    def close() -> None:
+        nonlocal longest, wrapped, upper
+        if len(pieces) > 1 and any(not p.endswith('\\n"') for p in pieces[:-1]):
+            wrapped += 1
+            for line, after in itertools.pairwise(pieces):
+                # a line ending a paragraph (\n) or holding one long word is not where the wrapping broke it
+                if line.endswith('\\n"') or not re.search(r"\s", line.strip('#~ "')):
+                    continue
+                longest = max(longest, len(line))
+                # the next word did not fit: the width is at most the line with it
+                upper = min(upper, len(line) + len(next((w for w in WORD_SEP.split(after.strip('#~ "')) if w), "")))
+        else:
+            unbroken.extend(len(p) for p in pieces)
+        pieces.clear()
+
+    for raw in text.split("\n"):
+        line = raw.strip()
+        body = line[2:].lstrip() if line.startswith("#~") else line
+        m = _KEYWORD.match(body)
+        if m is not None:
+            close()
+            if m.group(3).strip() != '""':  # `msgid ""` opens a wrapped string: not one of its lines
+                pieces.append(line)
+        elif body.startswith('"'):
+            pieces.append(line)
+        else:
+            close()
+    close()
+    if not longest:
+        return 0
+    # a string that fits stays on its keyword's line: `msgstr[0] "…"` may pass the width by 10
+    too_long = sum(n > longest + 11 for n in unbroken)
+    if too_long > wrapped:
+        return 0
+    # any width from longest + 1 to upper wraps the file's strings as they are: a usual one if it may be
+    return next((w for w in (76, 79, 80, 100, 120) if longest < w <= upper), longest + 1)
+
+
+def _blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """The runs of non-blank lines (one entry each, with its comments), as ``[start, end)``."""
+    runs: list[tuple[int, int]] = []
+    start = None
+    for i, line in enumerate(lines):
+        if line.strip():
+            if start is None:
+                start = i
+        elif start is not None:
+            runs.append((start, i))
+            start = None
+    if start is not None:
+        runs.append((start, len(lines)))
+    return runs
+
+
+def _meaning(lines: list[str]) -> tuple[object, ...]:
+    """What an entry says, whatever its wrapping: its fields' strings, and its comments' words."""
+    comments: dict[tuple[bool, str], list[str]] = {}
+    fields: list[list[object]] = []
+    for raw in lines:
+        line = raw.strip()
+        obsolete = line.startswith("#~")
+        if obsolete:
+            line = line[2:].strip()
+        if line.startswith("#"):
+            kind = line[1:2] if line[1:2] in ".,:|" else ""
+            comments.setdefault((obsolete, kind), []).extend(line[1 + len(kind) :].split())
+            continue
+        m = _KEYWORD.match(line)
+        literal = _STRING.match(m.group(3) if m is not None else line)
+        if literal is None or (m is None and not fields):
+            return ("as written", tuple(ln.rstrip() for ln in lines))  # not plain PO: only the same text matches
+        if m is not None:
+            fields.append([obsolete, m.group(1), ""])
+        fields[-1][2] = str(fields[-1][2]) + _unescape(literal.group(1))
+    return (tuple(sorted((k, tuple(v)) for k, v in comments.items())), tuple(tuple(f) for f in fields))
+
+
+def keep_layout(old: str, new: str) -> str:
+    """``new``, with each entry that says what an entry of ``old`` says written as ``old`` writes it.
+
+    A catalog update rewrites the file with Babel, which has its own idea of line wrapping; a
+    translator's tool or an older havoc may have had another. Untouched entries keep their
+    bytes, so an update's diff shows only what changed.
+    """
+    if old == new:
+        return new
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    old_blocks = ["\n".join(old_lines[a:b]) for a, b in _blocks(old_lines)]
+    new_runs = _blocks(new_lines)
+    same_text = {"\n".join(new_lines[a:b]) for a, b in new_runs}.intersection(old_blocks)
+    # what the other old entries say, read only for them (an update changes a few entries)
+    written: dict[tuple[object, ...], list[str]] = {}
+    for block in old_blocks:
+        if block not in same_text:
+            written.setdefault(_meaning(block.split("\n")), []).append(block)
+    out: list[str] = []
+    done = 0
+    for a, b in new_runs:
+        out += new_lines[done:a]
+        done = b
+        text = "\n".join(new_lines[a:b])
+        same = None if text in same_text else written.get(_meaning(new_lines[a:b]))
+        out.append(same.pop(0) if same else text)
+    out += new_lines[done:]
+    return "\n".join(out)

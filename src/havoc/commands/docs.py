@@ -675,7 +675,7 @@ def update_catalog(ruleset: str, doctrees: Path) -> int:
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po
 
-    from havoc.catalogs import merge, read_catalog_bytes, read_checked
+    from havoc.catalogs import merge, read_catalog_bytes, read_checked, write_catalog
     from havoc.i18n import locales_root
 
     pot_dir = Path("build") / "gettext"
@@ -690,27 +690,24 @@ def update_catalog(ruleset: str, doctrees: Path) -> int:
     template.header_comment = (
         "# The site's own strings: narrative pages (docsbuild/) and the labels of havoc.sphinxext."
     )
-    _write_po(root / "site.pot", template)
+    pot = root / "site.pot"
+    write_catalog(pot, template, read_catalog_bytes(pot) if pot.exists() else None, sort_output=True)
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:
             continue
         path = root / lang / "LC_MESSAGES" / "site.po"
         previous: dict[tuple[str | None, str], list[str]] = {}
-        if path.exists():  # a broken site.po is refused at its line, never rewritten
-            cat, previous = read_checked(path, read_catalog_bytes(path), lang)
+        old = read_catalog_bytes(path) if path.exists() else None
+        if old is not None:  # a broken site.po is refused at its line, never rewritten
+            cat, previous = read_checked(path, old, lang)
         else:
             cat = Catalog(locale=lang, project="havoc", version="", fuzzy=False)
         cat = merge(cat, template, None, previous)  # reworded strings turn fuzzy, unused ones stay #~
-        _write_po(path, cat)
+        # the file's own layout (wrapping, every untouched entry's lines) is kept, as `havoc catalog update` keeps it
+        write_catalog(path, cat, old, sort_output=True)
         missing = [m.id for m in cat if m.id and (not m.string or m.fuzzy)]
         print(f"{path}: {len(missing)} strings to translate or review")
     return 0
-
-
-def _write_po(path: Path, catalog: Any) -> None:
-    from havoc.catalogs import render_po
-
-    safeio.write_bytes(path, render_po(catalog, width=100, sort_output=True))
 
 
 class BuiltPagesHandler(http.server.SimpleHTTPRequestHandler):
