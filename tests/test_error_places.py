@@ -200,3 +200,17 @@ def test_a_problem_without_a_field_has_no_where_and_str_keeps_the_machine_path()
 )
 def test_where_words_each_step(path: str, part: str, said: str) -> None:
     assert where(path, part, "pl", ["north"]) == said
+
+
+def test_the_charts_lookup_says_where_in_the_readers_words() -> None:
+    """Advanced Cry Havoc 2's chart lookups name a refused field in the reader's words too."""
+    query = {"ruleset": "advanced-cry-havoc"}
+    for body, said in (
+        ({"chart": "dice", "lang": "pl"}, "tabela"),
+        ({"chart": "range", "weapon": "sling", "distance": "x", "lang": "pl"}, "odległość"),
+        ({"chart": "combat", "target": "prone", "lang": "pl"}, "cel"),
+        ({"chart": "combat", "target": "prone", "lang": "en"}, "target"),
+    ):
+        out = json.loads(webapi.handle("POST", "/api/charts", json.dumps(body), query))
+        assert out["status"] == 422
+        assert [p["where"] for p in out["body"]["problems"]] == [said], out
