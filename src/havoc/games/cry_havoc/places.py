@@ -134,12 +134,18 @@ def _name(vocabulary: str, key: str, lang: str, regions: list[str]) -> str:
     return key
 
 
-# Position keys without a label among the site's words (words.KEYS, words.VALUES).
 def _own_label(key: str, lang: str) -> str | None:
+    """A table's key with a label of its own here: none among the site's words (words.KEYS,
+    words.VALUES), or theirs reads as a table's line, not as a place ("sąsiaduje z", "kart na ręce")."""
     own = {
         "tunnel": lambda: ui("Tunnel", lang),
         "at": lambda: ui("spot on the Score track", lang),
         "tokens": lambda: ui("Event tokens", lang),
+        "events": lambda: ui("Event stacks", lang),
+        "hand": lambda: ui("cards in hand", lang),
+        "adjacent": lambda: ui("neighbouring Regions", lang),
+        "passed": lambda: ui("passing in the Tactics step", lang),
+        "enabled-by": lambda: ui("enabled by", lang),
     }.get(key)
     return own() if own else None
 
@@ -152,8 +158,10 @@ def _label(key: str, lang: str, hint: bool = True) -> str:
     from havoc.games.cry_havoc import words
     from havoc.games.cry_havoc.ui import fold
 
-    text = words.KEYS.get(key) or words.VALUES.get(key)
-    label = translator(lang).text("", text) if text else _own_label(key, lang)
+    label = _own_label(key, lang)
+    if label is None:
+        text = words.KEYS.get(key) or words.VALUES.get(key)
+        label = translator(lang).text("", text) if text else None
     if not label or fold(label) == key:
         return key
     return f"{label} ({key})" if hint else label
