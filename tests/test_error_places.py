@@ -102,7 +102,7 @@ def test_a_polish_error_in_a_table_of_names_names_its_place_as_the_table_does(
     assert code == 2
     places = _places(err, str(table))
     assert places == [
-        "Ludzie › kart na ręce (hand)",
+        "Ludzie › karty w ręce (hand)",
         "Mgielnia › Oddziały (units) › Ludzie",
         "Pogorzelisko › Kryształy (crystals)",
     ], err
