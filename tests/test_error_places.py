@@ -86,7 +86,7 @@ players: [Ludzie, Pielgrzymi]
 phase: faza Akcji
 turn: Ludzie
 factions:
-  Ludzie: {vp: 2, skills: {Zwiad: gotowa}, hand: -4}
+  Ludzie: {vp: 2, skills: {Zwiad: 5}, hand: -4}
 regions:
   Mgielnia: {units: {Ludzie: -3}, adjacent: [Pogorzelisko]}
   Pogorzelisko: {units: {Pielgrzymi: 2}, adjacent: [Mgielnia], crystals: x}
@@ -102,6 +102,7 @@ def test_a_polish_error_in_a_table_of_names_names_its_place_as_the_table_does(
     assert code == 2
     places = _places(err, str(table))
     assert places == [
+        "Ludzie › Zdolności (skills) › Zwiad",
         "Ludzie › karty w ręce (hand)",
         "Mgielnia › Oddziały (units) › Ludzie",
         "Pogorzelisko › Kryształy (crystals)",
