@@ -122,7 +122,7 @@ def test_bad_position_exits_2_with_located_errors(tmp_path: Path, capsys: pytest
     code, _, err = run(capsys, "ask", str(bad), "legal")
     assert code == 2
     assert f"error: {bad}:2: unknown field 'rund' (did you mean 'round'?)" in err
-    assert f"error: {bad}:8: regions.example-a.units.humans: expected a whole number ≥ 0, found -8" in err
+    assert f"error: {bad}:8: Region A › units › Humans: expected a whole number ≥ 0, found -8" in err
     assert "2 problems" in err
 
 

@@ -91,7 +91,7 @@ _TYPED = [
     re.compile(r"błąd: [^\s:]+(?::\d+)?: (?:[\w.*-]+: )?"),  # "błąd: pytanie: units: …" names the input and field
     re.compile(r"[\w-]+(?:\.[\w*-]+)+"),  # regions.example-a.units.humans
     re.compile(r"'[^']*'"),  # 'mvoe'
-    re.compile(r"(?<=[A-ZĄĆĘŁŃÓŚŹŻa-ząćęłńóśźż] )\([a-z0-9-]+\)(?=[,;.)]|$| )"),  # Groty Świata (world-caverns)
+    re.compile(r"(?<=[A-ZĄĆĘŁŃÓŚŹŻa-ząćęłńóśźż] )\([a-z0-9-]+\)(?=[,;.):]|$| )"),  # Groty Świata (world-caverns)
     re.compile(r"(?:oczekiwano jedne[jgo]+ z(?: wartości)?|do wyboru): [^;)\n]*"),
     re.compile(r"\b[A-Z][A-Z_|/=.-]+\b"),  # POSITION, FACTION=C/P/A
     re.compile(r"\[-[^\]]*\]"),  # [--lang {en,pl}]
@@ -825,7 +825,7 @@ def test_a_faction_that_does_not_play_is_named_not_typed(capsys: pytest.CaptureF
     bad.write_text(table.replace("{humans: 3}", "{humans: 3, machines: 2}"), encoding="utf-8")
     said = "Maszyn nie ma wśród graczy (Ludzie, Pielgrzymi)"
     for args, where in (
-        (["ask", str(bad), "move", "humans", "from=foglands", "to=scorch"], "regions.foglands.units.machines: "),
+        (["ask", str(bad), "move", "humans", "from=foglands", "to=scorch"], "Mgielnia › Oddziały (units) › Maszyny: "),
         (["ask", str(good), "move", "machines", "from=foglands", "to=scorch"], "Frakcja: "),
         (["ask", str(good), "ruch", "maszyny", "z=Mgielnia", "do=Pogorzelisko"], "Frakcja: "),
     ):

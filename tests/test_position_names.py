@@ -473,6 +473,7 @@ def test_the_api_names_the_field_as_typed() -> None:
         {
             "in": "position",
             "field": "regions.Region A.terrain",
+            "where": "Region A › Teren (terrain)",
             "message": "nieznana nazwa 'Oceam'; oczekiwano identyfikatora albo jednej z nazw: Góry (mountains), "
             "Pustynia (desert), Dżungla (jungle), ocean (czy chodziło o 'ocean'?)",
             "line": 17,

@@ -239,8 +239,10 @@ def test_an_invalid_position_is_422_with_located_problems(client: TestClient) ->
         [sys.executable, "-m", "havoc", "legal", "-"], input=json.dumps(bad), capture_output=True, text=True
     )
     assert proc.returncode == 2
-    for p in problems:
-        assert f"{p['field']}: {p['message']}" in proc.stderr
+    for p in problems:  # each field said as the API's "where" says it, the machine path kept in "field"
+        assert p["where"] != p["field"] and f"{p['where']}: {p['message']}" in proc.stderr
+    assert fields["players[1]"]["where"] == "players › no. 2"
+    assert fields["regions.example-a.units.humans"]["where"] == "Region A › units › Humans"
 
 
 def test_position_text_errors_carry_lines(client: TestClient) -> None:

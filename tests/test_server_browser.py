@@ -197,6 +197,16 @@ def test_a_pasted_position_is_asked_and_its_errors_show_their_line(page: Any) ->
     err = pg.locator("#ha-paste-err")
     err.wait_for(state="visible")
     assert "(3)" in err.inner_text() and "round" in err.inner_text()
+    # the place of a pasted table's error is said by the table's names, in Polish ("where")
+    bad = text.replace("round: first", "round: 2").replace(
+        "a: {units: {humans: 2}}", "example-a: {units: {humans: -2}}"
+    )
+    pg.fill("#ha-paste", bad)
+    pg.click("button.ha-ask")
+    pg.wait_for_function("document.querySelector('#ha-paste-err').textContent.includes('(5)')")
+    said = err.inner_text()
+    assert "Region A › Oddziały (units) › Ludzie: (5) " in said, said
+    assert "example-a" not in said and "humans" not in said, said
     pg.fill("#ha-paste", text.replace("round: first", "round: 2"))
     pg.click("button.ha-ask")
     pg.locator("#ha-answer").wait_for(state="visible")

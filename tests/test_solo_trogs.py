@@ -409,9 +409,9 @@ def test_cli_json_and_polish(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     [
         ({"players": ["humans", "pilgrims"], "regions": {"example-a": {}}}, ["move"], "variant: the Trogs decide only"),
         (solo({"example-a": {}}), ["move"], "regions: no Region has hq: trogs"),
-        (solo({HQ: {"hq": "trogs", "units": {"trogs": 2}}}), ["move"], f"regions.{HQ}.adjacent"),
+        (solo({HQ: {"hq": "trogs", "units": {"trogs": 2}}}), ["move"], "World Caverns › adjacent: "),
         (BATTLE, ["place", "example-z", "humans=1/1/1"], "region: unknown Region 'example-z'"),
-        (BATTLE, ["place", "example-a", "humans=1/1/0"], "objectives.humans"),
+        (BATTLE, ["place", "example-a", "humans=1/1/0"], "objectives › Humans: "),
         (BATTLE, ["place", "example-a", "humans=1/x/1"], "expected FACTION=CONTROL/PRISONERS/ATTRITION"),
         (BATTLE, ["move", "--from", HQ], "from: World Caverns holds no Trog Units"),
         (BATTLE, ["recruit"], "units: needed"),

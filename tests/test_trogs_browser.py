@@ -12,11 +12,13 @@ import json
 from typing import Any
 
 import pytest
+import yaml
 from test_ask_taps_browser import host, site  # noqa: F401 - the built site with its engine is shared
 from test_browser import PHONE, browser  # noqa: F401 - browser is a shared fixture
 from test_site import real_site  # noqa: F401 - the fixture is shared
 
 from havoc import api
+from havoc.games.cry_havoc.places import where
 from havoc.games.cry_havoc.solo.engine import KINDS, form, get
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -56,7 +58,19 @@ def test_a_trogs_decision_is_answered_on_the_page(browser: Any, host: str, lang:
     assert page.get_attribute("#havoc-trogs", "data-state") == "done", page.inner_text("#havoc-trogs")
     text = page.inner_text("#ht-answer")
     sent = json.loads([body for path, body in page.evaluate("window.__sent") if path == "/api/trogs"][-1])
+    # a table edited wrong: its error's place is said in the reader's words (the API's "where")
+    table = sent["position"] if isinstance(sent["position"], dict) else yaml.safe_load(sent["position"])
+    table = json.loads(json.dumps(table))
+    rid = next(iter(table["regions"]))
+    table["regions"][rid].setdefault("units", {})["trogs"] = -1
+    page.locator("#havoc-trogs .ha-paste summary").tap()
+    page.fill("#havoc-trogs textarea", json.dumps(table))
+    page.locator("button.ha-ask").tap()
+    page.wait_for_selector("#havoc-trogs[data-state=error]", state="attached", timeout=60_000)
+    said = page.inner_text("#havoc-trogs .ha-top-errors")
     context.close()
+    place = where(f"regions.{rid}.units.trogs", "position", lang, list(table["regions"]))
+    assert place and f"{place}: " in said and f"regions.{rid}" not in said, said
     assert taps <= 8
     assert sent["question"]["decide"] == "move" and sent["lang"] == lang
     decision = api.decide(sent["position"], "trogs", sent["question"], lang)

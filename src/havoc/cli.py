@@ -234,7 +234,7 @@ def _format_problems(exc: HavocError) -> str:
 
     lang = message_language()  # a command with --lang sets it
     word = ui("error", lang)
-    lines = [f"{word}: {p}" for p in exc.problems]
+    lines = [f"{word}: {p.said()}" for p in exc.problems]
     if len(exc.problems) > 1:
         n = len(exc.problems)
         lines.append(nui("{n} problem", "{n} problems", n, lang).format(n=n))

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from havoc import api, game, rulebook
-from havoc.errors import HavocError, InputError, Problem
+from havoc.errors import HavocError, InputError, Problem, split_field
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, nui, set_message_language, ui
 from havoc.rulebook.model import Ruleset
 
@@ -83,13 +83,11 @@ def problem_json(where: str, p: Problem, fields: bool = False) -> dict[str, Any]
     """A located problem as JSON: which input, the field path, the line, what was expected.
 
     The validators write ``field.path: expected …``; the path is split off so a form can put the
-    message next to the field it names. ``fields``: the request's top-level fields are the inputs
+    message next to the field it names, and the game's wording of it (``where``) is added for
+    people. ``fields``: the request's top-level fields are the inputs
     (a lookup's), and a problem names the one it is in.
     """
-    field, sep, rest = p.message.partition(": ")
-    # (a path's first step is a field name; a key after it may be a name as typed: "regions.Region b")
-    if not sep or not field or " " in field.partition(".")[0].partition("[")[0]:
-        field, rest = "", p.message
+    field, rest = split_field(p.message)
     # One vocabulary for every endpoint: the part of the request (position, question, request),
     # never the name a message gives the input in the asker's language.
     if fields:
@@ -97,6 +95,8 @@ def problem_json(where: str, p: Problem, fields: bool = False) -> dict[str, Any]
     else:
         place = p.file if p.file in ("request", "path") else where
     out: dict[str, Any] = {"in": place, "field": field}
+    if p.where:  # the field in the reader's words ("Region A › Oddziały (units) › Ludzie"), for people
+        out["where"] = p.where
     out["message"] = rest
     if p.line is not None:
         out["line"] = p.line

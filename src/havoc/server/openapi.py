@@ -44,6 +44,13 @@ def openapi(rs: Ruleset, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
                     "properties": {
                         "in": {"type": "string", "description": ui("position, question or request", lang)},
                         "field": {"type": "string", "description": ui("The field path, e.g. regions.a.units", lang)},
+                        "where": {
+                            "type": "string",
+                            "description": ui(
+                                "The field in the reader's words: names and labels instead of IDs (when it names one).",
+                                lang,
+                            ),
+                        },
                         "line": {"type": "integer"},
                         "message": {"type": "string", "description": ui("What was expected.", lang)},
                     },

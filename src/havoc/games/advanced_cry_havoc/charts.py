@@ -98,7 +98,18 @@ def _fields(chart: str, request: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def lookup(rs: Ruleset, request: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    """``{"chart": …, fields…}`` → the answer as ``havoc charts … --json`` prints it."""
+    """``{"chart": …, fields…}`` → the answer as ``havoc charts … --json`` prints it; a refused
+    request's problems each name their field in the reader's words too (the API's ``where``)."""
+    from havoc.errors import InputError
+    from havoc.games.advanced_cry_havoc.lookups import field_words
+
+    try:
+        return _lookup(rs, request, lang)
+    except InputError as exc:
+        raise InputError([p._replace(where=field_words(p.file)) for p in exc.problems]) from None
+
+
+def _lookup(rs: Ruleset, request: Mapping[str, Any], lang: str) -> dict[str, Any]:
     from havoc.errors import InputError, Problem
     from havoc.games.advanced_cry_havoc import lookups as L
     from havoc.games.advanced_cry_havoc import tables as T

@@ -91,6 +91,21 @@ def field_label(name: str) -> str:
     return words.get(name, name)
 
 
+def field_words(name: str) -> str:
+    """A request's field as the reader knows it (the API's ``where``): :func:`field_label`'s
+    words and the page's other fields' (the errors' own place names keep their machine words)."""
+    lang = message_language()
+    words = {
+        "chart": ui("chart", lang),
+        "name": ui("name", lang),
+        "mounted": ui("mounted", lang),
+        "situations": ui("situations", lang),
+        "target": ui("target", lang),
+        "attacker": ui("attacker", lang),
+    }
+    return words.get(name) or field_label(name)
+
+
 def _bad(field_name: str, message: str) -> InputError:
     """A located input error (the message is already in the language of errors)."""
     return InputError([Problem(field_label(field_name), None, message)])

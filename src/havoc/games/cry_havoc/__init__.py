@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from havoc.errors import InputError
+
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -95,11 +97,24 @@ def code_files() -> Sequence[str | Path]:
 
 
 def parse_question(data: Mapping[str, Any], pos: Any, name: str = "query") -> Any:
-    return (_query or _questions()).parse_query(data, pos, name)
+    try:
+        return (_query or _questions()).parse_query(data, pos, name)
+    except InputError as exc:
+        raise in_words(exc, pos) from None
 
 
 def parse_compact(words: Sequence[str], pos: Any) -> Any:
-    return (_query or _questions()).parse_compact(words, pos)
+    try:
+        return (_query or _questions()).parse_compact(words, pos)
+    except InputError as exc:
+        raise in_words(exc, pos) from None
+
+
+def in_words(exc: InputError, pos: Any) -> InputError:
+    """A question's problems, each field said in the reader's words too (``Problem.where``)."""
+    from havoc.games.cry_havoc.places import worded
+
+    return InputError(worded(exc.problems, "question", pos.regions))
 
 
 def is_question(value: object) -> bool:
@@ -153,7 +168,10 @@ def answer(rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer:
         from havoc.games.cry_havoc.answering import answer as answer_question
 
         _answer = answer_question
-    return _answer(rs, pos, question, lang)
+    try:
+        return _answer(rs, pos, question, lang)
+    except InputError as exc:  # a question the answer found impossible (more Units than the table has)
+        raise in_words(exc, pos) from None
 
 
 _answer: Callable[[Ruleset, Any, Any, str], Answer] | None = None

@@ -338,7 +338,7 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
         d = r.read(data, TOP, "", line)
     if d is _BAD or r.problems:
         problems = names.located(r.problems) if names else r.problems
-        raise InputError(problems or [Problem(name, None, "expected a mapping")])
+        raise InputError(_worded(problems, data) or [Problem(name, None, "expected a mapping")])
 
     def line_of(*keys: str) -> int | None:
         node: Any = data
@@ -357,8 +357,15 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
     pos = _build(d, name)
     _check(pos, d, rs, r, line_of)
     if r.problems:
-        raise InputError(names.located(r.problems) if names else r.problems)
+        raise InputError(_worded(names.located(r.problems) if names else r.problems, data))
     return pos
+
+
+def _worded(problems: list[Problem], data: Any) -> list[Problem]:
+    """The problems, each field said in the reader's words too (``Problem.where``)."""
+    from havoc.games.cry_havoc.places import region_keys, worded
+
+    return worded(problems, "position", region_keys(data))
 
 
 _LISTED_MOST = 12  # names an error lists at most (a table may hold many Regions: errors stay short)

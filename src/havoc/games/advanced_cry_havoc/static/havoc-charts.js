@@ -153,7 +153,9 @@
   }
   function refused(body) {
     var items = (body.problems || []).map(function (p) {
-      return el("li", {text: (p["in"] ? p["in"] + ": " : "") + (p.field ? p.field + ": " : "") + p.message});
+      // "where": the field in the reader's words (else the request's own names for it)
+      var said = p.where || [p["in"], p.field].filter(Boolean).join(": ");
+      return el("li", {text: (said ? said + ": " : "") + p.message});
     });
     show("error", [el("p", {text: W.fix + " " + (body.message || "")}), el("ul", {}, items)]);
   }

@@ -250,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args)
     except HavocError as exc:
         word = ui("error", args.lang)
-        print("\n".join(f"{word}: {p}" for p in exc.problems), file=sys.stderr)
+        print("\n".join(f"{word}: {p.said()}" for p in exc.problems), file=sys.stderr)
         return exc.exit_code
     finally:
         set_message_language("en")

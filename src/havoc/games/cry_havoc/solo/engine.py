@@ -752,7 +752,17 @@ def words() -> dict[str, str]:
 
 
 def decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str = "en") -> TrogDecision:
-    """The Trogs' decision for one question (``{"decide": "move", …}``); InputError for bad input."""
+    """The Trogs' decision for one question (``{"decide": "move", …}``); InputError for bad input,
+    each field it names said in the reader's words too (``Problem.where``)."""
+    try:
+        return _decide(rs, pos, query, lang)
+    except InputError as exc:
+        from havoc.games.cry_havoc.places import worded
+
+        raise InputError(worded(exc.problems, "question", pos.regions)) from None
+
+
+def _decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str) -> TrogDecision:
     kind = query.get("decide")
     if not isinstance(kind, str) or kind not in KINDS:
         raise InputError(

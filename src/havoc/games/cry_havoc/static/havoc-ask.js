@@ -636,13 +636,13 @@
       }
       if (!id && where === "request" && problem.field === "position") id = state.usePaste ? "ha-paste" : undefined;
     }
-    if (id === "ha-paste" && problem.field) msg = problem.field + ": " + msg;
+    if (id === "ha-paste" && problem.field) msg = placeWords(problem) + ": " + msg;
     else if (input0(id) && problem.field && !err0(id)) msg = input0(id).dataset.label + ": " + msg;
     var input = id && document.getElementById(id);
     var err = input && (document.getElementById(id + "-err") || (input.closest(".ha-field, .ha-players") || input).querySelector(".ha-error"));
     if (!err) {
       topErrors.hidden = false;
-      topErrors.append(el("p", {text: (problem.field ? pathLabel(problem.field) + ": " : "") + msg}));
+      topErrors.append(el("p", {text: (problem.field ? placeWords(problem) + ": " : "") + msg}));
       return null;
     }
     err.hidden = false;
@@ -651,6 +651,13 @@
     return input;
   }
 
+  // Where a problem is, in the reader's words: a pasted table's by the engine's ("where": "Region A ›
+  // Oddziały (units) › Ludzie", the table's names and keys); what the form built, by the form's own
+  // labels and the names typed in it (the engine knows "Północ" only as the key polnoc).
+  function placeWords(problem) {
+    if (problem.where && state.usePaste && problem["in"] === "position") return problem.where;
+    return pathLabel(problem.field);
+  }
   function input0(id) { return id && document.getElementById(id); }
   function err0(id) { return id && document.getElementById(id + "-err"); }
   // an API path said in the reader's words: "regions.north.units.humans" → "north, Units, Humans"

@@ -181,9 +181,9 @@
     topErrors.hidden = false;
     topErrors.appendChild(el("p", {"class": "ha-lead", text: W.fix + " " + (body.message || "")}));
     (body.problems || []).forEach(function (p) {
-      var name = p.field || "";
+      var name = p.field || "", said = p.where || name; // "where": the field in the reader's words
       if (p["in"] === "position" || !inputs[name]) {
-        topErrors.appendChild(el("p", {text: (name ? name + ": " : "") + p.message}));
+        topErrors.appendChild(el("p", {text: (said ? said + ": " : "") + p.message}));
       } else mark(name, p.message);
     });
   }
