@@ -1,7 +1,7 @@
 """Where an error is, said in the reader's words: a table's or a question's problem names its field
 by the table's names and the field's label (``Problem.where``, one wording in
-``games/cry_havoc/places.py``), in the CLI's error lines and as the API's ``where``; the API's
-``field`` stays the machine path for programs and for the pages to place the error by."""
+``games/cry_havoc/places.py``, a question's own field in ``question_places.py``), in the CLI's
+error lines and as the API's ``where``; the API's ``field`` stays the machine path for programs and for the pages to place the error by."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from havoc.cli import main
 from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.places import where
+from havoc.games.cry_havoc.position import TOP
+from havoc.games.cry_havoc.question_places import where as question_where
 from havoc.i18n import set_message_language
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -165,7 +167,7 @@ def test_the_trogs_api_says_where_too() -> None:
     assert status == 422
     [p] = out["problems"]
     assert p["field"] == "objectives.humans.attrition"
-    assert p["where"] == "Oddziały na Celach › Ludzie › Wyniszczenie"
+    assert p["where"] == "cele › Ludzie › Wyniszczenie"  # the key a Polish question file writes for them
     status, out = _post(
         "/api/trogs", {"position": table, "question": {"decide": "move", "from": "example-a", "units": 0}, "lang": "pl"}
     )
@@ -192,15 +194,19 @@ def test_a_problem_without_a_field_has_no_where_and_str_keeps_the_machine_path()
     [
         ("regions.north.structures[1].type", "position", "Region north › Budowle (structures) › nr 2 › rodzaj (type)"),
         ("players[0]", "position", "Gracze (players) › nr 1"),
+        ("regions.north.battle.attacker", "position", "Region north › Bitwa (battle) › Agresor (attacker)"),
         ("regions", "position", "Regiony (regions)"),
         ("przez[1]", "question", "przez › nr 2"),
-        ("objectives.humans.prisoners", "question", "Oddziały na Celach › Ludzie › Pojmanie Jeńców"),
+        ("objectives.humans.prisoners", "question", "cele › Ludzie › Pojmanie Jeńców"),
         ("no-such-field.x", "position", ""),
         ("not a path", "question", ""),
     ],
 )
 def test_where_words_each_step(path: str, part: str, said: str) -> None:
-    assert where(path, part, "pl", ["north"]) == said
+    if part == "position":
+        assert where(path, TOP, "pl", ["north"]) == said
+    else:
+        assert question_where(path, "pl", ["north"]) == said
 
 
 def test_the_charts_lookup_says_where_in_the_readers_words() -> None:

@@ -19,6 +19,7 @@ from test_site import real_site  # noqa: F401 - the fixture is shared
 
 from havoc import api
 from havoc.games.cry_havoc.places import where
+from havoc.games.cry_havoc.position import TOP
 from havoc.games.cry_havoc.solo.engine import KINDS, form, get
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -69,7 +70,7 @@ def test_a_trogs_decision_is_answered_on_the_page(browser: Any, host: str, lang:
     page.wait_for_selector("#havoc-trogs[data-state=error]", state="attached", timeout=60_000)
     said = page.inner_text("#havoc-trogs .ha-top-errors")
     context.close()
-    place = where(f"regions.{rid}.units.trogs", "position", lang, list(table["regions"]))
+    place = where(f"regions.{rid}.units.trogs", TOP, lang, list(table["regions"]))
     assert place and f"{place}: " in said and f"regions.{rid}" not in said, said
     assert taps <= 8
     assert sent["question"]["decide"] == "move" and sent["lang"] == lang

@@ -112,9 +112,9 @@ def parse_compact(words: Sequence[str], pos: Any) -> Any:
 
 def in_words(exc: InputError, pos: Any) -> InputError:
     """A question's problems, each field said in the reader's words too (``Problem.where``)."""
-    from havoc.games.cry_havoc.places import worded
+    from havoc.games.cry_havoc.question_places import worded
 
-    return InputError(worded(exc.problems, "question", pos.regions))
+    return InputError(worded(exc.problems, pos.regions))
 
 
 def is_question(value: object) -> bool:

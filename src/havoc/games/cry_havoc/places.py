@@ -3,38 +3,43 @@
 The validators locate a problem by the field's machine path (``regions.example-a.units.humans``);
 programs, and the pages placing an error next to its input, keep reading that. A person is told
 the same place by the table's names and the fields' labels, in their language: "Region A ›
-Oddziały (units) › Ludzie" (the key a file writes after the label, as ``--help`` shows it); a
-question's field by the word the compact form types for it ("do", as ``--help`` lists it). An
+Oddziały (units) › Ludzie" (the key a file writes after the label, as ``--help`` shows it). An
 English reader writes the keys as they are, so gets them with the names: "Region A › units ›
 Humans". The CLI says this in its error lines, the API as each problem's ``where`` (see
 :func:`worded`).
+
+A table's fields are worded here (:func:`where`, given the table's top Spec); a question's field
+by the word the compact form types for it ("do", as ``--help`` lists it) in
+:mod:`havoc.games.cry_havoc.question_places`, which words the rest of its path here. This
+module imports neither the table's nor the question's reader: they import it, on an error.
 """
 
 from __future__ import annotations
 
 from havoc.errors import Problem, split_field
+from havoc.games.cry_havoc import words
+from havoc.games.cry_havoc.contract import OBJECTIVES
+from havoc.games.cry_havoc.ui import faction_name, fold, objective_name, region_names, skill_name, structure_name
 from havoc.i18n import message_language, translator, ui
 from havoc.markup import is_id
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from havoc.spec import Spec
 
 SEP = " › "
 
 
-def worded(problems: list[Problem], part: str, regions: Iterable[str]) -> list[Problem]:
+def worded(problems: list[Problem], say: Callable[[str, str], str]) -> list[Problem]:
     """The problems, each naming a field given its place in words (``where``), in the language
-    of errors. ``part``: "position" (a table's fields) or "question" (a question's, the solo
-    Trogs' too); ``regions``: the table's Region keys (how its invented Regions are lettered)."""
+    of errors: ``say(path, lang)`` words a field's path ("" when it is no field it knows)."""
     lang = message_language()
-    keys = [k for k in regions if isinstance(k, str)]
     out = []
     for p in problems:
         field = "" if p.where else split_field(p.message)[0]
-        said = where(field, part, lang, keys) if field else ""
+        said = say(field, lang) if field else ""
         out.append(p._replace(where=said) if said else p)
     return out
 
@@ -45,29 +50,29 @@ def region_keys(data: object) -> list[str]:
     return [k for k in regions if isinstance(k, str)] if isinstance(regions, dict) else []
 
 
-def where(path: str, part: str, lang: str, regions: Iterable[str] = ()) -> str:
-    """A field path in the reader's words ("" when its first step is no field of ``part``)."""
-    steps = _steps(path)
+def where(path: str, top: Spec, lang: str, regions: Iterable[str] = ()) -> str:
+    """A table's field path in the reader's words ("" when its first step is no field of ``top``,
+    the table's Spec); ``regions``: the table's Region keys (how its invented Regions are lettered)."""
+    steps = path_steps(path)
     if not steps or not isinstance(steps[0], str):
         return ""
-    top = _question_spec() if part == "question" else _position_spec()
     assert top.fields is not None
     first = steps[0]
-    if part == "question":
-        key = _question_key(first, top)
-        if key is None:  # a table's field the question's check found wrong (the solo Trogs' variant)
-            return where(path, "position", lang, regions)
-        first, said = key, [_question_label(key, lang)]
-    elif first in top.fields:
-        said = [_label(first, lang)]
-    else:
+    if first not in top.fields:
         return ""
-    hint = part == "position"  # a table's keys are written in a file: each after its label
-    spec: Spec | None = top.fields.get(first)
-    if part == "position" and spec is not None and spec.kind == "map" and len(steps) > 1:
-        said = []  # "Region A", "Ludzie": a Region or a faction is said by its name alone
+    spec = top.fields[first]
+    # "Region A", "Ludzie": a Region or a faction is said by its name alone
+    said = [] if spec.kind == "map" and len(steps) > 1 else [label(first, lang)]
+    return SEP.join(said + steps_said(spec, steps[1:], lang, regions, hint=True))
+
+
+def steps_said(spec: Spec | None, steps: list[str | int], lang: str, regions: Iterable[str], hint: bool) -> list[str]:
+    """The steps of a path below the field ``spec``, each in words: a list's item by its number,
+    an object's field by its label (``hint``: the key after it, as a table's file writes it), a
+    map's key by its name."""
+    said = []
     keys = list(regions)
-    for step in steps[1:]:
+    for step in steps:
         if isinstance(step, int):
             said.append(ui("no. {n}", lang).format(n=step + 1))
             spec = spec.item if spec is not None and spec.kind == "list" else None
@@ -81,10 +86,10 @@ def where(path: str, part: str, lang: str, regions: Iterable[str] = ()) -> str:
         else:
             said.append(step)
             spec = None
-    return SEP.join(said)
+    return said
 
 
-def _steps(path: str) -> list[str | int]:
+def path_steps(path: str) -> list[str | int]:
     """``regions.north.structures[1].type`` as ["regions", "north", "structures", 1, "type"]."""
     out: list[str | int] = []
     for part in path.split("."):
@@ -100,37 +105,30 @@ def _steps(path: str) -> list[str | int]:
 
 def _field(spec: Spec, key: str, lang: str, hint: bool) -> str:
     """A field of an object by its label; a Battle objective by its name ("Pojmanie Jeńców")."""
-    from havoc.games.cry_havoc.fields import PLACEMENT
-
     assert spec.fields is not None
     if key not in spec.fields:
         return key  # an unknown key: as the reader typed it
-    if spec is PLACEMENT:
-        from havoc.games.cry_havoc.solo.engine import objective_name
-
+    if spec.fields.keys() == set(OBJECTIVES):  # the Units one side placed on each objective
         if lang == "en":
             return key
         name = objective_name(key, lang)
         return f"{name} ({key})" if hint else name
-    return _label(key, lang, hint)
+    return label(key, lang, hint)
 
 
 def _name(vocabulary: str, key: str, lang: str, regions: list[str]) -> str:
     """A map's key by its name: a faction, a Region of the table, a Skill; a key the table
     wrote as a name ("Mgielnia", "Ludzie") as it is."""
-    from havoc.games.cry_havoc import ui as names
-    from havoc.games.cry_havoc import words
-
     if vocabulary == "factions":
-        return str(names.faction_name(key, lang)) if key in words.FACTIONS else key
+        return str(faction_name(key, lang)) if key in words.FACTIONS else key
     if vocabulary == "regions":
         if not is_id(key):
             return key
-        return str(names.region_names([*regions, key] if key not in regions else regions, lang)[key])
+        return str(region_names([*regions, key] if key not in regions else regions, lang)[key])
     if vocabulary == "skills":
-        return str(names.skill_name(key, lang))
+        return str(skill_name(key, lang))
     if vocabulary == "structures":
-        return str(names.structure_name(key, lang))
+        return str(structure_name(key, lang))
     return key
 
 
@@ -150,71 +148,15 @@ def _own_label(key: str, lang: str) -> str | None:
     return own() if own else None
 
 
-def _label(key: str, lang: str, hint: bool = True) -> str:
-    """A table's key as its reader knows it: English keeps the key (what a file writes); another
+def label(key: str, lang: str, hint: bool = True) -> str:
+    """A field's key as its reader knows it: English keeps the key (what a file writes); another
     language says its label, with ``hint`` the key after it ("Oddziały (units)")."""
     if lang == "en":
         return key
-    from havoc.games.cry_havoc import words
-    from havoc.games.cry_havoc.ui import fold
-
-    label = _own_label(key, lang)
-    if label is None:
+    said = _own_label(key, lang)
+    if said is None:
         text = words.KEYS.get(key) or words.VALUES.get(key)
-        label = translator(lang).text("", text) if text else None
-    if not label or fold(label) == key:
+        said = translator(lang).text("", text) if text else None
+    if not said or fold(said) == key:
         return key
-    return f"{label} ({key})" if hint else label
-
-
-def _question_key(step: str, top: Spec) -> str | None:
-    """A question's field as its machine key: the key, or the word a reader typed for it ("do")."""
-    assert top.fields is not None
-    if step in top.fields:
-        return step
-    from havoc.games.cry_havoc.typed import Ambiguous, lexicon
-
-    try:
-        found = lexicon(message_language()).fields.find(step)
-    except Ambiguous:
-        return None
-    return found if found in top.fields else _solo_key(step)
-
-
-def _solo_key(step: str) -> str | None:
-    """A solo Trogs question's field typed in a reader's words ("oddziały" for units)."""
-    from havoc.games.cry_havoc.solo.engine import FIELDS
-    from havoc.games.cry_havoc.typed import typed_word
-    from havoc.games.cry_havoc.ui import fold
-    from havoc.i18n import LANGUAGES
-
-    for key in FIELDS:
-        if any(fold(typed_word(key, lang)) == fold(step) for lang in LANGUAGES):
-            return key
-    return None
-
-
-def _question_label(key: str, lang: str) -> str:
-    """A question's field by the word the compact form types for it ("do" for to, as the reader
-    types it and ``--help`` lists it); one it never types (``objectives``) by its label."""
-    from havoc.games.cry_havoc.typed import typed_word
-    from havoc.games.cry_havoc.ui import fold
-
-    word = typed_word(key, lang)
-    return _label(key, lang, hint=False) if fold(word) == key else word
-
-
-def _position_spec() -> Spec:
-    from havoc.games.cry_havoc.position import TOP
-
-    return TOP
-
-
-def _question_spec() -> Spec:
-    """The fields a question may have: the question format's and the solo Trogs' own."""
-    from havoc.games.cry_havoc.query import QTOP
-    from havoc.games.cry_havoc.solo.engine import FIELDS
-    from havoc.spec import Spec
-
-    assert QTOP.fields is not None
-    return Spec("object", QTOP.doc, fields={**FIELDS, **QTOP.fields, "decide": Spec("id", "A Trog decision.")})
+    return f"{said} ({key})" if hint else said

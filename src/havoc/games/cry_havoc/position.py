@@ -363,9 +363,10 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
 
 def _worded(problems: list[Problem], data: Any) -> list[Problem]:
     """The problems, each field said in the reader's words too (``Problem.where``)."""
-    from havoc.games.cry_havoc.places import region_keys, worded
+    from havoc.games.cry_havoc.places import region_keys, where, worded
 
-    return worded(problems, "position", region_keys(data))
+    keys = region_keys(data)
+    return worded(problems, lambda path, lang: where(path, TOP, lang, keys))
 
 
 _LISTED_MOST = 12  # names an error lists at most (a table may hold many Regions: errors stay short)

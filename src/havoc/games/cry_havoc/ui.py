@@ -185,6 +185,16 @@ def events_text(value: object, lang: str = "en") -> str | None:
     return ui("on spots {spots} of the Score track", lang).format(spots=", ".join(spots))
 
 
+def objective_name(obj: str, lang: str) -> str:
+    """A Battle objective by its name in ``lang`` (a set-aside option, the Prisoner's source, an
+    error's place)."""
+    return {
+        "control": ui("Region Control", lang),
+        "prisoners": ui("Capture Prisoners", lang),
+        "attrition": ui("Attrition", lang),
+    }[obj]
+
+
 def skill_name(key: str | None, lang: str = "en") -> Noun:
     """A Skill by its printed name ("Zwiad"), an invented one as "Skill A"."""
     return _named(key, words.SKILLS, words.EXAMPLE_SKILL, lang)

@@ -28,7 +28,7 @@ from typing import Any, Final
 from havoc.errors import InputError, Problem, RulebookError
 from havoc.games.cry_havoc.contract import OBJECTIVES, TROGS
 from havoc.games.cry_havoc.position import Position, Region
-from havoc.games.cry_havoc.ui import faction_name, faction_owner, region_names
+from havoc.games.cry_havoc.ui import faction_name, faction_owner, objective_name, region_names
 from havoc.grammar import Noun
 from havoc.i18n import message_language, nui, ui
 from havoc.record import field, record
@@ -455,6 +455,9 @@ FIELDS: Final[Mapping[str, Spec]] = {
     "tactic-text": Spec("bool", "tactics: the card just drawn has no Tactic text"),  # (as --no-tactic-text)
     "shifted-priorities": Spec("bool", "prisoner: Shifted Priorities has been played"),
 }
+# The fields a Trogs question may have besides the question format's: its decision's and
+# ``decide`` (an error's place names them in the reader's words, see question_places).
+ASKED: Final[Mapping[str, Spec]] = {**FIELDS, "decide": Spec("id", "A Trog decision.")}
 
 
 def read_field(query: Mapping[str, Any], name: str, lang: str, default: Any = None) -> Any:
@@ -757,9 +760,9 @@ def decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str = "en
     try:
         return _decide(rs, pos, query, lang)
     except InputError as exc:
-        from havoc.games.cry_havoc.places import worded
+        from havoc.games.cry_havoc.question_places import worded
 
-        raise InputError(worded(exc.problems, "question", pos.regions)) from None
+        raise InputError(worded(exc.problems, pos.regions, ASKED)) from None
 
 
 def _decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str) -> TrogDecision:
@@ -778,12 +781,3 @@ def _decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str) -> 
             ]
         )
     return get(str(kind)).decide(Table(rs, pos, lang), query)
-
-
-def objective_name(obj: str, lang: str) -> str:
-    """A Battle objective by its name in ``lang`` (a set-aside option, the Prisoner's source)."""
-    return {
-        "control": ui("Region Control", lang),
-        "prisoners": ui("Capture Prisoners", lang),
-        "attrition": ui("Attrition", lang),
-    }[obj]

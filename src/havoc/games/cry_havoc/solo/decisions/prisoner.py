@@ -13,12 +13,12 @@ from havoc.games.cry_havoc.solo.engine import (
     TrogDecision,
     add_titles,
     battle_of,
-    objective_name,
     placement_of,
     read_field,
     start_decision,
     units_needed,
 )
+from havoc.games.cry_havoc.ui import objective_name
 from havoc.i18n import ui
 
 
