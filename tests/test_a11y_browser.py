@@ -4,10 +4,14 @@ The real site (both languages, both rulesets, the in-browser engine) is served b
 host and opened in headless Chromium on a phone viewport. axe-core (npm ``axe-core``, pinned in
 package.json, its ``axe.min.js`` injected into the page) checks the home page, a rule page, the
 glossary, search results, the Ask page (a starting point chosen and a question answered), the
-solo rules, the solo Trogs' page and the Advanced Cry Havoc 2 chart and lookup pages: any critical or serious
-violation fails. On the pages with forms every control must be at least 44×44 px to tap (the
-control or its label). The layout shift (CLS, Chromium's ``layout-shift`` entries, as Lighthouse
-sums them without input-caused shifts) of a rule page and the Ask page must stay under 0.1.
+solo rules, the solo Trogs' page, the page of position templates (code wider than a phone) and the
+Advanced Cry Havoc 2 chart (one wider than a phone) and lookup pages: any critical or serious
+violation fails; a box that scrolls is a tab stop, one that fits is not. On the pages with forms
+every control must be at least 44×44 px to tap (the control or its label), and so must the links
+under the phone's navigation and the rules' "What the assistant checks" folds. The link to the
+Trogs' page sits under its page's title. The layout shift (CLS, Chromium's ``layout-shift``
+entries, as Lighthouse sums them without input-caused shifts) of a rule page and the Ask page must
+stay under 0.1.
 """
 
 from __future__ import annotations
@@ -98,6 +102,8 @@ PAGES: dict[str, tuple[str, Any]] = {
     "solo": ("{lang}/rules/solo.html", None),
     "solo-trogs": ("{lang}/trogs.html", _trogs_ready),
     "charts-rule": (f"{CHARTS}/{{lang}}/rules/courage.html", None),
+    "charts-wide": (f"{CHARTS}/{{lang}}/rules/combat-table.html", None),  # charts wider than a phone
+    "positions": ("{lang}/positions.html", None),  # YAML lines longer than a phone is wide
     "charts-lookup": (f"{CHARTS}/{{lang}}/lookup.html", None),
 }
 
@@ -226,3 +232,77 @@ def test_sidebar_numbers_stand_apart_on_a_phone(phone: Any, host: str, lang: str
     page.close()
     assert count >= 10, f"{lang}: the sidebar has no numbered rules"
     assert not bad, f"{lang}: {bad}"
+
+
+SCROLL_STOPS = """() => [...document.querySelectorAll('pre, .havoc-chart-scroll')].filter(b => b.clientWidth).map(b => ({
+  scrolls: b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1,
+  stop: b.tabIndex === 0 && b.hasAttribute('tabindex')}))"""
+
+
+def test_a_code_block_that_scrolls_is_a_tab_stop_and_one_that_fits_is_not(browser: Any, host: str) -> None:  # noqa: F811
+    """On a phone a keyboard can reach (and scroll) a code block wider than the screen; on a wide
+    screen, where it fits, it is no stop on the way (the wide charts are the axe test's)."""
+    found = {}
+    for name, viewport in (("phone", PHONE), ("desk", {"viewport": {"width": 1400, "height": 900}})):
+        context = browser.new_context(**viewport, service_workers="block")
+        page = context.new_page()
+        page.goto(f"{host}/" + PAGES["positions"][0].format(lang="en"))
+        page.wait_for_load_state("load")
+        found[name] = page.evaluate(SCROLL_STOPS)
+        context.close()
+    for name, boxes in found.items():
+        assert all(b["scrolls"] == b["stop"] for b in boxes), (name, boxes)
+    assert sum(b["stop"] for b in found["phone"]) >= 2, found  # the page still has wide code to test
+    assert sum(b["stop"] for b in found["desk"]) < sum(b["stop"] for b in found["phone"]), found
+
+
+DRAWER_TARGETS = """() => [...document.querySelectorAll('.havoc-sidebar-links a, .havoc-sidebar-links span:not(.havoc-sep)')]
+  .map(a => [a.textContent.trim(), Math.round(a.getBoundingClientRect().height)])"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_drawers_links_and_the_checks_fold_are_big_enough_to_tap(phone: Any, host: str, lang: str) -> None:
+    """Under the phone's navigation, the indexes, the printable sheet, the other rulebooks and the
+    languages are as tall as the navigation's own links; so is a rule's "What the assistant checks"."""
+    page = _open(phone, host, "rule", lang)
+    page.evaluate("document.getElementById('__navigation').checked = true")
+    page.wait_for_timeout(300)
+    links = page.evaluate(DRAWER_TARGETS)
+    folds = page.evaluate(
+        "[...document.querySelectorAll('article details.havoc-check > summary')].map(s => s.getBoundingClientRect().height)"
+    )
+    page.close()
+    assert len(links) >= 5 and folds, (links, folds)
+    assert all(h >= MIN_TARGET for _, h in links), links
+    assert all(h >= MIN_TARGET for h in folds), folds
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("address", ["{lang}/assistant.html", "{lang}/rules/solo.html"])
+def test_the_trogs_link_sits_under_the_pages_title(phone: Any, host: str, address: str, lang: str) -> None:
+    """The page's title comes first, on screen and to a screen reader; the link to the Trogs'
+    page follows it."""
+    page = phone.new_page()
+    page.goto(f"{host}/" + address.format(lang=lang))
+    order = page.evaluate(
+        """() => { const h1 = document.querySelector('article h1'), link = document.querySelector('.havoc-trogs-link');
+        return link ? !!(h1.compareDocumentPosition(link) & Node.DOCUMENT_POSITION_FOLLOWING) : null; }"""
+    )
+    page.close()
+    assert order is True, order
+
+
+def test_the_battle_table_heads_only_what_it_holds(phone: Any, host: str) -> None:
+    """The Battle's objectives table (factions by objectives) has no empty header cell in its corner."""
+    page = phone.new_page()
+    page.goto(f"{host}/en/assistant.html")
+    page.wait_for_selector("#ha-kind", state="attached")
+    page.locator("[data-template=tpl-battle]").first.tap()
+    page.wait_for_selector("table.ha-objectives")
+    page.add_script_tag(path=str(ensure_axe()))
+    found = page.evaluate(
+        """async () => (await axe.run('table.ha-objectives', {runOnly: ['empty-table-header', 'th-has-data-cells']}))
+        .violations.map(v => v.id)"""
+    )
+    page.close()
+    assert found == [], found

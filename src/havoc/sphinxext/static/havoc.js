@@ -53,6 +53,9 @@
 
   function init() {
     fold();
+    tabStops();
+    window.addEventListener("resize", tabStops);
+    document.addEventListener("toggle", tabStops, true); // a folded block has no width until opened
     document.querySelectorAll("a.havoc-term-ref[title]").forEach(function (link) {
       link.setAttribute("data-havoc-tip", link.getAttribute("title"));
       link.removeAttribute("title");
@@ -199,6 +202,23 @@
     for (var el = target; el; el = el.parentElement) {
       if (el.tagName === "DETAILS" && el.classList.contains("havoc-fold")) el.open = true;
     }
+  }
+  // A box that scrolls (a wide chart, a long line of code on a phone) is a tab stop, so a
+  // keyboard can scroll it too; one that fits is not (a stop that does nothing). Checked again
+  // when the width changes, as pydata-sphinx-theme does for its code blocks.
+  function tabStops() {
+    document.querySelectorAll("pre, .havoc-chart-scroll").forEach(function (box) {
+      var style = getComputedStyle(box);
+      var scrolls = (/auto|scroll/.test(style.overflowX) && box.scrollWidth > box.clientWidth + 1) ||
+        (/auto|scroll/.test(style.overflowY) && box.scrollHeight > box.clientHeight + 1);
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("data-havoc-scrolls", "");
+      } else if (!scrolls && box.hasAttribute("data-havoc-scrolls")) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("data-havoc-scrolls");
+      }
+    });
   }
   window.addEventListener("hashchange", openTarget);
   window.addEventListener("beforeprint", unfoldAll);
