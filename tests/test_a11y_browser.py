@@ -11,7 +11,8 @@ every control must be at least 44×44 px to tap (the control or its label), and 
 under the phone's navigation and the rules' "What the assistant checks" folds. The link to the
 Trogs' page sits under its page's title. The layout shift (CLS, Chromium's ``layout-shift``
 entries, as Lighthouse sums them without input-caused shifts) of a rule page and the Ask page must
-stay under 0.1.
+stay under 0.1. Verdicts keep their contrast in the light and the dark theme. A keyboard on a
+phone-wide page meets furo's menu button (made one) and never the closed menu's unseen links.
 """
 
 from __future__ import annotations
@@ -306,3 +307,67 @@ def test_the_battle_table_heads_only_what_it_holds(phone: Any, host: str) -> Non
     )
     page.close()
     assert found == [], found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_yes_and_no_keep_their_contrast_in_either_theme(browser: Any, host: str, scheme: str) -> None:  # noqa: F811
+    """The verdicts of the rules' examples (opened) and the Ask page's "No" are readable on the
+    theme's light and dark backgrounds (furo follows the reader's system choice)."""
+    context = browser.new_context(**PHONE, service_workers="block", color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{host}/en/rules/battle-regions.html")
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    verdicts = page.locator(".havoc-verdict-yes, .havoc-verdict-no").count()
+    page.add_script_tag(path=str(ensure_axe()))
+    found = page.evaluate(CONTRAST)
+    page.goto(f"{host}/en/assistant.html")
+    page.wait_for_selector("#ha-kind", state="attached")
+    page.locator("[data-template=tpl-battle]").first.tap()
+    page.locator('[data-path="region:0.units.humans"]').fill("8")
+    page.locator('[data-path="region:0.units.pilgrims"]').fill("3")
+    page.locator("#ha-kind").select_option("move")
+    page.locator('[data-path="q.units"]').fill("3")  # 8 defenders, 3 attackers: only 2 may leave
+    page.locator("button.ha-ask").first.tap()
+    page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=180_000)
+    no = page.locator(".ha-verdict-no").count()
+    page.add_script_tag(path=str(ensure_axe()))
+    found += page.evaluate(CONTRAST)
+    context.close()
+    assert verdicts >= 3 and no == 1, (verdicts, no)
+    assert not found, found
+
+
+CONTRAST = """async () => (await axe.run(document, {runOnly: ['color-contrast']})).violations
+  .flatMap(v => v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary))"""
+
+
+FOCUSED = """() => { const e = document.activeElement, r = e.getBoundingClientRect();
+  return {what: e.tagName + '.' + String(e.className), inDrawer: !!e.closest('.sidebar-drawer, .toc-drawer'),
+          onScreen: r.width > 0 && r.right > 0 && r.left < innerWidth}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_keyboard_on_a_phone_meets_the_menu_button_not_the_closed_menu(browser: Any, host: str, lang: str) -> None:  # noqa: F811
+    """Tab from the top of a rule page as wide as a phone: no stop is in a closed drawer or off
+    the screen (the skip link shows itself); the menu button is a stop, Enter opens the menu and
+    goes into it, Escape closes it and comes back to the button."""
+    context = browser.new_context(viewport=PHONE["viewport"], service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/" + PAGES["rule"][0].format(lang=lang))
+    page.wait_for_load_state("load")
+    stops = []
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(FOCUSED))
+    unseen = [s["what"] for s in stops if s["inDrawer"] or not (s["onScreen"] or "skip-to-content" in s["what"])]
+    page.locator("label.nav-overlay-icon").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(400)  # the drawer slides in (250 ms)
+    opened, inside = page.evaluate("document.getElementById('__navigation').checked"), page.evaluate(FOCUSED)
+    page.keyboard.press("Escape")
+    closed, back = not page.evaluate("document.getElementById('__navigation').checked"), page.evaluate(FOCUSED)
+    context.close()
+    assert not unseen, unseen
+    assert any("nav-overlay-icon" in s["what"] for s in stops), [s["what"] for s in stops]
+    assert opened and inside["inDrawer"] and inside["onScreen"], inside
+    assert closed and "nav-overlay-icon" in back["what"], back

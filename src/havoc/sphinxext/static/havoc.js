@@ -53,6 +53,7 @@
 
   function init() {
     fold();
+    drawerButtons();
     tabStops();
     window.addEventListener("resize", tabStops);
     document.addEventListener("toggle", tabStops, true); // a folded block has no width until opened
@@ -203,6 +204,41 @@
       if (el.tagName === "DETAILS" && el.classList.contains("havoc-fold")) el.open = true;
     }
   }
+  // furo's menu and contents buttons are labels of hidden checkboxes, which a keyboard never
+  // reaches. Each becomes a button: Enter or Space opens its drawer and goes into it, Escape
+  // closes it and comes back to the button.
+  function drawerButtons() {
+    var buttons = [];
+    document.querySelectorAll("label.nav-overlay-icon, label.toc-overlay-icon").forEach(function (label) {
+      var box = document.getElementById(label.getAttribute("for") || "");
+      var drawer = document.querySelector(box && box.id === "__toc" ? ".toc-drawer" : ".sidebar-drawer");
+      if (!box || !drawer) return;
+      buttons.push({label: label, box: box, drawer: drawer});
+      label.setAttribute("role", "button");
+      label.setAttribute("tabindex", "0");
+      if (box.getAttribute("aria-label")) label.setAttribute("aria-label", box.getAttribute("aria-label"));
+      label.setAttribute("aria-expanded", String(box.checked));
+      box.addEventListener("change", function () { label.setAttribute("aria-expanded", String(box.checked)); });
+      label.addEventListener("keydown", function (ev) {
+        if (ev.key !== "Enter" && ev.key !== " ") return;
+        ev.preventDefault();
+        box.checked = !box.checked;
+        label.setAttribute("aria-expanded", String(box.checked));
+        var first = box.checked && drawer.querySelector("input:not([type=hidden]), a[href]");
+        if (first) first.focus();
+      });
+    });
+    document.addEventListener("keydown", function (ev) {
+      if (ev.key !== "Escape") return;
+      buttons.forEach(function (b) {
+        if (!b.box.checked) return;
+        b.box.checked = false;
+        b.label.setAttribute("aria-expanded", "false");
+        if (b.drawer.contains(document.activeElement) && b.label.offsetParent) b.label.focus();
+      });
+    });
+  }
+
   // A box that scrolls (a wide chart, a long line of code on a phone) is a tab stop, so a
   // keyboard can scroll it too; one that fits is not (a stop that does nothing). Checked again
   // when the width changes, as pydata-sphinx-theme does for its code blocks.
