@@ -343,6 +343,7 @@ CONTRAST = """async () => (await axe.run(document, {runOnly: ['color-contrast']}
 
 FOCUSED = """() => { const e = document.activeElement, r = e.getBoundingClientRect();
   return {what: e.tagName + '.' + String(e.className), inDrawer: !!e.closest('.sidebar-drawer, .toc-drawer'),
+          menu: e.tagName === 'BUTTON' && !!e.closest('label.nav-overlay-icon'),
           onScreen: r.width > 0 && r.right > 0 && r.left < innerWidth}; }"""
 
 
@@ -360,7 +361,8 @@ def test_a_keyboard_on_a_phone_meets_the_menu_button_not_the_closed_menu(browser
         page.keyboard.press("Tab")
         stops.append(page.evaluate(FOCUSED))
     unseen = [s["what"] for s in stops if s["inDrawer"] or not (s["onScreen"] or "skip-to-content" in s["what"])]
-    page.locator("label.nav-overlay-icon").focus()
+    menu = "label.nav-overlay-icon button"
+    page.locator(menu).focus()
     page.keyboard.press("Enter")
     page.wait_for_timeout(400)  # the drawer slides in (250 ms)
     opened, inside = page.evaluate("document.getElementById('__navigation').checked"), page.evaluate(FOCUSED)
@@ -368,6 +370,25 @@ def test_a_keyboard_on_a_phone_meets_the_menu_button_not_the_closed_menu(browser
     closed, back = not page.evaluate("document.getElementById('__navigation').checked"), page.evaluate(FOCUSED)
     context.close()
     assert not unseen, unseen
-    assert any("nav-overlay-icon" in s["what"] for s in stops), [s["what"] for s in stops]
+    assert any(s["menu"] for s in stops), [s["what"] for s in stops]
     assert opened and inside["inDrawer"] and inside["onScreen"], inside
-    assert closed and "nav-overlay-icon" in back["what"], back
+    assert closed and back["menu"], back
+
+
+ICONS = """() => [...document.querySelectorAll('label.toc-overlay-icon, label.nav-overlay-icon')]
+  .filter(l => l.getBoundingClientRect().width > 0).map(l => l.className)"""
+
+
+def test_the_drawer_buttons_show_only_where_their_drawers_fold_away(browser: Any, host: str) -> None:  # noqa: F811
+    """On a wide screen the navigation and the page's contents are columns of the page: no button
+    to open them (one that did nothing was a stop for the keyboard); on a phone one of each, in the header."""
+    found = {}
+    for width in (1400, 390):
+        context = browser.new_context(viewport={"width": width, "height": 844}, service_workers="block")
+        page = context.new_page()
+        page.goto(f"{host}/" + PAGES["rule"][0].format(lang="en"))
+        page.wait_for_load_state("load")
+        found[width] = sorted(page.evaluate(ICONS))
+        context.close()
+    assert found[1400] == [], found
+    assert found[390] == ["nav-overlay-icon", "toc-overlay-icon toc-header-icon"], found

@@ -205,36 +205,41 @@
     }
   }
   // furo's menu and contents buttons are labels of hidden checkboxes, which a keyboard never
-  // reaches. Each becomes a button: Enter or Space opens its drawer and goes into it, Escape
-  // closes it and comes back to the button.
+  // reaches. Each gets a real button inside: a tap or Enter toggles its drawer (from a keyboard,
+  // going into it); Escape closes an open drawer and comes back to its button.
   function drawerButtons() {
     var buttons = [];
     document.querySelectorAll("label.nav-overlay-icon, label.toc-overlay-icon").forEach(function (label) {
       var box = document.getElementById(label.getAttribute("for") || "");
       var drawer = document.querySelector(box && box.id === "__toc" ? ".toc-drawer" : ".sidebar-drawer");
       if (!box || !drawer) return;
-      buttons.push({label: label, box: box, drawer: drawer});
-      label.setAttribute("role", "button");
-      label.setAttribute("tabindex", "0");
-      if (box.getAttribute("aria-label")) label.setAttribute("aria-label", box.getAttribute("aria-label"));
-      label.setAttribute("aria-expanded", String(box.checked));
-      box.addEventListener("change", function () { label.setAttribute("aria-expanded", String(box.checked)); });
-      label.addEventListener("keydown", function (ev) {
-        if (ev.key !== "Enter" && ev.key !== " ") return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "havoc-drawer-button";
+      if (box.getAttribute("aria-label")) button.setAttribute("aria-label", box.getAttribute("aria-label"));
+      while (label.firstChild) button.appendChild(label.firstChild);
+      label.appendChild(button);
+      function opened(open) {
+        box.checked = open;
+        buttons.forEach(function (b) { if (b.box === box) b.button.setAttribute("aria-expanded", String(open)); });
+      }
+      buttons.push({button: button, box: box, drawer: drawer, opened: opened});
+      button.setAttribute("aria-expanded", String(box.checked));
+      box.addEventListener("change", function () { opened(box.checked); }); // the overlay closes it too
+      button.addEventListener("click", function (ev) {
         ev.preventDefault();
-        box.checked = !box.checked;
-        label.setAttribute("aria-expanded", String(box.checked));
-        var first = box.checked && drawer.querySelector("input:not([type=hidden]), a[href]");
-        if (first) first.focus();
+        opened(!box.checked);
+        var first = box.checked && ev.detail === 0 && drawer.querySelector("input:not([type=hidden]), a[href]");
+        if (first) first.focus(); // a keyboard's click (no pointer) goes on into the drawer
       });
     });
     document.addEventListener("keydown", function (ev) {
       if (ev.key !== "Escape") return;
       buttons.forEach(function (b) {
         if (!b.box.checked) return;
-        b.box.checked = false;
-        b.label.setAttribute("aria-expanded", "false");
-        if (b.drawer.contains(document.activeElement) && b.label.offsetParent) b.label.focus();
+        var inside = b.drawer.contains(document.activeElement);
+        b.opened(false);
+        if (inside && b.button.offsetParent) b.button.focus();
       });
     });
   }
