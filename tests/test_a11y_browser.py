@@ -392,3 +392,15 @@ def test_the_drawer_buttons_show_only_where_their_drawers_fold_away(browser: Any
         context.close()
     assert found[1400] == [], found
     assert found[390] == ["nav-overlay-icon", "toc-overlay-icon toc-header-icon"], found
+
+
+@pytest.mark.parametrize("address", ["pl/trogs.html", f"{CHARTS}/pl/lookup.html"])
+def test_where_the_answer_is_worked_out_is_said_once(phone: Any, host: str, address: str) -> None:
+    """That the page answers on this device, offline too, is the engine's status line's to say
+    (it says so only once the engine runs); the introduction above it no longer says it again."""
+    page = phone.new_page()
+    page.goto(f"{host}/{address}")
+    page.wait_for_function("document.querySelector('article').innerText.includes('bez sieci')", timeout=120_000)
+    said = page.evaluate("document.querySelector('article').innerText.split('bez sieci').length - 1")
+    page.close()
+    assert said == 1, said

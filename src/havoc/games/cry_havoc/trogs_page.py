@@ -30,10 +30,10 @@ WORDS = {
     key: L.label(text)
     for key, text in {
         "title": "The solo Trogs decide",
+        # where it is worked out (on this device, offline) is the engine's status line's to say, truly
         "intro": "In the solo variant nobody plays the Trogs: they follow fixed priorities. Start from a "
         "rulebook example, pick the decision and ask: the answer says what the Trogs do, the priority "
-        "that decided it and what it set aside. It is worked out on this device, without a network "
-        "once the page has been opened.",
+        "that decided it and what it set aside.",
         "link": "The solo Trogs' decisions, worked out for you",
         "example": "Start from a rulebook example",
         "decision": "Decision",
