@@ -404,3 +404,19 @@ def test_where_the_answer_is_worked_out_is_said_once(phone: Any, host: str, addr
     said = page.evaluate("document.querySelector('article').innerText.split('bez sieci').length - 1")
     page.close()
     assert said == 1, said
+
+
+EXAMPLE_EDGES = """() => [...document.querySelectorAll('details.havoc-example')].map(d => {
+  const b = d.getBoundingClientRect(), s = d.querySelector(':scope > summary').getBoundingClientRect(), c = getComputedStyle(d);
+  return [Math.round(s.left - b.left - parseFloat(c.borderLeftWidth)), Math.round(b.right - parseFloat(c.borderRightWidth) - s.right),
+          Math.round(s.height)]; })"""
+
+
+def test_an_examples_title_is_a_full_width_target(phone: Any, host: str) -> None:
+    """A folded example on a phone is its title: a band from the box's edge to its edge, 44 px
+    high (it stopped short of both edges, a white strip each side)."""
+    page = _open(phone, host, "rule", "pl")
+    edges = page.evaluate(EXAMPLE_EDGES)
+    page.close()
+    assert edges, "the rule page has no example"
+    assert all(left == 0 and right == 0 and height >= MIN_TARGET for left, right, height in edges), edges
