@@ -4,10 +4,15 @@ The real site (both languages, both rulesets, the in-browser engine) is served b
 host and opened in headless Chromium on a phone viewport. axe-core (npm ``axe-core``, pinned in
 package.json, its ``axe.min.js`` injected into the page) checks the home page, a rule page, the
 glossary, search results, the Ask page (a starting point chosen and a question answered), the
-solo rules, the solo Trogs' page and the Advanced Cry Havoc 2 chart and lookup pages: any critical or serious
-violation fails. On the pages with forms every control must be at least 44×44 px to tap (the
-control or its label). The layout shift (CLS, Chromium's ``layout-shift`` entries, as Lighthouse
-sums them without input-caused shifts) of a rule page and the Ask page must stay under 0.1.
+solo rules, the solo Trogs' page, the page of position templates (code wider than a phone) and the
+Advanced Cry Havoc 2 chart (one wider than a phone) and lookup pages: any critical or serious
+violation fails; a box that scrolls is a tab stop, one that fits is not. On the pages with forms
+every control must be at least 44×44 px to tap (the control or its label), and so must the links
+under the phone's navigation and the rules' "What the assistant checks" folds. The link to the
+Trogs' page sits under its page's title. The layout shift (CLS, Chromium's ``layout-shift``
+entries, as Lighthouse sums them without input-caused shifts) of a rule page and the Ask page must
+stay under 0.1. Verdicts keep their contrast in the light and the dark theme. A keyboard on a
+phone-wide page meets furo's menu button (made one) and never the closed menu's unseen links.
 """
 
 from __future__ import annotations
@@ -98,6 +103,8 @@ PAGES: dict[str, tuple[str, Any]] = {
     "solo": ("{lang}/rules/solo.html", None),
     "solo-trogs": ("{lang}/trogs.html", _trogs_ready),
     "charts-rule": (f"{CHARTS}/{{lang}}/rules/courage.html", None),
+    "charts-wide": (f"{CHARTS}/{{lang}}/rules/combat-table.html", None),  # charts wider than a phone
+    "positions": ("{lang}/positions.html", None),  # YAML lines longer than a phone is wide
     "charts-lookup": (f"{CHARTS}/{{lang}}/lookup.html", None),
 }
 
@@ -226,3 +233,190 @@ def test_sidebar_numbers_stand_apart_on_a_phone(phone: Any, host: str, lang: str
     page.close()
     assert count >= 10, f"{lang}: the sidebar has no numbered rules"
     assert not bad, f"{lang}: {bad}"
+
+
+SCROLL_STOPS = """() => [...document.querySelectorAll('pre, .havoc-chart-scroll')].filter(b => b.clientWidth).map(b => ({
+  scrolls: b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1,
+  stop: b.tabIndex === 0 && b.hasAttribute('tabindex')}))"""
+
+
+def test_a_code_block_that_scrolls_is_a_tab_stop_and_one_that_fits_is_not(browser: Any, host: str) -> None:  # noqa: F811
+    """On a phone a keyboard can reach (and scroll) a code block wider than the screen; on a wide
+    screen, where it fits, it is no stop on the way (the wide charts are the axe test's)."""
+    found = {}
+    for name, viewport in (("phone", PHONE), ("desk", {"viewport": {"width": 1400, "height": 900}})):
+        context = browser.new_context(**viewport, service_workers="block")
+        page = context.new_page()
+        page.goto(f"{host}/" + PAGES["positions"][0].format(lang="en"))
+        page.wait_for_load_state("load")
+        found[name] = page.evaluate(SCROLL_STOPS)
+        context.close()
+    for name, boxes in found.items():
+        assert all(b["scrolls"] == b["stop"] for b in boxes), (name, boxes)
+    assert sum(b["stop"] for b in found["phone"]) >= 2, found  # the page still has wide code to test
+    assert sum(b["stop"] for b in found["desk"]) < sum(b["stop"] for b in found["phone"]), found
+
+
+DRAWER_TARGETS = """() => [...document.querySelectorAll('.havoc-sidebar-links a, .havoc-sidebar-links span:not(.havoc-sep)')]
+  .map(a => [a.textContent.trim(), Math.round(a.getBoundingClientRect().height)])"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_drawers_links_and_the_checks_fold_are_big_enough_to_tap(phone: Any, host: str, lang: str) -> None:
+    """Under the phone's navigation, the indexes, the printable sheet, the other rulebooks and the
+    languages are as tall as the navigation's own links; so is a rule's "What the assistant checks"."""
+    page = _open(phone, host, "rule", lang)
+    page.evaluate("document.getElementById('__navigation').checked = true")
+    page.wait_for_timeout(300)
+    links = page.evaluate(DRAWER_TARGETS)
+    folds = page.evaluate(
+        "[...document.querySelectorAll('article details.havoc-check > summary')].map(s => s.getBoundingClientRect().height)"
+    )
+    page.close()
+    assert len(links) >= 5 and folds, (links, folds)
+    assert all(h >= MIN_TARGET for _, h in links), links
+    assert all(h >= MIN_TARGET for h in folds), folds
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("address", ["{lang}/assistant.html", "{lang}/rules/solo.html"])
+def test_the_trogs_link_sits_under_the_pages_title(phone: Any, host: str, address: str, lang: str) -> None:
+    """The page's title comes first, on screen and to a screen reader; the link to the Trogs'
+    page follows it."""
+    page = phone.new_page()
+    page.goto(f"{host}/" + address.format(lang=lang))
+    order = page.evaluate(
+        """() => { const h1 = document.querySelector('article h1'), link = document.querySelector('.havoc-trogs-link');
+        return link ? !!(h1.compareDocumentPosition(link) & Node.DOCUMENT_POSITION_FOLLOWING) : null; }"""
+    )
+    page.close()
+    assert order is True, order
+
+
+def test_the_battle_table_heads_only_what_it_holds(phone: Any, host: str) -> None:
+    """The Battle's objectives table (factions by objectives) has no empty header cell in its corner."""
+    page = phone.new_page()
+    page.goto(f"{host}/en/assistant.html")
+    page.wait_for_selector("#ha-kind", state="attached")
+    page.locator("[data-template=tpl-battle]").first.tap()
+    page.wait_for_selector("table.ha-objectives")
+    page.add_script_tag(path=str(ensure_axe()))
+    found = page.evaluate(
+        """async () => (await axe.run('table.ha-objectives', {runOnly: ['empty-table-header', 'th-has-data-cells']}))
+        .violations.map(v => v.id)"""
+    )
+    page.close()
+    assert found == [], found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_yes_and_no_keep_their_contrast_in_either_theme(browser: Any, host: str, scheme: str) -> None:  # noqa: F811
+    """The verdicts of the rules' examples (opened) and the Ask page's "No" are readable on the
+    theme's light and dark backgrounds (furo follows the reader's system choice)."""
+    context = browser.new_context(**PHONE, service_workers="block", color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{host}/en/rules/battle-regions.html")
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    verdicts = page.locator(".havoc-verdict-yes, .havoc-verdict-no").count()
+    page.add_script_tag(path=str(ensure_axe()))
+    found = page.evaluate(CONTRAST)
+    page.goto(f"{host}/en/assistant.html")
+    page.wait_for_selector("#ha-kind", state="attached")
+    page.locator("[data-template=tpl-battle]").first.tap()
+    page.locator('[data-path="region:0.units.humans"]').fill("8")
+    page.locator('[data-path="region:0.units.pilgrims"]').fill("3")
+    page.locator("#ha-kind").select_option("move")
+    page.locator('[data-path="q.units"]').fill("3")  # 8 defenders, 3 attackers: only 2 may leave
+    page.locator("button.ha-ask").first.tap()
+    page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=180_000)
+    no = page.locator(".ha-verdict-no").count()
+    page.add_script_tag(path=str(ensure_axe()))
+    found += page.evaluate(CONTRAST)
+    context.close()
+    assert verdicts >= 3 and no == 1, (verdicts, no)
+    assert not found, found
+
+
+CONTRAST = """async () => (await axe.run(document, {runOnly: ['color-contrast']})).violations
+  .flatMap(v => v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary))"""
+
+
+FOCUSED = """() => { const e = document.activeElement, r = e.getBoundingClientRect();
+  return {what: e.tagName + '.' + String(e.className), inDrawer: !!e.closest('.sidebar-drawer, .toc-drawer'),
+          menu: e.tagName === 'BUTTON' && !!e.closest('label.nav-overlay-icon'),
+          onScreen: r.width > 0 && r.right > 0 && r.left < innerWidth}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_keyboard_on_a_phone_meets_the_menu_button_not_the_closed_menu(browser: Any, host: str, lang: str) -> None:  # noqa: F811
+    """Tab from the top of a rule page as wide as a phone: no stop is in a closed drawer or off
+    the screen (the skip link shows itself); the menu button is a stop, Enter opens the menu and
+    goes into it, Escape closes it and comes back to the button."""
+    context = browser.new_context(viewport=PHONE["viewport"], service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/" + PAGES["rule"][0].format(lang=lang))
+    page.wait_for_load_state("load")
+    stops = []
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(FOCUSED))
+    unseen = [s["what"] for s in stops if s["inDrawer"] or not (s["onScreen"] or "skip-to-content" in s["what"])]
+    menu = "label.nav-overlay-icon button"
+    page.locator(menu).focus()
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(400)  # the drawer slides in (250 ms)
+    opened, inside = page.evaluate("document.getElementById('__navigation').checked"), page.evaluate(FOCUSED)
+    page.keyboard.press("Escape")
+    closed, back = not page.evaluate("document.getElementById('__navigation').checked"), page.evaluate(FOCUSED)
+    context.close()
+    assert not unseen, unseen
+    assert any(s["menu"] for s in stops), [s["what"] for s in stops]
+    assert opened and inside["inDrawer"] and inside["onScreen"], inside
+    assert closed and back["menu"], back
+
+
+ICONS = """() => [...document.querySelectorAll('label.toc-overlay-icon, label.nav-overlay-icon')]
+  .filter(l => l.getBoundingClientRect().width > 0).map(l => l.className)"""
+
+
+def test_the_drawer_buttons_show_only_where_their_drawers_fold_away(browser: Any, host: str) -> None:  # noqa: F811
+    """On a wide screen the navigation and the page's contents are columns of the page: no button
+    to open them (one that did nothing was a stop for the keyboard); on a phone one of each, in the header."""
+    found = {}
+    for width in (1400, 390):
+        context = browser.new_context(viewport={"width": width, "height": 844}, service_workers="block")
+        page = context.new_page()
+        page.goto(f"{host}/" + PAGES["rule"][0].format(lang="en"))
+        page.wait_for_load_state("load")
+        found[width] = sorted(page.evaluate(ICONS))
+        context.close()
+    assert found[1400] == [], found
+    assert found[390] == ["nav-overlay-icon", "toc-overlay-icon toc-header-icon"], found
+
+
+@pytest.mark.parametrize("address", ["pl/trogs.html", f"{CHARTS}/pl/lookup.html"])
+def test_where_the_answer_is_worked_out_is_said_once(phone: Any, host: str, address: str) -> None:
+    """That the page answers on this device, offline too, is the engine's status line's to say
+    (it says so only once the engine runs); the introduction above it no longer says it again."""
+    page = phone.new_page()
+    page.goto(f"{host}/{address}")
+    page.wait_for_function("document.querySelector('article').innerText.includes('bez sieci')", timeout=120_000)
+    said = page.evaluate("document.querySelector('article').innerText.split('bez sieci').length - 1")
+    page.close()
+    assert said == 1, said
+
+
+EXAMPLE_EDGES = """() => [...document.querySelectorAll('details.havoc-example')].map(d => {
+  const b = d.getBoundingClientRect(), s = d.querySelector(':scope > summary').getBoundingClientRect(), c = getComputedStyle(d);
+  return [Math.round(s.left - b.left - parseFloat(c.borderLeftWidth)), Math.round(b.right - parseFloat(c.borderRightWidth) - s.right),
+          Math.round(s.height)]; })"""
+
+
+def test_an_examples_title_is_a_full_width_target(phone: Any, host: str) -> None:
+    """A folded example on a phone is its title: a band from the box's edge to its edge, 44 px
+    high (it stopped short of both edges, a white strip each side)."""
+    page = _open(phone, host, "rule", "pl")
+    edges = page.evaluate(EXAMPLE_EDGES)
+    page.close()
+    assert edges, "the rule page has no example"
+    assert all(left == 0 and right == 0 and height >= MIN_TARGET for left, right, height in edges), edges

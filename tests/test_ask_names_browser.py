@@ -5,6 +5,8 @@ official Region name typed with or without its diacritics ("Mgielnia", "głębia
 Sapos") is that Region's key in the request; a Structure given by its Polish name ("Żniwiarka",
 "zniwiarka") is the Structure's key, never a structure invented from the name; a name that is no
 Structure stops the question with an error on that field, in Polish, with the field's label.
+Regions are named as the cards read: a starting point's neighbours are "Region B", not a machine
+ID, and "region b" typed in a list is that card. Every label heads its field with a capital.
 """
 
 from __future__ import annotations
@@ -85,3 +87,62 @@ def test_an_unknown_structure_is_an_error_on_its_field(browser: Any, host: str) 
     assert label == "Rodzaj Budowli"  # the error stands under the field's own label
     assert message == "żadna Budowla nie nazywa się „Palisada”: wybierz jedną z listy.", message
     assert sent == 0  # the question never went out with a made-up structure
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_starting_points_name_neighbours_as_the_cards_read(browser: Any, host: str, lang: str) -> None:  # noqa: F811
+    """A starting point fills the neighbours in with the names the cards show ("Region B"),
+    never with a machine ID (``example-b``), and asks about the same table as before."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/{lang}/assistant.html")
+    page.wait_for_selector("#ha-kind", state="attached")
+    page.evaluate(RECORD)
+    shown, sent = {}, {}
+    for start in ("tpl-actions", "tpl-battle", "tpl-solo"):
+        page.locator(f"[data-template={start}]").first.tap()
+        shown[start] = page.evaluate(
+            "[...document.querySelectorAll('#havoc-ask input, #havoc-ask textarea')].map(i => i.value).filter(v => v)"
+        )
+        before = page.evaluate("window.__sent.length")
+        page.locator("button.ha-ask").first.tap()
+        page.wait_for_function(f"window.__sent.slice({before}).some(s => s[0] === '/api/ask')")
+        regions = json.loads(page.evaluate("window.__sent.filter(s => s[0] === '/api/ask').pop()[1]"))["position"][
+            "regions"
+        ]
+        sent[start] = {name: region.get("adjacent") for name, region in regions.items()}
+    context.close()
+    for start, values in shown.items():
+        assert "Region B" in values and "Region A" in values, (start, values)
+        assert not [v for v in values if "example-" in v], (start, values)
+        assert sent[start] == {"example-a": ["example-b"], "example-b": ["example-a"]}, (start, sent[start])
+
+
+def test_a_neighbour_typed_as_the_card_reads_is_that_card(browser: Any, host: str) -> None:  # noqa: F811
+    """A player who types "region b" (as the second card reads, any case) into the first card's
+    neighbours means that card, not a third Region of the same name."""
+    page = _open(browser, host)
+    neighbours = page.locator('[data-path="region:0.adjacent"]').first
+    neighbours.fill("region b")
+    regions = _asked(page)
+    page.context.close()
+    assert sorted(regions["regions"]) == ["example-a", "example-b"], regions
+    assert regions["regions"]["example-a"]["adjacent"] == ["example-b"], regions
+
+
+def test_every_label_of_the_form_starts_with_a_capital(browser: Any, host: str) -> None:  # noqa: F811
+    """A label heads its field: "Żeton Trogów", though the same words are "żeton Trogów" in a
+    sentence (the catalog keeps them lowercase for that), for every kind of question."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/pl/assistant.html")
+    page.wait_for_selector("#ha-kind", state="attached")
+    kinds = page.evaluate("[...document.querySelectorAll('#ha-kind option')].map(o => o.value)")
+    small = set()
+    for kind in kinds:
+        page.locator("#ha-kind").select_option(kind)
+        labels = page.evaluate("[...document.querySelectorAll('#havoc-ask label')].map(l => l.textContent.trim())")
+        small |= {text for text in labels if text[:1].islower()}
+    context.close()
+    assert len(kinds) >= 10
+    assert not small, sorted(small)

@@ -173,3 +173,24 @@ def test_example_boxes_of_the_real_site_read_as_polish(real_site: Site) -> None:
         if found:
             problems[str(rel)] = sorted(set(found))
     assert not problems, f"example boxes with undeclined names or glued labels: {problems}"
+
+
+def test_the_polish_first_steps_are_typed_in_polish_and_run(
+    real_site: Site,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Polish Ask page's first commands name the factions and the question in Polish
+    ("ludzie,pielgrzymi", "co-mogę"), as ``havoc`` reads them: each one, run as printed, works."""
+    import shlex
+
+    from havoc.cli import main
+
+    page = (real_site.out / "pl" / "assistant.html").read_text(encoding="utf-8")
+    spans = [re.sub(r"<[^>]+>", "", code) for code in re.findall(r"<code[^>]*>(.*?)</code>", page, re.S)]
+    first = [c for c in spans if c.startswith(("havoc new ", "havoc ask stół.yaml co-mogę"))]
+    assert [c.split()[1] for c in first] == ["new", "ask"], spans
+    assert "humans" not in " ".join(first)
+    monkeypatch.chdir(tmp_path)
+    for command in first:
+        assert main(shlex.split(command)[1:]) == 0, command

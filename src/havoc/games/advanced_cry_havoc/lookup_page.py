@@ -29,9 +29,9 @@ WORDS = {
     key: L.label(text)
     for key, text in {
         "title": "Chart lookups",
+        # where it is worked out (on this device, offline) is the engine's status line's to say, truly
         "intro": "Pick a chart, describe the situation and look it up. The answer is read from the "
-        "same charts as this site's tables and names the rules it read; it is worked out on this "
-        "device, without a network once the page has been opened.",
+        "same charts as this site's tables and names the rules it read.",
         "home-link": "Look up a chart: range, courage, modifiers…",
         "chart": "Chart",
         "side": "Mounted or on foot",

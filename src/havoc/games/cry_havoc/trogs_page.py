@@ -30,10 +30,10 @@ WORDS = {
     key: L.label(text)
     for key, text in {
         "title": "The solo Trogs decide",
+        # where it is worked out (on this device, offline) is the engine's status line's to say, truly
         "intro": "In the solo variant nobody plays the Trogs: they follow fixed priorities. Start from a "
         "rulebook example, pick the decision and ask: the answer says what the Trogs do, the priority "
-        "that decided it and what it set aside. It is worked out on this device, without a network "
-        "once the page has been opened.",
+        "that decided it and what it set aside.",
         "link": "The solo Trogs' decisions, worked out for you",
         "example": "Start from a rulebook example",
         "decision": "Decision",
@@ -126,7 +126,10 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     elif pagename in ("assistant", "rules/solo") and isinstance(context.get("body"), str):
         up = "../" * pagename.count("/")
         link = html.escape(ctx.label(WORDS["link"]))
-        context["body"] = f'<p class="havoc-trogs-link"><a href="{up}{PAGE}.html">{link}</a></p>' + context["body"]
+        para = f'<p class="havoc-trogs-link"><a href="{up}{PAGE}.html">{link}</a></p>'
+        # under the page's title, not above it: the title is what a reader (and a screen reader) meets first
+        head, title_end, rest = context["body"].partition("</h1>")
+        context["body"] = head + title_end + para + rest if title_end else para + context["body"]
 
 
 def setup_site(app: Sphinx) -> None:

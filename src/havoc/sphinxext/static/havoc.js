@@ -53,6 +53,10 @@
 
   function init() {
     fold();
+    drawerButtons();
+    tabStops();
+    window.addEventListener("resize", tabStops);
+    document.addEventListener("toggle", tabStops, true); // a folded block has no width until opened
     document.querySelectorAll("a.havoc-term-ref[title]").forEach(function (link) {
       link.setAttribute("data-havoc-tip", link.getAttribute("title"));
       link.removeAttribute("title");
@@ -199,6 +203,63 @@
     for (var el = target; el; el = el.parentElement) {
       if (el.tagName === "DETAILS" && el.classList.contains("havoc-fold")) el.open = true;
     }
+  }
+  // furo's menu and contents buttons are labels of hidden checkboxes, which a keyboard never
+  // reaches. Each gets a real button inside: a tap or Enter toggles its drawer (from a keyboard,
+  // going into it); Escape closes an open drawer and comes back to its button.
+  function drawerButtons() {
+    var buttons = [];
+    document.querySelectorAll("label.nav-overlay-icon, label.toc-overlay-icon").forEach(function (label) {
+      var box = document.getElementById(label.getAttribute("for") || "");
+      var drawer = document.querySelector(box && box.id === "__toc" ? ".toc-drawer" : ".sidebar-drawer");
+      if (!box || !drawer) return;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "havoc-drawer-button";
+      if (box.getAttribute("aria-label")) button.setAttribute("aria-label", box.getAttribute("aria-label"));
+      while (label.firstChild) button.appendChild(label.firstChild);
+      label.appendChild(button);
+      function opened(open) {
+        box.checked = open;
+        buttons.forEach(function (b) { if (b.box === box) b.button.setAttribute("aria-expanded", String(open)); });
+      }
+      buttons.push({button: button, box: box, drawer: drawer, opened: opened});
+      button.setAttribute("aria-expanded", String(box.checked));
+      box.addEventListener("change", function () { opened(box.checked); }); // the overlay closes it too
+      button.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        opened(!box.checked);
+        var first = box.checked && ev.detail === 0 && drawer.querySelector("input:not([type=hidden]), a[href]");
+        if (first) first.focus(); // a keyboard's click (no pointer) goes on into the drawer
+      });
+    });
+    document.addEventListener("keydown", function (ev) {
+      if (ev.key !== "Escape") return;
+      buttons.forEach(function (b) {
+        if (!b.box.checked) return;
+        var inside = b.drawer.contains(document.activeElement);
+        b.opened(false);
+        if (inside && b.button.offsetParent) b.button.focus();
+      });
+    });
+  }
+
+  // A box that scrolls (a wide chart, a long line of code on a phone) is a tab stop, so a
+  // keyboard can scroll it too; one that fits is not (a stop that does nothing). Checked again
+  // when the width changes, as pydata-sphinx-theme does for its code blocks.
+  function tabStops() {
+    document.querySelectorAll("pre, .havoc-chart-scroll").forEach(function (box) {
+      var style = getComputedStyle(box);
+      var scrolls = (/auto|scroll/.test(style.overflowX) && box.scrollWidth > box.clientWidth + 1) ||
+        (/auto|scroll/.test(style.overflowY) && box.scrollHeight > box.clientHeight + 1);
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("data-havoc-scrolls", "");
+      } else if (!scrolls && box.hasAttribute("data-havoc-scrolls")) {
+        box.removeAttribute("tabindex");
+        box.removeAttribute("data-havoc-scrolls");
+      }
+    });
   }
   window.addEventListener("hashchange", openTarget);
   window.addEventListener("beforeprint", unfoldAll);

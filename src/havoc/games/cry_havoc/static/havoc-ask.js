@@ -180,7 +180,7 @@
     input.id = input.id || "ha-f" + (++uid);
     if (path) input.dataset.path = path;
     input.dataset.label = labelText;
-    var wrap = el("div", {"class": "ha-field"}, [el("label", {"for": input.id, text: labelText}), input.stepper || input]);
+    var wrap = el("div", {"class": "ha-field"}, [el("label", {"for": input.id, text: capital(labelText)}), input.stepper || input]);
     if (help) {
       var h = el("small", {"class": "ha-help", id: input.id + "-help", text: help});
       input.setAttribute("aria-describedby", h.id);
@@ -189,6 +189,9 @@
     wrap.append(el("span", {"class": "ha-error", id: input.id + "-err", hidden: true, "aria-live": "polite"}));
     return wrap;
   }
+  // a label starts a line: its first letter is a capital even where the word is a common noun
+  // used mid-sentence elsewhere ("żeton Trogów" in an answer, "Żeton Trogów" over its field)
+  function capital(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1) : text; }
   function select(options, value, onChange, allowEmpty, emptyText) {
     var s = el("select");
     if (allowEmpty) s.append(el("option", {value: "", text: emptyText || "—"}));
@@ -259,16 +262,18 @@
 
   // Starting points: a common situation to change rather than an empty table to fill.
   function reg(units, extra) { return Object.assign(emptyRegion(), {units: units}, extra || {}); }
+  // a neighbour as the reader sees the card ("Region B"), not by its ID
+  var A = letterName("example-a"), B = letterName("example-b");
   var TEMPLATES = {
     "tpl-actions": function () {
       return {phase: "actions", turn: "humans", q: {kind: "legal", region: "example-a", from: "example-a", to: "example-b", obj: {}},
               sides: {humans: {hand: "5", prisoners: {}}},
-              regions: [reg({humans: 3}, {adjacent: "example-b", control: "humans"}), reg({pilgrims: 1}, {adjacent: "example-a"})]};
+              regions: [reg({humans: 3}, {adjacent: B, control: "humans"}), reg({pilgrims: 1}, {adjacent: A})]};
     },
     "tpl-battle": function () {
       return {phase: "actions", turn: "humans", q: {kind: "battle", region: "example-a", from: "example-a", to: "example-b", obj: {}},
-              regions: [reg({humans: 4, pilgrims: 4}, {battle: "1", attacker: "pilgrims", control: "humans", adjacent: "example-b"}),
-                        reg({}, {control: "humans", adjacent: "example-a"})]};
+              regions: [reg({humans: 4, pilgrims: 4}, {battle: "1", attacker: "pilgrims", control: "humans", adjacent: B}),
+                        reg({}, {control: "humans", adjacent: A})]};
     },
     "tpl-prisoners": function () {
       return {phase: "prisoners", turn: "", q: {kind: "prisoners", faction: "humans", obj: {}},
@@ -281,7 +286,7 @@
     },
     "tpl-solo": function () {
       return {players: ["humans"], variant: "solo", phase: "actions", turn: "humans",
-              q: {kind: "legal", obj: {}}, regions: [reg({humans: 3}, {adjacent: "example-b"}), reg({trogs: 2}, {trog: "nest", adjacent: "example-a"})]};
+              q: {kind: "legal", obj: {}}, regions: [reg({humans: 3}, {adjacent: B}), reg({trogs: 2}, {trog: "nest", adjacent: A})]};
     }
   };
   function stored() { try { return !!localStorage.getItem(STORE); } catch (e) { return false; } }
@@ -479,7 +484,7 @@
   function objectives() {
     var q = state.q;
     var table = el("table", {"class": "ha-objectives"});
-    var head = el("tr", {}, [el("th", {text: ""})]);
+    var head = el("tr", {}, [el("td")]); // the corner heads nothing: a header cell would be an empty one
     D.objectives.forEach(function (o) { head.append(el("th", {scope: "col", text: W["obj-" + o]})); });
     table.append(el("caption", {text: W.objectives}), el("thead", {}, [head]));
     var body = el("tbody");
@@ -502,7 +507,18 @@
 
   // --- from the form to the request --------------------------------------------------------------
   function int(v) { var n = parseInt(v, 10); return isNaN(n) ? undefined : n; }
-  function names(v) { return String(v || "").split(",").map(slug).filter(function (x) { return x; }); }
+  function names(v) { return String(v || "").split(",").map(listedId).filter(function (x) { return x; }); }
+  // A Region named in a list (neighbours, "through") is the card the page shows by that name,
+  // "Region B" for an unnamed second card as well as a name typed on a card; else its own name.
+  function listedId(name) {
+    var f = fold(name);
+    if (!f) return "";
+    for (var i = 0; i < state.regions.length; i++) {
+      var id = rid(state.regions[i], i);
+      if (id && fold(state.regions[i].name.trim() || letterName(id)) === f) return id;
+    }
+    return slug(name);
+  }
   var paths = {}; // API field path → form element id
   var unknown = []; // names the form could not read (problems said on their fields before asking)
 
