@@ -332,6 +332,6 @@ def test_number_range_errors_are_polish_with_lang_pl() -> None:
         [sys.executable, "-m", "havoc", "legal", "-", "--lang", "pl"], input=text, capture_output=True, text=True
     )
     assert proc.returncode == 2
-    assert "round: oczekiwano liczby całkowitej ≥ 1, znaleziono -3" in proc.stderr
-    assert "regions.a.units.humans: oczekiwano liczby całkowitej ≥ 0, znaleziono 1e+300" in proc.stderr
+    assert "Runda (round): oczekiwano liczby całkowitej ≥ 1, znaleziono -3" in proc.stderr
+    assert "Region a › Oddziały (units) › Ludzie: oczekiwano liczby całkowitej ≥ 0, znaleziono 1e+300" in proc.stderr
     assert "expected" not in proc.stderr and "Traceback" not in proc.stderr
