@@ -102,6 +102,11 @@ def example(position: Any, question: Any, lang: str) -> tuple[str, Any]:
     return named_yaml(renamed(position, ids), lang), renamed(question, ids)
 
 
+def as_written(position: Any, lang: str) -> str:
+    """A table in IDs as a player writes it in ``lang`` (the docs' tables): :func:`example`'s."""
+    return named_yaml(renamed(position, lettered_ids(position)), lang)
+
+
 def named_yaml(data: Any, lang: str) -> str:
     """The position ``data`` as the YAML a player would write in ``lang``: names, the fields in
     their order, short lists and mappings on one line."""
