@@ -226,3 +226,32 @@ def test_every_rulebook_example_is_a_starting_point(browser: Any, host: str) -> 
             failed.append((page.locator(f"#ha-example option[value='{value}']").inner_text(), got["text"]))
     assert not failed, failed
     context.close()
+
+
+def test_a_polish_rulebook_example_is_pasted_in_polish_names(browser: Any, host: str) -> None:  # noqa: F811
+    """The Polish page's example fills the paste box with the table a Polish player writes (YAML,
+    "Mgielnia", "Ludzie", "Region A"), no machine ID, and is answered as the stored example says."""
+    import json
+
+    import yaml
+    from test_offered_examples import FORMAT_KEYS, _ids, _strings
+
+    from havoc import rulebook
+
+    ex = next(x for x in rulebook.load().rules["battle-region-no-entry"].examples if x.id == "ex-no-entry-battle")
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/pl/assistant.html")
+    page.wait_for_selector("#ha-example", state="attached")
+    data = json.loads(page.inner_text("#havoc-ask-data"))
+    value = next(str(i) for i, x in enumerate(data["examples"]) if x["question"] == ex.query)
+    p = Player(page)
+    p.pick("#ha-example", value)
+    box = page.input_value("#ha-paste")
+    said = [s for s in _strings(yaml.safe_load(box)) if s not in FORMAT_KEYS]
+    assert not [s for s in said if s in _ids("pl") or s.startswith("example-")], box
+    assert {"Ludzie", "Mgielnia", "Region A"} <= set(said), box
+    got = p.ask()
+    context.close()
+    assert got["state"] == "done", got["text"]
+    assert got["verdict"] == str(ex.expect["verdict"]).lower(), got

@@ -27,9 +27,9 @@ PAGE = Path(__file__).resolve().parents[1] / "docsbuild" / "positions.md"
 def _cases() -> list[tuple[str, str, str]]:
     text = PAGE.read_text(encoding="utf-8")
     out = []
-    for block in text.split("```yaml\n")[1:]:
+    for block in re.split(r"```(?:yaml|\{havoc-table\})\n", text)[1:]:
         body, rest = block.split("```", 1)
-        rest = rest.split("```yaml")[0]
+        rest = re.split(r"```(?:yaml|\{havoc-table\})", rest)[0]
         for line in re.findall(r"^% expect: (.*)$", rest, re.M):
             words, _, want = line.partition(" -> ")
             out.append((body, words, want))
@@ -41,7 +41,8 @@ CASES = _cases()
 
 def test_every_template_states_an_answer() -> None:
     assert len(CASES) >= 7
-    assert PAGE.read_text(encoding="utf-8").count("```yaml") == len({c[0] for c in CASES})
+    text = PAGE.read_text(encoding="utf-8")
+    assert text.count("```yaml") + text.count("```{havoc-table}") == len({c[0] for c in CASES})
 
 
 @pytest.mark.parametrize(("body", "words", "want"), CASES, ids=[c[1] for c in CASES])
@@ -63,3 +64,23 @@ def test_the_page_lists_every_kind_with_its_figures() -> None:
     assert set(listed) == set(FIGURES)
     for kind, names in FIGURES.items():
         assert listed[kind] == set(names), kind
+
+
+@pytest.mark.parametrize(("body", "words", "want"), CASES, ids=[c[1] for c in CASES])
+def test_the_polish_page_shows_the_template_in_polish_names(body: str, words: str, want: str) -> None:
+    """``{havoc-table}`` on the Polish page: the same table with Polish names (named_table), no
+    faction, phase or Region ID left, read as the same position."""
+    from havoc.games.cry_havoc.named_table import as_written
+
+    rs = rulebook.load()
+    data = yaml.safe_load(body)
+    shown = as_written(data, "pl")
+    pos = position.parse(data, rs, "positions.md")
+    pos_pl = position.parse_text(shown, rs, "positions.md")
+    pos_pl.name = pos.name
+    assert pos_pl == pos, shown
+    if "Ludzie" not in body:  # (the names section's table is written in names already)
+        assert shown != body
+    assert "example-" not in shown
+    for machine in ("humans", "pilgrims", "machines", "actions", "foglands", "feralas-banks", "draw", "prisoners"):
+        assert not re.search(rf"(?<![\w-]){machine}(?![\w-]|:)", shown), (machine, shown)

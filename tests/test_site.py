@@ -178,7 +178,11 @@ def test_mini_indexes_show_each_rules_number(mini_site: Site) -> None:
 
 
 def test_mini_sheet_is_linked_only_when_built(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+    """In the menu, and in the home page's text ({havoc-sheet-link}, as the real home page has it)."""
     source, rules = mini_env
+    index = source / "index.md"
+    index.write_text(index.read_text(encoding="utf-8") + "\n```{havoc-sheet-link}\n```\n", encoding="utf-8")
+    assert "```{havoc-sheet-link}" in (SOURCE / "index.md").read_text(encoding="utf-8")
     site = build_site(source, tmp_path / "a", "mini", rules, ("en",))
     assert "sheet.pdf" not in site.page("en", "index.html")
     (source / "sheets").mkdir()
@@ -188,7 +192,10 @@ def test_mini_sheet_is_linked_only_when_built(mini_env: tuple[Path, Path], tmp_p
     )
     subprocess.run(cmd, check=True, capture_output=True)
     assert (tmp_path / "b" / "en" / "sheet.pdf").read_bytes() == b"%PDF-1.4 test"
-    assert 'href="sheet.pdf"' in (tmp_path / "b" / "en" / "index.html").read_text(encoding="utf-8")
+    home = (tmp_path / "b" / "en" / "index.html").read_text(encoding="utf-8")
+    assert 'href="sheet.pdf"' in home
+    line = re.search(r'<p class="havoc-sheet-link">(.*?)</p>', home)
+    assert line and 'href="sheet.pdf">quick-reference sheet (PDF)</a>' in line.group(1), home
 
 
 def test_broken_reference_fails_the_build(mini_env: tuple[Path, Path], tmp_path: Path) -> None:

@@ -194,3 +194,42 @@ def test_the_polish_first_steps_are_typed_in_polish_and_run(
     monkeypatch.chdir(tmp_path)
     for command in first:
         assert main(shlex.split(command)[1:]) == 0, command
+
+
+def _tables_and_commands(page: str) -> list[tuple[str, str]]:
+    """Each ``havoc ask``/``havoc score`` command of a page, with the YAML table shown last before it."""
+    import html as htmllib
+
+    out, table = [], ""
+    for pre, code in re.findall(r"<pre[^>]*>(.*?)</pre>|<code[^>]*>(.*?)</code>", page, re.S):
+        if pre:
+            text = htmllib.unescape(re.sub(r"<[^>]+>", "", pre))
+            if not text.startswith("havoc "):
+                table = text
+        elif code:
+            text = htmllib.unescape(re.sub(r"<[^>]+>", "", code))
+            if text.startswith(("havoc ask stół.yaml ", "havoc score stół.yaml")):
+                out.append((table, text))
+    return out
+
+
+def test_the_polish_positions_page_shows_polish_tables_and_commands_that_run(
+    real_site: Site,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "Opisywanie stołu" shows each table with Polish names (Mgielnia, Ludzie, Region A; the keys
+    stay, they are the format) and asks it in Polish words: each command, run as printed on the
+    table above it, answers."""
+    import shlex
+
+    from havoc.cli import main
+
+    page = (real_site.out / "pl" / "positions.html").read_text(encoding="utf-8")
+    cases = _tables_and_commands(page)
+    assert len(cases) >= 8, cases
+    monkeypatch.chdir(tmp_path)
+    for table, command in cases:
+        assert not re.search(r"example-|\b(humans|pilgrims|machines|foglands)\b", table + command), (table, command)
+        (tmp_path / "stół.yaml").write_text(table, encoding="utf-8")
+        assert main(shlex.split(command)[1:]) == 0, (command, table)

@@ -65,6 +65,32 @@ class Rulebooks(SphinxDirective):
         return [out]
 
 
+class SheetLink(SphinxDirective):
+    """A plain line to the printable sheet of the page's language, when one was built (the menu
+    links it too, but a player reads the page, not the menu)."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        from havoc.sphinxext import labels as L
+        from havoc.sphinxext.context import get_context
+        from havoc.sphinxext.render import mark_untranslatable
+
+        if not self.config.havoc_sheet_file:
+            return []
+        ctx = get_context(self.env)
+        before, _, after = ctx.label(L.SHEET_LINE).partition("{sheet}")
+        link = ctx.label(L.SHEET_LINK)
+        up = "../" * self.env.docname.count("/")
+        para = nodes.paragraph("", "", classes=["havoc-sheet-link"])
+        para += nodes.Text(before)
+        para += nodes.reference(link, link, refuri=f"{up}sheet.pdf")
+        para += nodes.Text(after)
+        mark_untranslatable(para)  # already in the reader's language
+        return [para]
+
+
 def setup_home(app: Sphinx) -> None:
     app.add_directive("havoc-search-box", SearchBox)
     app.add_directive("havoc-rulebooks", Rulebooks)
+    app.add_directive("havoc-sheet-link", SheetLink)

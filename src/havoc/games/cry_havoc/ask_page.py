@@ -270,9 +270,9 @@ class AskDirective(SphinxDirective):
         return [nodes.raw("", markup, format="html")]
 
     def examples(self, ctx: Any) -> list[dict[str, Any]]:
-        """The rulebook's stored examples a player may start from: title, position and question."""
+        """The rulebook's stored examples a player may start from: title, the table as YAML with
+        names in the page's language (named_table) and the question."""
         from havoc.examples import is_extra
-        from havoc.spec import plain
 
         rs = ctx.ruleset
         out = []
@@ -281,8 +281,20 @@ class AskDirective(SphinxDirective):
                 if is_extra(rs, ex):
                     continue  # the solo Trogs' decisions are not questions of this form
                 title = ctx.text(f"{ex.id}:title", ex.title, self.get_location())
-                out.append({"title": title, "position": plain(ex.position), "question": plain(ex.query)})
+                out.append(offered(title, ex, ctx.lang))
         return out
+
+
+def offered(title: str, ex: Any, lang: str) -> dict[str, Any]:
+    """A stored example as the Ask and Trogs pages offer it: its table as the YAML a player
+    writes in ``lang`` (names, not IDs), its question to match, and the players (by ID) the
+    page's form needs before it reads the text."""
+    from havoc.games.cry_havoc.named_table import example
+    from havoc.spec import plain
+
+    data = plain(ex.position)
+    text, question = example(data, plain(ex.query), lang)
+    return {"title": title, "position": text, "question": question, "players": list(data.get("players", []))}
 
 
 def on_page_context(

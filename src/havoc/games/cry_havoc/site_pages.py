@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from docutils import nodes
+from sphinx.util.docutils import SphinxDirective
 
 from havoc.games.cry_havoc import ask_page, trogs_page
 from havoc.games.cry_havoc import kind as registry
@@ -80,8 +81,32 @@ class KindsDirective(HavocDirective):
         return self.finish([table], self.renderer(), [])
 
 
+class TableDirective(SphinxDirective):
+    """``{havoc-table}``: a table written in IDs, the file format's reference on the English
+    page; on a page in another language, the same table with that language's names ("Mgielnia",
+    "Ludzie"), as the Ask page offers its examples (named_table). The keys stay: they are the
+    format."""
+
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        import yaml
+
+        from havoc.games.cry_havoc.named_table import as_written
+
+        text = "\n".join(self.content) + "\n"
+        lang = self.config.language or "en"
+        if lang != "en":
+            text = as_written(yaml.safe_load(text), lang)
+        block = nodes.literal_block(text, text, language="yaml")
+        block["translatable"] = False
+        self.set_source_info(block)
+        return [block]
+
+
 def setup_site(app: Sphinx) -> None:
-    """The Ask page's directive, the solo Trogs' page and ``{havoc-kinds}``."""
+    """The Ask page's directive, the solo Trogs' page, ``{havoc-kinds}`` and ``{havoc-table}``."""
     ask_page.setup_site(app)
     trogs_page.setup_site(app)
     app.add_directive("havoc-kinds", KindsDirective)
+    app.add_directive("havoc-table", TableDirective)

@@ -15,7 +15,7 @@ import html
 from typing import TYPE_CHECKING, Any
 
 from havoc.games.cry_havoc import words as site_words
-from havoc.games.cry_havoc.ask_page import ENGINE_TEXTS
+from havoc.games.cry_havoc.ask_page import ENGINE_TEXTS, offered
 from havoc.sphinxext import gamepage
 from havoc.sphinxext import labels as L
 
@@ -73,7 +73,6 @@ WORDS = {
 def examples(ctx: Context) -> list[dict[str, Any]]:
     """The rulebook's stored solo examples: title, position and the Trogs' question."""
     from havoc.examples import is_extra
-    from havoc.spec import plain
 
     rs = ctx.ruleset
     out = []
@@ -81,13 +80,14 @@ def examples(ctx: Context) -> list[dict[str, Any]]:
         for ex in rule.examples:
             if is_extra(rs, ex) and ex.query.get("ask") == "trogs":
                 title = ctx.text(f"{ex.id}:title", ex.title, None)
-                out.append({"title": title, "position": plain(ex.position), "question": plain(ex.query)})
+                out.append(offered(title, ex, ctx.lang))
     return out
 
 
 def page_body(ctx: Context) -> str:
     from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES
     from havoc.games.cry_havoc.solo.engine import KINDS, form, get
+    from havoc.games.cry_havoc.ui import vocabulary
 
     words = {k: ctx.label(v) for k, v in WORDS.items()}
     data = {
@@ -99,6 +99,9 @@ def page_body(ctx: Context) -> str:
         "factions": {f: ctx.label(site_words.VALUES[f]) for f in FACTIONS},
         "known": {k: ctx.label(v) for k, v in site_words.KNOWN_REGIONS.items()},
         "examples": examples(ctx),
+        # an example's table names its Regions and factions: read as the engine reads them
+        "region-names": {name: list(ids) for name, ids in vocabulary("regions").items()},
+        "faction-names": {name: list(ids) for name, ids in vocabulary("factions").items()},
     }
     box, state = ("havoc-ask havoc-trogs", "havoc-trogs"), ("ht-state", "ht-state")
     return gamepage.page_body(words, box, state, data, compact=True)

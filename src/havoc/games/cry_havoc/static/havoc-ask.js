@@ -300,9 +300,10 @@
   // a stored example: its position goes in the paste box (asked as it is), its question in the form
   function startFromExample(x) {
     var base = initialState();
-    base.paste = JSON.stringify(x.position, null, 1);
+    // the table as the player writes it (YAML, names in the page's language; made at build time)
+    base.paste = typeof x.position === "string" ? x.position : JSON.stringify(x.position, null, 1);
     base.usePaste = true;
-    base.players = (x.position.players || base.players).slice();
+    base.players = (x.players || x.position.players || base.players).slice();
     var q = {kind: x.question.ask, obj: {}, extra: {}};
     var shown = formOf(q.kind).map(function (f) { return f.name; });
     Object.keys(x.question).forEach(function (k) {

@@ -46,22 +46,50 @@
   function positionOf(text) {
     try { return JSON.parse(text); } catch (e) { return text; } // YAML goes as text
   }
-  function regionIds(text) {
-    var p = positionOf(text);
-    if (p && typeof p === "object") return Object.keys(p.regions || {});
-    var ids = [], inside = false, indent = -1;
+  // A name as the engine reads it (position.py): an ID as it is, a name of the page data's
+  // vocabulary (Region or faction names in any language; one name, one thing), else folded.
+  function fold(name) {
+    return String(name || "").trim().normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ł/g, "l").replace(/Ł/g, "L")
+      .toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  }
+  function idOf(names, key) {
+    key = String(key).trim().replace(/^(["'])(.*)\1$/, "$2");
+    if (/^[a-z0-9][a-z0-9-]*$/.test(key)) return key;
+    var ids = (names || {})[fold(key)];
+    return ids && ids.length === 1 ? ids[0] : fold(key);
+  }
+  // the keys one level under a top-level YAML mapping (`regions:`)
+  function yamlKeys(text, top) {
+    var keys = [], inside = false, indent = -1, head = new RegExp("^" + top + "\\s*:");
     String(text).split(/\r?\n/).forEach(function (line) {
-      if (/^regions\s*:/.test(line)) { inside = true; return; }
+      if (head.test(line)) { inside = true; indent = -1; return; }
       if (!inside || !line.trim() || /^\s*#/.test(line)) return;
       if (!/^\s/.test(line)) { inside = false; return; }
-      var m = /^(\s*)([A-Za-z0-9_-]+)\s*:/.exec(line);
-      if (m && (indent < 0 || m[1].length === indent)) { indent = m[1].length; ids.push(m[2]); }
+      var m = /^(\s*)(?:"([^"]*)"|'([^']*)'|([^\s#:"'{\[,][^#:]*?))\s*:(?:\s|$)/.exec(line);
+      if (m && (indent < 0 || m[1].length === indent)) { indent = m[1].length; keys.push(m[2] || m[3] || m[4]); }
     });
+    return keys;
+  }
+  function regionIds(text) {
+    var p = positionOf(text);
+    var keys = p && typeof p === "object" ? Object.keys(p.regions || {}) : yamlKeys(text, "regions");
+    var ids = [];
+    keys.forEach(function (k) { var id = idOf(D["region-names"], k); if (id && ids.indexOf(id) < 0) ids.push(id); });
     return ids;
   }
   function players(text) {
-    var p = positionOf(text);
-    var out = p && typeof p === "object" && Array.isArray(p.players) ? p.players.slice() : [];
+    var p = positionOf(text), out = [];
+    if (p && typeof p === "object") out = Array.isArray(p.players) ? p.players.slice() : [];
+    else {
+      var m = /^players\s*:\s*\[([^\]]*)\]/m.exec(String(text)); // players: [Ludzie, Pielgrzymi]
+      var items = m ? m[1].split(",") : [];
+      if (!m) { // or a block list under players:
+        var b = /^players\s*:\s*\n((?:[ \t]*-[^\n]*\n?)+)/m.exec(String(text));
+        items = b ? b[1].split("\n").map(function (l) { return l.replace(/^\s*-\s*/, ""); }) : [];
+      }
+      items.forEach(function (x) { if (x.trim()) out.push(idOf(D["faction-names"], x)); });
+    }
+    out = out.map(function (f) { return idOf(D["faction-names"], f); });
     if (out.indexOf("trogs") < 0) out.push("trogs");
     return out;
   }
