@@ -205,7 +205,7 @@ def test_a_pasted_position_is_asked_and_its_errors_show_their_line(page: Any) ->
     pg.click("button.ha-ask")
     pg.wait_for_function("document.querySelector('#ha-paste-err').textContent.includes('(5)')")
     said = err.inner_text()
-    assert "Region A › Oddziały (units) › Ludzie: (5) " in said, said
+    assert "(5) Region A › Oddziały (units) › Ludzie: " in said, said
     assert "example-a" not in said and "humans" not in said, said
     pg.fill("#ha-paste", text.replace("round: first", "round: 2"))
     pg.click("button.ha-ask")

@@ -640,8 +640,10 @@
   }
   function place(problem) {
     var where = problem["in"], path = problem.field || "", id;
+    // a pasted table's line first, then the place and the message: "(5) Region A › Oddziały (units) › Ludzie: …"
+    var line = problem.line ? "(" + problem.line + ") " : "";
     // an API path in the message ("(regions.north.units.humans)") is said in the reader's words
-    var msg = (problem.line ? "(" + problem.line + ") " : "") + String(problem.message).replace(/\(((?:[a-z0-9_-]+\.)+[a-z0-9_-]+)\)/g,
+    var msg = String(problem.message).replace(/\(((?:[a-z0-9_-]+\.)+[a-z0-9_-]+)\)/g,
       function (m, p) { return "(" + pathLabel(p) + ")"; });
     if (state.usePaste && where === "position") id = "ha-paste";
     else {
@@ -655,11 +657,12 @@
     }
     if (id === "ha-paste" && problem.field) msg = placeWords(problem) + ": " + msg;
     else if (input0(id) && problem.field && !err0(id)) msg = input0(id).dataset.label + ": " + msg;
+    msg = line + msg;
     var input = id && document.getElementById(id);
     var err = input && (document.getElementById(id + "-err") || (input.closest(".ha-field, .ha-players") || input).querySelector(".ha-error"));
     if (!err) {
       topErrors.hidden = false;
-      topErrors.append(el("p", {text: (problem.field ? placeWords(problem) + ": " : "") + msg}));
+      topErrors.append(el("p", {text: problem.field ? line + placeWords(problem) + ": " + msg.slice(line.length) : msg}));
       return null;
     }
     err.hidden = false;
