@@ -450,7 +450,10 @@ class _Names(Names):
             _, names = self._listing("regions", "table", _ml())
             near = suggest(text, names) if len(self.mine) < _NEAR_MOST else ""
             self._say(
-                line, path, ui("unknown Region {name}; list it under regions", _ml()).format(name=repr(text)) + near
+                line,
+                path,
+                ui("unknown Region {name}; list it under {field}", _ml()).format(name=repr(text), field=_regions_key())
+                + near,
             )
             return text
         if not ids and is_id(text):
@@ -1049,12 +1052,24 @@ def _busiest(pos: Position, faction: str) -> str:
     return f"regions.{region.id}.units.{faction}"
 
 
+def _regions_key() -> str:
+    """The table's ``regions`` key named in a message as the error places word it ("Regiony (regions)")."""
+    from havoc.games.cry_havoc.places import label
+
+    return label("regions", _ml())
+
+
 def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None) -> None:
     if rid not in pos.regions:
         # a near Region is looked for in the first problems only: in each of thousands, among
         # thousands of Regions, it cost a hostile 256 KiB table a minute of CPU
         near = suggest(rid, list(pos.regions)) if len(r.problems) < _NEAR_MOST else ""
-        r.problem(line, path, ui("unknown Region {name}; list it under regions", _ml()).format(name=repr(rid)) + near)
+        r.problem(
+            line,
+            path,
+            ui("unknown Region {name}; list it under {field}", _ml()).format(name=repr(rid), field=_regions_key())
+            + near,
+        )
 
 
 def load(path: str | Path, rs: Ruleset | None = None) -> Position:

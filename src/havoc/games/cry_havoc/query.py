@@ -130,7 +130,9 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
         r.problem(
             getattr(data, "line", None),
             "faction",
-            ui("which faction asks? give `faction` (or `turn` in the position)", _ml()),
+            ui("which faction asks? give {field} (or {turn} in the position)", _ml()).format(
+                field=_field_word("faction"), turn=_table_key("turn")
+            ),
         )
     elif faction is not None and faction not in pos.players and faction != "trogs":
         r.problem(
@@ -143,7 +145,9 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
             r.problem(
                 line(key),
                 say(key),
-                ui("unknown Region {name}; list it under the position's regions", _ml()).format(name=repr(d[key]))
+                ui("unknown Region {name}; list it under the position's {field}", _ml()).format(
+                    name=repr(d[key]), field=_table_key("regions")
+                )
                 + suggest(d[key], list(pos.regions)),
             )
     for i, rid in enumerate(d.get("via", ())):
@@ -151,7 +155,9 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
             r.problem(
                 line("via"),
                 f"{say('via')}[{i}]",
-                ui("unknown Region {name}; list it under the position's regions", _ml()).format(name=repr(rid))
+                ui("unknown Region {name}; list it under the position's {field}", _ml()).format(
+                    name=repr(rid), field=_table_key("regions")
+                )
                 + suggest(rid, list(pos.regions)),
             )
     if "from" in d and "to" in d and d["from"] == d["to"] and not d.get("via"):
@@ -170,7 +176,9 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
             listed = (
                 ui("the position lists {skills}", _ml()).format(skills=", ".join(shown))
                 if known
-                else ui("list it under the position's {path}", _ml()).format(path=f"factions.{faction}.skills")
+                else ui("list it under the position's {path}", _ml()).format(
+                    path=_table_path(f"factions.{faction}.skills")
+                )
             )
             r.problem(
                 line("skill"),
@@ -184,9 +192,17 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
                 + suggest(d["skill"], known),
             )
     if "card-units" in d and "card" not in d:
-        r.problem(line("card-units"), say("card-units"), ui("name the card that adds or removes Units (`card`)", _ml()))
+        r.problem(
+            line("card-units"),
+            say("card-units"),
+            ui("name the card that adds or removes Units ({field})", _ml()).format(field=_field_word("card")),
+        )
     if kind == "how-many" and d.get("of") == "may-leave" and "from" not in d:
-        r.problem(getattr(data, "line", None), "", ui("how many may leave: give `from`, the Region they leave", _ml()))
+        r.problem(
+            getattr(data, "line", None),
+            "",
+            ui("how many may leave: give {field}, the Region they leave", _ml()).format(field=_field_word("from")),
+        )
     if not r.problems and faction is not None:
         _check_counts(r, d, pos, kind, faction, line, say)
     if r.problems:
@@ -207,6 +223,33 @@ def _file_words(data: Any, pos: Position, name: str, typed: bool) -> tuple[Any, 
     if unread:
         raise InputError(unread)
     return data, typed or typed_keys
+
+
+def _field_word(key: str) -> str:
+    """A question's field named in a message: the machine key in English; the word a reader
+    types for it with the key after it ("z (from)"), as ``--help`` lists them."""
+    lang = _ml()
+    if lang == "en":
+        return key
+    from havoc.games.cry_havoc.typed import typed_word
+
+    word = typed_word(key, lang)
+    return key if word == key else f"{word} ({key})"
+
+
+def _table_key(key: str) -> str:
+    """A table's key named in a message, as the error places word it ("Regiony (regions)")."""
+    from havoc.games.cry_havoc.places import label
+
+    return label(key, _ml())
+
+
+def _table_path(path: str) -> str:
+    """A table's field path named in a message, in words ("Ludzie › Zdolności (skills)")."""
+    from havoc.games.cry_havoc.places import where
+    from havoc.games.cry_havoc.position import TOP
+
+    return where(path, TOP, _ml()) or path
 
 
 def _machine_names(word: str) -> str:

@@ -406,10 +406,14 @@ class _Reading:
             return raw
         found = self.look(self.table("regions"), raw)
         if found is None and self.strict:
+            from havoc.games.cry_havoc.places import label
+
             names = self.table("regions")
             self.say(
                 f"{self.field_word(key)}: "
-                + ui("unknown Region {name}; list it under the position's regions", self.lang).format(name=repr(raw))
+                + ui("unknown Region {name}; list it under the position's {field}", self.lang).format(
+                    name=repr(raw), field=label("regions", self.lang)
+                )
                 + self.hint(names, raw)
             )
         return found or raw
