@@ -60,6 +60,12 @@ CASES = [
         "dopisz ją w polu Pielgrzymi › Zdolności (skills) opisu stołu",
         "list it under the position's Pilgrims › skills",
     ),
+    (
+        "ask: build\nfaction: humans\nregion: foglands\nstructure: harvester\ncost: 9\n",
+        True,
+        "pomiń pole koszt (cost) albo podaj 2",
+        "leave cost out or give 2",
+    ),
 ]
 
 
@@ -69,7 +75,7 @@ def test_a_field_to_fill_in_is_named_by_its_label_and_key(
 ) -> None:
     said = _ask(tmp_path, capsys, question, lang="pl", turn=turn)
     assert pl in said, said
-    for bare in (" w regions", "pole faction", "pole from", "pole card", "pole turn", "w factions."):
+    for bare in (" w regions", "pole faction", "pole from", "pole card", "pole turn", "w factions.", "pomiń cost"):
         assert bare not in said, said
     assert en in _ask(tmp_path, capsys, question, lang="en", turn=turn)
 

@@ -461,7 +461,7 @@ MANY_PL = [
     "regions.r-a.adjacent[1]: nieznany Region 'nowhere'; dopisz go w polu Regiony (regions)",
     "regions.r-a.units.machines: Maszyn nie ma wśród graczy (Ludzie, Pielgrzymi)",
     "regions.r-a.control: Maszyn nie ma wśród graczy (Ludzie, Pielgrzymi)",
-    "regions.r-a.terrain: Region zewnętrzny nie ma Terenu; pomiń terrain albo ustaw outer na false",
+    "regions.r-a.terrain: Region zewnętrzny nie ma Terenu; pomiń pole Teren (terrain) albo ustaw pole zewnętrzny (outer) na false",
     "regions.r-a.hq: Maszyn nie ma wśród graczy (Ludzie, Pielgrzymi)",
     "regions.r-a.crystals: w Regionie ze Sztabem nigdy nie ma Kryształów; oczekiwano 0 albo braku pola",
     "regions.r-a.structures: w Regionie ze Sztabem nie może stać żadna Budowla",

@@ -452,7 +452,9 @@ class _Names(Names):
             self._say(
                 line,
                 path,
-                ui("unknown Region {name}; list it under {field}", _ml()).format(name=repr(text), field=_regions_key())
+                ui("unknown Region {name}; list it under {field}", _ml()).format(
+                    name=repr(text), field=_key_label("regions")
+                )
                 + near,
             )
             return text
@@ -868,7 +870,9 @@ class _Checks:
             self.r.problem(
                 self.line_of("regions", rid, "terrain"),
                 f"regions.{rid}.terrain",
-                ui("an outer Region has no terrain; leave terrain out or outer false", _ml()),
+                ui("an outer Region has no terrain; leave {terrain} out or {outer} false", _ml()).format(
+                    terrain=_key_label("terrain"), outer=_key_label("outer")
+                ),
             )
 
     def region_adjacent(self, rid: str, region: Region) -> None:
@@ -1052,11 +1056,11 @@ def _busiest(pos: Position, faction: str) -> str:
     return f"regions.{region.id}.units.{faction}"
 
 
-def _regions_key() -> str:
-    """The table's ``regions`` key named in a message as the error places word it ("Regiony (regions)")."""
+def _key_label(key: str) -> str:
+    """A table's key named in a message as the error places word it ("Regiony (regions)")."""
     from havoc.games.cry_havoc.places import label
 
-    return label("regions", _ml())
+    return label(key, _ml())
 
 
 def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None) -> None:
@@ -1067,7 +1071,9 @@ def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None)
         r.problem(
             line,
             path,
-            ui("unknown Region {name}; list it under {field}", _ml()).format(name=repr(rid), field=_regions_key())
+            ui("unknown Region {name}; list it under {field}", _ml()).format(
+                name=repr(rid), field=_key_label("regions")
+            )
             + near,
         )
 

@@ -131,7 +131,7 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
             getattr(data, "line", None),
             "faction",
             ui("which faction asks? give {field} (or {turn} in the position)", _ml()).format(
-                field=_field_word("faction"), turn=_table_key("turn")
+                field=field_word("faction"), turn=_table_key("turn")
             ),
         )
     elif faction is not None and faction not in pos.players and faction != "trogs":
@@ -195,13 +195,13 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
         r.problem(
             line("card-units"),
             say("card-units"),
-            ui("name the card that adds or removes Units ({field})", _ml()).format(field=_field_word("card")),
+            ui("name the card that adds or removes Units ({field})", _ml()).format(field=field_word("card")),
         )
     if kind == "how-many" and d.get("of") == "may-leave" and "from" not in d:
         r.problem(
             getattr(data, "line", None),
             "",
-            ui("how many may leave: give {field}, the Region they leave", _ml()).format(field=_field_word("from")),
+            ui("how many may leave: give {field}, the Region they leave", _ml()).format(field=field_word("from")),
         )
     if not r.problems and faction is not None:
         _check_counts(r, d, pos, kind, faction, line, say)
@@ -225,7 +225,7 @@ def _file_words(data: Any, pos: Position, name: str, typed: bool) -> tuple[Any, 
     return data, typed or typed_keys
 
 
-def _field_word(key: str) -> str:
+def field_word(key: str) -> str:
     """A question's field named in a message: the machine key in English; the word a reader
     types for it with the key after it ("z (from)"), as ``--help`` lists them."""
     lang = _ml()

@@ -28,6 +28,8 @@ def _known_cost(job: Job) -> None:
     if q.cost is None:
         job.q = record.replace(q, cost=param.value)
     elif q.cost != param.value:
+        from havoc.games.cry_havoc.query import field_word
+
         raise InputError(
             [
                 Problem(
@@ -36,9 +38,10 @@ def _known_cost(job: Job) -> None:
                     "cost: "
                     + ui(
                         "{cost}, but the rules give the {structure} a build cost of {printed} (parameter {param}); "
-                        "leave cost out or give {printed}",
+                        "leave {field} out or give {printed}",
                         message_language(),
                     ).format(
+                        field=field_word("cost"),
                         cost=q.cost,
                         structure=structure_name(q.structure, message_language()),
                         printed=param.value,
