@@ -405,11 +405,29 @@ def test_an_unknown_word_in_any_case_lists_the_choices_by_name(rs: Any, case: tu
         ("pl", "samotny", "nieznany wariant 'samotny'; oczekiwano jednego z: Wariant solo (fanowski) (solo)"),
         ("pl", "wariant-solo", "(solo) (czy chodziło o 'solo'?)"),
         ("en", "solo-variant", "expected one of Solo variant (fan-made) (solo) (did you mean 'solo'?)"),
+        # a name (capitalised, with spaces) nothing names: said as typed, with the list and a near ID
+        (
+            "pl",
+            "Wariant Sol",
+            "nieznany wariant 'Wariant Sol'; oczekiwano jednego z: Wariant solo (fanowski) (solo) "
+            "(czy chodziło o 'solo'?)",
+        ),
+        ("en", "Sol", "unknown variant 'Sol'; expected one of Solo variant (fan-made) (solo) (did you mean 'solo'?)"),
     ],
 )
 def test_an_unknown_variant_lists_the_variants_by_title_with_the_id_to_write(lang: str, typed: str, said: str) -> None:
     (error,) = _errors(IDS.replace("phase: actions", f"variant: {typed}\nphase: actions"), lang)
     assert error.startswith("stół.yaml:2: variant: ") and said in error, error
+
+
+@pytest.mark.parametrize("typed", ["Solo", "SOLO", "Wariant solo", "wariant Solo (fanowski)", "Solo variant"])
+def test_a_variant_named_by_its_title_in_any_case_or_language_reads_as_its_id(typed: str) -> None:
+    text = (Path(__file__).parent / "fixtures" / "solo" / "battle.yaml").read_text(encoding="utf-8")
+    assert "\nvariant: solo\n" in text
+    rs = rulebook.load()
+    named = position.parse_text(text.replace("\nvariant: solo\n", f"\nvariant: {typed}\n"), rs, "stół.yaml")
+    assert named.variant == "solo"
+    assert named == position.parse_text(text, rs, "stół.yaml")
 
 
 def test_havoc_new_takes_names_and_its_template_says_names_work(capsys: pytest.CaptureFixture[str]) -> None:

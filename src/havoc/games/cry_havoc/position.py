@@ -329,11 +329,16 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
     """Validate position data (plain or line-aware) into a :class:`Position`, or raise InputError."""
     r = Reader(name)
     names: _Names | None = None
+    variant_typed = None  # the variant as written, when it was read as an ID
     try:
         d = TOP.quick()(data)  # a table written in IDs (nearly all) is read in one pass
     except Invalid:
         line = data.line if _is_ldict(data) or _is_llist(data) else None
         names = _Names(data, r)
+        typed = data.get("variant") if isinstance(data, dict) else None
+        data = _variant_by_name(data, rs)  # "variant: Solo", "Wariant solo"
+        if isinstance(data, dict) and typed != data.get("variant"):
+            variant_typed = typed
         data = by_ids(data, TOP, names, line=line)  # "Mgielnia:", "Ludzie" as the IDs they name
         d = r.read(data, TOP, "", line)
     if d is _BAD or r.problems:
@@ -355,7 +360,7 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
         return line
 
     pos = _build(d, name)
-    _check(pos, d, rs, r, line_of)
+    _check(pos, d, rs, r, line_of, variant_typed)
     if r.problems:
         raise InputError(_worded(names.located(r.problems) if names else r.problems, data))
     return pos
@@ -639,19 +644,54 @@ def _unknown_variant(rs: Ruleset, name: str, lang: str) -> str:
     title in any case or language ("sol", "wariant-solo": 'solo')."""
     import difflib
 
-    from havoc.i18n import LANGUAGES, translator
+    from havoc.i18n import translator
 
     variants = rs.variants()
     shown = ", ".join(f"{translator(lang, rs.id).text(f'{o.id}:title', o.title)} ({o.id})" for o in variants)
-    ids = {_fold(o.id): o.id for o in variants}
-    for o in variants:  # every language's title names its ID too
-        for other in LANGUAGES:
-            ids.setdefault(_fold(translator(other, rs.id).text(f"{o.id}:title", o.title)), o.id)
+    ids = _variant_names(rs)
     hint = difflib.get_close_matches(_fold(name), list(ids), n=1, cutoff=0.6)
     message = ui("unknown variant {name}; expected one of {choices}", lang).format(
         name=repr(name), choices=shown or "—"
     )
     return message + (" " + ui("(did you mean {name}?)", lang).format(name=repr(ids[hint[0]])) if hint else "")
+
+
+def _variant_names(rs: Ruleset) -> dict[str, str]:
+    """Every way a table may name a variant, folded (no case, no diacritics), with its ID: the ID
+    and each language's title, with and without its note in brackets ("Wariant solo (fanowski)",
+    "Wariant solo", "Solo variant")."""
+    import re
+
+    from havoc.i18n import LANGUAGES, translator
+
+    ids: dict[str, str] = {}
+    for o in rs.variants():
+        ids.setdefault(_fold(o.id), o.id)
+        for lang in LANGUAGES:
+            title = translator(lang, rs.id).text(f"{o.id}:title", o.title)
+            for said in (title, re.sub(r"\s*\([^)]*\)", "", title)):
+                if _fold(said):
+                    ids.setdefault(_fold(said), o.id)
+    return ids
+
+
+def _variant_by_name(data: Any, rs: Ruleset | None) -> Any:
+    """A table whose variant is written as a name ("Solo", "Wariant solo") with the variant's
+    ID instead; any other table as it is (an unknown name is then listed with the variants by
+    their titles, a near one suggested: :func:`_unknown_variant`)."""
+    text = data.get("variant") if isinstance(data, dict) else None
+    if not isinstance(text, str) or is_id(text):
+        return data
+    found = _variant_names(rs).get(_fold(text)) if rs is not None else None
+    if found is None:
+        folded = _fold(text).replace(" ", "-")
+        if not is_id(folded):
+            return data  # not even an ID's shape: the Reader says what a variant is
+        found = folded  # "Sol", "Wariant Sol": the checks list the variants and suggest one
+    out = data.__class__({**data, "variant": found})
+    if _is_ldict(data):
+        out.line, out.key_lines = data.line, data.key_lines
+    return out
 
 
 def _fold(text: str) -> str:
@@ -661,9 +701,14 @@ def _fold(text: str) -> str:
     return fold(text)
 
 
-def _check(pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line_of: Any) -> None:
-    """The checks that need more than one field: references, counts, impossible states."""
-    _Checks(pos, rs, r, line_of).run()
+def _check(
+    pos: Position, d: dict[str, Any], rs: Ruleset | None, r: Reader, line_of: Any, variant_typed: str | None = None
+) -> None:
+    """The checks that need more than one field: references, counts, impossible states.
+    ``variant_typed``: the variant as the table wrote it, when it was read as an ID's shape ("Sol")."""
+    checks = _Checks(pos, rs, r, line_of)
+    checks.variant_typed = variant_typed
+    checks.run()
 
 
 class _Checks:
@@ -676,6 +721,7 @@ class _Checks:
         self.tokens: dict[int, str] = {}
         self.max_tokens = _param_int(rs, P_BATTLE_TOKENS)
         self.may_hold_units = {*pos.players, TROGS}  # a Region's Units: a player's or the neutral Trogs'
+        self.variant_typed: str | None = None
 
     def run(self) -> None:
         self.players()
@@ -754,7 +800,7 @@ class _Checks:
                 ui("the Trogs are a player faction only in a 4-player game; leave them out (they are neutral)", _ml()),
             )
         if rs is not None and pos.variant is not None and pos.variant not in {o.id for o in rs.variants()}:
-            r.problem(line_of("variant"), "variant", _unknown_variant(rs, pos.variant, _ml()))
+            r.problem(line_of("variant"), "variant", _unknown_variant(rs, self.variant_typed or pos.variant, _ml()))
 
     def order_and_limits(self) -> None:
         """Whose turn, the Initiative orders, the step, and the round limits from the rules."""
