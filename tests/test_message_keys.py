@@ -87,3 +87,10 @@ def test_a_table_naming_an_unknown_neighbour_names_the_regions_field(
     table.write_text(LEAVE.read_text(encoding="utf-8").replace("adjacent: [example-a]}", "adjacent: [zzz]}", 1))
     assert main(["--lang", "pl", "ask", str(table), "ruch", "ludzie", "z=Region-A", "do=Region-B"]) == 2
     assert "nieznany Region 'zzz'; dopisz go w polu Regiony (regions)" in capsys.readouterr().err
+
+
+def test_the_polish_help_names_the_tables_turn_by_label_and_key(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--lang", "pl", "ask", "--help"])
+    out = capsys.readouterr().out
+    assert "pole Kolej (turn) opisu stołu" in out and "pole turn" not in out, out
