@@ -57,8 +57,8 @@ CASES = [
     (
         "ask: use-skill\nfaction: pilgrims\nskill: scouting\n",
         True,
-        "dopisz ją w polu Pielgrzymi › Zdolności (skills) opisu stołu",
-        "list it under the position's Pilgrims › skills",
+        "Pielgrzymi nie mają Zdolności 'Zwiad (scouting)'; dopisz ją w polu Pielgrzymi › Zdolności (skills) opisu stołu",
+        "the Pilgrims have no Skill 'scouting'; list it under the position's Pilgrims › skills",
     ),
     (
         "ask: build\nfaction: humans\nregion: foglands\nstructure: harvester\ncost: 9\n",

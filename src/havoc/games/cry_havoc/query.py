@@ -172,7 +172,9 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
         skills = pos.faction(faction).skills
         if d["skill"] not in skills:
             known = list(skills)
-            shown = [say.skill(k) for k in known] if isinstance(say, _Typed) else known  # "Zwiad (scouting)"
+            # a Skill by its name with its ID after it ("Zwiad (scouting)"), for a file's question too
+            skill = say.skill if isinstance(say, _Typed) else _Typed(_ml()).skill if _ml() != "en" else str
+            shown = [skill(k) for k in known]
             listed = (
                 ui("the position lists {skills}", _ml()).format(skills=", ".join(shown))
                 if known
@@ -185,7 +187,7 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
                 say("skill"),
                 ui("the {faction} have no Skill {name}", _ml()).format(
                     faction=faction_name(faction, _ml()),
-                    name=repr(say.skill(d["skill"]) if isinstance(say, _Typed) else d["skill"]),
+                    name=repr(skill(d["skill"])),
                 )
                 + "; "
                 + listed
