@@ -662,3 +662,28 @@ def test_a_polish_word_not_known_is_said_in_polish(
     code = main(["trogs", write(tmp_path, BATTLE), *words, "--lang", "pl"])
     err = capsys.readouterr().err
     assert code == 2 and message in err, err
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+@pytest.mark.parametrize(
+    "fixture, words",
+    [
+        ("move.yaml", ["move", "--units", "2"]),
+        ("move.yaml", ["recruit", "--units", "2"]),
+        ("move.yaml", ["build"]),
+        ("battle.yaml", ["place", "example-a", "humans=1/1/1"]),
+        ("battle.yaml", ["tactics", "example-a", "humans=2/0/1", "trogs=1/1/1"]),
+        ("battle.yaml", ["prisoner", "example-a", "humans=1/1/1", "trogs=1/2/0"]),
+        ("battle.yaml", ["recruit", "--units", "2"]),
+    ],
+)
+def test_a_decision_names_regions_not_their_ids(
+    fixture: str, words: list[str], lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What the Trogs decide is told with the Regions' names ("into their HQ (World Caverns)"),
+    never the table's IDs (world-caverns, example-a), in either language."""
+    table = Path(__file__).parent / "fixtures" / "solo" / fixture
+    assert main(["--lang", lang, "trogs", str(table), *words]) == 0
+    said = capsys.readouterr().out
+    assert said.strip()
+    assert not re.findall(r"world-caverns|example-[a-z]+", said), said

@@ -35,7 +35,7 @@ def decide_recruit(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     d.figures = {"to": table.hq.id, "recruited": got, "reserve": have}
     d.lines.append(
         ui("The Trogs recruit {count} {units} into their HQ ({hq}).", lang).format(
-            count=got, units=table.units(got), hq=table.hq.id
+            count=got, units=table.units(got), hq=table.rname(table.hq.id)
         )
     )
     if got < want:
