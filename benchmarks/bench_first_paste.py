@@ -9,7 +9,7 @@ the figures at rate 1 show how much), the Polish page's ask of the example is ca
 straight to the engine three ways, each time on a fresh page: the table as a mapping (no YAML),
 then as the page's YAML text (the reader imported), then as YAML again (a new text, the reader
 warm). "first YAML - YAML again" is what warming the reader at the engine's start would save;
-the goal: under ~300 ms, else warm it then (issue s5-finish). Not in ``run.py``: it needs the
+the goal: under ~300 ms on a phone, else warm the reader when the engine starts. Not in ``run.py``: it needs the
 built site and takes about a minute.
 
     python benchmarks/bench_first_paste.py [RATE] [RUNS] [EXAMPLE]
