@@ -454,14 +454,7 @@ class _Names(Names):
         if len(ids) == 1:  # a Region known by this name, not on this table: said as it was typed
             _, names = self._listing("regions", "table", _ml())
             near = suggest(text, names) if len(self.mine) < _NEAR_MOST else ""
-            self._say(
-                line,
-                path,
-                ui("unknown Region {name}; list it under {field}", _ml()).format(
-                    name=repr(text), field=_key_label("regions")
-                )
-                + near,
-            )
+            self._say(line, path, _unknown_region(text) + near)
             return text
         if not ids and is_id(text):
             return text  # a Region not listed: the table's checks say so
@@ -1109,19 +1102,19 @@ def _key_label(key: str) -> str:
     return label(key, _ml())
 
 
+def _unknown_region(name: str) -> str:
+    """The problem of a Region the table does not list, in the language of errors."""
+    return ui("unknown Region {name}; list it under {field}", _ml()).format(
+        name=repr(name), field=_key_label("regions")
+    )
+
+
 def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None) -> None:
     if rid not in pos.regions:
         # a near Region is looked for in the first problems only: in each of thousands, among
         # thousands of Regions, it cost a hostile 256 KiB table a minute of CPU
         near = suggest(rid, list(pos.regions)) if len(r.problems) < _NEAR_MOST else ""
-        r.problem(
-            line,
-            path,
-            ui("unknown Region {name}; list it under {field}", _ml()).format(
-                name=repr(rid), field=_key_label("regions")
-            )
-            + near,
-        )
+        r.problem(line, path, _unknown_region(rid) + near)
 
 
 def load(path: str | Path, rs: Ruleset | None = None) -> Position:
