@@ -253,7 +253,7 @@ def render_keeping(cat: Catalog, old: bytes | None, sort_output: bool = False) -
     if crlf:
         text = text.replace("\r\n", "\n")
     new = render_po(cat, width=pofile.wrap_width(text), sort_output=sort_output).decode("utf-8")
-    kept = pofile.keep_layout(text, new)
+    kept = _keep_plural_line(text, pofile.keep_layout(text, new))
     return (kept.replace("\n", "\r\n") if crlf else kept).encode("utf-8")
 
 
@@ -495,9 +495,50 @@ def _fresh(old: bytes, tmpl: Catalog) -> bool:
     )
 
 
+# Header lines that say when and with which tool a file was written, not what it says: an
+# upgrade of Babel (2.18 -> 2.19 rewrote `Generated-By` and spelled the Polish plural rule
+# anew) or another day must neither call a catalog out of date nor rewrite it.
+_TOOL_LINES = (b'"POT-Creation-Date:', b'"PO-Revision-Date:', b'"Generated-By:')
+_PLURAL_LINE = re.compile(rb'^"Plural-Forms:\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*(.+?);?\s*(?:\\n)?"$')
+_PLURAL_SAMPLE = range(1000)  # every class of every rule Babel knows shows up below 1000
+
+
+def _plural_meaning(line: bytes) -> bytes:
+    """A ``Plural-Forms`` header line as what it means: the number of forms and the form it
+    gives each n (two spellings of one rule, with other spaces or parentheses, compare equal)."""
+    found = _PLURAL_LINE.match(line.strip())
+    if not found:
+        return line
+    from havoc.i18n import _plural_func
+
+    try:
+        rule = _plural_func(found[2].decode("ascii"))
+        forms = [rule(n) for n in _PLURAL_SAMPLE]
+    except (ValueError, SyntaxError, UnicodeDecodeError, ZeroDivisionError):
+        return line  # not read here: compared as written (havoc check reports a bad rule)
+    return b"Plural-Forms: %s %s" % (found[1], ",".join(map(str, forms)).encode())
+
+
 def _strip_dates(data: bytes) -> bytes:
-    volatile = (b'"POT-Creation-Date', b'"PO-Revision-Date')
-    return b"\n".join(ln for ln in data.splitlines() if not ln.startswith(volatile))
+    """The file's bytes less what only the clock or the writing tool put there (see _TOOL_LINES),
+    with the plural rule compared by meaning."""
+    return b"\n".join(
+        _plural_meaning(ln) if ln.startswith(b'"Plural-Forms:') else ln
+        for ln in data.splitlines()
+        if not ln.startswith(_TOOL_LINES)
+    )
+
+
+def _keep_plural_line(old: str, new: str) -> str:
+    """``new`` with the old file's own Plural-Forms line where both lines mean the same rule
+    (a merge that changes entries does not also respell a translator's plural rule)."""
+    old_line = next((ln for ln in old.split("\n") if ln.startswith('"Plural-Forms:')), None)
+    new_line = next((ln for ln in new.split("\n") if ln.startswith('"Plural-Forms:')), None)
+    if old_line is None or new_line is None or old_line == new_line:
+        return new
+    if _plural_meaning(old_line.encode()) != _plural_meaning(new_line.encode()):
+        return new
+    return new.replace(new_line, old_line, 1)
 
 
 def check_all(ruleset: Ruleset, root: Path | None = None) -> Report:
