@@ -52,12 +52,17 @@ def disagreements(pyproject_text: str, lock_text: str) -> list[str]:
         elif not any(req.specifier.contains(v, prereleases=True) for v in versions):
             problems.append(f"{req}: requirements.lock pins {', '.join(map(str, versions))} (run `make lock`)")
     blocks = re.split(r"\n(?=[A-Za-z0-9])", lock_text)
-    problems += [f"{b.split()[0]}: pinned without a hash" for b in blocks if _PIN.match(b) and "--hash=sha256:" not in b]
+    problems += [
+        f"{b.split()[0]}: pinned without a hash" for b in blocks if _PIN.match(b) and "--hash=sha256:" not in b
+    ]
     return problems
 
 
 def test_the_lock_pins_every_dependency_within_its_range_with_hashes() -> None:
-    assert disagreements((REPO / "pyproject.toml").read_text("utf-8"), (REPO / "requirements.lock").read_text("utf-8")) == []
+    assert (
+        disagreements((REPO / "pyproject.toml").read_text("utf-8"), (REPO / "requirements.lock").read_text("utf-8"))
+        == []
+    )
 
 
 def test_a_new_dependency_or_a_narrowed_range_is_caught() -> None:
