@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po, write_po
 
 from havoc import markup, pofile, safeio
 from havoc.errors import Problem, RulebookError
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, locales_root
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, _plural_func, locales_root
 from havoc.messages import messages
 from havoc.rulebook.model import Ruleset
 
@@ -509,8 +509,6 @@ def _plural_meaning(line: bytes) -> bytes:
     found = _PLURAL_LINE.match(line.strip())
     if not found:
         return line
-    from havoc.i18n import _plural_func
-
     try:
         rule = _plural_func(found[2].decode("ascii"))
         forms = [rule(n) for n in _PLURAL_SAMPLE]
