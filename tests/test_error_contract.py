@@ -47,6 +47,7 @@ CASES: dict[str, Callable[[], object]] = {
     "a missing file": lambda: api.legal("/nonexistent/position.yaml"),
     "a device": lambda: api.legal("/dev/zero"),
     "a huge crystal count": lambda: api.score({**_pos(), "round": 1e300}),
+    "a solo position with no players": lambda: api.score({"players": [], "variant": "solo"}),
 }
 
 
@@ -55,6 +56,33 @@ def test_the_api_raises_only_input_error(case: str) -> None:
     with pytest.raises(InputError) as info:
         CASES[case]()
     assert info.value.problems and all(str(p) for p in info.value.problems)
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_variant_position_with_no_players_is_a_located_error_not_a_traceback(
+    tmp_path: Path, lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`players: []` with `variant: solo` was an IndexError in score (a traceback in the CLI, a 500
+    from the API): now the position's own error, at its line, in the asker's language."""
+    import json
+
+    from havoc import webapi
+
+    pos = tmp_path / "solo.yaml"
+    pos.write_text("variant: solo\nplayers: []\n")
+    words = {"en": "players: expected at least one faction, found none", "pl": "nie podano żadnej"}
+    assert main(["score", str(pos), "--lang", lang]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(("error: " if lang == "en" else "błąd: ") + f"{pos}:2: ") and words[lang] in err, err
+    assert "Traceback" not in err
+    for question in ("score", "winner"):
+        assert main(["ask", str(pos), question, "--lang", lang]) == 2, question
+        assert words[lang] in capsys.readouterr().err
+    body = json.dumps({"position": {"players": [], "variant": "solo"}, "lang": lang})
+    out = json.loads(webapi.handle("POST", "/api/score", body))
+    assert out["status"] == 422, out
+    [problem] = out["body"]["problems"]
+    assert problem["field"] == "players" and words[lang].split(": ")[-1] in problem["message"], out
 
 
 def test_broken_rules_are_a_rulebook_error(mini_copy: Path) -> None:
