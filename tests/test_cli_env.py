@@ -94,7 +94,7 @@ def _rules_cases(tmp_path: Path) -> dict[str, tuple[Path, str, str]]:
 
 
 @pytest.mark.parametrize("case", ["missing", "file", "empty"])
-@pytest.mark.parametrize("command", [["check"], ["lookup", "hand"], ["rules"]])
+@pytest.mark.parametrize("command", [["check"], ["lookup", "hand"], ["rules"], ["catalog", "update"]])
 def test_a_wrong_havoc_rules_is_one_clear_error_and_exit_1(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -104,6 +104,7 @@ def test_a_wrong_havoc_rules_is_one_clear_error_and_exit_1(
 ) -> None:
     path, english, polish = _rules_cases(tmp_path)[case]
     monkeypatch.setenv("HAVOC_RULES", str(path))
+    monkeypatch.setenv("HAVOC_LOCALES", str(tmp_path / "locales"))  # catalog update writes nothing real
     assert main(command) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"error: {path}: HAVOC_RULES ") and english in err, err

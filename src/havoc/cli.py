@@ -211,12 +211,13 @@ def _run(args: Any, lang: str) -> int:
         if getattr(args, "ruleset", "") is None:
             from havoc import rulebook
 
-            if getattr(args, "every_ruleset", False):
-                # a command that does every ruleset when none is named (check, docs, sheet) keeps
-                # None; with no rules folder it would do nothing and say all is well
-                rulebook.require_rules()
-            else:
+            if not getattr(args, "every_ruleset", False):
                 args.ruleset = rulebook.default_ruleset()  # data: rules/default-ruleset
+            if not args.ruleset:
+                # no rules folder (a wrong HAVOC_RULES): said now, naming it; a command that does
+                # every ruleset when none is named (check, docs, sheet) would otherwise do nothing
+                # and say all is well
+                rulebook.require_rules()
         code: int = args.func(args)
         return code
     except HavocError as exc:
