@@ -86,23 +86,35 @@ function record(outcome) {
 
 // Every file into this build's cache, each checked; settles only when all have (so no download
 // still running can write into the cache after a failure has deleted it); rejects with the first
-// failure, after every file was tried.
+// failure, after every file was tried. At most PARALLEL files at a time: each body is held in
+// memory while it is checked, so a phone never holds the whole site at once.
+var PARALLEL = 6;
 function fill(cache, olds) {
-  return Promise.all(FILES.map(function (f) {
-    var rel = f[0], digest = f[1], url = new URL(rel, BASE).href;
-    var same = olds.filter(function (o) { return o.index[rel] === digest; })[0];
-    return (same ? same.cache.match(url) : Promise.resolve(null)).then(function (hit) {
-      return hit ? checked(hit, digest) : null; // an old cache's copy is checked too
-    }).then(function (copy) {
-      return copy || download(rel, url, digest);
-    }).then(function (res) {
-      return cache.put(url, res);
-    }).then(function () { return null; }, function (err) {
-      return {why: err.why || (err && err.name === "QuotaExceededError" ? "storage" : "unreachable"), file: err.file || rel};
-    });
-  })).then(function (failures) {
-    var failed = failures.filter(function (x) { return x; });
-    if (failed.length) throw Object.assign(new Error("offline copy not ready"), failed[0], {count: failed.length});
+  var queue = FILES.slice(), failures = [];
+  function next() {
+    var f = queue.shift();
+    if (!f) return Promise.resolve();
+    return one(cache, olds, f).then(function (failed) { if (failed) failures.push(failed); return next(); });
+  }
+  var lanes = [];
+  for (var i = 0; i < PARALLEL; i++) lanes.push(next());
+  return Promise.all(lanes).then(function () {
+    if (failures.length) throw Object.assign(new Error("offline copy not ready"), failures[0], {count: failures.length});
+  });
+}
+
+// One file into the cache: null, or why it could not be ({why, file}).
+function one(cache, olds, f) {
+  var rel = f[0], digest = f[1], url = new URL(rel, BASE).href;
+  var same = olds.filter(function (o) { return o.index[rel] === digest; })[0];
+  return (same ? same.cache.match(url) : Promise.resolve(null)).then(function (hit) {
+    return hit ? checked(hit, digest).catch(function () { return null; }) : null; // an old cache's copy is checked too
+  }).then(function (copy) {
+    return copy || download(rel, url, digest);
+  }).then(function (res) {
+    return cache.put(url, res);
+  }).then(function () { return null; }, function (err) {
+    return {why: err.why || (err && err.name === "QuotaExceededError" ? "storage" : "unreachable"), file: err.file || rel};
   });
 }
 
