@@ -17,7 +17,9 @@
 
 ``<site>/sw.js`` is the service worker: it precaches every file of the site (both languages,
 every ruleset, the sheets, the search index, the engine) under one version, so a new build
-replaces the cache as a whole.
+replaces the cache as a whole; it lists each file's SHA-256 and keeps no file whose bytes differ
+(a host halfway through a deploy, a download cut short), and ``engine.json`` gives the bundle's,
+which the engine's worker checks.
 
 Everything is built beside its final place and swapped in only when complete: a failed build
 leaves the previous output. The step is incremental (:func:`build_engine`): left as it is when
