@@ -17,7 +17,9 @@
 
 ``<site>/sw.js`` is the service worker: it precaches every file of the site (both languages,
 every ruleset, the sheets, the search index, the engine) under one version, so a new build
-replaces the cache as a whole.
+replaces the cache as a whole; it lists each file's SHA-256 and keeps no file whose bytes differ
+(a host halfway through a deploy, a download cut short), and ``engine.json`` gives the bundle's,
+which the engine's worker checks.
 
 Everything is built beside its final place and swapped in only when complete: a failed build
 leaves the previous output. The step is incremental (:func:`build_engine`): left as it is when
@@ -458,7 +460,13 @@ def prepare_engine(top: Path, clean: bool = False) -> Path | None:
     name = f"engine-{hashlib.blake2b(bundle, digest_size=8).hexdigest()}.zip"
     (stage / name).write_bytes(bundle)
     (stage / "worker.js").write_bytes(worker)
-    manifest = {"bundle": name, "pyodide": pyodide_version(source), "bytecode": compiled}
+    # sha256: the worker checks the bundle it got against it (Web Crypto has SHA-256, not BLAKE2)
+    manifest = {
+        "bundle": name,
+        "sha256": hashlib.sha256(bundle).hexdigest(),
+        "pyodide": pyodide_version(source),
+        "bytecode": compiled,
+    }
     (stage / "engine.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     made = {p.relative_to(stage).as_posix(): _file_digest(p) for p in sorted(stage.rglob("*")) if p.is_file()}
     (stage / STAMP).write_text(json.dumps({"inputs": inputs, "files": made}, indent=0) + "\n", encoding="utf-8")
@@ -493,13 +501,16 @@ def site_files(top: Path) -> list[str]:
 
 
 def write_service_worker(top: Path) -> Path:
-    """``top/sw.js``: the precache list (each file with a digest of its bytes, so a new build copies
-    unchanged files from the old cache) and a version that changes with any file's bytes."""
-    files = [[rel, hashlib.blake2b((top / rel).read_bytes(), digest_size=12).hexdigest()] for rel in site_files(top)]
-    h = hashlib.blake2b(digest_size=8)
+    """``top/sw.js``: the precache list, each file with the SHA-256 of its bytes, which the worker
+    checks every response against before it keeps it (Web Crypto's ``digest``, so the digest is
+    SHA-256), and which also lets a new build copy unchanged files from the old cache; and a version
+    that changes with any file's bytes and with the worker's own code, so two different ``sw.js``
+    never share a cache name (a failed install deletes its own cache, never a working one)."""
+    files = [[rel, hashlib.sha256((top / rel).read_bytes()).hexdigest()] for rel in site_files(top)]
+    template = (STATIC / "havoc-sw.js").read_text(encoding="utf-8")
+    h = hashlib.blake2b(template.encode(), digest_size=8)
     for rel, digest in files:
         h.update(f"{rel}\0{digest}\0".encode())
-    template = (STATIC / "havoc-sw.js").read_text(encoding="utf-8")
     text = template.replace('"@VERSION@"', json.dumps(h.hexdigest())).replace(
         "[/*@FILES@*/]", json.dumps(files, ensure_ascii=False, separators=(",", ":")).replace("],[", "],\n[")
     )
