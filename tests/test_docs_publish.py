@@ -93,10 +93,15 @@ class Project:
         )
 
     def edit_rule(self, old: str, new: str) -> None:
-        path = self.rules / "mini" / "sections" / "01-draw.yaml"
-        text = path.read_text(encoding="utf-8")
-        assert old in text
-        path.write_text(text.replace(old, new), encoding="utf-8")
+        """Reword a rule (its English, and the msgid its Polish translation is filed under)."""
+        for path in (self.rules / "mini" / "sections" / "01-draw.yaml", self.po):
+            text = path.read_text(encoding="utf-8")
+            assert old in text
+            path.write_text(text.replace(old, new), encoding="utf-8")
+
+    @property
+    def po(self) -> Path:
+        return self.source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
 
 
 @pytest.fixture
@@ -153,11 +158,12 @@ def test_a_published_site_is_whole_and_has_no_build_files(published: Project) ->
     assert '"en/index.html"' in listed and '"_engine/engine.json"' in listed
 
 
-def _break_polish(project: Project) -> None:
-    po = project.source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
-    text = po.read_text(encoding="utf-8")
+def _break_polish(project: Project) -> str:
+    """A Polish translation taken out (the Polish build fails); the catalog as it was."""
+    text = project.po.read_text(encoding="utf-8")
     assert 'msgstr "Nikt nie wychodzi."' in text
-    po.write_text(text.replace('msgstr "Nikt nie wychodzi."', 'msgstr ""'), encoding="utf-8")
+    project.po.write_text(text.replace('msgstr "Nikt nie wychodzi."', 'msgstr ""'), encoding="utf-8")
+    return text
 
 
 @pytest.mark.parametrize("fails", ["a language", "the engine", "a language and the engine"])
@@ -167,8 +173,7 @@ def test_a_failed_build_leaves_the_published_site_byte_for_byte(published: Proje
     failure is said, the engine's (out of disk space here) too, even when the pages failed first."""
     before = snapshot(published.out)
     published.edit_rule("discard the rest to your", "throw the rest onto your")
-    if "language" in fails:
-        _break_polish(published)
+    catalog = _break_polish(published) if "language" in fails else None
     proc = published.docs(ENGINE="fail" if "engine" in fails else "ok:engine 2")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert snapshot(published.out) == before
@@ -182,10 +187,8 @@ def test_a_failed_build_leaves_the_published_site_byte_for_byte(published: Proje
     assert "Traceback" not in proc.stderr
     assert "was not published" in proc.stderr
     # fixed, the next build publishes everything at once
-    if "language" in fails:
-        shutil.copy(
-            ROOT / "locales" / "pl" / "LC_MESSAGES" / "rules.po", published.source / "locales" / "pl" / "LC_MESSAGES"
-        )
+    if catalog is not None:
+        published.po.write_text(catalog, encoding="utf-8")
     proc = published.docs(ENGINE="ok:engine 2")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "throw the rest onto your" in (published.out / "en" / "rules" / "draw.html").read_text(encoding="utf-8")
@@ -193,6 +196,8 @@ def test_a_failed_build_leaves_the_published_site_byte_for_byte(published: Proje
 
 
 def test_the_failure_is_said_in_polish(published: Project) -> None:
+    """In the reader's language: the project's own interface catalog beside the fixture's."""
+    shutil.copy(TESTS.parent / "locales" / "pl" / "LC_MESSAGES" / "havoc.po", published.po.parent)
     published.edit_rule("discard the rest to your", "throw the rest onto your")
     _break_polish(published)
     proc = published.docs(ENGINE="fail", HAVOC_LANG="pl")
