@@ -808,11 +808,14 @@ def _say_engine_error(exc: BaseException) -> None:
     print(f"{ui('error', lang)}: {message}", file=sys.stderr)
 
 
-def _offline(top: Path, clean: bool = False, engine: _Engine | None = None, work: Path | None = None) -> bool:
+def _offline(
+    top: Path, clean: bool = False, engine: _Engine | None = None, work: Path | None = None, shown: Path | None = None
+) -> bool:
     """The in-browser assistant (``_engine/``: left as it is when nothing it is made from changed;
     with ``clean``, made afresh; ``engine``: its build started earlier) and the service worker over
     the whole site; on failure the previous ones stay and why is said. ``work``: where the engine
-    is built and kept (default ``top``); its ``_engine`` is then put in ``top`` as hard links."""
+    is built and kept (default ``top``); its ``_engine`` is then put in ``top`` as hard links.
+    ``shown``: the folder ``top`` is published as (the one the message names)."""
     from havoc.offline import install_engine, write_service_worker
 
     work = top if work is None else work
@@ -828,6 +831,7 @@ def _offline(top: Path, clean: bool = False, engine: _Engine | None = None, work
         _say_engine_error(exc)
         return False
     state = "" if stage is not None else ", unchanged"
+    made = (shown or top) / made.relative_to(top) if made.is_relative_to(top) else made
     print(f"built the in-browser assistant: {made} ({job.finished - job.started:.1f} s{state})")
     return True
 
@@ -1075,7 +1079,7 @@ def _build_and_publish(args: argparse.Namespace, names: list[str], top: Path) ->
             except OSError as exc:
                 engine.discard()
                 raise _publish_problem(top, exc) from None
-            failed = not _offline(stage, args.clean, engine, work)
+            failed = not _offline(stage, args.clean, engine, work, top)
         if failed:
             text = ui("the site was not published: {folder} is as it was", lang_ui).format(folder=top)
             print(f"{ui('error', lang_ui)}: {text}", file=sys.stderr)
