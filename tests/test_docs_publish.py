@@ -138,8 +138,10 @@ def snapshot(top: Path) -> dict[str, str]:
 
 
 def strays(top: Path) -> list[str]:
-    """What a static host would serve that no reader should see: dot-files and dot-folders."""
-    return sorted(p.relative_to(top).as_posix() for p in top.rglob(".*"))
+    """What a static host would serve that no reader should see: dot-files and dot-folders (but
+    a host's own, which the site's owner put there)."""
+    own = (".nojekyll", ".well-known")
+    return sorted(p.relative_to(top).as_posix() for p in top.rglob(".*") if p.relative_to(top).parts[0] not in own)
 
 
 def staging_beside(top: Path) -> list[str]:
@@ -327,3 +329,34 @@ def test_two_builds_at_once_publish_whole_sites(published: Project) -> None:
     again = published.tmp / "again"
     shutil.copytree(top, again)
     assert write_service_worker(again).read_bytes() == (top / "sw.js").read_bytes()
+
+
+def test_a_folder_that_is_no_site_is_refused_and_left_alone(project: Project) -> None:
+    """Publishing replaces the output folder as a whole: ``-o`` naming a folder of other things
+    (a home folder, a project) is refused with a message naming it, and nothing in it changes."""
+    project.out.mkdir(parents=True)
+    (project.out / "notes.txt").write_text("mine")
+    (project.out / ".ssh").mkdir()
+    (project.out / ".ssh" / "config").write_text("Host x")
+    before = snapshot(project.out)
+    proc = project.docs()
+    assert proc.returncode == 1
+    assert f"error: {project.out}: holds no site havoc built" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert snapshot(project.out) == before
+    assert staging_beside(project.out) == []
+
+
+def test_a_hosts_own_files_in_the_site_are_kept(published: Project) -> None:
+    """What a host needs at the top of the site (``.nojekyll``, ``.well-known/``, a ``CNAME``)
+    and havoc does not make is published again by each build, as it was."""
+    top = published.out
+    (top / ".nojekyll").write_text("")
+    (top / "CNAME").write_text("rules.example.org")
+    (top / ".well-known").mkdir()
+    (top / ".well-known" / "security.txt").write_text("Contact: mailto:x@example.org")
+    proc = published.docs()
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (top / "CNAME").read_text() == "rules.example.org"
+    assert (top / ".nojekyll").is_file()
+    assert (top / ".well-known" / "security.txt").read_text() == "Contact: mailto:x@example.org"

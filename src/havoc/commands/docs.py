@@ -766,6 +766,7 @@ class _Engine:
         self.top, self.clean = top, clean
         self.stage: Path | None = None
         self.error: BaseException | None = None
+        self.said = False  # whether the error was said (once, whichever step ends the build)
         self.started = self.finished = time.perf_counter()
         self.thread = threading.Thread(target=self._run, name="havoc-engine", daemon=True)
         self.thread.start()
@@ -790,11 +791,14 @@ class _Engine:
         self.thread.join()
         if self.stage is not None:
             shutil.rmtree(self.stage, ignore_errors=True)
-        if self.error is not None:
+        if self.error is not None and not self.said:
+            self.said = True
             _say_engine_error(self.error)
 
 
 def _say_engine_error(exc: BaseException) -> None:
+    """Why the engine did not build, in the reader's language, as one line: the thread's
+    exception would otherwise end with the thread, or end the command as a traceback."""
     from havoc.i18n import message_language, ui
 
     lang = message_language()
@@ -828,6 +832,7 @@ def _offline(
             made = top / "_engine"
         write_service_worker(top)
     except Exception as exc:  # a failed engine (no Node, a full disk, …) is a message, never a traceback
+        job.said = True
         _say_engine_error(exc)
         return False
     state = "" if stage is not None else ", unchanged"
@@ -895,17 +900,46 @@ def _remove_leftovers(top: Path) -> None:
                 path.unlink()
 
 
-def _seed(top: Path, stage: Path) -> None:
-    """``stage`` made the present site (hard links, no dot-files): what this build does not make
-    (a language not asked for, another ruleset's site) is published as it is."""
+LEFTOVERS = (".building-", ".old-", ".havoc-probe-", ".buildinfo")
+"""Names at the top of a site that earlier havoc versions' builds left there (a host serves them)."""
+
+
+def _ours(names: list[str]) -> set[str]:
+    """The folders at the top of the site that the build makes: every language, the engine, each
+    other ruleset's site (their dot-files are Sphinx's and havoc's, and are left out)."""
+    return {
+        *LANGUAGES,
+        "_engine",
+        *(rulebook.site_path(name).split("/")[0] for name in names if rulebook.site_path(name)),
+    }
+
+
+def _seed(top: Path, stage: Path, ours: set[str]) -> None:
+    """``stage`` made the present site (hard links): what this build does not make (a language
+    not asked for, another ruleset's site, a host's own files such as ``.nojekyll`` or
+    ``.well-known/``) is published as it is; dot-files inside the folders the build makes
+    (``ours``) and the leftovers of earlier havoc versions at the top are left out."""
     for entry in os.scandir(top):
-        if entry.name.startswith("."):
+        if entry.name.startswith(LEFTOVERS):
             continue
         src, dest = Path(entry.path), stage / entry.name
         if entry.is_dir(follow_symlinks=False):
-            shutil.copytree(src, dest, symlinks=True, ignore=_hidden, copy_function=_link_or_copy)
+            hide = _hidden if entry.name in ours else None
+            shutil.copytree(src, dest, symlinks=True, ignore=hide, copy_function=_link_or_copy)
         else:
             _link_or_copy(src, dest)
+
+
+def _check_replaceable(top: Path, ours: set[str]) -> None:
+    """``top`` must be empty or a site havoc built: publishing replaces the folder as a whole, so
+    ``-o`` naming a folder of other things (a home folder, a project) is refused, not replaced."""
+    from havoc.i18n import message_language, ui
+
+    names = {entry.name for entry in os.scandir(top)}
+    if not names or names & {*ours, "sw.js"} or any(name.startswith(LEFTOVERS) for name in names):
+        return
+    text = ui("holds no site havoc built; give an empty or new folder (it is replaced as a whole)", message_language())
+    raise PublishError([Problem(str(top), None, text)])
 
 
 def _adopt(live: Path, work: Path) -> None:
@@ -981,7 +1015,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if args.site_url:
         os.environ["HAVOC_SITE_URL"] = check_site_url(args.site_url)  # read by conf.py in each Sphinx process
     top: Path = safeio.writable_dir(args.output)  # an unwritable -o fails now, not after the build
-    top = Path(os.path.abspath(top))
+    top = Path(os.path.realpath(top))  # a linked site folder: replaced where it is, the link kept
     server = bind(top, args.port) if args.serve else None
     try:
         with _publish_lock(top):
@@ -1010,6 +1044,8 @@ def _build_and_publish(args: argparse.Namespace, names: list[str], top: Path) ->
     lang_ui = message_language()
     langs = list(LANGUAGES) if args.lang == "all" else [args.lang]
     _remove_leftovers(top)
+    ours = _ours(names)
+    _check_replaceable(top, ours)
     work = _sibling(top, "work")
     for name in names:
         where = rulebook.site_path(name)
@@ -1021,7 +1057,7 @@ def _build_and_publish(args: argparse.Namespace, names: list[str], top: Path) ->
     engine: _Engine | None = None
     try:
         try:
-            _seed(top, stage)
+            _seed(top, stage, ours)
         except OSError as exc:
             raise _publish_problem(top, exc) from None
         engine = _Engine(work, args.clean)  # at the same time as the pages
@@ -1092,9 +1128,7 @@ def _build_and_publish(args: argparse.Namespace, names: list[str], top: Path) ->
         return 0
     finally:
         if engine is not None:
-            engine.thread.join()
-            if engine.stage is not None:
-                shutil.rmtree(engine.stage, ignore_errors=True)
+            engine.discard()  # what it made, unless installed; why it failed, unless said
         shutil.rmtree(stage, ignore_errors=True)  # the staging of a failed build, or the old site
 
 
