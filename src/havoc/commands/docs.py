@@ -150,6 +150,10 @@ def build_languages(
     for lang in langs:
         if fresh[lang]:  # every page is written again: start from an empty folder (nothing stale, nothing shared)
             shutil.rmtree(built[lang], ignore_errors=True)
+        # marked failed until it succeeds: a build killed halfway (a page cut short in its folder,
+        # newer than its source) makes the next one start afresh too, as a failed one does
+        marker[lang].parent.mkdir(parents=True, exist_ok=True)
+        marker[lang].touch()
     commands = {
         lang: [
             c
@@ -204,10 +208,7 @@ def build_languages(
     results = []
     for lang in langs:
         code, printed, seconds = outputs[lang]
-        if code:
-            marker[lang].parent.mkdir(parents=True, exist_ok=True)
-            marker[lang].touch()
-        else:
+        if not code:
             marker[lang].unlink(missing_ok=True)
             place(built[lang], out / lang)
         results.append(Result(lang, code, printed, seconds))
@@ -805,7 +806,9 @@ def _say_engine_error(exc: BaseException) -> None:
     if isinstance(exc, HavocError):
         why = "; ".join(p.said() for p in exc.problems)
     elif isinstance(exc, OSError) and exc.strerror:
-        why = f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+        # a copy that failed names both files (shutil: the source, then where it was going)
+        where = " → ".join(str(name) for name in (exc.filename, exc.filename2) if name)
+        why = f"{where}: {exc.strerror}" if where else exc.strerror
     else:
         why = str(exc) or type(exc).__name__
     message = ui("the in-browser assistant did not build: {why}", lang).format(why=why)
