@@ -218,34 +218,28 @@ def test_a_failed_build_keeps_the_previous_site(tmp_path: Path) -> None:
     assert "Version three." in (out / "pl" / "index.html").read_text()
 
 
-def test_the_build_folder_is_brought_in_line_with_the_site_file_by_file(tmp_path: Path) -> None:
-    """An incremental build starts from a copy of the live site; the kept build folder (the site
-    as it was one build ago) gets only the files that differ, with their times, and loses the rest."""
+def test_a_built_folder_is_placed_as_links_without_dot_files(tmp_path: Path) -> None:
+    """A language Sphinx built (in its work folder, beside the site) is put in the staging site as
+    hard links to its files, without Sphinx's ``.buildinfo`` or any other dot-file or dot-folder
+    (a static host would serve them); what the staging copy had there before goes."""
     import os
 
-    from havoc.commands.docs import _stage, _swap
+    from havoc.commands.docs import place
 
-    live = tmp_path / "out" / "en"
-    (live / "rules").mkdir(parents=True)
-    (live / "index.html").write_text("one")
-    (live / "rules" / "a.html").write_text("a")
-    stage = _stage(tmp_path / "out", "en")
-    (stage / "index.html").write_text("two")  # a build rewrites one page and adds one
-    (stage / "rules" / "b.html").write_text("b")
-    _swap(stage, live)
-    assert (live / "index.html").read_text() == "two" and (live / "rules" / "b.html").is_file()
-    assert (stage / "index.html").read_text() == "one"  # the site before, kept for the next build
-    untouched = (stage / "rules" / "a.html").stat().st_mtime_ns
-    (live / "old.html").write_text("x")
-    os.utime(live / "rules" / "a.html", ns=(untouched, untouched))
-    (stage / "stray.html").write_text("from a build that failed")
-    again = _stage(tmp_path / "out", "en")
-    assert again == stage
-    files = sorted(str(p.relative_to(stage)) for p in stage.rglob("*") if p.is_file())
-    assert files == ["index.html", "old.html", "rules/a.html", "rules/b.html"]
-    for name in files:
-        assert (stage / name).read_text() == (live / name).read_text()
-        assert (stage / name).stat().st_mtime_ns == (live / name).stat().st_mtime_ns
+    built = tmp_path / ".site.work" / "en"
+    (built / "rules").mkdir(parents=True)
+    (built / "index.html").write_text("two")
+    (built / "rules" / "a.html").write_text("a")
+    (built / ".buildinfo").write_text("config: 1")
+    (built / ".building-pl").mkdir()
+    (built / ".building-pl" / "index.html").write_text("half built")
+    dest = tmp_path / "stage" / "en"
+    dest.mkdir(parents=True)
+    (dest / "old.html").write_text("from the site before")
+    place(built, dest)
+    files = sorted(str(p.relative_to(dest)) for p in dest.rglob("*") if p.is_file())
+    assert files == ["index.html", "rules/a.html"]
+    assert os.path.samefile(dest / "index.html", built / "index.html")
 
 
 def test_a_failed_sheet_keeps_the_previous_sheet(

@@ -42,7 +42,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from havoc import safeio
+from havoc import children, safeio
 
 REPO = Path(__file__).resolve().parents[2]
 SRC = Path(__file__).resolve().parent
@@ -222,6 +222,7 @@ def build_bundle(
         capture_output=True,
         text=True,
         check=False,
+        **children.popen_options(),  # ends with havoc docs, however that ends
     )
     if proc.returncode:
         raise EngineBuildError(f"the engine's cache could not be made:\n{proc.stderr.strip()}")
@@ -368,6 +369,7 @@ def compile_bytecode(stage: Path, stdlib_out: Path, packages: list[str]) -> dict
         capture_output=True,
         text=True,
         check=False,
+        **children.popen_options(),
     )
     if proc.returncode:
         raise EngineBuildError(f"the engine's bytecode could not be made:\n{proc.stderr.strip()[-3000:]}")
@@ -382,7 +384,12 @@ def _pyodide_source() -> Path:
     if missing and "HAVOC_PYODIDE" not in os.environ and shutil.which("npm") and (REPO / "package-lock.json").is_file():
         # a checkout without node_modules/ (a fresh clone, a new worktree): the pinned, locked install
         proc = subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund"], cwd=REPO, capture_output=True, text=True, check=False
+            ["npm", "ci", "--no-audit", "--no-fund"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+            **children.popen_options(),
         )
         if proc.returncode:
             raise EngineBuildError(f"`npm ci` failed:\n{(proc.stderr or proc.stdout).strip()[-2000:]}")
