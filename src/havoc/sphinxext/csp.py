@@ -6,6 +6,9 @@ It is written when the build has finished, into every HTML file of the output (t
 the redirect pages alike), so the hashes that allow a page's inline scripts and styles are those
 of the page as it was written, the theme's own inline code included. A file whose policy is
 already right is left untouched (its ETag and the service worker's digest stay).
+
+Sphinx's ``doctools.js`` compiles a language's plural rule with ``new Function``, which the
+policy refuses; ``havoc-plural.js`` (added to every page here) reads it without.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from havoc import safeio, webpolicy
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+PLURAL_PRIORITY = 400
+"""Where ``havoc-plural.js`` goes among the pages' scripts (Sphinx's own are 200, translations 500)."""
 CSP_PRIORITY = 900
 """After every other ``build-finished`` handler (the default is 500): they write pages too."""
 
@@ -37,3 +42,6 @@ def add_policies(app: Sphinx, exception: BaseException | None) -> None:
 
 def setup_csp(app: Sphinx) -> None:
     app.connect("build-finished", add_policies, priority=CSP_PRIORITY)
+    # after doctools.js (priority 200), before Sphinx's translations.js (500), which it lets load
+    # under the policy: see the file
+    app.add_js_file("havoc-plural.js", priority=PLURAL_PRIORITY)
