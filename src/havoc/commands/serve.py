@@ -7,6 +7,7 @@ no other command pays for it. The site is built first when ``build/site`` lacks 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -68,8 +69,6 @@ def ensure_site(site: Path, ruleset: str) -> int:
 
 def app_factory() -> object:
     """The application a uvicorn worker builds (configured through the environment)."""
-    import json
-
     from havoc.server import create_app
 
     hosts = os.environ.get(HOSTS_LIST_ENV)
@@ -109,8 +108,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return code
     os.environ[SITE_ENV] = str(args.site.resolve())
     os.environ[RULESET_ENV] = args.ruleset
-    import json
-
     os.environ[HOSTS_LIST_ENV] = json.dumps(allowed_hosts(args.host, args.port, args.allowed_host))
     from havoc import rulebook
 
