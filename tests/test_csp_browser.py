@@ -158,8 +158,8 @@ def _visit(browser: Any, base: str) -> list[str]:  # noqa: F811
     probe.evaluate(
         "() => { const s = document.createElement('script'); s.textContent = 'window.__ran = 1'; document.head.append(s); }"
     )
-    probe.wait_for_function("() => window.__violations.length > 0")
-    assert probe.evaluate("window.__ran") is None
+    probe.wait_for_timeout(300)  # the violation event is dispatched after the refusal
+    assert probe.evaluate("window.__ran") is None, "an inline script with no hash ran: no policy in force"
     assert any("script-src" in v for v in probe.evaluate("window.__violations"))
     control.close()
 
