@@ -72,7 +72,7 @@ def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, h
     pg.on("request", lambda r: outside.append(r.url) if not r.url.startswith((host, "data:", "blob:")) else None)
     pg.goto(f"{host}/pl/index.html")
     # the service worker takes over the page once every file of the site is in its cache
-    pg.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+    pg.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
     cached = pg.evaluate(
         "caches.keys().then(ks => caches.open(ks.find(k => k.startsWith('havoc-')))).then(c => c.keys()).then(r => r.length)"
     )
@@ -85,7 +85,7 @@ def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, h
     manifest = pg.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
     assert manifest["lang"] == "en" and manifest["start_url"] == "index.html" and manifest["display"] == "standalone"
     pg.goto(f"{host}/pl/search.html?q=odwr%C3%B3t")
-    pg.wait_for_function("document.querySelectorAll('#search-results ul.search > li').length > 0", timeout=30_000)
+    pg.wait_for_function("() => document.querySelectorAll('#search-results ul.search > li').length > 0", timeout=30_000)
 
     for lang in ("pl", "en"):
         pg.goto(f"{host}/{lang}/assistant.html{linked(lang)}")
@@ -96,7 +96,7 @@ def test_after_one_visit_the_site_and_the_assistant_work_offline(browser: Any, h
     pg.screenshot(path=str(SCREENSHOTS / "ask-offline-engine-en-phone.png"))
     # a tool changes the address of the open page: the new question is answered, no tap
     pg.evaluate("h => { location.hash = h; }", linked("en", units=2))
-    pg.wait_for_function("document.querySelector('#havoc-answer').dataset.verdict === 'true'", timeout=30_000)
+    pg.wait_for_function("() => document.querySelector('#havoc-answer').dataset.verdict === 'true'", timeout=30_000)
     assert pg.locator("#ha-answer .ha-verdict").inner_text() == "Yes"
 
     # a new question that fails takes the old answer off the screen
@@ -140,7 +140,7 @@ def test_a_new_build_replaces_the_cache_and_downloads_only_what_changed(
         context = browser.new_context(**PHONE, service_workers="allow")
         pg = context.new_page()
         pg.goto(f"{base}/en/index.html")
-        pg.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+        pg.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
         first = pg.evaluate("caches.keys()")
 
         page = copy / "en" / "glossary.html"

@@ -67,6 +67,7 @@ LEFT_OUT = {
     "__main__.py",
     "catalogs.py",
     "extract.py",
+    "webpolicy.py",
 }
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 

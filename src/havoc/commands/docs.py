@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from havoc import rulebook, safeio
+from havoc import rulebook, safeio, webpolicy
 from havoc.commands import add_ruleset_option
 from havoc.errors import HavocError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
@@ -540,7 +540,7 @@ def write_root(out: Path, title: str | None = None) -> Path:
     )
     title = title or rulebook.load().title
     page = ROOT_PAGE.replace("@LINKS@", links).replace("@LANGS@", ", ".join(f'"{lang}"' for lang in LANGUAGES))
-    page = page.replace("@TITLE@", html.escape(title))
+    page = webpolicy.with_meta(page.replace("@TITLE@", html.escape(title)))  # the site's policy, as every page
     path = out / "index.html"
     safeio.write_text(path, page)
     return path
