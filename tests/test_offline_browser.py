@@ -231,7 +231,7 @@ def settled(pg: Any) -> str:
     """Wait until the page either is controlled by the service worker (the site was kept) or says
     that offline use is not ready; which one: "kept" or the notice's reason."""
     pg.wait_for_function(
-        "navigator.serviceWorker.controller !== null || document.getElementById('havoc-offline-status') !== null",
+        "() => navigator.serviceWorker.controller !== null || document.getElementById('havoc-offline-status') !== null",
         timeout=120_000,
     )
     reason = pg.evaluate("(document.getElementById('havoc-offline-status') || {dataset: {}}).dataset.reason")
@@ -325,7 +325,7 @@ def test_a_truncated_engine_is_never_kept_and_the_next_load_installs(browser: An
 
         bundle.write_bytes(good)  # the right file is back
         pg.goto(f"{base}/pl/index.html")  # says the last try failed, until this one succeeds
-        pg.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+        pg.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
         pg.wait_for_selector("#havoc-offline-status", state="detached", timeout=30_000)
         context.set_offline(True)
         pg.goto(f"{base}/pl/assistant.html{linked('pl')}")
