@@ -18,6 +18,11 @@ from havoc.errors import Problem
 from havoc.safeio import MAX_BYTES
 
 MAX_DEPTH = 64
+MOST_VALUES = 4096
+"""Values (scalars, lists, mappings, aliases) a table or a request written in YAML may hold: a
+table of the whole printed board holds fewer than a thousand. Checked on the parser's events,
+before a node is composed or a value constructed (a 256 KiB body of 85,000 values would cost
+seconds); rule files, which are ours, have no such limit."""
 
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -82,7 +87,7 @@ def _yaml_words(problem: str) -> str:
 
 def _literal_messages() -> None:
     """The messages built with :func:`_m`, as literal ``ui()`` calls for the catalog extraction."""
-    from havoc.i18n import ui
+    from havoc.i18n import nui, ui
 
     ui("YAML anchors and aliases (&name / *name) are not allowed here")
     ui("nesting deeper than {n} levels")
@@ -93,6 +98,8 @@ def _literal_messages() -> None:
     ui("not valid YAML: {what}")
     ui("not a usable value: {what}")
     ui("nesting too deep")
+    ui("expected a mapping (key: value) at the top level")
+    nui("more than {most} value", "more than {most} values", 2)
 
 
 class YamlProblem(Exception):
@@ -212,11 +219,58 @@ def _line_of_prefix(text: str, index: int) -> int:
     return line
 
 
-def loads(text: str, name: str, lines: bool = True) -> Any:
+_VALUE_STARTS = ("\n", ",", ":", "[", "{", "- ", "-\n", "-\t", "? ", "?\t", "?\n", "*")
+
+
+def _values_at_most(text: str) -> int:
+    """An upper bound of the values in ``text``, counted in C (``str.count``): after the first,
+    each value begins after a line break, a comma, a colon, an opening bracket, a block
+    indicator (``- ``, ``? ``), or is an alias (``*``). Over-counts (a colon in a text), never under."""
+    return 1 + sum(text.count(mark) for mark in _VALUE_STARTS)
+
+
+def _events_check(text: str, most: int | None, mapping: bool) -> None:
+    """Refuse, from the parser's events and before anything is composed, a text whose top level
+    is not a mapping (``mapping``) or that holds more than ``most`` values. Only a text that may
+    hold more (:func:`_values_at_most`) is counted; a syntax error is left to the full parse,
+    which words it."""
+    count = most is not None and _values_at_most(text) > most
+    if not count and not mapping:
+        return
+    parser = _BaseLoader(text)
+    values = 0
+    try:
+        while True:
+            event = parser.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                return
+            if not isinstance(event, yaml.NodeEvent):
+                continue
+            mark = event.start_mark
+            line = mark.line + 1 if mark is not None else None
+            if values == 0 and mapping and not isinstance(event, yaml.MappingStartEvent):
+                raise YamlProblem(line, _m("expected a mapping (key: value) at the top level"))
+            values += 1
+            if not count:
+                return  # (the top level was all that was asked)
+            if most is not None and values > most:
+                from havoc.i18n import message_language, nui
+
+                text_ = nui("more than {most} value", "more than {most} values", most, message_language())
+                raise YamlProblem(line, text_.format(most=most))
+    except yaml.YAMLError:
+        return
+    finally:
+        parser.dispose()
+
+
+def loads(text: str, name: str, lines: bool = True, most: int | None = None, mapping: bool = False) -> Any:
     """Parse YAML (or JSON) text; raise :class:`YamlError` with the line on any problem.
 
     Mappings and lists come as :class:`LDict`/:class:`LList` (knowing their lines), or with
-    ``lines=False`` as plain dicts and lists (faster; the same text, checks and errors)."""
+    ``lines=False`` as plain dicts and lists (faster; the same text, checks and errors).
+    ``most``: the most values the text may hold, and ``mapping``: its top level must be a
+    mapping; both refused from the parser's first events (:func:`_events_check`)."""
     if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise YamlError(
             Problem(name, None, _m("file is larger than the limit of {limit} bytes").format(limit=f"{MAX_BYTES:,}"))
@@ -225,6 +279,12 @@ def loads(text: str, name: str, lines: bool = True) -> Any:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise YamlError(Problem(name, None, _m("not UTF-8 text (character {at})").format(at=exc.start + 1))) from None
+    try:
+        # the parser's events, not the composer's recursion: first, so that a list at the top or
+        # too many values is refused before the text is scanned for its depth
+        _events_check(text, most, mapping)
+    except YamlProblem as exc:
+        raise YamlError(Problem(name, exc.line, exc.message)) from None
     deep = _too_deep(text)
     if deep is not None:
         raise YamlError(Problem(name, deep, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH)))

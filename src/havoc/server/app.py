@@ -55,6 +55,7 @@ from havoc.webapi import (
     lang_of,
     problem_json,
     refusal,
+    too_many_brackets,
 )
 
 __all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_PROBLEMS", "Refused", "create_app"]
@@ -301,6 +302,22 @@ def too_deep_in(data: Any) -> bool:
     return _INDENTED_AT_LIMIT in text and depth(data) > MAX_DEPTH
 
 
+def _keys_in(data: Any) -> int:
+    """The members of every object in a JSON value: as many as the body's colons when no key is
+    given twice and no text holds a colon (orjson keeps the last of two; see :meth:`Api.parse`)."""
+    count = 0
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        items: Any = value.values() if value.__class__ is dict else value
+        if value.__class__ is dict:
+            count += len(value)
+        for item in items:
+            if item.__class__ is dict or item.__class__ is list:
+                stack.append(item)
+    return count
+
+
 def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
     return Response(encode(data), status, headers=dict(headers or {}), media_type=JSON_TYPE)
 
@@ -494,10 +511,10 @@ class Api:
         data: Any
         key: bytes | None = None
         if "yaml" in ctype:
-            from havoc.yamlio import YamlError, loads
+            from havoc.yamlio import MOST_VALUES, YamlError, loads
 
-            try:
-                data = loads(text, "request")
+            try:  # (a top level that is no mapping, or too many values: refused from the first events)
+                data = loads(text, "request", most=MOST_VALUES, mapping=True)
             except YamlError as exc:
                 raise Refused(
                     400,
@@ -506,14 +523,22 @@ class Api:
                     [problem_json("request", exc.problem)],
                 ) from None
         else:
+            many = too_many_brackets(text, first)  # before the body is parsed
+            if many is not None:
+                raise many
             large = len(raw) >= TABLE_TEXT_BYTES
             known = self.tables.read(raw) if large else None
             if known is not None:
                 data, key = known
             else:
                 data, key = read_json(raw, text, first)
-                if key and large:
-                    self.tables.remember(raw, data)
+            # orjson keeps the last of a key given twice: a body whose objects have fewer members
+            # than it has colons (a key twice, or a colon in a text) is read again by the
+            # standard library, which refuses a key given twice (as YAML bodies do)
+            if (data.__class__ is dict or data.__class__ is list) and _keys_in(data) != text.count(":"):
+                decode_json(text, first)
+            if known is None and key and large:
+                self.tables.remember(raw, data)
         deep = too_deep_in if len(raw) <= DEPTH_FROM_TEXT_BYTES else None
         return self.engine.read(data, allowed, first, head.query_lang, head.accept, key=key, too_deep_in=deep)
 

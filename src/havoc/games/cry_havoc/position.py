@@ -60,7 +60,24 @@ if TYPE_CHECKING:
 
     from havoc.rulebook.model import Ruleset
 
-MAX_REGIONS: Final = 200  # a printed board has far fewer; bounds the work a hostile file can cause
+# The most items each list and map of a table may hold (issue 36). Each is a few times what the
+# rules allow, so a table a person writes never meets one; a longer one is refused (a located
+# problem naming the field and the limit) before a name in it is read or a problem worded about
+# its items, and together they bound the work any table costs (benchmarks/bench_hostile.py).
+MOST_FACTIONS: Final = 16
+"""players, initiative, upcoming-initiative: 2 to 4 players, 5 factions with the Trogs; more
+than 5 only to word a faction written twice as such."""
+MAX_REGIONS: Final = 64
+"""regions, controlled-at-action-start: twice the 32 Regions of the printed board (the Regions
+of the rules' vocabulary)."""
+MOST_NEIGHBOURS: Final = 16
+"""A Region's adjacent Regions: twice the most a Region of the board borders (8)."""
+MOST_STRUCTURES: Final = 16
+"""A Region's Structures: one of each type may stand in a Region (the rules)."""
+MOST_SKILLS: Final = 64
+"""A faction's Skills: more than twice the game's 28 Skill cards."""
+MOST_EVENTS: Final = 64
+"""Event stacks on the Score track: one a spot, the track has 50."""
 
 
 # --- the field table ------------------------------------------------------------
@@ -114,7 +131,10 @@ REGION = Spec(
     fields={
         "terrain": _enum("The Region's terrain; leave out for outer Regions, which have none.", TERRAINS, "terrains"),
         "adjacent": Spec(
-            "list", "Regions adjacent to this one (shared edge or opposite outer Regions).", item=REGION_REF
+            "list",
+            "Regions adjacent to this one (shared edge or opposite outer Regions).",
+            item=REGION_REF,
+            most=MOST_NEIGHBOURS,
         ),
         "outer": _bool("An outer Region at the planet's edge, marked with an arrow."),
         "hq": _faction_enum("The faction whose HQ is in this Region."),
@@ -125,7 +145,7 @@ REGION = Spec(
         "control": _faction_enum("The faction whose Control token lies here."),
         "crystals": _int("The Crystal value in the Region (green 1, yellow 3, red 5, added up)."),
         "battle": BATTLE,
-        "structures": Spec("list", "Structures standing in the Region.", item=STRUCTURE),
+        "structures": Spec("list", "Structures standing in the Region.", item=STRUCTURE, most=MOST_STRUCTURES),
         "trog-token": _enum("A face-down Trog token: a War Party or a Nest.", TROG_TOKENS, "trog-tokens"),
         "exploration": _bool("A face-down Exploration token lies here."),
     },
@@ -147,11 +167,15 @@ FACTION_STATE = Spec(
             "Skill cards by ID: ready or exhausted.",
             item=_enum("The Skill's state.", SKILL_STATES, "skill-states"),
             names="skills",
+            most=MOST_SKILLS,
         ),
         "hand": _int("Cards in hand."),
         "passed": _bool("Passed in the tactics step of the current battle."),
         "controlled-at-action-start": Spec(
-            "list", "Regions this faction controlled when the current action began.", item=REGION_REF
+            "list",
+            "Regions this faction controlled when the current action began.",
+            item=REGION_REF,
+            most=MAX_REGIONS,
         ),
     },
 )
@@ -174,29 +198,33 @@ SCORING = Spec(
             "list",
             "The unresolved Event stacks on the Score track, by their spots (the printed spots are not in our sources).",
             item=EVENT_STACK,
+            most=MOST_EVENTS,
         ),
     },
 )
 ALL_STEPS: Final = tuple(sorted({s for steps in STEPS.values() for s in steps}))
 FIELDS: Final[Mapping[str, Spec]] = {
-    "players": Spec("list", "The factions in the game (the Trogs only when a player plays them).", item=FACTION),
+    "players": Spec(
+        "list", "The factions in the game (the Trogs only when a player plays them).", item=FACTION, most=MOST_FACTIONS
+    ),
     "variant": Spec("id", "The variant in force (e.g. solo); left out for the base game."),
     "round": _int("The current round, from 1.", 1),
     "phase": _enum("The current phase.", PHASES, "phases"),
     "step": _enum("The step within the phase.", ALL_STEPS, "steps"),
     "action-round": _int("The action round of the Actions phase, from 1.", 1),
     "turn": _faction_enum("The faction whose turn it is."),
-    "initiative": Spec("list", "The Initiative track, first to last.", item=FACTION),
+    "initiative": Spec("list", "The Initiative track, first to last.", item=FACTION, most=MOST_FACTIONS),
     "upcoming-initiative": Spec(
         "list",
         "The Upcoming Initiative track, first to last (an Initiative card's answer gives its new order).",
         item=FACTION,
+        most=MOST_FACTIONS,
     ),
     "scoring": SCORING,
     "factions": Spec(
         "map", "Per faction: VP, Reserve, prisoners, Skills, hand.", keys=FACTION_KEYS, item=FACTION_STATE
     ),
-    "regions": Spec("map", "The Regions the question is about, by ID.", item=REGION, names="regions"),
+    "regions": Spec("map", "The Regions the question is about, by ID.", item=REGION, names="regions", most=MAX_REGIONS),
 }
 TOP: Final = Spec("object", "A Cry Havoc position.", fields=FIELDS, required=("players",))
 
@@ -334,6 +362,8 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
         d = TOP.quick()(data)  # a table written in IDs (nearly all) is read in one pass
     except Invalid:
         line = data.line if _is_ldict(data) or _is_llist(data) else None
+        if not r.bounded(data, TOP, "", line):  # a list past its limit: nothing in it is read
+            raise InputError(_worded(r.problems, data)) from None
         names = _Names(data, r)
         typed = data.get("variant") if isinstance(data, dict) else None
         data = _variant_by_name(data, rs)  # "variant: Solo", "Wariant solo"
@@ -370,7 +400,7 @@ def _worded(problems: list[Problem], data: Any) -> list[Problem]:
     """The problems, each field said in the reader's words too (``Problem.where``)."""
     from havoc.games.cry_havoc.places import region_keys, where, worded
 
-    keys = region_keys(data)
+    keys = region_keys(data, MAX_REGIONS)
     return worded(problems, lambda path, lang: where(path, TOP, lang, keys))
 
 
@@ -490,8 +520,9 @@ class _Names(Names):
     def _say(self, line: int | None, path: str, message: str) -> None:
         """A problem said here, at its place as typed (the Reader's word on it is left out)."""
         self.said.add(path)
-        self.r.problem(line, path, message)
-        self.mine.add(id(self.r.problems[-1]))
+        said = self.r.problem(line, path, message)
+        if said is not None:
+            self.mine.add(id(said))
 
     def _listing(self, vocabulary: str, among: str, lang: str) -> tuple[str, list[str]]:
         """The names an error lists (at most :data:`_LISTED_MOST`), and the names a near
@@ -511,14 +542,15 @@ class _Names(Names):
         self.typed[path] = typed
 
     def twice(self, path: str, first: str, second: str, line: int | None) -> None:
-        self.r.problem(
+        said = self.r.problem(
             line,
             path,
             ui("{first} and {second} name the same; list it once", _ml()).format(
                 first=repr(first), second=repr(second)
             ),
         )
-        self.mine.add(id(self.r.problems[-1]))
+        if said is not None:
+            self.mine.add(id(said))
 
     def located(self, problems: list[Problem]) -> list[Problem]:
         """The problems with each place as the table names it ("regions.Mgielnia.units"),
@@ -844,12 +876,6 @@ class _Checks:
                     last=actions, found=pos.action_round
                 ),
             )
-        if len(pos.regions) > MAX_REGIONS:
-            r.problem(
-                line_of("regions"),
-                "regions",
-                ui("at most {most} Regions, found {count}", _ml()).format(most=MAX_REGIONS, count=len(pos.regions)),
-            )
 
     def factions(self) -> None:
         """Each faction state: a player, prisoners of others, Regions that exist."""
@@ -1133,10 +1159,10 @@ def load(path: str | Path, rs: Ruleset | None = None) -> Position:
 
 def parse_text(text: str, rs: Ruleset | None = None, name: str = "position") -> Position:
     """Read and validate position text (YAML or JSON)."""
-    from havoc.yamlio import YamlError, loads
+    from havoc.yamlio import MOST_VALUES, YamlError, loads
 
     try:
-        data = loads(text, name, lines=False)
+        data = loads(text, name, lines=False, most=MOST_VALUES)
     except YamlError as exc:
         raise InputError([exc.problem]) from None
     try:
