@@ -26,7 +26,7 @@ from havoc import api, game, rulebook
 from havoc.errors import HavocError, InputError, Problem, split_field
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, nui, set_message_language, ui
 from havoc.rulebook.model import Ruleset
-from havoc.spec import MOST_PROBLEMS, is_more
+from havoc.spec import MOST_PROBLEMS, is_more, too_long
 
 MAX_BODY = 256 * 1024
 """Request bodies larger than this are refused (413)."""
@@ -51,6 +51,9 @@ POSITION_TEXT_MAX = 40_000
 every character escaped (``\\uXXXX``, 6 bytes), so a request the schema allows is never a 413."""
 QUESTION_TEXT_MAX = 2_000
 """Characters in a question sent as compact words."""
+QUESTION_WORDS_MAX = 64
+"""Words in a question sent as a list of compact words (as the game's reader of the compact form
+allows, :data:`havoc.games.cry_havoc.fields.MOST_WORDS`): refused before any word is read."""
 
 POSITIONS_KEPT = 256
 """Validated positions kept in memory, most recently asked first (players ask several questions
@@ -238,7 +241,7 @@ def too_many_brackets(text: str, lang: str) -> Refused | None:
     return Refused(
         400,
         "malformed",
-        ui("The request is nested too deeply.", lang),
+        ui("The request holds too many lists and mappings.", lang),
         [{"in": "request", "field": "", "message": message.format(most=MAX_BRACKETS)}],
         lang,
     )
@@ -450,6 +453,8 @@ class Engine:
         question = data.get("question")
         if question is None:
             raise request_problem(lang, "question", ui("expected a question (required)", lang))
+        if isinstance(question, list) and len(question) > QUESTION_WORDS_MAX:
+            raise request_problem(lang, "question", too_long(QUESTION_WORDS_MAX, len(question)))
         if isinstance(question, list) and not all(isinstance(w, str) for w in question):
             question = None
         if isinstance(question, str) and len(question) > QUESTION_TEXT_MAX:

@@ -405,7 +405,7 @@ def _worded(problems: list[Problem], data: Any) -> list[Problem]:
 
 
 _LISTED_MOST = 12  # names an error lists at most (a table may hold many Regions: errors stay short)
-_NEAR_MOST = 20  # problems in which a near name is suggested
+_NEAR_MOST = 4  # problems in which a near name is suggested (each costs a difflib search, ~1 ms among 64 names)
 
 
 class _Names(Names):
@@ -442,6 +442,8 @@ class _Names(Names):
                 self.folded[_fold(key)].append(rid)
 
     def name(self, vocabulary: str, text: str, path: str, line: int | None, choices: tuple[str, ...]) -> str:
+        if self.r.full:  # the problems to list are found: no more names are looked up (or suggested)
+            return text
         if vocabulary == "regions":
             return self._region(text, path, line)
         if not choices and is_id(text):
@@ -756,6 +758,8 @@ class _Checks:
         regions, players, may_hold = self.pos.regions, self.pos.players, self.may_hold_units
         known = regions.__contains__
         for rid, region in regions.items():
+            if self.r.full:  # the problems an answer lists are found: the rest is not looked for
+                break
             adjacent, control = region.adjacent, region.control
             if (  # what region() checks, asked at once: most Regions have nothing to say
                 rid in adjacent
@@ -1136,7 +1140,7 @@ def _unknown_region(name: str) -> str:
 
 
 def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None) -> None:
-    if rid not in pos.regions:
+    if rid not in pos.regions and not r.full:  # (a full list of problems takes no more)
         # a near Region is looked for in the first problems only: in each of thousands, among
         # thousands of Regions, it cost a hostile 256 KiB table a minute of CPU
         near = suggest(rid, list(pos.regions)) if len(r.problems) < _NEAR_MOST else ""

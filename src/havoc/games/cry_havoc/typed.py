@@ -299,6 +299,8 @@ class _Reading:
             return word
 
     def hint(self, words: Words, word: str) -> str:
+        if len(self.problems) >= _HINTS_MOST:  # (each is a difflib search among every name)
+            return ""
         near = words.near(word)
         return " " + ui("(did you mean {name}?)", self.lang).format(name=repr(near)) if near else ""
 
@@ -420,6 +422,10 @@ class _Reading:
                 + self.hint(names, raw)
             )
         return found or raw
+
+
+_HINTS_MOST = 4
+"""Problems of one question in which a near word is suggested: the first few, not 16 of a ``via``."""
 
 
 def to_machine(words: Sequence[str], pos: Position, name: str, lang: str) -> tuple[list[str], list[Problem]]:
