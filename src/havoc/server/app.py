@@ -511,8 +511,10 @@ class Api:
         data: Any
         key: bytes | None = None
         if "yaml" in ctype:
+            from havoc.i18n import set_message_language
             from havoc.yamlio import MOST_VALUES, YamlError, loads
 
+            set_message_language(first)  # (the YAML reader's problems are worded in it)
             try:  # (a top level that is no mapping, or too many values: refused from the first events)
                 data = loads(text, "request", most=MOST_VALUES, mapping=True)
             except YamlError as exc:
