@@ -240,12 +240,14 @@ def _events_check(text: str, raw: bytes, most: int | None, mapping: bool) -> Non
     if not count and not mapping:
         return
     parser = _BaseLoader(text)
-    values = 0
+    values = depth = 0
     try:
         while True:
             event = parser.get_event()
             if event is None or isinstance(event, yaml.StreamEndEvent):
                 return
+            if isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
             if not isinstance(event, yaml.NodeEvent):
                 continue
             mark = event.start_mark
@@ -255,11 +257,22 @@ def _events_check(text: str, raw: bytes, most: int | None, mapping: bool) -> Non
             values += 1
             if not count:
                 return  # (the top level was all that was asked)
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:  # (said as the constructor says it, before the parser's own limit)
+                    raise YamlProblem(line, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH))
             if most is not None and values > most:
                 from havoc.i18n import message_language, nui
 
                 text_ = nui("more than {most} value", "more than {most} values", most, message_language())
                 raise YamlProblem(line, text_.format(most=most))
+    except yaml.MarkedYAMLError as exc:
+        if "nesting depth" not in str(exc.problem):
+            raise
+        # libyaml's own limit (1,000 open brackets, met while it looks ahead for a key): said
+        # as the constructor's limit is
+        at = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
+        raise YamlProblem(at, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH)) from None
     finally:
         parser.dispose()
 
