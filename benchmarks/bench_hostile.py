@@ -45,7 +45,7 @@ P99_GOAL_MS = 20.0
 RUNS = 3
 
 STRUCTURES = ("harvester", "airfield", "artillery", "power-orb", "watchtower")
-REGIONS, NEIGHBOURS, STRUCTURES_MOST, SKILLS, VIA, WORDS, FIELDS = 64, 16, 16, 64, 16, 64, 12
+REGIONS, NEIGHBOURS, STRUCTURES_MOST, SKILLS, VIA, WORDS, YAML_VALUES = 64, 16, 16, 64, 16, 64, 2048
 """The limits of issue 36 (havoc.games.cry_havoc.position, .fields): the bodies "within the
 limits" reach each of them."""
 
@@ -90,14 +90,26 @@ def _table(regions: int, neighbours: int, structures: int = 0, skills: int = 0) 
     for i, rid in enumerate(ids):
         out["regions"][rid] = {
             "terrain": ("jungle", "desert", "mountains", "ocean")[i % 4],
-            "units": {"pilgrims": 2, "humans": 1} if i % 3 == 0 else {"pilgrims": 1},
-            "control": "pilgrims",
+            # (no faction has more than its 12 Units on the board)
+            "units": {"pilgrims": 1} if i < 11 else {"humans": 1} if i < 22 else {},
+            "control": "pilgrims" if i < 11 else "humans" if i < 22 else None,
             "crystals": i % 4,
             "adjacent": [ids[(i + k) % regions] for k in range(1, neighbours + 1) if (i + k) % regions != i],
-            "structures": [{"type": STRUCTURES[k % len(STRUCTURES)], "owner": "pilgrims"} for k in range(structures)],
+            # one Structure of each type a Region may hold (the HQ's Region none)
+            "structures": [{"type": t, "owner": "pilgrims"} for t in STRUCTURES[: structures if i else 0]],
         }
     out["regions"][ids[0]]["hq"] = "pilgrims"
+    for region in out["regions"].values():
+        if region["control"] is None:
+            del region["control"]
     return out
+
+
+def _values(text: str) -> int:
+    """The values of a YAML text (as havoc.yamlio counts them)."""
+    import yaml
+
+    return sum(isinstance(e, yaml.NodeEvent) for e in yaml.parse(text, Loader=yaml.CSafeLoader))
 
 
 def _ask(position: Any, question: Any) -> dict[str, Any]:
@@ -115,7 +127,17 @@ def _bodies() -> list[Body]:
     def add(name: str, data: Any, within: bool, path: str = "/api/ask", both: bool = True) -> None:
         out.append((name + " (JSON)", path, "application/json", json.dumps(data).encode(), within))
         if both:
-            out.append((name + " (YAML)", path, "application/yaml", _yaml(data).encode(), within))
+            text = _yaml(data)
+            fits = _values(text) <= YAML_VALUES
+            out.append(
+                (
+                    name + " (YAML)" + ("" if fits else " past the YAML values"),
+                    path,
+                    "application/yaml",
+                    text.encode(),
+                    within and fits,
+                )
+            )
 
     move = {"ask": "move", "faction": "pilgrims", "from": "example-08", "to": "example-09"}
     add(f"via of {VIA} Regions", _ask(twenty, {**move, "via": ["example-03", "example-04"] * (VIA // 2)}), True)
@@ -144,6 +166,26 @@ def _bodies() -> list[Body]:
         region["adjacent"] = [f"Nowhere {i}" for i in range(NEIGHBOURS)]
         region["structures"] = [{"type": "Nothing", "owner": "elves"}] * STRUCTURES_MOST
     add(f"{REGIONS} Regions, every value wrong", _ask(bad, "legal"), True)
+    n = REGIONS
+    while _values(_yaml({"position": _table(n, NEIGHBOURS, STRUCTURES_MOST), "faction": "pilgrims"})) > YAML_VALUES:
+        n -= 1
+    add(
+        f"the most Regions a YAML table holds ({n} x {NEIGHBOURS} neighbours), legal",
+        {"position": _table(n, NEIGHBOURS, STRUCTURES_MOST), "faction": "pilgrims"},
+        True,
+        "/api/legal",
+    )
+    long_ids = _table(REGIONS, NEIGHBOURS)
+    rename = {rid: rid + "-" + "x" * 180 for rid in long_ids["regions"]}
+    long_ids["regions"] = {
+        rename[k]: {**v, "adjacent": [rename[a] for a in v["adjacent"]]} for k, v in long_ids["regions"].items()
+    }
+    add(
+        f"{REGIONS} Regions x {NEIGHBOURS} neighbours, 190-letter IDs, legal",
+        {"position": long_ids, "faction": "pilgrims"},
+        True,
+        "/api/legal",
+    )
     add(f"{16} players", _ask({**leave, "players": ["humans", "pilgrims"] * 8}, "legal"), True)
     add(f"{WORDS} question words", _ask(leave, ["move"] + ["humans"] * (WORDS - 1)), True)
     add("unknown fields", _ask({**leave, **{f"field-{i}": i for i in range(64)}}, "legal"), True)

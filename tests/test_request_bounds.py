@@ -333,6 +333,20 @@ def test_a_yaml_body_of_too_many_values_is_refused_before_it_is_built(
     assert made == []
 
 
+def test_a_yaml_body_just_past_the_values_is_refused_while_it_is_composed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A body that may hold up to twice the limit is counted by the composer itself (one parse),
+    and refused before a value is constructed."""
+    made = _counting_constructions(monkeypatch)
+    body = "position:\n  players: [humans]\n  regions:\n" + "".join(f"    r{i}: {{}}\n" for i in range(1_100))
+    assert yamlio.MOST_VALUES < yamlio._values_at_most(body.encode()) <= 2 * yamlio.MOST_VALUES
+    r = client.post("/api/ask", content=body + "question: legal\n", headers={"content-type": "application/yaml"})
+    assert r.status_code == 400
+    assert r.json()["problems"][0]["message"] == f"more than {yamlio.MOST_VALUES} values"
+    assert made == []
+
+
 def test_a_position_text_of_too_many_values_is_refused() -> None:
     text = "players: [humans]\nregions:\n" + "".join(f"  r{i}: {{}}\n" for i in range(3_000))
     answer = json.loads(webapi.handle("POST", "/api/ask", json.dumps({"position": text, "question": "legal"})))

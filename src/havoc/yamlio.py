@@ -111,9 +111,22 @@ class YamlProblem(Exception):
 
 
 class _Loader(_BaseLoader):  # type: ignore[misc]
-    def __init__(self, stream: str) -> None:
+    def __init__(self, stream: str, most: int | None = None) -> None:
         super().__init__(stream)
         self._depth = 0
+        self._most = most  # the most nodes composed (None: no limit)
+        self._nodes = 0
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        """Called by the composer (C or Python) for every node before it is composed: the count
+        of values, stopped at ``most`` while the text is being parsed (explicit tags included)."""
+        self._nodes += 1
+        if self._most is not None and self._nodes > self._most:
+            from havoc.i18n import message_language, nui
+
+            said = nui("more than {most} value", "more than {most} values", self._most, message_language())
+            raise YamlProblem(None, said.format(most=self._most))
+        super().descend_resolver(current_node, current_index)
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
         if node in self.constructed_objects or node in self.recursive_objects:
@@ -220,23 +233,26 @@ def _line_of_prefix(text: str, index: int) -> int:
     return line
 
 
-_NOT_VALUE_STARTS = bytes(b for b in range(256) if b not in b"\n,:[{-?*")
+_NOT_VALUE_STARTS = bytes(b for b in range(256) if b not in b"\n,:[{*")
+_INDICATORS = (b"- ", b"-\n", b"-\t", b"? ", b"?\n", b"?\t")
 
 
 def _values_at_most(raw: bytes) -> int:
-    """An upper bound of the values in a YAML text (its UTF-8 bytes), counted in one pass in C:
-    after the first, each value begins after a line break, a comma, a colon, an opening bracket
-    or a block indicator (``-``, ``?``), or is an alias (``*``). Over-counts (a colon in a
-    text, a hyphen in an ID), never under-counts."""
-    return 1 + len(raw.translate(None, _NOT_VALUE_STARTS))
+    """An upper bound of the values in a YAML text (its UTF-8 bytes), counted in C: after the
+    first, each value begins after a line break, a comma, a colon, an opening bracket or a block
+    indicator (``- ``, ``? ``), or is an alias (``*``). Over-counts (a colon in a text), never
+    under-counts."""
+    return 1 + len(raw.translate(None, _NOT_VALUE_STARTS)) + sum(raw.count(i) for i in _INDICATORS)
 
 
 def _events_check(text: str, raw: bytes, most: int | None, mapping: bool) -> None:
     """Refuse, from the parser's events and before anything is composed, a text whose top level
-    is not a mapping (``mapping``) or that holds more than ``most`` values. Only a text that may
-    hold more (:func:`_values_at_most`) is counted; a syntax error met on the way is raised as
-    the full parse would raise it."""
-    count = most is not None and _values_at_most(raw) > most
+    is not a mapping (``mapping``) or that plainly holds more than ``most`` values (it may hold
+    more than twice as many, :func:`_values_at_most`); a syntax error met on the way is raised
+    as the full parse would raise it."""
+    # (a text that may hold up to twice the limit is counted by the composer itself, in the one
+    # parse: see _Loader.descend_resolver; past that it is plainly hostile, and counted here)
+    count = most is not None and _values_at_most(raw) > 2 * most
     if not count and not mapping:
         return
     parser = _BaseLoader(text)
@@ -299,7 +315,7 @@ def loads(text: str, name: str, lines: bool = True, most: int | None = None, map
         deep = _too_deep(text)
         if deep is not None:
             raise YamlProblem(deep, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH))
-        loader = _Loader(text) if lines else _PlainLoader(text)
+        loader = _Loader(text, most) if lines else _PlainLoader(text, most)
         try:
             return loader.get_single_data()
         finally:
