@@ -45,7 +45,7 @@ P99_GOAL_MS = 20.0
 RUNS = 3
 
 STRUCTURES = ("harvester", "airfield", "artillery", "power-orb", "watchtower")
-REGIONS, NEIGHBOURS, STRUCTURES_MOST, SKILLS, VIA, WORDS, YAML_VALUES = 64, 16, 16, 64, 16, 64, 2048
+REGIONS, NEIGHBOURS, STRUCTURES_MOST, SKILLS, VIA, WORDS, YAML_VALUES = 64, 16, 16, 64, 16, 64, 1536
 """The limits of issue 36 (havoc.games.cry_havoc.position, .fields): the bodies "within the
 limits" reach each of them."""
 

@@ -18,10 +18,11 @@ from havoc.errors import Problem
 from havoc.safeio import MAX_BYTES
 
 MAX_DEPTH = 64
-MOST_VALUES = 2048
-"""Values (scalars, lists, mappings, aliases) a table or a request written in YAML may hold: a
-table of the whole printed board (32 Regions) holds fewer than a thousand, and each value costs
-about 4 µs to construct (JSON's a tenth of that), so 2,048 keep any YAML body within 20 ms.
+MOST_VALUES = 1536
+"""Values (scalars, lists, mappings, aliases) a table or a request written in YAML may hold:
+twice a table of the whole printed board (32 Regions, each with its terrain, Units, control,
+Crystals and neighbours: about 750); each value costs about 4 µs to construct (JSON's a tenth of
+that), which keeps the costliest YAML body the limits accept within 20 ms of CPU.
 Checked on the parser's events, before a node is composed or a value constructed (a 256 KiB body
 of 85,000 values cost seconds); rule files, which are ours, have no such limit."""
 

@@ -19,6 +19,7 @@ import gc
 import json
 import logging
 import re
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
@@ -337,6 +338,8 @@ def vary_language(response: Response) -> Response:
 INLINE_BYTES = 16 * 1024
 """Bodies up to this size are answered on the event loop; larger ones in a worker thread."""
 HEAVY_THREADS = 2
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread holds the interpreter lock before another waiting one gets it (see create_app)."""
 """Worker threads answering large bodies at once (more would only queue for the one interpreter lock)."""
 _heavy_limiter: anyio.CapacityLimiter | None = None
 
@@ -771,6 +774,11 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
     # scans, so a collection during a request does not walk them (it shows in the p99).
     gc.collect()
     gc.freeze()
+    # A large body is answered in a worker thread; the event loop's small answers wait for the
+    # interpreter lock at most this long at each step (the default 5 ms, several times over,
+    # was most of a normal ask's p99 while four clients sent the costliest bodies the limits
+    # accept: benchmarks/bench_hostile.py)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     api_app = Starlette(
         routes=routes,
         exception_handlers={404: not_found, 405: not_allowed, Exception: crashed},
