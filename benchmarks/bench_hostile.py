@@ -116,6 +116,54 @@ def _ask(position: Any, question: Any) -> dict[str, Any]:
     return {"position": position, "question": question, "lang": "pl"}
 
 
+def _named(n: int) -> dict[str, Any]:
+    table = _table(n, NEIGHBOURS)
+    table["regions"] = {f"Region {k}": v for k, v in table["regions"].items()}  # every name unread
+    return _ask(table, "legal")
+
+
+def _wrong(n: int) -> dict[str, Any]:
+    table = _table(n, NEIGHBOURS, STRUCTURES_MOST, SKILLS)
+    for region in table["regions"].values():  # every value wrong
+        region.update(terrain="lava", units={"elves": "many"}, crystals=-1, control="nobody")
+        region["adjacent"] = [f"Nowhere {i}" for i in range(NEIGHBOURS)]
+        region["structures"] = [{"type": "Nothing", "owner": "elves"}] * STRUCTURES_MOST
+    return _ask(table, "legal")
+
+
+def _long_ids(n: int) -> dict[str, Any]:
+    table = _table(n, NEIGHBOURS)
+    rename = {rid: rid + "-" + "x" * 180 for rid in table["regions"]}
+    table["regions"] = {
+        rename[k]: {**v, "adjacent": [rename[a] for a in v["adjacent"]]} for k, v in table["regions"].items()
+    }
+    return {"position": table, "faction": "pilgrims"}
+
+
+def _most(n: int) -> dict[str, Any]:
+    return {"position": _table(n, NEIGHBOURS, STRUCTURES_MOST), "faction": "pilgrims"}
+
+
+def _table_bodies(add: Callable[..., None]) -> list[Body]:
+    """Tables of the most Regions (``add``: as JSON and YAML), and each as the largest YAML
+    body within the YAML values."""
+    out: list[Body] = []
+    kinds: list[tuple[str, Callable[[int], dict[str, Any]], str]] = [
+        ("named Regions, every neighbour unknown", _named, "/api/ask"),
+        ("Regions, every value wrong", _wrong, "/api/ask"),
+        (f"Regions x {NEIGHBOURS} neighbours, 190-letter IDs, legal", _long_ids, "/api/legal"),
+        (f"Regions x {NEIGHBOURS} neighbours, legal", _most, "/api/legal"),
+    ]
+    for what, build, path in kinds:
+        add(f"{REGIONS} {what}", build(REGIONS), True, path)
+        n = REGIONS
+        while n > 1 and _values(_yaml(build(n))) > YAML_VALUES:  # the most a YAML body holds
+            n -= 1
+        text = _yaml(build(n)).encode()
+        out.append((f"{n} {what}, the most YAML values (YAML)", path, "application/yaml", text, True))
+    return out
+
+
 def _bodies() -> list[Body]:
     """The hostile bodies: every shape within its limits, and the same shapes past them."""
     import yaml
@@ -146,46 +194,13 @@ def _bodies() -> list[Body]:
     add(f"via of {VIA} unknown Regions, typed", _ask(twenty, typed), True)
     big = _table(REGIONS, NEIGHBOURS, STRUCTURES_MOST, SKILLS)
     add(
-        f"{REGIONS} Regions x {NEIGHBOURS} neighbours, legal",
-        {"position": big, "faction": "pilgrims"},
-        True,
-        "/api/legal",
-    )
-    add(
         f"{REGIONS} Regions x {NEIGHBOURS} neighbours, move",
         _ask(big, {"ask": "move", "faction": "pilgrims", "from": "example-000", "to": "example-001"}),
         True,
     )
     add(f"{REGIONS} Regions x {NEIGHBOURS} neighbours, score", {"position": big}, True, "/api/score")
-    named = _table(REGIONS, NEIGHBOURS)
-    named["regions"] = {f"Region {k}": v for k, v in named["regions"].items()}  # every name unread
-    add(f"{REGIONS} named Regions, every neighbour unknown", _ask(named, "legal"), True)
-    bad = _table(REGIONS, NEIGHBOURS, STRUCTURES_MOST, SKILLS)
-    for region in bad["regions"].values():  # every value wrong
-        region.update(terrain="lava", units={"elves": "many"}, crystals=-1, control="nobody")
-        region["adjacent"] = [f"Nowhere {i}" for i in range(NEIGHBOURS)]
-        region["structures"] = [{"type": "Nothing", "owner": "elves"}] * STRUCTURES_MOST
-    add(f"{REGIONS} Regions, every value wrong", _ask(bad, "legal"), True)
-    n = REGIONS
-    while _values(_yaml({"position": _table(n, NEIGHBOURS, STRUCTURES_MOST), "faction": "pilgrims"})) > YAML_VALUES:
-        n -= 1
-    add(
-        f"the most Regions a YAML table holds ({n} x {NEIGHBOURS} neighbours), legal",
-        {"position": _table(n, NEIGHBOURS, STRUCTURES_MOST), "faction": "pilgrims"},
-        True,
-        "/api/legal",
-    )
-    long_ids = _table(REGIONS, NEIGHBOURS)
-    rename = {rid: rid + "-" + "x" * 180 for rid in long_ids["regions"]}
-    long_ids["regions"] = {
-        rename[k]: {**v, "adjacent": [rename[a] for a in v["adjacent"]]} for k, v in long_ids["regions"].items()
-    }
-    add(
-        f"{REGIONS} Regions x {NEIGHBOURS} neighbours, 190-letter IDs, legal",
-        {"position": long_ids, "faction": "pilgrims"},
-        True,
-        "/api/legal",
-    )
+
+    out += _table_bodies(add)
     add(f"{16} players", _ask({**leave, "players": ["humans", "pilgrims"] * 8}, "legal"), True)
     add(f"{WORDS} question words", _ask(leave, ["move"] + ["humans"] * (WORDS - 1)), True)
     add("unknown fields", _ask({**leave, **{f"field-{i}": i for i in range(64)}}, "legal"), True)

@@ -364,6 +364,13 @@ class Reader:
                     ok = self.bounded(v, item, f"{path}.{key}", at) and ok
             return ok
         if kind == "object" and isinstance(value, dict) and spec.fields:
+            if len(value) > len(spec.fields) + MOST_PROBLEMS:  # more unknown fields than are listed
+                for key in value:
+                    if key not in spec.fields:
+                        self.unknown_field(value, key, spec, path, line)
+                        if self.full:
+                            break
+                return False
             ok = True
             for key, v in value.items():
                 child = spec.fields.get(key) if isinstance(key, str) else None
@@ -372,6 +379,18 @@ class Reader:
                     ok = self.bounded(v, child, f"{path}.{key}" if path else key, at) and ok
             return ok
         return True
+
+    def unknown_field(self, value: Any, key: Any, spec: Spec, path: str, line: int | None) -> None:
+        """The problem of a field ``spec`` (an object's) does not have."""
+        assert spec.fields is not None
+        known = list(spec.fields)
+        self.problem(
+            _lines(value).line_of(key) if _is_ldict(value) else line,
+            path,
+            ui("unknown field {name}{hint}; expected one of {choices}", _ml()).format(
+                name=repr(key), hint=suggest(str(key), known), choices=", ".join(known)
+            ),
+        )
 
     def read(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
         """The value as the spec reads it; its problems, located, added to :attr:`problems`.
@@ -502,7 +521,6 @@ class Reader:
             return _BAD
         assert spec.fields is not None
         out: dict[str, Any] = {}
-        known = list(spec.fields)
         for key, item in value.items():
             if self.full:
                 break
@@ -510,13 +528,7 @@ class Reader:
             sub = f"{path}.{key}" if path else str(key)
             fspec = spec.fields.get(key)
             if fspec is None:
-                self.problem(
-                    key_line,
-                    path,
-                    ui("unknown field {name}{hint}; expected one of {choices}", _ml()).format(
-                        name=repr(key), hint=suggest(str(key), known), choices=", ".join(known)
-                    ),
-                )
+                self.unknown_field(value, key, spec, path, line)
                 continue
             got = self.walk(item, fspec, sub, key_line)
             if got is not _BAD:

@@ -357,7 +357,7 @@ class Engine:
             raise Refused(400, "malformed", ui("The request must be a JSON object with a position.", first), lang=first)
         if not position:
             key = ""
-        elif not key:
+        elif key is None:  # (b"": the transport found the table too large to keep, without a repr of it)
             key = _position_key(data.get("position"))
         kept = self._kept(key) if key else None
         if kept is not None:
