@@ -344,8 +344,8 @@ class Reader:
         names of a table are resolved or anything is worded about its items."""
         kind = spec.kind
         if kind == "list" or kind == "map":
-            if not isinstance(value, (list, dict)) or spec.item is None:
-                return True
+            if not isinstance(value, list if kind == "list" else dict) or spec.item is None:
+                return True  # (a value of another type is the Reader's to word)
             if spec.most is not None and len(value) > spec.most:
                 self.problem(line, path, too_long(spec.most, len(value)))
                 return False

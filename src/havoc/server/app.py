@@ -338,9 +338,9 @@ def vary_language(response: Response) -> Response:
 INLINE_BYTES = 16 * 1024
 """Bodies up to this size are answered on the event loop; larger ones in a worker thread."""
 HEAVY_THREADS = 2
+"""Worker threads answering large bodies at once (more would only queue for the one interpreter lock)."""
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread holds the interpreter lock before another waiting one gets it (see create_app)."""
-"""Worker threads answering large bodies at once (more would only queue for the one interpreter lock)."""
 _heavy_limiter: anyio.CapacityLimiter | None = None
 
 
@@ -518,7 +518,7 @@ class Api:
             from havoc.yamlio import MOST_VALUES, YamlError, loads
 
             set_message_language(first)  # (the YAML reader's problems are worded in it)
-            try:  # (a top level that is no mapping, or too many values: refused from the first events)
+            try:  # (a top level that is no mapping is refused at its first event, too many values while parsed)
                 data = loads(text, "request", most=MOST_VALUES, mapping=True)
             except YamlError as exc:
                 raise Refused(
