@@ -337,6 +337,9 @@ def vary_language(response: Response) -> Response:
 
 INLINE_BYTES = 16 * 1024
 """Bodies up to this size are answered on the event loop; larger ones in a worker thread."""
+INLINE_YAML_BYTES = 2 * 1024
+"""The same for YAML bodies, about ten times as costly a byte to read (a 12 KiB table of wrong
+values cost 10 ms, on the loop every other client waited for it: benchmarks/bench_hostile.py)."""
 HEAVY_THREADS = 2
 """Worker threads answering large bodies at once (more would only queue for the one interpreter lock)."""
 SWITCH_INTERVAL = 0.0005
@@ -480,7 +483,7 @@ class Api:
         """Parse, validate and answer: on the event loop when the body is small (a thread hop
         would cost more than the work), in a worker thread when it is large enough that its parse
         and problems could hold up every other client."""
-        if len(raw) <= INLINE_BYTES:
+        if len(raw) <= (INLINE_YAML_BYTES if "yaml" in head.ctype.lower() else INLINE_BYTES):
             return self._work(head, raw, allowed, work)
         return await anyio.to_thread.run_sync(self._work, head, raw, allowed, work, limiter=_heavy())
 
