@@ -40,6 +40,7 @@ from havoc.spec import (
     Names,
     Reader,
     Spec,
+    _is_id_quick,
     _is_ldict,
     _is_llist,
     _ml,
@@ -479,24 +480,26 @@ class _Names(Names):
                 self.said.add(path)  # the key itself is said to be unknown
                 return text
             return found
-        ids = list(self.folded.get(_fold(text), ()))
-        ids += [i for i in self._lookup("regions", text) if i not in ids]
-        if len(ids) == 1 and (ids[0] in self.listed or is_id(text)):
+        ident = _is_id_quick(text)  # (a neighbour's ID recurs: a set lookup, not a walk of its letters)
+        folded = text if ident else _fold(text)  # (an ID folds to itself)
+        ids = list(self.folded.get(folded, ()))
+        ids += [i for i in self._lookup("regions", text, folded) if i not in ids]
+        if len(ids) == 1 and (ids[0] in self.listed or ident):
             return ids[0]  # (an ID not listed is said to be unknown by the table's checks)
         if len(ids) == 1:  # a Region known by this name, not on this table: said as it was typed
             _, names = self._listing("regions", "table", _ml())
             near = suggest(text, names) if len(self.mine) < _NEAR_MOST else ""
             self._say(line, path, _unknown_region(text) + near)
             return text
-        if not ids and is_id(text):
+        if not ids and ident:
             return text  # a Region not listed: the table's checks say so
         self._unread("regions", text, path, line, tuple(ids), "table")
         return text
 
-    def _lookup(self, vocabulary: str, text: str) -> tuple[str, ...]:
+    def _lookup(self, vocabulary: str, text: str, folded: str | None = None) -> tuple[str, ...]:
         from havoc.games.cry_havoc.ui import vocabulary as names
 
-        return names(vocabulary).get(_fold(text), ())
+        return names(vocabulary).get(_fold(text) if folded is None else folded, ())
 
     def _unread(
         self, vocabulary: str, text: str, path: str, line: int | None, found: tuple[str, ...], among: str = ""
