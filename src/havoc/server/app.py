@@ -340,8 +340,11 @@ INLINE_BYTES = 16 * 1024
 INLINE_YAML_BYTES = 2 * 1024
 """The same for YAML bodies, about ten times as costly a byte to read (a 12 KiB table of wrong
 values cost 10 ms, on the loop every other client waited for it: benchmarks/bench_hostile.py)."""
-HEAVY_THREADS = 2
-"""Worker threads answering large bodies at once (more would only queue for the one interpreter lock)."""
+HEAVY_THREADS = 1
+"""Worker threads answering large bodies at once: one, since a second only queues for the one
+interpreter lock, and every thread that wants it makes the event loop's small answers wait
+longer (a normal ask's p99 under four clients sending the costliest bodies: 19-26 ms with one,
+30-40 ms with two; benchmarks/bench_hostile.py)."""
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread holds the interpreter lock before another waiting one gets it (see create_app)."""
 _heavy_limiter: anyio.CapacityLimiter | None = None
