@@ -263,7 +263,9 @@ def main() -> int:
         env["HAVOC_CACHE_DIR"] = str(Path(tmp) / "cache")
         port = _free_port()
         site = _stub_site(Path(tmp) / "site")
+        # the requests below say "Host: 127.0.0.1" without the port: allowed on any port
         cmd = [sys.executable, "-m", "havoc", "serve", "--site", str(site), "--port", str(port), "--workers", "1"]
+        cmd += ["--allowed-host", "127.0.0.1"]
         server = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             for _ in range(200):

@@ -112,7 +112,7 @@ def test_the_lookup_page_answers_with_the_network_cut(host: str) -> None:
         figures["first lookup once ready, first visit (ms)"] = first_lookup_ms(pg, "form[data-chart=range]")
         answer(pg, "en")
         figures["first answer, first visit (s)"] = time.perf_counter() - started
-        pg.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+        pg.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
 
         context.set_offline(True)
         for lang in ("pl", "en"):

@@ -51,7 +51,7 @@ def _open(browser: Any, host: str, structure: str = "", name: str = "") -> Any: 
 
 def _asked(page: Any) -> dict[str, Any]:
     page.locator("button.ha-ask").first.tap()
-    page.wait_for_function("window.__sent.some(s => s[0] === '/api/ask')")
+    page.wait_for_function("() => window.__sent.some(s => s[0] === '/api/ask')")
     sent = [json.loads(body) for path, body in page.evaluate("window.__sent") if path == "/api/ask"]
     return dict(sent[-1]["position"])
 
@@ -106,7 +106,7 @@ def test_starting_points_name_neighbours_as_the_cards_read(browser: Any, host: s
         )
         before = page.evaluate("window.__sent.length")
         page.locator("button.ha-ask").first.tap()
-        page.wait_for_function(f"window.__sent.slice({before}).some(s => s[0] === '/api/ask')")
+        page.wait_for_function(f"() => window.__sent.slice({before}).some(s => s[0] === '/api/ask')")
         regions = json.loads(page.evaluate("window.__sent.filter(s => s[0] === '/api/ask').pop()[1]"))["position"][
             "regions"
         ]

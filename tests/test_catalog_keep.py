@@ -265,3 +265,30 @@ def test_one_entry_wrapped_by_hand_does_not_wrap_a_file_of_long_lines() -> None:
     body = line.removeprefix('msgstr "')[:-1]
     hand = f'msgstr ""\n"{body[:50]}"\n"{body[50:]}"'
     assert pofile.wrap_width(text.replace(line, hand)) == 0
+
+
+def test_a_catalog_saved_with_a_byte_order_mark_is_read_and_keeps_it(
+    locales: Path, mini_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A translator's tool (Notepad, some PO editors) may start the file with UTF-8's byte-order
+    mark: the catalog is read as written (never "Unknown or misformatted keyword on 0"), its
+    translations are used, and an update writes it back with the mark, changing only what changed."""
+    from havoc import i18n
+
+    bom = b"\xef\xbb\xbf"
+    po, pot = locales / "pl/LC_MESSAGES/rules.po", locales / "rules.pot"
+    for path in (po, pot, locales / "pl/LC_MESSAGES/havoc.po"):
+        path.write_bytes(bom + path.read_bytes())
+    assert main(["check", "--ruleset", "mini"]) == 0, capsys.readouterr().err
+    assert i18n.load_catalog("pl").singular[("mini:draw-hand-limit:title", "Hand limit")] == "Limit kart na ręce"
+    before = po.read_bytes()
+    catalogs.update(rulebook.load("mini"))
+    assert po.read_bytes() == before  # nothing changed: nothing written, the mark kept
+    draw = mini_copy / "mini/sections/01-draw.yaml"
+    draw.write_text(draw.read_text().replace("title: Hand limit", "title: The hand size limit"))
+    assert main(["catalog", "update", "--ruleset", "mini"]) == 0, capsys.readouterr().err
+    after = po.read_bytes()
+    assert after.startswith(bom) and after.count(bom) == 1 and pot.read_bytes().startswith(bom)
+    assert _entry(po, "mini:draw-hand-limit:title") == ("Limit kart na ręce", True)
+    changed = set(after.decode("utf-8-sig").split("\n\n")) ^ set(before.decode("utf-8-sig").split("\n\n"))
+    assert all("draw-hand-limit:title" in block for block in changed), changed  # the one entry, nothing else

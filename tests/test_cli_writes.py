@@ -95,6 +95,66 @@ def test_sheet_to_one_file_without_ruleset_builds_the_default_rulesets_sheet(
     capsys.readouterr()
 
 
+def _fake_sheets(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str | None, str | None]]:
+    """Stand in for the sheet build (the layout work is the sheet tests'): which files, where."""
+    from havoc import quickref
+
+    built: list[tuple[str, str | None, str | None]] = []
+
+    def fake_build(lang: str, pdf: Path | None, page: Path | None, rs: Any, root: Any) -> Any:
+        built.append((lang, str(pdf) if pdf else None, str(page) if page else None))
+        for p in (pdf, page):
+            if p is not None:
+                p.write_bytes(f"%PDF stand-in {lang}".encode())
+        return SimpleNamespace(untranslated=[], texts=1)
+
+    monkeypatch.setattr(quickref, "build", fake_build)
+    return built
+
+
+def test_sheet_to_a_pdf_name_for_every_language_writes_files_named_by_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`havoc sheet -o x.pdf` (every language, the default) writes x.en.pdf and x.pl.pdf with their
+    HTML beside them, as --help says: never a folder named x.pdf."""
+    built = _fake_sheets(monkeypatch)
+    out = tmp_path / "x.pdf"
+    assert cli.main(["sheet", "-o", str(out)]) == 0
+    assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.en.html", "x.en.pdf", "x.pl.html", "x.pl.pdf"]
+    assert (tmp_path / "x.pl.pdf").read_bytes() == b"%PDF stand-in pl"
+    assert [lang for lang, _, _ in built] == ["en", "pl"]
+    assert "x.pl.pdf" in capsys.readouterr().out
+
+
+def test_sheet_to_a_pdf_name_for_one_language_writes_that_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _fake_sheets(monkeypatch)
+    out = tmp_path / "x.pdf"
+    assert cli.main(["sheet", "--lang", "pl", "-o", str(out)]) == 0
+    assert out.is_file() and out.read_bytes() == b"%PDF stand-in pl"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.html", "x.pdf"]  # no staging left
+    capsys.readouterr()
+
+
+def test_sheet_to_an_html_name_for_every_language_writes_html_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    built = _fake_sheets(monkeypatch)
+    assert cli.main(["sheet", "--lang", "all", "-o", str(tmp_path / "x.html")]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.en.html", "x.pl.html"]
+    assert all(pdf is None for _, pdf, _ in built)
+    capsys.readouterr()
+
+
+def test_sheet_help_names_the_language_files_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
+    for lang, word in (("en", "FILE.pl.pdf"), ("pl", "PLIK.pl.pdf")):
+        with pytest.raises(SystemExit):
+            cli.main(["sheet", "--help", "--lang", lang])
+        assert word in " ".join(capsys.readouterr().out.split())
+
+
 def test_sheet_does_not_replace_a_symbolic_link(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "precious.pdf"
     target.write_bytes(b"mine")

@@ -97,7 +97,10 @@ def test_after_a_rules_edit_the_engine_reuses_its_bytecode_and_equals_a_clean_bu
     build_engine(data / "clean", clean=True)
     assert len(calls) == 2  # --clean makes it afresh, whatever the cache holds
     assert tree(data / "inc" / "_engine") == tree(data / "clean" / "_engine")
-    bundle = json.loads((data / "inc" / "_engine" / "engine.json").read_text())["bundle"]
+    manifest = json.loads((data / "inc" / "_engine" / "engine.json").read_text())
+    bundle = manifest["bundle"]
+    # the worker checks the bundle it got against this (Web Crypto: SHA-256)
+    assert manifest["sha256"] == hashlib.sha256((data / "inc" / "_engine" / bundle).read_bytes()).hexdigest()
     import zipfile
 
     rules = zipfile.ZipFile(data / "inc" / "_engine" / bundle).read("rules/cry-havoc/sections/01-overview.yaml")
@@ -194,3 +197,33 @@ def test_havoc_docs_swaps_in_the_engine_built_beside_the_pages_only_when_they_bu
     monkeypatch.setattr(offline, "prepare_engine", prepare)
     assert docs._offline(top, engine=docs._Engine(top, False))
     assert (top / "_engine" / "engine.json").read_text() == "new" and (top / "sw.js").is_file()
+
+
+def test_the_service_worker_lists_each_files_sha256_and_its_version_covers_its_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """sw.js lists the SHA-256 of every file's bytes (what the worker checks with Web Crypto before
+    it keeps a file), and its version changes with its own code too, not only with the files: two
+    different sw.js never share a cache name."""
+    top = tmp_path / "site"
+    (top / "en").mkdir(parents=True)
+    (top / "en" / "index.html").write_bytes(b"<p>one</p>")
+    (top / "engine.zip").write_bytes(bytes(range(256)))
+
+    def listed() -> tuple[str, dict[str, str]]:
+        text = write_service_worker(top).read_text(encoding="utf-8")
+        version = json.loads(text.split("var VERSION = ", 1)[1].split(";", 1)[0])
+        files = json.loads(text.split("var FILES = ", 1)[1].split(";\nvar CACHE", 1)[0])
+        return version, dict(files)
+
+    version, files = listed()
+    assert files == {
+        rel: hashlib.sha256((top / rel).read_bytes()).hexdigest() for rel in ("en/index.html", "engine.zip")
+    }
+    template = tmp_path / "static"
+    template.mkdir()
+    code = (offline.STATIC / "havoc-sw.js").read_text(encoding="utf-8")
+    (template / "havoc-sw.js").write_text(code + "// the same files, another worker\n", encoding="utf-8")
+    monkeypatch.setattr(offline, "STATIC", template)
+    other, same_files = listed()
+    assert same_files == files and other != version

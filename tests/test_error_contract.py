@@ -47,6 +47,7 @@ CASES: dict[str, Callable[[], object]] = {
     "a missing file": lambda: api.legal("/nonexistent/position.yaml"),
     "a device": lambda: api.legal("/dev/zero"),
     "a huge crystal count": lambda: api.score({**_pos(), "round": 1e300}),
+    "a solo position with no players": lambda: api.score({"players": [], "variant": "solo"}),
 }
 
 
@@ -55,6 +56,33 @@ def test_the_api_raises_only_input_error(case: str) -> None:
     with pytest.raises(InputError) as info:
         CASES[case]()
     assert info.value.problems and all(str(p) for p in info.value.problems)
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_a_variant_position_with_no_players_is_a_located_error_not_a_traceback(
+    tmp_path: Path, lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`players: []` with `variant: solo` was an IndexError in score (a traceback in the CLI, a 500
+    from the API): now the position's own error, at its line, in the asker's language."""
+    import json
+
+    from havoc import webapi
+
+    pos = tmp_path / "solo.yaml"
+    pos.write_text("variant: solo\nplayers: []\n")
+    words = {"en": "players: expected at least one faction, found none", "pl": "nie podano żadnej"}
+    assert main(["score", str(pos), "--lang", lang]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(("error: " if lang == "en" else "błąd: ") + f"{pos}:2: ") and words[lang] in err, err
+    assert "Traceback" not in err
+    for question in ("score", "winner"):
+        assert main(["ask", str(pos), question, "--lang", lang]) == 2, question
+        assert words[lang] in capsys.readouterr().err
+    body = json.dumps({"position": {"players": [], "variant": "solo"}, "lang": lang})
+    out = json.loads(webapi.handle("POST", "/api/score", body))
+    assert out["status"] == 422, out
+    [problem] = out["body"]["problems"]
+    assert problem["field"] == "players" and words[lang].split(": ")[-1] in problem["message"], out
 
 
 def test_broken_rules_are_a_rulebook_error(mini_copy: Path) -> None:
@@ -190,34 +218,28 @@ def test_a_failed_build_keeps_the_previous_site(tmp_path: Path) -> None:
     assert "Version three." in (out / "pl" / "index.html").read_text()
 
 
-def test_the_build_folder_is_brought_in_line_with_the_site_file_by_file(tmp_path: Path) -> None:
-    """An incremental build starts from a copy of the live site; the kept build folder (the site
-    as it was one build ago) gets only the files that differ, with their times, and loses the rest."""
+def test_a_built_folder_is_placed_as_links_without_dot_files(tmp_path: Path) -> None:
+    """A language Sphinx built (in its work folder, beside the site) is put in the staging site as
+    hard links to its files, without Sphinx's ``.buildinfo`` or any other dot-file or dot-folder
+    (a static host would serve them); what the staging copy had there before goes."""
     import os
 
-    from havoc.commands.docs import _stage, _swap
+    from havoc.commands.docs import place
 
-    live = tmp_path / "out" / "en"
-    (live / "rules").mkdir(parents=True)
-    (live / "index.html").write_text("one")
-    (live / "rules" / "a.html").write_text("a")
-    stage = _stage(tmp_path / "out", "en")
-    (stage / "index.html").write_text("two")  # a build rewrites one page and adds one
-    (stage / "rules" / "b.html").write_text("b")
-    _swap(stage, live)
-    assert (live / "index.html").read_text() == "two" and (live / "rules" / "b.html").is_file()
-    assert (stage / "index.html").read_text() == "one"  # the site before, kept for the next build
-    untouched = (stage / "rules" / "a.html").stat().st_mtime_ns
-    (live / "old.html").write_text("x")
-    os.utime(live / "rules" / "a.html", ns=(untouched, untouched))
-    (stage / "stray.html").write_text("from a build that failed")
-    again = _stage(tmp_path / "out", "en")
-    assert again == stage
-    files = sorted(str(p.relative_to(stage)) for p in stage.rglob("*") if p.is_file())
-    assert files == ["index.html", "old.html", "rules/a.html", "rules/b.html"]
-    for name in files:
-        assert (stage / name).read_text() == (live / name).read_text()
-        assert (stage / name).stat().st_mtime_ns == (live / name).stat().st_mtime_ns
+    built = tmp_path / ".site.work" / "en"
+    (built / "rules").mkdir(parents=True)
+    (built / "index.html").write_text("two")
+    (built / "rules" / "a.html").write_text("a")
+    (built / ".buildinfo").write_text("config: 1")
+    (built / ".building-pl").mkdir()
+    (built / ".building-pl" / "index.html").write_text("half built")
+    dest = tmp_path / "stage" / "en"
+    dest.mkdir(parents=True)
+    (dest / "old.html").write_text("from the site before")
+    place(built, dest)
+    files = sorted(str(p.relative_to(dest)) for p in dest.rglob("*") if p.is_file())
+    assert files == ["index.html", "rules/a.html"]
+    assert os.path.samefile(dest / "index.html", built / "index.html")
 
 
 def test_a_failed_sheet_keeps_the_previous_sheet(

@@ -32,7 +32,7 @@ def browser() -> Any:
 
 def _results(page: Any) -> list[dict[str, Any]]:
     page.wait_for_function(
-        "document.querySelector('#search-results p.search-summary') && document.querySelector('#search-results p.search-summary').textContent.length > 0"
+        "() => document.querySelector('#search-results p.search-summary') && document.querySelector('#search-results p.search-summary').textContent.length > 0"
     )
     return page.evaluate(
         """() => Array.from(document.querySelectorAll('#search-results ul.search > li')).map(li => ({
@@ -121,6 +121,6 @@ def test_the_other_languages_index_loads_only_for_its_words(browser: Any, server
     assert page.evaluate("typeof window.HAVOC_SEARCH_MORE") == "undefined"
     field.fill("")
     page.keyboard.type("odwrót", delay=15)
-    page.wait_for_function("typeof window.HAVOC_SEARCH_MORE === 'object'")
-    page.wait_for_function("document.querySelector('.havoc-search-pop li a[href*=\"retreat\"]') !== null")
+    page.wait_for_function("() => typeof window.HAVOC_SEARCH_MORE === 'object'")
+    page.wait_for_function("() => document.querySelector('.havoc-search-pop li a[href*=\"retreat\"]') !== null")
     page.close()

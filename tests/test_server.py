@@ -25,6 +25,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx is 
     from starlette.testclient import TestClient
 
 from havoc.server import MAX_BODY, create_app  # noqa: E402
+from havoc.server.app import secured  # noqa: E402
 
 
 def fixture(name: str) -> dict[str, Any]:
@@ -183,7 +184,12 @@ def test_the_front_door_answers_questions_as_the_router_does(
     content = body if isinstance(body, bytes) else json.dumps(body).encode()
     headers = {"Content-Type": "application/json", **headers}
     front = client.post(path, content=content, headers=headers)
-    with TestClient(client.app.api_app) as routed:  # type: ignore[attr-defined]
+    api_app = client.app.api_app  # type: ignore[attr-defined]
+
+    async def router(scope: Any, receive: Any, send: Any) -> None:  # with the front door's security headers
+        await api_app(scope, receive, secured(send))
+
+    with TestClient(router) as routed:
         behind = routed.post(path, content=content, headers=headers)
     assert front.status_code == behind.status_code
     assert list(front.headers.raw) == list(behind.headers.raw) and front.content == behind.content

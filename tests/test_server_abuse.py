@@ -259,7 +259,13 @@ def test_error_list_bombs_do_not_hold_up_other_clients(server: Server) -> None:
     body = json.dumps(
         {"position": LEAVE, "question": "legal", **{str(i): 0 for i in range(20_000)}}, separators=(",", ":")
     ).encode()
-    raw = b"POST /api/ask HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+    raw = (
+        b"POST /api/ask HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+        % (
+            len(body),
+            body,
+        )
+    )
 
     def bomb() -> bytes:
         with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:

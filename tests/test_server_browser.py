@@ -65,7 +65,7 @@ def page(browser: Any, server: str) -> Iterator[Any]:  # noqa: F811
     outside: list[str] = []
     pg.on("request", lambda r: None if r.url.startswith((server, "data:", "blob:")) else outside.append(r.url))
     pg.goto(server + "/pl/assistant.html")
-    pg.wait_for_function("document.querySelector('#ha-kind') !== null")
+    pg.wait_for_function("() => document.querySelector('#ha-kind') !== null")
     yield pg
     assert outside == [], f"the page loaded from outside: {outside}"
     context.close()
@@ -114,7 +114,7 @@ def test_how_many_may_leave_a_battle_in_polish(page: Any, server: str) -> None:
     assert "#s=" in url
     other = pg.context.new_page()
     other.goto(url)
-    other.wait_for_function("document.querySelector('#ha-region-0-name') !== null")
+    other.wait_for_function("() => document.querySelector('#ha-region-0-name') !== null")
     assert other.input_value("#ha-region-0-name") == "Pole bitwy"
     assert other.locator('[data-path="region:0.units.humans"]').input_value() == "8"
     other.close()
@@ -203,7 +203,7 @@ def test_a_pasted_position_is_asked_and_its_errors_show_their_line(page: Any) ->
     )
     pg.fill("#ha-paste", bad)
     pg.click("button.ha-ask")
-    pg.wait_for_function("document.querySelector('#ha-paste-err').textContent.includes('(5)')")
+    pg.wait_for_function("() => document.querySelector('#ha-paste-err').textContent.includes('(5)')")
     said = err.inner_text()
     assert "(5) Region A › Oddziały (units) › Ludzie: " in said, said
     assert "example-a" not in said and "humans" not in said, said

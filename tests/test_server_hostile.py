@@ -73,7 +73,11 @@ def test_json_nested_deeper_than_a_position_can_be_is_400(client: TestClient) ->
         assert r.status_code == 400, (field, r.text)
         assert "nested" in r.json()["message"]
     # the same in Polish
-    r = client.post("/api/ask?lang=pl", content=json.dumps({"position": _nested(MAX_DEPTH + 1)}))
+    r = client.post(
+        "/api/ask?lang=pl",
+        content=json.dumps({"position": _nested(MAX_DEPTH + 1)}),
+        headers={"Content-Type": "application/json"},
+    )
     assert r.status_code == 400 and "zagnieżdż" in r.json()["message"]
 
 
@@ -230,7 +234,7 @@ def test_a_422_lists_at_most_50_problems_then_counts_the_rest(client: TestClient
     body = {"position": LEAVE, "question": "legal", "lang": lang, **{f"{i}": 0 for i in range(20_000)}}
     raw = json.dumps(body, separators=(",", ":"))
     assert len(raw) < 256 * 1024
-    r = client.post("/api/ask", content=raw)
+    r = client.post("/api/ask", content=raw, headers={"Content-Type": "application/json"})
     assert r.status_code == 422
     problems = r.json()["problems"]
     assert len(problems) == MAX_PROBLEMS + 1 and problems[-1]["message"] == more

@@ -275,7 +275,7 @@ def _worker_with_cpus(monkeypatch: pytest.MonkeyPatch, cpus: int) -> list[list[s
     workers = []
 
     def popen(cmd: list[str], **kwargs: object) -> object:
-        if cmd[1:3] == ["-m", "havoc.commands.docs"]:
+        if cmd[1:3] == ["-m", "havoc.commands.docs"] and cmd[3] != "--sphinx":
             workers.append(cmd)
             cmd = [cmd[0], "-c", script, *cmd[3:]]
         return real_popen(cmd, **kwargs)  # type: ignore[call-overload]
@@ -318,27 +318,33 @@ def test_a_rebuild_writes_what_a_clean_build_writes(
 
 @pytest.mark.parametrize("cpus", [2, 1], ids=["forked", "one-after-the-other"])
 def test_a_rebuild_never_writes_into_the_live_site(
-    mini_site: Site, mini_env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, cpus: int
+    mini_site: Site, mini_env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, cpus: int, tmp_path: Path
 ) -> None:
-    """A rebuild's folder holds hard links to the live site's files, not copies: every file the
-    build writes is a new one, so the site readers see stays as it was until the finished build
-    replaces it (the old site is then the next build's folder, byte for byte as it was)."""
+    """The site's files are hard links to the files Sphinx keeps in its work folder, not copies:
+    every file a rebuild writes is a new one, so each file the site had keeps its bytes (a reader
+    of the published site, or a site a failed build leaves, never sees a page being rewritten)."""
     source, _rules = mini_env
     _worker_with_cpus(monkeypatch, cpus)
     po = source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
     yaml_file = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
     args = (["en", "pl"], mini_site.out, mini_site.doctrees, "mini", mini_site.out / "no-sheets", source)
-    for old, new in (("discard the rest to your", "throw the rest onto your"), ("throw the rest", "toss the rest")):
+    for step, (old, new) in enumerate(
+        (("discard the rest to your", "throw the rest onto your"), ("throw the rest", "toss the rest"))
+    ):
         live = {lang: _files(mini_site.out / lang) for lang in LANGUAGES}
+        held = tmp_path / f"held-{step}"  # the very files the site had (their inodes), held open by links
+        for lang in LANGUAGES:
+            shutil.copytree(mini_site.out / lang, held / lang, copy_function=os.link)
         for path in (yaml_file, po):
             path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
         for res in build_languages(*args):
             assert res.code == 0, res.output
         assert new.encode() in (mini_site.out / "en" / "rules" / "draw.html").read_bytes()
         for lang in LANGUAGES:
-            assert _files(mini_site.out / f".building-{lang}") == live[lang], lang  # the old site, untouched
+            assert _files(held / lang) == live[lang], lang  # the old site's files, untouched
             shared = [p for p in (mini_site.out / lang).rglob("*") if p.is_file() and p.stat().st_nlink > 1]
             assert len(shared) > 10  # linked, not copied
+            assert not [p for p in (mini_site.out / lang).rglob(".*")]  # no .buildinfo a host would serve
 
 
 def test_the_templates_a_build_loaded_compile_before_a_rebuild(mini_site: Site, tmp_path: Path) -> None:

@@ -248,13 +248,16 @@ def render_keeping(cat: Catalog, old: bytes | None, sort_output: bool = False) -
     older havoc), an update's diff shows only the entries that changed."""
     if old is None:
         return render_po(cat, sort_output=sort_output)
-    text = old.decode("utf-8", errors="replace")  # only compared with: an entry that decodes badly is rewritten
+    bom = safeio.BOM if old.startswith(safeio.BOM) else b""  # a file saved with one keeps it
+    text = old[len(bom) :].decode(
+        "utf-8", errors="replace"
+    )  # only compared with: an entry that decodes badly is rewritten
     crlf = "\r\n" in text  # saved on Windows: the new entries end their lines as the old ones do
     if crlf:
         text = text.replace("\r\n", "\n")
     new = render_po(cat, width=pofile.wrap_width(text), sort_output=sort_output).decode("utf-8")
     kept = _keep_plural_line(text, pofile.keep_layout(text, new))
-    return (kept.replace("\n", "\r\n") if crlf else kept).encode("utf-8")
+    return bom + (kept.replace("\n", "\r\n") if crlf else kept).encode("utf-8")
 
 
 def write_catalog(path: Path, cat: Catalog, old: bytes | None, sort_output: bool = False) -> bool:
@@ -334,7 +337,7 @@ def read_checked(path: Path, data: bytes, lang: str) -> tuple[Catalog, dict[tupl
     if problems:
         raise RulebookError(problems)
     try:
-        cat = read_po(io.BytesIO(data), locale=lang, abort_invalid=True)
+        cat = read_po(io.BytesIO(safeio.without_bom(data)), locale=lang, abort_invalid=True)
     except Exception as exc:  # Babel raises several types for a broken PO file
         raise RulebookError([Problem(_rel(path), None, f"not a valid PO file: {exc}")]) from None
     previous = {
@@ -582,7 +585,7 @@ def _check_po(path: Path, lang: str, template: Catalog | None, nplurals: int, re
         report.problems.extend(str(p) for p in syntax)
         return 0
     try:
-        cat = read_po(io.BytesIO(data), locale=lang, abort_invalid=True)
+        cat = read_po(io.BytesIO(safeio.without_bom(data)), locale=lang, abort_invalid=True)
     except Exception as exc:  # Babel raises several types for a broken PO file
         report.problems.append(f"{_rel(path)}: not a valid PO file: {exc}")
         return 0

@@ -167,6 +167,9 @@ def _main(argv: Sequence[str]) -> int:
 
     words = list(argv)
     lang = clilang.detect(words)
+    warning = clilang.unknown_setting(words, lang)
+    if warning:
+        print(warning, file=sys.stderr)
     # A plain ask or lookup is a short process that makes few cycles and exits: the cyclic
     # garbage collector is paused while it runs (it would otherwise sweep every few hundred
     # objects the imports and the cached rules make), and runs again when main returns.
@@ -200,18 +203,21 @@ def _main(argv: Sequence[str]) -> int:
 def _run(args: Any, lang: str) -> int:
     """Run the parsed command line's command; a user's error is a message and an exit code."""
     from havoc.errors import HavocError
-
-    if getattr(args, "ruleset", "") is None and not getattr(args, "every_ruleset", False):
-        # the default ruleset is data (rules/default-ruleset); a command that does every ruleset
-        # when none is named (docs, sheet) keeps None
-        from havoc.rulebook import default_ruleset
-
-        args.ruleset = default_ruleset()
     from havoc.i18n import set_message_language
 
     chosen = getattr(args, "lang", None)  # errors in --lang, else in the language the command line asked for
     set_message_language(chosen if isinstance(chosen, str) and chosen != "all" else lang)
     try:
+        if getattr(args, "ruleset", "") is None:
+            from havoc import rulebook
+
+            if not getattr(args, "every_ruleset", False):
+                args.ruleset = rulebook.default_ruleset()  # data: rules/default-ruleset
+            if not args.ruleset:
+                # no rules folder (a wrong HAVOC_RULES): said now, naming it; a command that does
+                # every ruleset when none is named (check, docs, sheet) would otherwise do nothing
+                # and say all is well
+                rulebook.require_rules()
         code: int = args.func(args)
         return code
     except HavocError as exc:

@@ -31,8 +31,26 @@ METAVAR_CONTEXT = "cli:metavar"
 reader's language (``STÓŁ``, ``PLIK``), as the translated help texts name them."""
 
 
+def language_code(value: str) -> str | None:
+    """The language a ``HAVOC_LANG`` or locale value names, else None.
+
+    Case and the locale's parts are not the language: ``PL``, ``pl_PL.UTF-8``, ``pl-PL``,
+    ``pl_PL@euro`` and the language's own name (``Polski``) all name Polish.
+    """
+    word = value.strip().lower().split(".")[0].split("@")[0].replace("-", "_").split("_")[0]
+    if word in LANGUAGES:
+        return word
+    from havoc.languages import REGISTRY
+
+    return next((code for code, entry in REGISTRY.items() if entry.name.lower() == word), None)
+
+
 def detect(words: Sequence[str], environ: dict[str, str] | None = None) -> str:
-    """The language a command line asks for (``--lang``, ``HAVOC_LANG``, the locale), else English."""
+    """The language a command line asks for (``--lang``, ``HAVOC_LANG``, the locale), else English.
+
+    A ``HAVOC_LANG`` that names no language is passed over (:func:`unknown_setting` says so);
+    a locale that names none (``C``, ``de_DE``) means English, as for any program.
+    """
     env = os.environ if environ is None else environ
     for i, word in enumerate(words):
         value = words[i + 1] if word == "--lang" and i + 1 < len(words) else None
@@ -40,15 +58,34 @@ def detect(words: Sequence[str], environ: dict[str, str] | None = None) -> str:
             value = word.split("=", 1)[1]
         if value in LANGUAGES:
             return value
-    wanted = env.get("HAVOC_LANG", "")
-    if wanted in LANGUAGES:
+    wanted = language_code(env.get("HAVOC_LANG", ""))
+    if wanted is not None:
         return wanted
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(var, "")
         if value:
-            code = value.split("_")[0].split(".")[0].lower()
-            return code if code in LANGUAGES else SOURCE_LANGUAGE
+            return language_code(value) or SOURCE_LANGUAGE
     return SOURCE_LANGUAGE
+
+
+def unknown_setting(words: Sequence[str], lang: str, environ: dict[str, str] | None = None) -> str | None:
+    """The warning for a ``HAVOC_LANG`` that names no language (in ``lang``, the language used
+    instead), else None: a typo must not silently give another language than the one asked for.
+    A command line with ``--lang`` does not read it, and is not warned."""
+    env = os.environ if environ is None else environ
+    value = env.get("HAVOC_LANG", "")
+    if not value.strip() or language_code(value) is not None:
+        return None
+    if any(w == "--lang" or w.startswith("--lang=") for w in words):
+        return None
+    from havoc.i18n import ui
+    from havoc.languages import REGISTRY
+
+    accepted = ", ".join(f"{code} ({entry.name})" for code, entry in REGISTRY.items())
+    return ui(
+        "warning: HAVOC_LANG={value} names no language havoc speaks (it accepts {accepted}); using {language}",
+        lang,
+    ).format(value=value, accepted=accepted, language=REGISTRY[lang].name)
 
 
 def install(lang: str) -> Callable[[], None]:

@@ -134,7 +134,7 @@ def _read_catalog(lang: str, files: list[tuple[str, bytes]]) -> Catalog:
 
     for _path, data in files:
         try:
-            cat = read_po(io.BytesIO(data), locale=lang)
+            cat = read_po(io.BytesIO(safeio.without_bom(data)), locale=lang)
         except Exception:  # a broken catalog is `havoc check`'s to report; readers fall back to English
             continue
         for msg in cat:

@@ -17,7 +17,9 @@
 
 ``<site>/sw.js`` is the service worker: it precaches every file of the site (both languages,
 every ruleset, the sheets, the search index, the engine) under one version, so a new build
-replaces the cache as a whole.
+replaces the cache as a whole; it lists each file's SHA-256 and keeps no file whose bytes differ
+(a host halfway through a deploy, a download cut short), and ``engine.json`` gives the bundle's,
+which the engine's worker checks.
 
 Everything is built beside its final place and swapped in only when complete: a failed build
 leaves the previous output. The step is incremental (:func:`build_engine`): left as it is when
@@ -40,7 +42,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from havoc import safeio
+from havoc import children, safeio
 
 REPO = Path(__file__).resolve().parents[2]
 SRC = Path(__file__).resolve().parent
@@ -65,6 +67,7 @@ LEFT_OUT = {
     "__main__.py",
     "catalogs.py",
     "extract.py",
+    "webpolicy.py",
 }
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 
@@ -220,6 +223,7 @@ def build_bundle(
         capture_output=True,
         text=True,
         check=False,
+        **children.popen_options(),  # ends with havoc docs, however that ends
     )
     if proc.returncode:
         raise EngineBuildError(f"the engine's cache could not be made:\n{proc.stderr.strip()}")
@@ -366,6 +370,7 @@ def compile_bytecode(stage: Path, stdlib_out: Path, packages: list[str]) -> dict
         capture_output=True,
         text=True,
         check=False,
+        **children.popen_options(),
     )
     if proc.returncode:
         raise EngineBuildError(f"the engine's bytecode could not be made:\n{proc.stderr.strip()[-3000:]}")
@@ -380,7 +385,12 @@ def _pyodide_source() -> Path:
     if missing and "HAVOC_PYODIDE" not in os.environ and shutil.which("npm") and (REPO / "package-lock.json").is_file():
         # a checkout without node_modules/ (a fresh clone, a new worktree): the pinned, locked install
         proc = subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund"], cwd=REPO, capture_output=True, text=True, check=False
+            ["npm", "ci", "--no-audit", "--no-fund"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+            **children.popen_options(),
         )
         if proc.returncode:
             raise EngineBuildError(f"`npm ci` failed:\n{(proc.stderr or proc.stdout).strip()[-2000:]}")
@@ -458,7 +468,13 @@ def prepare_engine(top: Path, clean: bool = False) -> Path | None:
     name = f"engine-{hashlib.blake2b(bundle, digest_size=8).hexdigest()}.zip"
     (stage / name).write_bytes(bundle)
     (stage / "worker.js").write_bytes(worker)
-    manifest = {"bundle": name, "pyodide": pyodide_version(source), "bytecode": compiled}
+    # sha256: the worker checks the bundle it got against it (Web Crypto has SHA-256, not BLAKE2)
+    manifest = {
+        "bundle": name,
+        "sha256": hashlib.sha256(bundle).hexdigest(),
+        "pyodide": pyodide_version(source),
+        "bytecode": compiled,
+    }
     (stage / "engine.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     made = {p.relative_to(stage).as_posix(): _file_digest(p) for p in sorted(stage.rglob("*")) if p.is_file()}
     (stage / STAMP).write_text(json.dumps({"inputs": inputs, "files": made}, indent=0) + "\n", encoding="utf-8")
@@ -493,13 +509,16 @@ def site_files(top: Path) -> list[str]:
 
 
 def write_service_worker(top: Path) -> Path:
-    """``top/sw.js``: the precache list (each file with a digest of its bytes, so a new build copies
-    unchanged files from the old cache) and a version that changes with any file's bytes."""
-    files = [[rel, hashlib.blake2b((top / rel).read_bytes(), digest_size=12).hexdigest()] for rel in site_files(top)]
-    h = hashlib.blake2b(digest_size=8)
+    """``top/sw.js``: the precache list, each file with the SHA-256 of its bytes, which the worker
+    checks every response against before it keeps it (Web Crypto's ``digest``, so the digest is
+    SHA-256), and which also lets a new build copy unchanged files from the old cache; and a version
+    that changes with any file's bytes and with the worker's own code, so two different ``sw.js``
+    never share a cache name (a failed install deletes its own cache, never a working one)."""
+    files = [[rel, hashlib.sha256((top / rel).read_bytes()).hexdigest()] for rel in site_files(top)]
+    template = (STATIC / "havoc-sw.js").read_text(encoding="utf-8")
+    h = hashlib.blake2b(template.encode(), digest_size=8)
     for rel, digest in files:
         h.update(f"{rel}\0{digest}\0".encode())
-    template = (STATIC / "havoc-sw.js").read_text(encoding="utf-8")
     text = template.replace('"@VERSION@"', json.dumps(h.hexdigest())).replace(
         "[/*@FILES@*/]", json.dumps(files, ensure_ascii=False, separators=(",", ":")).replace("],[", "],\n[")
     )

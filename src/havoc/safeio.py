@@ -162,6 +162,15 @@ def read_stream(stream: object, limit: int = MAX_BYTES) -> bytes:
     return data
 
 
+BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte-order mark: some editors (Notepad, some translators' tools) start a file with it."""
+
+
+def without_bom(data: bytes) -> bytes:
+    """``data`` less a leading byte-order mark: for readers (Babel's PO reader) that take it for text."""
+    return data[3:] if data.startswith(BOM) else data
+
+
 def decode_utf8(data: bytes) -> str:
     """Text from bytes that must be UTF-8 (a byte-order mark is allowed and dropped)."""
     try:

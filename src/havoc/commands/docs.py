@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from havoc import rulebook, safeio
+from havoc import rulebook, safeio, webpolicy
 from havoc.commands import add_ruleset_option
 from havoc.errors import HavocError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
@@ -100,6 +100,14 @@ def sphinx_command(
     return [*cmd, str(source), str(out)]
 
 
+def work_dir(out: Path) -> Path:
+    """Where Sphinx writes the site of ``out`` (``out/<lang>``) and keeps it between builds: a
+    folder beside ``out``, never inside it (a static host would serve it), on the same filesystem
+    (the site is put together from hard links to its files)."""
+    out = Path(os.path.abspath(out))
+    return out.parent / f".{out.name}.work"
+
+
 def build_languages(
     langs: list[str],
     out: Path,
@@ -109,8 +117,16 @@ def build_languages(
     source: Path = SOURCE,
     clean: bool = False,
     verbose: bool = False,
+    work: Path | None = None,
 ) -> list[Result]:
     """Build the languages; return each one's outcome.
+
+    Sphinx writes each language into ``work/<lang>`` (default :func:`work_dir`), its own folder
+    kept from build to build (it holds the last build's pages, so an incremental build writes
+    only what changed, and Sphinx's own files such as ``.buildinfo``); a language that built is
+    then put in ``out/<lang>`` as hard links to those files, without Sphinx's dot-files, and a
+    language that failed leaves ``out/<lang>`` as it was. ``havoc docs`` passes a staging copy
+    of the site as ``out`` and publishes it only when everything built (:func:`cmd_docs`).
 
     A clean build runs one Sphinx process per language, all at once. An incremental build (every
     language has its saved environment) runs them in a single worker process, which imports
@@ -119,20 +135,29 @@ def build_languages(
     CPU): starting Python and importing Sphinx costs more than rebuilding the few pages an edit
     touches. Sphinx reports a page's warnings only when it reads the page, so after a failed build
     the next one starts afresh: otherwise an unchanged page with a missing translation would pass.
+    Every child dies with this process (:mod:`havoc.children`).
     """
+    from havoc import children
+
     started = time.perf_counter()
+    work = work_dir(out) if work is None else work
     marker = {lang: doctrees / lang / "havoc-build-failed" for lang in langs}
     fresh = {
         lang: clean or marker[lang].exists() or not (doctrees / lang / "environment.pickle").exists() for lang in langs
     }
     together = len(langs) > 1 and not any(fresh.values())
-    # In one worker, each language's build brings its own staging folder up to date (at the same
-    # time as the other language's, where the worker forks)
-    staging = {lang: _stage_path(out, lang) for lang in langs}
+    built = {lang: work / lang for lang in langs}
+    for lang in langs:
+        if fresh[lang]:  # every page is written again: start from an empty folder (nothing stale, nothing shared)
+            shutil.rmtree(built[lang], ignore_errors=True)
+        # marked failed until it succeeds: a build killed halfway (a page cut short in its folder,
+        # newer than its source) makes the next one start afresh too, as a failed one does
+        marker[lang].parent.mkdir(parents=True, exist_ok=True)
+        marker[lang].touch()
     commands = {
         lang: [
             c
-            for c in sphinx_command("html", lang, staging[lang], doctrees / lang, ruleset, sheets, source, fresh[lang])
+            for c in sphinx_command("html", lang, built[lang], doctrees / lang, ruleset, sheets, source, fresh[lang])
             if c != "-q" or not verbose
         ]
         for lang in langs
@@ -140,7 +165,10 @@ def build_languages(
     worker_proc = None
     if together:  # the worker brings the page stubs up to date (it loads the ruleset anyway)
         spec = json.dumps(
-            {"stubs": [str(source), ruleset], "langs": {lang: [str(out), *cmd[3:]] for lang, cmd in commands.items()}}
+            {
+                "stubs": [str(source), ruleset],
+                "langs": {lang: [str(built[lang]), *cmd[3:]] for lang, cmd in commands.items()},
+            }
         )
         worker_proc = subprocess.Popen(
             [sys.executable, "-m", "havoc.commands.docs", spec],
@@ -148,11 +176,10 @@ def build_languages(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            **children.popen_options(),
         )
     else:
         _sync_stubs(source, ruleset)
-        for lang in langs:
-            _stage(out, lang)
     outputs: dict[str, tuple[int, str, float]] = {}
     if worker_proc is not None:
         stdout, stderr = worker_proc.communicate()
@@ -163,8 +190,16 @@ def build_languages(
         for lang in langs:
             outputs.setdefault(lang, (worker_proc.returncode or 1, stderr, time.perf_counter() - started))
     else:
+        # Sphinx through this module (``--sphinx``): a language built on its kept pages writes no
+        # file it shares with the site (see :func:`_writes_unshared`)
         procs = {
-            lang: subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            lang: subprocess.Popen(
+                [sys.executable, "-m", "havoc.commands.docs", "--sphinx", *cmd[3:]],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                **children.popen_options(),
+            )
             for lang, cmd in commands.items()
         }
         for lang, popen in procs.items():
@@ -173,15 +208,30 @@ def build_languages(
     results = []
     for lang in langs:
         code, printed, seconds = outputs[lang]
-        if code:
-            marker[lang].parent.mkdir(parents=True, exist_ok=True)
-            marker[lang].touch()
-            shutil.rmtree(staging[lang], ignore_errors=True)  # the previous site stays as it was
-        else:
+        if not code:
             marker[lang].unlink(missing_ok=True)
-            _swap(staging[lang], out / lang)
+            place(built[lang], out / lang)
         results.append(Result(lang, code, printed, seconds))
     return results
+
+
+def _hidden(folder: str, names: list[str]) -> list[str]:
+    """The entries a published site leaves out: dot-files and dot-folders (Sphinx's ``.buildinfo``,
+    the engine's ``.inputs.json``, build folders of earlier havoc versions), which a static
+    host would serve."""
+    return [name for name in names if name.startswith(".")]
+
+
+def place(built: Path, dest: Path) -> None:
+    """``dest`` made a copy of the folder ``built`` out of hard links to its files (copies where
+    the system cannot link), without dot-files: a second of copying saved for a whole site, and
+    safe because nothing writes into a file of ``built`` (see :func:`_writes_unshared`; a clean
+    build starts from an empty folder). ``dest`` is in a staging folder no reader sees."""
+    if dest.is_dir() and not dest.is_symlink():
+        shutil.rmtree(dest)
+    elif os.path.lexists(dest):
+        os.unlink(dest)
+    shutil.copytree(built, dest, symlinks=True, ignore=_hidden, copy_function=_link_or_copy)
 
 
 def _sync_stubs(source: Path, ruleset: str) -> None:
@@ -193,37 +243,6 @@ def _sync_stubs(source: Path, ruleset: str) -> None:
     folder = source / sitestubs.PAGES_DIR
     if sitestubs.generated(folder):
         sitestubs.write_stubs(folder, rulebook.load(ruleset))
-
-
-def _stage(out: Path, lang: str, link: bool = False) -> Path:
-    """The build folder beside ``out/<lang>``, brought to a copy of it (Sphinx then rewrites only
-    what changed). Always the same name, so Sphinx sees the same output folder from build to
-    build; kept between builds (it holds the site as it was before the last one), so only the
-    files that differ from the live site are copied, not the whole site every time.
-
-    With ``link``, the files are hard links to the live site's instead of copies (copying a
-    whole site after a clean build cost a rebuild a seventh of its time): only for a build that
-    writes through :func:`_writes_unshared`, which never writes into a file the live site shares."""
-    stage = _stage_path(out, lang)
-    live = out / lang
-    if not live.is_dir():
-        shutil.rmtree(stage, ignore_errors=True)
-        stage.mkdir(parents=True)
-        return stage
-    put = _link_or_copy if link else _copy
-    if stage.is_dir() and not stage.is_symlink():
-        try:
-            _sync(live, stage, put)
-            return stage
-        except OSError:
-            pass  # then a full copy
-    shutil.rmtree(stage, ignore_errors=True)
-    shutil.copytree(live, stage, symlinks=True, copy_function=put)
-    return stage
-
-
-def _copy(src: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
-    shutil.copy2(src, dest, follow_symlinks=False)
 
 
 def _link_or_copy(src: str | os.PathLike[str], dest: str | os.PathLike[str]) -> None:
@@ -240,7 +259,7 @@ def _link_or_copy(src: str | os.PathLike[str], dest: str | os.PathLike[str]) -> 
 @contextlib.contextmanager
 def _writes_unshared(root: Path) -> Any:
     """While it lasts, a file under ``root`` that shares its data with another (a hard link to
-    the live site's, see :func:`_stage`) is unlinked before it is opened for writing, so the
+    the live site's, see :func:`place`) is unlinked before it is opened for writing, so the
     write makes a file of its own: the live site is never changed by a build. Every writer of
     a build opens its file with ``open`` (Sphinx's pages, inventory and copies, the theme's and
     havoc's files; ``shutil.copyfile`` and ``pathlib`` too) or replaces it whole (``os.replace``)."""
@@ -280,60 +299,6 @@ def _writes_unshared(root: Path) -> Any:
         builtins.open = io.open = real_open
 
 
-def _stage_path(out: Path, lang: str) -> Path:
-    return out / f".building-{lang}"
-
-
-def _sync(source: Path, dest: Path, put: Any = _copy) -> None:
-    """Make ``dest`` a copy of ``source`` by copying (``put``) only the files whose size or
-    modification time differ (with their times: Sphinx compares them with the sources') and
-    removing the rest."""
-    for folder, dirs, files in os.walk(source):
-        here = Path(folder)
-        if any(os.path.islink(here / d) for d in dirs):
-            raise OSError(errno.ENOTSUP, "a linked folder", str(here))
-        there = dest / here.relative_to(source)
-        try:
-            existing = {e.name: e for e in os.scandir(there)}
-        except FileNotFoundError:
-            there.mkdir(parents=True)
-            existing = {}
-        for name in files:
-            src = here / name
-            old = existing.pop(name, None)
-            st = src.stat(follow_symlinks=False)
-            if old is not None and old.is_file(follow_symlinks=False) and not os.path.islink(src):
-                ost = old.stat(follow_symlinks=False)
-                if ost.st_size == st.st_size and ost.st_mtime_ns == st.st_mtime_ns:
-                    continue
-            if old is not None and old.is_dir(follow_symlinks=False):
-                shutil.rmtree(old.path)
-            elif old is not None:
-                os.unlink(old.path)  # a new file, never a write into the old one (it may be linked)
-            put(src, there / name)
-        for name in dirs:
-            old = existing.pop(name, None)
-            if old is not None and not old.is_dir(follow_symlinks=False):
-                os.unlink(old.path)
-        for gone in existing.values():
-            if gone.is_dir(follow_symlinks=False):
-                shutil.rmtree(gone.path)
-            else:
-                os.unlink(gone.path)
-
-
-def _swap(stage: Path, final: Path) -> None:
-    """Put a finished build in place: readers see the old site or the new one, never a mix. The
-    old site becomes the next build's folder (:func:`_stage` brings it up to date)."""
-    old = final.with_name(f".old-{final.name}")
-    shutil.rmtree(old, ignore_errors=True)
-    if final.exists():
-        os.replace(final, old)
-    os.replace(stage, final)
-    if old.exists():
-        os.replace(old, stage)
-
-
 WORKER_MARK = "\n@@havoc-docs-language "
 
 
@@ -357,19 +322,12 @@ def worker(spec: str) -> int:
     langs: dict[str, list[str]] = job["langs"]
     prepare = functools.partial(_prepare, langs, Path(job["stubs"][0]), job["stubs"][1])
     forking = len(langs) > 1 and hasattr(os, "fork") and (os.cpu_count() or 1) > 1
-    staged: set[str] = set()
     if forking:
-        # While this process imports Sphinx and compiles the templates, children of their own
-        # stage each language's site (a language whose staging failed is staged, and the
-        # failure reported, by its build) and load the rules, bring the page stubs up to date
-        # and store the search index.
-        stagers = {
-            lang: _fork(functools.partial(_stage, Path(args[0]), lang, link=True)) for lang, args in langs.items()
-        }
+        # While this process imports Sphinx and compiles the templates, a child of its own loads
+        # the rules, brings the page stubs up to date and stores the search index.
         preparer = _fork(prepare)
         _preload(langs)
         _warm_templates(langs)
-        staged = {lang for lang, pid in stagers.items() if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0}
         if os.waitstatus_to_exitcode(os.waitpid(preparer, 0)[1]):
             return 1  # the stubs are not current: it said why
         _load_rulesets(langs)  # from the cache it stored: loaded once for every language
@@ -386,11 +344,7 @@ def worker(spec: str) -> int:
     # each of them (which, in a forked child, would also copy every page it touches).
     gc.collect()
     gc.freeze()
-    chunks = (
-        _fork_languages(langs, staged)
-        if forking
-        else {lang: _build_language(lang, args) for lang, args in langs.items()}
-    )
+    chunks = _fork_languages(langs) if forking else {lang: _build_language(lang, args) for lang, args in langs.items()}
     for lang in langs:
         sys.stdout.write(chunks[lang])
     return 0
@@ -398,12 +352,16 @@ def worker(spec: str) -> int:
 
 def _fork(task: Any) -> int:
     """Run ``task()`` in a forked child; its process id (it exits 0 when the task returned)."""
+    from havoc.children import die_with_parent
+
     sys.stdout.flush()
     sys.stderr.flush()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:
         status = 1
         try:
+            die_with_parent(parent)  # a fork clears the parent-death signal: set it again
             task()
             status = 0
         finally:
@@ -411,8 +369,8 @@ def _fork(task: Any) -> int:
     return pid
 
 
-def _build_language(lang: str, args: list[str], staged: bool = False) -> str:
-    """Stage and build one language in this process (``args``: the site folder, then Sphinx's
+def _build_language(lang: str, args: list[str]) -> str:
+    """Build one language in this process (``args``: its output folder, then Sphinx's
     arguments); its :data:`WORKER_MARK` line and printed output."""
     import io
     import traceback
@@ -424,8 +382,7 @@ def _build_language(lang: str, args: list[str], staged: bool = False) -> str:
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
         try:
-            stage = _stage(Path(args[0]), lang, link=True) if not staged else _stage_path(Path(args[0]), lang)
-            with _writes_unshared(stage):
+            with _writes_unshared(Path(args[0])):
                 code = build_main(args[1:])
         except BaseException:  # reported as this language's failure, never lost
             traceback.print_exc(file=buf)
@@ -535,10 +492,13 @@ def _warm_templates(langs: dict[str, list[str]]) -> None:
         warm_templates(doctrees)
 
 
-def _fork_languages(langs: dict[str, list[str]], staged: set[str]) -> dict[str, str]:
+def _fork_languages(langs: dict[str, list[str]]) -> dict[str, str]:
     """Build each language in a forked child at once; each child's report, or a failure for a
     child that died without one. The children write the havoc cache only through atomic
     replaces (:func:`havoc.cache.put`), so two of them storing an entry cannot tear it."""
+    from havoc.children import die_with_parent
+
+    parent = os.getpid()
     children: dict[str, tuple[int, int]] = {}
     for lang, args in langs.items():
         read_end, write_end = os.pipe()
@@ -548,10 +508,11 @@ def _fork_languages(langs: dict[str, list[str]], staged: set[str]) -> dict[str, 
         if pid == 0:  # the child: build, send the report, leave without running the parent's exit code
             status = 1
             try:
+                die_with_parent(parent)  # a fork clears the parent-death signal: set it again
                 os.close(read_end)
                 for _, (_, other) in children.items():
                     os.close(other)
-                report = _build_language(lang, args, lang in staged).encode("utf-8", "surrogateescape")
+                report = _build_language(lang, args).encode("utf-8", "surrogateescape")
                 with os.fdopen(write_end, "wb") as fh:
                     fh.write(report)
                 status = 0
@@ -579,7 +540,7 @@ def write_root(out: Path, title: str | None = None) -> Path:
     )
     title = title or rulebook.load().title
     page = ROOT_PAGE.replace("@LINKS@", links).replace("@LANGS@", ", ".join(f'"{lang}"' for lang in LANGUAGES))
-    page = page.replace("@TITLE@", html.escape(title))
+    page = webpolicy.with_meta(page.replace("@TITLE@", html.escape(title)))  # the site's policy, as every page
     path = out / "index.html"
     safeio.write_text(path, page)
     return path
@@ -797,7 +758,8 @@ class _Engine:
     """The in-browser assistant's build (:func:`havoc.offline.prepare_engine`) in a thread of its
     own, started before the site's Sphinx builds: it needs none of their output, and it runs
     while this process only waits for theirs. What it makes is swapped in by :func:`_offline`
-    only when every page built (else it is thrown away: the site and its engine stay as they were)."""
+    only when every page built (else it is thrown away: the site and its engine stay as they were).
+    Whatever it raised is said by :func:`_offline` or :meth:`discard`, never lost with its thread."""
 
     def __init__(self, top: Path, clean: bool) -> None:
         import threading
@@ -805,6 +767,7 @@ class _Engine:
         self.top, self.clean = top, clean
         self.stage: Path | None = None
         self.error: BaseException | None = None
+        self.said = False  # whether the error was said (once, whichever step ends the build)
         self.started = self.finished = time.perf_counter()
         self.thread = threading.Thread(target=self._run, name="havoc-engine", daemon=True)
         self.thread.start()
@@ -814,7 +777,7 @@ class _Engine:
 
         try:
             self.stage = prepare_engine(self.top, self.clean)
-        except BaseException as exc:  # handed to the main thread (raised there if not an expected failure)
+        except BaseException as exc:  # handed to the main thread, which says it
             self.error = exc
         self.finished = time.perf_counter()
 
@@ -825,28 +788,225 @@ class _Engine:
         return self.stage
 
     def discard(self) -> None:
+        """Throw away what the thread made (the pages failed); say why it failed, if it did."""
         self.thread.join()
         if self.stage is not None:
             shutil.rmtree(self.stage, ignore_errors=True)
+        if self.error is not None and not self.said:
+            self.said = True
+            _say_engine_error(self.error)
 
 
-def _offline(top: Path, clean: bool = False, engine: _Engine | None = None) -> bool:
+def _say_engine_error(exc: BaseException) -> None:
+    """Why the engine did not build, in the reader's language, as one line: the thread's
+    exception would otherwise end with the thread, or end the command as a traceback."""
+    from havoc.i18n import message_language, ui
+
+    lang = message_language()
+    if isinstance(exc, HavocError):
+        why = "; ".join(p.said() for p in exc.problems)
+    elif isinstance(exc, OSError) and exc.strerror:
+        # a copy that failed names both files (shutil: the source, then where it was going)
+        where = " → ".join(str(name) for name in (exc.filename, exc.filename2) if name)
+        why = f"{where}: {exc.strerror}" if where else exc.strerror
+    else:
+        why = str(exc) or type(exc).__name__
+    message = ui("the in-browser assistant did not build: {why}", lang).format(why=why)
+    print(f"{ui('error', lang)}: {message}", file=sys.stderr)
+
+
+def _offline(
+    top: Path, clean: bool = False, engine: _Engine | None = None, work: Path | None = None, shown: Path | None = None
+) -> bool:
     """The in-browser assistant (``_engine/``: left as it is when nothing it is made from changed;
     with ``clean``, made afresh; ``engine``: its build started earlier) and the service worker over
-    the whole site; on failure the previous ones stay."""
-    from havoc.offline import EngineBuildError, install_engine, write_service_worker
+    the whole site; on failure the previous ones stay and why is said. ``work``: where the engine
+    is built and kept (default ``top``); its ``_engine`` is then put in ``top`` as hard links.
+    ``shown``: the folder ``top`` is published as (the one the message names)."""
+    from havoc.offline import install_engine, write_service_worker
 
-    job = engine or _Engine(top, clean)
+    work = top if work is None else work
+    job = engine or _Engine(work, clean)
     try:
         stage = job.wait()
-        made = install_engine(top, stage)
-    except (EngineBuildError, OSError) as exc:
-        print(f"error: the in-browser assistant did not build: {exc}", file=sys.stderr)
+        made = install_engine(work, stage)
+        if work != top:
+            place(made, top / "_engine")
+            made = top / "_engine"
+        write_service_worker(top)
+    except Exception as exc:  # a failed engine (no Node, a full disk, …) is a message, never a traceback
+        job.said = True
+        _say_engine_error(exc)
         return False
-    write_service_worker(top)
     state = "" if stage is not None else ", unchanged"
+    made = (shown or top) / made.relative_to(top) if made.is_relative_to(top) else made
     print(f"built the in-browser assistant: {made} ({job.finished - job.started:.1f} s{state})")
     return True
+
+
+# --- publishing: the whole site at once, or nothing ------------------------------------------
+#
+# ``havoc docs -o build/site`` keeps, beside build/site (same parent, never inside):
+#   .site.lock          held while a build runs (a second build of the same site waits for it)
+#   .site.work/         what Sphinx and the engine build keep from build to build (not served)
+#   .site.staging-XXXX  the next site, put together from hard links; renamed into place at the end
+# A build that fails or is killed leaves build/site as it was; the next build removes what an
+# interrupted one left.
+
+
+def _sibling(top: Path, suffix: str) -> Path:
+    return top.parent / f".{top.name}.{suffix}"
+
+
+@contextlib.contextmanager
+def _publish_lock(top: Path) -> Any:
+    """Hold ``.<site>.lock`` beside the site while building it: two builds of one site would
+    share their work folder and staging. The kernel releases it when the process ends, however
+    it ends. Where the system has no ``flock`` (not POSIX) builds are not serialised."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    from havoc.i18n import message_language, ui
+
+    path = _sibling(top, "lock")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(ui("waiting for another build of {folder} to finish", message_language()).format(folder=top))
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _remove_leftovers(top: Path) -> None:
+    """What earlier builds of ``top`` left (the lock is held, so none of it is in use): staging
+    folders of builds that were killed; the site itself, when a build was killed between the two
+    renames of :func:`_exchange` where the system cannot swap two folders at once (the old site is
+    put back). Dot-files inside the site (build folders of earlier versions, ``.buildinfo``) are
+    left out of the next site by :func:`place`, and so gone once it is published."""
+    aside = _sibling(top, "staging-old")
+    if aside.is_dir() and (not top.exists() or (top.is_dir() and not any(top.iterdir()))):
+        with contextlib.suppress(OSError):
+            if top.exists():
+                top.rmdir()
+            os.rename(aside, top)
+    for path in top.parent.glob(f".{top.name}.staging-*"):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+
+LEFTOVERS = (".building-", ".old-", ".havoc-probe-", ".buildinfo")
+"""Names at the top of a site that earlier havoc versions' builds left there (a host serves them)."""
+
+
+def _ours(names: list[str]) -> set[str]:
+    """The folders at the top of the site that the build makes: every language, the engine, each
+    other ruleset's site (their dot-files are Sphinx's and havoc's, and are left out)."""
+    return {
+        *LANGUAGES,
+        "_engine",
+        *(rulebook.site_path(name).split("/")[0] for name in names if rulebook.site_path(name)),
+    }
+
+
+def _seed(top: Path, stage: Path, ours: set[str]) -> None:
+    """``stage`` made the present site (hard links): what this build does not make (a language
+    not asked for, another ruleset's site, a host's own files such as ``.nojekyll`` or
+    ``.well-known/``) is published as it is; dot-files inside the folders the build makes
+    (``ours``) and the leftovers of earlier havoc versions at the top are left out."""
+    for entry in os.scandir(top):
+        if entry.name.startswith(LEFTOVERS):
+            continue
+        src, dest = Path(entry.path), stage / entry.name
+        if entry.is_dir(follow_symlinks=False):
+            hide = _hidden if entry.name in ours else None
+            shutil.copytree(src, dest, symlinks=True, ignore=hide, copy_function=_link_or_copy)
+        else:
+            _link_or_copy(src, dest)
+
+
+def _check_replaceable(top: Path, ours: set[str]) -> None:
+    """``top`` must be empty or a site havoc built: publishing replaces the folder as a whole, so
+    ``-o`` naming a folder of other things (a home folder, a project) is refused, not replaced."""
+    from havoc.i18n import message_language, ui
+
+    names = {entry.name for entry in os.scandir(top)}
+    if not names or names & {*ours, "sw.js"} or any(name.startswith(LEFTOVERS) for name in names):
+        return
+    text = ui("holds no site havoc built; give an empty or new folder (it is replaced as a whole)", message_language())
+    raise PublishError([Problem(str(top), None, text)])
+
+
+def _adopt(live: Path, work: Path) -> None:
+    """A work folder not made yet (the first build since Sphinx wrote into the site itself) starts
+    as the site's (hard links): the build stays incremental."""
+    if live.is_dir() and not os.path.lexists(work):
+        with contextlib.suppress(OSError):
+            shutil.copytree(live, work, symlinks=True, copy_function=_link_or_copy)
+
+
+RENAME_EXCHANGE = 2  # <linux/fs.h>
+
+
+def _rename_exchange(a: Path, b: Path) -> bool:
+    """Swap the folders ``a`` and ``b`` in one step (Linux's ``renameat2``); False where the system
+    or the filesystem cannot (then nothing moved)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        call = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # a C library older than glibc 2.28
+        return False
+    at_fdcwd = -100
+    if call(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _exchange(stage: Path, top: Path) -> None:
+    """Publish ``stage`` as ``top``; the old site is then at ``stage``.
+
+    Where the kernel and filesystem swap two folders in one step (Linux 3.15+: ext4, xfs, btrfs,
+    tmpfs, …), ``top`` is at every moment the whole old site or the whole new one. Elsewhere two
+    renames: the site is missing for the time between them (microseconds), and a build killed
+    just then is put back by the next (:func:`_remove_leftovers`)."""
+    if _rename_exchange(stage, top):
+        return
+    aside = _sibling(top, "staging-old")
+    os.rename(top, aside)
+    try:
+        os.rename(stage, top)
+    except OSError:
+        os.rename(aside, top)
+        raise
+    os.rename(aside, stage)
+
+
+class PublishError(HavocError):
+    """The finished site could not be put together or put in place: the published one stays."""
+
+
+def _publish_problem(top: Path, exc: OSError) -> PublishError:
+    from havoc.i18n import message_language, ui
+
+    lang = message_language()
+    why = exc.strerror or str(exc)
+    where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+    text = ui("the new site could not be put in place ({why}); the published site is unchanged", lang)
+    return PublishError([Problem(str(top), None, text.format(why=where + why))])
 
 
 def cmd_docs(args: argparse.Namespace) -> int:
@@ -857,64 +1017,132 @@ def cmd_docs(args: argparse.Namespace) -> int:
         return update_catalog(names[0], DEFAULT_DOCTREES)
     if args.site_url:
         os.environ["HAVOC_SITE_URL"] = check_site_url(args.site_url)  # read by conf.py in each Sphinx process
-    langs = list(LANGUAGES) if args.lang == "all" else [args.lang]
     top: Path = safeio.writable_dir(args.output)  # an unwritable -o fails now, not after the build
+    top = Path(os.path.realpath(top))  # a linked site folder: replaced where it is, the link kept
     server = bind(top, args.port) if args.serve else None
-    engine = _Engine(top, args.clean)  # at the same time as the pages
-    failed = False
-    outs = {name: top / rulebook.site_path(name) if rulebook.site_path(name) else top for name in names}
-
-    def build(name: str) -> list[Result]:
-        where = rulebook.site_path(name)
-        return build_languages(
-            langs,
-            outs[name],
-            DEFAULT_DOCTREES / where if where else DEFAULT_DOCTREES,
-            name,
-            DEFAULT_SHEETS / where if where else DEFAULT_SHEETS,
-            sources[name],
-            clean=args.clean,
-        )
-
-    # every ruleset's site at once (each its own processes, folders and sources): this process
-    # only waits for them, and a small ruleset's build fills what the larger one leaves idle
-    sources = {name: source_for(name) for name in names}  # made here, once, before the threads
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
-        built = dict(zip(names, pool.map(build, names), strict=True))
-    for name in names:
-        out, results = outs[name], built[name]
-        for res in results:
-            if res.output.strip():
-                sys.stderr.write(res.output if res.output.endswith("\n") else res.output + "\n")
-            if res.code:
-                failed = True
-                print(
-                    f"error: the {res.lang} site of {name} did not build (exit {res.code}); see the messages above",
-                    file=sys.stderr,
-                )
-            else:
-                print(f"built {res.lang}: {out / res.lang / 'index.html'} ({res.seconds:.1f} s)")
-        write_root(out, rulebook.load(name).title)
-    if args.site_url:
-        write_sitemap_index(top, os.environ["HAVOC_SITE_URL"])
-    else:
-        remove_sitemap_index(top)
-    if failed:
-        engine.discard()
-    else:
-        failed = not _offline(top, args.clean, engine)
-    root = top / "index.html"
-    print(f"site: {root}")
-    if failed:
+    try:
+        with _publish_lock(top):
+            code = _build_and_publish(args, names, top)
+    except BaseException:
         if server is not None:
             server.server_close()
-        return 1
+        raise
+    if code:
+        if server is not None:
+            server.server_close()
+        return code
     if server is not None:
-        serve(out, args.port, server)
+        serve(top, args.port, server)
     return 0
 
 
+def _build_and_publish(args: argparse.Namespace, names: list[str], top: Path) -> int:
+    """Everything (every ruleset's languages, the engine, ``sw.js``, the root files) built into a
+    staging folder beside ``top``, then published in one step (:func:`_exchange`); on any failure
+    or interruption the staging folder goes and ``top`` stays byte for byte as it was."""
+    import tempfile
+
+    from havoc.i18n import message_language, ui
+
+    lang_ui = message_language()
+    langs = list(LANGUAGES) if args.lang == "all" else [args.lang]
+    _remove_leftovers(top)
+    ours = _ours(names)
+    _check_replaceable(top, ours)
+    work = _sibling(top, "work")
+    for name in names:
+        where = rulebook.site_path(name)
+        for lang in langs:
+            _adopt(top / where / lang if where else top / lang, work / where / lang if where else work / lang)
+    _adopt(top / "_engine", work / "_engine")
+    work.mkdir(exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=f".{top.name}.staging-", dir=top.parent))
+    engine: _Engine | None = None
+    try:
+        try:
+            _seed(top, stage, ours)
+        except OSError as exc:
+            raise _publish_problem(top, exc) from None
+        engine = _Engine(work, args.clean)  # at the same time as the pages
+        failed = False
+        rel = {name: rulebook.site_path(name) for name in names}
+        outs = {name: stage / rel[name] if rel[name] else stage for name in names}
+        works = {name: work / rel[name] if rel[name] else work for name in names}
+
+        def build(name: str) -> list[Result]:
+            where = rel[name]
+            return build_languages(
+                langs,
+                outs[name],
+                DEFAULT_DOCTREES / where if where else DEFAULT_DOCTREES,
+                name,
+                DEFAULT_SHEETS / where if where else DEFAULT_SHEETS,
+                sources[name],
+                clean=args.clean,
+                work=works[name],
+            )
+
+        # every ruleset's site at once (each its own processes, folders and sources): this process
+        # only waits for them, and a small ruleset's build fills what the larger one leaves idle
+        sources = {name: source_for(name) for name in names}  # made here, once, before the threads
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
+            built = dict(zip(names, pool.map(build, names), strict=True))
+        for name in names:
+            final = top / rel[name] if rel[name] else top
+            for res in built[name]:
+                if res.output.strip():
+                    sys.stderr.write(res.output if res.output.endswith("\n") else res.output + "\n")
+                if res.code:
+                    failed = True
+                    text = ui(
+                        "the {lang} site of {ruleset} did not build (exit {code}); see the messages above", lang_ui
+                    )
+                    print(
+                        f"{ui('error', lang_ui)}: {text.format(lang=res.lang, ruleset=name, code=res.code)}",
+                        file=sys.stderr,
+                    )
+                else:
+                    print(f"built {res.lang}: {final / res.lang / 'index.html'} ({res.seconds:.1f} s)")
+        if failed:
+            engine.discard()
+        else:
+            try:
+                for name in names:
+                    write_root(outs[name], rulebook.load(name).title)
+                if args.site_url:
+                    write_sitemap_index(stage, os.environ["HAVOC_SITE_URL"])
+                else:
+                    remove_sitemap_index(stage)
+            except OSError as exc:
+                engine.discard()
+                raise _publish_problem(top, exc) from None
+            failed = not _offline(stage, args.clean, engine, work, top)
+        if failed:
+            text = ui("the site was not published: {folder} is as it was", lang_ui).format(folder=top)
+            print(f"{ui('error', lang_ui)}: {text}", file=sys.stderr)
+            return 1
+        try:
+            _exchange(stage, top)
+        except OSError as exc:
+            raise _publish_problem(top, exc) from None
+        print(f"site: {top / 'index.html'}")
+        return 0
+    finally:
+        if engine is not None:
+            engine.discard()  # what it made, unless installed; why it failed, unless said
+        shutil.rmtree(stage, ignore_errors=True)  # the staging of a failed build, or the old site
+
+
+def run_sphinx(args: list[str]) -> int:
+    """One Sphinx build (``python -m havoc.commands.docs --sphinx <sphinx-build arguments>``)
+    whose every write into its output folder (the last argument) makes a new file."""
+    from sphinx.cmd.build import build_main
+
+    with _writes_unshared(Path(args[-1])):
+        return build_main(args)
+
+
 if __name__ == "__main__":
-    sys.exit(worker(sys.argv[1]))
+    sys.exit(run_sphinx(sys.argv[2:]) if sys.argv[1:2] == ["--sphinx"] else worker(sys.argv[1]))

@@ -7,6 +7,7 @@ no other command pays for it. The site is built first when ``build/site`` lacks 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -16,6 +17,8 @@ from havoc.commands import add_ruleset_option
 DEFAULT_SITE = Path("build") / "site"
 SITE_ENV = "HAVOC_SERVE_SITE"
 RULESET_ENV = "HAVOC_SERVE_RULESET"
+HOSTS_LIST_ENV = "HAVOC_SERVE_HOSTS"
+"""The Host entries the workers answer (JSON: the bound ones and the allowed), set by cmd_serve."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,6 +33,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s, this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="also answer requests for this Host header (NAME on any port, NAME:PORT, or * for any); repeatable, "
+        "added to those in HAVOC_ALLOWED_HOSTS (comma-separated); by default only localhost, 127.0.0.1, [::1] "
+        "and --host, on --port",
+    )
     p.add_argument("--site", type=Path, default=DEFAULT_SITE, help="the built site folder (default: %(default)s)")
     add_ruleset_option(p)
     p.set_defaults(func=cmd_serve)
@@ -59,7 +71,19 @@ def app_factory() -> object:
     """The application a uvicorn worker builds (configured through the environment)."""
     from havoc.server import create_app
 
-    return create_app(Path(os.environ[SITE_ENV]), os.environ.get(RULESET_ENV))
+    hosts = os.environ.get(HOSTS_LIST_ENV)
+    return create_app(
+        Path(os.environ[SITE_ENV]), os.environ.get(RULESET_ENV), json.loads(hosts) if hosts is not None else None
+    )
+
+
+def allowed_hosts(host: str, port: int, given: list[str]) -> list[str]:
+    """The Host entries answered: loopback and ``host`` on ``port``, then ``--allowed-host`` and
+    :data:`havoc.server.app.HOSTS_ENV`'s (a defence against DNS rebinding: see the README)."""
+    from havoc.server.app import HOSTS_ENV, Hosts
+
+    extra = [*given, *os.environ.get(HOSTS_ENV, "").split(",")]
+    return Hosts.bound(host, port, [e.strip() for e in extra if e.strip()])
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -84,6 +108,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return code
     os.environ[SITE_ENV] = str(args.site.resolve())
     os.environ[RULESET_ENV] = args.ruleset
+    os.environ[HOSTS_LIST_ENV] = json.dumps(allowed_hosts(args.host, args.port, args.allowed_host))
     from havoc import rulebook
 
     rulebook.load(args.ruleset)  # a broken rulebook stops here with its located problems

@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--output",
         type=Path,
         metavar="FILE",
-        help="where to write: FILE.pdf (the HTML goes beside it), FILE.html (HTML only), "
-        "or a folder (with --lang all); default: build/sheets/<lang>.pdf",
+        help="where to write: FILE.pdf (the HTML goes beside it), FILE.html (HTML only), or a folder; "
+        "with --lang all a file name gets each language's code (FILE.en.pdf, FILE.pl.pdf); "
+        "default: build/sheets/<lang>.pdf",
     )
     p.add_argument(
         "--png", action="store_true", help="also write page images <lang>-1.png, <lang>-2.png beside the PDF"
@@ -44,10 +45,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def targets(lang: str, output: Path | None, several: bool) -> tuple[Path | None, Path]:
-    """(PDF, HTML) paths for one language; a ``.html`` output means no PDF."""
-    if output is None or several or output.suffix == "" or output.is_dir():
+    """(PDF, HTML) paths for one language; a ``.html`` output means no PDF.
+
+    A file name asked of several languages (``-o x.pdf`` with ``--lang all``, the default) is
+    each language's file with its code before the suffix (``x.en.pdf``, ``x.pl.pdf``): a user who
+    names a file gets files, never a folder of that name.
+    """
+    if output is None or output.suffix == "" or output.is_dir():
         folder = output if output is not None else DEFAULT_DIR
         return folder / f"{lang}.pdf", folder / f"{lang}.html"
+    if several:
+        output = output.with_name(f"{output.stem}.{lang}{output.suffix}")
     if output.suffix.lower() == ".html":
         return None, output
     return output, output.with_suffix(".html")

@@ -89,6 +89,46 @@ def _root() -> str:
     return os.path.join(os.getcwd(), "rules")
 
 
+def root_problem(root: str | Path | None = None) -> Problem | None:
+    """What is wrong with the rules folder, if anything: missing, a file, or holding no ruleset.
+
+    Said in the message language, naming ``HAVOC_RULES`` when that is where the folder came from:
+    a mistyped path must not come back as a puzzle about a ruleset name nobody typed."""
+    top = _plain(root) if root else _root()
+    from havoc.i18n import message_language, ui
+
+    lang = message_language()
+    env = os.environ.get("HAVOC_RULES")
+    told = bool(env) and top == _plain(env or "")
+    if os.path.isdir(top):
+        try:
+            if _with_ruleset(top):
+                return None
+        except OSError:
+            pass  # unreadable: as good as empty to whoever asked for its rules
+        if told:
+            said = ui("HAVOC_RULES names a folder that holds no ruleset (no folder in it has a ruleset.yaml)", lang)
+        else:
+            said = ui("the rules folder holds no ruleset (no folder in it has a ruleset.yaml)", lang)
+    elif os.path.exists(top):
+        if told:
+            said = ui("HAVOC_RULES names a file; it must name the folder that holds the rulesets", lang)
+        else:
+            said = ui("the rules folder is a file, not a folder", lang)
+    elif told:
+        said = ui("HAVOC_RULES names a folder that does not exist; set it to the folder that holds the rulesets", lang)
+    else:
+        said = ui("there is no rules folder here; run havoc in the project's folder or set HAVOC_RULES", lang)
+    return Problem(top, None, said)
+
+
+def require_rules(root: Path | None = None) -> None:
+    """Raise a :class:`RulebookError` (exit 1) naming the rules folder when it has no ruleset."""
+    problem = root_problem(root)
+    if problem is not None:
+        raise RulebookError([problem])
+
+
 def ruleset_names(root: Path | None = None) -> list[str]:
     """Every ruleset folder under the rules folder: the default first, then by name."""
     top = _plain(root) if root else _root()
@@ -122,6 +162,10 @@ def ruleset_folder(ruleset: str, root: Path | None = None) -> Path:
 
 def _folder(ruleset: str, root: str | None = None) -> str:
     """:func:`ruleset_folder`, as a string."""
+    if ruleset == "":  # no ruleset named and no default: most likely no rules folder at all
+        problem = root_problem(root)
+        if problem is not None:
+            raise UnknownRuleset([problem])
     root = root or _root()
     if not isinstance(ruleset, str) or not ruleset or "\0" in ruleset:
         raise UnknownRuleset([Problem("ruleset", None, f"expected a ruleset name, found {ruleset!r}")])

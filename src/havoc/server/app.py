@@ -22,7 +22,7 @@ import re
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -34,13 +34,13 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from havoc import game
+from havoc import game, webpolicy
 from havoc.errors import HavocError, InputError
 from havoc.i18n import LANGUAGES, ui
 from havoc.rulebook.model import Ruleset
-from havoc.server.site import Kept, SiteFiles, prepare, send
+from havoc.server.site import Kept, SiteFiles, prepare, same_site, send
 from havoc.webapi import (
     MAX_BODY,
     MAX_DEPTH,
@@ -65,7 +65,9 @@ LIMIT_PATTERN = re.compile(r"[0-9]{1,3}")
 """?limit= as ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses)."""
 
 BODY_TYPES = ("application/json", "application/yaml", "application/x-yaml", "text/yaml")
-"""The Content-Types a body may have (none at all is read as JSON); any other is a 415."""
+"""The Content-Types a body may have; any other, or none, is a 415. None is not read as JSON: a
+web page may send a body without one (or as text/plain) to any address with no CORS check, so a
+page on another site could otherwise make a local ``havoc serve`` work for it."""
 
 log = logging.getLogger("havoc.server")
 
@@ -500,7 +502,7 @@ class Api:
         # comes from the body): worked out once, here
         first = head.first()
         ctype = head.ctype.split(";")[0].strip().lower()
-        if ctype and ctype not in BODY_TYPES:
+        if ctype not in BODY_TYPES:
             raise Refused(
                 415,
                 "unsupported-media-type",
@@ -609,8 +611,9 @@ class Api:
             )
             return refused(problem)
         if rid != rule_id:
-            url = str(request.url_for("rule", rule_id=rid))
-            return RedirectResponse(f"{url}?lang={lang}", status_code=308)
+            # a path, never an absolute URL made from the Host header: a redirect stays on this site
+            path = same_site(request.url_for("rule", rule_id=rid).path)
+            return RedirectResponse(f"{path}?lang={lang}", status_code=308)
         rule = self.rs.rules[rid]
         return self.cached(request, ("rule", rid, lang), lambda: rule_data(self.rs, translator(lang, self.rs.id), rule))
 
@@ -704,8 +707,11 @@ def guarded(handler: Handler, lang_fallback: Callable[[Request], str] = safe_lan
 API_PREFIXES = ("/api/", "/openapi.json")
 
 
-def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
-    """The application for one ruleset, serving ``site`` (the built site folder) if given."""
+def create_app(site: Path | None, ruleset: str | None = None, allowed_hosts: Collection[str] | None = None) -> ASGIApp:
+    """The application for one ruleset, serving ``site`` (the built site folder) if given.
+
+    ``allowed_hosts``: the Host headers answered (:class:`Hosts`; ``havoc serve`` always gives
+    them); None answers any (an application embedded behind a server of its own)."""
     from havoc import rulebook
     from havoc.i18n import translator
     from havoc.server.openapi import DOCS_PAGE, openapi
@@ -789,7 +795,7 @@ def create_app(site: Path | None, ruleset: str | None = None) -> ASGIApp:
         routes=routes,
         exception_handlers={404: not_found, 405: not_allowed, Exception: crashed},
     )
-    return Front(api_app, files, handlers)
+    return Front(api_app, files, handlers, Hosts(allowed_hosts) if allowed_hosts is not None else None)
 
 
 class Front:
@@ -798,8 +804,9 @@ class Front:
     /openapi.json goes through Starlette's router. Matching a page's path, or a question's,
     against every route and running the middleware stack cost more than answering it."""
 
-    def __init__(self, api_app: Starlette, files: SiteFiles | None, handlers: Api) -> None:
+    def __init__(self, api_app: Starlette, files: SiteFiles | None, handlers: Api, hosts: Hosts | None = None) -> None:
         self.api_app = api_app
+        self.hosts = hosts
         self.files = files
         self.handlers = handlers
         self.posts: dict[str, tuple[tuple[str, ...], Work]] = {}
@@ -809,7 +816,16 @@ class Front:
                 self.posts[route.path] = body_work
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not scope.get("root_path"):
+        if scope["type"] != "http":
+            await self.api_app(scope, receive, send)
+            return
+        send = secured(send)
+        if self.hosts is not None:
+            refusal = self.hosts.refusal(scope)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        if not scope.get("root_path"):
             path = scope["path"]
             if not path.startswith(API_PREFIXES):
                 if self.files is not None:
@@ -828,3 +844,97 @@ def _kept(body: bytes, media_type: str, vary: bytes = b"") -> Kept:
     import hashlib
 
     return prepare(body, media_type, hashlib.blake2b(body, digest_size=12).hexdigest(), vary=vary)
+
+
+_SECURITY = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in webpolicy.headers()]
+_CSP_NAME = webpolicy.CSP.lower().encode("latin-1")
+
+
+def secured(send: Send) -> Send:
+    """``send`` that adds the security headers (:mod:`havoc.webpolicy`) to every answer's start;
+    a page's own policy (made with its bytes, :func:`havoc.server.site.prepare`) is kept."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            have = message.get("headers") or []
+            if not any(name == _CSP_NAME for name, _ in have):
+                message = {**message, "headers": [*have, *_SECURITY]}
+        await send(message)
+
+    return sending
+
+
+HOSTS_ENV = "HAVOC_ALLOWED_HOSTS"
+"""More Host names ``havoc serve`` answers for, comma-separated (``--allowed-host`` adds too)."""
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+class Hosts:
+    """The Host headers answered: a defence against DNS rebinding, where a page on another site
+    points its own name at 127.0.0.1 and so reads a local server's answers as its own.
+
+    An entry ``name:port`` allows that exact Host; a bare ``name`` allows it on any port (behind
+    a proxy the public port is not the bound one); ``*`` allows every Host. Names are compared
+    without case; a Host missing or not listed is a 421 that names it and says how to allow it."""
+
+    def __init__(self, entries: Collection[str]) -> None:
+        split = [_split_port(e.strip().lower()) for e in entries if e.strip()]
+        self.everything = ("*", None) in split
+        self.exact = frozenset((name.rstrip("."), port) for name, port in split if port is not None)
+        self.any_port = frozenset(name.rstrip(".") for name, port in split if port is None)
+
+    @classmethod
+    def bound(cls, host: str, port: int, extra: Collection[str] = ()) -> list[str]:
+        """The entries of a server bound to ``host``:``port``: loopback and the bound name, on that
+        port, and ``extra`` (``--allowed-host``, :data:`HOSTS_ENV`) as given."""
+        names = [*LOOPBACK_NAMES]
+        if host not in WILDCARDS:
+            names.append(f"[{host}]" if ":" in host and not host.startswith("[") else host)
+        entries = [f"{n}:{port}" for n in names]
+        if port == 80:
+            entries += names  # a browser leaves the default port out
+        return [*entries, *extra]
+
+    def allows(self, host: str) -> bool:
+        if self.everything:
+            return True
+        name, port = _split_port(host.strip().lower())
+        name = name.rstrip(".")  # "localhost." is the same name
+        return (name, port) in self.exact or name in self.any_port
+
+    def refusal(self, scope: Scope) -> Response | None:
+        """None when the request's Host is allowed, else its 421 (in the asker's language)."""
+        host = b""
+        for name, value in scope["headers"]:
+            if name == b"host":
+                host = value
+                break
+        text = host.decode("latin-1")
+        if text and self.allows(text):
+            return None
+        lang = Head.of_scope(scope).first()
+        message = ui(
+            "This server does not answer for the host {host}; start it with --allowed-host {host} "
+            "(or set HAVOC_ALLOWED_HOSTS) to allow it.",
+            lang,
+        ).format(host=text or "''")
+        return _json(Refused(421, "misdirected", message).json(), 421)
+
+
+def _split_port(host: str) -> tuple[str, int | None]:
+    """A Host's name and port (None when it gives none); a malformed port leaves the whole text
+    as the name, which then matches nothing."""
+    if host.startswith("["):
+        end = host.find("]")
+        name, rest = (host[: end + 1], host[end + 1 :]) if end >= 0 else (host, "")
+        if not rest:
+            return name, None
+        digits = rest[1:] if rest.startswith(":") else ""
+    else:
+        name, sep, digits = host.rpartition(":")
+        if not sep:
+            return host, None
+    if digits.isascii() and digits.isdigit() and len(digits) <= 5:
+        return name, int(digits)
+    return host, None

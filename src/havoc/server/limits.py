@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
+
+from havoc import webpolicy
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,11 @@ class Limits:
 LIMITS = Limits()
 """The limits every worker applies (a test may replace it before the server starts)."""
 
+_SECURITY = "".join(f"{name.lower()}: {value}\r\n" for name, value in webpolicy.headers()).encode("latin-1")
 _REFUSED = (
-    b"HTTP/1.1 %d %s\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\ncontent-length: %d\r\n%s\r\n%s"
+    b"HTTP/1.1 %d %s\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\ncontent-length: %d\r\n"
+    + _SECURITY.replace(b"%", b"%%")
+    + b"%s\r\n%s"
 )
 
 
@@ -234,11 +239,96 @@ def raise_descriptor_limit(wanted: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
+PRIVATE_METHODS: dict[str, tuple[str, ...]] = {
+    "__init__": ("self", "config", "server_state", "app_state", "_loop"),
+    "connection_made": ("self", "transport"),
+    "connection_lost": ("self", "exc"),
+    "data_received": ("self", "data"),
+    "on_message_begin": ("self",),
+    "on_headers_complete": ("self",),
+    "on_message_complete": ("self",),
+    "on_response_complete": ("self",),
+    "shutdown": ("self",),
+}
+"""What :class:`GuardedProtocol` overrides and calls through ``super()``, with the parameters of
+uvicorn's httptools protocol it was written against (uvicorn's private API: it may change in
+any release, so it is checked, here at start-up and in tests/test_server_http.py)."""
+PRIVATE_STATE = (
+    "connections",
+    "transport",
+    "cycle",
+    "pipeline",
+    "timeout_keep_alive_task",
+    "timeout_keep_alive",
+    "loop",
+)
+"""The protocol's attributes it reads."""
+CYCLE_STATE = ("response_started", "response_complete", "disconnected", "message_event")
+"""The attributes of uvicorn's request cycle it reads or sets (to drop an answer that comes too late)."""
+
+
+def private_api_problems() -> list[str]:
+    """How uvicorn's httptools protocol differs from what :class:`GuardedProtocol` relies on
+    (empty: as written for). The attributes are checked on the classes' code, which assigns them;
+    tests/test_server_http.py also checks them on a live connection."""
+    import inspect
+
+    problems = []
+    for name, wanted in PRIVATE_METHODS.items():
+        method = getattr(HttpToolsProtocol, name, None)
+        if method is None or name not in vars(HttpToolsProtocol):
+            problems.append(f"HttpToolsProtocol.{name} is gone")
+            continue
+        found = tuple(inspect.signature(method).parameters)
+        if found != wanted:
+            problems.append(f"HttpToolsProtocol.{name}{found} is not {wanted}")
+    for cls, names in ((HttpToolsProtocol, PRIVATE_STATE), (RequestResponseCycle, CYCLE_STATE)):
+        try:
+            code = inspect.getsource(cls)
+        except (OSError, TypeError):
+            problems.append(f"the code of {cls.__name__} cannot be read")
+            continue
+        problems += [
+            f"{cls.__name__} no longer sets {n}"
+            for n in names
+            if f"self.{n} = " not in code and f"self.{n}: " not in code
+        ]
+    return problems
+
+
 def uvicorn_settings() -> dict[str, Any]:
-    """The keyword arguments of ``uvicorn.run``/``uvicorn.Config`` that apply :data:`LIMITS`."""
+    """The keyword arguments of ``uvicorn.run``/``uvicorn.Config`` that apply :data:`LIMITS`.
+
+    Each limit uvicorn has a public setting for is given through it as well, so a uvicorn release
+    that changed its private protocol loses only what the subclass adds: ``limit_concurrency``
+    answers 503 past the cap (one past ours, which refuses first and at once), and if the protocol
+    is not the one :class:`GuardedProtocol` was written for, the server says so and runs uvicorn's
+    h11 protocol with ``h11_max_incomplete_event_size`` as the head limit (without the head and
+    body deadlines) rather than a subclass whose limits may silently do nothing."""
     raise_descriptor_limit(LIMITS.connections)
+    protocol: Any = GuardedProtocol
+    fallback: dict[str, Any] = {}
+    problems = private_api_problems()
+    if problems:
+        import sys
+
+        from havoc.i18n import message_language, ui
+
+        lang = message_language()
+        print(
+            ui(
+                "warning: this uvicorn's HTTP protocol is not the one havoc's limits were written for ({what}); "
+                "serving without the head and body deadlines",
+                lang,
+            ).format(what="; ".join(problems)),
+            file=sys.stderr,
+        )
+        protocol = "h11"
+        fallback = {"h11_max_incomplete_event_size": LIMITS.head_bytes}
     return {
-        "http": GuardedProtocol,
+        "http": protocol,
+        **fallback,
+        "limit_concurrency": LIMITS.connections + 1,
         "timeout_keep_alive": LIMITS.idle_seconds,
         "timeout_graceful_shutdown": LIMITS.shutdown_seconds,
         "backlog": 1024,

@@ -25,6 +25,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.types import Scope
 
+from havoc import webpolicy
+
 HIDDEN = frozenset({"_sources", ".buildinfo", ".doctrees"})
 
 MAX_FILE = 32 * 1024 * 1024
@@ -205,7 +207,9 @@ class SiteFiles:
         if path is None:
             return Response("Not found", 404, media_type=TEXT_PLAIN)
         if path.name == "index.html" and not url_path.endswith(("/", "index.html")):
-            return RedirectResponse(url_path + "/", 308)  # so the folder's relative links work
+            # so the folder's relative links work; always a path on this site: "//en" (or
+            # "/%2fen") as a Location would be another host's address
+            return RedirectResponse(same_site(url_path + "/"), 308)
         kept = await self.load(path)
         if isinstance(kept, Response):
             return kept
@@ -213,6 +217,12 @@ class SiteFiles:
             self._found.clear()
         self._found[url_path] = path
         return send(request, kept)
+
+
+def same_site(path: str) -> str:
+    """``path`` as a Location that stays on this origin: one leading slash, never two (a
+    network-path reference, ``//host/``) nor a backslash a browser reads as one."""
+    return "/" + path.replace("\\", "/").lstrip("/")
 
 
 def prepare(body: bytes, media: str, tag: str, stamp: tuple[int, int, int] = (0, 0, 0), vary: bytes = b"") -> Kept:
@@ -228,6 +238,10 @@ def prepare(body: bytes, media: str, tag: str, stamp: tuple[int, int, int] = (0,
     if media.startswith("text/") and "charset=" not in media.lower():
         media += "; charset=utf-8"
 
+    # the security headers (havoc.webpolicy): a page's policy allows its own inline code by hash
+    page = body.decode("utf-8", "replace") if media.startswith("text/html") else None
+    secure = tuple((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in webpolicy.headers(page))
+
     def head(sent: bytes | None, tag: str, encoded: bool) -> Head:
         out = [(b"cache-control", b"public, max-age=0, must-revalidate")]
         varies = b", ".join(v for v in (b"Accept-Encoding" if gzipped is not None else b"", vary) if v)
@@ -238,7 +252,7 @@ def prepare(body: bytes, media: str, tag: str, stamp: tuple[int, int, int] = (0,
         out.append((b"etag", tag.encode("latin-1")))
         if sent is not None:  # a 304 has neither length nor type
             out += [(b"content-length", str(len(sent)).encode()), (b"content-type", media.encode("latin-1"))]
-        return tuple(out)
+        return (*out, *secure)
 
     heads = (
         head(body, etag, False),

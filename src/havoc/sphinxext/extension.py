@@ -15,6 +15,7 @@ from havoc import __version__, safeio
 from havoc.errors import HavocError
 from havoc.sphinxext.contents import setup_contents
 from havoc.sphinxext.context import build_context
+from havoc.sphinxext.csp import setup_csp
 from havoc.sphinxext.domain import setup_domain
 from havoc.sphinxext.glossary import setup_glossary
 from havoc.sphinxext.home import setup_home
@@ -211,6 +212,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         importlib.import_module(module).setup_site(app)
     setup_home(app)
     setup_offline(app)
+    setup_csp(app)
     app.add_css_file("havoc.css")
     app.add_js_file("havoc.js", loading_method="defer")
     return {

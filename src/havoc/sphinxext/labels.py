@@ -252,6 +252,7 @@ def _settled(data: bytes, lang: str, context: str | None) -> dict[str, str]:
     from babel.messages.pofile import read_po
 
     from havoc import cache
+    from havoc.safeio import without_bom
 
     # the code that settles the messages is part of the key (see cache.code_bytes)
     key = cache.digest(b"site-labels", cache.code_bytes(__file__), lang.encode(), (context or "").encode(), data)
@@ -259,7 +260,7 @@ def _settled(data: bytes, lang: str, context: str | None) -> dict[str, str]:
     if found is not None and all(isinstance(k, str) and isinstance(v, str) for k, v in found.items()):
         return found
     messages: dict[str, str] = {}
-    for msg in read_po(io.BytesIO(data), locale=lang):
+    for msg in read_po(io.BytesIO(without_bom(data)), locale=lang):
         if msg.id and (msg.context or None) == context and not msg.fuzzy and isinstance(msg.id, str) and msg.string:
             messages.setdefault(msg.id, str(msg.string))
     cache.put("site-labels", key, messages)

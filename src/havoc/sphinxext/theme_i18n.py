@@ -69,10 +69,13 @@ def check_translated(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _read_po(path: Path, lang: str) -> Any:
+    import io
+
     from babel.messages.pofile import read_po
 
-    with path.open("rb") as fh:
-        return read_po(fh, locale=lang)
+    from havoc.safeio import without_bom
+
+    return read_po(io.BytesIO(without_bom(path.read_bytes())), locale=lang)
 
 
 def translations_js(app: Sphinx) -> str:

@@ -75,6 +75,7 @@ WORDS = {
         "engine-no-wasm": "This browser cannot run the lookups (it has no WebAssembly).",
         "engine-storage": "The lookups could not start: this device has no room left for them.",
         "engine-start": "The lookups could not start in this browser.",
+        "engine-damaged": "The lookups could not start: their files arrived damaged. Reload the page later to try again.",
         "engine-failed": "The lookup did not answer. Try again, or reload the page.",
         "engine-file": "Opened as a file, this page cannot start the lookups: open it from the site.",
     }.items()

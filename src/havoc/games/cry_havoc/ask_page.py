@@ -47,6 +47,7 @@ ENGINE_TEXTS = {
     "engine-no-wasm": "This browser cannot run the assistant (it has no WebAssembly).",
     "engine-storage": "The assistant could not start: this device has no room left for it.",
     "engine-start": "The assistant could not start in this browser.",
+    "engine-damaged": "The assistant could not start: its files arrived damaged. Reload the page later to try again.",
     "engine-server": "Asking the assistant's server instead.",
     "engine-failed": "The assistant did not answer this question. Try again, or reload the page.",
 }

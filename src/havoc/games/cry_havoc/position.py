@@ -825,6 +825,10 @@ class _Checks:
                     most=len(FACTIONS), count=len(players)
                 ),
             )
+        if pos.variant is not None and not players:
+            # a variant changes who plays (the solo player and the Trogs), never to nobody: every
+            # question is asked for or about a player (score, winner, whose turn it is)
+            r.problem(line_of("players"), "players", ui("expected at least one faction, found none", _ml()))
         if pos.variant is None and TROGS in players and len(players) != len(FACTIONS):
             r.problem(
                 line_of("players"),

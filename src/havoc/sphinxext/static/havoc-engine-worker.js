@@ -6,12 +6,37 @@
  * reports ready and its game compiled right after, not the default ruleset's. Messages in: {id, method, path,
  * body, query}; out: {kind: "progress", stage}, {kind: "ready", ms}, {kind: "failed", reason,
  * detail}, {id, status, body}. tests/engine_parity.mjs runs the same steps under Node.
+ * The bundle must have the SHA-256 engine.json lists (Web Crypto) and unpack: one that does not (a
+ * download cut short, a stale copy in the HTTP cache) is fetched once more from the host itself
+ * (cache: "reload", which the service worker passes to the network), never kept; if that one is
+ * wrong too, the start fails with the reason "damaged" (the page says so in its language).
  */
 const here = new URL("./", import.meta.url);
 const ruleset = (self.name || "").replace(/^havoc:/, ""); // "": the default ruleset (the Ask page's)
 let engine = null;
 
 function post(msg) { self.postMessage(msg); }
+
+function damaged(what) { return Object.assign(new Error(what), {reason: "damaged"}); }
+
+function hex(buf) {
+  return Array.prototype.map.call(new Uint8Array(buf), function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+}
+
+// The bundle's bytes, checked against engine.json's SHA-256 (where Web Crypto is: secure contexts).
+async function bundle(manifest, mode) {
+  const r = await fetch(new URL(manifest.bundle, here), {cache: mode});
+  if (!r.ok) throw new Error("bundle " + r.status);
+  const data = await r.arrayBuffer();
+  if (manifest.sha256 && self.crypto && crypto.subtle) {
+    if (hex(await crypto.subtle.digest("SHA-256", data)) !== manifest.sha256) throw damaged("the engine bundle is damaged");
+  }
+  return data;
+}
+
+function unpacked(py, data) {
+  try { py.unpackArchive(data, "zip", {extractDir: "/havoc"}); return true; } catch (e) { return false; }
+}
 
 async function start() {
   const t0 = performance.now();
@@ -20,15 +45,17 @@ async function start() {
   const runtime = import(new URL("pyodide/pyodide.mjs", here).href); // meanwhile: the manifest, the bundle
   runtime.catch(function () {}); // a failure is reported where it is awaited
   const manifest = await (await fetch(new URL("engine.json", here))).json();
-  const bundle = fetch(new URL(manifest.bundle, here)).then(function (r) {
-    if (!r.ok) throw new Error("bundle " + r.status);
-    return r.arrayBuffer();
-  });
+  const first = bundle(manifest, "default");
+  first.catch(function () {}); // awaited below
   const {loadPyodide} = await runtime;
   // no packages: the bundle has all the engine needs (its standard modules come with bytecode)
   const py = await loadPyodide({indexURL: new URL("pyodide/", here).href, packages: []});
   post({kind: "progress", stage: "engine"});
-  py.unpackArchive(await bundle, "zip", {extractDir: "/havoc"});
+  let data = await first.catch(function () { return null; });
+  if (!data || !unpacked(py, data)) {
+    data = await bundle(manifest, "reload");
+    if (!unpacked(py, data)) throw damaged("the engine bundle does not unpack");
+  }
   py.runPython("import sys; sys.path.insert(0, '/havoc'); from havoc import webapi; webapi.setup('/havoc')");
   const handle = py.pyimport("havoc.webapi").handle;
   post({kind: "progress", stage: "rules"});

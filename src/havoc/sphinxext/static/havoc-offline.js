@@ -1,13 +1,64 @@
 /* havoc: registers the site's service worker (<site>/sw.js), which keeps every page, the search
  * index, the sheets and the in-browser assistant for use without a network. The script's data-top
- * attribute is the site's top folder relative to this language's root. */
+ * attribute is the site's top folder relative to this language's root.
+ *
+ * When the worker could not keep the site (a file it downloaded did not have the bytes the build
+ * listed, or could not be downloaded, or the device is full), it leaves why in the cache STATUS
+ * and tells the open pages; the page then says, in its language (the words are in
+ * <meta name="havoc-offline">, from the site catalog), that offline use is not ready yet and why,
+ * in #havoc-offline-status. The notice goes once an install succeeds.
+ */
 (function () {
   "use strict";
   if (!("serviceWorker" in navigator) || location.protocol === "file:") return;
   var me = document.currentScript;
   var root = new URL(document.documentElement.dataset.content_root || "./", location.href);
   var top = new URL((me && me.dataset.top) || "../", root);
+  var STATUS = "havoc:offline-status", STATUS_KEY = new URL("havoc-offline-status.json", top).href;
+
+  function words() {
+    var meta = document.querySelector('meta[name="havoc-offline"]');
+    try { return JSON.parse(meta ? meta.content : "{}"); } catch (e) { return {}; }
+  }
+
+  function outcome() {
+    if (typeof caches === "undefined") return Promise.resolve(null);
+    return caches.open(STATUS).then(function (c) { return c.match(STATUS_KEY); })
+      .then(function (r) { return r ? r.json() : null; }).catch(function () { return null; });
+  }
+
+  function show() {
+    return Promise.all([outcome(), navigator.serviceWorker.getRegistration(top.href)]).then(function (r) {
+      var s = r[0], reg = r[1], box = document.getElementById("havoc-offline-status");
+      if (!s || s.state !== "failed") { if (box) box.remove(); return; }
+      var W = words(), earlier = !!(reg && reg.active); // an earlier build still serves offline
+      if (!box) {
+        box = document.createElement("div");
+        box.id = "havoc-offline-status";
+        box.className = "havoc-offline-status";
+        box.setAttribute("role", "status");
+        document.body.appendChild(box);
+      }
+      box.textContent = [W[earlier ? "update" : "none"], W[s.reason] || W.unreachable].filter(Boolean).join(" ");
+      box.dataset.reason = s.reason;
+      box.dataset.file = s.file || "";
+      box.dataset.earlier = earlier ? "yes" : "no";
+    });
+  }
+
+  function watch(w) {
+    if (w) w.addEventListener("statechange", function () { if (w.state === "installed" || w.state === "redundant") show(); });
+  }
+
+  navigator.serviceWorker.addEventListener("message", function (ev) {
+    if (ev.data && ev.data.kind === "havoc-offline") show();
+  });
+  navigator.serviceWorker.startMessages();
   window.addEventListener("load", function () {
-    navigator.serviceWorker.register(new URL("sw.js", top).href).catch(function () {});
+    show();
+    navigator.serviceWorker.register(new URL("sw.js", top).href).then(function (reg) {
+      watch(reg.installing);
+      reg.addEventListener("updatefound", function () { watch(reg.installing); });
+    }).catch(function () {});
   });
 })();

@@ -5,14 +5,59 @@
  * full and the old one is deleted only when the new one takes over: never a mix of two builds.
  * Files whose bytes did not change (the WebAssembly Python, most pages) are copied from the old
  * cache rather than downloaded again. The server's /api/ is never cached.
+ *
+ * Nothing is kept unchecked: every file, downloaded or copied, must have the SHA-256 the build
+ * listed for it (Web Crypto). A host in the middle of a deploy (this sw.js, the previous pages), a
+ * download cut short or a stale copy in the browser's HTTP cache fails that check; the file is then
+ * fetched once more, from the host itself (cache: "reload"), and if it still differs the install
+ * fails: this build's cache is deleted, the previous build (if any) keeps serving, and the outcome
+ * is left in the STATUS cache for the pages (havoc-offline.js), which say that offline use is not
+ * ready and why. The browser tries the install again on a later visit.
  */
 "use strict";
 var VERSION = "@VERSION@";
-// [path, digest of its bytes] for every file of the site
+// [path, SHA-256 of its bytes (hex)] for every file of the site
 var FILES = [/*@FILES@*/];
 var CACHE = "havoc-" + VERSION;
 var BASE = new URL("./", self.location.href);
 var INDEX = new URL("havoc-cache-index.json", BASE).href; // in each cache: path -> digest
+// The last install's outcome, for the pages: not named "havoc-…", so no build's cleanup deletes it.
+var STATUS = "havoc:offline-status";
+var STATUS_KEY = new URL("havoc-offline-status.json", BASE).href;
+
+function hex(buf) {
+  return Array.prototype.map.call(new Uint8Array(buf), function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+}
+
+// A copy of `res` whose bytes have the SHA-256 `digest`, or null: the body is read once, checked,
+// and a new response made from the very bytes checked (a body can be read only once).
+function checked(res, digest) {
+  return res.arrayBuffer().then(function (body) {
+    return crypto.subtle.digest("SHA-256", body).then(function (got) {
+      if (hex(got) !== digest) return null;
+      return new Response(body, {status: res.status, statusText: res.statusText, headers: res.headers});
+    });
+  });
+}
+
+// One download of `url`: {res} when its bytes are the build's, else {why}.
+function attempt(url, digest, mode) {
+  return fetch(new Request(url, {cache: mode})).then(function (res) {
+    if (!res.ok) return {why: "unreachable"};
+    return checked(res, digest).then(function (ok) { return ok ? {res: ok} : {why: "damaged"}; });
+  }, function () { return {why: "unreachable"}; });
+}
+
+// The file as the build made it: first as any fetch (a copy the browser already holds will do),
+// and after a wrong or missing answer once more from the host, bypassing the HTTP cache.
+function download(rel, url, digest) {
+  return attempt(url, digest, "default").then(function (first) {
+    return first.res ? first : attempt(url, digest, "reload");
+  }).then(function (got) {
+    if (got.res) return got.res;
+    throw Object.assign(new Error(rel + ": " + got.why), {why: got.why, file: rel});
+  });
+}
 
 function previous() {
   return caches.keys().then(function (keys) {
@@ -25,25 +70,69 @@ function previous() {
   }).then(function (found) { return found.filter(function (x) { return x; }); });
 }
 
+// Tell the site's open pages (controlled or not) to look at STATUS again.
+function tell() {
+  return self.clients.matchAll({type: "window", includeUncontrolled: true}).then(function (all) {
+    all.forEach(function (c) { c.postMessage({kind: "havoc-offline", version: VERSION}); });
+  });
+}
+
+function record(outcome) {
+  return caches.open(STATUS).then(function (c) {
+    if (!outcome) return c.delete(STATUS_KEY);
+    return c.put(STATUS_KEY, new Response(JSON.stringify(outcome), {headers: {"Content-Type": "application/json"}}));
+  });
+}
+
+// Every file into this build's cache, each checked; settles only when all have (so no download
+// still running can write into the cache after a failure has deleted it); rejects with the first
+// failure, after every file was tried. At most PARALLEL files at a time: each body is held in
+// memory while it is checked, so a phone never holds the whole site at once.
+var PARALLEL = 6;
+function fill(cache, olds) {
+  var queue = FILES.slice(), failures = [];
+  function next() {
+    var f = queue.shift();
+    if (!f) return Promise.resolve();
+    return one(cache, olds, f).then(function (failed) { if (failed) failures.push(failed); return next(); });
+  }
+  var lanes = [];
+  for (var i = 0; i < PARALLEL; i++) lanes.push(next());
+  return Promise.all(lanes).then(function () {
+    if (failures.length) throw Object.assign(new Error("offline copy not ready"), failures[0], {count: failures.length});
+  });
+}
+
+// One file into the cache: null, or why it could not be ({why, file}).
+function one(cache, olds, f) {
+  var rel = f[0], digest = f[1], url = new URL(rel, BASE).href;
+  var same = olds.filter(function (o) { return o.index[rel] === digest; })[0];
+  return (same ? same.cache.match(url) : Promise.resolve(null)).then(function (hit) {
+    return hit ? checked(hit, digest).catch(function () { return null; }) : null; // an old cache's copy is checked too
+  }).then(function (copy) {
+    return copy || download(rel, url, digest);
+  }).then(function (res) {
+    return cache.put(url, res);
+  }).then(function () { return null; }, function (err) {
+    return {why: err.why || (err && err.name === "QuotaExceededError" ? "storage" : "unreachable"), file: err.file || rel};
+  });
+}
+
 self.addEventListener("install", function (ev) {
   ev.waitUntil(Promise.all([caches.open(CACHE), previous()]).then(function (r) {
-    var cache = r[0], olds = r[1];
-    return Promise.all(FILES.map(function (f) {
-      var url = new URL(f[0], BASE).href;
-      var same = olds.filter(function (o) { return o.index[f[0]] === f[1]; })[0];
-      return (same ? same.cache.match(url) : Promise.resolve(null)).then(function (hit) {
-        if (hit) return cache.put(url, hit);
-        return fetch(new Request(url, {cache: "reload"})).then(function (res) {
-          if (!res.ok) throw new Error(url + ": " + res.status);
-          return cache.put(url, res);
-        });
-      });
-    })).then(function () {
+    var cache = r[0];
+    return fill(cache, r[1]).then(function () {
       var index = {};
       FILES.forEach(function (f) { index[f[0]] = f[1]; });
       // written last: a cache without its index is incomplete and never copied from
       return cache.put(INDEX, new Response(JSON.stringify(index), {headers: {"Content-Type": "application/json"}}));
     });
+  }).then(function () {
+    return record(null).then(tell);
+  }, function (err) {
+    // this build is not installed: its cache goes, the previous build's stays and keeps serving
+    var outcome = {state: "failed", version: VERSION, reason: err.why || "unreachable", file: err.file || "", count: err.count || 1};
+    return caches.delete(CACHE).then(function () { return record(outcome); }).then(tell).then(function () { throw err; });
   }));
 });
 
@@ -54,6 +143,10 @@ self.addEventListener("activate", function (ev) {
   }).then(function () { return self.clients.claim(); }));
 });
 
+// Answers come from this build's cache, whose every entry was checked at install. Nothing is ever
+// written into it here: a file the cache lacks comes from the network as it is, unkept. A request
+// that asks to bypass caches ("reload", "no-store": the assistant's worker retrying a file that
+// failed to load) goes to the network first.
 self.addEventListener("fetch", function (ev) {
   var req = ev.request;
   if (req.method !== "GET") return;
@@ -62,9 +155,14 @@ self.addEventListener("fetch", function (ev) {
   var rel = url.pathname.slice(BASE.pathname.length);
   if (rel.indexOf("api/") === 0) return;
   if (rel === "" || rel.slice(-1) === "/") rel += "index.html";
-  ev.respondWith(caches.open(CACHE).then(function (cache) {
-    return cache.match(new URL(rel, BASE).href, {ignoreSearch: true}).then(function (hit) {
-      return hit || fetch(req);
-    });
-  }));
+  var fromCache = function () {
+    return caches.open(CACHE).then(function (cache) { return cache.match(new URL(rel, BASE).href, {ignoreSearch: true}); });
+  };
+  if (req.cache === "reload" || req.cache === "no-store") {
+    ev.respondWith(fetch(req).catch(function (err) {
+      return fromCache().then(function (hit) { if (hit) return hit; throw err; });
+    }));
+    return;
+  }
+  ev.respondWith(fromCache().then(function (hit) { return hit || fetch(req); }));
 });

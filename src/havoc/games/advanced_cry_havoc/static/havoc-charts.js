@@ -206,7 +206,7 @@
       var warm = {chart: "range", weapon: D.weapons[0], distance: "1", lang: D.lang};
       engine.request("POST", "/api/charts", JSON.stringify(warm), {ruleset: D.ruleset, lang: D.lang}).catch(function () {});
     }
-    var key = s.stage === "failed" ? "engine-" + (s.reason === "no-wasm" || s.reason === "storage" ? s.reason : "start")
+    var key = s.stage === "failed" ? "engine-" + (s.reason === "no-wasm" || s.reason === "storage" || s.reason === "damaged" ? s.reason : "start")
       : "engine-" + (s.stage === "idle" ? "loading" : s.stage);
     if (W[key]) stateEl.textContent = W[key];
   });
