@@ -434,7 +434,7 @@ def test_a_table_with_a_colon_in_a_text_is_still_read(client: TestClient) -> Non
     table = _table(regions={**TWENTY["regions"], "example-21": {"terrain": "jungle"}})
     body = {"position": table, "question": "move pilgrims from=example-08 to=example-09 units=1", "lang": "en"}
     text = json.dumps(body).replace('"terrain": "jungle"}}', '"terrain": "jungle"}}, "variant": "a:b"', 1)
-    r = client.post("/api/ask", content=text)
+    r = client.post("/api/ask", content=text, headers={"content-type": "application/json"})
     assert r.status_code == 422 and "a:b" in r.text  # (read: the variant named is unknown)
     assert client.post("/api/ask", json=body).status_code == 200
 
