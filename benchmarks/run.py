@@ -17,6 +17,7 @@ MODULES = [
     "bench_ask",
     "bench_serve",
     "bench_serve_parts",
+    "bench_hostile",
     "bench_site",
     "bench_sheet",
     "bench_search",

@@ -241,7 +241,9 @@ def _format_problems(exc: HavocError) -> str:
     lang = message_language()  # a command with --lang sets it
     word = ui("error", lang)
     lines = [f"{word}: {p.said()}" for p in exc.problems]
-    if len(exc.problems) > 1:
+    from havoc.spec import is_more
+
+    if len(exc.problems) > 1 and not is_more(exc.problems[-1]):  # (a list cut short says so instead)
         n = len(exc.problems)
         lines.append(nui("{n} problem", "{n} problems", n, lang).format(n=n))
     return "\n".join(lines)

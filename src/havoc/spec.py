@@ -7,7 +7,7 @@ and the rule files are described with it.
 from __future__ import annotations
 
 from havoc.errors import Problem
-from havoc.i18n import message_language, ui
+from havoc.i18n import LANGUAGES, message_language, nui, ui
 from havoc.markup import is_id
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
@@ -34,6 +34,10 @@ def _lines(value: Any) -> Any:
 
 ID_PATTERN: Final = r"^[a-z0-9][a-z0-9-]*$"
 MAX_INT: Final = 1_000_000  # no count on a game table comes near; bounds every figure derived from one
+MOST_PROBLEMS: Final = 50
+"""Problems a :class:`Reader` words: after these it says only "and more problems" and stops
+walking. A table of 85,000 wrong values must not cost 85,000 worded (and located, and suggested)
+messages of which an answer lists 50."""
 
 
 def plain(value: Any) -> Any:
@@ -60,7 +64,19 @@ class KeySet:
 class Spec:
     """One field of the format: its kind, what it means, and its limits."""
 
-    __slots__ = ("_quick", "choices", "doc", "fields", "item", "keys", "kind", "minimum", "names", "required")
+    __slots__ = (
+        "_quick",
+        "choices",
+        "doc",
+        "fields",
+        "item",
+        "keys",
+        "kind",
+        "minimum",
+        "most",
+        "names",
+        "required",
+    )
 
     def __init__(
         self,
@@ -73,6 +89,7 @@ class Spec:
         fields: Mapping[str, Spec] | None = None,
         required: tuple[str, ...] = (),
         names: str = "",
+        most: int | None = None,
     ) -> None:
         self.kind = kind  # int | bool | enum | id | text | any | list | map | object
         self.doc = doc
@@ -85,6 +102,9 @@ class Spec:
         # the vocabulary whose names the value (an enum or id; a map's keys) may be written as
         # instead of an ID ("Mgielnia" for foglands): see by_ids
         self.names = names
+        # a list's or map's most items: checked before anything is read of its items (names
+        # resolved, problems worded), so a long list costs one comparison and one problem
+        self.most = most
         self._quick: Callable[[Any], Any] | None = None  # see quick(), made on first use
 
     def quick(self) -> Callable[[Any], Any]:
@@ -197,17 +217,18 @@ def _all_ids(values: Any) -> bool:
 def _c_list(spec: Spec) -> Callable[[Any], Any]:
     assert spec.item is not None
     each = spec.item.quick()
+    most = spec.most if spec.most is not None else float("inf")
     if spec.item.kind == "id":  # a list of IDs (a Region's neighbours) is checked in one pass
 
         def ids(value: Any) -> Any:
-            if not isinstance(value, list) or not _all_ids(value):
+            if not isinstance(value, list) or len(value) > most or not _all_ids(value):
                 raise Invalid
             return list(value)
 
         return ids
 
     def items(value: Any) -> Any:
-        if not isinstance(value, list):
+        if not isinstance(value, list) or len(value) > most:
             raise Invalid
         return [each(v) for v in value]
 
@@ -218,6 +239,7 @@ def _c_map(spec: Spec) -> Callable[[Any], Any]:
     keys = spec.keys
     assert spec.item is not None
     each = spec.item.quick()
+    most = spec.most if spec.most is not None else float("inf")
     if isinstance(keys, KeySet):
         names = frozenset(keys.names)  # (only texts: a key of another type is never one of them)
 
@@ -229,7 +251,7 @@ def _c_map(spec: Spec) -> Callable[[Any], Any]:
         return named
 
     def mapping(value: Any) -> Any:
-        if not isinstance(value, dict) or not _all_ids(value):
+        if not isinstance(value, dict) or len(value) > most or not _all_ids(value):
             raise Invalid
         return {key: each(item) for key, item in value.items()}
 
@@ -301,9 +323,74 @@ class Reader:
     def __init__(self, file: str) -> None:
         self.file = file
         self.problems: list[Problem] = []
+        self.full = False  # MOST_PROBLEMS said, and "and more problems": nothing more is walked
 
-    def problem(self, line: int | None, path: str, message: str) -> None:
-        self.problems.append(Problem(self.file, line, f"{path}: {message}" if path else message))
+    def problem(self, line: int | None, path: str, message: str) -> Problem | None:
+        """Note a problem; the one noted (None: the list is full, see :data:`MOST_PROBLEMS`)."""
+        if self.full:
+            return None
+        if len(self.problems) >= MOST_PROBLEMS:
+            self.full = True
+            self.problems.append(more_problems(self.file))
+            return None
+        found = Problem(self.file, line, f"{path}: {message}" if path else message)
+        self.problems.append(found)
+        return found
+
+    def bounded(self, value: Any, spec: Spec, path: str = "", line: int | None = None) -> bool:
+        """Whether every list and map in ``value`` is within its spec's ``most``; each one past
+        it is a located problem. Only lists and maps within their limits are entered, and no
+        name is read, so this costs at most the limits' product of steps: it runs before the
+        names of a table are resolved or anything is worded about its items."""
+        kind = spec.kind
+        if kind == "list" or kind == "map":
+            if not isinstance(value, list if kind == "list" else dict) or spec.item is None:
+                return True  # (a value of another type is the Reader's to word)
+            if spec.most is not None and len(value) > spec.most:
+                self.problem(line, path, too_long(spec.most, len(value)))
+                return False
+            item = spec.item
+            if item.kind in _LEAVES:
+                return True
+            ok = True
+            if isinstance(value, list):
+                lines = _lines(value).item_lines if _is_llist(value) else None
+                for i, v in enumerate(value):
+                    at = lines[i] if lines and i < len(lines) else line
+                    ok = self.bounded(v, item, f"{path}[{i}]", at) and ok
+            else:
+                for key, v in value.items():
+                    at = _lines(value).line_of(key) if _is_ldict(value) else line
+                    ok = self.bounded(v, item, f"{path}.{key}", at) and ok
+            return ok
+        if kind == "object" and isinstance(value, dict) and spec.fields:
+            if len(value) > len(spec.fields) + MOST_PROBLEMS:  # more unknown fields than are listed
+                for key in value:
+                    if key not in spec.fields:
+                        self.unknown_field(value, key, spec, path, line)
+                        if self.full:
+                            break
+                return False
+            ok = True
+            for key, v in value.items():
+                child = spec.fields.get(key) if isinstance(key, str) else None
+                if child is not None and child.kind not in _LEAVES:
+                    at = _lines(value).line_of(key) if _is_ldict(value) else line
+                    ok = self.bounded(v, child, f"{path}.{key}" if path else key, at) and ok
+            return ok
+        return True
+
+    def unknown_field(self, value: Any, key: Any, spec: Spec, path: str, line: int | None) -> None:
+        """The problem of a field ``spec`` (an object's) does not have."""
+        assert spec.fields is not None
+        known = list(spec.fields)
+        self.problem(
+            _lines(value).line_of(key) if _is_ldict(value) else line,
+            path,
+            ui("unknown field {name}{hint}; expected one of {choices}", _ml()).format(
+                name=repr(key), hint=suggest(str(key), known), choices=", ".join(known)
+            ),
+        )
 
     def read(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
         """The value as the spec reads it; its problems, located, added to :attr:`problems`.
@@ -382,9 +469,14 @@ class Reader:
             self.problem(line, path, ui("expected a list, found {found}", _ml()).format(found=_kind(value)))
             return _BAD
         assert spec.item is not None
+        if spec.most is not None and len(value) > spec.most:
+            self.problem(line, path, too_long(spec.most, len(value)))
+            return _BAD
         lines = _lines(value).item_lines if _is_llist(value) else [None] * len(value)
         out = []
         for i, (item, item_line) in enumerate(zip(value, lines, strict=False)):
+            if self.full:
+                break
             got = self.walk(item, spec.item, f"{path}[{i}]", item_line or line)
             if got is not _BAD:
                 out.append(got)
@@ -395,8 +487,13 @@ class Reader:
             self.problem(line, path, ui("expected a mapping, found {found}", _ml()).format(found=_kind(value)))
             return _BAD
         assert spec.item is not None
+        if spec.most is not None and len(value) > spec.most:
+            self.problem(line, path, too_long(spec.most, len(value)))
+            return _BAD
         out: dict[str, Any] = {}
         for key, item in value.items():
+            if self.full:
+                break
             key_line = _lines(value).line_of(key) if _is_ldict(value) else line
             sub = f"{path}.{key}"
             if isinstance(spec.keys, KeySet):
@@ -424,19 +521,14 @@ class Reader:
             return _BAD
         assert spec.fields is not None
         out: dict[str, Any] = {}
-        known = list(spec.fields)
         for key, item in value.items():
+            if self.full:
+                break
             key_line = _lines(value).line_of(key) if _is_ldict(value) else line
             sub = f"{path}.{key}" if path else str(key)
             fspec = spec.fields.get(key)
             if fspec is None:
-                self.problem(
-                    key_line,
-                    path,
-                    ui("unknown field {name}{hint}; expected one of {choices}", _ml()).format(
-                        name=repr(key), hint=suggest(str(key), known), choices=", ".join(known)
-                    ),
-                )
+                self.unknown_field(value, key, spec, path, line)
                 continue
             got = self.walk(item, fspec, sub, key_line)
             if got is not _BAD:
@@ -482,8 +574,8 @@ def by_ids(value: Any, spec: Spec, names: Names, path: str = "", ids: str = "", 
             return names.name(spec.names, value, path, line, spec.choices)
         return value
     if kind == "list":
-        if not isinstance(value, list) or spec.item is None:
-            return value
+        if not isinstance(value, list) or spec.item is None or (spec.most is not None and len(value) > spec.most):
+            return value  # (a list past its limit is refused as it is: no name in it is read)
         lines = _lines(value).item_lines if _is_llist(value) else None
         items = [
             by_ids(v, spec.item, names, f"{path}[{i}]", f"{ids}[{i}]", lines[i] if lines and i < len(lines) else line)
@@ -495,6 +587,8 @@ def by_ids(value: Any, spec: Spec, names: Names, path: str = "", ids: str = "", 
         out_list.line, out_list.item_lines = _lines(value).line, lines
         return out_list
     if (kind != "map" and kind != "object") or not isinstance(value, dict):
+        return value
+    if spec.most is not None and len(value) > spec.most:
         return value
     keyset = spec.keys if isinstance(spec.keys, KeySet) else None
     vocabulary = (keyset.vocabulary if keyset else spec.names) if kind == "map" else ""
@@ -526,6 +620,26 @@ def by_ids(value: Any, spec: Spec, names: Names, path: str = "", ids: str = "", 
     out_dict: Any = value.__class__(out)
     out_dict.line, out_dict.key_lines = _lines(value).line, key_lines
     return out_dict
+
+
+def too_long(most: int, count: int) -> str:
+    """What a list or map longer than its limit is told (the limit in the plural it needs)."""
+    text = nui(
+        "too long: at most {most} item, found {count}", "too long: at most {most} items, found {count}", most, _ml()
+    )
+    return text.format(most=most, count=count)
+
+
+def more_problems(file: str) -> Problem:
+    """The last of a problem list cut at :data:`MOST_PROBLEMS`: the rest were not looked for."""
+    return Problem(file, None, ui("and more problems", _ml()))
+
+
+def is_more(problem: Problem) -> bool:
+    """Whether ``problem`` is :func:`more_problems`' (in any language)."""
+    if problem.line is not None:
+        return False
+    return any(problem.message == ui("and more problems", lang) for lang in LANGUAGES)
 
 
 def _at_least(minimum: int | None, found: str) -> str:
@@ -560,6 +674,8 @@ def json_schema(spec: Spec) -> dict[str, Any]:
     elif spec.kind == "list":
         assert spec.item is not None
         out.update(type="array", items=json_schema(spec.item))
+        if spec.most is not None:
+            out["maxItems"] = spec.most
     elif spec.kind == "map":
         assert spec.item is not None
         out["type"] = "object"
@@ -569,6 +685,8 @@ def json_schema(spec: Spec) -> dict[str, Any]:
         else:
             out["propertyNames"] = {"pattern": ID_PATTERN}
             out["additionalProperties"] = json_schema(spec.item)
+        if spec.most is not None:
+            out["maxProperties"] = spec.most
     else:
         assert spec.fields is not None
         out.update(

@@ -26,6 +26,7 @@ from havoc import api, game, rulebook
 from havoc.errors import HavocError, InputError, Problem, split_field
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, nui, set_message_language, ui
 from havoc.rulebook.model import Ruleset
+from havoc.spec import MOST_PROBLEMS, is_more, too_long
 
 MAX_BODY = 256 * 1024
 """Request bodies larger than this are refused (413)."""
@@ -34,15 +35,25 @@ MAX_DEPTH = 64
 """Deepest nesting of lists and mappings a body may have (as for YAML, havoc.yamlio.MAX_DEPTH):
 a real position is a few levels deep, and the validators walk what they are given."""
 
-MAX_PROBLEMS = 50
-"""Located problems listed in one error answer; the rest are counted ("and 19,950 more problems"):
-a request with 20,000 unknown keys must not buy a 5.8 MiB answer."""
+MAX_PROBLEMS = MOST_PROBLEMS
+"""Located problems listed in one error answer; the rest are counted ("and 19,950 more problems"),
+or, when the validators stopped looking after these (:data:`havoc.spec.MOST_PROBLEMS`), said to
+be more ("and more problems"): a request with 20,000 unknown keys must not buy a 5.8 MiB answer,
+nor 20,000 worded problems."""
+
+MAX_BRACKETS = 4096
+"""Opening brackets (``[`` and ``{``, strings' own counted too) a JSON body may hold, counted
+before it is parsed: a table of the most Regions with the most Structures holds about 1,400, and
+each bracket is a list or mapping the validators would walk."""
 
 POSITION_TEXT_MAX = 40_000
 """Characters in a position sent as YAML/JSON text: any such text fits the 256 KiB body even with
 every character escaped (``\\uXXXX``, 6 bytes), so a request the schema allows is never a 413."""
 QUESTION_TEXT_MAX = 2_000
 """Characters in a question sent as compact words."""
+QUESTION_WORDS_MAX = 64
+"""Words in a question sent as a list of compact words (as the game's reader of the compact form
+allows, :data:`havoc.games.cry_havoc.fields.MOST_WORDS`): refused before any word is read."""
 
 POSITIONS_KEPT = 256
 """Validated positions kept in memory, most recently asked first (players ask several questions
@@ -62,16 +73,20 @@ class Refused(Exception):
         problems: list[dict[str, Any]] | None = None,
         lang: str = SOURCE_LANGUAGE,
         more: int = 0,
+        uncounted: bool = False,
     ) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.lang, self.more = status, code, message, lang, more
         self.problems = problems or []
+        self.uncounted = uncounted  # the validators stopped looking: more problems, not counted
 
     def json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"error": self.code, "message": self.message}
         problems = self.problems[:MAX_PROBLEMS]
         more = self.more + len(self.problems) - len(problems)
-        if more:
+        if self.uncounted:
+            problems = [*problems, {"in": "request", "field": "", "message": ui("and more problems", self.lang)}]
+        elif more:
             text = nui("and {n} more problem", "and {n} more problems", more, self.lang)
             problems = [*problems, {"in": "request", "field": "", "message": text.format(n=more)}]
         if problems:
@@ -115,14 +130,20 @@ def request_problem(lang: str, field: str, message: str) -> Refused:
 
 
 def invalid(exc: InputError, where: str, lang: str, fields: bool = False) -> Refused:
-    """The validators' located problems with the position or the question (422)."""
+    """The validators' located problems with the position or the question (422); a list they
+    cut short (its last problem :func:`havoc.spec.is_more`) says "and more problems"."""
+    found = exc.problems
+    uncounted = bool(found) and is_more(found[-1])
+    if uncounted:
+        found = found[:-1]
     return Refused(
         422,
         "invalid-input",
         ui("The position or the question has problems.", lang),
-        [problem_json(where, p, fields) for p in exc.problems[:MAX_PROBLEMS]],
+        [problem_json(where, p, fields) for p in found[:MAX_PROBLEMS]],
         lang,
-        max(0, len(exc.problems) - MAX_PROBLEMS),
+        max(0, len(found) - MAX_PROBLEMS),
+        uncounted,
     )
 
 
@@ -188,12 +209,58 @@ def lang_of(body: Mapping[str, Any] | None, query_lang: str | None, accept: str 
     return wanted
 
 
+class _Twice(ValueError):
+    """A JSON object gives one key twice (:func:`_unique`)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members as a dict, refusing a key given twice: JSON readers disagree on
+    which one counts (the first, the last), so a body that gives two is not guessed at; YAML
+    bodies refuse it too (:mod:`havoc.yamlio`)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Twice(key)
+            seen.add(key)
+    return out
+
+
+def too_many_brackets(text: str, lang: str) -> Refused | None:
+    """The refusal of a JSON body with more than :data:`MAX_BRACKETS` brackets (None: fewer),
+    counted in C before the body is parsed."""
+    found = text.count("[") + text.count("{")
+    if found <= MAX_BRACKETS:
+        return None
+    message = nui("more than {most} bracket", "more than {most} brackets", MAX_BRACKETS, lang)
+    return Refused(
+        400,
+        "malformed",
+        ui("The request holds too many lists and mappings.", lang),
+        [{"in": "request", "field": "", "message": message.format(most=MAX_BRACKETS)}],
+        lang,
+    )
+
+
 def decode_json(text: str, lang: str) -> Any:
-    """The body's JSON value; malformed or too deeply nested JSON is a located 400."""
+    """The body's JSON value; malformed or too deeply nested JSON, or an object with a key
+    given twice, is a located 400."""
+    many = too_many_brackets(text, lang)
+    if many is not None:
+        raise many
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique)
     except RecursionError:
         raise too_deep(lang) from None
+    except _Twice as exc:
+        twice: dict[str, Any] = {"in": "request", "field": "", "message": ui("duplicate key {key}", lang)}
+        twice["message"] = twice["message"].format(key=repr(exc.key))
+        raise Refused(400, "malformed", ui("The request is not valid JSON.", lang), [twice], lang) from None
     except ValueError as exc:
         where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
         if isinstance(exc, json.JSONDecodeError):
@@ -290,7 +357,7 @@ class Engine:
             raise Refused(400, "malformed", ui("The request must be a JSON object with a position.", first), lang=first)
         if not position:
             key = ""
-        elif not key:
+        elif key is None:  # (b"": the transport found the table too large to keep, without a repr of it)
             key = _position_key(data.get("position"))
         kept = self._kept(key) if key else None
         if kept is not None:
@@ -386,6 +453,8 @@ class Engine:
         question = data.get("question")
         if question is None:
             raise request_problem(lang, "question", ui("expected a question (required)", lang))
+        if isinstance(question, list) and len(question) > QUESTION_WORDS_MAX:
+            raise request_problem(lang, "question", too_long(QUESTION_WORDS_MAX, len(question)))
         if isinstance(question, list) and not all(isinstance(w, str) for w in question):
             question = None
         if isinstance(question, str) and len(question) > QUESTION_TEXT_MAX:

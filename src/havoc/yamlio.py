@@ -18,6 +18,13 @@ from havoc.errors import Problem
 from havoc.safeio import MAX_BYTES
 
 MAX_DEPTH = 64
+MOST_VALUES = 1536
+"""Values (scalars, lists, mappings, aliases) a table or a request written in YAML may hold:
+twice a table of the whole printed board (32 Regions, each with its terrain, Units, control,
+Crystals and neighbours: about 750); each value costs about 4 µs to construct (JSON's a tenth of
+that), which keeps the costliest YAML body the limits accept within 20 ms of CPU.
+Checked on the parser's events, before a node is composed or a value constructed (a 256 KiB body
+of 85,000 values cost seconds); rule files, which are ours, have no such limit."""
 
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -82,7 +89,7 @@ def _yaml_words(problem: str) -> str:
 
 def _literal_messages() -> None:
     """The messages built with :func:`_m`, as literal ``ui()`` calls for the catalog extraction."""
-    from havoc.i18n import ui
+    from havoc.i18n import nui, ui
 
     ui("YAML anchors and aliases (&name / *name) are not allowed here")
     ui("nesting deeper than {n} levels")
@@ -93,6 +100,8 @@ def _literal_messages() -> None:
     ui("not valid YAML: {what}")
     ui("not a usable value: {what}")
     ui("nesting too deep")
+    ui("expected a mapping (key: value) at the top level")
+    nui("more than {most} value", "more than {most} values", 2)
 
 
 class YamlProblem(Exception):
@@ -103,9 +112,22 @@ class YamlProblem(Exception):
 
 
 class _Loader(_BaseLoader):  # type: ignore[misc]
-    def __init__(self, stream: str) -> None:
+    def __init__(self, stream: str, most: int | None = None) -> None:
         super().__init__(stream)
         self._depth = 0
+        self._most = most  # the most nodes composed (None: no limit)
+        self._nodes = 0
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        """Called by the composer (C or Python) for every node before it is composed: the count
+        of values, stopped at ``most`` while the text is being parsed (explicit tags included)."""
+        self._nodes += 1
+        if self._most is not None and self._nodes > self._most:
+            from havoc.i18n import message_language, nui
+
+            said = nui("more than {most} value", "more than {most} values", self._most, message_language())
+            raise YamlProblem(None, said.format(most=self._most))
+        super().descend_resolver(current_node, current_index)
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
         if node in self.constructed_objects or node in self.recursive_objects:
@@ -212,24 +234,89 @@ def _line_of_prefix(text: str, index: int) -> int:
     return line
 
 
-def loads(text: str, name: str, lines: bool = True) -> Any:
+_NOT_VALUE_STARTS = bytes(b for b in range(256) if b not in b"\n,:[{*")
+_INDICATORS = (b"- ", b"-\n", b"-\t", b"? ", b"?\n", b"?\t")
+
+
+def _values_at_most(raw: bytes) -> int:
+    """An upper bound of the values in a YAML text (its UTF-8 bytes), counted in C: after the
+    first, each value begins after a line break, a comma, a colon, an opening bracket or a block
+    indicator (``- ``, ``? ``), or is an alias (``*``). Over-counts (a colon in a text), never
+    under-counts."""
+    return 1 + len(raw.translate(None, _NOT_VALUE_STARTS)) + sum(raw.count(i) for i in _INDICATORS)
+
+
+def _events_check(text: str, raw: bytes, most: int | None, mapping: bool) -> None:
+    """Refuse, from the parser's events and before anything is composed, a text whose top level
+    is not a mapping (``mapping``) or that plainly holds more than ``most`` values (it may hold
+    more than twice as many, :func:`_values_at_most`); a syntax error met on the way is raised
+    as the full parse would raise it."""
+    # (a text that may hold up to twice the limit is counted by the composer itself, in the one
+    # parse: see _Loader.descend_resolver; past that it is plainly hostile, and counted here)
+    count = most is not None and _values_at_most(raw) > 2 * most
+    if not count and not mapping:
+        return
+    parser = _BaseLoader(text)
+    values = depth = 0
+    try:
+        while True:
+            event = parser.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                return
+            if isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+            if not isinstance(event, yaml.NodeEvent):
+                continue
+            mark = event.start_mark
+            line = mark.line + 1 if mark is not None else None
+            if values == 0 and mapping and not isinstance(event, yaml.MappingStartEvent):
+                raise YamlProblem(line, _m("expected a mapping (key: value) at the top level"))
+            values += 1
+            if not count:
+                return  # (the top level was all that was asked)
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:  # (said as the constructor says it, before the parser's own limit)
+                    raise YamlProblem(line, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH))
+            if most is not None and values > most:
+                from havoc.i18n import message_language, nui
+
+                text_ = nui("more than {most} value", "more than {most} values", most, message_language())
+                raise YamlProblem(line, text_.format(most=most))
+    except yaml.MarkedYAMLError as exc:
+        if "nesting depth" not in str(exc.problem):
+            raise
+        # libyaml's own limit (1,000 open brackets, met while it looks ahead for a key): said
+        # as the constructor's limit is
+        at = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
+        raise YamlProblem(at, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH)) from None
+    finally:
+        parser.dispose()
+
+
+def loads(text: str, name: str, lines: bool = True, most: int | None = None, mapping: bool = False) -> Any:
     """Parse YAML (or JSON) text; raise :class:`YamlError` with the line on any problem.
 
     Mappings and lists come as :class:`LDict`/:class:`LList` (knowing their lines), or with
-    ``lines=False`` as plain dicts and lists (faster; the same text, checks and errors)."""
+    ``lines=False`` as plain dicts and lists (faster; the same text, checks and errors).
+    ``most``: the most values the text may hold, and ``mapping``: its top level must be a
+    mapping; both refused from the parser's first events (:func:`_events_check`)."""
     if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise YamlError(
             Problem(name, None, _m("file is larger than the limit of {limit} bytes").format(limit=f"{MAX_BYTES:,}"))
         )
     try:
-        text.encode("utf-8")
+        raw = text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise YamlError(Problem(name, None, _m("not UTF-8 text (character {at})").format(at=exc.start + 1))) from None
-    deep = _too_deep(text)
-    if deep is not None:
-        raise YamlError(Problem(name, deep, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH)))
     try:
-        loader = _Loader(text) if lines else _PlainLoader(text)
+        # the parser's events (not the composer's recursion) first: a list at the top, too many
+        # values or a syntax error among them is refused before the text is scanned for its depth
+        _events_check(text, raw, most, mapping)
+        deep = _too_deep(text)
+        if deep is not None:
+            raise YamlProblem(deep, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH))
+        loader = _Loader(text, most) if lines else _PlainLoader(text, most)
         try:
             return loader.get_single_data()
         finally:

@@ -19,6 +19,7 @@ import gc
 import json
 import logging
 import re
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Collection, Mapping
@@ -55,6 +56,7 @@ from havoc.webapi import (
     lang_of,
     problem_json,
     refusal,
+    too_many_brackets,
 )
 
 __all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_PROBLEMS", "Refused", "create_app"]
@@ -303,6 +305,22 @@ def too_deep_in(data: Any) -> bool:
     return _INDENTED_AT_LIMIT in text and depth(data) > MAX_DEPTH
 
 
+def _keys_in(data: Any) -> int:
+    """The members of every object in a JSON value: as many as the body's colons when no key is
+    given twice and no text holds a colon (orjson keeps the last of two; see :meth:`Api.parse`)."""
+    count = 0
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        items: Any = value.values() if value.__class__ is dict else value
+        if value.__class__ is dict:
+            count += len(value)
+        for item in items:
+            if item.__class__ is dict or item.__class__ is list:
+                stack.append(item)
+    return count
+
+
 def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
     return Response(encode(data), status, headers=dict(headers or {}), media_type=JSON_TYPE)
 
@@ -321,8 +339,16 @@ def vary_language(response: Response) -> Response:
 
 INLINE_BYTES = 16 * 1024
 """Bodies up to this size are answered on the event loop; larger ones in a worker thread."""
-HEAVY_THREADS = 2
-"""Worker threads answering large bodies at once (more would only queue for the one interpreter lock)."""
+INLINE_YAML_BYTES = 2 * 1024
+"""The same for YAML bodies, about ten times as costly a byte to read (a 12 KiB table of wrong
+values cost 10 ms, on the loop every other client waited for it: benchmarks/bench_hostile.py)."""
+HEAVY_THREADS = 1
+"""Worker threads answering large bodies at once: one, since a second only queues for the one
+interpreter lock, and every thread that wants it makes the event loop's small answers wait
+longer (a normal ask's p99 under four clients sending the costliest bodies: 19-26 ms with one,
+30-40 ms with two; benchmarks/bench_hostile.py)."""
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread holds the interpreter lock before another waiting one gets it (see create_app)."""
 _heavy_limiter: anyio.CapacityLimiter | None = None
 
 
@@ -462,7 +488,7 @@ class Api:
         """Parse, validate and answer: on the event loop when the body is small (a thread hop
         would cost more than the work), in a worker thread when it is large enough that its parse
         and problems could hold up every other client."""
-        if len(raw) <= INLINE_BYTES:
+        if len(raw) <= (INLINE_YAML_BYTES if "yaml" in head.ctype.lower() else INLINE_BYTES):
             return self._work(head, raw, allowed, work)
         return await anyio.to_thread.run_sync(self._work, head, raw, allowed, work, limiter=_heavy())
 
@@ -496,10 +522,12 @@ class Api:
         data: Any
         key: bytes | None = None
         if "yaml" in ctype:
-            from havoc.yamlio import YamlError, loads
+            from havoc.i18n import set_message_language
+            from havoc.yamlio import MOST_VALUES, YamlError, loads
 
-            try:
-                data = loads(text, "request")
+            set_message_language(first)  # (the YAML reader's problems are worded in it)
+            try:  # (a top level that is no mapping is refused at its first event, too many values while parsed)
+                data = loads(text, "request", most=MOST_VALUES, mapping=True)
             except YamlError as exc:
                 raise Refused(
                     400,
@@ -508,14 +536,22 @@ class Api:
                     [problem_json("request", exc.problem)],
                 ) from None
         else:
+            many = too_many_brackets(text, first)  # before the body is parsed
+            if many is not None:
+                raise many
             large = len(raw) >= TABLE_TEXT_BYTES
             known = self.tables.read(raw) if large else None
             if known is not None:
                 data, key = known
             else:
                 data, key = read_json(raw, text, first)
-                if key and large:
-                    self.tables.remember(raw, data)
+            # orjson keeps the last of a key given twice: a body whose objects have fewer members
+            # than it has colons (a key twice, or a colon in a text) is read again by the
+            # standard library, which refuses a key given twice (as YAML bodies do)
+            if (data.__class__ is dict or data.__class__ is list) and _keys_in(data) != text.count(":"):
+                decode_json(text, first)
+            if known is None and key and large:
+                self.tables.remember(raw, data)
         deep = too_deep_in if len(raw) <= DEPTH_FROM_TEXT_BYTES else None
         return self.engine.read(data, allowed, first, head.query_lang, head.accept, key=key, too_deep_in=deep)
 
@@ -750,6 +786,11 @@ def create_app(site: Path | None, ruleset: str | None = None, allowed_hosts: Col
     # scans, so a collection during a request does not walk them (it shows in the p99).
     gc.collect()
     gc.freeze()
+    # A large body is answered in a worker thread; the event loop's small answers wait for the
+    # interpreter lock at most this long at each step (the default 5 ms, several times over,
+    # was most of a normal ask's p99 while four clients sent the costliest bodies the limits
+    # accept: benchmarks/bench_hostile.py)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     api_app = Starlette(
         routes=routes,
         exception_handlers={404: not_found, 405: not_allowed, Exception: crashed},

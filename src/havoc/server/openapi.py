@@ -14,7 +14,7 @@ from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, translator, ui
 from havoc.interpreter.answer import VERDICT_NO_UNLESS
 from havoc.rulebook.model import Ruleset
 from havoc.spec import API_CONTEXT, plain
-from havoc.webapi import POSITION_TEXT_MAX, QUESTION_TEXT_MAX
+from havoc.webapi import POSITION_TEXT_MAX, QUESTION_TEXT_MAX, QUESTION_WORDS_MAX
 
 DOCS_PAGE = "docs.html"
 
@@ -165,7 +165,12 @@ def openapi(rs: Ruleset, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
                         "anyOf": [
                             {"$ref": "#/components/schemas/Question"},
                             {"type": "string", "minLength": 1, "maxLength": QUESTION_TEXT_MAX},
-                            {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
+                            {
+                                "type": "array",
+                                "minItems": 1,
+                                "maxItems": QUESTION_WORDS_MAX,
+                                "items": {"type": "string", "minLength": 1},
+                            },
                         ],
                     }
                 },

@@ -33,6 +33,10 @@ FIELDS: dict[str, dict[str, str]] = {
     "combat": {"target": "list", "attacker": "list", "animal": "flag", "ranged": "flag"},
 }
 OPTIONAL = {("morale", "roll"), ("morale", "courage")}  # other text and number fields are required
+MOST_LINES = 32
+"""Chart lines a list field may name (situations, modifiers, targets): more than twice the
+longest chart's (the combat table's 13); each named line is looked up, so a longer list is
+refused before any is."""
 # The field names errors show (the command line's own words for them).
 SHOWN = {"def": "DEF", "mods": "--mod", "courage": "--courage"}
 
@@ -79,7 +83,12 @@ def _fields(chart: str, request: Mapping[str, Any]) -> dict[str, Any]:
                 problems.append(Problem(name, None, ui("expected yes or no", lang)))
             out[name] = value is True
         elif kind == "list":
-            if not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):
+            if isinstance(value, list) and len(value) > MOST_LINES:
+                from havoc.spec import too_long
+
+                problems.append(Problem(SHOWN.get(name, name), None, too_long(MOST_LINES, len(value))))
+                value = []
+            elif not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):
                 problems.append(Problem(name, None, ui("expected a list of chart lines", lang)))
                 value = []
             out[name] = [str(v) for v in value]

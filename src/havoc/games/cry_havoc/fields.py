@@ -26,6 +26,12 @@ KINDS: Final = QUESTION_KINDS
 # `how-many` questions: the number each one returns (a figure of the rules).
 # `place` questions: what is put on a Region.
 
+MOST_VIA: Final = 16
+"""Regions a move may pass through (``via``): a move pays a Move point a Region, and no hand of
+cards pays for half as many; the limit is checked before a name in the list is read."""
+MOST_WORDS: Final = 64
+"""Words of a question in the compact form: more than every field of a question given twice."""
+
 PLACEMENT = Spec(
     "object",
     "Units one side placed on each Battle objective (after any Tactics cards).",
@@ -36,7 +42,7 @@ QFIELDS: Final[Mapping[str, Spec]] = {
     "faction": FACTION,
     "from": REGION_REF,
     "to": REGION_REF,
-    "via": Spec("list", "Regions passed through between from and to, in order.", item=REGION_REF),
+    "via": Spec("list", "Regions passed through between from and to, in order.", item=REGION_REF, most=MOST_VIA),
     "region": REGION_REF,
     "units": Spec("int", "How many Units the question moves, recruits or places.", minimum=0),
     "points": Spec("int", "Move, Recruit or Build points spent (icons on the discarded cards).", minimum=0),

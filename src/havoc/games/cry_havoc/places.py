@@ -16,6 +16,8 @@ module imports neither the table's nor the question's reader: they import it, on
 
 from __future__ import annotations
 
+from itertools import islice
+
 from havoc.errors import Problem, split_field
 from havoc.games.cry_havoc import words
 from havoc.games.cry_havoc.contract import OBJECTIVES
@@ -44,10 +46,13 @@ def worded(problems: list[Problem], say: Callable[[str, str], str]) -> list[Prob
     return out
 
 
-def region_keys(data: object) -> list[str]:
-    """The Region keys of a table as read (a table that did not validate, too)."""
+def region_keys(data: object, most: int) -> list[str]:
+    """The Region keys of a table as read (a table that did not validate, too), at most ``most``
+    of them (a table of more Regions is refused for that, and only its first ones are lettered)."""
     regions = data.get("regions") if isinstance(data, dict) else None
-    return [k for k in regions if isinstance(k, str)] if isinstance(regions, dict) else []
+    if not isinstance(regions, dict):
+        return []
+    return [k for k in islice(regions, most) if isinstance(k, str)]
 
 
 def where(path: str, top: Spec, lang: str, regions: Iterable[str] = ()) -> str:

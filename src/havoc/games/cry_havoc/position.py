@@ -40,6 +40,7 @@ from havoc.spec import (
     Names,
     Reader,
     Spec,
+    _is_id_quick,
     _is_ldict,
     _is_llist,
     _ml,
@@ -60,7 +61,24 @@ if TYPE_CHECKING:
 
     from havoc.rulebook.model import Ruleset
 
-MAX_REGIONS: Final = 200  # a printed board has far fewer; bounds the work a hostile file can cause
+# The most items each list and map of a table may hold (issue 36). Each is a few times what the
+# rules allow, so a table a person writes never meets one; a longer one is refused (a located
+# problem naming the field and the limit) before a name in it is read or a problem worded about
+# its items, and together they bound the work any table costs (benchmarks/bench_hostile.py).
+MOST_FACTIONS: Final = 16
+"""players, initiative, upcoming-initiative: 2 to 4 players, 5 factions with the Trogs; more
+than 5 only to word a faction written twice as such."""
+MAX_REGIONS: Final = 64
+"""regions, controlled-at-action-start: twice the 32 Regions of the printed board (the Regions
+of the rules' vocabulary)."""
+MOST_NEIGHBOURS: Final = 16
+"""A Region's adjacent Regions: twice the most a Region of the board borders (8)."""
+MOST_STRUCTURES: Final = 16
+"""A Region's Structures: one of each type may stand in a Region (the rules)."""
+MOST_SKILLS: Final = 64
+"""A faction's Skills: more than twice the game's 28 Skill cards."""
+MOST_EVENTS: Final = 64
+"""Event stacks on the Score track: one a spot, the track has 50."""
 
 
 # --- the field table ------------------------------------------------------------
@@ -114,7 +132,10 @@ REGION = Spec(
     fields={
         "terrain": _enum("The Region's terrain; leave out for outer Regions, which have none.", TERRAINS, "terrains"),
         "adjacent": Spec(
-            "list", "Regions adjacent to this one (shared edge or opposite outer Regions).", item=REGION_REF
+            "list",
+            "Regions adjacent to this one (shared edge or opposite outer Regions).",
+            item=REGION_REF,
+            most=MOST_NEIGHBOURS,
         ),
         "outer": _bool("An outer Region at the planet's edge, marked with an arrow."),
         "hq": _faction_enum("The faction whose HQ is in this Region."),
@@ -125,7 +146,7 @@ REGION = Spec(
         "control": _faction_enum("The faction whose Control token lies here."),
         "crystals": _int("The Crystal value in the Region (green 1, yellow 3, red 5, added up)."),
         "battle": BATTLE,
-        "structures": Spec("list", "Structures standing in the Region.", item=STRUCTURE),
+        "structures": Spec("list", "Structures standing in the Region.", item=STRUCTURE, most=MOST_STRUCTURES),
         "trog-token": _enum("A face-down Trog token: a War Party or a Nest.", TROG_TOKENS, "trog-tokens"),
         "exploration": _bool("A face-down Exploration token lies here."),
     },
@@ -147,11 +168,15 @@ FACTION_STATE = Spec(
             "Skill cards by ID: ready or exhausted.",
             item=_enum("The Skill's state.", SKILL_STATES, "skill-states"),
             names="skills",
+            most=MOST_SKILLS,
         ),
         "hand": _int("Cards in hand."),
         "passed": _bool("Passed in the tactics step of the current battle."),
         "controlled-at-action-start": Spec(
-            "list", "Regions this faction controlled when the current action began.", item=REGION_REF
+            "list",
+            "Regions this faction controlled when the current action began.",
+            item=REGION_REF,
+            most=MAX_REGIONS,
         ),
     },
 )
@@ -174,29 +199,33 @@ SCORING = Spec(
             "list",
             "The unresolved Event stacks on the Score track, by their spots (the printed spots are not in our sources).",
             item=EVENT_STACK,
+            most=MOST_EVENTS,
         ),
     },
 )
 ALL_STEPS: Final = tuple(sorted({s for steps in STEPS.values() for s in steps}))
 FIELDS: Final[Mapping[str, Spec]] = {
-    "players": Spec("list", "The factions in the game (the Trogs only when a player plays them).", item=FACTION),
+    "players": Spec(
+        "list", "The factions in the game (the Trogs only when a player plays them).", item=FACTION, most=MOST_FACTIONS
+    ),
     "variant": Spec("id", "The variant in force (e.g. solo); left out for the base game."),
     "round": _int("The current round, from 1.", 1),
     "phase": _enum("The current phase.", PHASES, "phases"),
     "step": _enum("The step within the phase.", ALL_STEPS, "steps"),
     "action-round": _int("The action round of the Actions phase, from 1.", 1),
     "turn": _faction_enum("The faction whose turn it is."),
-    "initiative": Spec("list", "The Initiative track, first to last.", item=FACTION),
+    "initiative": Spec("list", "The Initiative track, first to last.", item=FACTION, most=MOST_FACTIONS),
     "upcoming-initiative": Spec(
         "list",
         "The Upcoming Initiative track, first to last (an Initiative card's answer gives its new order).",
         item=FACTION,
+        most=MOST_FACTIONS,
     ),
     "scoring": SCORING,
     "factions": Spec(
         "map", "Per faction: VP, Reserve, prisoners, Skills, hand.", keys=FACTION_KEYS, item=FACTION_STATE
     ),
-    "regions": Spec("map", "The Regions the question is about, by ID.", item=REGION, names="regions"),
+    "regions": Spec("map", "The Regions the question is about, by ID.", item=REGION, names="regions", most=MAX_REGIONS),
 }
 TOP: Final = Spec("object", "A Cry Havoc position.", fields=FIELDS, required=("players",))
 
@@ -334,6 +363,8 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
         d = TOP.quick()(data)  # a table written in IDs (nearly all) is read in one pass
     except Invalid:
         line = data.line if _is_ldict(data) or _is_llist(data) else None
+        if not r.bounded(data, TOP, "", line):  # a list past its limit: nothing in it is read
+            raise InputError(_worded(r.problems, data)) from None
         names = _Names(data, r)
         typed = data.get("variant") if isinstance(data, dict) else None
         data = _variant_by_name(data, rs)  # "variant: Solo", "Wariant solo"
@@ -370,12 +401,12 @@ def _worded(problems: list[Problem], data: Any) -> list[Problem]:
     """The problems, each field said in the reader's words too (``Problem.where``)."""
     from havoc.games.cry_havoc.places import region_keys, where, worded
 
-    keys = region_keys(data)
+    keys = region_keys(data, MAX_REGIONS)
     return worded(problems, lambda path, lang: where(path, TOP, lang, keys))
 
 
 _LISTED_MOST = 12  # names an error lists at most (a table may hold many Regions: errors stay short)
-_NEAR_MOST = 20  # problems in which a near name is suggested
+_NEAR_MOST = 4  # problems in which a near name is suggested (each costs a difflib search, ~1 ms among 64 names)
 
 
 class _Names(Names):
@@ -412,6 +443,8 @@ class _Names(Names):
                 self.folded[_fold(key)].append(rid)
 
     def name(self, vocabulary: str, text: str, path: str, line: int | None, choices: tuple[str, ...]) -> str:
+        if self.r.full:  # the problems to list are found: no more names are looked up (or suggested)
+            return text
         if vocabulary == "regions":
             return self._region(text, path, line)
         if not choices and is_id(text):
@@ -447,24 +480,26 @@ class _Names(Names):
                 self.said.add(path)  # the key itself is said to be unknown
                 return text
             return found
-        ids = list(self.folded.get(_fold(text), ()))
-        ids += [i for i in self._lookup("regions", text) if i not in ids]
-        if len(ids) == 1 and (ids[0] in self.listed or is_id(text)):
+        ident = _is_id_quick(text)  # (a neighbour's ID recurs: a set lookup, not a walk of its letters)
+        folded = text if ident else _fold(text)  # (an ID folds to itself)
+        ids = list(self.folded.get(folded, ()))
+        ids += [i for i in self._lookup("regions", text, folded) if i not in ids]
+        if len(ids) == 1 and (ids[0] in self.listed or ident):
             return ids[0]  # (an ID not listed is said to be unknown by the table's checks)
         if len(ids) == 1:  # a Region known by this name, not on this table: said as it was typed
             _, names = self._listing("regions", "table", _ml())
             near = suggest(text, names) if len(self.mine) < _NEAR_MOST else ""
             self._say(line, path, _unknown_region(text) + near)
             return text
-        if not ids and is_id(text):
+        if not ids and ident:
             return text  # a Region not listed: the table's checks say so
         self._unread("regions", text, path, line, tuple(ids), "table")
         return text
 
-    def _lookup(self, vocabulary: str, text: str) -> tuple[str, ...]:
+    def _lookup(self, vocabulary: str, text: str, folded: str | None = None) -> tuple[str, ...]:
         from havoc.games.cry_havoc.ui import vocabulary as names
 
-        return names(vocabulary).get(_fold(text), ())
+        return names(vocabulary).get(_fold(text) if folded is None else folded, ())
 
     def _unread(
         self, vocabulary: str, text: str, path: str, line: int | None, found: tuple[str, ...], among: str = ""
@@ -490,8 +525,9 @@ class _Names(Names):
     def _say(self, line: int | None, path: str, message: str) -> None:
         """A problem said here, at its place as typed (the Reader's word on it is left out)."""
         self.said.add(path)
-        self.r.problem(line, path, message)
-        self.mine.add(id(self.r.problems[-1]))
+        said = self.r.problem(line, path, message)
+        if said is not None:
+            self.mine.add(id(said))
 
     def _listing(self, vocabulary: str, among: str, lang: str) -> tuple[str, list[str]]:
         """The names an error lists (at most :data:`_LISTED_MOST`), and the names a near
@@ -511,14 +547,15 @@ class _Names(Names):
         self.typed[path] = typed
 
     def twice(self, path: str, first: str, second: str, line: int | None) -> None:
-        self.r.problem(
+        said = self.r.problem(
             line,
             path,
             ui("{first} and {second} name the same; list it once", _ml()).format(
                 first=repr(first), second=repr(second)
             ),
         )
-        self.mine.add(id(self.r.problems[-1]))
+        if said is not None:
+            self.mine.add(id(said))
 
     def located(self, problems: list[Problem]) -> list[Problem]:
         """The problems with each place as the table names it ("regions.Mgielnia.units"),
@@ -724,6 +761,8 @@ class _Checks:
         regions, players, may_hold = self.pos.regions, self.pos.players, self.may_hold_units
         known = regions.__contains__
         for rid, region in regions.items():
+            if self.r.full:  # the problems an answer lists are found: the rest is not looked for
+                break
             adjacent, control = region.adjacent, region.control
             if (  # what region() checks, asked at once: most Regions have nothing to say
                 rid in adjacent
@@ -847,12 +886,6 @@ class _Checks:
                 ui("expected an action round from 1 to {last}, found {found}", _ml()).format(
                     last=actions, found=pos.action_round
                 ),
-            )
-        if len(pos.regions) > MAX_REGIONS:
-            r.problem(
-                line_of("regions"),
-                "regions",
-                ui("at most {most} Regions, found {count}", _ml()).format(most=MAX_REGIONS, count=len(pos.regions)),
             )
 
     def factions(self) -> None:
@@ -1114,7 +1147,7 @@ def _unknown_region(name: str) -> str:
 
 
 def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None) -> None:
-    if rid not in pos.regions:
+    if rid not in pos.regions and not r.full:  # (a full list of problems takes no more)
         # a near Region is looked for in the first problems only: in each of thousands, among
         # thousands of Regions, it cost a hostile 256 KiB table a minute of CPU
         near = suggest(rid, list(pos.regions)) if len(r.problems) < _NEAR_MOST else ""
@@ -1137,10 +1170,10 @@ def load(path: str | Path, rs: Ruleset | None = None) -> Position:
 
 def parse_text(text: str, rs: Ruleset | None = None, name: str = "position") -> Position:
     """Read and validate position text (YAML or JSON)."""
-    from havoc.yamlio import YamlError, loads
+    from havoc.yamlio import MOST_VALUES, YamlError, loads
 
     try:
-        data = loads(text, name, lines=False)
+        data = loads(text, name, lines=False, most=MOST_VALUES)
     except YamlError as exc:
         raise InputError([exc.problem]) from None
     try:

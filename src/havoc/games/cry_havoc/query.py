@@ -11,13 +11,14 @@ from havoc.errors import InputError, Problem
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES
 from havoc.games.cry_havoc.fields import KINDS as KINDS  # (the question fields live in fields.py)
+from havoc.games.cry_havoc.fields import MOST_WORDS
 from havoc.games.cry_havoc.fields import PLACEMENT as PLACEMENT
 from havoc.games.cry_havoc.fields import QFIELDS as QFIELDS
 from havoc.games.cry_havoc.position import Position
 from havoc.games.cry_havoc.ui import faction_name, not_a_player, nui, region_names, ui, units_path
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.record import field, record
-from havoc.spec import MAX_INT, Invalid, Reader, Spec, _is_id_quick, _is_ldict, suggest
+from havoc.spec import MAX_INT, Invalid, Reader, Spec, _is_id_quick, _is_ldict, suggest, too_long
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
@@ -216,7 +217,10 @@ def _file_words(data: Any, pos: Position, name: str, typed: bool) -> tuple[Any, 
     """A question file's mapping in machine words (:func:`havoc.games.cry_havoc.typed.mapping_to_machine`;
     other data as it is), and whether its problems name the fields in the reader's words (as a
     compact question's, or as the file's own keys were typed); a word that names nothing is an
-    input error."""
+    input error; so is a list past its limit, found before any name is read."""
+    bounds = Reader(name)
+    if not bounds.bounded(data, QTOP, "", data.line if _is_ldict(data) else None):
+        raise InputError(bounds.problems)
     if not _is_ldict(data):
         return data, typed
     from havoc.games.cry_havoc.typed import mapping_to_machine
@@ -387,10 +391,10 @@ def _counts_fit(d: dict[str, Any], pos: Position, kind: str, faction: str) -> bo
 
 
 def parse_query_text(text: str, pos: Position, name: str = "query") -> Query:
-    from havoc.yamlio import YamlError, loads
+    from havoc.yamlio import MOST_VALUES, YamlError, loads
 
     try:
-        data = loads(text, name)
+        data = loads(text, name, most=MOST_VALUES)
     except YamlError as exc:
         raise InputError([exc.problem]) from None
     return parse_query(data, pos, name)
@@ -421,6 +425,8 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
         raise InputError(
             [Problem(name, None, ui("no question given; e.g. `move humans from=foglands to=scorch units=2`", _ml()))]
         )
+    if len(words) > MOST_WORDS:  # before any word is read
+        raise InputError([Problem(name, None, too_long(MOST_WORDS, len(words)))])
     quick = _quick_compact(words, pos, name)
     if quick is not None:
         return quick

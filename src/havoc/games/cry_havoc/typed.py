@@ -26,7 +26,7 @@ from __future__ import annotations
 from havoc.errors import Problem
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
-from havoc.games.cry_havoc.fields import QFIELDS
+from havoc.games.cry_havoc.fields import MOST_VIA, QFIELDS
 from havoc.games.cry_havoc.ui import faction_name, fold, region_names, skill_name, structure_name, vocabulary
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, translator, ui
 from havoc.memo import memo
@@ -299,6 +299,8 @@ class _Reading:
             return word
 
     def hint(self, words: Words, word: str) -> str:
+        if len(self.problems) >= _HINTS_MOST:  # (each is a difflib search among every name)
+            return ""
         near = words.near(word)
         return " " + ui("(did you mean {name}?)", self.lang).format(name=repr(near)) if near else ""
 
@@ -366,7 +368,10 @@ class _Reading:
         if key in ("from", "to", "region"):
             return self.region(key, raw)
         if key == "via":
-            return ",".join(self.region(key, w) for w in raw.split(",") if w)
+            through = [w for w in raw.split(",") if w]
+            if len(through) > MOST_VIA:  # a list past its limit is refused as typed: no name in it is read
+                return raw
+            return ",".join(self.region(key, w) for w in through)
         if key == "faction":
             return self.named(key, raw, FACTIONS, self.lex.factions)
         if kind == "enum" and key in self.lex.values:
@@ -417,6 +422,10 @@ class _Reading:
                 + self.hint(names, raw)
             )
         return found or raw
+
+
+_HINTS_MOST = 4
+"""Problems of one question in which a near word is suggested: the first few, not 16 of a ``via``."""
 
 
 def to_machine(words: Sequence[str], pos: Position, name: str, lang: str) -> tuple[list[str], list[Problem]]:
@@ -494,7 +503,7 @@ def _file_value(reading: _Reading, field: str, value: Any) -> Any:
         if spec.kind in ("int", "map"):
             return value
         return reading.value(field, spec.kind, value, spec.choices)
-    if field == "via" and isinstance(value, list):
+    if field == "via" and isinstance(value, list) and len(value) <= MOST_VIA:  # (a longer one: refused as it is)
         items = []
         for i, item in enumerate(value):
             reading.line = _line_of(value, i)
