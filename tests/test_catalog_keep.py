@@ -292,3 +292,20 @@ def test_a_catalog_saved_with_a_byte_order_mark_is_read_and_keeps_it(
     assert _entry(po, "mini:draw-hand-limit:title") == ("Limit kart na ręce", True)
     changed = set(after.decode("utf-8-sig").split("\n\n")) ^ set(before.decode("utf-8-sig").split("\n\n"))
     assert all("draw-hand-limit:title" in block for block in changed), changed  # the one entry, nothing else
+
+
+def test_catalog_update_names_only_the_files_it_wrote(
+    locales: Path, mini_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A translator reads the command's output to know which file to open again: an update that
+    changed nothing says so, and one that changed a rule names that domain's files only (it used
+    to print "updated" for every catalog on every run)."""
+    monkeypatch.setenv("HAVOC_LANG", "en")
+    capsys.readouterr()
+    assert main(["catalog", "update", "--ruleset", "mini"]) == 0
+    assert capsys.readouterr().out == "the catalogs are up to date: nothing written\n"
+    draw = mini_copy / "mini/sections/01-draw.yaml"
+    draw.write_text(draw.read_text().replace("title: Hand limit", "title: The hand size limit"))
+    assert main(["catalog", "update", "--ruleset", "mini"]) == 0
+    named = sorted(Path(line.removeprefix("updated ")).name for line in capsys.readouterr().out.splitlines())
+    assert named == ["rules.po", "rules.pot"]

@@ -273,13 +273,14 @@ def write_catalog(path: Path, cat: Catalog, old: bytes | None, sort_output: bool
 
 
 def extract(ruleset: Ruleset, root: Path | None = None, tmpls: dict[str, Catalog] | None = None) -> list[Path]:
-    """Write ``locales/<domain>.pot`` for every domain; return the paths written."""
+    """Write ``locales/<domain>.pot`` for every domain; return the paths whose messages changed
+    (an unchanged template is not rewritten, so it is not reported as written either)."""
     root = root or locales_root()
     written = []
     for domain, cat in (tmpls or templates(ruleset)).items():
         path = root / f"{domain}.pot"
-        write_catalog(path, cat, path.read_bytes() if path.exists() else None)
-        written.append(path)
+        if write_catalog(path, cat, path.read_bytes() if path.exists() else None):
+            written.append(path)
     return written
 
 
@@ -291,18 +292,18 @@ def update(ruleset: Ruleset, root: Path | None = None) -> list[str]:
     spelling); an entry of a rule renamed in ``retired.yaml`` moves to the successor's ID;
     anything no longer used stays in the file as an obsolete ``#~`` entry to be reused later.
     A catalog with a syntax error is refused, not rewritten. Files are written atomically
-    and only when their content changes, so a second update changes nothing.
+    and only when their content changes, so a second update changes nothing; the catalogs
+    returned are the ones written.
     """
     root = root or locales_root()
     tmpls = templates(ruleset)  # one extraction (it scans the whole package) serves every language
-    extract(ruleset, root, tmpls)
+    done = [str(path) for path in extract(ruleset, root, tmpls)]
     renamed = {
         f"{rs.id}:{old}": f"{rs.id}:{r.successor}"
         for rs in rulesets(ruleset)
         for old, r in rs.retired.items()
         if r.successor
     }
-    done = []
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:
             continue
@@ -315,8 +316,8 @@ def update(ruleset: Ruleset, root: Path | None = None) -> list[str]:
             else:
                 cat = Catalog(locale=lang, project=HEADER_PROJECT, version="", fuzzy=False)
                 previous = {}
-            write_catalog(path, merge(cat, template, renamed, previous), old_bytes)
-            done.append(str(path))
+            if write_catalog(path, merge(cat, template, renamed, previous), old_bytes):
+                done.append(str(path))
     return done
 
 

@@ -27,15 +27,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd_catalog(args: argparse.Namespace) -> int:
     from havoc import catalogs
+    from havoc.i18n import message_language, ui
 
+    lang = message_language()
     rs = rulebook.load(args.ruleset)
-    if args.action == "extract":
-        for path in catalogs.extract(rs):
-            print(f"wrote {path}")
-        return 0
-    if args.action == "update":
-        for name in catalogs.update(rs):
-            print(f"updated {name}")
+    if args.action in ("extract", "update"):
+        # Only files whose messages changed are written, and only those are named.
+        changed = [str(p) for p in catalogs.extract(rs)] if args.action == "extract" else catalogs.update(rs)
+        for name in changed:
+            print(ui("updated {path}", lang).format(path=name))
+        if not changed:
+            print(ui("the catalogs are up to date: nothing written", lang))
         return 0
     report = catalogs.check_all(rs)
     for problem in report.problems:
