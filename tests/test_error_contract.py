@@ -261,3 +261,18 @@ def test_a_failed_sheet_keeps_the_previous_sheet(
     assert page.read_text() == "previous sheet"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["en.html"]
     assert "sheet.yaml:3: does not fit two pages" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("path", ["/en/index.html", "/en/_static/havoc.css", "/en/.buildinfo"])
+def test_the_preview_sends_the_sites_security_headers(preview: str, path: str) -> None:
+    """``havoc docs --serve`` answers as ``havoc serve`` does: no sniffing, no referrer, no
+    framing, on pages, files and refusals alike."""
+    try:
+        with urllib.request.urlopen(preview + path, timeout=10) as resp:
+            got = resp.headers
+    except urllib.error.HTTPError as exc:
+        got = exc.headers
+    assert got["X-Content-Type-Options"] == "nosniff"
+    assert got["Referrer-Policy"] == "no-referrer"
+    assert got["X-Frame-Options"] == "DENY"
+    assert got["Content-Security-Policy"] == "frame-ancestors 'none'"

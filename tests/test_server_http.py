@@ -227,6 +227,15 @@ def test_allowed_hosts_come_from_the_option_and_the_environment(tmp_path: Path) 
         assert health(port, b"127.0.0.1:%d" % port)[0] == 200
 
 
+def test_every_operation_documents_the_421(client: TestClient) -> None:
+    """A client generated from /openapi.json knows the refusal a misdirected request gets."""
+    for lang, word in (("en", "Host header"), ("pl", "Nagłówek Host")):
+        spec = client.get(f"/openapi.json?lang={lang}").json()
+        for path, operations in spec["paths"].items():
+            for method, operation in operations.items():
+                assert word in operation["responses"]["421"]["description"], (lang, method, path)
+
+
 def test_the_help_documents_allowed_hosts_in_both_languages() -> None:
     for lang, word in (("en", "Host header"), ("pl", "nagłówkiem Host")):
         out = subprocess.run(

@@ -688,6 +688,15 @@ class BuiltPagesHandler(http.server.SimpleHTTPRequestHandler):
             return None
         return super().send_head()
 
+    def end_headers(self) -> None:
+        """The site's security headers on every answer, as ``havoc serve`` sends them. The pages'
+        own ``<meta>`` policy (hashes of their inline code) governs scripts; the header adds only
+        what a ``<meta>`` cannot say: no framing."""
+        for name, value in webpolicy.OTHER_HEADERS:
+            self.send_header(name, value)
+        self.send_header(webpolicy.CSP, "frame-ancestors 'none'")
+        super().end_headers()
+
 
 def check_port(port: int) -> int:
     if not 0 <= port <= 65535:

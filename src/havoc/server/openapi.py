@@ -281,6 +281,11 @@ def openapi(rs: Ruleset, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
                 },
             }
         }
+    # ``havoc serve`` answers only for the hosts it was told of (DNS rebinding): any operation
+    misdirected = _resp(ui("The Host header names a host this server does not answer for.", lang), "Problem")
+    for operations in spec["paths"].values():
+        for operation in operations.values():
+            operation["responses"].setdefault("421", misdirected)
     return spec
 
 
