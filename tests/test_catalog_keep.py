@@ -309,3 +309,27 @@ def test_catalog_update_names_only_the_files_it_wrote(
     assert main(["catalog", "update", "--ruleset", "mini"]) == 0
     named = sorted(Path(line.removeprefix("updated ")).name for line in capsys.readouterr().out.splitlines())
     assert named == ["rules.po", "rules.pot"]
+
+
+def test_a_language_header_babel_does_not_know_keeps_every_plural_form(
+    locales: Path, mini_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A translator's tool wrote ``Language: ql`` (a typo) into the Polish rules.po. Babel then
+    knows no plural rule and writes two forms and no Plural-Forms line: the update cut every
+    Polish plural to two and the next read lost the third (found by the catalog fuzz target).
+    The file's own rule is kept, no form is lost, and ``havoc check`` names the header."""
+    po = locales / "pl/LC_MESSAGES/rules.po"
+    text = po.read_text(encoding="utf-8")
+    assert '"Language: pl\\n"' in text
+    po.write_text(text.replace('"Language: pl\\n"', '"Language: ql\\n"'), encoding="utf-8")
+    draw = mini_copy / "mini/sections/01-draw.yaml"
+    draw.write_text(draw.read_text().replace("title: Hand limit", "title: The hand size limit"))
+    catalogs.update(rulebook.load("mini"))
+    after = po.read_text(encoding="utf-8")
+    assert 'msgstr[2] "Oddziałów"' in after
+    assert "Plural-Forms: nplurals=3;" in after
+    with po.open("rb") as fh:
+        assert read_po(fh, locale="pl").num_plurals == 3
+    capsys.readouterr()
+    assert main(["check", "--ruleset", "mini"]) == 1
+    assert "its header says Language: ql, but the file is under pl/" in capsys.readouterr().err

@@ -322,6 +322,10 @@ def test_a_truncated_engine_is_never_kept_and_the_next_load_installs(browser: An
         assert "pliki dotarły uszkodzone" in pg.inner_text("#ha-engine")
         assert pg.evaluate(SETTLED) in ("none", "redundant")  # this visit's try at installing fails too
         assert not kept(pg, f"_engine/{name}")
+        pg.goto(f"{base}/pl/trogs.html")  # the Trogs page says why before it turns to the server
+        pg.wait_for_selector("#havoc-trogs[data-stage=failed]", state="attached", timeout=120_000)
+        assert "pliki dotarły uszkodzone" in pg.inner_text("#ht-state")
+        assert pg.evaluate(SETTLED) in ("none", "redundant")  # and its try at installing is over
 
         bundle.write_bytes(good)  # the right file is back
         pg.goto(f"{base}/pl/index.html")  # says the last try failed, until this one succeeds

@@ -403,9 +403,12 @@ def merge(  # noqa: C901 - one pass must see every reuse rule at once (exact, re
 
     new = old  # keeps the header (translator, team) as it is …
     # … except the plural rule, which is the language's (CLDR), as `havoc check` requires: a
-    # damaged Plural-Forms line would make the next reader drop forms a translator wrote.
-    new._num_plurals = None
-    new._plural_expr = None
+    # damaged Plural-Forms line would make the next reader drop forms a translator wrote. A file
+    # whose Language Babel does not know (no CLDR rule) keeps its own line: the default rule of
+    # two forms would cut every Polish plural to two.
+    if new.locale is not None:
+        new._num_plurals = None
+        new._plural_expr = None
     for m in list(new):
         if m.id:
             new.delete(m.id, context=m.context)
@@ -533,9 +536,14 @@ def _strip_dates(data: bytes) -> bytes:
 
 def _keep_plural_line(old: str, new: str) -> str:
     """``new`` with the old file's own Plural-Forms line where both lines mean the same rule
-    (a merge that changes entries does not also respell a translator's plural rule)."""
+    (a merge that changes entries does not also respell a translator's plural rule), or where
+    Babel wrote none: it leaves the line out for a ``Language`` it does not know, and the next
+    read would then cut every entry to two forms."""
     old_line = next((ln for ln in old.split("\n") if ln.startswith('"Plural-Forms:')), None)
     new_line = next((ln for ln in new.split("\n") if ln.startswith('"Plural-Forms:')), None)
+    if old_line is not None and new_line is None:
+        header, sep, rest = new.partition("\n\n")
+        return header + "\n" + old_line + sep + rest
     if old_line is None or new_line is None or old_line == new_line:
         return new
     if _plural_meaning(old_line.encode()) != _plural_meaning(new_line.encode()):
@@ -591,6 +599,10 @@ def _check_po(path: Path, lang: str, template: Catalog | None, nplurals: int, re
         report.problems.append(f"{_rel(path)}: not a valid PO file: {exc}")
         return 0
     rel = _rel(path)
+    said = cat.mime_headers and dict(cat.mime_headers).get("Language")
+    if said and said.replace("-", "_").split("_")[0].lower() != lang:
+        # gettext tools and Babel take the header's word: another language's plural rule, or none
+        report.problems.append(f"{rel}: its header says Language: {said}, but the file is under {lang}/; write {lang}")
     seen: set[tuple[str | None, str]] = set()
     count = 0
     for msg in cat:

@@ -52,8 +52,8 @@ every character escaped (``\\uXXXX``, 6 bytes), so a request the schema allows i
 QUESTION_TEXT_MAX = 2_000
 """Characters in a question sent as compact words."""
 QUESTION_WORDS_MAX = 64
-"""Words in a question sent as a list of compact words (as the game's reader of the compact form
-allows, :data:`havoc.games.cry_havoc.fields.MOST_WORDS`): refused before any word is read."""
+"""Words in a question sent as a list of compact words (as many as the game's reader of the
+compact form allows): refused before any word is read."""
 
 POSITIONS_KEPT = 256
 """Validated positions kept in memory, most recently asked first (players ask several questions

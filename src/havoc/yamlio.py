@@ -23,7 +23,7 @@ MOST_VALUES = 1536
 twice a table of the whole printed board (32 Regions, each with its terrain, Units, control,
 Crystals and neighbours: about 750); each value costs about 4 µs to construct (JSON's a tenth of
 that), which keeps the costliest YAML body the limits accept within 20 ms of CPU.
-Checked on the parser's events, before a node is composed or a value constructed (a 256 KiB body
+Checked on the parser's event stream, before a node is composed or a value constructed (a 256 KiB body
 of 85,000 values cost seconds); rule files, which are ours, have no such limit."""
 
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -246,7 +246,7 @@ def _values_at_most(raw: bytes) -> int:
     return 1 + len(raw.translate(None, _NOT_VALUE_STARTS)) + sum(raw.count(i) for i in _INDICATORS)
 
 
-def _events_check(text: str, raw: bytes, most: int | None, mapping: bool) -> None:
+def _stream_check(text: str, raw: bytes, most: int | None, mapping: bool) -> None:
     """Refuse, from the parser's events and before anything is composed, a text whose top level
     is not a mapping (``mapping``) or that plainly holds more than ``most`` values (it may hold
     more than twice as many, :func:`_values_at_most`); a syntax error met on the way is raised
@@ -300,7 +300,7 @@ def loads(text: str, name: str, lines: bool = True, most: int | None = None, map
     Mappings and lists come as :class:`LDict`/:class:`LList` (knowing their lines), or with
     ``lines=False`` as plain dicts and lists (faster; the same text, checks and errors).
     ``most``: the most values the text may hold, and ``mapping``: its top level must be a
-    mapping; both refused from the parser's first events (:func:`_events_check`)."""
+    mapping; both refused from the parser's first events (:func:`_stream_check`)."""
     if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise YamlError(
             Problem(name, None, _m("file is larger than the limit of {limit} bytes").format(limit=f"{MAX_BYTES:,}"))
@@ -312,7 +312,7 @@ def loads(text: str, name: str, lines: bool = True, most: int | None = None, map
     try:
         # the parser's events (not the composer's recursion) first: a list at the top, too many
         # values or a syntax error among them is refused before the text is scanned for its depth
-        _events_check(text, raw, most, mapping)
+        _stream_check(text, raw, most, mapping)
         deep = _too_deep(text)
         if deep is not None:
             raise YamlProblem(deep, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH))

@@ -289,7 +289,13 @@
   }
   engine.onstate(function (s) {
     box.dataset.stage = s.stage;
-    if (s.stage === "failed") { useServer = true; stateEl.textContent = W["engine-server"]; return; }
+    if (s.stage === "failed") {
+      // why it could not start (damaged files, no room, no WebAssembly), then where questions go
+      var why = W["engine-" + s.reason];
+      useServer = true;
+      stateEl.textContent = (why ? why + " " : "") + W["engine-server"];
+      return;
+    }
     var key = "engine-" + (s.stage === "idle" ? "loading" : s.stage);
     if (W[key]) stateEl.textContent = W[key];
   });
