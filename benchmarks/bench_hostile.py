@@ -464,6 +464,7 @@ def _serve(normal: list[bytes], hostile: list[bytes]) -> tuple[float, float, flo
         port = _free_port()
         site = _stub_site(Path(tmp) / "site")
         cmd = [sys.executable, "-m", "havoc", "serve", "--site", str(site), "--port", str(port), "--workers", "1"]
+        cmd += ["--allowed-host", "127.0.0.1"]  # the requests say "Host: 127.0.0.1" without the port
         server = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             for _ in range(200):
