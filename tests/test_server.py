@@ -526,27 +526,41 @@ def test_every_server_message_has_a_polish_translation() -> None:
         assert found is not None and found.string and not found.fuzzy, f"no Polish for {msg.id!r}"
 
 
-def test_serve_builds_the_site_only_when_a_language_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_builds_the_whole_site_only_when_a_part_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A missing language, root page or service worker: the site is built as ``havoc docs``
+    builds it (the engine and sw.js too, published whole), into the served folder."""
     from havoc.commands import docs, serve
 
-    built: list[list[str]] = []
+    built: list[tuple[Path, str | None, str]] = []
 
-    def fake_build(langs: list[str], out: Path, *args: Any, **kwargs: Any) -> list[docs.Result]:
-        built.append(langs)
-        for lang in langs:
-            (out / lang).mkdir(parents=True, exist_ok=True)
-            (out / lang / "index.html").write_text("x")
-        return [docs.Result(lang, 0, "", 0.0) for lang in langs]
+    def fake_docs(args: Any) -> int:
+        built.append((args.output, args.ruleset, args.lang))
+        for lang in ("en", "pl"):
+            (args.output / lang).mkdir(parents=True, exist_ok=True)
+            (args.output / lang / "index.html").write_text("x")
+        (args.output / "index.html").write_text("x")
+        (args.output / "sw.js").write_text("x")
+        return 0
 
-    monkeypatch.setattr(docs, "build_languages", fake_build)
+    monkeypatch.setattr(docs, "cmd_docs", fake_docs)
     site = tmp_path / "site"
     assert serve.ensure_site(site, "cry-havoc") == 0
-    assert built == [["en", "pl"]] and (site / "index.html").is_file()
+    assert built == [(site, "cry-havoc", "all")] and (site / "sw.js").is_file()
     assert serve.ensure_site(site, "cry-havoc") == 0
     assert len(built) == 1  # complete: not built again
-    (site / "pl" / "index.html").unlink()
-    assert serve.ensure_site(site, "cry-havoc") == 0
-    assert len(built) == 2
+    for part in ("pl/index.html", "sw.js"):
+        (site / part).unlink()
+        assert serve.ensure_site(site, "cry-havoc") == 0
+    assert len(built) == 3
+
+
+def test_a_failed_build_stops_serve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from havoc.commands import docs, serve
+
+    monkeypatch.setattr(docs, "cmd_docs", lambda args: 1)
+    assert serve.ensure_site(tmp_path / "site", "cry-havoc") == 1
 
 
 @pytest.mark.parametrize("args", [["--workers", "0"], ["--port", "70000"]])

@@ -1,7 +1,8 @@
 """``havoc serve``: the rules site and the assistant's JSON API, on loopback by default.
 
 The web framework is imported only here, inside the command (through :mod:`havoc.server`), so
-no other command pays for it. The site is built first when ``build/site`` lacks a language.
+no other command pays for it. The site is built first (as ``havoc docs`` builds it) when
+``build/site`` lacks a language.
 """
 
 from __future__ import annotations
@@ -48,23 +49,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def ensure_site(site: Path, ruleset: str) -> int:
-    """Build the site when a language is missing from ``site``."""
+    """Build the site when ``site`` lacks a language, its root page or its service worker.
+
+    It is built as ``havoc docs -o SITE`` builds it: every language, the in-browser engine and
+    ``sw.js``, staged and published in one step (so the Ask page works and the site works offline,
+    and a failed build leaves what was there). It used to build the languages alone, straight into
+    the folder, with no engine and no service worker."""
     from havoc.i18n import LANGUAGES
 
-    if all((site / lang / "index.html").is_file() for lang in LANGUAGES) and (site / "index.html").is_file():
+    parts = [site / lang / "index.html" for lang in LANGUAGES] + [site / "index.html", site / "sw.js"]
+    if all(part.is_file() for part in parts):
         return 0
     from havoc.commands import docs
+    from havoc.i18n import message_language, ui
 
-    print(f"building the site into {site} first …", file=sys.stderr)
-    results = docs.build_languages(list(LANGUAGES), site, docs.DEFAULT_DOCTREES, ruleset, docs.DEFAULT_SHEETS)
-    failed = [r for r in results if r.code]
-    for r in failed:
-        sys.stderr.write(r.output)
-    if failed:
-        print("error: the site did not build; see above", file=sys.stderr)
-        return 1
-    docs.write_root(site)
-    return 0
+    print(ui("building the site into {folder} first …", message_language()).format(folder=site), file=sys.stderr)
+    parser = argparse.ArgumentParser(prog="havoc")
+    docs.register(parser.add_subparsers())
+    return docs.cmd_docs(parser.parse_args(["docs", "-o", str(site), "--ruleset", ruleset]))
 
 
 def app_factory() -> object:
