@@ -163,3 +163,27 @@ def test_sheet_does_not_replace_a_symbolic_link(tmp_path: Path, capsys: pytest.C
     assert cli.main(["sheet", "--lang", "en", "-o", str(link)]) != 0
     assert "not a regular file" in capsys.readouterr().err
     assert link.is_symlink() and target.read_bytes() == b"mine"
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("en", r"{0}: wrote \S+x\.{0}\.pdf, \S+x\.{0}\.html in \d+\.\d s"),
+        ("pl", r"{0}: zapisano \S+x\.{0}\.pdf, \S+x\.{0}\.html w \d+,\d s"),
+    ],
+)
+def test_the_sheets_progress_lines_speak_the_message_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, line: str
+) -> None:
+    """Status lines of havoc's own commands follow HAVOC_LANG like its errors, with the language's
+    decimal mark (they were English only)."""
+    import re
+
+    _fake_sheets(monkeypatch)
+    monkeypatch.setenv("HAVOC_LANG", lang)
+    capsys.readouterr()
+    assert cli.main(["sheet", "--lang", "all", "-o", str(tmp_path / "x.pdf")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and all(
+        re.fullmatch(line.format(code), got) for code, got in zip(("en", "pl"), out, strict=True)
+    ), out

@@ -75,7 +75,7 @@ def rules_template(ruleset: Ruleset) -> Catalog:
 def ui_template() -> Catalog:
     """The template of the ``havoc`` domain: every ``ui("…")``/``nui("…", "…")`` string in the package."""
     cat = Catalog(project=HEADER_PROJECT, version="", fuzzy=False)
-    keywords = {"ui": None, "nui": (1, 2)}
+    keywords = {"ui": None, "nui": (1, 2), "said": None}  # said: havoc.commands' status lines
     for filename, lineno, message, comments, _ctx in extract_from_dir(
         str(SRC), method_map=[("**.py", "python")], keywords=keywords, comment_tags=("TRANSLATORS:",)
     ):

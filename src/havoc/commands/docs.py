@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from havoc import rulebook, safeio, webpolicy
-from havoc.commands import add_ruleset_option
+from havoc.commands import add_ruleset_option, said
 from havoc.errors import HavocError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
 from havoc.languages import REGISTRY
@@ -722,7 +722,8 @@ class PortError(HavocError):
 
 def serve(out: Path, port: int, server: http.server.ThreadingHTTPServer | None = None) -> None:
     with server or bind(out, port) as srv:
-        print(f"serving {out} on http://127.0.0.1:{srv.server_address[1]}/ (Ctrl-C to stop)")
+        address = f"http://127.0.0.1:{srv.server_address[1]}/"
+        print(said("serving {folder} on {address} (Ctrl-C to stop)", folder=out, address=address))
         with contextlib.suppress(KeyboardInterrupt):
             srv.serve_forever()
 
@@ -847,9 +848,12 @@ def _offline(
         job.said = True
         _say_engine_error(exc)
         return False
-    state = "" if stage is not None else ", unchanged"
     made = (shown or top) / made.relative_to(top) if made.is_relative_to(top) else made
-    print(f"built the in-browser assistant: {made} ({job.finished - job.started:.1f} s{state})")
+    took = job.finished - job.started
+    if stage is None:
+        print(said("the in-browser assistant is unchanged: {folder} ({seconds})", folder=made, seconds=took))
+    else:
+        print(said("built the in-browser assistant: {folder} ({seconds})", folder=made, seconds=took))
     return True
 
 
@@ -1113,7 +1117,14 @@ def _build_and_publish(args: argparse.Namespace, names: list[str], top: Path) ->
                         file=sys.stderr,
                     )
                 else:
-                    print(f"built {res.lang}: {final / res.lang / 'index.html'} ({res.seconds:.1f} s)")
+                    print(
+                        said(
+                            "built {lang}: {page} ({seconds})",
+                            lang=res.lang,
+                            page=final / res.lang / "index.html",
+                            seconds=res.seconds,
+                        )
+                    )
         if failed:
             engine.discard()
         else:
@@ -1136,7 +1147,7 @@ def _build_and_publish(args: argparse.Namespace, names: list[str], top: Path) ->
             _exchange(stage, top)
         except OSError as exc:
             raise _publish_problem(top, exc) from None
-        print(f"site: {top / 'index.html'}")
+        print(said("site: {page}", page=top / "index.html"))
         return 0
     finally:
         if engine is not None:

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from havoc.commands import add_ruleset_option
+from havoc.commands import add_ruleset_option, said
 
 DEFAULT_SITE = Path("build") / "site"
 SITE_ENV = "HAVOC_SERVE_SITE"
@@ -103,7 +103,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import orjson  # noqa: F401  (the server's JSON encoder)
         import uvicorn
     except ImportError:
-        print("error: `havoc serve` needs the serve extra: pip install -e '.[serve]'", file=sys.stderr)
+        print(said("error: `havoc serve` needs the serve extra: pip install -e '.[serve]'"), file=sys.stderr)
         return 1
     code = ensure_site(args.site, args.ruleset)
     if code:
@@ -116,7 +116,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     rulebook.load(args.ruleset)  # a broken rulebook stops here with its located problems
     from havoc.server.limits import uvicorn_settings
 
-    print(f"serving http://{args.host}:{args.port}/ (the assistant: /en/assistant.html, API: /api/docs)")
+    address = f"http://{args.host}:{args.port}/"
+    print(said("serving {address} (the assistant: /en/assistant.html, API: /api/docs)", address=address))
     uvicorn.run(
         "havoc.commands.serve:app_factory",
         factory=True,

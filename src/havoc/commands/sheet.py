@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from havoc import rulebook, safeio
-from havoc.commands import add_ruleset_option
+from havoc.commands import add_ruleset_option, said
 from havoc.errors import Problem
 from havoc.i18n import LANGUAGES
 
@@ -134,7 +134,7 @@ def _sheets(args: argparse.Namespace, name: str, output: Path | None) -> int:
             written += write_pngs(pdf)
         took = time.perf_counter() - started
         wrote = ", ".join(str(p) for p in written)
-        print(f"{lang}: wrote {wrote} in {took:.1f} s")
+        print(said("{lang}: wrote {files} in {seconds}", lang=lang, files=wrote, seconds=took))
         if sheet.untranslated:
             first = ", ".join(sheet.untranslated[:3])
             print(
