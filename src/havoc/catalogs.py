@@ -18,11 +18,11 @@ from typing import Any
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import write_po
 
 from havoc import markup, pofile, safeio
 from havoc.errors import Problem, RulebookError
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, _plural_func, locales_root
+from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, _plural_func, locales_root, read_po_bytes
 from havoc.messages import messages
 from havoc.rulebook.model import Ruleset
 
@@ -338,7 +338,7 @@ def read_checked(path: Path, data: bytes, lang: str) -> tuple[Catalog, dict[tupl
     if problems:
         raise RulebookError(problems)
     try:
-        cat = read_po(io.BytesIO(safeio.without_bom(data)), locale=lang, abort_invalid=True)
+        cat = read_po_bytes(data, lang, strict=True)
     except Exception as exc:  # Babel raises several types for a broken PO file
         raise RulebookError([Problem(_rel(path), None, f"not a valid PO file: {exc}")]) from None
     previous = {
@@ -594,7 +594,7 @@ def _check_po(path: Path, lang: str, template: Catalog | None, nplurals: int, re
         report.problems.extend(str(p) for p in syntax)
         return 0
     try:
-        cat = read_po(io.BytesIO(safeio.without_bom(data)), locale=lang, abort_invalid=True)
+        cat = read_po_bytes(data, lang, strict=True)
     except Exception as exc:  # Babel raises several types for a broken PO file
         report.problems.append(f"{_rel(path)}: not a valid PO file: {exc}")
         return 0

@@ -124,17 +124,25 @@ def load_catalog(lang: str, root: Path | None = None) -> Catalog:
     return catalog
 
 
+def read_po_bytes(data: bytes, lang: str, *, strict: bool = False) -> Any:
+    """Babel's catalog of a ``.po`` file's bytes, less a byte-order mark (Babel takes one for text:
+    "Unknown or misformatted keyword on 0"); ``strict``: Babel refuses what it would skip. The one
+    way every reader of a catalog (labels, checks, updates, the theme) reads one."""
+    import io
+
+    from babel.messages.pofile import read_po
+
+    return read_po(io.BytesIO(safeio.without_bom(data)), locale=lang, abort_invalid=strict)
+
+
 def _read_catalog(lang: str, files: list[tuple[str, bytes]]) -> Catalog:
     from babel.messages.plurals import get_plural
-    from babel.messages.pofile import read_po
 
     singular: dict[tuple[str, str], str] = {}
     plural: dict[tuple[str, str], tuple[str, ...]] = {}
-    import io
-
     for _path, data in files:
         try:
-            cat = read_po(io.BytesIO(safeio.without_bom(data)), locale=lang)
+            cat = read_po_bytes(data, lang)
         except Exception:  # a broken catalog is `havoc check`'s to report; readers fall back to English
             continue
         for msg in cat:

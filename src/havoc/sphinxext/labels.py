@@ -247,12 +247,9 @@ def _settled(data: bytes, lang: str, context: str | None) -> dict[str, str]:
     """The translated, settled messages of ``context`` in a catalog's bytes: parsed by Babel once
     and then kept in havoc's verified cache by those bytes (each build of the site reads the
     same catalogs; parsing them was a tenth of a rebuild after a one-word edit)."""
-    import io
-
-    from babel.messages.pofile import read_po
 
     from havoc import cache
-    from havoc.safeio import without_bom
+    from havoc.i18n import read_po_bytes
 
     # the code that settles the messages is part of the key (see cache.code_bytes)
     key = cache.digest(b"site-labels", cache.code_bytes(__file__), lang.encode(), (context or "").encode(), data)
@@ -260,7 +257,7 @@ def _settled(data: bytes, lang: str, context: str | None) -> dict[str, str]:
     if found is not None and all(isinstance(k, str) and isinstance(v, str) for k, v in found.items()):
         return found
     messages: dict[str, str] = {}
-    for msg in read_po(io.BytesIO(without_bom(data)), locale=lang):
+    for msg in read_po_bytes(data, lang):
         if msg.id and (msg.context or None) == context and not msg.fuzzy and isinstance(msg.id, str) and msg.string:
             messages.setdefault(msg.id, str(msg.string))
     cache.put("site-labels", key, messages)

@@ -69,13 +69,9 @@ def check_translated(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _read_po(path: Path, lang: str) -> Any:
-    import io
+    from havoc.i18n import read_po_bytes
 
-    from babel.messages.pofile import read_po
-
-    from havoc.safeio import without_bom
-
-    return read_po(io.BytesIO(without_bom(path.read_bytes())), locale=lang)
+    return read_po_bytes(path.read_bytes(), lang)
 
 
 def translations_js(app: Sphinx) -> str:

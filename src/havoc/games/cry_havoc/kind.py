@@ -251,12 +251,8 @@ def check_kinds(kinds: Iterable[QuestionKind], named: Callable[[str], bool]) -> 
 
 def _catalogs(domain: str) -> list[tuple[str, Any]]:
     """Every translated language's catalog of ``domain`` (``havoc``), read as written."""
-    import io
 
-    from babel.messages.pofile import read_po
-
-    from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, locales_root
-    from havoc.safeio import without_bom
+    from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, locales_root, read_po_bytes
 
     out = []
     for lang in LANGUAGES:
@@ -264,7 +260,7 @@ def _catalogs(domain: str) -> list[tuple[str, Any]]:
             continue
         path = locales_root() / lang / "LC_MESSAGES" / f"{domain}.po"
         if path.is_file():
-            out.append((lang, read_po(io.BytesIO(without_bom(path.read_bytes())), locale=lang)))
+            out.append((lang, read_po_bytes(path.read_bytes(), lang)))
     return out
 
 
