@@ -529,8 +529,9 @@ def test_every_server_message_has_a_polish_translation() -> None:
 def test_serve_builds_the_whole_site_only_when_a_part_is_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A missing language, root page or service worker: the site is built as ``havoc docs``
-    builds it (the engine and sw.js too, published whole), into the served folder."""
+    """A missing language or root page: the site is built as ``havoc docs`` builds it (the engine
+    and sw.js too, published whole), into the served folder. A folder with its pages is served as
+    it is, with or without a service worker (a site of one's own is never rebuilt over)."""
     from havoc.commands import docs, serve
 
     built: list[tuple[Path, str | None, str]] = []
@@ -550,7 +551,10 @@ def test_serve_builds_the_whole_site_only_when_a_part_is_missing(
     assert built == [(site, "cry-havoc", "all")] and (site / "sw.js").is_file()
     assert serve.ensure_site(site, "cry-havoc") == 0
     assert len(built) == 1  # complete: not built again
-    for part in ("pl/index.html", "sw.js"):
+    (site / "sw.js").unlink()
+    assert serve.ensure_site(site, "cry-havoc") == 0
+    assert len(built) == 1  # no service worker: served as it is
+    for part in ("pl/index.html", "index.html"):
         (site / part).unlink()
         assert serve.ensure_site(site, "cry-havoc") == 0
     assert len(built) == 3

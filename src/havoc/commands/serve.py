@@ -49,7 +49,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def ensure_site(site: Path, ruleset: str) -> int:
-    """Build the site when ``site`` lacks a language, its root page or its service worker.
+    """Build the site when ``site`` lacks a language or its root page (a folder that has them is
+    served as it is, whatever else it holds or lacks).
 
     It is built as ``havoc docs -o SITE`` builds it: every language, the in-browser engine and
     ``sw.js``, staged and published in one step (so the Ask page works and the site works offline,
@@ -57,13 +58,11 @@ def ensure_site(site: Path, ruleset: str) -> int:
     the folder, with no engine and no service worker."""
     from havoc.i18n import LANGUAGES
 
-    parts = [site / lang / "index.html" for lang in LANGUAGES] + [site / "index.html", site / "sw.js"]
-    if all(part.is_file() for part in parts):
+    if all((site / lang / "index.html").is_file() for lang in LANGUAGES) and (site / "index.html").is_file():
         return 0
     from havoc.commands import docs
-    from havoc.i18n import message_language, ui
 
-    print(ui("building the site into {folder} first …", message_language()).format(folder=site), file=sys.stderr)
+    print(said("building the site into {folder} first …", folder=site), file=sys.stderr)
     parser = argparse.ArgumentParser(prog="havoc")
     docs.register(parser.add_subparsers())
     return docs.cmd_docs(parser.parse_args(["docs", "-o", str(site), "--ruleset", ruleset]))
