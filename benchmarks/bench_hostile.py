@@ -25,11 +25,9 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -455,44 +453,21 @@ async def _loaded(port: int, normal: list[bytes], hostile: list[bytes], seconds:
 
 def _serve(normal: list[bytes], hostile: list[bytes]) -> tuple[float, float, float] | None:
     """p50/p90/p99 (ms) of the normal asks at a real `havoc serve` under the hostile clients."""
-    from bench_serve import _free_port, _stub_site
+    from bench_serve import served
 
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
-        env["HAVOC_CACHE_DIR"] = str(Path(tmp) / "cache")
-        port = _free_port()
-        site = _stub_site(Path(tmp) / "site")
-        cmd = [sys.executable, "-m", "havoc", "serve", "--site", str(site), "--port", str(port), "--workers", "1"]
-        cmd += ["--allowed-host", "127.0.0.1"]  # the requests say "Host: 127.0.0.1" without the port
-        server = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            for _ in range(200):
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
-                        break
-                except OSError:
-                    if server.poll() is not None:
-                        print(server.stderr.read() if server.stderr else "the server stopped")
-                        return None
-                    time.sleep(0.1)
-            quiet, _ = asyncio.run(_loaded(port, normal, [], 2.0))  # no attack: the baseline
-            q0 = statistics.quantiles(quiet, n=100)
-            print(
-                f"normal ask alone: p50 {q0[49] * 1000:.2f} ms, p90 {q0[89] * 1000:.2f} ms, p99 {q0[98] * 1000:.2f} ms"
-            )
-            latencies, sent = asyncio.run(_loaded(port, normal, hostile, SECONDS))
-            q = statistics.quantiles(latencies, n=100)
-            print(
-                f"{len(latencies)} normal asks while {HOSTILE_CLIENTS} hostile clients sent {sent} bodies in {SECONDS:.0f} s"
-            )
-            return q[49] * 1000, q[89] * 1000, q[98] * 1000
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+    with served() as started:
+        if started is None:
+            return None
+        port, _server = started
+        quiet, _ = asyncio.run(_loaded(port, normal, [], 2.0))  # no attack: the baseline
+        q0 = statistics.quantiles(quiet, n=100)
+        print(f"normal ask alone: p50 {q0[49] * 1000:.2f} ms, p90 {q0[89] * 1000:.2f} ms, p99 {q0[98] * 1000:.2f} ms")
+        latencies, sent = asyncio.run(_loaded(port, normal, hostile, SECONDS))
+        q = statistics.quantiles(latencies, n=100)
+        print(
+            f"{len(latencies)} normal asks while {HOSTILE_CLIENTS} hostile clients sent {sent} bodies in {SECONDS:.0f} s"
+        )
+        return q[49] * 1000, q[89] * 1000, q[98] * 1000
 
 
 def main() -> int:

@@ -24,6 +24,7 @@ hardly depends on what else the shared machine runs, unlike req/s.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import json
 import os
@@ -35,6 +36,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -256,14 +258,17 @@ def _verdicts(health: Phase, phases: list[Phase]) -> list[str]:
     return out
 
 
-def main() -> int:
+@contextlib.contextmanager
+def served() -> Iterator[tuple[int, subprocess.Popen[str]] | None]:
+    """A real `havoc serve` (uvicorn, one worker) over a stub site on a free loopback port, for as
+    long as the block runs: its port and process, or None (its error printed) if it did not start.
+    The benchmarks' requests say "Host: 127.0.0.1" without the port, which it allows on any port."""
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)
         env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
         env["HAVOC_CACHE_DIR"] = str(Path(tmp) / "cache")
         port = _free_port()
         site = _stub_site(Path(tmp) / "site")
-        # the requests below say "Host: 127.0.0.1" without the port: allowed on any port
         cmd = [sys.executable, "-m", "havoc", "serve", "--site", str(site), "--port", str(port), "--workers", "1"]
         cmd += ["--allowed-host", "127.0.0.1"]
         server = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -275,48 +280,57 @@ def main() -> int:
                 except OSError:
                     if server.poll() is not None:
                         print(server.stderr.read() if server.stderr else "the server stopped")
-                        return 1
+                        yield None
+                        return
                     time.sleep(0.1)
-            health = [_request("GET", "/api/health")]
-            bodies = _bodies(REQUESTS + 300)
-            asks = [_request("POST", "/api/ask", b) for b in bodies[:REQUESTS]]
-            legal = [_request("POST", "/api/legal", b) for b in _legal_bodies(bodies[:REQUESTS])]
-            warm = [_request("POST", "/api/ask", b) for b in bodies[REQUESTS:]]  # other tables
-            page = [_request("GET", "/en/page.html", extra="Accept-Encoding: gzip\r\n")]
-            end = time.perf_counter() + TIME_LIMIT
-            asyncio.run(_load(port, warm + health + page, 600, end))  # warm-up: code paths, not these tables
-
-            def phase(name: str, raws: list[bytes]) -> Phase:
-                deadline = min(end, time.perf_counter() + PHASE_SECONDS)
-                before = _cpu_seconds(server.pid)
-                latencies, errors, seconds = asyncio.run(_load(port, raws, REQUESTS, deadline))
-                after = _cpu_seconds(server.pid)
-                cpu = after - before if before is not None and after is not None else None
-                return Phase(name, latencies, errors, seconds, cpu)
-
-            print(f"havoc serve, 1 worker, {CONCURRENCY} concurrent keep-alive connections on loopback")
-            h = phase("health", health)
-            others = [phase("ask", asks), phase("legal", legal), phase("page", page)]
-            for p in [h, *others]:
-                print(p.line(h))
-            for verdict in _verdicts(h, others):
-                print(verdict)
-            if h.cpu_us:  # what the ratios would be were the server alone on its CPU
-                print(
-                    "server CPU per request, health's as a share of each (the throughput ratio on an idle CPU): "
-                    + ", ".join(f"{p.name} {h.cpu_us / p.cpu_us:.0%}" for p in others if p.cpu_us)
-                )
-            errors = sum(p.errors for p in [h, *others])
-            if errors:  # a failed request is a bug, not a slow figure
-                print(f"ERRORS: {errors} failed requests")
-                return 1
-            return 0
+            yield port, server
         finally:
             server.terminate()
             try:
                 server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.kill()
+
+
+def main() -> int:
+    with served() as started:
+        if started is None:
+            return 1
+        port, server = started
+        health = [_request("GET", "/api/health")]
+        bodies = _bodies(REQUESTS + 300)
+        asks = [_request("POST", "/api/ask", b) for b in bodies[:REQUESTS]]
+        legal = [_request("POST", "/api/legal", b) for b in _legal_bodies(bodies[:REQUESTS])]
+        warm = [_request("POST", "/api/ask", b) for b in bodies[REQUESTS:]]  # other tables
+        page = [_request("GET", "/en/page.html", extra="Accept-Encoding: gzip\r\n")]
+        end = time.perf_counter() + TIME_LIMIT
+        asyncio.run(_load(port, warm + health + page, 600, end))  # warm-up: code paths, not these tables
+
+        def phase(name: str, raws: list[bytes]) -> Phase:
+            deadline = min(end, time.perf_counter() + PHASE_SECONDS)
+            before = _cpu_seconds(server.pid)
+            latencies, errors, seconds = asyncio.run(_load(port, raws, REQUESTS, deadline))
+            after = _cpu_seconds(server.pid)
+            cpu = after - before if before is not None and after is not None else None
+            return Phase(name, latencies, errors, seconds, cpu)
+
+        print(f"havoc serve, 1 worker, {CONCURRENCY} concurrent keep-alive connections on loopback")
+        h = phase("health", health)
+        others = [phase("ask", asks), phase("legal", legal), phase("page", page)]
+        for p in [h, *others]:
+            print(p.line(h))
+        for verdict in _verdicts(h, others):
+            print(verdict)
+        if h.cpu_us:  # what the ratios would be were the server alone on its CPU
+            print(
+                "server CPU per request, health's as a share of each (the throughput ratio on an idle CPU): "
+                + ", ".join(f"{p.name} {h.cpu_us / p.cpu_us:.0%}" for p in others if p.cpu_us)
+            )
+        errors = sum(p.errors for p in [h, *others])
+        if errors:  # a failed request is a bug, not a slow figure
+            print(f"ERRORS: {errors} failed requests")
+            return 1
+        return 0
 
 
 if __name__ == "__main__":
