@@ -22,7 +22,7 @@ import sys
 from _collections_abc import Callable, Mapping, Sequence  # collections.abc without importing collections
 
 from havoc import rulebook
-from havoc.errors import InputError, Problem, RulebookError
+from havoc.errors import Code, InputError, Problem, RulebookError
 from havoc.game import Game, declared_shortcuts, shortcuts
 from havoc.game import of as game_of
 from havoc.i18n import LANGUAGES
@@ -66,7 +66,14 @@ def load_position(source: PositionLike, rs: Ruleset | None = None) -> Position:
     paths = sys.modules.get("pathlib")  # a Path can only be given if pathlib is imported
     if not isinstance(source, str) and not (paths and isinstance(source, paths.Path)):
         raise InputError(
-            [Problem("position", None, f"expected a mapping, a file path or '-', found {type(source).__name__}")]
+            [
+                Problem(
+                    "position",
+                    None,
+                    f"expected a mapping, a file path or '-', found {type(source).__name__}",
+                    code=Code.REQUEST_SHAPE,
+                )
+            ]
         )
     from havoc.safeio import plain_path
 
@@ -80,7 +87,7 @@ def _read_stdin() -> str:
     try:
         return safeio.decode_utf8(safeio.read_stream(getattr(sys.stdin, "buffer", sys.stdin), safeio.MAX_BYTES))
     except safeio.ReadError as exc:
-        raise InputError([Problem("<stdin>", None, str(exc))]) from None
+        raise InputError([Problem("<stdin>", None, str(exc), code=Code.FILE_UNREADABLE)]) from None
 
 
 def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
@@ -95,7 +102,7 @@ def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
     try:
         data = safeio.read_bytes(path, safeio.MAX_BYTES)
     except safeio.ReadError as exc:
-        raise InputError([Problem(str(path), None, str(exc))]) from None
+        raise InputError([Problem(str(path), None, str(exc), code=Code.FILE_UNREADABLE)]) from None
     chunks = [data, (rs.fingerprint if rs is not None else "no rules").encode()]
     for code in game.code_files():
         try:
@@ -111,7 +118,7 @@ def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
     try:
         text = safeio.decode_utf8(data)
     except safeio.ReadError as exc:
-        raise InputError([Problem(str(path), None, str(exc))]) from None
+        raise InputError([Problem(str(path), None, str(exc), code=Code.FILE_UNREADABLE)]) from None
     pos = game.parse_position_text(text, rs, str(path))
     cache.put("position", key, pos)
     return pos
@@ -148,7 +155,16 @@ def load_query(query: QueryLike, pos: Position, rs: Ruleset | None = None) -> Qu
         return game.parse_compact(query.split(), pos)
     if isinstance(query, Sequence):
         return game.parse_compact([str(w) for w in query], pos)
-    raise InputError([Problem("query", None, f"expected a mapping or question words, found {type(query).__name__}")])
+    raise InputError(
+        [
+            Problem(
+                "query",
+                None,
+                f"expected a mapping or question words, found {type(query).__name__}",
+                code=Code.REQUEST_SHAPE,
+            )
+        ]
+    )
 
 
 def answer_for(rs: Ruleset, pos: Position, query: Query, lang: str = "en") -> Answer:
@@ -178,7 +194,16 @@ def shortcut(
     declared = shortcuts(_game(rs)).get(kind)
     if declared is None:
         known = ", ".join(shortcuts(_game(rs))) or "none"
-        raise InputError([Problem("ask", None, f"{kind!r} is no shortcut of this game; it has {known}")])
+        raise InputError(
+            [
+                Problem(
+                    "ask",
+                    None,
+                    f"{kind!r} is no shortcut of this game; it has {known}",
+                    code=Code.REQUEST_UNKNOWN_SHORTCUT,
+                )
+            ]
+        )
     if len(args) > len(declared.fields):
         raise TypeError(f"{kind}() takes at most {len(declared.fields) + 1} positional arguments")
     given = dict(zip(declared.fields, args, strict=False))
@@ -228,12 +253,23 @@ def decide(
 
     _check_lang(lang)
     if not isinstance(query, Mapping):
-        raise InputError([Problem("query", None, f"expected a mapping, found {type(query).__name__}")])
+        raise InputError(
+            [Problem("query", None, f"expected a mapping, found {type(query).__name__}", code=Code.REQUEST_SHAPE)]
+        )
     rs, pos = prepare(position, ruleset)
     deciders = game.extra_answers(_game(rs))
     if name not in deciders:
         known = ", ".join(sorted(deciders)) or "none"
-        raise InputError([Problem("decider", None, f"unknown decider {name!r}; this game has {known}")])
+        raise InputError(
+            [
+                Problem(
+                    "decider",
+                    None,
+                    f"unknown decider {name!r}; this game has {known}",
+                    code=Code.REQUEST_UNKNOWN_DECIDER,
+                )
+            ]
+        )
     return deciders[name](rs, pos, query, lang)
 
 
@@ -254,7 +290,13 @@ def lookup(text: str, lang: str = "en", limit: int = 10) -> list[Hit]:
 
 def _check_lang(lang: str) -> None:
     if lang not in LANGUAGES:
-        raise InputError([Problem("lang", None, f"expected one of {', '.join(LANGUAGES)}, found {lang!r}")])
+        raise InputError(
+            [
+                Problem(
+                    "lang", None, f"expected one of {', '.join(LANGUAGES)}, found {lang!r}", code=Code.REQUEST_LANGUAGE
+                )
+            ]
+        )
 
 
 __all__ = [

@@ -21,7 +21,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import write_po
 
 from havoc import markup, pofile, safeio
-from havoc.errors import Problem, RulebookError
+from havoc.errors import Code, Problem, RulebookError
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, _plural_func, locales_root, read_po_bytes
 from havoc.messages import messages
 from havoc.rulebook.model import Ruleset
@@ -325,7 +325,7 @@ def read_catalog_bytes(path: Path) -> bytes:
     try:
         return safeio.read_bytes(path, limit=20_000_000)
     except safeio.ReadError as exc:
-        raise RulebookError([Problem(_rel(path), None, str(exc))]) from None
+        raise RulebookError([Problem(_rel(path), None, str(exc), code=Code.FILE_UNREADABLE)]) from None
 
 
 def read_checked(path: Path, data: bytes, lang: str) -> tuple[Catalog, dict[tuple[str | None, str], list[str]]]:
@@ -333,14 +333,16 @@ def read_checked(path: Path, data: bytes, lang: str) -> tuple[Catalog, dict[tupl
     try:
         text = safeio.decode_utf8(data)
     except safeio.ReadError as exc:
-        raise RulebookError([Problem(_rel(path), None, str(exc))]) from None
+        raise RulebookError([Problem(_rel(path), None, str(exc), code=Code.FILE_UNREADABLE)]) from None
     entries, problems = pofile.parse(text, _rel(path))
     if problems:
         raise RulebookError(problems)
     try:
         cat = read_po_bytes(data, lang, strict=True)
     except Exception as exc:  # Babel raises several types for a broken PO file
-        raise RulebookError([Problem(_rel(path), None, f"not a valid PO file: {exc}")]) from None
+        raise RulebookError(
+            [Problem(_rel(path), None, f"not a valid PO file: {exc}", code=Code.CATALOG_SYNTAX)]
+        ) from None
     previous = {
         e.key: [v for k in ("msgid", "msgid_plural") if (v := e.previous.get(k)) is not None]
         for e in entries

@@ -46,12 +46,12 @@ def build_parser(
 
     line = game.command_line(commands)
     if command in line.shared:  # several games have it: which one is the reader's to say
-        from havoc.errors import InputError, Problem
+        from havoc.errors import Code, InputError, Problem
         from havoc.i18n import ui
 
         forms = ", ".join(f"havoc {name} {command}" for name in line.shared[command])
         message = ui("{command} is a command of several games: {forms}", lang).format(command=command, forms=forms)
-        raise InputError([Problem("havoc", None, message)])
+        raise InputError([Problem("havoc", None, message, code=Code.REQUEST_USAGE)])
     if command in line.short:  # one command runs: only its parser is built (a module may register several)
         importlib.import_module(line.short[command]).register(_Only(sub, {command}))
     elif command in line.games:  # one game's command, or the list of them

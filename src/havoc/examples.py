@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from havoc.errors import HavocError, Problem
+from havoc.errors import Code, HavocError, Problem
 from havoc.rulebook.model import Example, Ruleset
 
 
@@ -26,7 +26,7 @@ def run(rs: Ruleset, ex: Example) -> list[Problem]:
     from havoc import api, game
 
     def problem(message: str) -> Problem:
-        return Problem(ex.loc.file, ex.loc.line, f"example {ex.id}: {message}")
+        return Problem(ex.loc.file, ex.loc.line, f"example {ex.id}: {message}", code=Code.EXAMPLE_FAILED)
 
     try:
         pos = game.of(rs).parse_position(ex.position, rs, f"example {ex.id}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from havoc.errors import InputError, Problem, RulebookError
+from havoc.errors import Code, InputError, Problem, RulebookError
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
@@ -120,18 +120,35 @@ def load(module: str, where: str = "ruleset.yaml: game") -> Game:
     if found is not None:
         return found
     if not isinstance(module, str) or not _module_name(module):
-        raise RulebookError([Problem(where, None, f"expected the dotted module name of a game, found {module!r}")])
+        raise RulebookError(
+            [
+                Problem(
+                    where, None, f"expected the dotted module name of a game, found {module!r}", code=Code.GAME_PACKAGE
+                )
+            ]
+        )
     try:
         __import__(module)  # importlib.import_module, without importing importlib (and warnings)
         mod = sys.modules[module]
     except ImportError as exc:
-        raise RulebookError([Problem(where, None, f"no game package {module!r} ({exc})")]) from None
+        raise RulebookError(
+            [Problem(where, None, f"no game package {module!r} ({exc})", code=Code.GAME_PACKAGE)]
+        ) from None
     missing = [n for n in _REQUIRED if not hasattr(mod, n)]
     offered = [n for n in ASSISTANT if hasattr(mod, n)]
     if offered:  # an assistant is all of its names or none
         missing += [n for n in ASSISTANT if n not in offered]
     if missing:
-        raise RulebookError([Problem(where, None, f"{module!r} is not a game package: it lacks {', '.join(missing)}")])
+        raise RulebookError(
+            [
+                Problem(
+                    where,
+                    None,
+                    f"{module!r} is not a game package: it lacks {', '.join(missing)}",
+                    code=Code.GAME_PACKAGE,
+                )
+            ]
+        )
     game: Game = mod if offered else _WithoutAssistant(mod)  # the checks above
     _loaded[module] = game
     return game
@@ -214,7 +231,7 @@ class _WithoutAssistant:
         text = ui("{game} has no position-based assistant", lang).format(game=self._title)
         if self._instead:
             text += "; " + ui(self._instead, lang)
-        return InputError([Problem(name, None, text)])
+        return InputError([Problem(name, None, text, code=Code.RULESET_NO_GAME)])
 
     def parse_position(self, data: Any, rs: Ruleset | None, name: str = "position") -> Any:
         raise self._refused(name)
@@ -265,7 +282,14 @@ def of(rs: Ruleset) -> Game:
     """The game a ruleset's rules are played in (its ``game`` key)."""
     if not rs.game:
         raise RulebookError(
-            [Problem(f"{rs.id}/ruleset.yaml", None, "this ruleset names no game, so it has no rules assistant")]
+            [
+                Problem(
+                    f"{rs.id}/ruleset.yaml",
+                    None,
+                    "this ruleset names no game, so it has no rules assistant",
+                    code=Code.RULESET_NO_GAME,
+                )
+            ]
         )
     return load(rs.game, f"{rs.id}/ruleset.yaml: game")
 
@@ -283,12 +307,22 @@ def check(rs: Ruleset) -> list[Problem]:
     extra = getattr(game, "check_rules", None)  # what the game checks in the rule data itself
     problems = list(extra(rs)) if extra else []
     problems += [
-        Problem(f"{rs.game}: OFF_ANSWER_PATH", None, f"{name!r} is not a module of the game {rs.game}")
+        Problem(
+            f"{rs.game}: OFF_ANSWER_PATH",
+            None,
+            f"{name!r} is not a module of the game {rs.game}",
+            code=Code.GAME_OFF_ANSWER_PATH,
+        )
         for name in off_answer_path(game)
         if not _is_module_of(name, rs.game)
     ]
     return problems + [
-        Problem(where, None, f"question-kinds: {kind!r} is declared but the game {rs.game} has no handler for it")
+        Problem(
+            where,
+            None,
+            f"question-kinds: {kind!r} is declared but the game {rs.game} has no handler for it",
+            code=Code.KIND_UNHANDLED,
+        )
         for kind in rs.question_kinds
         if kind not in handled
     ]
@@ -359,7 +393,12 @@ def coverage(rs: Ruleset) -> Coverage:
             enforced.append(rid)
             if rule.text_only:
                 problems.append(
-                    Problem(where, rule.loc.line, f"rule {rid}: enforced by the assistant, but marked text-only")
+                    Problem(
+                        where,
+                        rule.loc.line,
+                        f"rule {rid}: enforced by the assistant, but marked text-only",
+                        code=Code.RULE_TEXT_ONLY,
+                    )
                 )
         elif rule.text_only:
             text_only.append(rid)
@@ -369,6 +408,7 @@ def coverage(rs: Ruleset) -> Coverage:
                     where,
                     rule.loc.line,
                     f"rule {rid}: nothing checks it; give it a `check`, or say why it is text only (`text-only: …`)",
+                    code=Code.RULE_UNCHECKED,
                 )
             )
     return Coverage(enforced, text_only, problems)
@@ -498,6 +538,7 @@ def command_line(taken: Mapping[str, str] | None = None) -> CommandLine:
             None,
             f"the game's name on the command line, {g.name!r}, is already a command; a game's name "
             "and its commands are names no other command has",
+            code=Code.GAME_COMMAND_CLASH,
         )
         for g in games.values()
         if g.name in short or g.name in shared

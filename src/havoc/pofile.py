@@ -12,7 +12,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from havoc.errors import Problem
+from havoc.errors import Code, Problem
 
 _STRING = re.compile(r'"((?:[^"\\]|\\["\\abfnrtv?\'0-7x])*)"\s*$')
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr\[(\d+)\]|msgstr)\s+(.*)$")
@@ -59,13 +59,15 @@ def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:  # noqa: C
         nonlocal cur, last
         if cur is not None:
             if "msgid" not in cur.fields:
-                problems.append(Problem(name, cur.line, "an entry without msgid"))
+                problems.append(Problem(name, cur.line, "an entry without msgid", code=Code.CATALOG_SYNTAX))
             elif not any(k.startswith("msgstr") for k in cur.fields):
-                problems.append(Problem(name, cur.line, "an entry without msgstr"))
+                problems.append(Problem(name, cur.line, "an entry without msgstr", code=Code.CATALOG_SYNTAX))
             else:
                 k = (cur.obsolete, *cur.key)
                 if k in seen:
-                    problems.append(Problem(name, cur.line, f"duplicate entry (first at line {seen[k]})"))
+                    problems.append(
+                        Problem(name, cur.line, f"duplicate entry (first at line {seen[k]})", code=Code.CATALOG_SYNTAX)
+                    )
                 else:
                     seen[k] = cur.line
                 entries.append(cur)
@@ -98,7 +100,14 @@ def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:  # noqa: C
             word, rest = m.group(1), m.group(3)
             s = _STRING.match(rest)
             if s is None:
-                problems.append(Problem(name, number, f"{word}: expected one quoted string, found {rest[:40]!r}"))
+                problems.append(
+                    Problem(
+                        name,
+                        number,
+                        f"{word}: expected one quoted string, found {rest[:40]!r}",
+                        code=Code.CATALOG_SYNTAX,
+                    )
+                )
                 last = None
                 continue
             if cur is None or (word in ("msgctxt", "msgid") and "msgid" in cur.fields):
@@ -108,28 +117,34 @@ def parse(text: str, name: str) -> tuple[list[Entry], list[Problem]]:  # noqa: C
             target = cur.fields
             key = "msgstr" if word.startswith("msgstr[") else word
             if key == "msgid_plural" and "msgid" not in target:
-                problems.append(Problem(name, number, "msgid_plural before msgid"))
+                problems.append(Problem(name, number, "msgid_plural before msgid", code=Code.CATALOG_SYNTAX))
             if key == "msgstr" and "msgid" not in target:
-                problems.append(Problem(name, number, "msgstr before msgid"))
+                problems.append(Problem(name, number, "msgstr before msgid", code=Code.CATALOG_SYNTAX))
             if word.startswith("msgstr[") and "msgid_plural" not in target:
-                problems.append(Problem(name, number, f"{word} in an entry without msgid_plural"))
+                problems.append(
+                    Problem(name, number, f"{word} in an entry without msgid_plural", code=Code.CATALOG_SYNTAX)
+                )
             if word == "msgstr" and "msgid_plural" in target:
-                problems.append(Problem(name, number, "a plural entry needs msgstr[0], msgstr[1], …"))
+                problems.append(
+                    Problem(name, number, "a plural entry needs msgstr[0], msgstr[1], …", code=Code.CATALOG_SYNTAX)
+                )
             if word in target:
-                problems.append(Problem(name, number, f"{word} given twice in one entry"))
+                problems.append(Problem(name, number, f"{word} given twice in one entry", code=Code.CATALOG_SYNTAX))
             target[word] = _unescape(s.group(1))
             last = (target, word)
             continue
         if line.startswith('"'):
             s = _STRING.match(line)
             if s is None:
-                problems.append(Problem(name, number, "a string with an unescaped or missing quote"))
+                problems.append(
+                    Problem(name, number, "a string with an unescaped or missing quote", code=Code.CATALOG_SYNTAX)
+                )
             elif last is None:
-                problems.append(Problem(name, number, "a string that continues nothing"))
+                problems.append(Problem(name, number, "a string that continues nothing", code=Code.CATALOG_SYNTAX))
             else:
                 last[0][last[1]] += _unescape(s.group(1))
             continue
-        problems.append(Problem(name, number, f"not a PO line: {line[:40]!r}"))
+        problems.append(Problem(name, number, f"not a PO line: {line[:40]!r}", code=Code.CATALOG_SYNTAX))
     close()
     return entries, problems
 

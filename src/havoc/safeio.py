@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import stat
 
-from havoc.errors import HavocError, Problem
+from havoc.errors import Code, HavocError, Problem
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
@@ -192,7 +192,13 @@ def check_replaceable(path: Path) -> None:
     except OSError:
         return  # absent (or unreadable: the write itself will say so)
     if not stat.S_ISREG(st.st_mode):
-        raise OutputError([Problem(str(path), None, "not a regular file; havoc replaces only regular files")])
+        raise OutputError(
+            [
+                Problem(
+                    str(path), None, "not a regular file; havoc replaces only regular files", code=Code.FILE_UNWRITABLE
+                )
+            ]
+        )
 
 
 def write_bytes(path: str | Path, data: bytes, mode: int | None = None) -> None:
@@ -224,7 +230,9 @@ def write_bytes(path: str | Path, data: bytes, mode: int | None = None) -> None:
         os.replace(tmp, path)
         tmp = None
     except OSError as exc:
-        raise OutputError([Problem(str(path), None, f"cannot write: {exc.strerror or exc}")]) from None
+        raise OutputError(
+            [Problem(str(path), None, f"cannot write: {exc.strerror or exc}", code=Code.FILE_UNWRITABLE)]
+        ) from None
     finally:
         if tmp is not None:
             try:  # noqa: SIM105 - not contextlib.suppress: a short process imports no contextlib
@@ -250,5 +258,7 @@ def writable_dir(folder: Path) -> Path:
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise OutputError([Problem(str(folder), None, f"cannot write here: {exc.strerror or exc}")]) from None
+        raise OutputError(
+            [Problem(str(folder), None, f"cannot write here: {exc.strerror or exc}", code=Code.FILE_UNWRITABLE)]
+        ) from None
     return folder

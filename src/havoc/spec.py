@@ -6,7 +6,7 @@ and the rule files are described with it.
 
 from __future__ import annotations
 
-from havoc.errors import Problem
+from havoc.errors import Code, Problem
 from havoc.i18n import LANGUAGES, message_language, nui, ui
 from havoc.markup import is_id
 
@@ -325,15 +325,16 @@ class Reader:
         self.problems: list[Problem] = []
         self.full = False  # MOST_PROBLEMS said, and "and more problems": nothing more is walked
 
-    def problem(self, line: int | None, path: str, message: str) -> Problem | None:
-        """Note a problem; the one noted (None: the list is full, see :data:`MOST_PROBLEMS`)."""
+    def problem(self, line: int | None, path: str, message: str, code: str = Code.FIELD_VALUE) -> Problem | None:
+        """Note a problem (``code``: which, see :mod:`havoc.codes`); the one noted (None: the
+        list is full, see :data:`MOST_PROBLEMS`)."""
         if self.full:
             return None
         if len(self.problems) >= MOST_PROBLEMS:
             self.full = True
             self.problems.append(more_problems(self.file))
             return None
-        found = Problem(self.file, line, f"{path}: {message}" if path else message)
+        found = Problem(self.file, line, f"{path}: {message}" if path else message, code=code)
         self.problems.append(found)
         return found
 
@@ -347,7 +348,7 @@ class Reader:
             if not isinstance(value, list if kind == "list" else dict) or spec.item is None:
                 return True  # (a value of another type is the Reader's to word)
             if spec.most is not None and len(value) > spec.most:
-                self.problem(line, path, too_long(spec.most, len(value)))
+                self.problem(line, path, too_long(spec.most, len(value)), code=Code.FIELD_TOO_MANY)
                 return False
             item = spec.item
             if item.kind in _LEAVES:
@@ -390,6 +391,7 @@ class Reader:
             ui("unknown field {name}{hint}; expected one of {choices}", _ml()).format(
                 name=repr(key), hint=suggest(str(key), known), choices=", ".join(known)
             ),
+            code=Code.FIELD_UNKNOWN,
         )
 
     def read(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
@@ -408,10 +410,10 @@ class Reader:
             if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_INT:
                 value = int(value)  # 3.0 is 3; 1e300 is refused below as what it is, not a 301-digit int
             if isinstance(value, bool) or not isinstance(value, int):
-                self.problem(line, path, _at_least(spec.minimum, _kind(value)))
+                self.problem(line, path, _at_least(spec.minimum, _kind(value)), code=Code.FIELD_TYPE)
                 return _BAD
             if spec.minimum is not None and value < spec.minimum:
-                self.problem(line, path, _at_least(spec.minimum, _short_number(value)))
+                self.problem(line, path, _at_least(spec.minimum, _short_number(value)), code=Code.FIELD_VALUE)
                 return _BAD
             if value > MAX_INT:
                 found = _short_number(value)
@@ -419,6 +421,7 @@ class Reader:
                     line,
                     path,
                     ui("expected a whole number ≤ {most}, found {found}", _ml()).format(most=MAX_INT, found=found),
+                    code=Code.FIELD_VALUE,
                 )
                 return _BAD
             return value
@@ -426,12 +429,22 @@ class Reader:
             return value
         if kind == "text":
             if not isinstance(value, str):
-                self.problem(line, path, ui("expected a text, found {found}", _ml()).format(found=_kind(value)))
+                self.problem(
+                    line,
+                    path,
+                    ui("expected a text, found {found}", _ml()).format(found=_kind(value)),
+                    code=Code.FIELD_TYPE,
+                )
                 return _BAD
             return value
         if kind == "bool":
             if not isinstance(value, bool):
-                self.problem(line, path, ui("expected true or false, found {found}", _ml()).format(found=_kind(value)))
+                self.problem(
+                    line,
+                    path,
+                    ui("expected true or false, found {found}", _ml()).format(found=_kind(value)),
+                    code=Code.FIELD_TYPE,
+                )
                 return _BAD
             return value
         if kind == "enum":
@@ -444,6 +457,7 @@ class Reader:
                         choices=", ".join(spec.choices), found=_kind(value)
                     )
                     + near,
+                    code=Code.FIELD_VALUE,
                 )
                 return _BAD
             return value
@@ -455,6 +469,7 @@ class Reader:
                     ui("expected an ID in lowercase-kebab-case (like example-a), found {found}", _ml()).format(
                         found=_kind(value)
                     ),
+                    code=Code.FIELD_TYPE,
                 )
                 return _BAD
             return value
@@ -466,11 +481,13 @@ class Reader:
 
     def _list(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
         if not isinstance(value, list):
-            self.problem(line, path, ui("expected a list, found {found}", _ml()).format(found=_kind(value)))
+            self.problem(
+                line, path, ui("expected a list, found {found}", _ml()).format(found=_kind(value)), code=Code.FIELD_TYPE
+            )
             return _BAD
         assert spec.item is not None
         if spec.most is not None and len(value) > spec.most:
-            self.problem(line, path, too_long(spec.most, len(value)))
+            self.problem(line, path, too_long(spec.most, len(value)), code=Code.FIELD_TOO_MANY)
             return _BAD
         lines = _lines(value).item_lines if _is_llist(value) else [None] * len(value)
         out = []
@@ -484,11 +501,16 @@ class Reader:
 
     def _map(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
         if not isinstance(value, dict):
-            self.problem(line, path, ui("expected a mapping, found {found}", _ml()).format(found=_kind(value)))
+            self.problem(
+                line,
+                path,
+                ui("expected a mapping, found {found}", _ml()).format(found=_kind(value)),
+                code=Code.FIELD_TYPE,
+            )
             return _BAD
         assert spec.item is not None
         if spec.most is not None and len(value) > spec.most:
-            self.problem(line, path, too_long(spec.most, len(value)))
+            self.problem(line, path, too_long(spec.most, len(value)), code=Code.FIELD_TOO_MANY)
             return _BAD
         out: dict[str, Any] = {}
         for key, item in value.items():
@@ -503,11 +525,15 @@ class Reader:
                         sub,
                         spec.keys.unknown(repr(key), ", ".join(spec.keys.names), _ml())
                         + (suggest(key, spec.keys.names) if isinstance(key, str) else ""),
+                        code=Code.FIELD_UNKNOWN,
                     )
                     continue
             elif not isinstance(key, str) or not is_id(key):
                 self.problem(
-                    key_line, sub, ui("expected an ID in lowercase-kebab-case (like example-a) as the key", _ml())
+                    key_line,
+                    sub,
+                    ui("expected an ID in lowercase-kebab-case (like example-a) as the key", _ml()),
+                    code=Code.FIELD_TYPE,
                 )
                 continue
             got = self.walk(item, spec.item, sub, key_line)
@@ -517,7 +543,12 @@ class Reader:
 
     def _object(self, value: Any, spec: Spec, path: str, line: int | None) -> Any:
         if not isinstance(value, dict):
-            self.problem(line, path, ui("expected a mapping, found {found}", _ml()).format(found=_kind(value)))
+            self.problem(
+                line,
+                path,
+                ui("expected a mapping, found {found}", _ml()).format(found=_kind(value)),
+                code=Code.FIELD_TYPE,
+            )
             return _BAD
         assert spec.fields is not None
         out: dict[str, Any] = {}
@@ -539,6 +570,7 @@ class Reader:
                     _lines(value).line if _is_ldict(value) else line,
                     path,
                     ui("missing required field {name}", _ml()).format(name=repr(key)),
+                    code=Code.FIELD_MISSING,
                 )
         return out
 
@@ -632,7 +664,7 @@ def too_long(most: int, count: int) -> str:
 
 def more_problems(file: str) -> Problem:
     """The last of a problem list cut at :data:`MOST_PROBLEMS`: the rest were not looked for."""
-    return Problem(file, None, ui("and more problems", _ml()))
+    return Problem(file, None, ui("and more problems", _ml()), code=Code.MORE_PROBLEMS)
 
 
 def is_more(problem: Problem) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from havoc import api, game, rulebook
-from havoc.errors import HavocError, InputError, Problem, split_field
+from havoc.errors import Code, HavocError, InputError, Problem, split_field
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, nui, set_message_language, ui
 from havoc.rulebook.model import Ruleset
 from havoc.spec import MOST_PROBLEMS, is_more, too_long
@@ -431,7 +431,16 @@ class Engine:
                 return game.of(self.rs).parse_position_text(data, self.rs, "position")
             if isinstance(data, dict):
                 return api.load_position(data, self.rs)
-            raise InputError([Problem("position", None, f"expected a mapping or YAML/JSON text, found {_kind(data)}")])
+            raise InputError(
+                [
+                    Problem(
+                        "position",
+                        None,
+                        f"expected a mapping or YAML/JSON text, found {_kind(data)}",
+                        code=Code.REQUEST_SHAPE,
+                    )
+                ]
+            )
         except InputError as exc:
             raise invalid(exc, "position", lang) from None
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from havoc.errors import Problem
+from havoc.errors import Code, Problem
 from havoc.safeio import MAX_BYTES
 
 MAX_DEPTH = 64
@@ -105,10 +105,11 @@ def _literal_messages() -> None:
 
 
 class YamlProblem(Exception):
-    def __init__(self, line: int | None, message: str) -> None:
+    def __init__(self, line: int | None, message: str, code: str) -> None:
         super().__init__(message)
         self.line = line
         self.message = message
+        self.code = code
 
 
 class _Loader(_BaseLoader):  # type: ignore[misc]
@@ -126,7 +127,7 @@ class _Loader(_BaseLoader):  # type: ignore[misc]
             from havoc.i18n import message_language, nui
 
             said = nui("more than {most} value", "more than {most} values", self._most, message_language())
-            raise YamlProblem(None, said.format(most=self._most))
+            raise YamlProblem(None, said.format(most=self._most), Code.YAML_TOO_MANY)
         super().descend_resolver(current_node, current_index)
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
@@ -134,11 +135,16 @@ class _Loader(_BaseLoader):  # type: ignore[misc]
             raise YamlProblem(
                 node.start_mark.line + 1,
                 _m("YAML anchors and aliases (&name / *name) are not allowed here"),
+                Code.YAML_ALIAS,
             )
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise YamlProblem(node.start_mark.line + 1, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH))
+                raise YamlProblem(
+                    node.start_mark.line + 1,
+                    _m("nesting deeper than {n} levels").format(n=MAX_DEPTH),
+                    Code.YAML_TOO_DEEP,
+                )
             return super().construct_object(node, deep=True)
         finally:
             self._depth -= 1
@@ -151,10 +157,12 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LDict:
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node)
         if not isinstance(key, (str, int, float, bool)):
-            raise YamlProblem(key_node.start_mark.line + 1, _m("a mapping key must be a plain value"))
+            raise YamlProblem(key_node.start_mark.line + 1, _m("a mapping key must be a plain value"), Code.YAML_KEY)
         skey = str(key) if not isinstance(key, str) else key
         if skey in result:
-            raise YamlProblem(key_node.start_mark.line + 1, _m("duplicate key {key}").format(key=repr(skey)))
+            raise YamlProblem(
+                key_node.start_mark.line + 1, _m("duplicate key {key}").format(key=repr(skey)), Code.YAML_DUPLICATE_KEY
+            )
         result[skey] = loader.construct_object(value_node)
         result.key_lines[skey] = key_node.start_mark.line + 1
     return result
@@ -181,10 +189,12 @@ def _construct_plain_mapping(loader: _Loader, node: yaml.MappingNode) -> dict[st
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node)
         if not isinstance(key, (str, int, float, bool)):
-            raise YamlProblem(key_node.start_mark.line + 1, _m("a mapping key must be a plain value"))
+            raise YamlProblem(key_node.start_mark.line + 1, _m("a mapping key must be a plain value"), Code.YAML_KEY)
         skey = str(key) if not isinstance(key, str) else key
         if skey in result:
-            raise YamlProblem(key_node.start_mark.line + 1, _m("duplicate key {key}").format(key=repr(skey)))
+            raise YamlProblem(
+                key_node.start_mark.line + 1, _m("duplicate key {key}").format(key=repr(skey)), Code.YAML_DUPLICATE_KEY
+            )
         result[skey] = loader.construct_object(value_node)
     return result
 
@@ -270,26 +280,28 @@ def _stream_check(text: str, raw: bytes, most: int | None, mapping: bool) -> Non
             mark = event.start_mark
             line = mark.line + 1 if mark is not None else None
             if values == 0 and mapping and not isinstance(event, yaml.MappingStartEvent):
-                raise YamlProblem(line, _m("expected a mapping (key: value) at the top level"))
+                raise YamlProblem(line, _m("expected a mapping (key: value) at the top level"), Code.YAML_NOT_MAPPING)
             values += 1
             if not count:
                 return  # (the top level was all that was asked)
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:  # (said as the constructor says it, before the parser's own limit)
-                    raise YamlProblem(line, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH))
+                    raise YamlProblem(
+                        line, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH), Code.YAML_TOO_DEEP
+                    )
             if most is not None and values > most:
                 from havoc.i18n import message_language, nui
 
                 text_ = nui("more than {most} value", "more than {most} values", most, message_language())
-                raise YamlProblem(line, text_.format(most=most))
+                raise YamlProblem(line, text_.format(most=most), Code.YAML_TOO_MANY)
     except yaml.MarkedYAMLError as exc:
         if "nesting depth" not in str(exc.problem):
             raise
         # libyaml's own limit (1,000 open brackets, met while it looks ahead for a key): said
         # as the constructor's limit is
         at = exc.problem_mark.line + 1 if exc.problem_mark is not None else None
-        raise YamlProblem(at, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH)) from None
+        raise YamlProblem(at, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH), Code.YAML_TOO_DEEP) from None
     finally:
         parser.dispose()
 
@@ -303,37 +315,52 @@ def loads(text: str, name: str, lines: bool = True, most: int | None = None, map
     mapping; both refused from the parser's first events (:func:`_stream_check`)."""
     if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise YamlError(
-            Problem(name, None, _m("file is larger than the limit of {limit} bytes").format(limit=f"{MAX_BYTES:,}"))
+            Problem(
+                name,
+                None,
+                _m("file is larger than the limit of {limit} bytes").format(limit=f"{MAX_BYTES:,}"),
+                code=Code.INPUT_TOO_LARGE,
+            )
         )
     try:
         raw = text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise YamlError(Problem(name, None, _m("not UTF-8 text (character {at})").format(at=exc.start + 1))) from None
+        raise YamlError(
+            Problem(
+                name, None, _m("not UTF-8 text (character {at})").format(at=exc.start + 1), code=Code.INPUT_NOT_UTF8
+            )
+        ) from None
     try:
         # the parser's events (not the composer's recursion) first: a list at the top, too many
         # values or a syntax error among them is refused before the text is scanned for its depth
         _stream_check(text, raw, most, mapping)
         deep = _too_deep(text)
         if deep is not None:
-            raise YamlProblem(deep, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH))
+            raise YamlProblem(deep, _m("nesting deeper than {n} levels").format(n=MAX_DEPTH), Code.YAML_TOO_DEEP)
         loader = _Loader(text, most) if lines else _PlainLoader(text, most)
         try:
             return loader.get_single_data()
         finally:
             loader.dispose()
     except YamlProblem as exc:
-        raise YamlError(Problem(name, exc.line, exc.message)) from None
+        raise YamlError(Problem(name, exc.line, exc.message, code=exc.code)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         what = _yaml_words(exc.problem or exc.context or "malformed YAML")
-        raise YamlError(Problem(name, line, _m("not valid YAML: {what}").format(what=what))) from None
+        raise YamlError(
+            Problem(name, line, _m("not valid YAML: {what}").format(what=what), code=Code.YAML_SYNTAX)
+        ) from None
     except yaml.YAMLError as exc:
-        raise YamlError(Problem(name, None, _m("not valid YAML: {what}").format(what=_yaml_words(str(exc))))) from None
+        raise YamlError(
+            Problem(name, None, _m("not valid YAML: {what}").format(what=_yaml_words(str(exc))), code=Code.YAML_SYNTAX)
+        ) from None
     except ValueError as exc:  # e.g. an integer longer than Python converts (4300 digits)
-        raise YamlError(Problem(name, None, _m("not a usable value: {what}").format(what=str(exc)[:80]))) from None
+        raise YamlError(
+            Problem(name, None, _m("not a usable value: {what}").format(what=str(exc)[:80]), code=Code.YAML_VALUE)
+        ) from None
     except (RecursionError, MemoryError):
-        raise YamlError(Problem(name, None, _m("nesting too deep"))) from None
+        raise YamlError(Problem(name, None, _m("nesting too deep"), code=Code.YAML_TOO_DEEP)) from None
 
 
 def read_text(path: Path, display: str | None = None) -> str:
@@ -344,7 +371,7 @@ def read_text(path: Path, display: str | None = None) -> str:
     try:
         return safeio.decode_utf8(safeio.read_bytes(path, MAX_BYTES))
     except safeio.ReadError as exc:
-        raise YamlError(Problem(name, None, str(exc))) from None
+        raise YamlError(Problem(name, None, str(exc), code=Code.FILE_UNREADABLE)) from None
 
 
 def load_file(path: Path, display: str | None = None) -> Any:

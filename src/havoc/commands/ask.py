@@ -110,7 +110,7 @@ def speak(lang: str) -> None:
 def cmd_ask(args: argparse.Namespace) -> int:
     speak(args.lang)
     from havoc import api
-    from havoc.errors import InputError, Problem
+    from havoc.errors import Code, InputError, Problem
     from havoc.game import of as game_of
 
     rs, pos = api.prepare(args.position, args.ruleset)
@@ -131,6 +131,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
                         "command line",
                         None,
                         ui("give the question either as words or with --query, not both", args.lang),
+                        code=Code.REQUEST_USAGE,
                     )
                 ]
             )

@@ -27,7 +27,7 @@ from typing import Any
 
 from havoc import rulebook, safeio, webpolicy
 from havoc.commands import add_ruleset_option, said
-from havoc.errors import HavocError, Problem
+from havoc.errors import Code, HavocError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
 from havoc.languages import REGISTRY
 
@@ -565,6 +565,7 @@ def check_site_url(url: str) -> str:
                     "--site-url",
                     None,
                     f"expected an absolute address such as https://example.org/rules/, found {url!r}",
+                    code=Code.REQUEST_USAGE,
                 )
             ]
         )
@@ -700,7 +701,16 @@ class BuiltPagesHandler(http.server.SimpleHTTPRequestHandler):
 
 def check_port(port: int) -> int:
     if not 0 <= port <= 65535:
-        raise PortError([Problem("--port", None, f"expected a port from 1 to 65535 (0: any free port), found {port}")])
+        raise PortError(
+            [
+                Problem(
+                    "--port",
+                    None,
+                    f"expected a port from 1 to 65535 (0: any free port), found {port}",
+                    code=Code.REQUEST_USAGE,
+                )
+            ]
+        )
     return port
 
 
@@ -713,7 +723,7 @@ def bind(out: Path, port: int) -> http.server.ThreadingHTTPServer:
         why = "is in use" if exc.errno in (errno.EADDRINUSE, errno.EACCES) else f"cannot be used ({exc.strerror})"
         if exc.errno == errno.EACCES:
             why = "needs more privileges (use a port above 1023)"
-        raise PortError([Problem("--port", None, f"port {port} {why}")]) from None
+        raise PortError([Problem("--port", None, f"port {port} {why}", code=Code.REQUEST_USAGE)]) from None
 
 
 class PortError(HavocError):
@@ -955,7 +965,7 @@ def _check_replaceable(top: Path, ours: set[str]) -> None:
     if not names or names & {*ours, "sw.js"} or any(name.startswith(LEFTOVERS) for name in names):
         return
     text = ui("holds no site havoc built; give an empty or new folder (it is replaced as a whole)", message_language())
-    raise PublishError([Problem(str(top), None, text)])
+    raise PublishError([Problem(str(top), None, text, code=Code.FILE_UNWRITABLE)])
 
 
 def _adopt(live: Path, work: Path) -> None:
@@ -1019,7 +1029,7 @@ def _publish_problem(top: Path, exc: OSError) -> PublishError:
     why = exc.strerror or str(exc)
     where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
     text = ui("the new site could not be put in place ({why}); the published site is unchanged", lang)
-    return PublishError([Problem(str(top), None, text.format(why=where + why))])
+    return PublishError([Problem(str(top), None, text.format(why=where + why), code=Code.FILE_UNWRITABLE)])
 
 
 def cmd_docs(args: argparse.Namespace) -> int:

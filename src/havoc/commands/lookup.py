@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from havoc.commands import add_output_options
-from havoc.errors import InputError, Problem
+from havoc.errors import Code, InputError, Problem
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 
@@ -50,7 +50,7 @@ def cmd_lookup(args: argparse.Namespace) -> int:
 
     text = " ".join(args.text).strip()
     if not text:
-        raise InputError([Problem("lookup", None, "TEXT: expected some words to look for")])
+        raise InputError([Problem("lookup", None, "TEXT: expected some words to look for", code=Code.REQUEST_USAGE)])
     hits = lookup(text, args.lang, args.limit, ruleset=args.ruleset)
     if args.json:
         import json  # only for --json: a player's lookup does not load the JSON encoder

@@ -81,9 +81,11 @@ def cmd_schema(args: argparse.Namespace) -> int:
         played = game.of(api.load_ruleset(args.ruleset))
         answers = getattr(played, "answer_schema", None)
         if answers is None:
-            from havoc.errors import InputError, Problem
+            from havoc.errors import Code, InputError, Problem
 
-            raise InputError([Problem("--answers", None, "this ruleset's game publishes no answer schema")])
+            raise InputError(
+                [Problem("--answers", None, "this ruleset's game publishes no answer schema", code=Code.GAME_NO_SCHEMA)]
+            )
         schema = answers()
     else:
         schema = api.schema(args.ruleset, limits=not args.no_limits)

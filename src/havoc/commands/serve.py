@@ -88,12 +88,12 @@ def allowed_hosts(host: str, port: int, given: list[str]) -> list[str]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from havoc.errors import InputError, Problem
+    from havoc.errors import Code, InputError, Problem
 
     if args.workers < 1:
-        raise InputError([Problem("--workers", None, "expected a whole number ≥ 1")])
+        raise InputError([Problem("--workers", None, "expected a whole number ≥ 1", code=Code.REQUEST_USAGE)])
     if not 0 < args.port < 65536:
-        raise InputError([Problem("--port", None, "expected a port number from 1 to 65535")])
+        raise InputError([Problem("--port", None, "expected a port number from 1 to 65535", code=Code.REQUEST_USAGE)])
     busy = port_in_use(args.host, args.port)
     if busy:
         print(busy, file=sys.stderr)

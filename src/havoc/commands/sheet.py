@@ -10,7 +10,7 @@ from pathlib import Path
 
 from havoc import rulebook, safeio
 from havoc.commands import add_ruleset_option, said
-from havoc.errors import Problem
+from havoc.errors import Code, Problem
 from havoc.i18n import LANGUAGES
 
 DEFAULT_DIR = Path("build") / "sheets"
@@ -70,7 +70,9 @@ def _publish(tmp: Path, final: Path) -> None:
     try:
         os.replace(tmp, final)
     except OSError as exc:
-        raise safeio.OutputError([Problem(str(final), None, f"cannot write: {exc.strerror or exc}")]) from None
+        raise safeio.OutputError(
+            [Problem(str(final), None, f"cannot write: {exc.strerror or exc}", code=Code.FILE_UNWRITABLE)]
+        ) from None
 
 
 def cmd_sheet(args: argparse.Namespace) -> int:
@@ -122,7 +124,14 @@ def _sheets(args: argparse.Namespace, name: str, output: Path | None) -> int:
             return 2
         except OSError as exc:
             raise safeio.OutputError(
-                [Problem(str(exc.filename or pdf or page), None, f"cannot write: {exc.strerror or exc}")]
+                [
+                    Problem(
+                        str(exc.filename or pdf or page),
+                        None,
+                        f"cannot write: {exc.strerror or exc}",
+                        code=Code.FILE_UNWRITABLE,
+                    )
+                ]
             ) from None
         finally:
             for tmp in staged.values():

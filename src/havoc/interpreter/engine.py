@@ -9,7 +9,7 @@ per rule that applies; the mechanisms in ``queries`` and ``battle`` read those.
 from __future__ import annotations
 
 from havoc.conditions import OPS
-from havoc.errors import HavocError, Problem, RulebookError
+from havoc.errors import Code, HavocError, Problem, RulebookError
 from havoc.interpreter.expr import (
     Compiled,
     Context,
@@ -152,7 +152,14 @@ class Engine:
         p = self.rs.params.get(name)
         if p is None:
             raise RulebookError(
-                [Problem(f"{self.rs.id}", None, f"the interpreter needs parameter {name!r}, which no rule defines")]
+                [
+                    Problem(
+                        f"{self.rs.id}",
+                        None,
+                        f"the interpreter needs parameter {name!r}, which no rule defines",
+                        code=Code.PARAM_UNKNOWN,
+                    )
+                ]
             )
         return p.value
 
@@ -160,7 +167,14 @@ class Engine:
         value = self.param(name)
         if isinstance(value, bool) or not isinstance(value, int):
             raise RulebookError(
-                [Problem(self.rs.id, None, f"parameter {name!r} must be a whole number, found {value!r}")]
+                [
+                    Problem(
+                        self.rs.id,
+                        None,
+                        f"parameter {name!r} must be a whole number, found {value!r}",
+                        code=Code.PARAM_TYPE,
+                    )
+                ]
             )
         return value
 

@@ -13,7 +13,7 @@ import _operator as operator  # the functions operator.py gives, without reading
 from _collections_abc import Callable  # collections.abc without importing collections
 
 from havoc.conditions import OPS, _mul
-from havoc.errors import Problem, RulebookError
+from havoc.errors import Code, Problem, RulebookError
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ def _figure(ctx: Context, name: str) -> Any:
 
 def rule_error(file: str, line: int, rule_id: str, exc: Exception) -> RulebookError:
     """A check that failed to evaluate is a bug in the rules, located at the rule."""
-    return RulebookError([Problem(file, line, f"rule {rule_id}.check: {exc}")])
+    return RulebookError([Problem(file, line, f"rule {rule_id}.check: {exc}", code=Code.RULE_CHECK)])
 
 
 # --- checks as Python functions -----------------------------------------------------------------

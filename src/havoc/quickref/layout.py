@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from havoc import markup
-from havoc.errors import Problem, RulebookError
+from havoc.errors import Code, Problem, RulebookError
 from havoc.rulebook.schema import ID_RE, Reader
 from havoc.yamlio import LDict, LList, YamlError, load_file
 
@@ -141,7 +141,7 @@ def read_layout(ruleset_root: Path) -> Layout:
     problems: list[Problem] = []
     layout = _parse(Reader(name, problems), data)
     if problems or layout is None:
-        raise RulebookError(problems or [Problem(name, None, "empty layout")])
+        raise RulebookError(problems or [Problem(name, None, "empty layout", code=Code.SHEET_LAYOUT)])
     return layout
 
 
@@ -155,7 +155,9 @@ def _parse(r: Reader, data: Any) -> Layout | None:
     page_items = r.items(top, "pages", "sheet")
     if "pages" in top and len(page_items) != PAGES:
         r.problem(
-            top.line_of("pages"), f"sheet.pages: expected {PAGES} pages (front and back), found {len(page_items)}"
+            top.line_of("pages"),
+            f"sheet.pages: expected {PAGES} pages (front and back), found {len(page_items)}",
+            code=Code.SHEET_LAYOUT,
         )
     for n, (value, line) in enumerate(page_items, 1):
         page = r.mapping(value, f"page {n}", line, PAGE_FIELDS, {"blocks"})
@@ -166,6 +168,7 @@ def _parse(r: Reader, data: Any) -> Layout | None:
             r.problem(
                 page.line_of("columns"),
                 f"page {n}.columns: expected a whole number from 1 to {MAX_COLUMNS}, found {columns!r}",
+                code=Code.SHEET_LAYOUT,
             )
             columns = 3
         body = page.get("body-pt")
@@ -175,6 +178,7 @@ def _parse(r: Reader, data: Any) -> Layout | None:
             r.problem(
                 page.line_of("body-pt"),
                 f"page {n}.body-pt: expected a type size from {MIN_PT:g} to {MAX_BODY_PT:g} points, found {body!r}",
+                code=Code.SHEET_LAYOUT,
             )
             body = None
         blocks = [b for v, ln in r.items(page, "blocks", f"page {n}") if (b := _block(r, v, ln, seen)) is not None]
@@ -192,7 +196,9 @@ def _block(r: Reader, value: Any, line: int, seen: dict[str, int]) -> Block | No
     what = f"block {bid or '?'}"
     if bid is not None:
         if bid in seen:
-            r.problem(d.line_of("id"), f"{what}: duplicate block ID (first at line {seen[bid]})")
+            r.problem(
+                d.line_of("id"), f"{what}: duplicate block ID (first at line {seen[bid]})", code=Code.SHEET_LAYOUT
+            )
         seen[bid] = d.line_of("id")
     kind = _choice(r, d, "kind", what, KINDS, "list") or "list"
     numbering = _choice(r, d, "numbering", what, NUMBERINGS, None)
@@ -201,16 +207,20 @@ def _block(r: Reader, value: Any, line: int, seen: dict[str, int]) -> Block | No
     expects = {"list": "rules", "table": "rows", "terms": "terms", "chart": "rule"}[kind]
     for key in ("rules", "rows", "terms", "rule"):
         if key in d and key != expects:
-            r.problem(d.line_of(key), f"{what}: a {kind} block lists {expects!r}, not {key!r}")
+            r.problem(d.line_of(key), f"{what}: a {kind} block lists {expects!r}, not {key!r}", code=Code.SHEET_LAYOUT)
     if expects not in d:
-        r.problem(d.line, f"{what}: missing required field {expects!r}")
+        r.problem(d.line, f"{what}: missing required field {expects!r}", code=Code.SHEET_LAYOUT)
     header: tuple[str, ...] = ()
     if "header" in d:
         raw = d["header"]
         if kind != "table":
-            r.problem(d.line_of("header"), f"{what}: only a table block has a header")
+            r.problem(d.line_of("header"), f"{what}: only a table block has a header", code=Code.SHEET_LAYOUT)
         elif not isinstance(raw, LList) or len(raw) != 2 or not all(isinstance(h, str) and h.strip() for h in raw):
-            r.problem(d.line_of("header"), f"{what}.header: expected two column headings, e.g. [VP, Scored for]")
+            r.problem(
+                d.line_of("header"),
+                f"{what}.header: expected two column headings, e.g. [VP, Scored for]",
+                code=Code.SHEET_LAYOUT,
+            )
         else:
             header = tuple(h.strip() for h in raw)
     items = (
@@ -257,7 +267,11 @@ def _block(r: Reader, value: Any, line: int, seen: dict[str, int]) -> Block | No
 def _item(r: Reader, value: Any, line: int, what: str) -> Item | None:
     if isinstance(value, str):
         if not ID_RE.match(value):
-            r.problem(line, f"{what}.rules: expected a rule or section ID in lowercase-kebab-case, found {value!r}")
+            r.problem(
+                line,
+                f"{what}.rules: expected a rule or section ID in lowercase-kebab-case, found {value!r}",
+                code=Code.SHEET_LAYOUT,
+            )
             return None
         return Item(value, line)
     g = r.mapping(value, f"{what} group", line, GROUP_FIELDS, {"section"})
@@ -273,7 +287,11 @@ def _item(r: Reader, value: Any, line: int, what: str) -> Item | None:
 def _choice(r: Reader, d: LDict, key: str, what: str, allowed: tuple[str, ...], default: str | None) -> str | None:
     value = d.get(key, default)
     if value is not default and value not in allowed:
-        r.problem(d.line_of(key), f"{what}.{key}: expected one of {', '.join(allowed)}, found {value!r}")
+        r.problem(
+            d.line_of(key),
+            f"{what}.{key}: expected one of {', '.join(allowed)}, found {value!r}",
+            code=Code.SHEET_LAYOUT,
+        )
         return default
     return value if isinstance(value, str) else default
 
@@ -282,7 +300,7 @@ def _flag(r: Reader, d: LDict, key: str, what: str) -> bool | None:
     value = d.get(key)
     if value is None or isinstance(value, bool):
         return value
-    r.problem(d.line_of(key), f"{what}.{key}: expected true or false, found {value!r}")
+    r.problem(d.line_of(key), f"{what}.{key}: expected true or false, found {value!r}", code=Code.SHEET_LAYOUT)
     return None
 
 
@@ -303,15 +321,23 @@ def check_layout(layout: Layout, ruleset: Ruleset) -> list[Problem]:
                         r.problem(
                             item.line,
                             f"block {block.id}: rule {rid!r} is not in section {item.id!r}" + _suggest(rid, members),
+                            code=Code.SHEET_LAYOUT,
                         )
                     elif not ruleset.rules[rid].summary:
-                        r.problem(item.line, f"block {block.id}: rule {rid!r} has no summary to show")
+                        r.problem(
+                            item.line, f"block {block.id}: rule {rid!r} has no summary to show", code=Code.SHEET_LAYOUT
+                        )
                 if item.rules is None and not any(ruleset.rules[x].summary for x in members):
-                    r.problem(item.line, f"block {block.id}: no rule of section {item.id!r} has a summary")
+                    r.problem(
+                        item.line,
+                        f"block {block.id}: no rule of section {item.id!r} has a summary",
+                        code=Code.SHEET_LAYOUT,
+                    )
             elif item.rules is not None:
                 r.problem(
                     item.line,
                     f"block {block.id}: unknown section {item.id!r}" + _known(item.id, ruleset, sections=True),
+                    code=Code.SHEET_LAYOUT,
                 )
             else:
                 _need_rule(r, ruleset, block.id, item.id, item.line)
@@ -320,7 +346,9 @@ def check_layout(layout: Layout, ruleset: Ruleset) -> list[Problem]:
                 continue
             if row.param not in ruleset.params:
                 r.problem(
-                    row.line, f"block {block.id}: unknown parameter {row.param!r}" + _suggest(row.param, ruleset.params)
+                    row.line,
+                    f"block {block.id}: unknown parameter {row.param!r}" + _suggest(row.param, ruleset.params),
+                    code=Code.SHEET_LAYOUT,
                 )
             elif row.param not in ruleset.rules[row.rule].params and row.param not in _used(
                 ruleset.rules[row.rule].summary
@@ -329,10 +357,13 @@ def check_layout(layout: Layout, ruleset: Ruleset) -> list[Problem]:
                     row.line,
                     f"block {block.id}: rule {row.rule!r} neither defines nor mentions parameter {row.param!r}"
                     f" (it is defined by {ruleset.params[row.param].rule_id!r})",
+                    code=Code.SHEET_LAYOUT,
                 )
             elif isinstance(ruleset.params[row.param].value, bool):
                 r.problem(
-                    row.line, f"block {block.id}: parameter {row.param!r} is a yes/no value, not a number to tabulate"
+                    row.line,
+                    f"block {block.id}: parameter {row.param!r} is a yes/no value, not a number to tabulate",
+                    code=Code.SHEET_LAYOUT,
                 )
         chart = block.chart
         if (
@@ -340,10 +371,16 @@ def check_layout(layout: Layout, ruleset: Ruleset) -> list[Problem]:
             and _need_rule(r, ruleset, block.id, chart, block.line)
             and ruleset.rules[chart].table is None
         ):
-            r.problem(block.line, f"block {block.id}: rule {block.chart!r} has no table to print")
+            r.problem(
+                block.line, f"block {block.id}: rule {block.chart!r} has no table to print", code=Code.SHEET_LAYOUT
+            )
         for tid, line in block.terms:
             if tid not in ruleset.terms:
-                r.problem(line, f"block {block.id}: unknown term {tid!r}" + _suggest(tid, ruleset.terms))
+                r.problem(
+                    line,
+                    f"block {block.id}: unknown term {tid!r}" + _suggest(tid, ruleset.terms),
+                    code=Code.SHEET_LAYOUT,
+                )
     return problems
 
 
@@ -356,10 +393,10 @@ def _used(text: str | None) -> set[str]:
 def _need_rule(r: Reader, ruleset: Ruleset, block: str, rid: str, line: int) -> bool:
     if rid in ruleset.rules:
         if not ruleset.rules[rid].summary:
-            r.problem(line, f"block {block}: rule {rid!r} has no summary to show")
+            r.problem(line, f"block {block}: rule {rid!r} has no summary to show", code=Code.SHEET_LAYOUT)
             return False
         return True
-    r.problem(line, f"block {block}: unknown rule or section {rid!r}" + _known(rid, ruleset))
+    r.problem(line, f"block {block}: unknown rule or section {rid!r}" + _known(rid, ruleset), code=Code.SHEET_LAYOUT)
     return False
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from havoc.errors import HavocError, Problem
+from havoc.errors import Code, HavocError, Problem
 from havoc.quickref.render import MIN_PT
 
 FONT_FAMILY = "Havoc Sheet"
@@ -62,6 +62,7 @@ def find_fonts() -> dict[tuple[str, str], Path]:
                 None,
                 f"font files not found: {', '.join(missing)}; install them with "
                 f"`apt-get install -y {FONT_PACKAGES}` or set HAVOC_FONT_DIR to a folder holding them",
+                code=Code.SHEET_TOOL,
             )
         ]
     )
@@ -107,10 +108,11 @@ def overflow(document: Any, columns: tuple[int, ...]) -> list[Problem]:
                 f"page {n} overflows{by} "
                 f"({extra} extra {'page' if extra == 1 else 'pages'}; {total} pages produced, {allowed} allowed); "
                 f"take rules out of sheet.yaml or shorten their summaries: text is never set below {MIN_PT:g} pt",
+                code=Code.SHEET_OVERFLOW,
             )
         )
     if not problems and total != allowed:
-        problems.append(Problem("sheet", None, f"{total} pages produced, {allowed} expected"))
+        problems.append(Problem("sheet", None, f"{total} pages produced, {allowed} expected", code=Code.SHEET_OVERFLOW))
     return problems
 
 
@@ -195,7 +197,14 @@ def write_pngs(pdf_path: Path, dpi: int = 110) -> list[Path]:
     tool = shutil.which("pdftoppm")
     if tool is None:
         raise SheetError(
-            [Problem("png", None, "neither pypdfium2 nor pdftoppm is installed; `apt-get install -y poppler-utils`")]
+            [
+                Problem(
+                    "png",
+                    None,
+                    "neither pypdfium2 nor pdftoppm is installed; `apt-get install -y poppler-utils`",
+                    code=Code.SHEET_TOOL,
+                )
+            ]
         )
     for old in pdf_path.parent.glob(f"{stem.name}-*.png"):
         old.unlink()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from havoc.errors import Problem, RulebookError
+from havoc.errors import Code, Problem, RulebookError
 from havoc.markup import is_id as _is_name
 from havoc.rulebook import cache
 from havoc.safeio import plain_path as _plain
@@ -119,7 +119,7 @@ def root_problem(root: str | Path | None = None) -> Problem | None:
         said = ui("HAVOC_RULES names a folder that does not exist; set it to the folder that holds the rulesets", lang)
     else:
         said = ui("there is no rules folder here; run havoc in the project's folder or set HAVOC_RULES", lang)
-    return Problem(top, None, said)
+    return Problem(top, None, said, code=Code.RULESET_UNKNOWN)
 
 
 def require_rules(root: Path | None = None) -> None:
@@ -168,7 +168,9 @@ def _folder(ruleset: str, root: str | None = None) -> str:
             raise UnknownRuleset([problem])
     root = root or _root()
     if not isinstance(ruleset, str) or not ruleset or "\0" in ruleset:
-        raise UnknownRuleset([Problem("ruleset", None, f"expected a ruleset name, found {ruleset!r}")])
+        raise UnknownRuleset(
+            [Problem("ruleset", None, f"expected a ruleset name, found {ruleset!r}", code=Code.RULESET_UNKNOWN)]
+        )
     folder = _plain(os.path.join(root, ruleset)) if _is_name(ruleset) else _plain(ruleset)
     try:
         ok = os.path.isfile(os.path.join(folder, "ruleset.yaml"))
@@ -188,6 +190,7 @@ def _folder(ruleset: str, root: str | None = None) -> str:
                 None,
                 f"no ruleset {ruleset!r}: expected a folder name under the rules folder, "
                 f"or a path to a folder holding ruleset.yaml{listed}",
+                code=Code.RULESET_UNKNOWN,
             )
         ]
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from havoc import markup
-from havoc.errors import Problem, RulebookError
+from havoc.errors import Code, Problem, RulebookError
 from havoc.rulebook import format
 from havoc.rulebook.cache import Snapshot
 from havoc.rulebook.model import (
@@ -88,14 +88,18 @@ class _Build:
         try:
             error = self.snapshot.errors.get(path)
             if error is not None:
-                raise YamlError(Problem(reader.file, None, error))
+                raise YamlError(Problem(reader.file, None, error, code=Code.YAML_SYNTAX))
             data = self.snapshot.files.get(path)
             if data is None:
-                raise YamlError(Problem(reader.file, None, "cannot read file: No such file or directory"))
+                raise YamlError(
+                    Problem(reader.file, None, "cannot read file: No such file or directory", code=Code.FILE_UNREADABLE)
+                )
             try:
                 text = data.decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise YamlError(Problem(reader.file, None, "file is not UTF-8 text")) from None
+                raise YamlError(
+                    Problem(reader.file, None, "file is not UTF-8 text", code=Code.INPUT_NOT_UTF8)
+                ) from None
             return loads(text, reader.file), reader
         except YamlError as exc:
             self.problems.append(exc.problem)
@@ -104,7 +108,7 @@ class _Build:
     def claim(self, ident: str, loc: Loc, reader: Reader) -> bool:
         first = self.ids.get(ident)
         if first is not None:
-            reader.problem(loc.line, f"duplicate ID {ident!r} (first defined at {first})")
+            reader.problem(loc.line, f"duplicate ID {ident!r} (first defined at {first})", code=Code.ID_DUPLICATE)
             return False
         self.ids[ident] = loc
         return True
@@ -119,13 +123,13 @@ def load_ruleset(root: Path, snapshot: Snapshot | None = None) -> Ruleset:
     snapshot = snapshot or Snapshot(root)
     b = _Build(root, snapshot)
     if root / "ruleset.yaml" not in snapshot.files:
-        raise RulebookError([Problem(str(root), None, "no ruleset.yaml in this folder")])
+        raise RulebookError([Problem(str(root), None, "no ruleset.yaml in this folder", code=Code.RULESET_UNKNOWN)])
     _read_vocabulary(b, root / "vocabulary.yaml")
     _read_facts(b, root / "facts.yaml")
     meta = _read_meta(b, root / "ruleset.yaml")
     section_files = snapshot.glob(root / "sections")
     if not section_files:
-        b.problems.append(Problem(b.rel(root / "sections"), None, "no section files found"))
+        b.problems.append(Problem(b.rel(root / "sections"), None, "no section files found", code=Code.SECTION_MISSING))
     part_of = {sid: part.id for part in meta["parts"] for sid in part.section_ids}
     for path in section_files:
         data, reader = b.read(path)
@@ -136,7 +140,9 @@ def load_ruleset(root: Path, snapshot: Snapshot | None = None) -> Ruleset:
             expected = path.stem.split("-", 1)[1] if path.stem[:2].isdigit() and "-" in path.stem else path.stem
             if section.id != expected:
                 reader.problem(
-                    section.loc.line, f"section id {section.id!r} does not match the file name ({expected!r})"
+                    section.loc.line,
+                    f"section id {section.id!r} does not match the file name ({expected!r})",
+                    code=Code.ID_FILE_NAME,
                 )
     _read_glossary(b, root / "glossary.yaml")
     _read_retired(b, root / "retired.yaml")
@@ -177,7 +183,7 @@ def _read_vocabulary(b: _Build, path: Path) -> None:
         return
     b.vocabulary_file = r.file
     if not isinstance(data, LDict):
-        r.problem(1, "vocabulary: expected a mapping of named lists of identifiers")
+        r.problem(1, "vocabulary: expected a mapping of named lists of identifiers", code=Code.FIELD_TYPE)
         return
     for key, value in data.items():
         line = data.line_of(key)
@@ -190,7 +196,11 @@ def _read_vocabulary(b: _Build, path: Path) -> None:
         ):
             b.vocabulary[key] = {k: tuple(v) for k, v in value.items()}
         else:
-            r.problem(line, f"vocabulary.{key}: expected an identifier, a list of identifiers or a mapping of lists")
+            r.problem(
+                line,
+                f"vocabulary.{key}: expected an identifier, a list of identifiers or a mapping of lists",
+                code=Code.FIELD_TYPE,
+            )
 
 
 FACT_TYPES = ("bool", "int", "string")
@@ -212,7 +222,7 @@ def _read_facts(b: _Build, path: Path) -> None:
             continue
         name, typ, desc = d.get("name"), d.get("type"), r.text(d, "description", "fact")
         if not isinstance(name, str) or typ not in FACT_TYPES or desc is None:
-            r.problem(line, "fact: expected a name, a type of bool/int/string and a description")
+            r.problem(line, "fact: expected a name, a type of bool/int/string and a description", code=Code.FIELD_TYPE)
             continue
         values = d.get("values")
         if values is not None and (typ != "string" or not isinstance(b.vocabulary.get(values), tuple)):
@@ -221,10 +231,11 @@ def _read_facts(b: _Build, path: Path) -> None:
                 d.line_of("values"),
                 f"fact {name}.values: expected the name of a list in vocabulary.yaml for a string fact "
                 f"({', '.join(lists) or 'no lists declared'}), found {values!r}",
+                code=Code.FIELD_VALUE,
             )
             values = None
         if name in b.facts:
-            r.problem(line, f"duplicate fact {name!r}")
+            r.problem(line, f"duplicate fact {name!r}", code=Code.ID_DUPLICATE)
         b.facts[name] = FactDef(name, typ, desc, values)
         b.texts.append((Loc(r.file, line), f"fact {name}.description", desc))
 
@@ -242,14 +253,18 @@ def _read_meta(b: _Build, path: Path) -> dict[str, Any]:
     meta["publisher"] = r.text(d, "publisher", "ruleset") or ""
     game = d.get("game", "")
     if not isinstance(game, str) or (game and not GAME_RE.match(game)):
-        r.problem(d.line_of("game"), f"ruleset.game: expected the dotted module name of a game package, found {game!r}")
+        r.problem(
+            d.line_of("game"),
+            f"ruleset.game: expected the dotted module name of a game package, found {game!r}",
+            code=Code.GAME_PACKAGE,
+        )
     else:
         meta["game"] = game
     year = d.get("year", 0)
     meta["year"] = year if isinstance(year, int) else 0
     sources = d.get("sources", {})
     if not isinstance(sources, dict):
-        r.problem(d.line_of("sources"), "ruleset.sources: expected a mapping of source keys")
+        r.problem(d.line_of("sources"), "ruleset.sources: expected a mapping of source keys", code=Code.FIELD_TYPE)
     else:
         meta["sources"] = plain(sources)
     parts: list[Part] = []
@@ -334,9 +349,13 @@ def _read_rule(
     op = d.get("op") if overlay else None
     if overlay:
         if op not in OPS:
-            r.problem(d.line_of("op"), f"{what}.op: expected one of {', '.join(sorted(OPS))}, found {op!r}")
+            r.problem(
+                d.line_of("op"),
+                f"{what}.op: expected one of {', '.join(sorted(OPS))}, found {op!r}",
+                code=Code.FIELD_VALUE,
+            )
         if op != "remove" and text is None:
-            r.problem(d.line, f"{what}: missing required field 'text'")
+            r.problem(d.line, f"{what}: missing required field 'text'", code=Code.FIELD_MISSING)
     loc = Loc(r.file, d.line)
     if title is None or (text is None and op != "remove") or not b.claim(rid, loc, r):
         return None
@@ -348,7 +367,9 @@ def _read_rule(
     if "params" in d:
         pmap = d["params"]
         if not isinstance(pmap, LDict):
-            r.problem(d.line_of("params"), f"{what}.params: expected a mapping of parameter names")
+            r.problem(
+                d.line_of("params"), f"{what}.params: expected a mapping of parameter names", code=Code.FIELD_TYPE
+            )
         else:
             for name, pdata in pmap.items():
                 pline = pmap.line_of(name)
@@ -364,10 +385,18 @@ def _read_rule(
                     continue
                 assert isinstance(value, (int, str, bool))
                 if not markup.ID_LIKE.match(name):
-                    r.problem(pline, f"{what}.params: parameter name {name!r} must be lowercase-kebab-case")
+                    r.problem(
+                        pline,
+                        f"{what}.params: parameter name {name!r} must be lowercase-kebab-case",
+                        code=Code.FIELD_VALUE,
+                    )
                     continue
                 if name in b.params:
-                    r.problem(pline, f"duplicate parameter {name!r} (first defined at {b.params[name].loc})")
+                    r.problem(
+                        pline,
+                        f"duplicate parameter {name!r} (first defined at {b.params[name].loc})",
+                        code=Code.ID_DUPLICATE,
+                    )
                     continue
                 pd = ParamDef(
                     name,
@@ -398,7 +427,7 @@ def _read_rule(
     table = _read_table(b, r, d, what, rid) if "table" in d else None
     interpretation = d.get("interpretation", False)
     if not isinstance(interpretation, bool):
-        r.problem(d.line_of("interpretation"), f"{what}.interpretation: expected true or false")
+        r.problem(d.line_of("interpretation"), f"{what}.interpretation: expected true or false", code=Code.FIELD_TYPE)
         interpretation = False
     rule = Rule(
         id=rid,
@@ -433,12 +462,12 @@ def _read_table(b: _Build, r: Reader, d: LDict, what: str, rid: str) -> Table | 
 
     def cells(value: Any, path: str, line: int) -> tuple[str, ...] | None:
         if not isinstance(value, list) or not value:
-            r.problem(line, f"{path}: expected a non-empty list of cells")
+            r.problem(line, f"{path}: expected a non-empty list of cells", code=Code.FIELD_TYPE)
             return None
         out = []
         for i, cell in enumerate(value):
             if isinstance(cell, bool) or not isinstance(cell, (str, int)) or str(cell) != str(cell).strip():
-                r.problem(line, f"{path}[{i}]: expected a text or a whole number, found {cell!r}")
+                r.problem(line, f"{path}[{i}]: expected a text or a whole number, found {cell!r}", code=Code.FIELD_TYPE)
                 return None
             out.append(str(cell))
         return tuple(out)
@@ -450,13 +479,17 @@ def _read_table(b: _Build, r: Reader, d: LDict, what: str, rid: str) -> Table | 
         if row is None:
             continue
         if columns is not None and len(row) != len(columns):
-            r.problem(line, f"{where}.rows: expected {len(columns)} cells (one per column), found {len(row)}")
+            r.problem(
+                line,
+                f"{where}.rows: expected {len(columns)} cells (one per column), found {len(row)}",
+                code=Code.RULE_TABLE,
+            )
             continue
         rows.append(row)
     if columns is None:
         return None
     if len(columns) * (len(rows) + 1) > MAX_TABLE_CELLS:
-        r.problem(t.line, f"{where}: at most {MAX_TABLE_CELLS} cells")
+        r.problem(t.line, f"{where}: at most {MAX_TABLE_CELLS} cells", code=Code.FIELD_TOO_MANY)
         return None
     for text in (*columns, *(c for row in rows for c in row)):
         b.texts.append((Loc(r.file, t.line), f"{rid}.table", text))
@@ -477,23 +510,27 @@ PARAM_MAX_TEXT = 200
 def _param_type(r: Reader, p: LDict, where: str) -> tuple[str, int | None, int | None] | None:
     ptype = p.get("type", "int")
     if ptype not in PARAM_TYPES:
-        r.problem(p.line_of("type"), f"{where}.type: expected one of {', '.join(PARAM_TYPES)}, found {ptype!r}")
+        r.problem(
+            p.line_of("type"),
+            f"{where}.type: expected one of {', '.join(PARAM_TYPES)}, found {ptype!r}",
+            code=Code.FIELD_VALUE,
+        )
         return None
     if ptype != "int":
         for key in ("min", "max"):
             if key in p:
-                r.problem(p.line_of(key), f"{where}.{key}: only an int parameter has a range")
+                r.problem(p.line_of(key), f"{where}.{key}: only an int parameter has a range", code=Code.FIELD_VALUE)
                 return None
         return ptype, None, None
     bounds: list[int] = []
     for key, default in (("min", PARAM_DEFAULT_MIN), ("max", PARAM_DEFAULT_MAX)):
         got = p.get(key, default)
         if isinstance(got, bool) or not isinstance(got, int) or abs(got) > 10**9:
-            r.problem(p.line_of(key), f"{where}.{key}: expected a whole number, found {got!r}")
+            r.problem(p.line_of(key), f"{where}.{key}: expected a whole number, found {got!r}", code=Code.FIELD_TYPE)
             return None
         bounds.append(got)
     if bounds[0] > bounds[1]:
-        r.problem(p.line_of("min"), f"{where}: min {bounds[0]} is above max {bounds[1]}")
+        r.problem(p.line_of("min"), f"{where}: min {bounds[0]} is above max {bounds[1]}", code=Code.FIELD_VALUE)
         return None
     return ptype, bounds[0], bounds[1]
 
@@ -502,16 +539,24 @@ def _param_ok(r: Reader, p: LDict, where: str, value: Any, ptype: str, lo: int |
     line = p.line_of("value")
     if ptype == "bool":
         if not isinstance(value, bool):
-            r.problem(line, f"{where}.value: expected true or false (type: bool), found {_shown(value)}")
+            r.problem(
+                line, f"{where}.value: expected true or false (type: bool), found {_shown(value)}", code=Code.PARAM_TYPE
+            )
             return False
         return True
     if ptype == "text":
         if not isinstance(value, str) or not value.strip() or len(value) > PARAM_MAX_TEXT:
-            r.problem(line, f"{where}.value: expected a short text (type: text), found {_shown(value)}")
+            r.problem(
+                line, f"{where}.value: expected a short text (type: text), found {_shown(value)}", code=Code.PARAM_TYPE
+            )
             return False
         return True
     if isinstance(value, bool) or not isinstance(value, int):
-        r.problem(line, f"{where}.value: expected a whole number from {lo} to {hi}, found {_shown(value)}")
+        r.problem(
+            line,
+            f"{where}.value: expected a whole number from {lo} to {hi}, found {_shown(value)}",
+            code=Code.PARAM_TYPE,
+        )
         return False
     assert lo is not None and hi is not None
     if not lo <= value <= hi:
@@ -519,6 +564,7 @@ def _param_ok(r: Reader, p: LDict, where: str, value: Any, ptype: str, lo: int |
             line,
             f"{where}.value: expected a whole number from {lo} to {hi}, found {_shown(value)}"
             + ("; declare `min:` if this parameter may be lower" if value < lo else ""),
+            code=Code.PARAM_TYPE,
         )
         return False
     return True
@@ -550,11 +596,14 @@ def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
                 c.line_of("queries"),
                 f"{what}.check.queries: unknown question kind {q!r}{_suggest(q, kinds)}; "
                 f"the kinds are declared in {where} (question-kinds)",
+                code=Code.QUERY_KIND,
             )
     figures: dict[str, Any] = {}
     if "figures" in c:
         if not isinstance(c["figures"], LDict):
-            r.problem(c.line_of("figures"), f"{what}.check.figures: expected a mapping of figure names")
+            r.problem(
+                c.line_of("figures"), f"{what}.check.figures: expected a mapping of figure names", code=Code.FIELD_TYPE
+            )
         else:
             figures = {k: plain(v) for k, v in c["figures"].items()}
     unless = r.id_list(c, "unless", f"{what}.check")
@@ -594,7 +643,7 @@ def _read_example(b: _Build, r: Reader, data: Any, line: int, rule_id: str) -> E
         return None
     for key in ("position", "query", "expect"):
         if not isinstance(d.get(key), dict):
-            r.problem(d.line_of(key), f"example {eid}.{key}: expected a mapping")
+            r.problem(d.line_of(key), f"example {eid}.{key}: expected a mapping", code=Code.FIELD_TYPE)
             return None
     text = r.text(d, "text", f"example {eid}")
     b.texts.append((loc, f"{eid}.title", title))
@@ -628,7 +677,7 @@ def _read_glossary(b: _Build, path: Path) -> None:
         if not (tid and name and plural and definition):
             continue
         if tid in b.terms:
-            r.problem(line, f"duplicate term {tid!r} (first defined at {b.terms[tid].loc})")
+            r.problem(line, f"duplicate term {tid!r} (first defined at {b.terms[tid].loc})", code=Code.ID_DUPLICATE)
             continue
         loc = Loc(r.file, line)
         see = r.id_list(d, "see", f"term {tid}")
@@ -673,23 +722,25 @@ def _read_overlay(b: _Build, path: Path, kind: str) -> None:
     title = r.text(d, "title", "overlay")
     if d.get("kind") != kind:
         r.problem(
-            d.line_of("kind"), f"overlay.kind: expected {kind!r} for a file in this folder, found {d.get('kind')!r}"
+            d.line_of("kind"),
+            f"overlay.kind: expected {kind!r} for a file in this folder, found {d.get('kind')!r}",
+            code=Code.FIELD_VALUE,
         )
     if oid is None or title is None or not b.claim(oid, Loc(r.file, d.line), r):
         return
     if oid != path.stem:
-        r.problem(d.line, f"overlay id {oid!r} does not match the file name ({path.stem!r})")
+        r.problem(d.line, f"overlay id {oid!r} does not match the file name ({path.stem!r})", code=Code.ID_FILE_NAME)
     intro = r.text(d, "intro", oid)
     b.texts.append((Loc(r.file, d.line_of("title")), f"{oid}.title", title))
     if intro:
         b.texts.append((Loc(r.file, d.line_of("intro")), f"{oid}.intro", intro))
     fan_made = d.get("fan-made", False)
     if not isinstance(fan_made, bool):
-        r.problem(d.line_of("fan-made"), "overlay.fan-made: expected true or false")
+        r.problem(d.line_of("fan-made"), "overlay.fan-made: expected true or false", code=Code.FIELD_TYPE)
         fan_made = False
     sources = d.get("sources", {})
     if not isinstance(sources, dict):
-        r.problem(d.line_of("sources"), "overlay.sources: expected a mapping of document keys")
+        r.problem(d.line_of("sources"), "overlay.sources: expected a mapping of document keys", code=Code.FIELD_TYPE)
         sources = {}
     section_ids: list[str] = []
     for item, line in r.items(d, "sections", oid):
@@ -708,13 +759,14 @@ def _read_overlay(b: _Build, path: Path, kind: str) -> None:
             continue
         rule_ids.append(entry.id)
         if entry.op == "add" and not section_id:
-            r.problem(line, f"rule {entry.id}: op 'add' needs a 'section' to add the rule to")
+            r.problem(line, f"rule {entry.id}: op 'add' needs a 'section' to add the rule to", code=Code.FIELD_MISSING)
         if entry.op in {"amend", "replace", "remove"} and not entry.target:
-            r.problem(line, f"rule {entry.id}: op {entry.op!r} needs a 'target' rule ID")
+            r.problem(line, f"rule {entry.id}: op {entry.op!r} needs a 'target' rule ID", code=Code.FIELD_MISSING)
         if entry.source.doc and entry.source.doc not in sources:
             r.problem(
                 line,
                 f"rule {entry.id}.source.doc: unknown document {entry.source.doc!r}; expected one of {sorted(sources)}",
+                code=Code.RULE_SOURCE,
             )
     b.overlays[oid] = Overlay(
         oid, title, kind, fan_made, Loc(r.file, d.line), tuple(rule_ids), tuple(section_ids), intro, plain(sources)
@@ -735,12 +787,22 @@ def _cross_check(b: _Build, meta: dict[str, Any]) -> None:
         for sid in part.section_ids:
             if sid in listed:
                 b.problems.append(
-                    Problem(meta_file, None, f"section {sid!r} is listed in both {listed[sid]!r} and {part.id!r}")
+                    Problem(
+                        meta_file,
+                        None,
+                        f"section {sid!r} is listed in both {listed[sid]!r} and {part.id!r}",
+                        code=Code.SECTION_UNLISTED,
+                    )
                 )
             listed[sid] = part.id
             if sid not in b.sections or b.sections[sid].origin != "base":
                 b.problems.append(
-                    Problem(meta_file, None, f"part {part.id!r} lists section {sid!r}, which has no file in sections/")
+                    Problem(
+                        meta_file,
+                        None,
+                        f"part {part.id!r} lists section {sid!r}, which has no file in sections/",
+                        code=Code.SECTION_MISSING,
+                    )
                 )
     for section in b.sections.values():
         if section.origin == "base" and section.id not in listed:
@@ -749,6 +811,7 @@ def _cross_check(b: _Build, meta: dict[str, Any]) -> None:
                     section.loc.file,
                     section.loc.line,
                     f"section {section.id!r} is not listed in any part of ruleset.yaml",
+                    code=Code.SECTION_UNLISTED,
                 )
             )
     known_docs = set(meta["sources"])
@@ -759,6 +822,7 @@ def _cross_check(b: _Build, meta: dict[str, Any]) -> None:
                     rule.loc.file,
                     rule.loc.line,
                     f"rule {rule.id}.source.seed: unknown source {rule.source.seed!r}; expected one of {sorted(known_docs)}",
+                    code=Code.RULE_SOURCE,
                 )
             )
         if rule.op in {"amend", "replace", "remove"} and rule.target:
@@ -769,6 +833,7 @@ def _cross_check(b: _Build, meta: dict[str, Any]) -> None:
                         rule.loc.file,
                         rule.loc.line,
                         f"rule {rule.id}.target: no base rule {rule.target!r}{_suggest(rule.target, b.rules)}",
+                        code=Code.RULE_UNKNOWN_ID,
                     )
                 )
         if rule.op == "add" and rule.section_id and rule.section_id not in b.sections:
@@ -777,6 +842,7 @@ def _cross_check(b: _Build, meta: dict[str, Any]) -> None:
                     rule.loc.file,
                     rule.loc.line,
                     f"rule {rule.id}.section: no section {rule.section_id!r}{_suggest(rule.section_id, b.sections)}",
+                    code=Code.RULE_UNKNOWN_ID,
                 )
             )
     for loc, what, kind, target in b.refs:
@@ -784,7 +850,11 @@ def _cross_check(b: _Build, meta: dict[str, Any]) -> None:
     for rid in b.retired:
         if rid in b.ids:
             loc = b.retired_locs[rid]
-            b.problems.append(Problem(loc.file, loc.line, f"retired ID {rid!r} is still in use at {b.ids[rid]}"))
+            b.problems.append(
+                Problem(
+                    loc.file, loc.line, f"retired ID {rid!r} is still in use at {b.ids[rid]}", code=Code.RULE_RETIRED
+                )
+            )
     for loc, where, text in b.texts:
         _check_text(b, loc, where, text)
     for loc, what, check in b.checks:
@@ -802,7 +872,12 @@ def _check_ref(b: _Build, loc: Loc, what: str, kind: str, target: str) -> None:
     if kind == "term":
         if target not in b.terms:
             b.problems.append(
-                Problem(loc.file, loc.line, f"{what}: unknown glossary term {target!r}{_suggest(target, b.terms)}")
+                Problem(
+                    loc.file,
+                    loc.line,
+                    f"{what}: unknown glossary term {target!r}{_suggest(target, b.terms)}",
+                    code=Code.TERM_UNKNOWN,
+                )
             )
     elif target not in b.rules and target not in b.sections:
         if target in b.retired:
@@ -811,11 +886,17 @@ def _check_ref(b: _Build, loc: Loc, what: str, kind: str, target: str) -> None:
                     loc.file,
                     loc.line,
                     f"{what}: {target!r} is retired; link its successor {b.retired[target].successor!r}",
+                    code=Code.RULE_RETIRED,
                 )
             )
         else:
             b.problems.append(
-                Problem(loc.file, loc.line, f"{what}: no rule or section {target!r}{_suggest(target, b.rules)}")
+                Problem(
+                    loc.file,
+                    loc.line,
+                    f"{what}: no rule or section {target!r}{_suggest(target, b.rules)}",
+                    code=Code.RULE_UNKNOWN_ID,
+                )
             )
 
 
@@ -828,6 +909,7 @@ def _check_text(b: _Build, loc: Loc, where: str, text: str) -> None:
                         loc.file,
                         loc.line,
                         f"{where}: unknown parameter {{{piece.name}}}{_suggest(piece.name, b.params)}",
+                        code=Code.PARAM_UNKNOWN,
                     )
                 )
             elif isinstance(piece, markup.PluralWord) and len(piece.forms) != EN_PLURAL_FORMS:
@@ -836,12 +918,20 @@ def _check_text(b: _Build, loc: Loc, where: str, text: str) -> None:
                         loc.file,
                         loc.line,
                         f"{where}: {{{piece.name}:…}} needs {EN_PLURAL_FORMS} English forms (one|other), found {len(piece.forms)}",
+                        code=Code.TEXT_PLACEHOLDER,
                     )
                 )
         elif isinstance(piece, markup.Ref):
             _check_ref(b, loc, where, piece.kind, piece.target)
     if "{" in text and markup.stray_brace(text):
-        b.problems.append(Problem(loc.file, loc.line, f"{where}: a '{{' that is not a {{parameter}} placeholder"))
+        b.problems.append(
+            Problem(
+                loc.file,
+                loc.line,
+                f"{where}: a '{{' that is not a {{parameter}} placeholder",
+                code=Code.TEXT_PLACEHOLDER,
+            )
+        )
 
 
 def _check_check(b: _Build, loc: Loc, what: str, check: Check) -> None:
@@ -864,7 +954,7 @@ def _check_check(b: _Build, loc: Loc, what: str, check: Check) -> None:
     for name, fig in check.figures.items():
         problems += type_check(fig, env, f"figures.{name}")
     for msg in problems:
-        b.problems.append(Problem(loc.file, loc.line, f"{what}.check: {msg}"))
+        b.problems.append(Problem(loc.file, loc.line, f"{what}.check: {msg}", code=Code.RULE_CHECK))
 
 
 __all__ = ["LList", "load_ruleset"]

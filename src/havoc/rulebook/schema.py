@@ -11,7 +11,7 @@ import re
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from havoc.errors import Problem
+from havoc.errors import Code, Problem
 from havoc.yamlio import LDict, LList
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -24,8 +24,8 @@ class Reader:
         self.file = file
         self.problems = problems
 
-    def problem(self, line: int | None, message: str) -> None:
-        self.problems.append(Problem(self.file, line, message))
+    def problem(self, line: int | None, message: str, code: str = Code.FIELD_VALUE) -> None:
+        self.problems.append(Problem(self.file, line, message, code=code))
 
     def mapping(
         self,
@@ -36,15 +36,15 @@ class Reader:
         required: AbstractSet[str] = frozenset(),
     ) -> LDict | None:
         if not isinstance(value, LDict):
-            self.problem(line, f"{what}: expected a mapping, found {_kind(value)}")
+            self.problem(line, f"{what}: expected a mapping, found {_kind(value)}", code=Code.FIELD_TYPE)
             return None
         for key in value:
             if key not in allowed:
                 hint = difflib.get_close_matches(key, sorted(allowed), n=1)
                 extra = f" (did you mean {hint[0]!r}?)" if hint else ""
-                self.problem(value.line_of(key), f"{what}: unknown field {key!r}{extra}")
+                self.problem(value.line_of(key), f"{what}: unknown field {key!r}{extra}", code=Code.FIELD_UNKNOWN)
         for key in sorted(required - set(value)):
-            self.problem(value.line, f"{what}: missing required field {key!r}")
+            self.problem(value.line, f"{what}: missing required field {key!r}", code=Code.FIELD_MISSING)
         return value
 
     def text(self, d: LDict, key: str, what: str, required: bool = False) -> str | None:
@@ -55,7 +55,9 @@ class Reader:
             return value.strip()
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(value)
-        self.problem(d.line_of(key), f"{what}.{key}: expected non-empty text, found {_kind(value)}")
+        self.problem(
+            d.line_of(key), f"{what}.{key}: expected non-empty text, found {_kind(value)}", code=Code.FIELD_TYPE
+        )
         return None
 
     def ident(self, d: LDict, key: str, what: str) -> str | None:
@@ -63,7 +65,11 @@ class Reader:
         if value is None:
             return None
         if not isinstance(value, str) or not ID_RE.match(value):
-            self.problem(d.line_of(key), f"{what}.{key}: expected an ID in lowercase-kebab-case, found {value!r}")
+            self.problem(
+                d.line_of(key),
+                f"{what}.{key}: expected an ID in lowercase-kebab-case, found {value!r}",
+                code=Code.FIELD_VALUE,
+            )
             return None
         return value
 
@@ -72,12 +78,16 @@ class Reader:
         if value is None:
             return ()
         if not isinstance(value, LList):
-            self.problem(d.line_of(key), f"{what}.{key}: expected a list of IDs, found {_kind(value)}")
+            self.problem(
+                d.line_of(key), f"{what}.{key}: expected a list of IDs, found {_kind(value)}", code=Code.FIELD_TYPE
+            )
             return ()
         out: list[str] = []
         for item, line in zip(value, value.item_lines, strict=False):
             if not isinstance(item, str) or not ID_RE.match(item):
-                self.problem(line, f"{what}.{key}: expected an ID in lowercase-kebab-case, found {item!r}")
+                self.problem(
+                    line, f"{what}.{key}: expected an ID in lowercase-kebab-case, found {item!r}", code=Code.FIELD_VALUE
+                )
             else:
                 out.append(item)
         return tuple(out)
@@ -87,7 +97,7 @@ class Reader:
         if value is None:
             return []
         if not isinstance(value, LList):
-            self.problem(d.line_of(key), f"{what}.{key}: expected a list, found {_kind(value)}")
+            self.problem(d.line_of(key), f"{what}.{key}: expected a list, found {_kind(value)}", code=Code.FIELD_TYPE)
             return []
         return list(zip(value, value.item_lines, strict=False))
 

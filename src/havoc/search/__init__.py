@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from functools import lru_cache
 
-from havoc.errors import InputError, Problem
+from havoc.errors import Code, InputError, Problem
 from havoc.i18n import LANGUAGES
 from havoc.record import record
 from havoc.search.query import Engine
@@ -74,7 +74,13 @@ def engine(lang: str = "en", ruleset: str | None = None) -> Engine:
     from havoc import rulebook
 
     if lang not in LANGUAGES:
-        raise InputError([Problem("lang", None, f"expected one of {', '.join(LANGUAGES)}, found {lang!r}")])
+        raise InputError(
+            [
+                Problem(
+                    "lang", None, f"expected one of {', '.join(LANGUAGES)}, found {lang!r}", code=Code.REQUEST_LANGUAGE
+                )
+            ]
+        )
     name = ruleset or rulebook.default_ruleset()
     now = time.monotonic()
     checked = _CHECKED.get(name)

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from havoc.errors import Problem, RulebookError
+from havoc.errors import Code, Problem, RulebookError
 from havoc.i18n import LANGUAGES, Translator, translator, ui
 from havoc.numbering import numbers
 from havoc.rulebook.model import Rule, Ruleset
@@ -421,7 +421,9 @@ def _build(rs: Ruleset) -> dict[str, Any]:  # noqa: C901 - one pass over every d
     missing = sorted({w for ws in said_like.values() for w in ws} - set(vocab))
     if missing:
         name = f"rules/{rs.id}/{players.FILE}"
-        raise RulebookError([Problem(name, None, f"like: no rule uses the word {w!r}") for w in missing])
+        raise RulebookError(
+            [Problem(name, None, f"like: no rule uses the word {w!r}", code=Code.SEARCH_WORDS) for w in missing]
+        )
     for word, likes in said_like.items():
         vocab[word] |= {k for w in likes for k in vocab[w]}
     _keep_analysis(memo_key, analyzers, before)

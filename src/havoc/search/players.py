@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from havoc.errors import Problem, RulebookError
+from havoc.errors import Code, Problem, RulebookError
 from havoc.i18n import LANGUAGES
 from havoc.rulebook.model import Ruleset
 from havoc.search import text as T
@@ -68,7 +68,7 @@ def read(rs: Ruleset) -> PlayerWords:
 
 def _strings(value: Any, name: str, line: int | None, what: str, problems: list[Problem]) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-        problems.append(Problem(name, line, f"{what}: expected a list of words"))
+        problems.append(Problem(name, line, f"{what}: expected a list of words", code=Code.SEARCH_WORDS))
         return ()
     return tuple(v.strip() for v in value)
 
@@ -76,7 +76,12 @@ def _strings(value: Any, name: str, line: int | None, what: str, problems: list[
 def _parse(rs: Ruleset, name: str, data: Any, problems: list[Problem]) -> PlayerWords:
     if not isinstance(data, LDict) or set(data) - {"variants", "after-base", "synonyms"}:
         problems.append(
-            Problem(name, getattr(data, "line", None), "expected the keys variants, after-base and synonyms")
+            Problem(
+                name,
+                getattr(data, "line", None),
+                "expected the keys variants, after-base and synonyms",
+                code=Code.SEARCH_WORDS,
+            )
         )
         return EMPTY
     groups: dict[str, dict[str, tuple[str, ...]]] = {"variants": {}, "after-base": {}}
@@ -84,35 +89,51 @@ def _parse(rs: Ruleset, name: str, data: Any, problems: list[Problem]) -> Player
         for vid, forms in (data.get(key) or {}).items():
             line = data[key].line_of(vid)
             if vid not in rs.overlays and vid not in rs.sections:
-                problems.append(Problem(name, line, f"{key}: {vid!r} is neither an overlay nor a section of {rs.id}"))
+                problems.append(
+                    Problem(
+                        name,
+                        line,
+                        f"{key}: {vid!r} is neither an overlay nor a section of {rs.id}",
+                        code=Code.SEARCH_WORDS,
+                    )
+                )
             found[vid] = _strings(forms, name, line, f"{key}.{vid}", problems)
     synonyms: list[Synonym] = []
     items = data.get("synonyms") or LList()
     for k, item in enumerate(items):
         line = items.item_lines[k] if isinstance(items, LList) else None
         if not isinstance(item, LDict):
-            problems.append(Problem(name, line, "synonyms: expected a mapping"))
+            problems.append(Problem(name, line, "synonyms: expected a mapping", code=Code.SEARCH_WORDS))
             continue
         unknown = set(item) - {*LANGUAGES, "rules", "term", "like"}
         targets = [t for t in ("rules", "term", "like") if t in item]
         if unknown or len(targets) != 1:
             problems.append(
-                Problem(name, line, "a synonym lists words per language and exactly one of rules, term, like")
+                Problem(
+                    name,
+                    line,
+                    "a synonym lists words per language and exactly one of rules, term, like",
+                    code=Code.SEARCH_WORDS,
+                )
             )
             continue
         forms = {lang: _strings(item[lang], name, line, lang, problems) for lang in LANGUAGES if lang in item}
         rules = _strings(item["rules"], name, line, "rules", problems) if "rules" in item else ()
         for rid in rules:
             if rid not in rs.rules:
-                problems.append(Problem(name, line, f"rules: no rule {rid!r}"))
+                problems.append(Problem(name, line, f"rules: no rule {rid!r}", code=Code.RULE_UNKNOWN_ID))
         term = item.get("term")
         if term is not None and term not in rs.terms:
-            problems.append(Problem(name, line, f"term: no glossary term {term!r}"))
+            problems.append(Problem(name, line, f"term: no glossary term {term!r}", code=Code.TERM_UNKNOWN))
         like = _strings(item["like"], name, line, "like", problems) if "like" in item else ()
         for lang, said in forms.items():
             for form in said:
                 ws = T.words(form)
                 if len(ws) > 1 and (like or sum(not T.is_stopword(w) for w in ws) < 2):
-                    problems.append(Problem(name, line, f"{lang}: {form!r} cannot be matched as a phrase here"))
+                    problems.append(
+                        Problem(
+                            name, line, f"{lang}: {form!r} cannot be matched as a phrase here", code=Code.SEARCH_WORDS
+                        )
+                    )
         synonyms.append(Synonym(forms, rules, term, like))
     return PlayerWords(groups["variants"], tuple(synonyms), groups["after-base"])

@@ -43,7 +43,7 @@ SHOWN = {"def": "DEF", "mods": "--mod", "courage": "--courage"}
 
 def number(text: str | None, field: str, signed: bool = False) -> int | None:
     """A whole number the reader typed; anything else is a located error (exit 2), never argparse's."""
-    from havoc.errors import InputError, Problem
+    from havoc.errors import Code, InputError, Problem
     from havoc.i18n import message_language, ui
 
     if text is None:
@@ -54,7 +54,7 @@ def number(text: str | None, field: str, signed: bool = False) -> int | None:
         from havoc.games.advanced_cry_havoc.lookups import field_label
 
         msg = ui("expected a whole number, found {text!r}", message_language()).format(text=text)
-        raise InputError([Problem(field_label(field), None, msg)])
+        raise InputError([Problem(field_label(field), None, msg, code=Code.FIELD_TYPE)])
     return int(t)
 
 
@@ -66,7 +66,7 @@ def whole(text: str, field: str, signed: bool = False) -> int:
 
 def _fields(chart: str, request: Mapping[str, Any]) -> dict[str, Any]:
     """The request's fields checked for their kind (a page may send numbers as numbers)."""
-    from havoc.errors import InputError, Problem
+    from havoc.errors import Code, InputError, Problem
     from havoc.i18n import message_language, ui
 
     lang = message_language()
@@ -77,29 +77,37 @@ def _fields(chart: str, request: Mapping[str, Any]) -> dict[str, Any]:
         kind = kinds.get(name)
         if kind is None:
             msg = ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(kinds))
-            problems.append(Problem(name, None, msg))
+            problems.append(Problem(name, None, msg, code=Code.FIELD_UNKNOWN))
         elif kind == "flag":
             if not isinstance(value, bool):
-                problems.append(Problem(name, None, ui("expected yes or no", lang)))
+                problems.append(Problem(name, None, ui("expected yes or no", lang), code=Code.FIELD_TYPE))
             out[name] = value is True
         elif kind == "list":
             if isinstance(value, list) and len(value) > MOST_LINES:
                 from havoc.spec import too_long
 
-                problems.append(Problem(SHOWN.get(name, name), None, too_long(MOST_LINES, len(value))))
+                problems.append(
+                    Problem(SHOWN.get(name, name), None, too_long(MOST_LINES, len(value)), code=Code.FIELD_TOO_MANY)
+                )
                 value = []
             elif not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):
-                problems.append(Problem(name, None, ui("expected a list of chart lines", lang)))
+                problems.append(Problem(name, None, ui("expected a list of chart lines", lang), code=Code.FIELD_TYPE))
                 value = []
             out[name] = [str(v) for v in value]
         elif value is not None:
             if isinstance(value, bool) or not isinstance(value, (str, int)):
-                problems.append(Problem(SHOWN.get(name, name), None, ui("expected text or a number", lang)))
+                problems.append(
+                    Problem(SHOWN.get(name, name), None, ui("expected text or a number", lang), code=Code.FIELD_TYPE)
+                )
             out[name] = str(value)
     for name, kind in kinds.items():
         if name not in out:
             if kind not in ("flag", "list") and (chart, name) not in OPTIONAL:
-                problems.append(Problem(SHOWN.get(name, name), None, ui("expected a value (required)", lang)))
+                problems.append(
+                    Problem(
+                        SHOWN.get(name, name), None, ui("expected a value (required)", lang), code=Code.FIELD_MISSING
+                    )
+                )
             out[name] = False if kind == "flag" else [] if kind == "list" else None
     if problems:
         raise InputError(problems)
@@ -119,7 +127,7 @@ def lookup(rs: Ruleset, request: Mapping[str, Any], lang: str) -> dict[str, Any]
 
 
 def _lookup(rs: Ruleset, request: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    from havoc.errors import InputError, Problem
+    from havoc.errors import Code, InputError, Problem
     from havoc.games.advanced_cry_havoc import lookups as L
     from havoc.games.advanced_cry_havoc import tables as T
     from havoc.i18n import message_language, translator, ui
@@ -127,7 +135,7 @@ def _lookup(rs: Ruleset, request: Mapping[str, Any], lang: str) -> dict[str, Any
     chart = request.get("chart")
     if chart not in CHARTS:
         msg = ui("expected one of {choices}", message_language()).format(choices=", ".join(CHARTS))
-        raise InputError([Problem("chart", None, msg)])
+        raise InputError([Problem("chart", None, msg, code=Code.FIELD_VALUE)])
     f = _fields(str(chart), {k: v for k, v in request.items() if k != "chart"})
     view = View(rs, translator(lang, rs.id))
     result: Any
@@ -149,7 +157,9 @@ def _lookup(rs: Ruleset, request: Mapping[str, Any], lang: str) -> dict[str, Any
         check = CHECK_WORDS.get(f["check"].strip().lower())
         if check is None:
             msg = ui("expected a morale or a recovery check, found {check!r}", message_language())
-            raise InputError([Problem(L.field_label("check"), None, msg.format(check=f["check"]))])
+            raise InputError(
+                [Problem(L.field_label("check"), None, msg.format(check=f["check"]), code=Code.FIELD_VALUE)]
+            )
         roll, courage = number(f["roll"], "--roll", signed=True), number(f["courage"], "--courage")
         result = L.morale(rs, f["situations"], check, roll, courage)
         text = view.morale(result)

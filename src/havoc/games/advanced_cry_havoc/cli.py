@@ -132,7 +132,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _ruleset(name: str) -> Ruleset:
     """The charts' ruleset; a name that is no ruleset, or one without these charts, is bad input (exit 2)."""
     from havoc import rulebook
-    from havoc.errors import InputError, Problem
+    from havoc.errors import Code, InputError, Problem
     from havoc.i18n import message_language, ui
     from havoc.rulebook import UnknownRuleset
 
@@ -142,7 +142,9 @@ def _ruleset(name: str) -> Ruleset:
         raise InputError(exc.problems) from None
     if rs.game != __package__:
         msg = ui("{name!r} has no Advanced Cry Havoc 2 charts; expected --ruleset {default}", message_language())
-        raise InputError([Problem("--ruleset", None, msg.format(name=name, default=RULESET))])
+        raise InputError(
+            [Problem("--ruleset", None, msg.format(name=name, default=RULESET), code=Code.RULESET_UNKNOWN)]
+        )
     return rs
 
 

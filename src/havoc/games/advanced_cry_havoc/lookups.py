@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from havoc.errors import InputError, Problem, RulebookError
+from havoc.errors import Code, InputError, Problem, RulebookError
 from havoc.games.advanced_cry_havoc import names as N
 from havoc.games.advanced_cry_havoc import tables as T
 from havoc.games.advanced_cry_havoc.names import Match
@@ -106,9 +106,9 @@ def field_words(name: str) -> str:
     return words.get(name) or field_label(name)
 
 
-def _bad(field_name: str, message: str) -> InputError:
+def _bad(field_name: str, message: str, code: str = Code.FIELD_VALUE) -> InputError:
     """A located input error (the message is already in the language of errors)."""
-    return InputError([Problem(field_label(field_name), None, message)])
+    return InputError([Problem(field_label(field_name), None, message, code=code)])
 
 
 def find_row(rs: Ruleset, rule_id: str, name: str, field_name: str) -> int:
@@ -195,7 +195,11 @@ def range_lookup(rs: Ruleset, weapon: str, distance: int) -> RangeResult:
         if case[0] == name and (b := T.band(case[1])) is not None and b.holds(distance):
             return result(REFUSED, (T.OPEN, T.WEAPONS), reason=case[2])
     raise RulebookError(  # check_rules reports a gap the open cases do not cover; never reached on good rules
-        [Problem(f"rules/{rs.id}", None, f"{T.OPEN}: no open case for {name} at {distance} hexes")]
+        [
+            Problem(
+                f"rules/{rs.id}", None, f"{T.OPEN}: no open case for {name} at {distance} hexes", code=Code.RULE_TABLE
+            )
+        ]
     )
 
 

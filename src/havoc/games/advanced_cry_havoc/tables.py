@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from havoc.errors import Problem, RulebookError
+from havoc.errors import Code, Problem, RulebookError
 
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset, Table
@@ -128,7 +128,9 @@ def table(rs: Ruleset, rule_id: str) -> Table:
     where = f"rules/{rs.id}"
     rule = rs.rules.get(rule_id)
     if rule is None or rule.table is None:
-        raise RulebookError([Problem(where, None, f"rule {rule_id!r}: expected a rule with a table (a chart)")])
+        raise RulebookError(
+            [Problem(where, None, f"rule {rule_id!r}: expected a rule with a table (a chart)", code=Code.RULE_TABLE)]
+        )
     return rule.table
 
 
@@ -144,7 +146,12 @@ def check_rules(rs: Ruleset) -> list[Problem]:
         where = t.loc.file
         if len(t.columns) != len(roles):
             problems.append(
-                Problem(where, t.loc.line, f"{rule_id}.table: expected {len(roles)} columns, found {len(t.columns)}")
+                Problem(
+                    where,
+                    t.loc.line,
+                    f"{rule_id}.table: expected {len(roles)} columns, found {len(t.columns)}",
+                    code=Code.RULE_TABLE,
+                )
             )
             continue
         for r, row in enumerate(t.rows):
@@ -152,7 +159,9 @@ def check_rules(rs: Ruleset) -> list[Problem]:
                 try:
                     _PARSERS[role](cell)
                 except ValueError as exc:
-                    problems.append(Problem(where, t.loc.line, f"{rule_id}.table.rows[{r}][{c}]: {exc}"))
+                    problems.append(
+                        Problem(where, t.loc.line, f"{rule_id}.table.rows[{r}][{c}]: {exc}", code=Code.RULE_TABLE)
+                    )
     problems += _check_links(rs)
     problems += _check_named_rows(rs)
     problems += _check_legend(rs)
@@ -169,9 +178,20 @@ def _check_legend(rs: Ruleset) -> list[Problem]:
     wanted = {str(rs.param(p)) for p in MARK_PARAMS} | {row[0] for row in specials.rows} | {GAP}
     out = []
     for mark in sorted(wanted - listed):
-        out.append(Problem(legend.loc.file, legend.loc.line, f"{MARKS}: expected a line for the mark {mark!r}"))
+        out.append(
+            Problem(
+                legend.loc.file,
+                legend.loc.line,
+                f"{MARKS}: expected a line for the mark {mark!r}",
+                code=Code.RULE_TABLE,
+            )
+        )
     for mark in sorted(listed - wanted):
-        out.append(Problem(legend.loc.file, legend.loc.line, f"{MARKS}: {mark!r} is no mark the charts print"))
+        out.append(
+            Problem(
+                legend.loc.file, legend.loc.line, f"{MARKS}: {mark!r} is no mark the charts print", code=Code.RULE_TABLE
+            )
+        )
     return out
 
 
@@ -194,6 +214,7 @@ def _check_named_rows(rs: Ruleset) -> list[Problem]:
                     rule.loc.file,
                     rule.loc.line,
                     f"{rule_id}.params.{param}: expected a line of its chart, found {found}",
+                    code=Code.RULE_TABLE,
                 )
             )
     return out
@@ -207,7 +228,14 @@ def _check_links(rs: Ruleset) -> list[Problem]:
         return []
     out: list[Problem] = []
     if weapons.columns[BAND_COLUMNS] != power.columns[1:]:
-        out.append(Problem(weapons.loc.file, weapons.loc.line, f"{WEAPONS}: band headings differ from {POWER}'s"))
+        out.append(
+            Problem(
+                weapons.loc.file,
+                weapons.loc.line,
+                f"{WEAPONS}: band headings differ from {POWER}'s",
+                code=Code.RULE_TABLE,
+            )
+        )
     out += _check_gaps(rs, weapons)
     classes = {row[0] for row in power.rows}
     for i, row in enumerate(weapons.rows):
@@ -217,6 +245,7 @@ def _check_links(rs: Ruleset) -> list[Problem]:
                     weapons.loc.file,
                     weapons.loc.line,
                     f"{WEAPONS}.table.rows[{i}]: unknown power class {row[1]!r}",
+                    code=Code.RULE_TABLE,
                 )
             )
     return out
@@ -252,12 +281,16 @@ def _check_gaps(rs: Ruleset, weapons: Table) -> list[Problem]:
                 open_cases.loc.file,
                 open_cases.loc.line,
                 f"{OPEN}: {name} has no band at {d} hexes between two bands; expected an open case",
+                code=Code.RULE_TABLE,
             )
         )
     for name, d in sorted(listed - wanted):
         out.append(
             Problem(
-                open_cases.loc.file, open_cases.loc.line, f"{OPEN}: {name} at {d} hexes is not between two of its bands"
+                open_cases.loc.file,
+                open_cases.loc.line,
+                f"{OPEN}: {name} at {d} hexes is not between two of its bands",
+                code=Code.RULE_TABLE,
             )
         )
     return out

@@ -12,7 +12,7 @@ parameters in ``rules/``; the kinds only know in which order to read them and ho
 
 from __future__ import annotations
 
-from havoc.errors import Problem, RulebookError
+from havoc.errors import Code, Problem, RulebookError
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import broken as broken_kind
 from havoc.games.cry_havoc.kind import get as get_kind
@@ -102,7 +102,12 @@ def answer(rs: Ruleset, pos: Position, q: Query, lang: str = "en") -> Answer:
     kind = get_kind(q.kind)
     if kind is None:  # its module is missing or does not load: say where, as `havoc check` does
         raise RulebookError(
-            [broken_kind(q.kind) or Problem("question-kinds", None, f"no handler for the question kind {q.kind!r}")]
+            [
+                broken_kind(q.kind)
+                or Problem(
+                    "question-kinds", None, f"no handler for the question kind {q.kind!r}", code=Code.KIND_UNHANDLED
+                )
+            ]
         )
     labels = played.LABELS
     found: Answer = kind.handle(Job(engine(rs, pos.variant, played), pos, q, lang, texts(rs, lang, labels)))

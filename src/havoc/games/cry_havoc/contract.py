@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from havoc.errors import Problem, RulebookError
+from havoc.errors import Code, Problem, RulebookError
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
@@ -39,7 +39,16 @@ def _vocabulary() -> dict[str, Any]:
     """The vocabulary of the game's ruleset, as the rulebook read and validated it."""
     rs = _ruleset()
     if not rs.vocabulary:
-        raise RulebookError([Problem(f"{rs.id}/vocabulary.yaml", None, "the game needs a vocabulary (named lists)")])
+        raise RulebookError(
+            [
+                Problem(
+                    f"{rs.id}/vocabulary.yaml",
+                    None,
+                    "the game needs a vocabulary (named lists)",
+                    code=Code.VOCABULARY_MISSING,
+                )
+            ]
+        )
     return rs.vocabulary
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from _collections_abc import Callable  # collections.abc without importing collections
 
-from havoc.errors import InputError, Problem
+from havoc.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.kept import reserve as kept_reserve
 from havoc.games.cry_havoc.position import Position, Region
@@ -111,6 +111,7 @@ class Context:
                         ui("this {kind} question needs {field} (a Region of the position)", _ml()).format(
                             kind=self.q.kind, field=repr(name)
                         ),
+                        code=Code.QUERY_MISSING,
                     )
                 ]
             )
@@ -124,6 +125,7 @@ class Context:
                         self.q.name,
                         None,
                         ui("this {kind} question needs {field}", _ml()).format(kind=self.q.kind, field="'faction'"),
+                        code=Code.QUERY_MISSING,
                     )
                 ]
             )
@@ -176,6 +178,7 @@ def need(ctx: Context, path: str, what: str) -> InputError:
                 None,
                 f"{path}: "
                 + ui("needed to answer this {kind} question ({what})", _ml()).format(kind=ctx.q.kind, what=what),
+                code=Code.POSITION_MISSING,
             )
         ]
     )
@@ -340,7 +343,16 @@ def _skill_exhausted(ctx: Context) -> bool:
     who = ctx.who()
     skill = ctx.q.skill
     if skill is None:
-        raise InputError([Problem(ctx.q.name, None, "skill: " + ui("name the Skill this question is about", _ml()))])
+        raise InputError(
+            [
+                Problem(
+                    ctx.q.name,
+                    None,
+                    "skill: " + ui("name the Skill this question is about", _ml()),
+                    code=Code.QUERY_MISSING,
+                )
+            ]
+        )
     return ctx.pos.faction(who).skills.get(skill) == "exhausted"
 
 
@@ -487,7 +499,14 @@ def _structure_owned(ctx: Context, r: Region) -> bool:
 def _structure(ctx: Context) -> str:
     if ctx.q.structure is None:
         raise InputError(
-            [Problem(ctx.q.name, None, "structure: " + ui("name the Structure type this question is about", _ml()))]
+            [
+                Problem(
+                    ctx.q.name,
+                    None,
+                    "structure: " + ui("name the Structure type this question is about", _ml()),
+                    code=Code.QUERY_MISSING,
+                )
+            ]
         )
     return ctx.q.structure
 
@@ -602,6 +621,7 @@ def _battle_region(ctx: Context) -> Region:
                     + ui("{region} holds no Battle token", _ml()).format(
                         region=region_names(ctx.pos.regions, _ml())[r.id]
                     ),
+                    code=Code.POSITION_NO_BATTLE,
                 )
             ]
         )
@@ -642,7 +662,10 @@ def _b_retreat_destinations(ctx: Context) -> int:
         raise InputError(
             [
                 Problem(
-                    ctx.q.name, None, "ask: " + ui("only a retreat question works out where Units may retreat", _ml())
+                    ctx.q.name,
+                    None,
+                    "ask: " + ui("only a retreat question works out where Units may retreat", _ml()),
+                    code=Code.QUERY_KIND,
                 )
             ]
         )
@@ -665,6 +688,7 @@ def _placed(ctx: Context, side: str, objective: str) -> int:
                     ctx.q.name,
                     None,
                     "objectives: " + ui("give the Units each side placed on the Battle objectives", _ml()),
+                    code=Code.POSITION_MISSING,
                 )
             ]
         )
@@ -679,6 +703,7 @@ def _opponent(ctx: Context) -> str:
                     ctx.q.name,
                     None,
                     "objectives: " + ui("give the Units each side placed on the Battle objectives", _ml()),
+                    code=Code.POSITION_MISSING,
                 )
             ]
         )

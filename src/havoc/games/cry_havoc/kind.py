@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 
-from havoc.errors import Problem, RulebookError
+from havoc.errors import Code, Problem, RulebookError
 from havoc.games.cry_havoc.contract import QUESTION_KINDS
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
@@ -135,8 +135,8 @@ class QuestionKind:
             found.verdict = None
         return found
 
-    def problem(self, message: str) -> Problem:
-        return Problem(self.where, self.line, f"question kind {self.name!r}: {message}")
+    def problem(self, message: str, code: str = Code.KIND_DECLARATION) -> Problem:
+        return Problem(self.where, self.line, f"question kind {self.name!r}: {message}", code=code)
 
 
 _loaded: dict[str, QuestionKind | None] = {}
@@ -169,7 +169,10 @@ def get(kind: str) -> QuestionKind | None:
         ok = isinstance(found, QuestionKind) and found.name == kind
         if not ok and found is not None:
             _broken[kind] = Problem(
-                module_path(kind), None, f"question kind {kind!r}: KIND declares no QuestionKind named {kind!r}"
+                module_path(kind),
+                None,
+                f"question kind {kind!r}: KIND declares no QuestionKind named {kind!r}",
+                code=Code.KIND_DECLARATION,
             )
         _loaded[kind] = found if ok else None
     return _loaded[kind]
@@ -191,7 +194,12 @@ def _load_problem(kind: str, exc: BaseException) -> Problem:
         tb = tb.tb_next
     if isinstance(exc, SyntaxError) and exc.lineno:
         line = exc.lineno
-    return Problem(path, line, f"question kind {kind!r}: its module does not load: {type(exc).__name__}: {exc}")
+    return Problem(
+        path,
+        line,
+        f"question kind {kind!r}: its module does not load: {type(exc).__name__}: {exc}",
+        code=Code.KIND_MODULE,
+    )
 
 
 def all_kinds() -> Iterator[QuestionKind]:
@@ -320,6 +328,7 @@ def check(named: Callable[[str], bool], pages: Iterable[Path] = ()) -> list[Prob
             None,
             f"question kind {name!r} is listed in the vocabulary's question-kinds but has no module: "
             f"write {module_path(name)} ending in KIND = QuestionKind(name={name!r}, …)",
+            code=Code.KIND_MODULE,
         )
         for name in declared
         if get(name) is None and name not in _broken

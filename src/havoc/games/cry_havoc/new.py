@@ -147,7 +147,7 @@ def _faction_id(word: str) -> str:
 
 def cmd_new(args: argparse.Namespace) -> int:
     from havoc import rulebook
-    from havoc.errors import InputError, Problem
+    from havoc.errors import Code, InputError, Problem
     from havoc.games.cry_havoc import position
     from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.ui import set_message_language, ui
@@ -165,6 +165,7 @@ def cmd_new(args: argparse.Namespace) -> int:
                     ui("expected factions from {choices}, comma-separated; found {found}", args.lang).format(
                         choices=", ".join(FACTIONS), found=", ".join(wrong) or "—"
                     ),
+                    code=Code.REQUEST_USAGE,
                 )
             ]
         )
@@ -182,7 +183,14 @@ def cmd_new(args: argparse.Namespace) -> int:
     safeio.check_replaceable(out)  # --force replaces a regular file, never a link or a device
     if out.exists() and not args.force:
         raise InputError(
-            [Problem(str(out), None, ui("the file exists; choose another name or add --force", args.lang))]
+            [
+                Problem(
+                    str(out),
+                    None,
+                    ui("the file exists; choose another name or add --force", args.lang),
+                    code=Code.FILE_EXISTS,
+                )
+            ]
         )
     safeio.write_text(out, text)  # atomic, and the mode the umask gives
     print(ui("wrote {file}", args.lang).format(file=out))

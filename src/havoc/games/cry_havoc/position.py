@@ -14,7 +14,7 @@ its problems are located by the names as typed.
 
 from __future__ import annotations
 
-from havoc.errors import InputError, Problem
+from havoc.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.contract import (
     FACTIONS,
     P_ACTIONS_PER_ROUND,
@@ -374,7 +374,7 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
         d = r.read(data, TOP, "", line)
     if d is _BAD or r.problems:
         problems = names.located(r.problems) if names else r.problems
-        raise InputError(_worded(problems, data) or [Problem(name, None, "expected a mapping")])
+        raise InputError(_worded(problems, data) or [Problem(name, None, "expected a mapping", code=Code.FIELD_TYPE)])
 
     def line_of(*keys: str) -> int | None:
         node: Any = data
@@ -553,6 +553,7 @@ class _Names(Names):
             ui("{first} and {second} name the same; list it once", _ml()).format(
                 first=repr(first), second=repr(second)
             ),
+            code=Code.FIELD_VALUE,
         )
         if said is not None:
             self.mine.add(id(said))
@@ -574,7 +575,7 @@ class _Names(Names):
                 place = ".".join(parts)
                 if place in self.said:
                     continue
-            out.append(Problem(p.file, p.line, f"{place}: {rest}"))
+            out.append(Problem(p.file, p.line, f"{place}: {rest}", code=p.code))
         return out
 
 
@@ -788,13 +789,19 @@ class _Checks:
         for at, _ in pos.events:
             path = "scoring.events"
             if at in seen:
-                r.problem(line_of("scoring", "events"), path, ui("two Event stacks on spot {at}", _ml()).format(at=at))
+                r.problem(
+                    line_of("scoring", "events"),
+                    path,
+                    ui("two Event stacks on spot {at}", _ml()).format(at=at),
+                    code=Code.POSITION_INVALID,
+                )
             seen.add(at)
             if spots is not None and at >= spots:
                 r.problem(
                     line_of("scoring", "events"),
                     path,
                     ui("the Score track has spots 0 to {last}, found {at}", _ml()).format(last=spots - 1, at=at),
+                    code=Code.FIELD_VALUE,
                 )
 
     def must_play(self, faction: str | None, path: str, *keys: str, neutral_ok: bool = False) -> None:
@@ -808,6 +815,7 @@ class _Checks:
             self.line_of(*keys),
             path,
             not_a_player(faction, players, _ml()),
+            code=Code.POSITION_INVALID,
         )
 
     def players(self) -> None:
@@ -815,7 +823,7 @@ class _Checks:
         pos, rs, r, line_of = self.pos, self.rs, self.r, self.line_of
         players = pos.players
         if len(set(players)) != len(players):
-            r.problem(line_of("players"), "players", ui("a faction is listed twice", _ml()))
+            r.problem(line_of("players"), "players", ui("a faction is listed twice", _ml()), code=Code.POSITION_INVALID)
         # A variant (the solo mode) may change who plays; the base game has 2-4 players.
         if pos.variant is None and not 2 <= len(players) <= len(FACTIONS):
             r.problem(
@@ -824,19 +832,31 @@ class _Checks:
                 ui("expected 2 to {most} factions, found {count}", _ml()).format(
                     most=len(FACTIONS), count=len(players)
                 ),
+                code=Code.POSITION_INVALID,
             )
         if pos.variant is not None and not players:
             # a variant changes who plays (the solo player and the Trogs), never to nobody: every
             # question is asked for or about a player (score, winner, whose turn it is)
-            r.problem(line_of("players"), "players", ui("expected at least one faction, found none", _ml()))
+            r.problem(
+                line_of("players"),
+                "players",
+                ui("expected at least one faction, found none", _ml()),
+                code=Code.POSITION_INVALID,
+            )
         if pos.variant is None and TROGS in players and len(players) != len(FACTIONS):
             r.problem(
                 line_of("players"),
                 "players",
                 ui("the Trogs are a player faction only in a 4-player game; leave them out (they are neutral)", _ml()),
+                code=Code.POSITION_INVALID,
             )
         if rs is not None and pos.variant is not None and pos.variant not in {o.id for o in rs.variants()}:
-            r.problem(line_of("variant"), "variant", _unknown_variant(rs, self.variant_typed or pos.variant, _ml()))
+            r.problem(
+                line_of("variant"),
+                "variant",
+                _unknown_variant(rs, self.variant_typed or pos.variant, _ml()),
+                code=Code.FIELD_VALUE,
+            )
 
     def order_and_limits(self) -> None:
         """Whose turn, the Initiative orders, the step, and the round limits from the rules."""
@@ -856,6 +876,7 @@ class _Checks:
                     ui("expected each player once ({players}), found {found}", _ml()).format(
                         players=", ".join(players), found=", ".join(order)
                     ),
+                    code=Code.POSITION_INVALID,
                 )
         if pos.step is not None and pos.step not in STEPS[pos.phase]:
             from havoc.games.cry_havoc.ui import phase_name, value_text
@@ -869,6 +890,7 @@ class _Checks:
                     phase=phase_name(pos.phase, _ml()), choices=steps
                 )
                 + suggest(pos.step, STEPS[pos.phase]),
+                code=Code.FIELD_VALUE,
             )
         rounds = _param_int(rs, P_MAX_ROUNDS)
         pos.last_round = rounds
@@ -877,6 +899,7 @@ class _Checks:
                 line_of("round"),
                 "round",
                 ui("expected a round from 1 to {last}, found {found}", _ml()).format(last=rounds, found=pos.round),
+                code=Code.FIELD_VALUE,
             )
         actions = _param_int(rs, P_ACTIONS_PER_ROUND)
         if actions is not None and pos.action_round > actions:
@@ -886,6 +909,7 @@ class _Checks:
                 ui("expected an action round from 1 to {last}, found {found}", _ml()).format(
                     last=actions, found=pos.action_round
                 ),
+                code=Code.FIELD_VALUE,
             )
 
     def factions(self) -> None:
@@ -899,6 +923,7 @@ class _Checks:
                         line_of("factions", fname, "prisoners", owner),
                         f"factions.{fname}.prisoners.{owner}",
                         ui("a faction cannot hold its own Units as prisoners", _ml()),
+                        code=Code.POSITION_INVALID,
                     )
                 else:
                     must_play(
@@ -938,6 +963,7 @@ class _Checks:
                     self.line_of("regions", rid, "control"),
                     f"regions.{rid}.control",
                     ui("neutral Trogs never hold Control (they leave a Trog Nest token instead)", _ml()),
+                    code=Code.POSITION_INVALID,
                 )
             else:
                 self.must_play(control, f"regions.{rid}.control", "regions", rid, "control")
@@ -949,6 +975,7 @@ class _Checks:
                 ui("an outer Region has no terrain; leave {terrain} out or {outer} false", _ml()).format(
                     terrain=_key_label("terrain"), outer=_key_label("outer")
                 ),
+                code=Code.POSITION_INVALID,
             )
 
     def region_adjacent(self, rid: str, region: Region) -> None:
@@ -961,6 +988,7 @@ class _Checks:
                     line_of("regions", rid, "adjacent", str(i)),
                     f"{base}.adjacent[{i}]",
                     ui("a Region is not adjacent to itself", _ml()),
+                    code=Code.POSITION_INVALID,
                 )
             elif other not in pos.regions:  # (the line is looked up only for a problem)
                 _region_ref(pos, r, other, f"{base}.adjacent[{i}]", line_of("regions", rid, "adjacent", str(i)))
@@ -995,6 +1023,7 @@ class _Checks:
                     ui("the {faction} HQ is already in {region}", _ml()).format(
                         faction=_faction(region.hq), region=self.rname(self.hqs[region.hq])
                     ),
+                    code=Code.POSITION_INVALID,
                 )
             self.hqs[region.hq] = rid
             if region.crystals:
@@ -1002,12 +1031,14 @@ class _Checks:
                     line_of("regions", rid, "crystals"),
                     f"{base}.crystals",
                     ui("an HQ Region never holds Crystals; expected 0 or no field", _ml()),
+                    code=Code.POSITION_INVALID,
                 )
             if region.structures:
                 r.problem(
                     line_of("regions", rid, "structures"),
                     f"{base}.structures",
                     ui("no Structure can stand in an HQ Region", _ml()),
+                    code=Code.POSITION_INVALID,
                 )
 
     def region_structures(self, rid: str, region: Region) -> None:
@@ -1032,6 +1063,7 @@ class _Checks:
                     ui("a second {name}: only one Structure of a type may stand in a Region", _ml()).format(
                         name=f"{name} ({s.type})" if name != s.type else repr(s.type)
                     ),
+                    code=Code.POSITION_INVALID,
                 )
             seen_types.add(s.type)
 
@@ -1049,6 +1081,7 @@ class _Checks:
                     bline,
                     f"{base}.battle",
                     ui("a Battle has two sides, found Units of {sides}", _ml()).format(sides=", ".join(sides)),
+                    code=Code.POSITION_INVALID,
                 )
             elif len(sides) < 2 and pos.phase != "battle-resolution":
                 r.problem(
@@ -1057,12 +1090,14 @@ class _Checks:
                     ui("a Battle token needs Units of two sides in the Region, found {sides}", _ml()).format(
                         sides=", ".join(sides) or "—"
                     ),
+                    code=Code.POSITION_INVALID,
                 )
             elif b.attacker not in sides and len(sides) == 2:
                 r.problem(
                     line_of("regions", rid, "battle", "attacker"),
                     f"{base}.battle.attacker",
                     ui("the attacker must have Units in the Region ({sides})", _ml()).format(sides=", ".join(sides)),
+                    code=Code.POSITION_INVALID,
                 )
             if b.token in self.tokens:
                 r.problem(
@@ -1071,6 +1106,7 @@ class _Checks:
                     ui("Battle token {token} is already on {region}", _ml()).format(
                         token=b.token, region=self.rname(self.tokens[b.token])
                     ),
+                    code=Code.POSITION_INVALID,
                 )
             self.tokens[b.token] = rid
             if self.max_tokens is not None and b.token > self.max_tokens:
@@ -1080,6 +1116,7 @@ class _Checks:
                     ui("expected a Battle token from 1 to {last}, found {found}", _ml()).format(
                         last=self.max_tokens, found=b.token
                     ),
+                    code=Code.FIELD_VALUE,
                 )
 
     def unit_totals(self) -> None:
@@ -1122,6 +1159,7 @@ class _Checks:
                     ui("the {faction} own {total} Units, found {count} ({parts})", lang).format(
                         faction=faction_name(faction, lang), total=total, count=count, parts=", ".join(parts)
                     ),
+                    code=Code.POSITION_UNITS,
                 )
 
 
@@ -1151,7 +1189,7 @@ def _region_ref(pos: Position, r: Reader, rid: str, path: str, line: int | None)
         # a near Region is looked for in the first problems only: in each of thousands, among
         # thousands of Regions, it cost a hostile 256 KiB table a minute of CPU
         near = suggest(rid, list(pos.regions)) if len(r.problems) < _NEAR_MOST else ""
-        r.problem(line, path, _unknown_region(rid) + near)
+        r.problem(line, path, _unknown_region(rid) + near, code=Code.POSITION_UNKNOWN_REGION)
 
 
 def load(path: str | Path, rs: Ruleset | None = None) -> Position:

@@ -7,7 +7,7 @@ when the query came from a file.
 
 from __future__ import annotations
 
-from havoc.errors import InputError, Problem
+from havoc.errors import Code, InputError, Problem
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES
 from havoc.games.cry_havoc.fields import KINDS as KINDS  # (the question fields live in fields.py)
@@ -112,7 +112,7 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
             r.problems = [_renamed(p, _typed_names(_ml())) for p in r.problems]
     say = _typed_names(_ml()) if typed else _machine_names
     if r.problems or not isinstance(d, dict):
-        raise InputError(r.problems or [Problem(name, None, ui("expected a mapping", _ml()))])
+        raise InputError(r.problems or [Problem(name, None, ui("expected a mapping", _ml()), code=Code.FIELD_TYPE)])
 
     def line(key: str) -> int | None:
         return data.line_of(key) if _is_ldict(data) else None
@@ -125,6 +125,7 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
                 getattr(data, "line", None),
                 "",
                 ui("this {kind} question needs {field}", _ml()).format(kind=say(kind), field=repr(say(key))),
+                code=Code.QUERY_MISSING,
             )
     faction = d.get("faction", pos.turn)
     if faction is None and not (declared and declared.no_actor):
@@ -134,12 +135,14 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
             ui("which faction asks? give {field} (or {turn} in the position)", _ml()).format(
                 field=field_word("faction"), turn=_table_key("turn")
             ),
+            code=Code.QUERY_MISSING,
         )
     elif faction is not None and faction not in pos.players and faction != "trogs":
         r.problem(
             line("faction"),
             say("faction"),
             not_a_player(faction, pos.players, _ml()),
+            code=Code.FIELD_VALUE,
         )
     for key in ("from", "to", "region"):
         if key in d and d[key] not in pos.regions:
@@ -150,6 +153,7 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
                     name=repr(d[key]), field=_table_key("regions")
                 )
                 + suggest(d[key], list(pos.regions)),
+                code=Code.POSITION_UNKNOWN_REGION,
             )
     for i, rid in enumerate(d.get("via", ())):
         if rid not in pos.regions:
@@ -160,6 +164,7 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
                     name=repr(rid), field=_table_key("regions")
                 )
                 + suggest(rid, list(pos.regions)),
+                code=Code.POSITION_UNKNOWN_REGION,
             )
     if "from" in d and "to" in d and d["from"] == d["to"] and not d.get("via"):
         r.problem(
@@ -168,6 +173,7 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
             ui("a move goes into another Region; {frm} and {to} are the same", _ml()).format(
                 frm=say("from"), to=say("to")
             ),
+            code=Code.FIELD_VALUE,
         )
     if "skill" in d and faction is not None:
         skills = pos.faction(faction).skills
@@ -193,18 +199,21 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
                 + "; "
                 + listed
                 + suggest(d["skill"], known),
+                code=Code.FIELD_VALUE,
             )
     if "card-units" in d and "card" not in d:
         r.problem(
             line("card-units"),
             say("card-units"),
             ui("name the card that adds or removes Units ({field})", _ml()).format(field=field_word("card")),
+            code=Code.QUERY_MISSING,
         )
     if kind == "how-many" and d.get("of") == "may-leave" and "from" not in d:
         r.problem(
             getattr(data, "line", None),
             "",
             ui("how many may leave: give {field}, the Region they leave", _ml()).format(field=field_word("from")),
+            code=Code.QUERY_MISSING,
         )
     if not r.problems and faction is not None:
         _check_counts(r, d, pos, kind, faction, line, say)
@@ -360,6 +369,7 @@ def _check_counts(
                     region=region_names(pos.regions, _ml())[d["from"]],
                     path=units_path(d["from"], faction, _ml()),
                 ),
+                code=Code.POSITION_UNITS,
             )
     elif kind == "prisoners":
         have = pos.held_by_others(faction)
@@ -375,6 +385,7 @@ def _check_counts(
                 ).format(
                     units=units, have=have, faction=faction_name(faction, _ml()), path=f"factions.*.prisoners.{faction}"
                 ),
+                code=Code.POSITION_UNITS,
             )
 
 
@@ -423,10 +434,17 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
     name = ui("query", _ml())  # where errors point: the question on the command line
     if not words:
         raise InputError(
-            [Problem(name, None, ui("no question given; e.g. `move humans from=foglands to=scorch units=2`", _ml()))]
+            [
+                Problem(
+                    name,
+                    None,
+                    ui("no question given; e.g. `move humans from=foglands to=scorch units=2`", _ml()),
+                    code=Code.QUERY_EMPTY,
+                )
+            ]
         )
     if len(words) > MOST_WORDS:  # before any word is read
-        raise InputError([Problem(name, None, too_long(MOST_WORDS, len(words)))])
+        raise InputError([Problem(name, None, too_long(MOST_WORDS, len(words)), code=Code.FIELD_TOO_MANY)])
     quick = _quick_compact(words, pos, name)
     if quick is not None:
         return quick
@@ -456,6 +474,7 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                         ui("{word}: expected key=value (e.g. units=2), a faction or a region", _ml()).format(
                             word=repr(typed)
                         ),
+                        code=Code.QUERY_WORD,
                     )
                 )
             continue
@@ -474,6 +493,7 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                         ui("{word}: a placement is {key}=CONTROL/PRISONERS/ATTRITION, e.g. {key}=3/1/0", _ml()).format(
                             word=repr(typed), key=typed.partition("=")[0]
                         ),
+                        code=Code.QUERY_WORD,
                     )
                 )
                 continue
@@ -488,6 +508,7 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                     ui("unknown field {name}{hint}; expected one of {choices}", _ml()).format(
                         name=repr(key), hint=suggest(key, list(QFIELDS)), choices=", ".join(QFIELDS)
                     ),
+                    code=Code.QUERY_FIELD,
                 )
             )
             continue

@@ -23,7 +23,7 @@ reader takes plain machine words); a machine word is never read as a typed one.
 
 from __future__ import annotations
 
-from havoc.errors import Problem
+from havoc.errors import Code, Problem
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
 from havoc.games.cry_havoc.fields import MOST_VIA, QFIELDS
@@ -282,8 +282,8 @@ class _Reading:
         """A field as the question names it: a file's key as written, else the reader's word."""
         return self.keys_as_typed.get(key) or typed_word(key, self.lang)
 
-    def say(self, message: str) -> None:
-        self.problems.append(Problem(self.name, self.line, message))
+    def say(self, message: str, code: str = Code.FIELD_VALUE) -> None:
+        self.problems.append(Problem(self.name, self.line, message, code=code))
 
     def look(self, words: Words, word: str) -> str | None:
         """The machine word a typed word names; None for none (or several: said here, then
@@ -294,7 +294,8 @@ class _Reading:
             self.say(
                 ui("{word} may name {candidates}; type one of them in full", self.lang).format(
                     word=repr(word), candidates=", ".join(exc.shown)
-                )
+                ),
+                code=Code.QUERY_WORD,
             )
             return word
 
@@ -312,7 +313,8 @@ class _Reading:
             self.say(
                 ui("unknown question kind {name}{hint}; expected one of {choices}", self.lang).format(
                     name=repr(word), hint=self.hint(self.lex.kinds, word), choices=self.lex.kinds.listing()
-                )
+                ),
+                code=Code.QUERY_KIND,
             )
         return found or word
 
@@ -341,7 +343,8 @@ class _Reading:
                     example=f"{typed_word('units', self.lang)}=2",
                     choices=_some(names),
                     hint=self.hint(merged, word),
-                )
+                ),
+                code=Code.QUERY_WORD,
             )
         return word
 
@@ -355,7 +358,8 @@ class _Reading:
                     self.say(
                         ui("unknown field {name}{hint}; expected one of {choices}", self.lang).format(
                             name=repr(key), hint=self.hint(self.lex.fields, key), choices=self.lex.fields.listing()
-                        )
+                        ),
+                        code=Code.QUERY_FIELD,
                     )
                 return word
             key = found
@@ -402,7 +406,8 @@ class _Reading:
                     name=repr(raw),
                     hint=self.hint(words, raw),
                     choices=words.listing(),
-                )
+                ),
+                code=Code.FIELD_VALUE,
             )
         return found or raw
 
@@ -419,7 +424,8 @@ class _Reading:
                 + ui("unknown Region {name}; list it under the position's {field}", self.lang).format(
                     name=repr(raw), field=label("regions", self.lang)
                 )
-                + self.hint(names, raw)
+                + self.hint(names, raw),
+                code=Code.POSITION_UNKNOWN_REGION,
             )
         return found or raw
 
@@ -458,7 +464,8 @@ def mapping_to_machine(data: Any, pos: Position, name: str, lang: str) -> tuple[
                 reading.say(
                     ui("unknown field {name}{hint}; expected one of {choices}", lang).format(
                         name=repr(key), hint=reading.hint(reading.lex.keys, key), choices=reading.lex.keys.listing()
-                    )
+                    ),
+                    code=Code.QUERY_FIELD,
                 )
             out.append((key, value, key))
             continue
@@ -468,7 +475,10 @@ def mapping_to_machine(data: Any, pos: Position, name: str, lang: str) -> tuple[
     _once(reading, data, out)
     if reading.strict and typed_keys and "ask" not in reading.keys_as_typed:  # 'pytanie', not 'ask'
         reading.line = _line_of(data, None)
-        reading.say(ui("missing required field {name}", lang).format(name=repr(typed_word("ask", lang))))
+        reading.say(
+            ui("missing required field {name}", lang).format(name=repr(typed_word("ask", lang))),
+            code=Code.FIELD_MISSING,
+        )
     return _like(data, out), reading.problems, typed_keys
 
 
@@ -482,7 +492,8 @@ def _once(reading: _Reading, data: Any, items: list[tuple[Any, Any, Any]]) -> No
             reading.say(
                 ui("{first} and {second} name the same; list it once", reading.lang).format(
                     first=repr(first[key]), second=repr(typed)
-                )
+                ),
+                code=Code.FIELD_VALUE,
             )
         first.setdefault(key, typed)
 

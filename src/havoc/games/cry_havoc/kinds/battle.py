@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from havoc.errors import InputError, Problem, RulebookError
+from havoc.errors import Code, InputError, Problem, RulebookError
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import BattleState, Context
@@ -123,6 +123,7 @@ def resolve(job: Job) -> Answer:
                     + ui("{region} holds no Battle token; Battle Regions here: {regions}", _ml()).format(
                         region=_rn(job, region.id, _ml()), regions=_rns(job, _battles(job), _ml())
                     ),
+                    code=Code.POSITION_NO_BATTLE,
                 )
             ]
         )
@@ -218,6 +219,7 @@ def resolve(job: Job) -> Answer:
                     eng.rs.id,
                     None,
                     f"the rules checked for `battle` give {len(winners)} winners of Region Control (figure {C.F_WINS_CONTROL!r}); expected exactly one",
+                    code=Code.FIGURE_INCONSISTENT,
                 )
             ]
         )
@@ -241,7 +243,16 @@ def resolve(job: Job) -> Answer:
     prisoners = {a: run(a, PRISONERS, state), d: run(d, PRISONERS, state)}
     takers = [s for s in sides if prisoners[s].get(C.F_TAKES_PRISONERS)]
     if len(takers) > 1:
-        raise RulebookError([Problem(eng.rs.id, None, "the rules checked for `battle` let both sides take prisoners")])
+        raise RulebookError(
+            [
+                Problem(
+                    eng.rs.id,
+                    None,
+                    "the rules checked for `battle` let both sides take prisoners",
+                    code=Code.FIGURE_INCONSISTENT,
+                )
+            ]
+        )
     taken = dict.fromkeys(sides, 0)
     taken_from: dict[str, dict[str, int]] = {a: {}, d: {}}
     for taker in takers:
@@ -491,6 +502,7 @@ def _checked_placement(job: Job, region: Region, sides: tuple[str, str]) -> dict
                     None,
                     f"objectives.{side}: "
                     + ui("not a side of this Battle ({sides})", _ml()).format(sides=", ".join(sides)),
+                    code=Code.QUERY_FIELD,
                 )
             )
     for side in q.card_units:
@@ -501,6 +513,7 @@ def _checked_placement(job: Job, region: Region, sides: tuple[str, str]) -> dict
                     None,
                     f"card-units.{side}: "
                     + ui("not a side of this Battle ({sides})", _ml()).format(sides=", ".join(sides)),
+                    code=Code.QUERY_FIELD,
                 )
             )
     placed = {}
@@ -514,6 +527,7 @@ def _checked_placement(job: Job, region: Region, sides: tuple[str, str]) -> dict
                     + ui(
                         "missing; give both sides' Units on the objectives ({faction} has {count} in the Region)", _ml()
                     ).format(faction=faction_name(side, _ml()), count=region.units.get(side, 0)),
+                    code=Code.POSITION_MISSING,
                 )
             )
             continue
@@ -534,6 +548,7 @@ def _checked_placement(job: Job, region: Region, sides: tuple[str, str]) -> dict
                         change,
                         _ml(),
                     ).format(count=change, faction=faction_name(side, _ml()), have=pos.reserve(side)),
+                    code=Code.POSITION_UNITS,
                 )
             )
         if total != want:
@@ -560,6 +575,7 @@ def _checked_placement(job: Job, region: Region, sides: tuple[str, str]) -> dict
                         "place exactly {want} ({path}); a card that adds or removes Units is named with card= and card-units=",
                         _ml(),
                     ).format(want=want, path=units_path(region.id, side, _ml())),
+                    code=Code.POSITION_UNITS,
                 )
             )
         placed[side] = counts

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from havoc import record
-from havoc.errors import InputError, Problem
+from havoc.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
@@ -47,6 +47,7 @@ def _known_cost(job: Job) -> None:
                         printed=param.value,
                         param=param.name,
                     ),
+                    code=Code.FIELD_VALUE,
                 )
             ]
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from havoc.errors import InputError, Problem, RulebookError
+from havoc.errors import Code, InputError, Problem, RulebookError
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, finish
 from havoc.games.cry_havoc.facts import Context
@@ -31,7 +31,14 @@ def ask_winner(job: Job) -> Answer:
     breakers = [(cr, n) for cr in rules for n in cr.figures if n.startswith(C.TIEBREAK_PREFIX)]
     if not any(C.F_FINAL_VP in cr.figures for cr in base):
         raise RulebookError(
-            [Problem(job.eng.rs.id, None, f"no rule checked for `winner` defines the figure {C.F_FINAL_VP!r}")]
+            [
+                Problem(
+                    job.eng.rs.id,
+                    None,
+                    f"no rule checked for `winner` defines the figure {C.F_FINAL_VP!r}",
+                    code=Code.FIGURE_MISSING,
+                )
+            ]
         )
     cited: list[tuple[RuleResult, Context, str | None]] = []
     eligible: dict[str, int] = {}
@@ -55,7 +62,14 @@ def ask_winner(job: Job) -> Answer:
         vp = merge_figures(rs).get(C.F_FINAL_VP)
         if not isinstance(vp, int) or isinstance(vp, bool):
             raise RulebookError(
-                [Problem(job.eng.rs.id, None, f"figure {C.F_FINAL_VP!r} must be a whole number, found {vp!r}")]
+                [
+                    Problem(
+                        job.eng.rs.id,
+                        None,
+                        f"figure {C.F_FINAL_VP!r} must be a whole number, found {vp!r}",
+                        code=Code.FIGURE_INCONSISTENT,
+                    )
+                ]
             )
         eligible[f] = vp
     keys: dict[str, list[int]] = {f: [v] for f, v in eligible.items()}

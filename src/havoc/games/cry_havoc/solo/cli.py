@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from havoc.errors import HavocError, InputError, Problem
+from havoc.errors import Code, HavocError, InputError, Problem
 from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS, TrogDecision
 from havoc.i18n import ui
 from havoc.memo import memo
@@ -143,6 +143,7 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
                             hint=" " + ui("(did you mean {name}?)", lang).format(name=repr(hint)) if hint else "",
                             choices=solo.decisions.listing(),
                         ),
+                        code=Code.REQUEST_USAGE,
                     )
                 ]
             )
@@ -158,7 +159,14 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
         if "=" not in word:
             if "region" in q:
                 raise InputError(
-                    [Problem(where, None, ui("one Region only, found {found}", lang).format(found=repr(word)))]
+                    [
+                        Problem(
+                            where,
+                            None,
+                            ui("one Region only, found {found}", lang).format(found=repr(word)),
+                            code=Code.REQUEST_USAGE,
+                        )
+                    ]
                 )
             q["region"] = region("region", word)
             continue
@@ -178,6 +186,7 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
                         + ui("expected FACTION=CONTROL/PRISONERS/ATTRITION, e.g. {example}", lang).format(
                             example=spoken(["place", "humans=1/1/1"], lang).split()[-1]
                         ),
+                        code=Code.REQUEST_USAGE,
                     )
                 ]
             )

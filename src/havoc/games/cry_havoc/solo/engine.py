@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from havoc.errors import InputError, Problem, RulebookError
+from havoc.errors import Code, InputError, Problem, RulebookError
 from havoc.games.cry_havoc.contract import OBJECTIVES, TROGS
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.ui import faction_name, faction_owner, objective_name, region_names
@@ -163,6 +163,7 @@ class Table:
                         + ui(
                             "the Trogs decide only in the solo variant; expected variant: solo, found {found}", lang
                         ).format(found=found),
+                        code=Code.POSITION_INVALID,
                     )
                 ]
             )
@@ -175,6 +176,7 @@ class Table:
                         None,
                         "regions: "
                         + ui("no Region has hq: trogs; the solo Trogs need their HQ (the centre Region)", lang),
+                        code=Code.POSITION_INVALID,
                     )
                 ]
             )
@@ -190,6 +192,7 @@ class Table:
                         + ui("the solo variant has exactly one player besides the Trogs, found {count}", lang).format(
                             count=len(humans)
                         ),
+                        code=Code.POSITION_INVALID,
                     )
                 ]
             )
@@ -203,26 +206,44 @@ class Table:
             return self.rs.param(name)
         except KeyError:
             raise RulebookError(
-                [Problem(self.rs.id, None, f"the solo Trogs need parameter {name!r}, which no rule defines")]
+                [
+                    Problem(
+                        self.rs.id,
+                        None,
+                        f"the solo Trogs need parameter {name!r}, which no rule defines",
+                        code=Code.PARAM_UNKNOWN,
+                    )
+                ]
             ) from None
 
     def count(self, name: str) -> int:
         value = self.param(name)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RulebookError([Problem(self.rs.id, None, f"parameter {name!r}: expected a whole number")])
+            raise RulebookError(
+                [Problem(self.rs.id, None, f"parameter {name!r}: expected a whole number", code=Code.PARAM_TYPE)]
+            )
         return value
 
     def flag(self, name: str) -> bool:
         value = self.param(name)
         if not isinstance(value, bool):
-            raise RulebookError([Problem(self.rs.id, None, f"parameter {name!r}: expected true or false")])
+            raise RulebookError(
+                [Problem(self.rs.id, None, f"parameter {name!r}: expected true or false", code=Code.PARAM_TYPE)]
+            )
         return value
 
     def objective(self, name: str) -> str:
         value = self.param(name)
         if value not in OBJECTIVES:
             raise RulebookError(
-                [Problem(self.rs.id, None, f"parameter {name!r}: expected one of {', '.join(OBJECTIVES)}")]
+                [
+                    Problem(
+                        self.rs.id,
+                        None,
+                        f"parameter {name!r}: expected one of {', '.join(OBJECTIVES)}",
+                        code=Code.PARAM_TYPE,
+                    )
+                ]
             )
         return str(value)
 
@@ -236,6 +257,7 @@ class Table:
                         question_where(),
                         None,
                         f"{field_name}: " + ui("missing; name one of: {known}", self.lang).format(known=known),
+                        code=Code.FIELD_MISSING,
                     )
                 ]
             )
@@ -251,6 +273,7 @@ class Table:
                         + ui("unknown Region {region}; the position lists: {known}", self.lang).format(
                             region=repr(rid), known=known
                         ),
+                        code=Code.POSITION_UNKNOWN_REGION,
                     )
                 ]
             )
@@ -479,7 +502,13 @@ def check_field(name: str, value: Any, lang: str, said: str | None = None) -> An
                 if said
                 else ui("expected true or false, found {found}", lang)
             )
-            raise InputError([Problem(question_where(), None, f"{shown}: " + expected.format(found=repr(value)))])
+            raise InputError(
+                [
+                    Problem(
+                        question_where(), None, f"{shown}: " + expected.format(found=repr(value)), code=Code.FIELD_VALUE
+                    )
+                ]
+            )
         return value
     minimum = spec.minimum or 0
     if value is None:
@@ -489,6 +518,7 @@ def check_field(name: str, value: Any, lang: str, said: str | None = None) -> An
                     question_where(),
                     None,
                     f"{shown}: " + ui("needed: a whole number from {minimum}", lang).format(minimum=minimum),
+                    code=Code.FIELD_MISSING,
                 )
             ]
         )
@@ -502,6 +532,7 @@ def check_field(name: str, value: Any, lang: str, said: str | None = None) -> An
                     + ui("expected a whole number from {minimum}, found {found}", lang).format(
                         minimum=minimum, found=repr(value)
                     ),
+                    code=Code.FIELD_VALUE,
                 )
             ]
         )
@@ -536,6 +567,7 @@ def battle_of(table: Table, query: Mapping[str, Any]) -> tuple[Region, bool]:
                     + ui("{region} holds no Battle between the Trogs and the {faction}", table.lang).format(
                         region=table.rname(region.id), faction=table.fname(table.player)
                     ),
+                    code=Code.POSITION_NO_BATTLE,
                 )
             ]
         )
@@ -556,6 +588,7 @@ def placement_of(table: Table, query: Mapping[str, Any], faction: str, total: in
                     + ui("missing; give the {owner} Units on each objective, e.g. {example}", lang).format(
                         owner=faction_owner(faction, lang), example=f"{faction}=1/1/1"
                     ),
+                    code=Code.FIELD_MISSING,
                 )
             ]
         )
@@ -564,7 +597,14 @@ def placement_of(table: Table, query: Mapping[str, Any], faction: str, total: in
         v = raw.get(obj, 0)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise InputError(
-                [Problem(question_where(), None, f"{path}.{obj}: " + ui("expected a whole number from 0", lang))]
+                [
+                    Problem(
+                        question_where(),
+                        None,
+                        f"{path}.{obj}: " + ui("expected a whole number from 0", lang),
+                        code=Code.FIELD_VALUE,
+                    )
+                ]
             )
         out[obj] = v
     if total is not None and sum(out.values()) != total:
@@ -580,6 +620,7 @@ def placement_of(table: Table, query: Mapping[str, Any], faction: str, total: in
                         sum(out.values()),
                         lang,
                     ).format(placed=sum(out.values()), have=total),
+                    code=Code.POSITION_UNITS,
                 )
             ]
         )
@@ -606,7 +647,16 @@ def add_titles(table: Table, d: TrogDecision) -> None:
     for rid in ids:
         rule = table.rs.rules.get(rid)
         if rule is None:
-            raise RulebookError([Problem(table.rs.id, None, f"the solo Trogs cite rule {rid!r}, which does not exist")])
+            raise RulebookError(
+                [
+                    Problem(
+                        table.rs.id,
+                        None,
+                        f"the solo Trogs cite rule {rid!r}, which does not exist",
+                        code=Code.RULE_UNKNOWN_ID,
+                    )
+                ]
+            )
         d.titles[rid] = t.rule(rule)[0]
 
 
@@ -645,7 +695,9 @@ class Decision:
     def problem(self, message: str) -> Problem:
         from havoc.games.cry_havoc.kind import _where as where
 
-        return Problem(where(self.path), self.line, f"solo Trogs decision {self.name!r}: {message}")
+        return Problem(
+            where(self.path), self.line, f"solo Trogs decision {self.name!r}: {message}", code=Code.GAME_DECISION
+        )
 
 
 # The decisions in their order (`havoc trogs`'s choices); each is declared in its own module,
@@ -670,7 +722,14 @@ def get(name: str) -> Decision:
         found = getattr(importlib.import_module(f"{PACKAGE}.{name}"), "DECISION", None)
     except Exception as exc:  # a decision's module that fails to load is a located problem, not a traceback
         raise RulebookError(
-            [Problem(module_path(name), None, f"solo Trogs decision {name!r}: its module does not load: {exc}")]
+            [
+                Problem(
+                    module_path(name),
+                    None,
+                    f"solo Trogs decision {name!r}: its module does not load: {exc}",
+                    code=Code.GAME_DECISION,
+                )
+            ]
         ) from exc
     if not isinstance(found, Decision) or found.name != name:
         raise RulebookError(
@@ -679,6 +738,7 @@ def get(name: str) -> Decision:
                     module_path(name),
                     None,
                     f"solo Trogs decision {name!r}: the module declares no DECISION = Decision(name={name!r}, …)",
+                    code=Code.GAME_DECISION,
                 )
             ]
         )
@@ -777,6 +837,7 @@ def _decide(rs: Ruleset, pos: Position, query: Mapping[str, Any], lang: str) -> 
                     + ui("expected one of {choices}, found {found}", lang).format(
                         choices=", ".join(KINDS), found=repr(kind)
                     ),
+                    code=Code.FIELD_VALUE,
                 )
             ]
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from havoc.errors import InputError, Problem
+from havoc.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.solo.engine import (
     R_HQ_UNITS,
@@ -42,6 +42,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
                     + ui("{region} holds no Trog Units ({path})", lang).format(
                         region=table.rname(src.id), path=units_path(src.id, "trogs", lang)
                     ),
+                    code=Code.POSITION_UNITS,
                 )
             ]
         )
@@ -56,6 +57,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
                     + ui("{count} Trog Units would move, but {region} holds {have}", lang).format(
                         count=units, region=table.rname(src.id), have=table.trogs(src)
                     ),
+                    code=Code.POSITION_UNITS,
                 )
             ]
         )
@@ -94,6 +96,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
                         "no Region the Trogs may enter is within {steps} of {region}; list its neighbours",
                         lang,
                     ).format(steps=f"{reach} " + nui("step", "steps", reach, lang), region=table.rname(src.id)),
+                    code=Code.POSITION_INVALID,
                 )
             ]
         )
