@@ -495,5 +495,6 @@ def test_the_api_names_the_field_as_typed() -> None:
             "message": "nieznana nazwa 'Oceam'; oczekiwano identyfikatora albo jednej z nazw: Góry (mountains), "
             "Pustynia (desert), Dżungla (jungle), ocean (czy chodziło o 'ocean'?)",
             "line": 17,
+            "code": "field.value",
         }
     ]

@@ -270,6 +270,7 @@ def test_problems_stop_being_worded_after_the_50_listed(
         "in": "request",
         "field": "",
         "message": {"en": "and more problems", "pl": "i dalsze problemy"}[lang],
+        "code": "input.more-problems",
     }
     assert len(worded) <= 51  # 180 problems in the table: the 50 listed and the "and more" were worded
 

@@ -93,6 +93,7 @@ def ui_template() -> Catalog:
     _add_typed_words(cat)
     _add_help(cat)
     _add_api_docs(cat)
+    _add_codes(cat)
     return _sorted(cat)
 
 
@@ -113,6 +114,16 @@ def _sorted(cat: Catalog) -> Catalog:
             context=msg.context,
         )
     return out
+
+
+def _add_codes(cat: Catalog) -> None:
+    """What each problem code means (:data:`havoc.codes.MEANINGS`), under context ``ui``: the
+    site's page of codes (``havoc-codes``) says them in its language."""
+    from havoc.codes import MEANINGS
+
+    for meaning in MEANINGS.values():
+        if cat.get(meaning, context=UI_CONTEXT) is None:
+            cat.add(meaning, locations=[("src/havoc/codes.py", 0)], context=UI_CONTEXT)
 
 
 def _add_api_docs(cat: Catalog) -> None:

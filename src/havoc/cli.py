@@ -221,7 +221,7 @@ def _run(args: Any, lang: str) -> int:
         code: int = args.func(args)
         return code
     except HavocError as exc:
-        print(_format_problems(exc), file=sys.stderr)
+        print(_json_problems(exc) if getattr(args, "json", False) is True else _format_problems(exc), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         return 130
@@ -233,6 +233,25 @@ def _run(args: Any, lang: str) -> int:
         return EXIT_RULES
     finally:
         set_message_language("en")  # a library caller after this command gets English again
+
+
+def _json_problems(exc: HavocError) -> str:
+    """The problems for a program that asked for ``--json``: each located, worded, and coded
+    (:mod:`havoc.codes`), so it matches the code rather than the words."""
+    import json
+
+    from havoc.errors import split_field
+
+    problems = []
+    for p in exc.problems:
+        field, message = split_field(p.message)
+        one: dict[str, object] = {"file": p.file, "field": field, "message": message, "code": p.code}
+        if p.line is not None:
+            one["line"] = p.line
+        if p.where:
+            one["where"] = p.where
+        problems.append(one)
+    return json.dumps({"exit": exc.exit_code, "problems": problems}, ensure_ascii=False, indent=2)
 
 
 def _format_problems(exc: HavocError) -> str:

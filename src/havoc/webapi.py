@@ -85,10 +85,21 @@ class Refused(Exception):
         problems = self.problems[:MAX_PROBLEMS]
         more = self.more + len(self.problems) - len(problems)
         if self.uncounted:
-            problems = [*problems, {"in": "request", "field": "", "message": ui("and more problems", self.lang)}]
+            problems = [
+                *problems,
+                {
+                    "in": "request",
+                    "field": "",
+                    "message": ui("and more problems", self.lang),
+                    "code": Code.MORE_PROBLEMS,
+                },
+            ]
         elif more:
             text = nui("and {n} more problem", "and {n} more problems", more, self.lang)
-            problems = [*problems, {"in": "request", "field": "", "message": text.format(n=more)}]
+            problems = [
+                *problems,
+                {"in": "request", "field": "", "message": text.format(n=more), "code": Code.MORE_PROBLEMS},
+            ]
         if problems:
             body["problems"] = problems
         return body
@@ -99,7 +110,7 @@ def problem_json(where: str, p: Problem, fields: bool = False) -> dict[str, Any]
 
     The validators write ``field.path: expected …``; the path is split off so a form can put the
     message next to the field it names, and the game's wording of it (``where``) is added for
-    people. ``fields``: the request's top-level fields are the inputs
+    people, and its ``code`` (:mod:`havoc.codes`) for programs. ``fields``: the request's top-level fields are the inputs
     (a lookup's), and a problem names the one it is in.
     """
     field, rest = split_field(p.message)
@@ -115,16 +126,18 @@ def problem_json(where: str, p: Problem, fields: bool = False) -> dict[str, Any]
     out["message"] = rest
     if p.line is not None:
         out["line"] = p.line
+    if p.code:  # which problem it is (havoc.codes): stable, for programs; the message is for people
+        out["code"] = p.code
     return out
 
 
-def request_problem(lang: str, field: str, message: str) -> Refused:
-    """One problem with the request's own fields (422), named by field."""
+def request_problem(lang: str, field: str, message: str, code: str = Code.FIELD_VALUE) -> Refused:
+    """One problem with the request's own fields (422), named by field (``code``: which, see :mod:`havoc.codes`)."""
     return Refused(
         422,
         "invalid-input",
         ui("The request has problems.", lang),
-        [{"in": "request", "field": field, "message": message}],
+        [{"in": "request", "field": field, "message": message, "code": code}],
         lang,
     )
 
@@ -152,7 +165,14 @@ def too_deep(lang: str) -> Refused:
         400,
         "malformed",
         ui("The request is nested too deeply.", lang),
-        [{"in": "request", "field": "", "message": f"nesting deeper than {MAX_DEPTH} levels"}],
+        [
+            {
+                "in": "request",
+                "field": "",
+                "message": f"nesting deeper than {MAX_DEPTH} levels",
+                "code": Code.YAML_TOO_DEEP,
+            }
+        ],
         lang,
     )
 
@@ -205,7 +225,7 @@ def lang_of(body: Mapping[str, Any] | None, query_lang: str | None, accept: str 
     if not isinstance(wanted, str) or wanted not in LANGUAGES:
         choices = ui("expected one of {choices}, found {found}", SOURCE_LANGUAGE)
         message = choices.format(choices=", ".join(LANGUAGES), found=repr(wanted))
-        raise request_problem(SOURCE_LANGUAGE, "lang", message)
+        raise request_problem(SOURCE_LANGUAGE, "lang", message, Code.REQUEST_LANGUAGE)
     return wanted
 
 
@@ -242,7 +262,7 @@ def too_many_brackets(text: str, lang: str) -> Refused | None:
         400,
         "malformed",
         ui("The request holds too many lists and mappings.", lang),
-        [{"in": "request", "field": "", "message": message.format(most=MAX_BRACKETS)}],
+        [{"in": "request", "field": "", "message": message.format(most=MAX_BRACKETS), "code": Code.YAML_TOO_MANY}],
         lang,
     )
 
@@ -259,10 +279,11 @@ def decode_json(text: str, lang: str) -> Any:
         raise too_deep(lang) from None
     except _Twice as exc:
         twice: dict[str, Any] = {"in": "request", "field": "", "message": ui("duplicate key {key}", lang)}
+        twice["code"] = Code.YAML_DUPLICATE_KEY
         twice["message"] = twice["message"].format(key=repr(exc.key))
         raise Refused(400, "malformed", ui("The request is not valid JSON.", lang), [twice], lang) from None
     except ValueError as exc:
-        where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc)}
+        where: dict[str, Any] = {"in": "request", "field": "", "message": str(exc), "code": Code.YAML_SYNTAX}
         if isinstance(exc, json.JSONDecodeError):
             where.update(message=ui("not valid JSON here", lang), line=exc.lineno, column=exc.colno)
         raise Refused(400, "malformed", ui("The request is not valid JSON.", lang), [where], lang) from None
@@ -380,10 +401,19 @@ class Engine:
         missing = position and "position" not in data
         if unknown or missing:
             choices = ui("unknown field; expected one of {choices}", lang).format(choices=", ".join(allowed or ()))
-            problems = [{"in": "request", "field": str(k), "message": choices} for k in unknown[:MAX_PROBLEMS]]
+            problems = [
+                {"in": "request", "field": str(k), "message": choices, "code": Code.FIELD_UNKNOWN}
+                for k in unknown[:MAX_PROBLEMS]
+            ]
             if missing:
                 problems.insert(
-                    0, {"in": "request", "field": "position", "message": ui("expected a position (required)", lang)}
+                    0,
+                    {
+                        "in": "request",
+                        "field": "position",
+                        "message": ui("expected a position (required)", lang),
+                        "code": Code.FIELD_MISSING,
+                    },
                 )
             more = max(0, len(unknown) - MAX_PROBLEMS)
             raise Refused(422, "invalid-input", ui("The request has problems.", lang), problems, lang, more)
@@ -410,7 +440,9 @@ class Engine:
         questions; the key is the position as sent.
         """
         if isinstance(data, str) and len(data) > POSITION_TEXT_MAX:
-            raise request_problem(lang, "position", f"expected at most {POSITION_TEXT_MAX} characters")
+            raise request_problem(
+                lang, "position", f"expected at most {POSITION_TEXT_MAX} characters", Code.FIELD_TOO_MANY
+            )
         if key is None:
             key = _position_key(data)
         if key:
@@ -461,16 +493,18 @@ class Engine:
         pos = self.position_of(asked)
         question = data.get("question")
         if question is None:
-            raise request_problem(lang, "question", ui("expected a question (required)", lang))
+            raise request_problem(lang, "question", ui("expected a question (required)", lang), Code.FIELD_MISSING)
         if isinstance(question, list) and len(question) > QUESTION_WORDS_MAX:
-            raise request_problem(lang, "question", too_long(QUESTION_WORDS_MAX, len(question)))
+            raise request_problem(lang, "question", too_long(QUESTION_WORDS_MAX, len(question)), Code.FIELD_TOO_MANY)
         if isinstance(question, list) and not all(isinstance(w, str) for w in question):
             question = None
         if isinstance(question, str) and len(question) > QUESTION_TEXT_MAX:
-            raise request_problem(lang, "question", f"expected at most {QUESTION_TEXT_MAX} characters")
+            raise request_problem(
+                lang, "question", f"expected at most {QUESTION_TEXT_MAX} characters", Code.FIELD_TOO_MANY
+            )
         if not isinstance(question, (dict, str, list)):
             message = ui("expected a mapping ({ask: <kind>, …}) or the compact words", lang)
-            raise request_problem(lang, "question", message)
+            raise request_problem(lang, "question", message, Code.FIELD_TYPE)
         return self.answer(pos, question, lang)
 
     def fixed(self, kind: str, keys: tuple[str, ...], asked: Asked) -> dict[str, Any]:
@@ -488,7 +522,7 @@ class Engine:
         pos = self.position_of(asked)
         question = asked.data.get("question")
         if not isinstance(question, dict):
-            raise request_problem(lang, "question", ui("expected a mapping", lang))
+            raise request_problem(lang, "question", ui("expected a mapping", lang), Code.FIELD_TYPE)
         try:
             result = game.extra_answers(game.of(self.rs))[name](self.rs, pos, question, lang)
         except InputError as exc:

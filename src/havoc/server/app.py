@@ -37,7 +37,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from havoc import game, webpolicy
-from havoc.errors import HavocError, InputError
+from havoc.errors import Code, HavocError, InputError
 from havoc.i18n import LANGUAGES, ui
 from havoc.rulebook.model import Ruleset
 from havoc.server.site import Kept, SiteFiles, prepare, same_site, send
@@ -512,6 +512,7 @@ class Api:
                         "in": "header",
                         "field": "Content-Type",
                         "message": ui("expected one of {choices}", first).format(choices=", ".join(BODY_TYPES)),
+                        "code": Code.REQUEST_SHAPE,
                     }
                 ],
             )
@@ -605,6 +606,7 @@ class Api:
                         "in": "path",
                         "field": "id",
                         "message": ui("no rule {name}", lang).format(name=repr(rule_id)),
+                        "code": Code.RULE_UNKNOWN_ID,
                         "did-you-mean": close,
                     }
                 ],
@@ -624,10 +626,22 @@ class Api:
         problems = []
         if not LIMIT_PATTERN.fullmatch(raw_limit) or not 1 <= int(raw_limit) <= 100:
             problems.append(
-                {"in": "query", "field": "limit", "message": ui("expected a whole number from 1 to 100", lang)}
+                {
+                    "in": "query",
+                    "field": "limit",
+                    "message": ui("expected a whole number from 1 to 100", lang),
+                    "code": Code.FIELD_VALUE,
+                }
             )
         if len(text) > 500:
-            problems.append({"in": "query", "field": "q", "message": ui("expected at most 500 characters", lang)})
+            problems.append(
+                {
+                    "in": "query",
+                    "field": "q",
+                    "message": ui("expected at most 500 characters", lang),
+                    "code": Code.FIELD_TOO_MANY,
+                }
+            )
         if problems:
             raise Refused(422, "invalid-input", ui("The request has problems.", lang), problems)
         try:

@@ -53,6 +53,14 @@ def openapi(rs: Ruleset, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
                         },
                         "line": {"type": "integer"},
                         "message": {"type": "string", "description": ui("What was expected.", lang)},
+                        "code": {
+                            "type": "string",
+                            "description": ui(
+                                "Which problem it is: a stable code (e.g. field.missing), listed on the site's "
+                                "page of problem codes; match it, not the message.",
+                                lang,
+                            ),
+                        },
                     },
                 },
             },

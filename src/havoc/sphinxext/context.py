@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sphinx.util import logging
 
 from havoc import rulebook
+from havoc.codes import WARNING_TYPE, Code
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, Translator, locales_root
 from havoc.rulebook.model import Loc, Ruleset
 from havoc.sphinxext.labels import LabelCatalog, set_current_labels
@@ -153,8 +154,8 @@ class Context:
                     self.lang,
                     context,
                     msgid if len(msgid) < 60 else msgid[:57] + "…",
-                    type="havoc",
-                    subtype="i18n",
+                    type=WARNING_TYPE,
+                    subtype=Code.CATALOG_UNTRANSLATED,
                     location=location,
                 )
             return msgid
@@ -168,8 +169,8 @@ class Context:
                 "the %s %r has no label; add one in the game package's labels and its Polish in havoc.po",
                 what,
                 name,
-                type="havoc",
-                subtype="i18n",
+                type=WARNING_TYPE,
+                subtype=Code.KIND_NO_LABEL,
                 location=location,
             )
 

@@ -18,6 +18,7 @@ from sphinx.roles import XRefRole
 from sphinx.util import logging
 from sphinx.util.nodes import make_refnode
 
+from havoc.codes import WARNING_TYPE, Code
 from havoc.numbering import numbers
 from havoc.sphinxext.context import get_context, input_digest
 from havoc.sphinxext.labels import LazyLabel
@@ -146,8 +147,8 @@ class HavocDomain(Domain):
                 old.docname,
                 obj.docname,
                 location=location,
-                type="havoc",
-                subtype="duplicate",
+                type=WARNING_TYPE,
+                subtype=Code.SITE_DUPLICATE,
             )
         self.objects[kind, name] = obj
 

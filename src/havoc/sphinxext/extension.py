@@ -13,6 +13,7 @@ from sphinx.errors import ConfigError
 
 from havoc import __version__, safeio
 from havoc.errors import HavocError
+from havoc.sphinxext.codes import setup_codes
 from havoc.sphinxext.contents import setup_contents
 from havoc.sphinxext.context import build_context
 from havoc.sphinxext.csp import setup_csp
@@ -211,6 +212,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     for module in site_extensions():
         importlib.import_module(module).setup_site(app)
     setup_home(app)
+    setup_codes(app)
     setup_offline(app)
     setup_csp(app)
     app.add_css_file("havoc.css")

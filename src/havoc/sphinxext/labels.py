@@ -20,6 +20,7 @@ from typing import Any
 
 from sphinx.util import logging
 
+from havoc.codes import WARNING_TYPE, Code
 from havoc.conditions import OPS
 
 logger = logging.getLogger(__name__)
@@ -201,8 +202,8 @@ class LabelCatalog:
                     self.lang,
                     msgid,
                     where,
-                    type="havoc",
-                    subtype="i18n",
+                    type=WARNING_TYPE,
+                    subtype=Code.LABEL_UNTRANSLATED,
                     location=location,
                 )
             return msgid

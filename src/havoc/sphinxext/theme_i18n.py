@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.util import logging
 
+from havoc.codes import WARNING_TYPE, Code
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import get_context, locale_dirs
 
@@ -62,8 +63,8 @@ def check_translated(app: Sphinx, doctree: nodes.document) -> None:
                 "no %s translation of %r in site.po (run `havoc docs --update-catalog` and translate it)",
                 app.config.language,
                 text if len(text) < 60 else text[:57] + "…",
-                type="havoc",
-                subtype="i18n",
+                type=WARNING_TYPE,
+                subtype=Code.PAGE_UNTRANSLATED,
                 location=node,
             )
 
