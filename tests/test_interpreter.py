@@ -9,10 +9,15 @@ import pytest
 import yaml
 
 from havoc import api, rulebook
-from havoc.errors import InputError, RulebookError
+from havoc.errors import Code, HavocError, InputError, RulebookError
 from havoc.games.cry_havoc.facts import FACTS
 from havoc.interpreter.answer import Answer, render_text
 from havoc.rulebook import rules_root
+
+
+def _codes(info: pytest.ExceptionInfo[HavocError]) -> list[str]:
+    """Which problems were reported (havoc.codes): a test of which problem matches these, not the wording."""
+    return [p.code for p in info.value.problems]
 
 
 def ask(pos: dict[str, Any], query: dict[str, Any] | str, lang: str = "en") -> Answer:
@@ -631,14 +636,18 @@ def test_neutral_trogs_that_lose_leave_a_nest_next_door() -> None:
 
 
 def test_battle_objectives_are_checked() -> None:
-    with pytest.raises(InputError, match=r"objectives\.machines: not a side"):
+    with pytest.raises(InputError, match=r"objectives\.machines: ") as info:
         api.battle(WALK, "example-battle", {"machines": {"control": 1}})
-    with pytest.raises(InputError, match=r"objectives\.humans: 20 Units placed"):
+    assert _codes(info)[0] == Code.QUERY_FIELD  # not a side of this Battle (then: the two sides are missing)
+    with pytest.raises(InputError, match=r"objectives\.humans: ") as info:
         api.battle(WALK, "example-battle", {"humans": {"control": 20}})
-    with pytest.raises(InputError, match=r"objectives\.humans: missing"):
+    assert Code.POSITION_UNITS in _codes(info)  # 20 Units placed, more than the Region holds
+    with pytest.raises(InputError, match=r"objectives\.humans: ") as info:
         api.battle(WALK, "example-battle", {"pilgrims": {"control": 4}})
-    with pytest.raises(InputError, match="holds no Battle token"):
+    assert _codes(info) == [Code.POSITION_MISSING]
+    with pytest.raises(InputError) as info:
         api.battle(WALK, "feralas-banks")
+    assert _codes(info) == [Code.POSITION_NO_BATTLE]
 
 
 # --- retreat, prisoners, score, winner -------------------------------------------------------
@@ -876,15 +885,18 @@ def test_a_check_that_cannot_be_evaluated_is_a_rulebook_error(rules_copy: Path) 
             "{add: [{fact: game.phase}, {mul: [{fact: game.draw-pending}, {param: draw-count}]}]}",
         )
     )
-    with pytest.raises(RulebookError, match=r"rule hand-limit\.check"):
+    with pytest.raises(RulebookError, match=r"rule hand-limit\.check") as info:
         ask(ACTIONS, {"ask": "discard", "faction": "pilgrims"})
+    assert _codes(info) == [Code.RULE_CHECK]
 
 
 def test_missing_data_is_named() -> None:
-    with pytest.raises(InputError, match=r"factions\.machines\.hand: needed"):
+    with pytest.raises(InputError, match=r"factions\.machines\.hand: ") as info:
         ask({"players": ["humans", "machines"]}, {"ask": "discard", "faction": "machines"})
-    with pytest.raises(InputError, match="which faction asks"):
+    assert _codes(info) == [Code.POSITION_MISSING]
+    with pytest.raises(InputError) as info:
         ask({"players": ["humans", "machines"]}, {"ask": "discard"})
+    assert _codes(info) == [Code.QUERY_MISSING]  # which faction asks
 
 
 # --- explaining a "no": the interpreter walks the condition, the game gives its words ----------

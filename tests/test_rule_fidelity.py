@@ -546,12 +546,14 @@ def test_a_score_token_moves_the_event_stacks_it_passes() -> None:
 
 
 def test_event_stacks_are_checked_when_a_position_is_read() -> None:
-    from havoc.errors import InputError
+    from havoc.errors import Code, InputError
 
-    with pytest.raises(InputError, match="two Event stacks on spot 15"):
+    with pytest.raises(InputError, match=r"scoring\.events") as info:  # two Event stacks on one spot
         api.ask(_event_table(12, 5, [{"at": 15}, {"at": 15}]), {"ask": "score", "faction": "pilgrims"})
-    with pytest.raises(InputError, match="spots 0 to 49, found 50"):
+    assert [p.code for p in info.value.problems] == [Code.POSITION_INVALID]
+    with pytest.raises(InputError, match="found 50") as info:  # the Score track has spots 0 to 49
         api.ask(_event_table(12, 5, [{"at": 50}]), {"ask": "score", "faction": "pilgrims"})
+    assert [p.code for p in info.value.problems] == [Code.FIELD_VALUE]
 
 
 def test_the_trog_player_retreats_by_the_general_rules_and_says_so() -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from havoc import api, examples, rulebook
 from havoc.cli import main
-from havoc.errors import HavocError, InputError
+from havoc.errors import Code, HavocError, InputError
 from havoc.games.cry_havoc.solo import KINDS
 from havoc.games.cry_havoc.solo import trogs as decide_trogs
 
@@ -428,8 +428,9 @@ def test_bad_solo_positions_are_located_errors(
 
 
 def test_api_refuses_a_non_solo_position() -> None:
-    with pytest.raises(InputError, match="variant"):
+    with pytest.raises(InputError, match="variant") as info:
         decide_trogs({"players": ["humans", "pilgrims"]}, {"decide": "move"})
+    assert [p.code for p in info.value.problems] == [Code.POSITION_INVALID]
 
 
 def test_solo_trogs_score_half_the_crystals_they_hold() -> None:

@@ -16,7 +16,7 @@ import pytest
 import stored_examples
 
 from havoc import cli, rulebook
-from havoc.errors import InputError
+from havoc.errors import Code, InputError
 from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.figures import FIGURES, answer_schema
@@ -62,8 +62,9 @@ def test_a_structure_cost_comes_from_the_rules() -> None:
 
 def test_a_contradicting_cost_is_an_error() -> None:
     """Issue 9: `build … structure=harvester cost=4` was accepted; a Harvester costs 2."""
-    with pytest.raises(InputError, match=r"cost: 4, but the rules give the Harvester a build cost of 2"):
+    with pytest.raises(InputError, match=r"cost: 4, but the rules give the Harvester a build cost of 2") as info:
         ask(PILGRIMS, ["build", "pilgrims", "example-a", "structure=harvester", "points=5", "cost=4"])
+    assert [p.code for p in info.value.problems] == [Code.FIELD_VALUE]
 
 
 def test_the_cost_follows_the_rules_parameter(rules_copy: Path) -> None:
@@ -302,11 +303,12 @@ def test_errors_are_polish_with_lang_pl(capsys: pytest.CaptureFixture[str], tmp_
 
 def test_an_outer_region_with_a_terrain_is_refused() -> None:
     """Every position field is honoured or refused: `outer` contradicts a `terrain`."""
-    with pytest.raises(InputError, match=r"regions\.camerons-sea\.terrain: an outer Region has no terrain"):
+    with pytest.raises(InputError, match=r"regions\.camerons-sea\.terrain: ") as info:
         position.parse(
             {"players": ["humans", "pilgrims"], "regions": {"camerons-sea": {"outer": True, "terrain": "ocean"}}},
             rulebook.load(),
         )
+    assert [p.code for p in info.value.problems] == [Code.POSITION_INVALID]  # an outer Region has no terrain
 
 
 def test_answering_never_changes_the_position() -> None:

@@ -87,7 +87,7 @@ def _read_stdin() -> str:
     try:
         return safeio.decode_utf8(safeio.read_stream(getattr(sys.stdin, "buffer", sys.stdin), safeio.MAX_BYTES))
     except safeio.ReadError as exc:
-        raise InputError([Problem("<stdin>", None, str(exc), code=Code.FILE_UNREADABLE)]) from None
+        raise InputError([Problem("<stdin>", None, str(exc), code=exc.code)]) from None
 
 
 def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
@@ -102,7 +102,7 @@ def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
     try:
         data = safeio.read_bytes(path, safeio.MAX_BYTES)
     except safeio.ReadError as exc:
-        raise InputError([Problem(str(path), None, str(exc), code=Code.FILE_UNREADABLE)]) from None
+        raise InputError([Problem(str(path), None, str(exc), code=exc.code)]) from None
     chunks = [data, (rs.fingerprint if rs is not None else "no rules").encode()]
     for code in game.code_files():
         try:
@@ -118,7 +118,7 @@ def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
     try:
         text = safeio.decode_utf8(data)
     except safeio.ReadError as exc:
-        raise InputError([Problem(str(path), None, str(exc), code=Code.FILE_UNREADABLE)]) from None
+        raise InputError([Problem(str(path), None, str(exc), code=exc.code)]) from None
     pos = game.parse_position_text(text, rs, str(path))
     cache.put("position", key, pos)
     return pos

@@ -336,7 +336,7 @@ def read_catalog_bytes(path: Path) -> bytes:
     try:
         return safeio.read_bytes(path, limit=20_000_000)
     except safeio.ReadError as exc:
-        raise RulebookError([Problem(_rel(path), None, str(exc), code=Code.FILE_UNREADABLE)]) from None
+        raise RulebookError([Problem(_rel(path), None, str(exc), code=exc.code)]) from None
 
 
 def read_checked(path: Path, data: bytes, lang: str) -> tuple[Catalog, dict[tuple[str | None, str], list[str]]]:
@@ -344,7 +344,7 @@ def read_checked(path: Path, data: bytes, lang: str) -> tuple[Catalog, dict[tupl
     try:
         text = safeio.decode_utf8(data)
     except safeio.ReadError as exc:
-        raise RulebookError([Problem(_rel(path), None, str(exc), code=Code.FILE_UNREADABLE)]) from None
+        raise RulebookError([Problem(_rel(path), None, str(exc), code=exc.code)]) from None
     entries, problems = pofile.parse(text, _rel(path))
     if problems:
         raise RulebookError(problems)

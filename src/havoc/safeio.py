@@ -56,9 +56,10 @@ class ReadError(Exception):
     translated only when shown: the catalog loader itself reads files through here.
     """
 
-    def __init__(self, msgid: str, **fill: object) -> None:
+    def __init__(self, msgid: str, *, code: str = Code.FILE_UNREADABLE, **fill: object) -> None:
         super().__init__(msgid)
         self.msgid, self.fill, self.lang = msgid, fill, _language()
+        self.code = code  # which problem (havoc.codes): the Problem made of it keeps it
 
     def __str__(self) -> str:
         text = ui(self.msgid, self.lang)
@@ -136,7 +137,9 @@ def read_bytes(path: str | Path, limit: int = MAX_BYTES) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise ReadError("file is larger than the limit of {limit} bytes", limit=f"{limit:,}")
+                raise ReadError(
+                    "file is larger than the limit of {limit} bytes", code=Code.INPUT_TOO_LARGE, limit=f"{limit:,}"
+                )
         return b"".join(chunks)
     except OSError as exc:
         raise ReadError("cannot read file: {reason}", reason=_Reason(exc)) from None
@@ -158,7 +161,9 @@ def read_stream(stream: object, limit: int = MAX_BYTES) -> bytes:
     if not isinstance(data, bytes):
         raise ReadError("nothing to read from")
     if len(data) > limit:
-        raise ReadError("input is larger than the limit of {limit} bytes", limit=f"{limit:,}")
+        raise ReadError(
+            "input is larger than the limit of {limit} bytes", code=Code.INPUT_TOO_LARGE, limit=f"{limit:,}"
+        )
     return data
 
 
@@ -177,7 +182,10 @@ def decode_utf8(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ReadError(
-            "not UTF-8 text (byte {at} is {byte})", at=exc.start + 1, byte=f"0x{data[exc.start]:02x}"
+            "not UTF-8 text (byte {at} is {byte})",
+            code=Code.INPUT_NOT_UTF8,
+            at=exc.start + 1,
+            byte=f"0x{data[exc.start]:02x}",
         ) from None
 
 

@@ -371,7 +371,7 @@ def read_text(path: Path, display: str | None = None) -> str:
     try:
         return safeio.decode_utf8(safeio.read_bytes(path, MAX_BYTES))
     except safeio.ReadError as exc:
-        raise YamlError(Problem(name, None, str(exc), code=Code.FILE_UNREADABLE)) from None
+        raise YamlError(Problem(name, None, str(exc), code=exc.code)) from None
 
 
 def load_file(path: Path, display: str | None = None) -> Any:

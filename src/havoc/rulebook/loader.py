@@ -88,7 +88,7 @@ class _Build:
         try:
             error = self.snapshot.errors.get(path)
             if error is not None:
-                raise YamlError(Problem(reader.file, None, error, code=Code.YAML_SYNTAX))
+                raise YamlError(Problem(reader.file, None, error, code=Code.FILE_UNREADABLE))
             data = self.snapshot.files.get(path)
             if data is None:
                 raise YamlError(
