@@ -82,10 +82,10 @@ def test_the_engine_answers_every_lookup_as_the_cli(
     if code == 0:
         assert status == 200
         assert body == cli
-    else:  # the same located message, in the same language
+    else:  # the same located problems (with --json: as JSON), in the same language, with the same codes
         assert (code, status) == (2, 422)
-        shown = [f"{p['in']}: {p['message']}" for p in body["problems"]]
-        assert cli.split(": ", 1)[1].rstrip("\n") == "\n".join(shown)
+        said = [(p["file"], p["field"], p["message"], p["code"]) for p in json.loads(cli)["problems"]]
+        assert said == [(p["in"], p["field"], p["message"], p["code"]) for p in body["problems"]]
 
 
 def test_the_lookups_cover_every_chart() -> None:

@@ -13,6 +13,10 @@ path. :data:`MEANINGS` is the registry the documentation page is generated from 
 ``havoc-codes`` directive; their Polish is in ``havoc.po``, context ``ui``), so the page cannot
 drift from the code; a test checks every constant has a meaning here. :data:`WARNINGS` are the
 ones Sphinx reports as ``havoc.<code>``.
+
+A new code: a constant in :class:`~havoc.errors.Code`, its meaning here (one sentence, for the
+page), then ``havoc catalog update`` and its Polish in ``locales/pl/LC_MESSAGES/havoc.po``;
+tests/test_codes.py fails until each is done, and on any ``Problem(…)`` made without a code.
 """
 
 from __future__ import annotations
@@ -68,7 +72,7 @@ MEANINGS: dict[str, str] = {
     Code.GAME_OFF_ANSWER_PATH: "A game's OFF_ANSWER_PATH names a module outside the game.",
     Code.GAME_COMMAND_CLASH: "A game's command-line name is already a havoc command.",
     Code.GAME_NO_SCHEMA: "The ruleset's game publishes no answer schema.",
-    Code.GAME_DECISION: "A decision module of the game (e.g. the solo Trogs') is missing or broken.",
+    Code.GAME_DECISION: "A decision module of the game (e.g. an automated opponent's) is missing or broken.",
     Code.VOCABULARY_MISSING: "The game needs a vocabulary (named lists) the ruleset lacks.",
     # --- rules, sections and texts --------------------------------------------------------
     Code.RULE_UNKNOWN_ID: "A rule or section is named that the ruleset does not have.",
