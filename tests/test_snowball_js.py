@@ -83,7 +83,7 @@ def vocabulary() -> list[str]:
     mp.setattr(T, "key", recording)
     try:
         for name in rulebook.ruleset_names():
-            index._build(rulebook.load(name))
+            index.build(rulebook.load(name))
     finally:
         mp.undo()
     indexed = len(seen)
