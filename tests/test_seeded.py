@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 def test_the_loaded_profile_is_derandomized_unless_exploring() -> None:
     exploring = os.environ.get("HAVOC_HYPOTHESIS") == "explore"
-    assert settings.default.derandomize is not exploring
-    assert exploring or settings.default.database is None  # no replay of another run's failures
+    loaded = settings.default
+    assert loaded is not None and loaded.derandomize is not exploring
+    assert exploring or loaded.database is None  # no replay of another run's failures
 
 
 def test_a_property_test_draws_the_same_examples_twice() -> None:

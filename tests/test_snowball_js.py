@@ -111,7 +111,8 @@ def run_stemmers(words: list[str], folder: Path) -> dict[str, list[str]]:
         encoding="utf-8",
     )
     proc = subprocess.run([node, str(script)], input=json.dumps(words), capture_output=True, text=True, check=True)
-    return json.loads(proc.stdout)
+    stems: dict[str, list[str]] = json.loads(proc.stdout)
+    return stems
 
 
 def test_python_and_javascript_stem_the_whole_vocabulary_alike(tmp_path: Path) -> None:
