@@ -5,15 +5,20 @@ A kind's module (``kinds/move.py`` for ``move``) holds everything about that kin
 question sentences and words it says, and, at its end, its declaration ``KIND``: the label (the
 kind's word for people, a ``ui("…")`` string so the catalogs translate it once), the fields a
 question of that kind needs, the other fields the Ask page offers for it, the words a compact
-question may give bare (``retreat pilgrims foglands``), the figures its answers give, a line of
-help, whether it is asked for a faction, what it answers (the positions page's table) and what
+question may give bare (``retreat pilgrims foglands``), the figures its answers give (each with
+its source: the rules whose checks define it, by ID, or :data:`HANDLER`; an answer gives these
+and no other figure, whatever the rules it consults compute), a line of help, whether it is asked for a faction, what it answers (the positions page's table) and what
 its verdict says (:data:`VERDICTS`). The list of kinds is the vocabulary's ``question-kinds``.
 Everything that lists kinds (the question format's fields, ``havoc ask --help``, the answers'
 JSON Schema, the positions page's table, the Ask page's form, the legal-actions report) is
-derived from the declarations. A kind's module is imported only when that kind is asked about.
+derived from the declarations. A kind's module is imported only when that kind is asked about:
+what lists kinds or names figures reads the kinds' manifest (:func:`manifest`: the declarations
+as plain data in the verified cache, which ``havoc check`` writes and any reader makes again,
+importing the kinds, when it is missing or stale).
 
 ``havoc check`` (:func:`check`) resolves everything a kind names — its module, handler, probe,
-verdict type, figure words, labels in every language and its row on the positions page — and
+verdict type, figure words and their sources (:func:`check_sources`: every figure a rule defines
+is claimed by a kind), labels in every language and its row on the positions page — and
 reports a missing piece as a located problem (the declaring file, the kind's name), never a
 traceback. This module imports neither the answering code nor the kinds' modules by name, so
 the kinds may import it (and the answering code) without an import cycle.
