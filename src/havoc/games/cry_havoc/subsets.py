@@ -15,8 +15,8 @@ two loops is one generated function, made when first needed:
 - :meth:`Subset.holds`, whether none of them says no (:func:`~havoc.interpreter.engine.
   holds_source`: the first no ends it, nothing recorded).
 
-This is the one place such a choice is made: kinds/battle.py, kinds/retreat.py and the
-legal-actions probes (kinds/legal.py) all take theirs from :func:`subset`.
+This is the one place such a choice is made: kinds/battle.py, retreats.py and the
+legal-actions probes (report.py) all take theirs from :func:`subset`.
 """
 
 from __future__ import annotations
