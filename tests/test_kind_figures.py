@@ -148,10 +148,15 @@ def test_a_rules_figure_no_kind_claims_is_located_at_the_rule() -> None:
 def test_a_figure_label_without_polish_is_located_at_the_kind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path / "cache"))
     kind = _toy(tmp_path, monkeypatch, '{"toys-held": HANDLER}', '{"toys-held": "toys held in a hand"}')
-    [p] = registry.check_manifest([kind])
+    from havoc.games.cry_havoc.ui import _shared_figure_labels
+
+    shared = _shared_figure_labels("en")
+    [p] = registry.check_manifest([kind], shared)
     assert (p.file, p.line) == (kind.where, _KIND_LINE)
     assert "'toys-held'" in p.message and "pl translation" in p.message
-    assert registry.check_manifest(registry.all_kinds()) == []
+    assert registry.check_manifest(registry.all_kinds(), shared) == []
+    # a shared label without Polish is the kind's omission too
+    assert registry.check_manifest([kind], {"toys-held": "toys held in a hand"}) == [p]
 
 
 # --- the manifest: read from the verified cache, made again when it is not there -------------
@@ -172,7 +177,7 @@ def test_the_manifest_is_made_when_missing_and_read_when_cached(
     assert cache.get(registry.MANIFEST, registry._manifest_key(), dict) == made  # stored, plain data
     assert made["kinds"]["discard"]["figures"] == ["must-discard"]
     assert made["kinds"]["discard"]["sources"] == {"must-discard": ["hand-limit"]}
-    assert made["labels"]["must-discard"] == "must discard"
+    assert made["labels"] == {}  # no shipped kind labels a figure itself: ui.py's shared labels name them all
     registry.forget_manifest()
     assert registry.manifest() == made
     registry.forget_manifest()

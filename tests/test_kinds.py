@@ -123,7 +123,7 @@ def test_a_figure_without_words_is_a_located_problem(tmp_path: Path, monkeypatch
     assert (
         p.line == _KIND_LINE
         and "'hand-size'" in p.message
-        and "figures without a label (figure_words in its declaration, or the shared labels in figure_labels.py): hand-size"
+        and "figures without a label (figure_words in its declaration, or ui.py's figure labels): hand-size"
         in p.message
     )
 

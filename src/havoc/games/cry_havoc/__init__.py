@@ -238,13 +238,13 @@ def check_rules(rs: Ruleset) -> list[Any]:
         return []
     from havoc.games.cry_havoc import kind
     from havoc.games.cry_havoc.solo import engine
-    from havoc.games.cry_havoc.ui import has_label, label_clashes
+    from havoc.games.cry_havoc.ui import _shared_figure_labels, has_label, label_clashes
 
     kinds = list(kind.all_kinds())
     return (
         kind.check(lambda figure: has_label("figure", figure), docs_pages())
         + kind.check_sources(kinds, rs.rules)
-        + kind.check_manifest(kinds)
+        + kind.check_manifest(kinds, _shared_figure_labels("en"))
         + label_clashes()
         + engine.check()
     )

@@ -125,7 +125,7 @@ class QuestionKind:
         else:  # names alone: `havoc check` asks where each comes from
             self.figures = tuple(figures)
             self.sources = {}
-        # labels of figures only this kind gives ({name: ui("…")}); the shared ones are in figure_labels.py
+        # labels of figures only this kind gives ({name: ui("…")}); the shared ones are in ui.py
         self.figure_words = dict(figure_words or {})
         self.per_side = per_side  # figures given per side of a Battle ({faction: value})
         self.no_actor = no_actor  # asked about the table, not for a faction
@@ -296,32 +296,23 @@ def _entry(kind: QuestionKind) -> dict[str, Any]:
 
 def build_manifest() -> dict[str, Any]:
     """The manifest made afresh from the declarations (importing every kind's module): each
-    kind's module, figures, their sources, per-side figures, fields and words; and the label
-    (English, the catalogs' msgid) of every figure a kind gives: its own words or the shared ones
-    (figure_labels.py)."""
-    from havoc.games.cry_havoc.figure_labels import shared
-
+    kind's module, figures, their sources, per-side figures, fields and words; and the labels
+    (English: the catalogs' msgids) of the figures the kinds label themselves (``figure_words``;
+    the figures several kinds give are labelled in ui.py, which every answer imports anyway)."""
     kinds = {k.name: _entry(k) for k in all_kinds()}
-    shared_labels = shared("en")  # English: the msgids themselves
-    labels: dict[str, str] = {}
-    for entry in kinds.values():
-        for name in entry["figures"]:
-            found = shared_labels.get(name) or entry["words"].get(name)
-            if found:
-                labels[name] = found
+    labels = {name: text for entry in kinds.values() for name, text in entry["words"].items()}
     return {"version": _MANIFEST_VERSION, "kinds": kinds, "labels": labels}
 
 
 def _manifest_key() -> str:
-    """The manifest's key: the bytes of the code it is made from (this module, the shared
-    labels in figure_labels.py, every listed kind's module) and the list of kinds; an edit of any makes it stale."""
+    """The manifest's key: the bytes of the code it is made from (this module and every listed
+    kind's module) and the list of kinds; an edit of any makes it stale."""
     import os
 
     from havoc import cache
 
     here = os.path.dirname(__file__)
     chunks = [MANIFEST.encode(), "\0".join(QUESTION_KINDS).encode(), cache.code_bytes(__file__)]
-    chunks.append(cache.code_bytes(os.path.join(here, "figure_labels.py")))
     chunks.extend(cache.code_bytes(os.path.join(here, "kinds", f"{k.replace('-', '_')}.py")) for k in QUESTION_KINDS)
     return cache.digest(*chunks)
 
@@ -384,15 +375,10 @@ def declared() -> list[Declared]:
     return [Declared(name, entry) for name, entry in manifest()["kinds"].items()]
 
 
-def figure_labels() -> dict[str, str]:
-    """The English label (msgid) of every figure a kind gives, from the manifest."""
-    found: dict[str, str] = manifest()["labels"]
-    return found
-
-
 def kind_figure_words() -> dict[str, str]:
     """The figure labels the kinds declare themselves (English), from the manifest."""
-    return {name: text for entry in manifest()["kinds"].values() for name, text in entry["words"].items()}
+    found: dict[str, str] = manifest()["labels"]
+    return found
 
 
 def check_sources(kinds: Iterable[QuestionKind], rules: Mapping[str, Any]) -> list[Problem]:
@@ -454,16 +440,17 @@ def check_sources(kinds: Iterable[QuestionKind], rules: Mapping[str, Any]) -> li
     return problems
 
 
-def check_manifest(kinds: Iterable[QuestionKind]) -> list[Problem]:
-    """The manifest ``havoc check`` compiles: every figure a kind gives has a label, and every
-    label is translated in every language's havoc.po (context ``ui``); each omission at the
-    kind's declaration (its module's file:line). Writes the manifest to the verified cache."""
-    from havoc.games.cry_havoc.figure_labels import shared
+def check_manifest(kinds: Iterable[QuestionKind], shared: Mapping[str, str]) -> list[Problem]:
+    """The manifest ``havoc check`` compiles: every figure label a kind gives (its own words, or
+    ``shared``: the labels several kinds share, English) is translated in every language's
+    havoc.po (context ``ui``), each omission at the kind's declaration (its module's file:line);
+    a figure without a label is :func:`check_kinds`' to report. Writes the manifest to the
+    verified cache (the game's package passes ``shared`` in: this module imports no words)."""
     from havoc.i18n import UI_CONTEXT
 
     kinds = list(kinds)
     write_manifest()
-    labels = shared("en")
+    labels = shared
     problems: list[Problem] = []
     catalogs = _catalogs("havoc")
     for kind in kinds:
@@ -497,7 +484,7 @@ def check_kinds(kinds: Iterable[QuestionKind], named: Callable[[str], bool]) -> 
         if unnamed:
             problems.append(
                 kind.problem(
-                    f"figures without a label (figure_words in its declaration, or the shared labels in figure_labels.py): "
+                    f"figures without a label (figure_words in its declaration, or ui.py's figure labels): "
                     f"{', '.join(unnamed)}"
                 )
             )
