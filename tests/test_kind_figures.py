@@ -229,3 +229,23 @@ def test_figures_help_and_schema_read_the_manifest(tmp_path: Path) -> None:
         "assert len(kind_helps()) == len(FIGURES)\n"
     )
     assert _imported_kinds(code, tmp_path) == "[]"
+
+
+def test_another_ruleset_of_the_game_may_lack_a_kinds_source_rule() -> None:
+    """A smaller ruleset of the game (the tests' mini one) has only some of the rules the kinds
+    name: a figure whose rule it lacks is simply not given; a wrong figure still is a problem."""
+    rs = rulebook.load()
+    rules = {rid: rule for rid, rule in rs.rules.items() if rid != "move-points"}
+    move = registry.get("move")
+    assert move is not None
+    [p] = registry.check_sources([move], rules)
+    assert "'move-points', which is no rule" in p.message
+    assert registry.check_sources([move], rules, own=False) == []
+    # its own rules (other IDs) are claimed by the name of the figure they give a kind they are for
+    hand = rs.rules["hand-limit"]
+    renamed = {"mini-hand-limit": hand._replace(id="mini-hand-limit")}
+    discard = registry.get("discard")
+    assert discard is not None
+    assert registry.check_sources([discard], renamed, own=False) == []
+    said = [p.message for p in registry.check_sources([discard], renamed)]  # as the game's own: by the rule's ID
+    assert any("rule 'mini-hand-limit': its figure 'must-discard' is claimed by no question kind" in m for m in said)

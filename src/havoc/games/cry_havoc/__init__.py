@@ -237,13 +237,14 @@ def check_rules(rs: Ruleset) -> list[Any]:
     if not rs.question_kinds:
         return []
     from havoc.games.cry_havoc import kind
+    from havoc.games.cry_havoc.contract import RULES_FOLDER
     from havoc.games.cry_havoc.solo import engine
     from havoc.games.cry_havoc.ui import _shared_figure_labels, has_label, label_clashes
 
     kinds = list(kind.all_kinds())
     return (
         kind.check(lambda figure: has_label("figure", figure), docs_pages())
-        + kind.check_sources(kinds, rs.rules)
+        + kind.check_sources(kinds, rs.rules, own=rs.id == RULES_FOLDER)
         + kind.check_manifest(kinds, _shared_figure_labels("en"))
         + label_clashes()
         + engine.check()

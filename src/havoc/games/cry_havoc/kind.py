@@ -381,11 +381,14 @@ def kind_figure_words() -> dict[str, str]:
     return found
 
 
-def check_sources(kinds: Iterable[QuestionKind], rules: Mapping[str, Any]) -> list[Problem]:
+def check_sources(kinds: Iterable[QuestionKind], rules: Mapping[str, Any], own: bool = True) -> list[Problem]:
     """Where each figure comes from, verified against ``rules`` (a ruleset's rules, overlays'
     too): a declared figure's source is a rule whose check defines it, or the handler; and every
     figure a rule's check defines for a question kind is claimed by some kind (else no answer
-    ever gives it: the rule file's line says which)."""
+    ever gives it: the rule file's line says which). ``own``: the rules are the game's own
+    ruleset, which has every rule a kind names; another ruleset of the game (a test's smaller
+    one) may lack some, and then simply gives no such figure, and its own rules' figures are
+    claimed by a kind they are for that gives a figure of that name."""
     kinds = list(kinds)
     defines: dict[
         str, set[str]
@@ -414,18 +417,22 @@ def check_sources(kinds: Iterable[QuestionKind], rules: Mapping[str, Any]) -> li
                     continue
                 claimed.add((source, name))
                 if source not in rules and source not in defines:
-                    problems.append(kind.problem(f"figure {name!r} comes from rule {source!r}, which is no rule"))
+                    if own:
+                        problems.append(kind.problem(f"figure {name!r} comes from rule {source!r}, which is no rule"))
                 elif name not in defines.get(source, ()):
                     problems.append(
                         kind.problem(f"figure {name!r} comes from rule {source!r}, whose check defines no {name!r}")
                     )
     asked = set(QUESTION_KINDS)
+    gives = {k.name: set(k.figures) for k in kinds}  # another ruleset's rules: claimed by the figure's name
     for rule in rules.values():
         check = rule.check
         if check is None or not check.figures or not asked.intersection(check.queries):
             continue
         for name in check.figures:
             if (rule.id, name) in claimed or (rule.target and (rule.target, name) in claimed):
+                continue
+            if not own and any(name in gives.get(q, ()) for q in check.queries):
                 continue
             where = ", ".join(module_path(q) for q in check.queries if q in asked)
             problems.append(
