@@ -238,9 +238,10 @@ def test_another_ruleset_of_the_game_may_lack_a_kinds_source_rule() -> None:
     rules = {rid: rule for rid, rule in rs.rules.items() if rid != "move-points"}
     move = registry.get("move")
     assert move is not None
-    [p] = registry.check_sources([move], rules)
-    assert "'move-points', which is no rule" in p.message
-    assert registry.check_sources([move], rules, own=False) == []
+    kinds = list(registry.all_kinds())
+    [p] = registry.check_sources(kinds, rules)
+    assert p.file == move.where and "'move-points', which is no rule" in p.message
+    assert registry.check_sources(kinds, rules, own=False) == []
     # its own rules (other IDs) are claimed by the name of the figure they give a kind they are for
     hand = rs.rules["hand-limit"]
     renamed = {"mini-hand-limit": hand._replace(id="mini-hand-limit")}
