@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from havoc import cache
 
-BUDGET = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+BUDGET = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 
 JSON_LEAF = st.one_of(
     st.none(),

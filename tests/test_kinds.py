@@ -7,6 +7,7 @@ missing any of them is a located problem (the declaring file and the kind's name
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -353,19 +354,99 @@ def test_a_kind_may_not_relabel_a_shared_figure(tmp_path: Path, monkeypatch: pyt
     assert label_clashes() == []  # the shipped kinds
 
 
-def test_answering_a_move_imports_no_other_kinds_module() -> None:
-    """A short ``havoc ask`` about a move loads the move kind (and the report it shares code
-    with), not every kind's module to find the labels of its figures."""
+# Standard-library modules no kind's answer imports (`api.ask`, the answer read as text and as
+# JSON, the caches filled): each costs a short process a millisecond or more. Measured before this
+# list: collections.abc (and collections) came with 17 of the 19 kinds, typing, re, enum,
+# contextlib and warnings with 7 (battle, retreat, score, winner, how-many, end-of-move, legal);
+# none of the others with any.
+HEAVY_STDLIB = (
+    "collections.abc",
+    "typing",
+    "re",
+    "enum",
+    "contextlib",
+    "warnings",
+    "weakref",
+    "importlib",
+    "importlib.util",
+    "json",
+    "pathlib",
+    "dataclasses",
+    "inspect",
+    "ast",
+    "argparse",
+    "gettext",
+    "pickle",
+    "_pickle",
+    "textwrap",
+    "unicodedata",
+    "datetime",
+    "hashlib",
+    "locale",
+    "tokenize",
+    "copy",
+    "string",
+    "threading",
+    "struct",
+    "random",
+    "fnmatch",
+    "shutil",
+    "tempfile",
+    "subprocess",
+    "logging",
+    "decimal",
+    "fractions",
+    "difflib",
+    "pprint",
+    "traceback",
+)
+# functools (and the collections it imports) only where a kind uses it: a Battle's stages are
+# functools.partial; the legal-actions report probes the Battle too
+_FUNCTOOLS_KINDS = frozenset({"battle", "legal"})
+# the legal-actions report runs every kind's probe: the one kind whose answer loads the others'
+# modules (the probes' shared code is havoc.games.cry_havoc.report, no kind's module)
+_IMPORTS_EVERY_KIND = "legal"
+
+
+def _first_examples() -> dict[str, object]:
+    """The first stored example of every declared kind (each kind has one: `havoc check` runs them)."""
+    found: dict[str, object] = {}
+    for ex in stored_examples.examples(rulebook.load()):
+        found.setdefault(ex.query["ask"], ex)
+    return found
+
+
+@pytest.mark.parametrize("name", [k.name for k in registry.all_kinds()])
+def test_answering_a_kind_imports_no_other_kinds_module(name: str, tmp_path: Path) -> None:
+    """An answer of each kind (its first stored example, in a fresh process, the caches filled by
+    an earlier one as for a player's second question) loads that kind's module and no other
+    kind's, nor any module of HEAVY_STDLIB: naming a figure reads the kinds' manifest, never
+    every kind's module."""
+    from havoc.spec import plain
+
+    ex = _first_examples()[name]
+    heavy = HEAVY_STDLIB if name in _FUNCTOOLS_KINDS else (*HEAVY_STDLIB, "functools", "collections")
     code = (
         "import sys\n"
         "from havoc import api\n"
         "from havoc.interpreter.answer import render_text\n"
-        f"a = api.ask({str(LEAVE)!r}, ['move', 'humans', 'from=example-a', 'to=example-b', 'units=2'], 'pl')\n"
+        f"a = api.ask({plain(ex.position)!r}, {plain(ex.query)!r}, 'pl')\n"
         "render_text(a, True); a.to_dict()\n"
         "print(sorted(m for m in sys.modules if m.startswith('havoc.games.cry_havoc.kinds.')))\n"
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "['havoc.games.cry_havoc.kinds.legal', 'havoc.games.cry_havoc.kinds.move']"
+    env = {**os.environ, "HAVOC_CACHE_DIR": str(tmp_path / "cache")}
+    subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )  # fills the caches
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    kinds, stdlib = run.stdout.strip().splitlines()[-2:]
+    own = f"havoc.games.cry_havoc.kinds.{name.replace('-', '_')}"
+    if name == _IMPORTS_EVERY_KIND:
+        assert kinds == repr(sorted(registry.module_name(k.name) for k in registry.all_kinds()))
+    else:
+        assert kinds == repr([own]), f"answering {name!r} imported other kinds' modules"
+    assert stdlib == "[]", f"answering {name!r} imported heavy standard-library modules"
 
 
 def test_asking_a_kind_whose_module_does_not_load_is_a_located_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,7 +20,7 @@ from havoc.games.cry_havoc.query import QTOP
 from havoc.spec import Invalid, Reader, Spec
 from havoc.yamlio import loads
 
-BUDGET = settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+BUDGET = settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 
 LEAF = st.one_of(
     st.none(),

@@ -14,9 +14,9 @@ import yaml
 
 from havoc import rulebook
 from havoc.games import cry_havoc
-from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc import position, retreats
 from havoc.games.cry_havoc.facts import BattleState, Context
-from havoc.games.cry_havoc.kinds import battle, retreat
+from havoc.games.cry_havoc.kinds import battle
 from havoc.games.cry_havoc.query import parse_query
 from havoc.games.cry_havoc.subsets import subset
 from havoc.interpreter import engine as engine_module
@@ -65,8 +65,8 @@ def _evaluations(monkeypatch: pytest.MonkeyPatch, uses: int) -> tuple[list[Any],
     eng = engine_module.engine(rs, pos.variant, cry_havoc)
     tests: list[tuple[str, Any, Any]] = [
         *(("battle", key, battle._stage(names)) for key, names in STEPS.items()),
-        ("retreat", "to", retreat._needs_to),
-        ("retreat", "not to", retreat._not_to),
+        ("retreat", "to", retreats._needs_to),
+        ("retreat", "not to", retreats._not_to),
     ]
     by_subset, by_loop = [], []
     compiled = True

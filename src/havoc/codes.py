@@ -98,6 +98,7 @@ MEANINGS: dict[str, str] = {
     Code.KIND_UNHANDLED: "A question kind is declared but the game has no handler for it.",
     Code.FIGURE_MISSING: "No rule checked for the kind defines a figure it needs.",
     Code.FIGURE_INCONSISTENT: "The rules checked give figures that contradict each other.",
+    Code.FIGURE_UNCLAIMED: "A rule's check gives a figure that no question kind claims, so no answer shows it.",
     # --- catalogs (translations) -----------------------------------------------------------
     Code.CATALOG_SYNTAX: "A .po catalog is malformed.",
     # --- the printable sheet -----------------------------------------------------------------

@@ -97,6 +97,7 @@ class Code:
     KIND_UNHANDLED = "kind.unhandled"
     FIGURE_MISSING = "figure.missing"
     FIGURE_INCONSISTENT = "figure.inconsistent"
+    FIGURE_UNCLAIMED = "figure.unclaimed"
 
     # --- catalogs (translations) -----------------------------------------------------------
     CATALOG_SYNTAX = "catalog.syntax"

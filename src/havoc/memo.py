@@ -1,7 +1,10 @@
 """``functools.lru_cache`` for the modules a short ``havoc ask`` imports, without :mod:`functools`.
 
-Importing functools imports :mod:`collections` (a millisecond or two of a process that answers
-in tens); the few functions an ask remembers results of need only a bounded dict. When it is
+Importing functools imports :mod:`collections`: measured on the project's 2-core machine
+(``-X importtime``, bytecode cached) 0.8 ms for functools and 2.2 ms for collections, about 7%
+of a 42 ms ``havoc ask`` process, which imports neither (tests/test_cli_quick.py holds it to
+that; ``python -m havoc`` imports both anyway, through runpy). The few functions an ask
+remembers results of need only a bounded dict. When it is
 full the oldest result goes (lru_cache drops the least recently used: the same results, only
 another choice of which to compute again). Like lru_cache it is safe across threads (at worst
 two threads compute one result) and has ``cache_clear``.

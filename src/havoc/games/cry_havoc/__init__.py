@@ -230,15 +230,25 @@ def needs_of(*exprs: Any) -> frozenset[str]:
 
 def check_rules(rs: Ruleset) -> list[Any]:
     """What ``havoc check`` verifies of this game's code: everything each question kind names
-    (module, handler, probe, figure words, labels in every language, its docs entry) exists, and
-    each solo Trogs decision's handler, fields and words."""
+    (module, handler, probe, figure words, labels in every language, its docs entry) exists;
+    each declared figure comes from a rule of ``rs`` that defines it (or the handler) and every
+    figure a rule defines is claimed by a kind; the kinds' manifest is compiled into the verified
+    cache with every figure label translated; and each solo Trogs decision's handler, fields and words."""
     if not rs.question_kinds:
         return []
     from havoc.games.cry_havoc import kind
+    from havoc.games.cry_havoc.contract import RULES_FOLDER
     from havoc.games.cry_havoc.solo import engine
-    from havoc.games.cry_havoc.ui import has_label, label_clashes
+    from havoc.games.cry_havoc.ui import _shared_figure_labels, has_label, label_clashes
 
-    return kind.check(lambda figure: has_label("figure", figure), docs_pages()) + label_clashes() + engine.check()
+    kinds = list(kind.all_kinds())
+    return (
+        kind.check(lambda figure: has_label("figure", figure), docs_pages())
+        + kind.check_sources(kinds, rs.rules, own=rs.id == RULES_FOLDER)
+        + kind.check_manifest(kinds, _shared_figure_labels("en"))
+        + label_clashes()
+        + engine.check()
+    )
 
 
 def docs_pages() -> Sequence[Path]:

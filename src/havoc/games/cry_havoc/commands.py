@@ -166,7 +166,7 @@ def ask_epilog(lang: str | None = None) -> str:
 
     lang = lang or message_language()
     lex = lexicon(lang)
-    kinds = list(registry.all_kinds())
+    kinds = registry.declared()  # the kinds' manifest: help imports no kind's module
     table = ui("pos.yaml", lang)  # the table file of the examples ("stół.yaml")
 
     def either(names: list[str]) -> str:
@@ -238,7 +238,7 @@ def kind_helps() -> list[str]:
     """What ``havoc ask --help`` prints about each question kind (catalog entries, context cli)."""
     from havoc.games.cry_havoc import kind as registry
 
-    return [k.help for k in registry.all_kinds()]
+    return [k.help for k in registry.declared()]
 
 
 def _for_faction(args: argparse.Namespace, kind: str) -> Answer:

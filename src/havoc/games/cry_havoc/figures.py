@@ -1,9 +1,10 @@
 """Which figures (the numbers and facts an answer reports) each question kind can give.
 
-Each kind declares its own (``kinds/<kind>.py``); this gathers them so that ``havoc ask
---help``, the docs and the JSON Schema of answers say the same thing without loading the rulebook. The names are identifiers, not
-rule facts: the values come from the rules' checks and the mechanisms. A test keeps this
-list equal to what the rules define and the answers give (an unlisted figure fails it).
+Each kind declares its own (``kinds/<kind>.py``, with the rules each comes from); this reads
+them from the kinds' manifest (no kind's module imported) so that ``havoc ask --help``, the docs
+and the JSON Schema of answers say the same thing without loading the rulebook. The names are
+identifiers, not rule facts: the values come from the rules' checks and the mechanisms.
+``havoc check`` verifies each figure's source and that every figure a rule defines is claimed.
 """
 
 from __future__ import annotations

@@ -5,15 +5,20 @@ A kind's module (``kinds/move.py`` for ``move``) holds everything about that kin
 question sentences and words it says, and, at its end, its declaration ``KIND``: the label (the
 kind's word for people, a ``ui("…")`` string so the catalogs translate it once), the fields a
 question of that kind needs, the other fields the Ask page offers for it, the words a compact
-question may give bare (``retreat pilgrims foglands``), the figures its answers give, a line of
-help, whether it is asked for a faction, what it answers (the positions page's table) and what
+question may give bare (``retreat pilgrims foglands``), the figures its answers give (each with
+its source: the rules whose checks define it, by ID, or :data:`HANDLER`; an answer gives these
+and no other figure, whatever the rules it consults compute), a line of help, whether it is asked for a faction, what it answers (the positions page's table) and what
 its verdict says (:data:`VERDICTS`). The list of kinds is the vocabulary's ``question-kinds``.
 Everything that lists kinds (the question format's fields, ``havoc ask --help``, the answers'
 JSON Schema, the positions page's table, the Ask page's form, the legal-actions report) is
-derived from the declarations. A kind's module is imported only when that kind is asked about.
+derived from the declarations. A kind's module is imported only when that kind is asked about:
+what lists kinds or names figures reads the kinds' manifest (:func:`manifest`: the declarations
+as plain data in the verified cache, which ``havoc check`` writes and any reader makes again,
+importing the kinds, when it is missing or stale).
 
 ``havoc check`` (:func:`check`) resolves everything a kind names — its module, handler, probe,
-verdict type, figure words, labels in every language and its row on the positions page — and
+verdict type, figure words and their sources (:func:`check_sources`: every figure a rule defines
+is claimed by a kind), labels in every language and its row on the positions page — and
 reports a missing piece as a located problem (the declaring file, the kind's name), never a
 traceback. This module imports neither the answering code nor the kinds' modules by name, so
 the kinds may import it (and the answering code) without an import cycle.
@@ -40,6 +45,10 @@ PACKAGE = "havoc.games.cry_havoc.kinds"  # where each kind's module lives
 #            whether every rule checked holds (true or false, never null);
 #   none:    the answer is only its figures or lines (how many, what happens): always null.
 VERDICTS = ("yes-no", "checked", "none")
+
+# A figure's source when no rule's check defines it: the kind's handler works it out (a count,
+# a list, a Battle's outcome per side), from what the rules it consults say.
+HANDLER = "handler"
 
 
 def _where(path: str) -> str:
@@ -74,6 +83,7 @@ class QuestionKind:
         "path",
         "per_side",
         "probe",
+        "sources",
         "verdict",
     )
 
@@ -85,7 +95,7 @@ class QuestionKind:
         help: str,
         answers: str,
         needs: tuple[str, ...],
-        figures: tuple[str, ...],
+        figures: Mapping[str, str | tuple[str, ...]] | tuple[str, ...],
         per_side: tuple[str, ...] = (),
         no_actor: bool = False,
         handler: Callable[[Any], Any] | None = None,
@@ -106,7 +116,15 @@ class QuestionKind:
         self.offers = offers  # other fields it takes, offered by the Ask page's form too
         self.bare = bare  # fields a compact question may give as a bare word (an enum choice or a Region)
         self.form_label = form_label  # the Ask page's words for it when not its label, ui("…")
-        self.figures = figures
+        # the figures its answers give, each with where it comes from: the rules whose checks
+        # define it (their IDs: the expressions stay in rules/) or HANDLER (the handler works it
+        # out); an answer gives these and no other (``handle``), whatever the rules it consults compute
+        if isinstance(figures, dict):
+            self.figures = tuple(figures)
+            self.sources = {k: (v,) if isinstance(v, str) else tuple(v) for k, v in figures.items()}
+        else:  # names alone: `havoc check` asks where each comes from
+            self.figures = tuple(figures)
+            self.sources = {}
         # labels of figures only this kind gives ({name: ui("…")}); the shared ones are in ui.py
         self.figure_words = dict(figure_words or {})
         self.per_side = per_side  # figures given per side of a Battle ({faction: value})
@@ -129,6 +147,13 @@ class QuestionKind:
 
     def handle(self, job: Any) -> Any:
         found = self.resolve()(job)
+        figures = found.figures
+        if figures:  # only the figures it declares: a figure a consulted rule computes for another kind stays out
+            declared = self.figures
+            for name in figures:
+                if name not in declared:
+                    found.figures = {k: v for k, v in figures.items() if k in declared}
+                    break
         if self.verdict != "yes-no":  # the question asks for figures, not a yes or no
             found.yes_no = False
         if self.verdict == "none":
@@ -211,8 +236,8 @@ def all_kinds() -> Iterator[QuestionKind]:
 
 
 def labels() -> dict[str, str]:
-    """Every declared kind's label, in English (the vocabulary's order)."""
-    return {k.name: k.label for k in all_kinds()}
+    """Every declared kind's label, in English (the vocabulary's order), from the manifest."""
+    return {k.name: k.label for k in declared()}
 
 
 def needs(kind: str) -> tuple[str, ...]:
@@ -221,16 +246,251 @@ def needs(kind: str) -> tuple[str, ...]:
 
 
 def figure_words() -> dict[str, str]:
-    """The figure labels the kinds declare themselves (English)."""
-    return {name: text for k in all_kinds() for name, text in k.figure_words.items()}
+    """The figure labels the kinds declare themselves (English), from the manifest."""
+    return kind_figure_words()
 
 
 def figures() -> dict[str, tuple[str, ...]]:
-    return {k.name: k.figures for k in all_kinds()}
+    """Each kind's figures, from the manifest (no kind's module imported when it is cached)."""
+    return {k.name: k.figures for k in declared()}
 
 
 def per_side() -> frozenset[str]:
-    return frozenset(f for k in all_kinds() for f in k.per_side)
+    return frozenset(f for k in declared() for f in k.per_side)
+
+
+# --- the manifest: what every kind declares, without importing the kinds' modules -----------
+
+MANIFEST = "kinds-manifest"  # its entry in the verified cache (havoc.cache): plain data, never code
+_MANIFEST_VERSION = 1
+
+
+class Declared:
+    """What the manifest keeps of one kind's declaration: everything that lists kinds (``havoc
+    ask --help``, the answers' JSON Schema, the figure labels) reads this, not the kind's module."""
+
+    __slots__ = ("bare", "figures", "help", "label", "line", "module", "name", "needs", "offers", "path", "per_side")
+
+    def __init__(self, name: str, entry: Mapping[str, Any]) -> None:
+        self.name = name
+        self.module: str = entry["module"]
+        self.path: str = entry["path"]
+        self.line: int = entry["line"]
+        self.label: str = entry["label"]
+        self.help: str = entry["help"]
+        self.figures: tuple[str, ...] = tuple(entry["figures"])
+        self.per_side: tuple[str, ...] = tuple(entry["per_side"])
+        self.needs: tuple[str, ...] = tuple(entry["needs"])
+        self.offers: tuple[str, ...] = tuple(entry["offers"])
+        self.bare: tuple[str, ...] = tuple(entry["bare"])
+
+
+def _entry(kind: QuestionKind) -> dict[str, Any]:
+    return {
+        "module": module_name(kind.name),
+        "path": kind.where,
+        "line": kind.line,
+        "label": kind.label,
+        "help": kind.help,
+        "figures": list(kind.figures),
+        "sources": {name: list(found) for name, found in kind.sources.items()},
+        "per_side": list(kind.per_side),
+        "needs": list(kind.needs),
+        "offers": list(kind.offers),
+        "bare": list(kind.bare),
+        "words": dict(kind.figure_words),
+    }
+
+
+def build_manifest() -> dict[str, Any]:
+    """The manifest made afresh from the declarations (importing every kind's module): each
+    kind's module, figures, their sources, per-side figures, fields and words; and the labels
+    (English: the catalogs' msgids) of the figures the kinds label themselves (``figure_words``;
+    the figures several kinds give are labelled in ui.py, which every answer imports anyway)."""
+    kinds = {k.name: _entry(k) for k in all_kinds()}
+    labels = {name: text for entry in kinds.values() for name, text in entry["words"].items()}
+    return {"version": _MANIFEST_VERSION, "kinds": kinds, "labels": labels}
+
+
+def _manifest_key() -> str:
+    """The manifest's key: the bytes of the code it is made from (this module and every listed
+    kind's module) and the list of kinds; an edit of any makes it stale."""
+    import os
+
+    from havoc import cache
+
+    here = os.path.dirname(__file__)
+    chunks = [MANIFEST.encode(), "\0".join(QUESTION_KINDS).encode(), cache.code_bytes(__file__)]
+    chunks.extend(cache.code_bytes(os.path.join(here, "kinds", f"{k.replace('-', '_')}.py")) for k in QUESTION_KINDS)
+    return cache.digest(*chunks)
+
+
+_manifests: list[dict[str, Any]] = []  # the manifest this process read or made (at most one)
+
+
+def manifest() -> dict[str, Any]:
+    """The kinds' manifest: from the verified cache (``havoc check`` writes it), else made from
+    the declarations (importing every kind) and stored; the declarations already loaded in this
+    process when every kind is (nothing to import then, and a test's changes show)."""
+    if _manifests:
+        return _manifests[0]
+    if all(_loaded.get(k) is not None for k in QUESTION_KINDS):
+        found = build_manifest()
+    else:
+        from havoc import cache
+
+        key = _manifest_key()
+        got = cache.get(MANIFEST, key, dict)
+        if got is None or got.get("version") != _MANIFEST_VERSION or not _well_formed(got):
+            got = build_manifest()
+            cache.put(MANIFEST, key, got)
+        found = got
+    _manifests.append(found)
+    return found
+
+
+def _well_formed(found: dict[str, Any]) -> bool:
+    """A cached manifest lists exactly the vocabulary's kinds, each with every field (else rebuilt)."""
+    kinds = found.get("kinds")
+    if not isinstance(kinds, dict) or list(kinds) != [k for k in QUESTION_KINDS if k in kinds]:
+        return False
+    try:
+        for name, entry in kinds.items():
+            Declared(name, entry)
+    except (KeyError, TypeError):
+        return False
+    return isinstance(found.get("labels"), dict)
+
+
+def write_manifest() -> dict[str, Any]:
+    """``havoc check``: the manifest made from the declarations, stored in the verified cache."""
+    from havoc import cache
+
+    _manifests.clear()
+    found = build_manifest()
+    cache.put(MANIFEST, _manifest_key(), found)
+    _manifests.append(found)
+    return found
+
+
+def forget_manifest() -> None:
+    """Forget the manifest read in this process (after a kind's declaration changed, in tests)."""
+    _manifests.clear()
+
+
+def declared() -> list[Declared]:
+    """Every declared kind as the manifest keeps it, in the vocabulary's order."""
+    return [Declared(name, entry) for name, entry in manifest()["kinds"].items()]
+
+
+def kind_figure_words() -> dict[str, str]:
+    """The figure labels the kinds declare themselves (English), from the manifest."""
+    found: dict[str, str] = manifest()["labels"]
+    return found
+
+
+def check_sources(kinds: Iterable[QuestionKind], rules: Mapping[str, Any], own: bool = True) -> list[Problem]:
+    """Where each figure comes from, verified against ``rules`` (a ruleset's rules, overlays'
+    too): a declared figure's source is a rule whose check defines it, or the handler; and every
+    figure a rule's check defines for a question kind is claimed by some kind (else no answer
+    ever gives it: the rule file's line says which). ``own``: the rules are the game's own
+    ruleset, which has every rule a kind names; another ruleset of the game (a test's smaller
+    one) may lack some, and then simply gives no such figure, and its own rules' figures are
+    claimed by a kind they are for that gives a figure of that name."""
+    kinds = list(kinds)
+    defines: dict[
+        str, set[str]
+    ] = {}  # rule ID -> the figures its check defines (an overlay's rule counts for its target)
+    for rule in rules.values():
+        check = rule.check
+        if check is not None and check.figures:
+            for rid in (rule.id, rule.target):
+                if rid:
+                    defines.setdefault(rid, set()).update(check.figures)
+    problems: list[Problem] = []
+    claimed: set[tuple[str, str]] = set()
+    for kind in kinds:
+        for name in kind.figures:
+            sources = kind.sources.get(name)
+            if not sources:
+                problems.append(
+                    kind.problem(
+                        f"figure {name!r} names no source: figures={{{name!r}: the ID of the rule whose check "
+                        "defines it, or HANDLER when the handler works it out}"
+                    )
+                )
+                continue
+            for source in sources:
+                if source == HANDLER:
+                    continue
+                claimed.add((source, name))
+                if source not in rules and source not in defines:
+                    if own:
+                        problems.append(
+                            kind.problem(
+                                f"figure {name!r} comes from rule {source!r}, which is no rule",
+                                code=Code.FIGURE_MISSING,
+                            )
+                        )
+                elif name not in defines.get(source, ()):
+                    problems.append(
+                        kind.problem(
+                            f"figure {name!r} comes from rule {source!r}, whose check defines no {name!r}",
+                            code=Code.FIGURE_MISSING,
+                        )
+                    )
+    asked = set(QUESTION_KINDS)
+    gives = {k.name: set(k.figures) for k in kinds}  # another ruleset's rules: claimed by the figure's name
+    for rule in rules.values():
+        check = rule.check
+        if check is None or not check.figures or not asked.intersection(check.queries):
+            continue
+        for name in check.figures:
+            if (rule.id, name) in claimed or (rule.target and (rule.target, name) in claimed):
+                continue
+            if not own and any(name in gives.get(q, ()) for q in check.queries):
+                continue
+            where = ", ".join(module_path(q) for q in check.queries if q in asked)
+            problems.append(
+                Problem(
+                    str(rule.loc.file),
+                    rule.loc.line,
+                    f"rule {rule.id!r}: its figure {name!r} is claimed by no question kind, so no answer gives it: "
+                    f"name it in the figures of the kind that reports it ({name!r}: {rule.id!r} in {where}), "
+                    "or drop it from the check",
+                    code=Code.FIGURE_UNCLAIMED,
+                )
+            )
+    return problems
+
+
+def check_manifest(kinds: Iterable[QuestionKind], shared: Mapping[str, str]) -> list[Problem]:
+    """The manifest ``havoc check`` compiles: every figure label a kind gives (its own words, or
+    ``shared``: the labels several kinds share, English) is translated in every language's
+    havoc.po (context ``ui``), each omission at the kind's declaration (its module's file:line);
+    a figure without a label is :func:`check_kinds`' to report. Writes the manifest to the
+    verified cache (the game's package passes ``shared`` in: this module imports no words)."""
+    from havoc.i18n import UI_CONTEXT
+
+    kinds = list(kinds)
+    write_manifest()
+    labels = shared
+    problems: list[Problem] = []
+    catalogs = _catalogs("havoc")
+    for kind in kinds:
+        for name in kind.figures:
+            msgid = labels.get(name) or kind.figure_words.get(name)
+            if msgid is None:
+                continue  # check_kinds says it has no label
+            for lang, catalog in catalogs:
+                if not _translated(catalog, msgid, UI_CONTEXT):
+                    problems.append(
+                        kind.problem(
+                            f"the label of figure {name!r} ({msgid!r}) has no {lang} translation in "
+                            f"locales/{lang}/LC_MESSAGES/havoc.po; run `havoc catalog update` and translate it"
+                        )
+                    )
+    return problems
 
 
 def check_kinds(kinds: Iterable[QuestionKind], named: Callable[[str], bool]) -> list[Problem]:

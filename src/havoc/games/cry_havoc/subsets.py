@@ -15,13 +15,11 @@ two loops is one generated function, made when first needed:
 - :meth:`Subset.holds`, whether none of them says no (:func:`~havoc.interpreter.engine.
   holds_source`: the first no ends it, nothing recorded).
 
-This is the one place such a choice is made: kinds/battle.py, kinds/retreat.py and the
-legal-actions probes (kinds/legal.py) all take theirs from :func:`subset`.
+This is the one place such a choice is made: kinds/battle.py, retreats.py and the
+legal-actions probes (report.py) all take theirs from :func:`subset`.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable, Hashable
 
 from havoc.errors import HavocError
 from havoc.games.cry_havoc.facts import Context
@@ -29,11 +27,12 @@ from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, holds_sou
 from havoc.interpreter.expr import ExprError, rule_error
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (collections.abc is no import of the answer path: tests/test_kinds.py)
+    from collections.abc import Callable, Hashable
     from typing import Any
 
-Program = Callable[[Context], list[RuleResult]]
-Yes = Callable[[Context], bool]
+    Program = Callable[[Context], list[RuleResult]]
+    Yes = Callable[[Context], bool]
 
 
 class Subset:

@@ -43,6 +43,7 @@ def reset() -> None:
     translator.cache_clear()
     _labels.clear()
     _words.clear()
+    _kind_labels_of.clear()
     _kinds.clear()
     _factions.clear()
     _region_names.cache_clear()
@@ -293,13 +294,14 @@ def _figure_labels(lang: str) -> dict[str, str]:
 
 
 def _kind_figure_labels(lang: str) -> dict[str, str]:
-    """The figure labels the kinds declare themselves (importing every kind's module: only when a
-    figure has no shared label, or for the whole list)."""
+    """The figure labels the kinds declare themselves, from the kinds' manifest (the verified
+    cache ``havoc check`` writes: no kind's module is imported to name a figure; only when the
+    manifest is missing or stale is it made again from the declarations)."""
     found = _kind_labels_of.get(lang)
     if found is None:
         from havoc.games.cry_havoc import kind as registry
 
-        found = _kind_labels_of[lang] = {name: ui(label, lang) for name, label in registry.figure_words().items()}
+        found = _kind_labels_of[lang] = {name: ui(label, lang) for name, label in registry.kind_figure_words().items()}
     return found
 
 
@@ -400,7 +402,7 @@ def _shared_figure_labels(lang: str) -> dict[str, str]:
 
 def _kind_labels(lang: str) -> dict[str, str]:
     """Names of the question kinds, for people (help, site, answers, the legal-actions report):
-    each kind's declared label, the one place its words are."""
+    each kind's declared label, the one place its words are (read from the kinds' manifest)."""
     out = _kinds.get(lang)
     if out is None:
         from havoc.games.cry_havoc import kind as registry

@@ -5,7 +5,7 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_STRUCT, Report, judge, probe_query
+from havoc.games.cry_havoc.report import B_STRUCT, Report, judge, probe_query
 from havoc.games.cry_havoc.ui import structure_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -59,7 +59,10 @@ KIND = QuestionKind(
     help="May the faction activate this Structure now?",
     answers=ui("may this Structure be built or activated"),
     needs=("region", "structure"),
-    figures=("points-left", "points-missing"),
+    figures={
+        "points-left": "build-points",
+        "points-missing": "build-points",
+    },
     per_side=(),
     no_actor=False,
     probe=probe,

@@ -11,9 +11,7 @@ exceptions) overrides an earlier one's figure.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from havoc.errors import Code, InputError, Problem, RulebookError
 from havoc.games.cry_havoc import contract as C
@@ -21,9 +19,9 @@ from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.kept import of as kept_of
 from havoc.games.cry_havoc.kept import put
-from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.retreat import Retreat, _values, retreat_options
+from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.position import Region
+from havoc.games.cry_havoc.retreats import Retreat, _values, retreat_options
 from havoc.games.cry_havoc.subsets import Subset, subset
 from havoc.games.cry_havoc.typed import typed_faction
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui, units_path
@@ -31,6 +29,11 @@ from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 # rule results a Battle cites, with the context they were evaluated in and for whom (a step's note)
 Cited = tuple[list[RuleResult], Context, str | None]
@@ -68,7 +71,8 @@ def _steps_of(eng: Engine) -> dict[frozenset[str], Subset]:
     return found[1]
 
 
-Said = dict[tuple[Any, ...], Any]  # what a Battle said, in one ruleset's words and language
+if TYPE_CHECKING:
+    Said = dict[tuple[Any, ...], Any]  # what a Battle said, in one ruleset's words and language
 _said: dict[tuple[int, str], tuple[Texts, Said]] = {}
 _LINES_KEPT = 4096
 
@@ -752,34 +756,49 @@ KIND = QuestionKind(
     help="Who wins each objective of the Battle in a Region, and what follows (or the order of Battles)?",
     answers=ui("how the Battle ends, for both sides"),
     needs=(),
-    figures=(
-        "crystals-added",
-        "wins-control",
-        "control-vp",
-        "places-control-token",
-        "places-nest",
-        "takes-prisoners",
-        "prisoners-taken",
-        "kills",
-        "kill-vp",
-        "not-fought",
-        "control-winner",
-        "vp-gained",
-        "prisoners-by",
-        "kills-by",
-        "survivors",
-        "units-in-region",
-        "returned",
-        "retreated",
-        "retreat-to",
-        "to-reserve",
-        "control-token",
-        "nest",
-        "nest-options",
-        "to-hq",
-        "survivors-to-hq",
-        "order",
-    ),
+    figures={
+        "crystals-added": "battle-add-crystal",
+        "wins-control": (
+            "objective-region-control",
+            "objective-control-defender-tie",
+            "neutral-trogs-win-control",
+            "solo-trogs-win-control",
+        ),
+        "control-vp": (
+            "objective-region-control",
+            "objective-control-defender-tie",
+            "neutral-trogs-win-control",
+            "solo-trogs-win-control",
+        ),
+        "places-control-token": (
+            "objective-region-control",
+            "objective-control-defender-tie",
+            "neutral-trogs-win-control",
+            "solo-trogs-win-control",
+        ),
+        "places-nest": ("neutral-trogs-win-control", "solo-trogs-win-control"),
+        "takes-prisoners": "objective-capture-prisoners",
+        "prisoners-taken": "objective-capture-prisoners",
+        "kills": "objective-attrition",
+        "kill-vp": ("objective-attrition-vp", "solo-kill-vp"),
+        "not-fought": HANDLER,
+        "control-winner": HANDLER,
+        "vp-gained": HANDLER,
+        "prisoners-by": HANDLER,
+        "kills-by": HANDLER,
+        "survivors": HANDLER,
+        "units-in-region": HANDLER,
+        "returned": HANDLER,
+        "retreated": HANDLER,
+        "retreat-to": HANDLER,
+        "to-reserve": "retreat-to-reserve",
+        "control-token": HANDLER,
+        "nest": HANDLER,
+        "nest-options": HANDLER,
+        "to-hq": HANDLER,
+        "survivors-to-hq": "solo-trogs-win-control",
+        "order": HANDLER,
+    },
     per_side=("vp-gained", "prisoners-by", "kills-by", "survivors", "units-in-region", "returned", "retreated"),
     no_actor=True,
     handler=resolve,

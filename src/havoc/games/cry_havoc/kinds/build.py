@@ -7,7 +7,7 @@ from havoc.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, probe_query, which
+from havoc.games.cry_havoc.report import B_REGION, Report, probe_query, which
 from havoc.games.cry_havoc.ui import message_language, nui, structure_name, ui
 from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer
@@ -104,7 +104,10 @@ KIND = QuestionKind(
     help="May the faction build this Structure in this Region now?",
     answers=ui("may this Structure be built or activated"),
     needs=("region", "structure"),
-    figures=("points-left", "points-missing"),
+    figures={
+        "points-left": "build-points",
+        "points-missing": "build-points",
+    },
     per_side=(),
     no_actor=False,
     probe=probe,

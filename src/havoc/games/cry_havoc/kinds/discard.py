@@ -5,10 +5,9 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B0, Report, allowed, probe_query, verdicts
+from havoc.games.cry_havoc.report import B0, Report, allowed, probe_query, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import merge_figures
 
 
 def ask_discard(job: Job) -> Answer:
@@ -21,7 +20,7 @@ def probe(report: Report) -> None:
     pos, who, eng, add, job = report.pos, report.who, report.eng, report.add, report.job
     if pos.faction(who).hand is not None:
         rs = verdicts(eng, "discard", Context(pos, probe_query(job, "discard"), who), "fits", B0)
-        must = merge_figures(rs).get("must-discard", 0)
+        must = report.figures(rs).get("must-discard", 0)
         if allowed(rs) and isinstance(must, int) and must > 0:
             add("discard", report.label, True, {"must-discard": must}, [], str(must))
 
@@ -32,7 +31,9 @@ KIND = QuestionKind(
     help="How many cards must the faction discard down to the hand limit?",
     answers=ui("how many cards must go"),
     needs=(),
-    figures=("must-discard",),
+    figures={
+        "must-discard": "hand-limit",
+    },
     per_side=(),
     no_actor=False,
     probe=probe,

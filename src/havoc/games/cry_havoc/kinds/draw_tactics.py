@@ -6,8 +6,8 @@ from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B0, Report, probe_query, which
 from havoc.games.cry_havoc.query import Query
+from havoc.games.cry_havoc.report import B0, Report, probe_query, which
 from havoc.games.cry_havoc.ui import deck_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -66,7 +66,7 @@ KIND = QuestionKind(
     help="May the faction draw Tactics cards now?",
     answers=ui("may it be done now"),
     needs=(),
-    figures=(),
+    figures={},
     per_side=(),
     no_actor=False,
     probe=probe,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import Report, probe_query
+from havoc.games.cry_havoc.report import Report, probe_query
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 
@@ -27,7 +27,7 @@ KIND = QuestionKind(
     help="May the faction enable scoring this round?",
     answers=ui("may it be done now"),
     needs=(),
-    figures=(),
+    figures={},
     per_side=(),
     no_actor=False,
     probe=probe,

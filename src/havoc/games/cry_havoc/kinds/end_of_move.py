@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from havoc import record
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, finish, whole
 from havoc.games.cry_havoc.facts import Context
-from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.ui import faction_owner, nui, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import merge_figures
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def ask_end_of_move(job: Job) -> Answer:
@@ -109,16 +111,16 @@ KIND = QuestionKind(
     help="What happens, step by step, when a move ends in this Region?",
     answers=ui("the four end steps of a Move"),
     needs=("region",),
-    figures=(
-        "reveals-exploration",
-        "reveals-trog-token",
-        "units-lost",
-        "gains-control",
-        "places-battle-token",
-        "battle-token",
-        "trogs-join-army",
-        "trogs-from-hq",
-    ),
+    figures={
+        "reveals-exploration": "move-end-exploration",
+        "reveals-trog-token": "move-end-trog-tokens",
+        "units-lost": ("trog-token-short-supply", "solo-war-party"),
+        "gains-control": ("move-end-control", "trogs-reveal-tokens", "trog-token-short-supply"),
+        "places-battle-token": ("move-end-battle-tokens", "solo-war-party"),
+        "battle-token": HANDLER,
+        "trogs-join-army": "trogs-reveal-tokens",
+        "trogs-from-hq": "solo-war-party",
+    },
     per_side=(),
     no_actor=False,
     handler=ask_end_of_move,

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from havoc import record
 from havoc.games.cry_havoc.answering import Cited, Job, finish, passes, units_word, whole
 from havoc.games.cry_havoc.facts import Context
-from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.ui import nui, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import merge_figures
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _only(bound: frozenset[str]) -> Any:
@@ -125,7 +127,12 @@ KIND = QuestionKind(
     help="A number asked directly: Units that may leave or be recruited, cards to discard, prisoners to buy back.",
     answers=ui("the number itself"),
     needs=("of",),
-    figures=("may-leave", "may-recruit", "must-discard", "may-buy-back"),
+    figures={
+        "may-leave": "battle-region-leave",
+        "may-recruit": "recruit-points",
+        "must-discard": "hand-limit",
+        "may-buy-back": HANDLER,
+    },
     per_side=(),
     no_actor=False,
     handler=ask_how_many,

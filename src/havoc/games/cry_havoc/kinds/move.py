@@ -5,10 +5,10 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_FROM, B_MOVE, Report, allowed, judge, probe_query, refused_by, verdicts
+from havoc.games.cry_havoc.report import B_FROM, B_MOVE, Report, allowed, judge, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import CompiledRule, merge_figures
+from havoc.interpreter.engine import CompiledRule
 
 TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def probe(report: Report) -> None:
                 continue
             ctx = Context(pos, mq, who, frm=region)
             leave = verdicts(eng, "move", ctx, "detail", B_FROM)
-            limit = merge_figures(leave).get("may-leave", own)
+            limit = report.figures(leave).get("may-leave", own)
             if not allowed(leave) or not isinstance(limit, int) or limit <= 0:
                 held.extend(refused_by(leave) or [r.rule.id for r in leave if "may-leave" in r.figures])
                 continue
@@ -109,7 +109,13 @@ KIND = QuestionKind(
     help="May these Units move from one Region to another, and what happens when they arrive?",
     answers=ui("may these Units move there"),
     needs=("from", "to"),
-    figures=("points-needed", "may-leave", "gains-control", "units-lost", "trogs-join-army"),
+    figures={
+        "points-needed": "move-points",
+        "may-leave": "battle-region-leave",
+        "gains-control": ("move-end-control", "trogs-reveal-tokens", "trog-token-short-supply"),
+        "units-lost": "trog-token-short-supply",
+        "trogs-join-army": "trogs-reveal-tokens",
+    },
     per_side=(),
     no_actor=False,
     probe=probe,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, allowed, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.position import Region
+from havoc.games.cry_havoc.report import B_REGION, Report, allowed, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 
@@ -53,7 +53,7 @@ KIND = QuestionKind(
     help="May the faction play a Tactics card in this Battle now?",
     answers=ui("may it be done now"),
     needs=(),
-    figures=(),
+    figures={},
     per_side=(),
     no_actor=False,
     probe=probe,

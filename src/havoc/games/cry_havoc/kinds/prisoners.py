@@ -5,7 +5,7 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Job, generic, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B0, Report, allowed, probe_query, refused_by, verdicts
+from havoc.games.cry_havoc.report import B0, Report, allowed, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 
@@ -47,7 +47,12 @@ KIND = QuestionKind(
     help="What does buying back prisoners cost, and what do prisoners score?",
     answers=ui("may these Prisoners be bought back"),
     needs=(),
-    figures=("buy-back-cost", "prisoners-vp", "vp-to-spend", "buy-back-turn"),
+    figures={
+        "buy-back-cost": "prisoners-buy-back",
+        "prisoners-vp": "prisoners-score",
+        "vp-to-spend": "prisoners-buy-back",
+        "buy-back-turn": "prisoners-buy-back-order",
+    },
     per_side=(),
     no_actor=False,
     probe=probe,

@@ -7,7 +7,7 @@ from havoc.games.cry_havoc.answering import Job, generic, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kept import reserve as kept_reserve
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_REGION, Report, allowed, probe_query, refused_by, verdicts
+from havoc.games.cry_havoc.report import B_REGION, Report, allowed, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 
@@ -53,7 +53,9 @@ KIND = QuestionKind(
     help="May the faction recruit Units into a Region now, and how many?",
     answers=ui("may these Units be recruited"),
     needs=(),
-    figures=("may-recruit",),
+    figures={
+        "may-recruit": "recruit-points",
+    },
     per_side=(),
     no_actor=False,
     probe=probe,

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, finish
 from havoc.games.cry_havoc.facts import Context
-from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.ui import figure_label, nui, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _gates(cr: CompiledRule) -> bool:
@@ -130,7 +132,14 @@ KIND = QuestionKind(
     help="What does each faction score this round?",
     answers=ui("what each faction scores"),
     needs=(),
-    figures=("vp", "vp-gained", "total-vp", "region-vp", "crystal-vp", "events-moved"),
+    figures={
+        "vp": HANDLER,
+        "vp-gained": HANDLER,
+        "total-vp": HANDLER,
+        "region-vp": "scoring-regions",
+        "crystal-vp": ("scoring-crystals", "trogs-crystals-half", "solo-trogs-crystals"),
+        "events-moved": HANDLER,
+    },
     per_side=("vp-gained", "total-vp"),
     no_actor=True,
     handler=ask_score,

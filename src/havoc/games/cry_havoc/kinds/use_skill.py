@@ -5,7 +5,7 @@ from __future__ import annotations
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
-from havoc.games.cry_havoc.kinds.legal import B_SKILL, Report, probe_query, which
+from havoc.games.cry_havoc.report import B_SKILL, Report, probe_query, which
 from havoc.games.cry_havoc.ui import skill_name, ui
 from havoc.interpreter.answer import Answer
 
@@ -40,7 +40,7 @@ KIND = QuestionKind(
     help="May the faction use this Skill now?",
     answers=ui("may it be done now"),
     needs=("skill",),
-    figures=(),
+    figures={},
     per_side=(),
     no_actor=False,
     probe=probe,

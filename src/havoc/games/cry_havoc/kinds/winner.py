@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from havoc.errors import Code, InputError, Problem, RulebookError
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, finish
 from havoc.games.cry_havoc.facts import Context
-from havoc.games.cry_havoc.kind import QuestionKind
+from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.ui import figure_label, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import RuleResult, merge_figures
+
+TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def ask_winner(job: Job) -> Answer:
@@ -132,15 +134,15 @@ KIND = QuestionKind(
     help="Who wins the game, and which tie-breaker decided it?",
     answers=ui("who wins"),
     needs=(),
-    figures=(
-        "winner",
-        "ranking",
-        "tie-broken-by",
-        "final-vp",
-        "tiebreak-prisoners",
-        "tiebreak-initiative",
-        "tiebreak-trogs",
-    ),
+    figures={
+        "winner": HANDLER,
+        "ranking": HANDLER,
+        "tie-broken-by": HANDLER,
+        "final-vp": ("end-winner", "solo-winner"),
+        "tiebreak-prisoners": "end-tiebreak",
+        "tiebreak-initiative": "end-tiebreak",
+        "tiebreak-trogs": "solo-tie-is-a-loss",
+    },
     per_side=(),
     no_actor=True,
     handler=ask_winner,
