@@ -463,3 +463,68 @@ def test_asking_a_kind_whose_module_does_not_load_is_a_located_error(monkeypatch
     with pytest.raises(RulebookError) as caught:
         answer(rs, pos, query)
     assert caught.value.problems == [where]
+
+
+# --- the list of kinds is the kinds folder's modules, in their declared order ----------------
+
+
+def test_the_list_of_kinds_is_the_kinds_folders_modules_in_their_declared_order() -> None:
+    """No hand-kept list: the game's vocabulary names no question kind, and the kinds are exactly
+    the modules of kinds/, each at the place its own ``order=`` gives (ties and kinds without one
+    by name), the same for the ruleset, the game's contract and the registry."""
+    from havoc.games.cry_havoc import contract
+
+    rs = rulebook.load("cry-havoc")
+    assert "question-kinds" not in rs.vocabulary
+    folder = Path(registry.__file__).parent / "kinds"
+    modules = sorted(p.stem.replace("_", "-") for p in folder.glob("*.py") if not p.name.startswith("_"))
+    declared = [k for k in (registry.get(name) for name in modules) if k is not None]
+    assert [k.name for k in declared] == modules  # every module declares its kind
+    expected = tuple(k.name for k in sorted(declared, key=lambda k: (k.order is None, k.order or 0, k.name)))
+    assert rs.question_kinds == contract.QUESTION_KINDS == expected
+    assert [k.name for k in registry.all_kinds()] == list(expected)
+
+
+def test_a_new_module_in_a_games_kinds_folder_is_a_kind_in_its_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's kinds are found by listing its folder (read, not imported): a new module is a new
+    kind, listed by its ``order=``; a private module (``_shared.py``) is none."""
+    from havoc.rulebook.kinds import declared_kinds
+
+    kinds = tmp_path / "toygame" / "kinds"
+    kinds.mkdir(parents=True)
+    (tmp_path / "toygame" / "__init__.py").write_text("")
+    (kinds / "__init__.py").write_text("")
+    (kinds / "_shared.py").write_text("")
+    for module, order in (
+        ("zeta", "order=5,"),
+        ("alpha_beta", "order=30,"),
+        ("mid", "order=20,  # after zeta"),
+        ("last", ""),
+    ):
+        (kinds / f"{module}.py").write_text(f"x = 1\n\nKIND = QuestionKind(\n    name={module!r},\n    {order}\n)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert declared_kinds("toygame") == ("zeta", "mid", "alpha-beta", "last")
+    assert "toygame" not in sys.modules  # listed without importing the game
+    assert declared_kinds("nosuchgame") == ()
+
+
+def test_a_kinds_order_not_written_as_a_number_is_a_located_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lists read ``order=`` from the module's text: a declaration whose order is not a plain
+    number there (a constant) would be listed out of place, so `havoc check` says where."""
+    kind = registry.get("discard")
+    assert kind is not None
+    monkeypatch.setattr(kind, "order", 999)
+    [p] = [p for p in registry.check_kinds([kind], lambda f: True) if "order" in p.message]
+    assert p.file == kind.where and p.line == kind.line and "plain number" in p.message
+
+
+def test_the_browsers_bundle_ships_every_kinds_module() -> None:
+    """In the browser the kinds are found by listing the same folder: the engine's bundle has it whole."""
+    from havoc import offline
+
+    names = {name for name, _path in offline._bundle_files()}
+    folder = Path(registry.__file__).parent / "kinds"
+    for path in folder.glob("*.py"):
+        assert f"havoc/games/cry_havoc/kinds/{path.name}" in names

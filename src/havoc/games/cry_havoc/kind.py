@@ -8,7 +8,8 @@ question of that kind needs, the other fields the Ask page offers for it, the wo
 question may give bare (``retreat pilgrims foglands``), the figures its answers give (each with
 its source: the rules whose checks define it, by ID, or :data:`HANDLER`; an answer gives these
 and no other figure, whatever the rules it consults compute), a line of help, whether it is asked for a faction, what it answers (the positions page's table) and what
-its verdict says (:data:`VERDICTS`). The list of kinds is the vocabulary's ``question-kinds``.
+its verdict says (:data:`VERDICTS`). The list of kinds is the ``kinds/`` folder's modules, each
+in its declaration's ``order=`` (:func:`havoc.rulebook.kinds.declared_kinds`; no list is kept by hand).
 Everything that lists kinds (the question format's fields, ``havoc ask --help``, the answers'
 JSON Schema, the positions page's table, the Ask page's form, the legal-actions report) is
 derived from the declarations. A kind's module is imported only when that kind is asked about:
@@ -80,6 +81,7 @@ class QuestionKind:
         "needs",
         "no_actor",
         "offers",
+        "order",
         "path",
         "per_side",
         "probe",
@@ -105,8 +107,12 @@ class QuestionKind:
         bare: tuple[str, ...] = (),
         form_label: str | None = None,
         figure_words: Mapping[str, str] | None = None,
+        order: int | None = None,
     ) -> None:
         self.name = name
+        # where it comes in every list of kinds: read from the module's text without importing it
+        # (havoc.rulebook.kinds), so written as a plain number; kinds without one come last, by name
+        self.order = order
         self.label = label  # English; in other languages through the `ui` catalog
         self.verdict = verdict  # one of VERDICTS
         self.help = help
@@ -220,7 +226,7 @@ def _load_problem(kind: str, exc: BaseException) -> Problem:
 
 
 def all_kinds() -> Iterator[QuestionKind]:
-    """Every declared kind with a module, in the vocabulary's order."""
+    """Every declared kind with a module, in their declared order."""
     for kind in QUESTION_KINDS:
         found = get(kind)
         if found is not None:
@@ -497,7 +503,23 @@ def check_kinds(kinds: Iterable[QuestionKind], named: Callable[[str], bool]) -> 
             )
         if kind.verdict not in VERDICTS:
             problems.append(kind.problem(f"verdict {kind.verdict!r} is none of {', '.join(VERDICTS)}"))
+        problems.extend(_check_order(kind))
     return problems
+
+
+def _check_order(kind: QuestionKind) -> list[Problem]:
+    """The ``order=`` the lists of kinds read from the module's text (without importing it) is
+    the declaration's own: a plain number, given once (else the kind is listed out of place)."""
+    from havoc.rulebook.kinds import order_of
+
+    try:
+        with open(kind.path, encoding="utf-8") as handle:
+            read = order_of(handle.read())
+    except (OSError, UnicodeDecodeError):
+        return []
+    if read != kind.order:  # None for both: no order, listed after the numbered kinds, by name
+        return [kind.problem(f"order={kind.order!r} must be written as a plain number in KIND = QuestionKind(…)")]
+    return []
 
 
 def _catalogs(domain: str) -> list[tuple[str, Any]]:
@@ -569,7 +591,7 @@ def check(named: Callable[[str], bool], pages: Iterable[Path] = ()) -> list[Prob
         Problem(
             module_path(name),
             None,
-            f"question kind {name!r} is listed in the vocabulary's question-kinds but has no module: "
+            f"question kind {name!r} is listed in the ruleset's vocabulary (question-kinds) but has no module: "
             f"write {module_path(name)} ending in KIND = QuestionKind(name={name!r}, …)",
         )
         for name in declared
