@@ -278,39 +278,21 @@ def test_every_kind_label_is_in_the_ui_catalog_with_polish() -> None:
         assert kind_label(kind.name, "pl") != kind.label, kind.name
 
 
-# The positions page's table of kinds as it was written by hand before it was generated: the
-# generated table says the same (in Polish too: its cells are the same site catalog entries).
-_HAND_TABLE = """\
-| kind | what it answers | figures |
-| --- | --- | --- |
-| `move` | may these Units move there | `points-needed`, `may-leave`, `gains-control`, `units-lost`, `trogs-join-army` |
-| `recruit` | may these Units be recruited | `may-recruit` |
-| `build`, `activate` | may this Structure be built or activated | `points-left`, `points-missing` |
-| `draw-tactics`, `enable-scoring`, `use-skill`, `play-tactic` | may it be done now | none |
-| `battle` | how the Battle ends, for both sides | `crystals-added`, `wins-control`, `control-vp`, `places-control-token`, `places-nest`, `takes-prisoners`, `prisoners-taken`, `kills`, `kill-vp`, `not-fought`, `control-winner`, `vp-gained`, `prisoners-by`, `kills-by`, `survivors`, `units-in-region`, `returned`, `retreated`, `retreat-to`, `to-reserve`, `control-token`, `nest`, `nest-options`, `to-hq`, `survivors-to-hq`, `order` |
-| `retreat` | where the losing Units may go | `destinations`, `to-reserve`, `places-nest`, `nest-options` |
-| `discard` | how many cards must go | `must-discard` |
-| `prisoners` | may these Prisoners be bought back | `buy-back-cost`, `prisoners-vp`, `vp-to-spend`, `buy-back-turn` |
-| `score` | what each faction scores | `vp`, `vp-gained`, `total-vp`, `region-vp`, `crystal-vp`, `events-moved` |
-| `winner` | who wins | `winner`, `ranking`, `tie-broken-by`, `final-vp`, `tiebreak-prisoners`, `tiebreak-initiative`, `tiebreak-trogs` |
-| `legal` | what the faction may do now | `actions`, `upcoming-position`, `upcoming-order` |
-| `how-many` | the number itself | `may-leave`, `may-recruit`, `must-discard`, `may-buy-back` |
-| `place` | may a Crystal or Structure go in this Region | none |
-| `end-of-move` | the four end steps of a Move | `reveals-exploration`, `reveals-trog-token`, `units-lost`, `gains-control`, `places-battle-token`, `battle-token`, `trogs-join-army`, `trogs-from-hq` |
-| `setup` | what a game of this size sets up | `two-player-board-side`, `hq-units`, `hq-control-tokens`, `skills`, `tokens-as-printed`, `trog-hq-units`, `tunnels` |
-"""
-
-
 def test_the_positions_table_is_generated_from_the_kinds() -> None:
+    """Each row is one run of neighbouring kinds (their declared order) that answer the same and
+    give the same figures, as each declares them; neighbours that agree share a row, no others."""
     from havoc.games.cry_havoc.site_pages import rows
 
-    lines = ["| kind | what it answers | figures |", "| --- | --- | --- |"]
-    for kinds, answers, figures in rows():
-        shown = ", ".join(f"`{f}`" for f in figures) if figures else "none"
-        lines.append("| " + ", ".join(f"`{k}`" for k in kinds) + f" | {answers} | {shown} |")
-    hand = _HAND_TABLE.splitlines()
-    assert lines[: len(hand)] == hand  # kinds added later come as rows of their own after these
-    assert [k for kinds, _, _ in rows() for k in kinds] == [k.name for k in registry.all_kinds()]
+    kinds = list(registry.all_kinds())
+    table = rows()
+    assert [k for names, _, _ in table for k in names] == [k.name for k in kinds]
+    for names, answers, figures in table:
+        for name in names:
+            declared = registry.get(name)
+            assert declared is not None and (declared.answers, declared.figures) == (answers, figures), name
+    for (_, answers, figures), (_, after, gives) in zip(table, table[1:], strict=False):
+        assert (answers, figures) != (after, gives)  # else the two rows would be one
+    assert any(len(names) > 1 for names, _, _ in table)  # the table merges (build, activate)
 
 
 def test_a_kinds_words_are_in_its_declaration_only() -> None:
