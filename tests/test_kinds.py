@@ -7,6 +7,7 @@ missing any of them is a located problem (the declaring file and the kind's name
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import subprocess
 import sys
@@ -290,7 +291,7 @@ def test_the_positions_table_is_generated_from_the_kinds() -> None:
         for name in names:
             declared = registry.get(name)
             assert declared is not None and (declared.answers, declared.figures) == (answers, figures), name
-    for (_, answers, figures), (_, after, gives) in zip(table, table[1:], strict=False):
+    for (_, answers, figures), (_, after, gives) in itertools.pairwise(table):
         assert (answers, figures) != (after, gives)  # else the two rows would be one
     assert any(len(names) > 1 for names, _, _ in table)  # the table merges (build, activate)
 
