@@ -475,9 +475,8 @@ def run_node(code: str) -> Any:
 
 
 def test_english_stemmer_in_the_browser_equals_python() -> None:
-    from havoc.sphinxext.search_pl import base_stemmer_js, english_stemmer_js
-
     from havoc import catalogs
+    from havoc.sphinxext.search_pl import base_stemmer_js, english_stemmer_js
 
     english = " ".join(str(m.id) for m in catalogs.rules_template(rulebook.load()) if m.id)  # the rules' English
     words = sorted({w.lower() for w in re.findall(r"[^\W\d_]+", english)})
