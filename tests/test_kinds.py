@@ -511,3 +511,18 @@ def test_the_browsers_bundle_ships_every_kinds_module() -> None:
     folder = Path(registry.__file__).parent / "kinds"
     for path in folder.glob("*.py"):
         assert f"havoc/games/cry_havoc/kinds/{path.name}" in names
+
+
+def test_a_kind_no_example_asks_is_a_located_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every kind is shown by an example in the rule data (the tests read each kind from it): a
+    kind without one is said by `havoc check` at its declaration, not first by a test."""
+    rs = rulebook.load("cry-havoc")
+    kinds = list(registry.all_kinds())
+    assert registry.check_examples(kinds, rs.rules) == []
+    discard = registry.get("discard")
+    assert discard is not None
+    rules = {
+        rid: rule for rid, rule in rs.rules.items() if not any(ex.query.get("ask") == "discard" for ex in rule.examples)
+    }
+    [p] = registry.check_examples(kinds, rules)
+    assert (p.file, p.line) == (discard.where, discard.line) and "no example in the rules asks it" in p.message

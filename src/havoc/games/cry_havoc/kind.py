@@ -568,6 +568,28 @@ def check_labels(kinds: Iterable[QuestionKind]) -> list[Problem]:
     return problems
 
 
+def check_examples(kinds: Iterable[QuestionKind], rules: Mapping[str, Any]) -> list[Problem]:
+    """Each kind is shown by at least one example in the rule data (a rule's ``examples:`` whose
+    question asks it, every field a plain value, so a compact question can say it too): the
+    examples are what ``havoc check`` runs, what the tests read every kind from (in Polish too)
+    and what the site shows, so a kind without one is an omission, said at its declaration."""
+    asked: set[str] = set()
+    for rule in rules.values():
+        for ex in rule.examples:
+            query = ex.query if isinstance(ex.query, dict) else {}
+            if all(isinstance(v, (str, int, bool)) for v in query.values()):
+                asked.add(str(query.get("ask", "")))
+    return [
+        kind.problem(
+            "no example in the rules asks it: give the rule its figures come from an example "
+            f"(examples: [{{id: ex-…, position: …, query: {{ask: {kind.name}, …}}, expect: …}}]), "
+            "each field of its query a plain value"
+        )
+        for kind in kinds
+        if kind.name not in asked
+    ]
+
+
 def check_docs(kinds: Iterable[QuestionKind], pages: Iterable[Path]) -> list[Problem]:
     """The kinds have their docs entry: a page of the site writes the table of kinds (``{havoc-kinds}``),
     which has a row for every declared kind."""
@@ -607,6 +629,7 @@ __all__ = [
     "broken",
     "check",
     "check_docs",
+    "check_examples",
     "check_kinds",
     "check_labels",
     "figures",
