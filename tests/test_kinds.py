@@ -524,5 +524,5 @@ def test_a_kind_no_example_asks_is_a_located_problem(monkeypatch: pytest.MonkeyP
     rules = {
         rid: rule for rid, rule in rs.rules.items() if not any(ex.query.get("ask") == "discard" for ex in rule.examples)
     }
-    [p] = registry.check_examples(kinds, rules)
+    [p] = registry.check_examples([discard], rules)  # (the rules left out may show other kinds too)
     assert (p.file, p.line) == (discard.where, discard.line) and "no example in the rules asks it" in p.message
