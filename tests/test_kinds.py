@@ -473,7 +473,7 @@ def test_a_new_module_in_a_games_kinds_folder_is_a_kind_in_its_place(
 ) -> None:
     """A game's kinds are found by listing its folder (read, not imported): a new module is a new
     kind, listed by its ``order=``; a private module (``_shared.py``) is none."""
-    from havoc.rulebook.kinds import declared_kinds
+    from havoc.rulebook import declared_kinds
 
     kinds = tmp_path / "toygame" / "kinds"
     kinds.mkdir(parents=True)

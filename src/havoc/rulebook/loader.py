@@ -87,7 +87,7 @@ class _Build:
                 where = f"declared in {self.vocabulary_file or 'vocabulary.yaml'} (question-kinds)"
                 self._kinds = (tuple(self.vocabulary["question-kinds"]), where)
             else:
-                from havoc.rulebook.kinds import declared_kinds, kinds_folder
+                from havoc.rulebook import declared_kinds, kinds_folder
 
                 folder = kinds_folder(self.game)
                 where = f"the modules of {folder}" if folder else "none: the ruleset's game has no kinds folder"

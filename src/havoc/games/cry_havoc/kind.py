@@ -9,7 +9,7 @@ question may give bare (``retreat pilgrims foglands``), the figures its answers 
 its source: the rules whose checks define it, by ID, or :data:`HANDLER`; an answer gives these
 and no other figure, whatever the rules it consults compute), a line of help, whether it is asked for a faction, what it answers (the positions page's table) and what
 its verdict says (:data:`VERDICTS`). The list of kinds is the ``kinds/`` folder's modules, each
-in its declaration's ``order=`` (:func:`havoc.rulebook.kinds.declared_kinds`; no list is kept by hand).
+in its declaration's ``order=`` (:func:`havoc.rulebook.declared_kinds`; no list is kept by hand).
 Everything that lists kinds (the question format's fields, ``havoc ask --help``, the answers'
 JSON Schema, the positions page's table, the Ask page's form, the legal-actions report) is
 derived from the declarations. A kind's module is imported only when that kind is asked about:
@@ -111,7 +111,7 @@ class QuestionKind:
     ) -> None:
         self.name = name
         # where it comes in every list of kinds: read from the module's text without importing it
-        # (havoc.rulebook.kinds), so written as a plain number; kinds without one come last, by name
+        # (havoc.rulebook.declared_kinds), so written as a plain number; kinds without one come last, by name
         self.order = order
         self.label = label  # English; in other languages through the `ui` catalog
         self.verdict = verdict  # one of VERDICTS
@@ -510,7 +510,7 @@ def check_kinds(kinds: Iterable[QuestionKind], named: Callable[[str], bool]) -> 
 def _check_order(kind: QuestionKind) -> list[Problem]:
     """The ``order=`` the lists of kinds read from the module's text (without importing it) is
     the declaration's own: a plain number, given once (else the kind is listed out of place)."""
-    from havoc.rulebook.kinds import order_of
+    from havoc.rulebook import order_of
 
     try:
         with open(kind.path, encoding="utf-8") as handle:
