@@ -131,8 +131,8 @@ def _kind_names() -> set[str]:
     its commands, shortcut kinds and their fields, other deciders and lookups."""
     names: set[str] = set()
     for folder in (REPO / "rules").iterdir():
-        if (folder / "vocabulary.yaml").is_file():
-            names.update(yaml.safe_load((folder / "vocabulary.yaml").read_text()).get("question-kinds", ()))
+        if (folder / "ruleset.yaml").is_file():
+            names.update(rulebook.load(str(folder)).question_kinds)
     for module in game.installed():
         played = game.load(module)
         names.update(played.COMMANDS)

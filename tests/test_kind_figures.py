@@ -177,7 +177,8 @@ def test_the_manifest_is_made_when_missing_and_read_when_cached(
     assert cache.get(registry.MANIFEST, registry._manifest_key(), dict) == made  # stored, plain data
     assert made["kinds"]["discard"]["figures"] == ["must-discard"]
     assert made["kinds"]["discard"]["sources"] == {"must-discard": ["hand-limit"]}
-    assert made["labels"] == {}  # no shipped kind labels a figure itself: ui.py's shared labels name them all
+    # the labels of figures a kind names itself (figure_words), as each declares them
+    assert made["labels"] == {f: text for k in registry.all_kinds() for f, text in k.figure_words.items()}
     registry.forget_manifest()
     assert registry.manifest() == made
     registry.forget_manifest()
@@ -247,6 +248,6 @@ def test_another_ruleset_of_the_game_may_lack_a_kinds_source_rule() -> None:
     renamed = {"mini-hand-limit": hand._replace(id="mini-hand-limit")}
     discard = registry.get("discard")
     assert discard is not None
-    assert registry.check_sources([discard], renamed, own=False) == []
+    assert registry.check_sources(kinds, renamed, own=False) == []  # (the rule may serve other kinds too)
     said = [p.message for p in registry.check_sources([discard], renamed)]  # as the game's own: by the rule's ID
     assert any("rule 'mini-hand-limit': its figure 'must-discard' is claimed by no question kind" in m for m in said)

@@ -7,6 +7,7 @@ missing any of them is a located problem (the declaring file and the kind's name
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import subprocess
 import sys
@@ -279,39 +280,21 @@ def test_every_kind_label_is_in_the_ui_catalog_with_polish() -> None:
         assert kind_label(kind.name, "pl") != kind.label, kind.name
 
 
-# The positions page's table of kinds as it was written by hand before it was generated: the
-# generated table says the same (in Polish too: its cells are the same site catalog entries).
-_HAND_TABLE = """\
-| kind | what it answers | figures |
-| --- | --- | --- |
-| `move` | may these Units move there | `points-needed`, `may-leave`, `gains-control`, `units-lost`, `trogs-join-army` |
-| `recruit` | may these Units be recruited | `may-recruit` |
-| `build`, `activate` | may this Structure be built or activated | `points-left`, `points-missing` |
-| `draw-tactics`, `enable-scoring`, `use-skill`, `play-tactic` | may it be done now | none |
-| `battle` | how the Battle ends, for both sides | `crystals-added`, `wins-control`, `control-vp`, `places-control-token`, `places-nest`, `takes-prisoners`, `prisoners-taken`, `kills`, `kill-vp`, `not-fought`, `control-winner`, `vp-gained`, `prisoners-by`, `kills-by`, `survivors`, `units-in-region`, `returned`, `retreated`, `retreat-to`, `to-reserve`, `control-token`, `nest`, `nest-options`, `to-hq`, `survivors-to-hq`, `order` |
-| `retreat` | where the losing Units may go | `destinations`, `to-reserve`, `places-nest`, `nest-options` |
-| `discard` | how many cards must go | `must-discard` |
-| `prisoners` | may these Prisoners be bought back | `buy-back-cost`, `prisoners-vp`, `vp-to-spend`, `buy-back-turn` |
-| `score` | what each faction scores | `vp`, `vp-gained`, `total-vp`, `region-vp`, `crystal-vp`, `events-moved` |
-| `winner` | who wins | `winner`, `ranking`, `tie-broken-by`, `final-vp`, `tiebreak-prisoners`, `tiebreak-initiative`, `tiebreak-trogs` |
-| `legal` | what the faction may do now | `actions`, `upcoming-position`, `upcoming-order` |
-| `how-many` | the number itself | `may-leave`, `may-recruit`, `must-discard`, `may-buy-back` |
-| `place` | may a Crystal or Structure go in this Region | none |
-| `end-of-move` | the four end steps of a Move | `reveals-exploration`, `reveals-trog-token`, `units-lost`, `gains-control`, `places-battle-token`, `battle-token`, `trogs-join-army`, `trogs-from-hq` |
-| `setup` | what a game of this size sets up | `two-player-board-side`, `hq-units`, `hq-control-tokens`, `skills`, `tokens-as-printed`, `trog-hq-units`, `tunnels` |
-"""
-
-
 def test_the_positions_table_is_generated_from_the_kinds() -> None:
+    """Each row is one run of neighbouring kinds (their declared order) that answer the same and
+    give the same figures, as each declares them; neighbours that agree share a row, no others."""
     from havoc.games.cry_havoc.site_pages import rows
 
-    lines = ["| kind | what it answers | figures |", "| --- | --- | --- |"]
-    for kinds, answers, figures in rows():
-        shown = ", ".join(f"`{f}`" for f in figures) if figures else "none"
-        lines.append("| " + ", ".join(f"`{k}`" for k in kinds) + f" | {answers} | {shown} |")
-    hand = _HAND_TABLE.splitlines()
-    assert lines[: len(hand)] == hand  # kinds added later come as rows of their own after these
-    assert [k for kinds, _, _ in rows() for k in kinds] == [k.name for k in registry.all_kinds()]
+    kinds = list(registry.all_kinds())
+    table = rows()
+    assert [k for names, _, _ in table for k in names] == [k.name for k in kinds]
+    for names, answers, figures in table:
+        for name in names:
+            declared = registry.get(name)
+            assert declared is not None and (declared.answers, declared.figures) == (answers, figures), name
+    for (_, answers, figures), (_, after, gives) in itertools.pairwise(table):
+        assert (answers, figures) != (after, gives)  # else the two rows would be one
+    assert any(len(names) > 1 for names, _, _ in table)  # the table merges (build, activate)
 
 
 def test_a_kinds_words_are_in_its_declaration_only() -> None:
@@ -464,3 +447,83 @@ def test_asking_a_kind_whose_module_does_not_load_is_a_located_error(monkeypatch
     with pytest.raises(RulebookError) as caught:
         answer(rs, pos, query)
     assert caught.value.problems == [where]
+
+
+# --- the list of kinds is the kinds folder's modules, in their declared order ----------------
+
+
+def test_the_list_of_kinds_is_the_kinds_folders_modules_in_their_declared_order() -> None:
+    """No hand-kept list: the game's vocabulary names no question kind, and the kinds are exactly
+    the modules of kinds/, each at the place its own ``order=`` gives (ties and kinds without one
+    by name), the same for the ruleset, the game's contract and the registry."""
+    from havoc.games.cry_havoc import contract
+
+    rs = rulebook.load("cry-havoc")
+    assert "question-kinds" not in rs.vocabulary
+    folder = Path(registry.__file__).parent / "kinds"
+    modules = sorted(p.stem.replace("_", "-") for p in folder.glob("*.py") if not p.name.startswith("_"))
+    declared = [k for k in (registry.get(name) for name in modules) if k is not None]
+    assert [k.name for k in declared] == modules  # every module declares its kind
+    expected = tuple(k.name for k in sorted(declared, key=lambda k: (k.order is None, k.order or 0, k.name)))
+    assert rs.question_kinds == contract.QUESTION_KINDS == expected
+    assert [k.name for k in registry.all_kinds()] == list(expected)
+
+
+def test_a_new_module_in_a_games_kinds_folder_is_a_kind_in_its_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's kinds are found by listing its folder (read, not imported): a new module is a new
+    kind, listed by its ``order=``; a private module (``_shared.py``) is none."""
+    from havoc.rulebook import declared_kinds
+
+    kinds = tmp_path / "toygame" / "kinds"
+    kinds.mkdir(parents=True)
+    (tmp_path / "toygame" / "__init__.py").write_text("")
+    (kinds / "__init__.py").write_text("")
+    (kinds / "_shared.py").write_text("")
+    for module, order in (
+        ("zeta", "order=5,"),
+        ("alpha_beta", "order=30,"),
+        ("mid", "order=20,  # after zeta"),
+        ("last", ""),
+    ):
+        (kinds / f"{module}.py").write_text(f"x = 1\n\nKIND = QuestionKind(\n    name={module!r},\n    {order}\n)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert declared_kinds("toygame") == ("zeta", "mid", "alpha-beta", "last")
+    assert "toygame" not in sys.modules  # listed without importing the game
+    assert declared_kinds("nosuchgame") == ()
+
+
+def test_a_kinds_order_not_written_as_a_number_is_a_located_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lists read ``order=`` from the module's text: a declaration whose order is not a plain
+    number there (a constant) would be listed out of place, so `havoc check` says where."""
+    kind = registry.get("discard")
+    assert kind is not None
+    monkeypatch.setattr(kind, "order", 999)
+    [p] = [p for p in registry.check_kinds([kind], lambda f: True) if "order" in p.message]
+    assert p.file == kind.where and p.line == kind.line and "plain number" in p.message
+
+
+def test_the_browsers_bundle_ships_every_kinds_module() -> None:
+    """In the browser the kinds are found by listing the same folder: the engine's bundle has it whole."""
+    from havoc import offline
+
+    names = {name for name, _path in offline._bundle_files()}
+    folder = Path(registry.__file__).parent / "kinds"
+    for path in folder.glob("*.py"):
+        assert f"havoc/games/cry_havoc/kinds/{path.name}" in names
+
+
+def test_a_kind_no_example_asks_is_a_located_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every kind is shown by an example in the rule data (the tests read each kind from it): a
+    kind without one is said by `havoc check` at its declaration, not first by a test."""
+    rs = rulebook.load("cry-havoc")
+    kinds = list(registry.all_kinds())
+    assert registry.check_examples(kinds, rs.rules) == []
+    discard = registry.get("discard")
+    assert discard is not None
+    rules = {
+        rid: rule for rid, rule in rs.rules.items() if not any(ex.query.get("ask") == "discard" for ex in rule.examples)
+    }
+    [p] = registry.check_examples([discard], rules)  # (the rules left out may show other kinds too)
+    assert (p.file, p.line) == (discard.where, discard.line) and "no example in the rules asks it" in p.message

@@ -3,8 +3,10 @@
 Two gettext domains live in ``locales/``: ``rules`` (every string of the rule data, from
 :func:`havoc.messages.messages`) and ``havoc`` (interface strings in Python, written as
 ``ui("…")`` calls). Other ``.po`` files there (the site's narrative pages, theme strings) are
-checked for completeness. A stale template, a missing or fuzzy translation, a lost
-placeholder or link, or a wrong number of plural forms is an error of ``havoc check``.
+checked for completeness. A catalog out of date with the template (extracted in memory: the
+``.pot`` files ``havoc catalog update`` writes are derived, for translators' tools, and not kept
+in git), a missing or fuzzy translation, a lost placeholder or link, or a wrong number of plural
+forms is an error of ``havoc check``.
 """
 
 from __future__ import annotations
@@ -507,14 +509,6 @@ def _fit(string: Any, msgid: Any, nplurals: int) -> Any:
     return string[0] if isinstance(string, (tuple, list)) else string
 
 
-def _fresh(old: bytes, tmpl: Catalog) -> bool:
-    """Whether a template file says what ``tmpl`` says (laid out as havoc writes it, the quick
-    check, or as the file was laid out by another tool)."""
-    return _strip_dates(old) == _strip_dates(_render(tmpl)) or _strip_dates(old) == _strip_dates(
-        render_keeping(tmpl, old)
-    )
-
-
 # Header lines that say when and with which tool a file was written, not what it says: an
 # upgrade of Babel (2.18 -> 2.19 rewrote `Generated-By` and spelled the Polish plural rule
 # anew) or another day must neither call a catalog out of date nor rewrite it.
@@ -568,16 +562,13 @@ def check_all(ruleset: Ruleset, root: Path | None = None) -> Report:
     """Every catalog complete and fresh; every translation keeps its placeholders and links."""
     root = root or locales_root()
     report = Report()
-    if not any(root.glob("*.pot")) and not any(root.glob("*/LC_MESSAGES/*.po")):
+    if not any(root.glob("*/LC_MESSAGES/*.po")):
         report.summary.append("no translation catalogs yet")
         return report
+    # Each .po is judged against the template extracted here, in memory: the .pot files are
+    # derived (``havoc catalog update`` writes them for tools such as Poedit) and not kept in
+    # git, so a missing or older one on a translator's disk is no problem of the catalogs.
     tmpls = templates(ruleset)
-    for domain, tmpl in tmpls.items():
-        pot = root / f"{domain}.pot"
-        if not pot.exists():
-            report.problems.append(f"{_rel(pot)}: missing; run `havoc catalog update`")
-        elif not _fresh(pot.read_bytes(), tmpl):
-            report.problems.append(f"{_rel(pot)}: out of date with the rules and code; run `havoc catalog update`")
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:
             continue

@@ -172,7 +172,7 @@ FACTS = Spec(
 
 VOCABULARY = Spec(
     "map",
-    "vocabulary.yaml: named lists of identifiers (factions, phases, question-kinds …).",
+    "vocabulary.yaml: named lists of identifiers (factions, phases, question-kinds when the game has no kinds/ folder …).",
     item=Spec("any", "An identifier, a list of identifiers, or a mapping of lists."),
 )
 

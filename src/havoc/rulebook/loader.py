@@ -76,6 +76,23 @@ class _Build:
         self.texts: list[tuple[Loc, str, str]] = []
         self.checks: list[tuple[Loc, str, Check]] = []
         self.refs: list[tuple[Loc, str, str, str]] = []  # (loc, what, kind, target)
+        self.game = ""  # ruleset.yaml's game: where the question kinds are when the vocabulary lists none
+        self._kinds: tuple[tuple[str, ...], str] | None = None
+
+    def kinds(self) -> tuple[tuple[str, ...], str]:
+        """The question kinds a check may name, and where they are declared (for the message):
+        the vocabulary's ``question-kinds``, else the modules of the game's kinds folder."""
+        if self._kinds is None:
+            if "question-kinds" in self.vocabulary:
+                where = f"declared in {self.vocabulary_file or 'vocabulary.yaml'} (question-kinds)"
+                self._kinds = (tuple(self.vocabulary["question-kinds"]), where)
+            else:
+                from havoc.rulebook import declared_kinds, kinds_folder
+
+                folder = kinds_folder(self.game)
+                where = f"the modules of {folder}" if folder else "none: the ruleset's game has no kinds folder"
+                self._kinds = (declared_kinds(self.game), where)
+        return self._kinds
 
     def rel(self, path: Path) -> str:
         try:
@@ -127,6 +144,7 @@ def load_ruleset(root: Path, snapshot: Snapshot | None = None) -> Ruleset:
     _read_vocabulary(b, root / "vocabulary.yaml")
     _read_facts(b, root / "facts.yaml")
     meta = _read_meta(b, root / "ruleset.yaml")
+    b.game = meta["game"]
     section_files = snapshot.glob(root / "sections")
     if not section_files:
         b.problems.append(Problem(b.rel(root / "sections"), None, "no section files found", code=Code.SECTION_MISSING))
@@ -588,14 +606,12 @@ def _read_check(b: _Build, r: Reader, d: LDict, what: str) -> Check | None:
     if c is None:
         return None
     queries = r.id_list(c, "queries", f"{what}.check")
-    kinds = b.vocabulary.get("question-kinds", ())
+    kinds, where = b.kinds()
     for q in queries:
         if q not in kinds:
-            where = b.vocabulary_file or "vocabulary.yaml"
             r.problem(
                 c.line_of("queries"),
-                f"{what}.check.queries: unknown question kind {q!r}{_suggest(q, kinds)}; "
-                f"the kinds are declared in {where} (question-kinds)",
+                f"{what}.check.queries: unknown question kind {q!r}{_suggest(q, kinds)}; the kinds are {where}",
                 code=Code.QUERY_KIND,
             )
     figures: dict[str, Any] = {}

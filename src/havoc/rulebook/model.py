@@ -239,8 +239,15 @@ class Ruleset:
 
     @property
     def question_kinds(self) -> tuple[str, ...]:
-        """The kinds of question the ruleset's game answers (its vocabulary's ``question-kinds``)."""
-        return tuple(self.vocabulary.get("question-kinds", ()))
+        """The kinds of question the ruleset's game answers: its vocabulary's ``question-kinds``
+        when it lists them, else the modules of the game's ``kinds/`` folder, each in its
+        declared order (:func:`havoc.rulebook.declared_kinds`: read afresh, never cached
+        with the rules, so a new kind's module shows without a rule file changing)."""
+        if "question-kinds" in self.vocabulary:
+            return tuple(self.vocabulary["question-kinds"])
+        from havoc.rulebook import declared_kinds
+
+        return declared_kinds(self.game)
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id} {len(self.rules)} rules {self.fingerprint[:8]}>"

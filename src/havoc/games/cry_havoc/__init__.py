@@ -245,6 +245,7 @@ def check_rules(rs: Ruleset) -> list[Any]:
     return (
         kind.check(lambda figure: has_label("figure", figure), docs_pages())
         + kind.check_sources(kinds, rs.rules, own=rs.id == RULES_FOLDER)
+        + (kind.check_examples(kinds, rs.rules) if rs.id == RULES_FOLDER else [])
         + kind.check_manifest(kinds, _shared_figure_labels("en"))
         + label_clashes()
         + engine.check()

@@ -64,7 +64,8 @@ SKILL_STATES: Final = tuple[str, ...](VOCABULARY["skill-states"])
 OBJECTIVES: Final = tuple[str, ...](VOCABULARY["objectives"])  # resolved in this order
 ITEMS: Final = tuple[str, ...](VOCABULARY["items"])
 EXPERIENCE: Final = tuple[str, ...](VOCABULARY["experience"])
-QUESTION_KINDS: Final = tuple[str, ...](VOCABULARY["question-kinds"])
+# one per module of kinds/, in each declaration's order= (havoc.rulebook.declared_kinds): no list kept by hand
+QUESTION_KINDS: Final = _ruleset().question_kinds
 HOW_MANY: Final = tuple[str, ...](VOCABULARY["how-many"])
 
 # --- parameters the mechanisms read (values come from rules/) ----------------------

@@ -8,7 +8,8 @@ question of that kind needs, the other fields the Ask page offers for it, the wo
 question may give bare (``retreat pilgrims foglands``), the figures its answers give (each with
 its source: the rules whose checks define it, by ID, or :data:`HANDLER`; an answer gives these
 and no other figure, whatever the rules it consults compute), a line of help, whether it is asked for a faction, what it answers (the positions page's table) and what
-its verdict says (:data:`VERDICTS`). The list of kinds is the vocabulary's ``question-kinds``.
+its verdict says (:data:`VERDICTS`). The list of kinds is the ``kinds/`` folder's modules, each
+in its declaration's ``order=`` (:func:`havoc.rulebook.declared_kinds`; no list is kept by hand).
 Everything that lists kinds (the question format's fields, ``havoc ask --help``, the answers'
 JSON Schema, the positions page's table, the Ask page's form, the legal-actions report) is
 derived from the declarations. A kind's module is imported only when that kind is asked about:
@@ -80,6 +81,7 @@ class QuestionKind:
         "needs",
         "no_actor",
         "offers",
+        "order",
         "path",
         "per_side",
         "probe",
@@ -105,8 +107,12 @@ class QuestionKind:
         bare: tuple[str, ...] = (),
         form_label: str | None = None,
         figure_words: Mapping[str, str] | None = None,
+        order: int | None = None,
     ) -> None:
         self.name = name
+        # where it comes in every list of kinds: read from the module's text without importing it
+        # (havoc.rulebook.declared_kinds), so written as a plain number; kinds without one come last, by name
+        self.order = order
         self.label = label  # English; in other languages through the `ui` catalog
         self.verdict = verdict  # one of VERDICTS
         self.help = help
@@ -228,7 +234,7 @@ def _load_problem(kind: str, exc: BaseException) -> Problem:
 
 
 def all_kinds() -> Iterator[QuestionKind]:
-    """Every declared kind with a module, in the vocabulary's order."""
+    """Every declared kind with a module, in their declared order."""
     for kind in QUESTION_KINDS:
         found = get(kind)
         if found is not None:
@@ -514,7 +520,23 @@ def check_kinds(kinds: Iterable[QuestionKind], named: Callable[[str], bool]) -> 
             )
         if kind.verdict not in VERDICTS:
             problems.append(kind.problem(f"verdict {kind.verdict!r} is none of {', '.join(VERDICTS)}"))
+        problems.extend(_check_order(kind))
     return problems
+
+
+def _check_order(kind: QuestionKind) -> list[Problem]:
+    """The ``order=`` the lists of kinds read from the module's text (without importing it) is
+    the declaration's own: a plain number, given once (else the kind is listed out of place)."""
+    from havoc.rulebook import order_of
+
+    try:
+        with open(kind.path, encoding="utf-8") as handle:
+            read = order_of(handle.read())
+    except (OSError, UnicodeDecodeError):
+        return []
+    if read != kind.order:  # None for both: no order, listed after the numbered kinds, by name
+        return [kind.problem(f"order={kind.order!r} must be written as a plain number in KIND = QuestionKind(…)")]
+    return []
 
 
 def _catalogs(domain: str) -> list[tuple[str, Any]]:
@@ -563,6 +585,28 @@ def check_labels(kinds: Iterable[QuestionKind]) -> list[Problem]:
     return problems
 
 
+def check_examples(kinds: Iterable[QuestionKind], rules: Mapping[str, Any]) -> list[Problem]:
+    """Each kind is shown by at least one example in the rule data (a rule's ``examples:`` whose
+    question asks it, every field a plain value, so a compact question can say it too): the
+    examples are what ``havoc check`` runs, what the tests read every kind from (in Polish too)
+    and what the site shows, so a kind without one is an omission, said at its declaration."""
+    asked: set[str] = set()
+    for rule in rules.values():
+        for ex in rule.examples:
+            query = ex.query if isinstance(ex.query, dict) else {}
+            if all(isinstance(v, (str, int, bool)) for v in query.values()):
+                asked.add(str(query.get("ask", "")))
+    return [
+        kind.problem(
+            "no example in the rules asks it: give the rule its figures come from an example "
+            f"(examples: [{{id: ex-…, position: …, query: {{ask: {kind.name}, …}}, expect: …}}]), "
+            "each field of its query a plain value"
+        )
+        for kind in kinds
+        if kind.name not in asked
+    ]
+
+
 def check_docs(kinds: Iterable[QuestionKind], pages: Iterable[Path]) -> list[Problem]:
     """The kinds have their docs entry: a page of the site writes the table of kinds (``{havoc-kinds}``),
     which has a row for every declared kind."""
@@ -586,7 +630,7 @@ def check(named: Callable[[str], bool], pages: Iterable[Path] = ()) -> list[Prob
         Problem(
             module_path(name),
             None,
-            f"question kind {name!r} is listed in the vocabulary's question-kinds but has no module: "
+            f"question kind {name!r} is listed in the ruleset's vocabulary (question-kinds) but has no module: "
             f"write {module_path(name)} ending in KIND = QuestionKind(name={name!r}, …)",
             code=Code.KIND_MODULE,
         )
@@ -603,6 +647,7 @@ __all__ = [
     "broken",
     "check",
     "check_docs",
+    "check_examples",
     "check_kinds",
     "check_labels",
     "figures",

@@ -55,6 +55,7 @@ def probe(report: Report) -> None:
 
 KIND = QuestionKind(
     name="activate",
+    order=40,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Activate"),
     help="May the faction activate this Structure now?",
     answers=ui("may this Structure be built or activated"),

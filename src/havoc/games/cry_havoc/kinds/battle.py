@@ -752,6 +752,7 @@ def _open(job: Job, region: Region, actor: str, defender: str | None) -> _Openin
 
 KIND = QuestionKind(
     name="battle",
+    order=90,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Battle"),
     help="Who wins each objective of the Battle in a Region, and what follows (or the order of Battles)?",
     answers=ui("how the Battle ends, for both sides"),

@@ -100,6 +100,7 @@ def probe(report: Report) -> None:
 
 KIND = QuestionKind(
     name="build",
+    order=30,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Build"),
     help="May the faction build this Structure in this Region now?",
     answers=ui("may this Structure be built or activated"),

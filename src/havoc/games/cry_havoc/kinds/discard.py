@@ -27,6 +27,7 @@ def probe(report: Report) -> None:
 
 KIND = QuestionKind(
     name="discard",
+    order=110,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Discard"),
     help="How many cards must the faction discard down to the hand limit?",
     answers=ui("how many cards must go"),

@@ -62,6 +62,7 @@ def probe(report: Report) -> None:
 
 KIND = QuestionKind(
     name="draw-tactics",
+    order=50,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Draw Tactics cards"),
     help="May the faction draw Tactics cards now?",
     answers=ui("may it be done now"),

@@ -23,6 +23,7 @@ def probe(report: Report) -> None:
 
 KIND = QuestionKind(
     name="enable-scoring",
+    order=60,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Enable scoring"),
     help="May the faction enable scoring this round?",
     answers=ui("may it be done now"),

@@ -107,6 +107,7 @@ def ask_end_of_move(job: Job) -> Answer:
 
 KIND = QuestionKind(
     name="end-of-move",
+    order=180,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("End of a Move"),
     help="What happens, step by step, when a move ends in this Region?",
     answers=ui("the four end steps of a Move"),

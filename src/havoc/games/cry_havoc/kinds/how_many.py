@@ -123,6 +123,7 @@ def ask_how_many(job: Job) -> Answer:
 
 KIND = QuestionKind(
     name="how-many",
+    order=160,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("How many?"),
     help="A number asked directly: Units that may leave or be recruited, cards to discard, prisoners to buy back.",
     answers=ui("the number itself"),

@@ -71,6 +71,7 @@ def actions_refused_by_rules(why: tuple[str, ...]) -> bool:
 
 KIND = QuestionKind(
     name="legal",
+    order=150,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("What may I do now?"),
     help="What may the faction do now, with the limits each action has?",
     answers=ui("what the faction may do now"),

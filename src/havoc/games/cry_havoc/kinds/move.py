@@ -105,6 +105,7 @@ def probe(report: Report) -> None:
 
 KIND = QuestionKind(
     name="move",
+    order=10,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Move"),
     help="May these Units move from one Region to another, and what happens when they arrive?",
     answers=ui("may these Units move there"),

@@ -30,6 +30,7 @@ def ask_place(job: Job) -> Answer:
 
 KIND = QuestionKind(
     name="place",
+    order=170,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("May it be placed here?"),
     help="May a Crystal or a Structure be placed in this Region?",
     answers=ui("may a Crystal or Structure go in this Region"),

@@ -49,6 +49,7 @@ def probe(report: Report) -> None:
 
 KIND = QuestionKind(
     name="play-tactic",
+    order=80,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Play a Tactics card"),
     help="May the faction play a Tactics card in this Battle now?",
     answers=ui("may it be done now"),

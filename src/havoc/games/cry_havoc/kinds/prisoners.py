@@ -43,6 +43,7 @@ def probe(report: Report) -> None:
 
 KIND = QuestionKind(
     name="prisoners",
+    order=120,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Buy back prisoners"),
     help="What does buying back prisoners cost, and what do prisoners score?",
     answers=ui("may these Prisoners be bought back"),

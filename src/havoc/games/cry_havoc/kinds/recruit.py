@@ -49,6 +49,7 @@ def probe(report: Report) -> None:
 
 KIND = QuestionKind(
     name="recruit",
+    order=20,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Recruit"),
     help="May the faction recruit Units into a Region now, and how many?",
     answers=ui("may these Units be recruited"),

@@ -79,6 +79,7 @@ def ask_retreat(job: Job) -> Answer:
 
 KIND = QuestionKind(
     name="retreat",
+    order=100,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Retreat"),
     help="Where may Units retreat from a Battle Region?",
     answers=ui("where the losing Units may go"),

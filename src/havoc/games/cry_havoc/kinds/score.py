@@ -128,6 +128,7 @@ def _events_passed(job: Job, old: int, new: int) -> tuple[list[dict[str, Any]], 
 
 KIND = QuestionKind(
     name="score",
+    order=130,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Score"),
     help="What does each faction score this round?",
     answers=ui("what each faction scores"),

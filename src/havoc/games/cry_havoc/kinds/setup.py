@@ -29,6 +29,7 @@ def ask_setup(job: Job) -> Answer:
 
 KIND = QuestionKind(
     name="setup",
+    order=190,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Setup"),
     help="How does the game start for these players and their experience?",
     answers=ui("what a game of this size sets up"),

@@ -36,6 +36,7 @@ def probe(report: Report) -> None:
 
 KIND = QuestionKind(
     name="use-skill",
+    order=70,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Use a Skill"),
     help="May the faction use this Skill now?",
     answers=ui("may it be done now"),

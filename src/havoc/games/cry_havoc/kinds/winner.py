@@ -130,6 +130,7 @@ def ask_winner(job: Job) -> Answer:
 
 KIND = QuestionKind(
     name="winner",
+    order=140,  # where it comes in lists of kinds (havoc ask --help, the positions page)
     label=ui("Winner"),
     help="Who wins the game, and which tie-breaker decided it?",
     answers=ui("who wins"),
