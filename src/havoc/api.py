@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 from _collections_abc import Callable, Mapping, Sequence  # collections.abc without importing collections
 
-from havoc import rulebook
+from havoc import TYPE_CHECKING, rulebook
 from havoc.errors import Code, InputError, Problem, RulebookError
 from havoc.game import Game, declared_shortcuts, shortcuts
 from havoc.game import of as game_of
@@ -29,7 +29,6 @@ from havoc.i18n import LANGUAGES
 from havoc.interpreter.answer import Answer
 from havoc.rulebook.model import Ruleset
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any
 else:

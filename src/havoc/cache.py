@@ -47,7 +47,7 @@ import os
 import stat
 import sys
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+from havoc import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pathlib import Path

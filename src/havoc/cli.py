@@ -9,7 +9,8 @@ from __future__ import annotations
 import gc
 import sys
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+from havoc import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import os
 
+from havoc import TYPE_CHECKING
+
 # the registry itself, not havoc.i18n: working out the language imports nothing else, and
 # argparse is imported only when a parser is built (havoc.cli reads a plain ask without it)
 from havoc.languages import CODES as LANGUAGES
 from havoc.languages import SOURCE as SOURCE_LANGUAGE
-
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 
 if TYPE_CHECKING:
     import argparse

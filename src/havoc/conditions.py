@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import _operator as operator  # the functions operator.py gives, without reading operator.py (start-up time)
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+from havoc import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any, Final, NamedTuple

@@ -5,7 +5,8 @@ The CLI turns these into messages and an exit code; nothing user-facing ever see
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+from havoc import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import NamedTuple
 else:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import sys
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, InputError, Problem, RulebookError
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any, NamedTuple, Protocol

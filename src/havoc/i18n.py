@@ -8,11 +8,10 @@ from __future__ import annotations
 import os
 from contextvars import ContextVar
 
-from havoc import markup, safeio
+from havoc import TYPE_CHECKING, markup, safeio
 from havoc.languages import CODES, SOURCE
 from havoc.memo import memo
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from pathlib import Path

@@ -8,7 +8,8 @@ that must not end a printed line.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+from havoc import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import NamedTuple
 else:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from _collections_abc import Callable, Iterator  # collections.abc without importing collections
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+from havoc import TYPE_CHECKING
+
 if TYPE_CHECKING:
     import re
     from typing import NamedTuple

@@ -12,7 +12,8 @@ two threads compute one result) and has ``cache_clear``.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+from havoc import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Generic, ParamSpec, TypeVar

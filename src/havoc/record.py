@@ -12,7 +12,8 @@ Only the ``__init__`` is generated as source, and only when the class's first re
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+from havoc import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, TypeVar, dataclass_transform, overload

@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import stat
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, HavocError, Problem
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path

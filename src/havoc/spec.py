@@ -6,11 +6,11 @@ and the rule files are described with it.
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, Problem
 from havoc.i18n import LANGUAGES, message_language, nui, ui
 from havoc.markup import is_id
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any, Final

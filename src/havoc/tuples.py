@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from types import GenericAlias
 
-TYPE_CHECKING = False  # typing's flag, without importing typing
+from havoc import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

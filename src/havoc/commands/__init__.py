@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
-
+from havoc import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import sys
 
+from havoc import TYPE_CHECKING
 from havoc.commands import add_output_options
 from havoc.errors import Code, InputError, Problem
-
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 
 if TYPE_CHECKING:
     import argparse

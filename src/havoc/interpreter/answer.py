@@ -8,12 +8,12 @@ game puts on each answer (:attr:`Answer.labels`).
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.i18n import SOURCE_LANGUAGE, translator, ui, yes_no
 from havoc.interpreter.engine import RuleResult
 from havoc.record import field, record
 from havoc.rulebook.model import Rule, Ruleset
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
     from typing import Any

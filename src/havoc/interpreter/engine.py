@@ -8,6 +8,7 @@ per rule that applies; the mechanisms in ``queries`` and ``battle`` read those.
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.conditions import OPS
 from havoc.errors import Code, HavocError, Problem, RulebookError
 from havoc.interpreter.expr import (
@@ -22,7 +23,6 @@ from havoc.interpreter.expr import (
 )
 from havoc.rulebook.model import Rule, Ruleset
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Protocol

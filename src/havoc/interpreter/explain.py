@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from _collections_abc import Callable  # collections.abc without importing collections
 
+from havoc import TYPE_CHECKING
 from havoc.conditions import OPS
 from havoc.errors import InputError
 from havoc.i18n import ui
 from havoc.interpreter.expr import ExprError
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import _operator as operator  # the functions operator.py gives, without reading operator.py (start-up time)
 from _collections_abc import Callable  # collections.abc without importing collections
 
+from havoc import TYPE_CHECKING
 from havoc.conditions import OPS, _mul
 from havoc.errors import Code, Problem, RulebookError
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any, Final
 else:

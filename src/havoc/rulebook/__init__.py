@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 import sys
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, Problem, RulebookError
 from havoc.markup import is_id as _is_name
 from havoc.rulebook import cache
 from havoc.safeio import plain_path as _plain
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any

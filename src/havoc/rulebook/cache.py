@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import os
 
-from havoc import __version__
+from havoc import TYPE_CHECKING, __version__
 from havoc import cache as store
 from havoc.cache import cache_dir
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+from havoc import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any, NamedTuple

@@ -11,13 +11,13 @@ from __future__ import annotations
 import time
 from functools import lru_cache
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, InputError, Problem
 from havoc.i18n import LANGUAGES
 from havoc.record import record
 from havoc.search.query import Engine
 from havoc.search.stored import language_index, stored_index
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -31,9 +31,9 @@ import bisect
 import re
 from collections import defaultdict
 
+from havoc import TYPE_CHECKING
 from havoc.search import text as T
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any, NamedTuple

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import os
 
-from havoc import cache
+from havoc import TYPE_CHECKING, cache
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_sources
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any
 

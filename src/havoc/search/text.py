@@ -12,9 +12,9 @@ import re
 import unicodedata
 from functools import cache, lru_cache
 
+from havoc import TYPE_CHECKING
 from havoc.languages import REGISTRY
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Any

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 
+from havoc import TYPE_CHECKING
 from havoc.errors import InputError
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from pathlib import Path

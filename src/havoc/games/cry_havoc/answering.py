@@ -12,6 +12,7 @@ parameters in ``rules/``; the kinds only know in which order to read them and ho
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, Problem, RulebookError
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import broken as broken_kind
@@ -25,7 +26,6 @@ from havoc.interpreter.engine import Engine, RuleResult, engine
 from havoc.interpreter.explain import fixes
 from havoc.rulebook.model import Ruleset
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from havoc import TYPE_CHECKING
 from havoc.commands.ask import add_options, emit, speak
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from havoc.interpreter.answer import Answer
 

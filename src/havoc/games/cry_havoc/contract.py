@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, Problem, RulebookError
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any, Final
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from _collections_abc import Callable  # collections.abc without importing collections
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.kept import reserve as kept_reserve
@@ -19,7 +20,6 @@ from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.games.cry_havoc.ui import region_names, ui
 from havoc.interpreter.engine import fact_names
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any, Final
 else:

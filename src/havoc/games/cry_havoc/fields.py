@@ -4,6 +4,7 @@ importing the reader."""
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.games.cry_havoc.contract import (
     DECKS,
     EXPERIENCE,
@@ -16,7 +17,6 @@ from havoc.games.cry_havoc.contract import (
 from havoc.games.cry_havoc.position import FACTION, FACTION_KEYS, REGION_REF
 from havoc.spec import Spec
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Final

@@ -14,7 +14,8 @@ oldest table goes when more than :data:`TABLES_KEPT` are.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
+from havoc import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

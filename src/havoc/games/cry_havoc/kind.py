@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import sys
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, Problem, RulebookError
 from havoc.games.cry_havoc.contract import QUESTION_KINDS
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
     from pathlib import Path

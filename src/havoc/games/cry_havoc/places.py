@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from itertools import islice
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Problem, split_field
 from havoc.games.cry_havoc import words
 from havoc.games.cry_havoc.contract import OBJECTIVES
@@ -25,7 +26,6 @@ from havoc.games.cry_havoc.ui import faction_name, fold, objective_name, region_
 from havoc.i18n import message_language, translator, ui
 from havoc.markup import is_id
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 

@@ -14,6 +14,10 @@ its problems are located by the names as typed.
 
 from __future__ import annotations
 
+# PyYAML (through havoc.yamlio) is imported only where text is parsed: a position read from
+# the cache or given as a mapping never pays for it. Line-aware mappings and lists from
+# havoc.yamlio are recognised by their line bookkeeping.
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.contract import (
     FACTIONS,
@@ -49,11 +53,6 @@ from havoc.spec import (
     suggest,
 )
 
-# PyYAML (through havoc.yamlio) is imported only where text is parsed: a position read from
-# the cache or given as a mapping never pays for it. Line-aware mappings and lists from
-# havoc.yamlio are recognised by their line bookkeeping.
-
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path

@@ -7,6 +7,7 @@ when the query came from a file.
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, InputError, Problem
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES
@@ -20,7 +21,6 @@ from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.record import field, record
 from havoc.spec import MAX_INT, Invalid, Reader, Spec, _is_id_quick, _is_ldict, suggest, too_long
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any, Final

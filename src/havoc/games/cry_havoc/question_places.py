@@ -6,6 +6,7 @@ table's reader."""
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.games.cry_havoc import places
 from havoc.games.cry_havoc.position import TOP
 from havoc.games.cry_havoc.query import QTOP
@@ -13,7 +14,6 @@ from havoc.games.cry_havoc.typed import Ambiguous, lexicon, typed_word
 from havoc.games.cry_havoc.ui import fold
 from havoc.i18n import LANGUAGES, message_language
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 

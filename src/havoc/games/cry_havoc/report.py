@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from havoc import record
+from havoc import TYPE_CHECKING, record
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import Context
@@ -21,6 +21,10 @@ from havoc.games.cry_havoc.subsets import Subset, _subsets, subset
 from havoc.games.cry_havoc.ui import kind_label, ui
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 # the question's fields but its mappings (a question with any of those is not kept)
 _MAPPINGS = ("objectives", "card_units")
 _values = attrgetter(*(f for f in Query.__record_fields__ if f not in _MAPPINGS))  # type: ignore[attr-defined]
@@ -28,11 +32,6 @@ _probes: dict[tuple[Any, ...], Query] = {}  # probe questions already made, by q
 _tokens: dict[tuple[Any, ...], object] = {}  # a question's values -> the token that stands for them in _probes
 _PROBES_KEPT = 4096
 _last: tuple[Any, object] = (None, None)  # the question last probed, and its token
-
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
 
 
 def probe_query(job: Job, kind: str, **changes: Any) -> Query:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from havoc import record
+from havoc import TYPE_CHECKING, record
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import Context
@@ -18,7 +18,6 @@ from havoc.games.cry_havoc.report import probe_query
 from havoc.games.cry_havoc.subsets import subset
 from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -21,12 +21,12 @@ legal-actions probes (report.py) all take theirs from :func:`subset`.
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.errors import HavocError
 from havoc.games.cry_havoc.facts import Context
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, holds_source, rules_source
 from havoc.interpreter.expr import ExprError, rule_error
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:  # (collections.abc is no import of the answer path: tests/test_kinds.py)
     from collections.abc import Callable, Hashable
     from typing import Any

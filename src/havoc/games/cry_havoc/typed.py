@@ -23,6 +23,7 @@ reader takes plain machine words); a machine word is never read as a typed one.
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, Problem
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
@@ -31,7 +32,6 @@ from havoc.games.cry_havoc.ui import faction_name, fold, region_names, skill_nam
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, translator, ui
 from havoc.memo import memo
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
     from typing import Any

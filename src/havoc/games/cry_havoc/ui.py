@@ -6,13 +6,12 @@ them all; their Polish lives in ``locales/pl/LC_MESSAGES/havoc.po`` under contex
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.games.cry_havoc import words
 from havoc.grammar import Noun, noun
 from havoc.i18n import UI_CONTEXT as CONTEXT
 from havoc.i18n import message_language, nui, set_message_language, translator, ui, yes_no
 from havoc.memo import memo
-
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, InputError, Problem, RulebookError
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job
@@ -30,7 +31,6 @@ from havoc.grammar import Noun
 from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision
 from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from havoc import record
+from havoc import TYPE_CHECKING, record
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, finish, whole
 from havoc.games.cry_havoc.facts import Context
@@ -11,7 +11,6 @@ from havoc.games.cry_havoc.ui import faction_owner, nui, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import merge_figures
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from havoc import record
+from havoc import TYPE_CHECKING, record
 from havoc.games.cry_havoc.answering import Cited, Job, finish, passes, units_word, whole
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
@@ -10,7 +10,6 @@ from havoc.games.cry_havoc.ui import nui, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import merge_figures
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
@@ -10,7 +11,6 @@ from havoc.games.cry_havoc.ui import ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import CompiledRule
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any
 

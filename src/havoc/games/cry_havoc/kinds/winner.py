@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, InputError, Problem, RulebookError
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, finish
@@ -11,7 +12,6 @@ from havoc.games.cry_havoc.ui import figure_label, ui
 from havoc.interpreter.answer import Answer
 from havoc.interpreter.engine import RuleResult, merge_figures
 
-TYPE_CHECKING = False  # typing's flag without importing typing (start-up time: see havoc.tuples)
 if TYPE_CHECKING:
     from typing import Any
 

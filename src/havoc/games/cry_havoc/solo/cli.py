@@ -13,12 +13,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from havoc import TYPE_CHECKING
 from havoc.errors import Code, HavocError, InputError, Problem
 from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS, TrogDecision
 from havoc.i18n import ui
 from havoc.memo import memo
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from havoc.games.cry_havoc.position import Position
     from havoc.games.cry_havoc.typed import Words
