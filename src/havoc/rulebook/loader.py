@@ -31,7 +31,8 @@ from havoc.rulebook.model import (
     Table,
     Term,
 )
-from havoc.rulebook.schema import Reader, plain
+from havoc.rulebook.schema import Reader
+from havoc.spec import plain
 from havoc.yamlio import LDict, LList, YamlError, loads
 
 OPS = frozenset(["add", "amend", "replace", "remove"])

@@ -1,5 +1,8 @@
 """Field-level reading of rule files: types, required and unknown keys, with locations.
 
+The hand-walked half of the one schema framework (:mod:`havoc.spec`): its ID pattern and
+:func:`~havoc.spec.plain` are spec's.
+
 Every check records a :class:`Problem` naming file and line and goes on, so one run of
 ``havoc check`` reports every problem of a file, not just the first.
 """
@@ -12,9 +15,10 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from havoc.errors import Code, Problem
+from havoc.spec import ID_PATTERN
 from havoc.yamlio import LDict, LList
 
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+ID_RE = re.compile(ID_PATTERN)
 
 
 class Reader:
@@ -116,12 +120,3 @@ def _kind(value: Any) -> str:
     if isinstance(value, dict):
         return "a mapping"
     return type(value).__name__
-
-
-def plain(value: Any) -> Any:
-    """Strip line bookkeeping so the model holds ordinary dicts and lists."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return value
