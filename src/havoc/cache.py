@@ -47,6 +47,7 @@ import os
 import stat
 import sys
 
+import havoc
 from havoc import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -116,6 +117,13 @@ def digest(*chunks: bytes) -> str:
         h.update(len(chunk).to_bytes(8, "little"))
         h.update(chunk)
     return h.hexdigest()
+
+
+def sources(*modules: str) -> list[str]:
+    """The files of havoc's ``modules`` (dotted names, which tools and scripts/regroup.py can
+    read), found from the package's folder without importing them (or importlib)."""
+    src = os.path.dirname(os.path.dirname(havoc.__file__))  # __file__ as given: the key is made of it
+    return [os.path.join(src, *name.split(".")) + ".py" for name in modules]
 
 
 def code_bytes(path: str) -> bytes:

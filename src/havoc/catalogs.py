@@ -22,6 +22,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import write_po
 
+import havoc
 from havoc import markup, pofile, safeio
 from havoc.errors import Code, Problem, RulebookError
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, _plural_func, locales_root, read_po_bytes
@@ -30,7 +31,7 @@ from havoc.rulebook.model import Ruleset
 
 UI_CONTEXT = "ui"
 COUNT_CONTEXT = "ui:n"
-SRC = Path(__file__).resolve().parent
+SRC = Path(havoc.__file__).resolve().parent
 HEADER_PROJECT = "havoc"
 
 

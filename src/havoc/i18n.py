@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from contextvars import ContextVar
 
+import havoc
 from havoc import TYPE_CHECKING, markup, safeio
 from havoc.languages import CODES, SOURCE
 from havoc.memo import memo
@@ -66,7 +67,7 @@ def _locales() -> str:
     env = os.environ.get("HAVOC_LOCALES")
     if env:
         return safeio.plain_path(env)
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))), "locales")
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(havoc.__file__)))), "locales")
 
 
 class Catalog(NamedTuple):

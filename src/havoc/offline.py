@@ -42,10 +42,12 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import havoc
 from havoc import children, safeio
 
-REPO = Path(__file__).resolve().parents[2]
-SRC = Path(__file__).resolve().parent
+# The package's own folder, not this module's: where a module sits inside the package is free.
+REPO = Path(havoc.__file__).resolve().parents[2]
+SRC = Path(havoc.__file__).resolve().parent
 STATIC = SRC / "sphinxext" / "static"
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -58,17 +60,18 @@ PYODIDE_FILES = (
 # havoc's modules the answer path never imports: the site, the sheets, the server, the CLI and
 # the catalog tools (Babel). Search stays: a game's name matching (the chart lines of Advanced
 # Cry Havoc 2) folds and stems words with the search's own text functions.
-LEFT_OUT = {
-    "sphinxext",
-    "quickref",
-    "server",
-    "commands",
-    "cli.py",
-    "__main__.py",
-    "catalogs.py",
-    "extract.py",
-    "webpolicy.py",
-}
+# Modules (and packages, with everything in them) the phone never imports, by dotted name.
+LEFT_OUT = (
+    "havoc.sphinxext",
+    "havoc.quickref",
+    "havoc.server",
+    "havoc.commands",
+    "havoc.cli",
+    "havoc.__main__",
+    "havoc.catalogs",
+    "havoc.extract",
+    "havoc.webpolicy",
+)
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 
 
@@ -96,7 +99,7 @@ def _bundle_files() -> list[tuple[str, Path]]:
     games_off = _off_answer_path()
     for path in sorted(SRC.rglob("*.py")):
         rel = path.relative_to(SRC)
-        if rel.parts[0] in LEFT_OUT or path.resolve() in games_off or "__pycache__" in rel.parts:
+        if _left_out(rel.with_suffix("").parts) or path.resolve() in games_off or "__pycache__" in rel.parts:
             continue
         out.append((f"havoc/{rel.as_posix()}", path))
     out += [(name, path) for name, path in _game_packages() if path.resolve() not in games_off]
@@ -124,6 +127,12 @@ def _game_modules() -> set[str]:
 
     named = {rulebook.load(name).game for name in rulebook.ruleset_names()}
     return set(game.installed()) | {module for module in named if module}
+
+
+def _left_out(parts: tuple[str, ...]) -> bool:
+    """Whether the module at ``parts`` (its path inside the package) is in :data:`LEFT_OUT`."""
+    name = ".".join(("havoc", *parts)).removesuffix(".__init__")
+    return any(name == out or name.startswith(out + ".") for out in LEFT_OUT)
 
 
 def _off_answer_path() -> set[Path]:

@@ -25,13 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import havoc
 from havoc import rulebook, safeio, webpolicy
 from havoc.commands import add_ruleset_option, said
 from havoc.errors import Code, HavocError, Problem
 from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE
 from havoc.languages import REGISTRY
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(havoc.__file__).resolve().parents[2]
 SOURCE = REPO / "docsbuild"
 DEFAULT_OUT = Path("build") / "site"
 DEFAULT_DOCTREES = Path("build") / "doctrees"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
+import havoc
 from havoc import TYPE_CHECKING
 from havoc.errors import Code, Problem, RulebookError
 from havoc.markup import is_id as _is_name
@@ -83,8 +84,8 @@ def _root() -> str:
     env = os.environ.get("HAVOC_RULES")
     if env:
         return _plain(env)
-    here = os.path.realpath(__file__)  # <repo>/src/havoc/rulebook/__init__.py
-    repo = os.path.join(here.rsplit(os.sep, 4)[0], "rules")
+    here = os.path.realpath(havoc.__file__)  # <repo>/src/havoc/__init__.py
+    repo = os.path.join(here.rsplit(os.sep, 3)[0], "rules")
     if os.path.isfile(os.path.join(repo, DEFAULT_FILE)):
         return repo
     return os.path.join(os.getcwd(), "rules")

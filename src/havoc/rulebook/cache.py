@@ -23,10 +23,15 @@ if TYPE_CHECKING:
 # Paths are strings here (os.path), made as pathlib would write them: a cached ruleset is found
 # without importing pathlib (and urllib.parse and ipaddress with it). The loader, which runs
 # only on a miss, gets them as Paths.
-_HERE = os.path.dirname(__file__)
-_CODE = [os.path.join(_HERE, n) for n in ("model.py", "loader.py", "schema.py", "cache.py")] + [
-    os.path.join(os.path.dirname(_HERE), n) for n in ("markup.py", "yamlio.py", "cache.py")
-]
+_CODE = store.sources(
+    "havoc.rulebook.model",
+    "havoc.rulebook.loader",
+    "havoc.rulebook.schema",
+    "havoc.rulebook.cache",
+    "havoc.markup",
+    "havoc.yamlio",
+    "havoc.cache",
+)
 # Where a ruleset's files are: its own top folder and these subfolders (never a recursive walk).
 SUBFOLDERS = ("sections", "overlays", "variants", "charts")
 MAX_FILES = 2_000

@@ -25,10 +25,17 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:
     from havoc.rulebook.model import Ruleset
 
-_HERE = os.path.dirname(__file__)  # os.path, not pathlib: a lookup never imports pathlib
-_CODE = [os.path.join(_HERE, n) for n in ("index.py", "players.py", "text.py", "query.py", "stored.py", "site.py")] + [
-    os.path.join(os.path.dirname(_HERE), n) for n in ("i18n.py", "numbering.py", "languages.py")
-]
+_CODE = cache.sources(  # os.path, not pathlib: a lookup never imports pathlib
+    "havoc.search.index",
+    "havoc.search.players",
+    "havoc.search.text",
+    "havoc.search.query",
+    "havoc.search.stored",
+    "havoc.search.site",
+    "havoc.i18n",
+    "havoc.numbering",
+    "havoc.languages",
+)
 
 _memo: dict[tuple[str, str], dict[str, Any]] = {}  # (index key, lang) -> that language's part
 
