@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from jinja2.bccache import Bucket, BytecodeCache
 from sphinx.errors import ConfigError
 
-from havoc import __version__, safeio
+from havoc import __version__, cache, safeio
 from havoc.errors import HavocError
 from havoc.sphinxext.codes import setup_codes
 from havoc.sphinxext.contents import setup_contents
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 HERE = Path(__file__).parent
 # The code that turns the model into doctrees: when it changes, saved doctrees are stale.
-RENDERING_CODE = (HERE, HERE.parent / "markup.py", HERE.parent / "i18n.py", HERE.parent / "grammar.py")
+RENDERING_CODE = (HERE, *map(Path, cache.sources("havoc.markup", "havoc.i18n", "havoc.grammar")))
 
 
 def code_version(paths: tuple[Path, ...] = RENDERING_CODE) -> int:
