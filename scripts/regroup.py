@@ -30,6 +30,7 @@ MOVES: dict[str, str] = {
     "havoc.safeio": "havoc.core.safeio",
     "havoc.cache": "havoc.core.cache",
     "havoc.children": "havoc.core.children",
+    "havoc.codes": "havoc.core.codes",
     # language: the languages, catalogs read at run time, the text markup, declined names
     "havoc.languages": "havoc.language.languages",
     "havoc.markup": "havoc.language.markup",
