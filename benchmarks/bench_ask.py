@@ -60,7 +60,7 @@ def moves_per_second(seconds: float = 1.0, serialised: bool = False) -> tuple[fl
     of wall time, and per CPU second. An answer's words (the question restated, the cited rules,
     the fixes) are worked out when it is shown; ``serialised`` also makes each answer's JSON
     values (``to_dict``), as ``havoc ask --json`` and the server do."""
-    from havoc import api
+    from havoc.assistant import api
     from havoc.games.cry_havoc.query import Query
 
     rs, pos = api.prepare(TWENTY)
@@ -88,7 +88,7 @@ def moves_per_second(seconds: float = 1.0, serialised: bool = False) -> tuple[fl
 
 def legal_ms(repeat: int = 300) -> float:
     """Median time of the legal-actions list for the player whose turn it is."""
-    from havoc import api
+    from havoc.assistant import api
     from havoc.games.cry_havoc.query import Query
 
     rs, pos = api.prepare(TWENTY)

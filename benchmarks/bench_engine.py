@@ -90,7 +90,7 @@ def ensure_site() -> None:
     # an engine built before the bundle carried bytecode is rebuilt: the figures are of this code
     if not manifest.is_file() or "bytecode" not in manifest.read_text() or not (SITE / "sw.js").is_file():
         sys.path.insert(0, str(REPO / "src"))
-        from havoc.offline import build_engine, write_service_worker
+        from havoc.web.offline import build_engine, write_service_worker
 
         build_engine(SITE)
         write_service_worker(SITE)

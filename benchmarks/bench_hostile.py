@@ -104,7 +104,7 @@ def _table(regions: int, neighbours: int, structures: int = 0, skills: int = 0) 
 
 
 def _values(text: str) -> int:
-    """The values of a YAML text (as havoc.yamlio counts them)."""
+    """The values of a YAML text (as havoc.formats.yamlio counts them)."""
     import yaml
 
     return sum(isinstance(e, yaml.NodeEvent) for e in yaml.parse(text, Loader=yaml.CSafeLoader))
@@ -283,7 +283,7 @@ def _bodies() -> list[Body]:
 
 def _chart_cpu(bodies: list[Body]) -> list[tuple[float, int, int, Body]]:
     """Chart lookups through the in-browser engine's request module (``havoc serve`` has none)."""
-    from havoc import webapi
+    from havoc.assistant import webapi
 
     out = []
     for body in bodies:
@@ -473,7 +473,7 @@ def _serve(normal: list[bytes], hostile: list[bytes]) -> tuple[float, float, flo
 def main() -> int:
     import logging
 
-    from havoc.server.app import create_app
+    from havoc.web.server.app import create_app
 
     logging.disable(logging.CRITICAL)  # a refusal the server logs is not this figure
     with tempfile.TemporaryDirectory() as tmp:

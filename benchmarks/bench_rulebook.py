@@ -20,8 +20,8 @@ def _time(fn: object, repeat: int) -> float:
 
 
 def main() -> None:
-    from havoc import rulebook
-    from havoc.rulebook import cache, load_ruleset, rules_root
+    from havoc.engine import rulebook
+    from havoc.engine.rulebook import cache, load_ruleset, rules_root
 
     folder = rules_root() / rulebook.default_ruleset()
     with tempfile.TemporaryDirectory() as tmp:

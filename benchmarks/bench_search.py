@@ -24,8 +24,8 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from havoc import rulebook  # noqa: E402
-from havoc.i18n import LANGUAGES  # noqa: E402
+from havoc.engine import rulebook  # noqa: E402
+from havoc.language.i18n import LANGUAGES  # noqa: E402
 from havoc.search import engine, lookup  # noqa: E402
 from havoc.search.index import build  # noqa: E402
 from havoc.search.site import index_script  # noqa: E402
@@ -151,7 +151,7 @@ LOAD_PROBE = """() => new Promise(function (resolve) {
 def browser() -> None:
     from playwright.sync_api import sync_playwright
 
-    from havoc.commands.docs import SOURCE, build_languages
+    from havoc.cli.commands.docs import SOURCE, build_languages
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "site"

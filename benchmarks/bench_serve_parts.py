@@ -4,9 +4,9 @@ bench_serve.py measures the real server's CPU per request under load; this split
 same request bodies (:func:`bench_serve._bodies`), into what each layer adds:
 
 - engine: the body read, answered and encoded (``Api.parse`` + the endpoint's work + ``encode``);
-- app: the ASGI application (:class:`havoc.server.app.Front`) called with a ready receive/send;
+- app: the ASGI application (:class:`havoc.web.server.app.Front`) called with a ready receive/send;
 - protocol: the request's bytes fed to the server's own HTTP protocol (uvicorn's httptools
-  protocol with havoc's limits, :class:`havoc.server.limits.GuardedProtocol`) on a uvloop event
+  protocol with havoc's limits, :class:`havoc.web.server.limits.GuardedProtocol`) on a uvloop event
   loop, its answer written to a transport that keeps the bytes: parsing, deadlines, the
   request/response cycle, the task per request, uvicorn's proxy-headers middleware.
 
@@ -30,14 +30,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_serve
 
-from havoc.server.transport import MemoryTransport
+from havoc.web.server.transport import MemoryTransport
 
 COUNT = int(os.environ.get("HAVOC_BENCH_REQUESTS", "3000"))
 CONNECTIONS = bench_serve.CONCURRENCY
 
 
 def _app() -> Any:
-    from havoc.server.app import create_app
+    from havoc.web.server.app import create_app
 
     return create_app(None)
 
@@ -50,7 +50,7 @@ def _cpu(run: Callable[[], None]) -> float:
 
 def engine_only(path: str, bodies: list[bytes], warm: list[bytes]) -> float:
     """CPU seconds to read, answer and encode ``bodies`` with the engine alone."""
-    from havoc.server.app import Head, encode
+    from havoc.web.server.app import Head, encode
 
     front = _app()
     head = Head("application/json", None, "", "")
@@ -128,7 +128,7 @@ def through_protocol(raws: list[bytes], warm: list[bytes]) -> float:
     from uvicorn.config import Config
     from uvicorn.server import ServerState
 
-    from havoc.server.limits import uvicorn_settings
+    from havoc.web.server.limits import uvicorn_settings
 
     front = _app()
 

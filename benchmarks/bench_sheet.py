@@ -24,7 +24,8 @@ TARGET_S = 3.0
 
 
 def main() -> None:
-    from havoc import quickref, rulebook
+    from havoc import quickref
+    from havoc.engine import rulebook
     from havoc.quickref import pdf
 
     with tempfile.TemporaryDirectory() as tmp:

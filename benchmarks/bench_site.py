@@ -45,9 +45,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from havoc import rulebook  # noqa: E402
-from havoc.commands.docs import SOURCE, build_languages  # noqa: E402
-from havoc.i18n import LANGUAGES, Translator, locales_root  # noqa: E402
+from havoc.cli.commands.docs import SOURCE, build_languages  # noqa: E402
+from havoc.engine import rulebook  # noqa: E402
+from havoc.language.i18n import LANGUAGES, Translator, locales_root  # noqa: E402
 from havoc.search.site import MORE_SCRIPT  # noqa: E402
 
 sys.path.insert(0, str(REPO / "benchmarks"))

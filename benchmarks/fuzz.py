@@ -74,7 +74,7 @@ def _good_entry() -> bytes:
     if not _GOOD:
         import fuzz_targets as t
 
-        from havoc import cache
+        from havoc.core import cache
 
         cache.put("position", "fuzz", t.stored_position())
         _GOOD.append((cache.cache_dir() / "position-fuzz.bin").read_bytes())
@@ -84,7 +84,7 @@ def _good_entry() -> bytes:
 def run_one(kind: str, value: Any) -> str:
     import fuzz_targets as t
 
-    from havoc import cache
+    from havoc.core import cache
 
     if kind == "position":
         return t.position(value)

@@ -36,8 +36,8 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from havoc import rulebook  # noqa: E402
-from havoc.i18n import SOURCE_LANGUAGE, locales_root  # noqa: E402
+from havoc.engine import rulebook  # noqa: E402
+from havoc.language.i18n import SOURCE_LANGUAGE, locales_root  # noqa: E402
 from havoc.search.text import is_stopword  # noqa: E402
 
 _LINK = re.compile(r"\]\(rule:([a-z0-9][a-z0-9-]*)\)")

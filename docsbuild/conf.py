@@ -11,7 +11,7 @@ from __future__ import annotations
 from os import environ as _environ
 from pathlib import Path
 
-from havoc.i18n import locales_root
+from havoc.language.i18n import locales_root
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -29,13 +29,13 @@ MINI = Path(__file__).parent / "fixtures" / "mini"
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Each test session gets its own cache so tests never see a developer's cache."""
     monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
-    # The command line speaks the locale's language (havoc.clilang): tests expect English unless
+    # The command line speaks the locale's language (havoc.cli.lang): tests expect English unless
     # they ask, whatever a developer's own locale is.
     monkeypatch.delenv("HAVOC_LANG", raising=False)
     monkeypatch.setenv("LC_ALL", "C.UTF-8")
     # a command run in-process with --lang pl sets the language of messages for its context (one
     # command per process in real use): each test starts in English, whatever ran before it
-    from havoc.i18n import SOURCE_LANGUAGE, set_message_language
+    from havoc.language.i18n import SOURCE_LANGUAGE, set_message_language
 
     set_message_language(SOURCE_LANGUAGE)
     yield

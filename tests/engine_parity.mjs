@@ -19,8 +19,8 @@ const { loadPyodide } = await import(pathToFileURL(join(engineDir, "pyodide", "p
 const py = await loadPyodide({ indexURL: join(engineDir, "pyodide") + "/", packages: [] });
 const runtimeMs = performance.now() - t0;
 py.unpackArchive(new Uint8Array(readFileSync(join(engineDir, manifest.bundle))), "zip", { extractDir: "/havoc" });
-py.runPython("import sys; sys.path.insert(0, '/havoc'); from havoc import webapi; webapi.setup('/havoc')");
-const handle = py.pyimport("havoc.webapi").handle;
+py.runPython("import sys; sys.path.insert(0, '/havoc'); from havoc.assistant import webapi; webapi.setup('/havoc')");
+const handle = py.pyimport("havoc.assistant.webapi").handle;
 const startMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 const startCpuMs = (cpu.user + cpu.system) / 1000;
@@ -29,7 +29,7 @@ const readyMs = performance.now() - t0;
 const cpuReady = process.cpuUsage(cpu0);
 const readyCpuMs = (cpuReady.user + cpuReady.system) / 1000;
 const t1 = performance.now();
-py.pyimport("havoc.webapi").preload(ruleset); // as the worker does right after it reports ready
+py.pyimport("havoc.assistant.webapi").preload(ruleset); // as the worker does right after it reports ready
 const preloadMs = performance.now() - t1;
 const answers = [];
 const times = [];

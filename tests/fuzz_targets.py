@@ -18,11 +18,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from havoc import api, cache, pofile, rulebook, safeio
-from havoc.errors import HavocError
+from havoc.assistant import api
+from havoc.core import cache, safeio
+from havoc.core.errors import HavocError
+from havoc.engine import rulebook
+from havoc.engine.rulebook.model import Ruleset
+from havoc.formats.yamlio import YamlError
 from havoc.games.cry_havoc import position as positions
-from havoc.rulebook.model import Ruleset
-from havoc.yamlio import YamlError
+from havoc.language import pofile
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -152,8 +155,8 @@ def query(words: str | list[str] | dict[str, Any]) -> Outcome:
 
 def rule_file(data: bytes, which: int = 0) -> Outcome:
     """One section file of the mini ruleset replaced by ``data``, loaded from memory."""
-    from havoc.rulebook import loader
-    from havoc.rulebook.cache import Snapshot
+    from havoc.engine.rulebook import loader
+    from havoc.engine.rulebook.cache import Snapshot
 
     snap = _mini_snapshot()
     files = dict(snap.files)
@@ -177,15 +180,15 @@ def rule_file(data: bytes, which: int = 0) -> Outcome:
 
 @lru_cache(maxsize=1)
 def _mini_snapshot() -> Any:
-    from havoc.rulebook.cache import Snapshot
+    from havoc.engine.rulebook.cache import Snapshot
 
     return Snapshot(MINI)
 
 
 @lru_cache(maxsize=1)
 def _mini_template() -> Any:
-    from havoc import catalogs
-    from havoc.rulebook.loader import load_ruleset
+    from havoc.cli import catalogs
+    from havoc.engine.rulebook.loader import load_ruleset
 
     return catalogs.rules_template(load_ruleset(MINI, _mini_snapshot()))
 
@@ -198,7 +201,7 @@ def catalog(data: bytes, renamed: dict[str, str] | None = None) -> Outcome:
     """
     from babel.messages.pofile import read_po
 
-    from havoc import catalogs
+    from havoc.cli import catalogs
 
     try:
         text = safeio.decode_utf8(data)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from havoc import game, rulebook
-from havoc.examples import is_extra
-from havoc.rulebook.model import Example, Ruleset
+from havoc.assistant.examples import is_extra
+from havoc.engine import game, rulebook
+from havoc.engine.rulebook.model import Example, Ruleset
 
 
 class Asked(NamedTuple):
@@ -55,7 +55,7 @@ def decide(rs: Ruleset, item: Asked, lang: str = "en") -> Any:
 def request(rs: Ruleset, ex: Example, lang: str) -> tuple[str, dict[str, Any]]:
     """The JSON API call that asks an example (``havoc serve``, the Ask and Trogs pages): another
     decider has its own path and takes the question without ``ask``."""
-    from havoc.spec import plain
+    from havoc.formats.spec import plain
 
     question = plain(ex.query)
     if is_extra(rs, ex):

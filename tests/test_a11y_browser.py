@@ -29,8 +29,8 @@ from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is 
 from test_engine_browser import ensure_pyodide
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
 
-from havoc import rulebook
 from havoc.cli import main
+from havoc.engine import rulebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

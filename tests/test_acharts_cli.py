@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from havoc import rulebook
 from havoc.cli import main
-from havoc.errors import Code
+from havoc.core.errors import Code
+from havoc.engine import rulebook
 from havoc.games.advanced_cry_havoc import api
 from havoc.games.advanced_cry_havoc.tables import check_rules
 

@@ -21,8 +21,8 @@ import pytest
 from test_browser import ARGS, CHROMIUM, PHONE, SCREENSHOTS
 from test_engine_browser import ensure_pyodide
 
-from havoc import rulebook
 from havoc.cli import main
+from havoc.engine import rulebook
 from havoc.games.advanced_cry_havoc.charts import lookup
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from havoc import rulebook
-from havoc.errors import InputError
+from havoc.core.errors import InputError
+from havoc.engine import rulebook
+from havoc.engine.rulebook.model import Ruleset
 from havoc.games.advanced_cry_havoc import lookups as L
-from havoc.rulebook.model import Ruleset
 
 BANDS = ("Point blank", "Short range", "Medium range", "Long range")
 POWER = {"low": (7, 5, 3, 1), "medium": (9, 6, 4, 2), "high": (10, 8, 5, 3)}

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from havoc import rulebook
 from havoc.cli import main
+from havoc.engine import rulebook
+from havoc.engine.rulebook.model import Ruleset
 from havoc.games.advanced_cry_havoc import names as N
 from havoc.games.advanced_cry_havoc import tables as T
-from havoc.rulebook.model import Ruleset
 from havoc.search.text import fold, is_stopword
 
 NAMED_CHARTS = (
@@ -153,7 +153,7 @@ def test_letters_inside_a_word_never_name_the_line(rs: Ruleset, rule_id: str, la
 
 
 def test_polish_wording_of_the_charts(rs: Ruleset, capsys: pytest.CaptureFixture[str]) -> None:
-    from havoc.i18n import translator
+    from havoc.language.i18n import translator
 
     tr = translator("pl", rs.id)
 

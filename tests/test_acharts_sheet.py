@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from havoc import quickref, rulebook
+from havoc import quickref
+from havoc.engine import rulebook
+from havoc.engine.rulebook.model import Ruleset
 from havoc.games.advanced_cry_havoc import tables as T
 from havoc.games.advanced_cry_havoc.tables import check_rules
 from havoc.quickref.render import MIN_PT
-from havoc.rulebook.model import Ruleset
 
 RULESET = "advanced-cry-havoc"
 # The tables of open cases restate their rule's summary row by row: the sheet lists the summary.

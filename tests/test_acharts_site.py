@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from test_site import Site, real_site  # noqa: F401 - the session's real site, shared
 
-from havoc import rulebook
 from havoc.cli import main
+from havoc.engine import rulebook
 
 RULESET = "advanced-cry-havoc"
 CHROMIUM = "/usr/bin/chromium"
@@ -22,7 +22,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 
 
 def test_the_introduction_comes_first_and_names_every_open_case() -> None:
-    from havoc.i18n import translator
+    from havoc.language.i18n import translator
 
     rs = rulebook.load(RULESET)
     assert rs.parts[0].section_ids == ("about",)

@@ -1,5 +1,5 @@
 """The chart lookups of the site's in-browser engine (``POST /api/charts?ruleset=…`` of
-:mod:`havoc.webapi`) answer exactly as ``havoc charts … --json``: every lookup of the charts'
+:mod:`havoc.assistant.webapi`) answer exactly as ``havoc charts … --json``: every lookup of the charts'
 CLI tests, in English and Polish, the answers and the located errors alike."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from havoc import webapi
+from havoc.assistant import webapi
 from havoc.cli import build_parser, main
 from havoc.games.advanced_cry_havoc.cli import request
 
@@ -135,11 +135,11 @@ def test_every_choice_of_the_lookup_page_names_its_own_line(lang: str) -> None:
     (statuses printed twice in the chart, the two ENGAGED lines, are one choice: the lookup's refusal)."""
     from types import SimpleNamespace
 
-    from havoc import rulebook
+    from havoc.engine import rulebook
     from havoc.games.advanced_cry_havoc import tables as T
     from havoc.games.advanced_cry_havoc.lookup_page import LINES, choices
     from havoc.games.advanced_cry_havoc.lookups import name_rows
-    from havoc.i18n import set_message_language, translator
+    from havoc.language.i18n import set_message_language, translator
 
     rs = rulebook.load(RULESET)
     offered = choices(SimpleNamespace(ruleset=rs, lang=lang, translator=translator(lang, rs.id)))
@@ -169,7 +169,7 @@ def test_the_real_bundle_under_pyodide_answers_every_lookup_as_the_cli(
     lookup page's worker runs them: every answer and every refusal equal to the CLI's."""
     from test_engine_browser import ensure_pyodide, run_engine
 
-    from havoc.offline import build_engine
+    from havoc.web.offline import build_engine
 
     ensure_pyodide()
     engine = build_engine(tmp_path_factory.mktemp("acharts-engine"))

@@ -1,7 +1,7 @@
 """The kept pieces an answer's JSON is made of give what making them afresh gives, byte for byte.
 
 The server says the same interface words, rule texts and citations thousands of times; they are
-kept per catalog, ruleset and language (:func:`havoc.i18n.ui`, :class:`havoc.interpreter.answer.
+kept per catalog, ruleset and language (:func:`havoc.language.i18n.ui`, :class:`havoc.engine.interpreter.answer.
 Texts`). These tests make every answer of the stored examples and of the server benchmark's
 questions twice, in English and Polish: once through the kept pieces (a warm process, as the
 server runs) and once with every kept piece forgotten first, and compare the JSON bytes; and they
@@ -19,11 +19,11 @@ import orjson
 import pytest
 import stored_examples
 
-from havoc import api
+from havoc.assistant import api
+from havoc.engine.interpreter import answer as answer_module
 from havoc.games import cry_havoc
 from havoc.games.cry_havoc import ui as ui_module
-from havoc.i18n import Text, translator, ui
-from havoc.interpreter import answer as answer_module
+from havoc.language.i18n import Text, translator, ui
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -166,7 +166,7 @@ def test_a_cited_rule_says_the_facts_it_had_read_when_cited(lang: str, monkeypat
 def test_a_kept_bound_is_the_sentence_filled_afresh(lang: str) -> None:
     """A fix's words ("Units: at most 3") are kept by the sentence, the field and the value: each
     is what filling the sentence gives, for every sentence, field and value a "no" can say."""
-    from havoc.interpreter import explain
+    from havoc.engine.interpreter import explain
 
     sentences = [
         ui(s, lang) for s in ("{field}: at most {value}", "{field}: at least {value}", "{field}: exactly {value}")
@@ -192,7 +192,7 @@ def test_a_kept_bound_is_the_sentence_filled_afresh(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "pl"])
 def test_an_answers_json_straight_from_its_citations_is_its_decisions_json(lang: str) -> None:
     """Serialising an answer makes its citations' JSON straight from the rule results
-    (:class:`~havoc.interpreter.answer.Cites`); reading its rules first makes Decisions and
+    (:class:`~havoc.engine.interpreter.answer.Cites`); reading its rules first makes Decisions and
     serialises those. Both give the same bytes, and the same hint and deciding overlay."""
     rs = api.load_ruleset()
     asked = _stored_examples()
@@ -219,10 +219,10 @@ def test_an_answers_json_straight_from_its_citations_is_its_decisions_json(lang:
 @pytest.mark.parametrize("lang", ["en", "pl"])
 def test_a_no_explained_by_closures_or_by_functions_says_the_same(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Explaining a "no" evaluates parts of its check again: as closures for their first uses,
-    as Python functions once asked for often (:meth:`~havoc.interpreter.engine.Engine.sub`).
+    as Python functions once asked for often (:meth:`~havoc.engine.interpreter.engine.Engine.sub`).
     Every answer's JSON (its fixes, and the facts the walk reads into a cited rule) is the same
     either way."""
-    from havoc.interpreter import engine as engine_module
+    from havoc.engine.interpreter import engine as engine_module
 
     rs = api.load_ruleset()
     asked = _stored_examples()

@@ -1,6 +1,6 @@
 """The shortcuts every answer's words take give what the long way gives, character for character.
 
-A translated sentence is filled from its parts parsed once (:func:`havoc.i18n._fill`) instead of
+A translated sentence is filled from its parts parsed once (:func:`havoc.language.i18n._fill`) instead of
 through ``str.format`` with every value wrapped; these tests fill each interface string of the
 Polish catalog both ways, with names, plain texts, numbers and other values, and compare the
 text or the error.
@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from havoc import i18n
-from havoc.i18n import Text, translator
-from havoc.nouns import CASES, Noun
+from havoc.language import i18n
+from havoc.language.i18n import Text, translator
+from havoc.language.nouns import CASES, Noun
 
 MGIELNIA = Noun(
     {"nom": "Mgielnia", "gen": "Mgielni", "dat": "Mgielni", "acc": "Mgielnię", "ins": "Mgielnią", "loc": "Mgielni"}
@@ -80,7 +80,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "assistant"
 
 
 def _read(words: list[str], pos: Any) -> tuple[Any, ...]:
-    from havoc.errors import InputError
+    from havoc.core.errors import InputError
     from havoc.games.cry_havoc.query import parse_compact
 
     try:
@@ -97,7 +97,7 @@ def test_a_compact_question_reads_as_the_full_reading_reads_it(
 ) -> None:
     """The common compact questions are read straight to their Query; any question, right or
     wrong, reads to the same Query or the same located problems as the full reading gives."""
-    from havoc import api
+    from havoc.assistant import api
     from havoc.games.cry_havoc import query
     from havoc.games.cry_havoc.contract import FACTIONS
 
@@ -149,9 +149,9 @@ def test_a_no_is_explained_as_the_walk_explains_it() -> None:
     """Each rule's failed condition, its shape planned once, gives the fixes the step-by-step walk
     gives, and evaluates the same parts in the same order (reading a part may add to the facts an
     answer cites), whatever the parts evaluate to and wherever an evaluation fails."""
-    from havoc import api
-    from havoc.interpreter import explain
-    from havoc.interpreter.expr import ExprError
+    from havoc.assistant import api
+    from havoc.engine.interpreter import explain
+    from havoc.engine.interpreter.expr import ExprError
 
     conditions = [r.check.requires for r in api.load_ruleset().rules.values() if r.check and r.check.requires]
     conditions += [

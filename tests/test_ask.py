@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from havoc import api, rulebook
+from havoc.assistant import api
 from havoc.cli import main
+from havoc.engine import rulebook
 from havoc.games.cry_havoc import ui as ui_module
 
 REPO = Path(__file__).resolve().parents[1]
@@ -264,8 +265,8 @@ def test_polish_plural_forms(polish: Path, units: int, word: str) -> None:
 
 
 def test_polish_term_forms_follow_babel(polish: Path) -> None:
-    from havoc import game
-    from havoc.interpreter.answer import texts
+    from havoc.engine import game
+    from havoc.engine.interpreter.answer import texts
 
     rs = rulebook.load()
     t = texts(rs, "pl", game.of(rs).labels())
@@ -307,13 +308,13 @@ def test_polish_answer(polish: Path, pos_file: Path, capsys: pytest.CaptureFixtu
 def test_every_ui_string_has_a_polish_translation() -> None:
     from babel.messages.pofile import read_po
 
-    from havoc import catalogs
+    from havoc.cli import catalogs
 
     with (REPO / "locales" / "pl" / "LC_MESSAGES" / "havoc.po").open("rb") as fh:
         po = read_po(fh, locale="pl")
     assert "nplurals=3" in po.plural_forms
     for msg in catalogs.ui_template():
-        if not msg.id or not any("interpreter/" in loc[0] or "games/" in loc[0] for loc in msg.locations):
+        if not msg.id or not any("engine/interpreter/" in loc[0] or "games/" in loc[0] for loc in msg.locations):
             continue
         found = po.get(msg.id, context=msg.context)
         assert found is not None and found.string and not found.fuzzy, f"no Polish for {msg.id!r}"
@@ -324,7 +325,7 @@ def test_ui_strings_are_literal_calls() -> None:
     import ast
 
     mine = [
-        *sorted((REPO / "src" / "havoc" / "interpreter").glob("*.py")),
+        *sorted((REPO / "src" / "havoc" / "engine/interpreter").glob("*.py")),
         *sorted((REPO / "src" / "havoc" / "games").rglob("*.py")),
     ]
     for path in mine:
@@ -390,8 +391,8 @@ def _env() -> dict[str, str]:
 
 def test_a_facts_words_are_kept_per_value_and_its_type() -> None:
     """What a rule looked at is said once per fact and value: yes/no is never a count's words."""
-    from havoc import game
-    from havoc.interpreter.answer import Texts
+    from havoc.engine import game
+    from havoc.engine.interpreter.answer import Texts
 
     rs = rulebook.load()
     t = Texts(rs, "en", game.of(rs).labels())
@@ -421,8 +422,8 @@ def test_a_plain_question_reads_as_the_reader_reads_it() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
+    from havoc.formats.spec import Reader
     from havoc.games.cry_havoc.query import QFIELDS, QTOP, _read_plain
-    from havoc.spec import Reader
 
     keys = st.sampled_from([*QFIELDS, "colour"])
 

@@ -21,7 +21,7 @@ from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is 
 from test_engine_browser import ensure_pyodide
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
-from havoc.commands.docs import _offline as docs_offline_step
+from havoc.cli.commands.docs import _offline as docs_offline_step
 from havoc.games.cry_havoc.ask_page import form_kinds
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -236,7 +236,7 @@ def test_a_polish_rulebook_example_is_pasted_in_polish_names(browser: Any, host:
     import yaml
     from test_offered_examples import FORMAT_KEYS, _ids, _strings
 
-    from havoc import rulebook
+    from havoc.engine import rulebook
 
     ex = next(x for x in rulebook.load().rules["battle-region-no-entry"].examples if x.id == "ex-no-entry-battle")
     context = browser.new_context(**PHONE, service_workers="block")

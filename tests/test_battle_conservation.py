@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from havoc import rulebook
-from havoc.errors import InputError
+from havoc.core.errors import InputError
+from havoc.engine import rulebook
 from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.contract import FACTIONS

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from havoc import api
-from havoc.errors import InputError
+from havoc.assistant import api
+from havoc.core.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
 POSITION = REPO / "tests/fixtures/assistant/twenty.yaml"
@@ -102,7 +102,7 @@ def test_ruleset_may_be_a_path_holding_ruleset_yaml() -> None:
 
 def test_a_growing_file_is_bounded_by_bytes_read(tmp_path: Path) -> None:
     """stat() says 0 for /proc files; the bound is on the bytes actually read."""
-    from havoc import safeio
+    from havoc.core import safeio
 
     big = tmp_path / "big.yaml"
     big.write_bytes(b"#" * 2_000_000)

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
 
-from havoc import rulebook
+from havoc.engine import rulebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -268,7 +268,7 @@ def acv_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The Advanced Cry Havoc 2 site, both languages, served like the main one."""
     from test_site import build_site
 
-    from havoc.commands.docs import source_for
+    from havoc.cli.commands.docs import source_for
 
     out = tmp_path_factory.mktemp("acv") / "site"
     site = build_site(source_for(ACV), out, ACV, rulebook.rules_root())

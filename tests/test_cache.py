@@ -1,4 +1,4 @@
-"""The one cache (havoc.cache): key and content from the same bytes, verified, never executing code.
+"""The one cache (havoc.core.cache): key and content from the same bytes, verified, never executing code.
 
 Before: the key was computed from one read of the rule files and the model from a second,
 so an edit during a cold load (then reverted) stayed cached under the original key; a
@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from havoc import cache, rulebook
 from havoc.cli import main
+from havoc.core import cache
+from havoc.engine import rulebook
 
 TITLE = "title: Hand limit"
 
@@ -42,7 +43,7 @@ def test_an_edit_between_key_and_parse_is_never_cached_under_the_old_key(
     mini_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Deterministic version of the race: the file changes after the key is taken."""
-    from havoc.rulebook import loader
+    from havoc.engine.rulebook import loader
 
     _fresh(mini_copy)
     draw = mini_copy / "mini/sections/01-draw.yaml"
@@ -174,8 +175,8 @@ def test_an_unusable_cache_folder_just_means_no_cache(mini_copy: Path, monkeypat
 
 
 def test_positions_and_catalogs_use_the_same_cache() -> None:
-    from havoc import api
-    from havoc.i18n import load_catalog
+    from havoc.assistant import api
+    from havoc.language.i18n import load_catalog
 
     api.legal(Path(__file__).parent / "fixtures/assistant/twenty.yaml")
     load_catalog("pl")
@@ -203,7 +204,7 @@ def test_plain_data_is_marshalled_records_too_and_anything_else_is_pickled(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from havoc.cli import Arguments
-    from havoc.errors import Problem
+    from havoc.core.errors import Problem
 
     monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path / "c"))
     cache._keys.clear()
@@ -238,11 +239,11 @@ def _records_entry(kind: str, key: str, data: object) -> None:
     [
         ((("os", "system"),), ()),  # another module's callable
         ((("builtins", "tuple"),), ()),
-        ((("havoc.api", "ask"),), ()),  # one of havoc's functions, not a class
-        ((("havoc.errors", "InputError"),), ()),  # an exception class
-        ((("havoc.rulebook.model", "Ruleset"),), ()),  # a class, but not a tuple record
-        ((), (("havoc.errors", "Problem"),)),  # a tuple record where state is restored
-        ((("havoc.rulebook.model", "Rule.__new__"),), ()),
+        ((("havoc.assistant.api", "ask"),), ()),  # one of havoc's functions, not a class
+        ((("havoc.core.errors", "InputError"),), ()),  # an exception class
+        ((("havoc.engine.rulebook.model", "Ruleset"),), ()),  # a class, but not a tuple record
+        ((), (("havoc.core.errors", "Problem"),)),  # a tuple record where state is restored
+        ((("havoc.engine.rulebook.model", "Rule.__new__"),), ()),
     ],
 )
 def test_a_records_entry_builds_only_havocs_own_record_classes(
@@ -261,7 +262,7 @@ def test_a_records_entry_builds_only_havocs_own_record_classes(
 def test_records_keep_their_classes_fields_and_sharing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import pickle
 
-    from havoc import api
+    from havoc.assistant import api
 
     rs = rulebook.load("cry-havoc")
     pos = api.load_position(Path(__file__).parent / "fixtures/assistant/twenty.yaml", rs)
@@ -379,7 +380,7 @@ def test_an_entry_of_another_havocs_format_is_a_miss_but_never_deleted(
 
 def test_a_catalogs_key_covers_the_code_that_parses_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Two checkouts whose catalog code differs never store their Polish catalog under one name."""
-    from havoc import i18n
+    from havoc.language import i18n
 
     monkeypatch.setenv("HAVOC_LOCALES", str(Path(__file__).resolve().parents[1] / "locales"))  # not found by __file__
     _pruning_folder(tmp_path, monkeypatch)  # a folder of its own: the session's may hold other checkouts' entries

@@ -9,8 +9,8 @@ import pytest
 from babel.messages.pofile import read_po
 from test_catalogs import GOOD, _translate_all
 
-from havoc import catalogs, rulebook
-from havoc.cli import main
+from havoc.cli import catalogs, main
+from havoc.engine import rulebook
 
 
 @pytest.fixture
@@ -193,7 +193,7 @@ def test_docs_update_catalog_keeps_site_po_as_written(
 
     from babel.messages.pofile import write_po
 
-    from havoc.commands import docs
+    from havoc.cli.commands import docs
 
     long_en = "A position is a YAML (or JSON) file. Every field except players may be left out; " * 2
     long_pl = "Opis stołu to plik YAML (lub JSON). Każde pole poza players można pominąć; " * 2
@@ -245,7 +245,7 @@ def test_a_file_saved_with_windows_line_ends_keeps_them() -> None:
 def test_the_wrapping_width_is_read_from_the_file(width: int) -> None:
     """New entries are wrapped as the file's are: the width read from the file wraps its strings
     the same (a usual width exactly; 60 may read as 59, which wraps these lines alike)."""
-    from havoc import pofile
+    from havoc.language import pofile
 
     words = " ".join(f"word{i}" for i in range(40))
     cat = _catalog([("ui", f"{words} {n}", f"{words} PL {n}") for n in range(5)])
@@ -257,7 +257,7 @@ def test_the_wrapping_width_is_read_from_the_file(width: int) -> None:
 
 
 def test_one_entry_wrapped_by_hand_does_not_wrap_a_file_of_long_lines() -> None:
-    from havoc import pofile
+    from havoc.language import pofile
 
     words = " ".join(f"word{i}" for i in range(40))
     text = catalogs.render_po(_catalog([("ui", f"{words} {n}", f"{words} PL {n}") for n in range(5)])).decode()
@@ -273,7 +273,7 @@ def test_a_catalog_saved_with_a_byte_order_mark_is_read_and_keeps_it(
     """A translator's tool (Notepad, some PO editors) may start the file with UTF-8's byte-order
     mark: the catalog is read as written (never "Unknown or misformatted keyword on 0"), its
     translations are used, and an update writes it back with the mark, changing only what changed."""
-    from havoc import i18n
+    from havoc.language import i18n
 
     bom = b"\xef\xbb\xbf"
     po, pot = locales / "pl/LC_MESSAGES/rules.po", locales / "rules.pot"

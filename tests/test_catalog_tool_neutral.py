@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from havoc import catalogs, rulebook
+from havoc.cli import catalogs
+from havoc.engine import rulebook
 
 REPO = Path(__file__).resolve().parents[1]
 OTHER_POLISH_RULE = (

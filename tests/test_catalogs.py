@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po, write_po
 
-from havoc import catalogs, rulebook
-from havoc.cli import main
-from havoc.i18n import Translator, load_catalog
+from havoc.cli import catalogs, main
+from havoc.engine import rulebook
+from havoc.language.i18n import Translator, load_catalog
 
 REPO = Path(__file__).resolve().parents[1]
 

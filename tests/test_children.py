@@ -1,4 +1,4 @@
-"""Children that die with their parent (:mod:`havoc.children`): what ``havoc docs`` starts (the
+"""Children that die with their parent (:mod:`havoc.core.children`): what ``havoc docs`` starts (the
 engine step's Python and Node through ``subprocess``, the Sphinx worker's forked children) ends
 when ``havoc docs`` is SIGKILLed, which runs no code of its own to end them."""
 
@@ -15,7 +15,7 @@ import pytest
 
 PARENT = """
 import os, subprocess, sys, time
-from havoc import children
+from havoc.core import children
 how = sys.argv[1]
 if how == "popen":
     kid = subprocess.Popen(["sleep", "600"], **children.popen_options()).pid

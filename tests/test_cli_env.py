@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from havoc import clilang
+from havoc.cli import lang as clilang
 from havoc.cli import main
 
 

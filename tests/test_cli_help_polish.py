@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from havoc import clilang
 from havoc.cli import build_parser, main
+from havoc.cli import lang as clilang
 
 # Placeholders spelled the same in Polish.
 SAME_IN_POLISH = {"PORT", "URL", "LIMIT", "REGION", "DEF", "MOD", "id", "morale|recovery"}
@@ -102,9 +102,9 @@ def test_the_environment_picks_polish_placeholders(
 def test_the_courage_help_names_the_factor_as_the_polish_rules_do(capsys: pytest.CaptureFixture[str]) -> None:
     """Advanced Cry Havoc 2's Polish rules pages keep the charts' "DEF": the help, the chart
     list and the answer say "DEF" too, never a second term ("OBR") for the same factor."""
-    from havoc import api
-    from havoc.i18n import translator
-    from havoc.ruledata import rule_data
+    from havoc.assistant import api
+    from havoc.engine.ruledata import rule_data
+    from havoc.language.i18n import translator
 
     rs = api.load_ruleset("advanced-cry-havoc")
     title = rule_data(rs, translator("pl", rs.id), rs.rules["acv-courage"])["title"]
@@ -190,7 +190,7 @@ def test_each_polish_word_in_the_ask_help_is_the_one_a_player_types(capsys: pyte
     (or the faction's name), so the help teaches the words the reader accepts."""
     from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.typed import lexicon, typed_tokens, typed_word
-    from havoc.i18n import ui
+    from havoc.language.i18n import ui
 
     with pytest.raises(SystemExit):
         main(["--lang", "pl", "ask", "--help"])

@@ -8,7 +8,8 @@ import argparse
 
 import pytest
 
-from havoc import cli, cliparser
+from havoc import cli
+from havoc.cli import parser as cliparser
 
 ASSIST = "tests/fixtures/assistant/leave-8-vs-3.yaml"
 WALK = "tests/fixtures/assistant/battle-walkthrough.yaml"

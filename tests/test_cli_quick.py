@@ -70,7 +70,7 @@ LEFT_TO_ARGPARSE = [
 
 
 def _argparse(words: list[str], lang: str) -> dict[str, Any]:
-    from havoc import clilang
+    from havoc.cli import lang as clilang
 
     plain = [w for w in words if not w.startswith("-") and w not in ("en", "pl")]
     undo = clilang.install(lang)
@@ -84,7 +84,7 @@ def _argparse(words: list[str], lang: str) -> dict[str, Any]:
 @pytest.mark.parametrize("lang", ["en", "pl"])
 @pytest.mark.parametrize("words", READ_QUICKLY, ids=" ".join)
 def test_a_plain_line_reads_as_argparse_reads_it(words: list[str], lang: str) -> None:
-    from havoc import clilang
+    from havoc.cli import lang as clilang
 
     lang = clilang.detect(words, {"HAVOC_LANG": lang})
     quick = cli.quick_parse(words, lang)

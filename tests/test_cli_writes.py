@@ -71,7 +71,8 @@ def test_sheet_to_one_file_without_ruleset_builds_the_default_rulesets_sheet(
 ) -> None:
     """`havoc sheet --lang en -o FILE.pdf`: the default ruleset's sheet, exit 0 (the layout work is
     the sheet tests'; here the build is stood in for, to see which rulesets are built where)."""
-    from havoc import quickref, rulebook
+    from havoc import quickref
+    from havoc.engine import rulebook
 
     built: list[tuple[str, str | None]] = []
 

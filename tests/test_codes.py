@@ -1,4 +1,4 @@
-"""Problem and warning codes (havoc.codes): every problem carries one, every code is documented
+"""Problem and warning codes (havoc.core.codes): every problem carries one, every code is documented
 in English and Polish, and the outputs for programs carry it; a -W site build can leave one
 warning out by its code."""
 
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from havoc import cli
-from havoc.codes import MEANINGS, WARNING_TYPE, WARNINGS, Code
-from havoc.i18n import ui
+from havoc.core.codes import MEANINGS, WARNING_TYPE, WARNINGS, Code
+from havoc.language.i18n import ui
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "havoc"
 REPO = SRC.parents[1]
@@ -113,7 +113,7 @@ def test_ask_json_errors_carry_the_code(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_the_api_error_body_carries_the_code() -> None:
-    from havoc import webapi
+    from havoc.assistant import webapi
 
     def asked(body: dict[str, object]) -> tuple[int, list[dict[str, object]]]:
         out = json.loads(webapi.handle("POST", "/api/ask", json.dumps(body), None))

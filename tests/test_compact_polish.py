@@ -16,12 +16,13 @@ from typing import Any
 import pytest
 import stored_examples
 
-from havoc import api, i18n
-from havoc.errors import InputError
+from havoc.assistant import api
+from havoc.core.errors import InputError
 from havoc.games.cry_havoc.commands import ASK_EXAMPLES, ask_epilog
 from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
 from havoc.games.cry_havoc.query import QFIELDS, parse_compact
 from havoc.games.cry_havoc.typed import NOT_TYPED, Ambiguous, Words, spoken, to_machine, typed_word
+from havoc.language import i18n
 
 TABLE = """\
 players: [humans, pilgrims, machines]

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 import stored_examples
 
-from havoc import api, rulebook
-from havoc.interpreter import engine as engine_module
-from havoc.interpreter.answer import render_text
-from havoc.interpreter.expr import ExprError, compile_expr, compile_source
+from havoc.assistant import api
+from havoc.engine import rulebook
+from havoc.engine.interpreter import engine as engine_module
+from havoc.engine.interpreter.answer import render_text
+from havoc.engine.interpreter.expr import ExprError, compile_expr, compile_source
 
 
 class _Impl:

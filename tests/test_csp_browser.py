@@ -1,6 +1,6 @@
 """The real built site under its own Content-Security-Policy, in headless Chromium: not one violation.
 
-The policy (:mod:`havoc.webpolicy`) is in every page as a ``<meta>`` (for static hosts) and in
+The policy (:mod:`havoc.web.policy`) is in every page as a ``<meta>`` (for static hosts) and in
 every answer of ``havoc serve`` as a header (which also governs the workers: the engine's and the
 service worker). Both are tried: the site on a plain static host (the meta alone) and behind
 ``havoc serve`` (header and meta). Every ``securitypolicyviolation`` event and every console
@@ -30,7 +30,7 @@ from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is 
 from test_engine_browser import ensure_pyodide
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
 
-from havoc.commands.docs import _offline as docs_offline_step
+from havoc.cli.commands.docs import _offline as docs_offline_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -36,8 +36,8 @@ ROOT = TESTS / "roots" / "test-mini"
 DRIVER = """
 import errno, json, os, shutil, sys
 from pathlib import Path
-from havoc import offline
-from havoc.commands import docs
+from havoc.web import offline
+from havoc.cli.commands import docs
 
 cfg = json.loads(os.environ["PUBLISH_TEST"])
 docs.source_for = lambda name: Path(cfg["source"])
@@ -324,7 +324,7 @@ def test_two_builds_at_once_publish_whole_sites(published: Project) -> None:
     assert (top / "_engine" / "engine.json").read_text() in ("engine 3", "engine 4")
     assert "throw the rest onto your" in (top / "en" / "rules" / "draw.html").read_text(encoding="utf-8")
     # sw.js is the one made for exactly these files (no file of the other build mixed in)
-    from havoc.offline import write_service_worker
+    from havoc.web.offline import write_service_worker
 
     again = published.tmp / "again"
     shutil.copytree(top, again)

@@ -22,9 +22,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from havoc import api, game, rulebook
+from havoc.assistant import api
 from havoc.cli import main
-from havoc.errors import InputError, RulebookError
+from havoc.core.errors import InputError, RulebookError
+from havoc.engine import game, rulebook
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src" / "havoc"
@@ -115,13 +116,13 @@ def test_the_scan_finds_a_planted_name(tmp_path: Path) -> None:
 
 # The engine's own words that are also a game's kind or command, where they mean the engine's thing.
 ENGINE_WORDS = {
-    ("commands/docs.py", "build"): "the build folder",
-    ("commands/serve.py", "build"): "the build folder",
-    ("commands/sheet.py", "build"): "the build folder",
+    ("cli/commands/docs.py", "build"): "the build folder",
+    ("cli/commands/serve.py", "build"): "the build folder",
+    ("cli/commands/sheet.py", "build"): "the build folder",
     ("quickref/__init__.py", "build"): "the build folder",
     ("sphinxext/__init__.py", "setup"): "Sphinx's entry point of an extension",
     ("search/__init__.py", "score"): "a search hit's score",
-    ("rulebook/cache.py", "charts"): "a ruleset's folder of chart files",
+    ("engine/rulebook/cache.py", "charts"): "a ruleset's folder of chart files",
 }
 GENERIC = {"ask"}  # the engine's own command and question field
 
@@ -228,7 +229,7 @@ def test_a_toy_game_validates_and_answers(toy: Path) -> None:
 
 
 def test_a_toy_game_builds_its_site_page(toy: Path, tmp_path: Path) -> None:
-    from havoc.commands.docs import build_languages
+    from havoc.cli.commands.docs import build_languages
 
     source = tmp_path / "test-toy"
     shutil.copytree(REPO / "tests" / "roots" / "test-toy", source)
@@ -282,12 +283,12 @@ def test_an_unknown_vocabulary_value_fails_check(mini_copy: Path) -> None:
 
 
 def test_a_game_that_is_not_a_package_fails_check(mini_copy: Path) -> None:
-    err = _check_mini(mini_copy, "ruleset.yaml", "game: havoc.games.cry_havoc", "game: havoc.errors")
-    assert "'havoc.errors' is not a game package" in err
+    err = _check_mini(mini_copy, "ruleset.yaml", "game: havoc.games.cry_havoc", "game: havoc.core.errors")
+    assert "'havoc.core.errors' is not a game package" in err
 
 
 def test_a_rule_chart_is_shown_as_a_table(toy: Path, tmp_path: Path) -> None:
-    from havoc.commands.docs import build_languages
+    from havoc.cli.commands.docs import build_languages
 
     rs = rulebook.load("toy")
     table = rs.rules["win-points"].table
@@ -419,10 +420,14 @@ def test_the_interpreter_is_given_the_game_and_imports_none() -> None:
 
     graph = grimp.build_graph("havoc", exclude_type_checking_imports=False, cache_dir=None)
     assert (
-        graph.find_shortest_chain("havoc.game", "havoc.interpreter.answer") is not None
+        graph.find_shortest_chain("havoc.engine.game", "havoc.engine.interpreter.answer") is not None
     )  # the graph sees type-only imports
-    for module in ("havoc.interpreter.engine", "havoc.interpreter.answer", "havoc.interpreter.expr"):
-        assert graph.find_shortest_chain(module, "havoc.game") is None, module
+    for module in (
+        "havoc.engine.interpreter.engine",
+        "havoc.engine.interpreter.answer",
+        "havoc.engine.interpreter.expr",
+    ):
+        assert graph.find_shortest_chain(module, "havoc.engine.game") is None, module
 
 
 def test_the_games_vocabulary_is_its_loaded_rulesets() -> None:
@@ -559,7 +564,7 @@ def test_a_game_without_an_assistant_stubs_nothing() -> None:
     assert str(info.value.problems[0]) == (
         "pos.yaml: Advanced Cry Havoc 2 has no position-based assistant; use `havoc charts` for lookups"
     )
-    from havoc.i18n import set_message_language
+    from havoc.language.i18n import set_message_language
 
     set_message_language("pl")  # the asker's language (conftest sets English back for the next test)
     with pytest.raises(InputError) as info:
@@ -589,7 +594,7 @@ def test_the_modules_a_game_declares_off_the_answer_path_are_left_out_and_never_
     of them."""
     import subprocess
 
-    from havoc import offline
+    from havoc.web import offline
 
     declared = {m for g in game.installed() for m in game.off_answer_path(game.load(g))}
     assert {"havoc.games.cry_havoc.ask_page", "havoc.games.advanced_cry_havoc.cli"} <= declared
@@ -599,7 +604,7 @@ def test_the_modules_a_game_declares_off_the_answer_path_are_left_out_and_never_
     assert "havoc/games/cry_havoc/answering.py" in bundled
     script = (
         "import sys\n"
-        "from havoc import examples, game, rulebook\n"
+        "from havoc.assistant import examples; from havoc.engine import game, rulebook\n"
         "for name in rulebook.ruleset_names():\n"
         "    rs = rulebook.load(name)\n"
         "    ran, problems = examples.run_all(rs)\n"

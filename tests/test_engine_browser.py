@@ -21,14 +21,14 @@ import pytest
 import stored_examples
 import yaml
 
-from havoc import game, rulebook
-from havoc.offline import build_engine, pyodide_dir
+from havoc.engine import game, rulebook
+from havoc.web.offline import build_engine, pyodide_dir
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from havoc.server import create_app
+from havoc.web.server import create_app
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "assistant"
@@ -187,16 +187,18 @@ def test_the_bundle_leaves_out_what_the_answer_path_does_not_need(engine: Path) 
 
     manifest = json.loads((engine / "engine.json").read_text())
     names = zipfile.ZipFile(engine / manifest["bundle"]).namelist()
-    assert "havoc/webapi.py" in names and "cache/key" in names
+    assert "havoc/assistant/webapi.py" in names and "cache/key" in names
     assert any(n.startswith("cache/rules-cry-havoc-") for n in names)
-    assert not [n for n in names if n.startswith(("havoc/sphinxext/", "havoc/server/", "havoc/quickref/", "babel/"))]
+    assert not [
+        n for n in names if n.startswith(("havoc/sphinxext/", "havoc/web/server/", "havoc/quickref/", "babel/"))
+    ]
     assert (engine / "pyodide" / "pyodide.asm.wasm").is_file() and (engine / "worker.js").is_file()
 
 
 def test_a_failed_engine_build_leaves_the_previous_one(
     engine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from havoc.offline import EngineBuildError
+    from havoc.web.offline import EngineBuildError
 
     top = tmp_path / "site"
     shutil.copytree(engine, top / "_engine")
@@ -208,7 +210,7 @@ def test_a_failed_engine_build_leaves_the_previous_one(
 
 
 def test_the_service_worker_lists_every_file_and_changes_with_any(tmp_path: Path) -> None:
-    from havoc.offline import write_service_worker
+    from havoc.web.offline import write_service_worker
 
     top = tmp_path / "site"
     for rel in ("index.html", "en/index.html", "pl/a b.html", "en/_static/x.js", "_engine/engine-1.zip"):

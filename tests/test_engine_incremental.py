@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from havoc import offline
-from havoc.offline import BYTECODE_KIND, build_engine, pyodide_dir, write_service_worker
+from havoc.web import offline
+from havoc.web.offline import BYTECODE_KIND, build_engine, pyodide_dir, write_service_worker
 
 REPO = Path(__file__).resolve().parents[1]
 EDITED = "Whoever holds the most"  # a rule's wording in rules/cry-havoc/sections/01-overview.yaml
@@ -129,17 +129,17 @@ def test_a_python_source_edit_makes_the_bytecode_again(data: Path, monkeypatch: 
     calls = counting(monkeypatch, fake=True)
     build_engine(data / "site")
     edited = data / "webapi.py"
-    edited.write_bytes((REPO / "src" / "havoc" / "webapi.py").read_bytes() + b"\n# edited\n")
+    edited.write_bytes((REPO / "src" / "havoc" / "assistant/webapi.py").read_bytes() + b"\n# edited\n")
     files = offline._bundle_files
     monkeypatch.setattr(
-        offline, "_bundle_files", lambda: [(n, edited if n == "havoc/webapi.py" else p) for n, p in files()]
+        offline, "_bundle_files", lambda: [(n, edited if n == "havoc/assistant/webapi.py" else p) for n, p in files()]
     )
     built = build_engine(data / "site")
     assert len(calls) == 2 and len(entries(data / "cache")) == 2
     bundle = json.loads((built / "engine.json").read_text())["bundle"]
     import zipfile
 
-    pyc = zipfile.ZipFile(built / bundle).read("havoc/__pycache__/webapi.cpython-314.pyc")
+    pyc = zipfile.ZipFile(built / bundle).read("havoc/assistant/__pycache__/webapi.cpython-314.pyc")
     assert pyc == b"pyc of " + hashlib.sha256(edited.read_bytes()).digest()
 
 
@@ -151,7 +151,7 @@ def test_a_damaged_bytecode_entry_is_refused_and_made_again(
     build_engine(data / "site")
     [entry] = entries(data / "cache")
     raw = bytearray(entry.read_bytes())
-    from havoc import cache
+    from havoc.core import cache
 
     assert raw[len(cache.MAGIC) + cache.TAG_SIZE :][:1] == cache.MARSHALLED  # plain data: no pickle, no code
     if damage == "flipped":
@@ -168,8 +168,8 @@ def test_a_damaged_bytecode_entry_is_refused_and_made_again(
 def test_havoc_docs_swaps_in_the_engine_built_beside_the_pages_only_when_they_built(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from havoc.commands import docs
-    from havoc.offline import EngineBuildError
+    from havoc.cli.commands import docs
+    from havoc.web.offline import EngineBuildError
 
     top = tmp_path / "site"
     (top / "_engine").mkdir(parents=True)

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 import yaml
 
-from havoc import api
+from havoc.assistant import api
 from havoc.cli import main
-from havoc.errors import InputError, RulebookError
+from havoc.core.errors import InputError, RulebookError
 
 REPO = Path(__file__).resolve().parents[1]
 POSITION = REPO / "tests/fixtures/assistant/twenty.yaml"
@@ -66,7 +66,7 @@ def test_a_variant_position_with_no_players_is_a_located_error_not_a_traceback(
     from the API): now the position's own error, at its line, in the asker's language."""
     import json
 
-    from havoc import webapi
+    from havoc.assistant import webapi
 
     pos = tmp_path / "solo.yaml"
     pos.write_text("variant: solo\nplayers: []\n")
@@ -135,7 +135,7 @@ def test_a_busy_port_is_one_line_exit_1(tmp_path: Path) -> None:
 
 @pytest.fixture
 def preview(tmp_path: Path) -> Iterator[str]:
-    from havoc.commands.docs import BuiltPagesHandler
+    from havoc.cli.commands.docs import BuiltPagesHandler
 
     site = tmp_path / "site"
     (site / "en" / "_sources").mkdir(parents=True)
@@ -194,7 +194,7 @@ def test_the_preview_serves_built_pages_only(preview: str, path: str, status: in
 
 
 def test_a_failed_build_keeps_the_previous_site(tmp_path: Path) -> None:
-    from havoc.commands.docs import build_languages
+    from havoc.cli.commands.docs import build_languages
 
     source = tmp_path / "src"
     source.mkdir()
@@ -224,7 +224,7 @@ def test_a_built_folder_is_placed_as_links_without_dot_files(tmp_path: Path) -> 
     (a static host would serve them); what the staging copy had there before goes."""
     import os
 
-    from havoc.commands.docs import place
+    from havoc.cli.commands.docs import place
 
     built = tmp_path / ".site.work" / "en"
     (built / "rules").mkdir(parents=True)
@@ -246,7 +246,7 @@ def test_a_failed_sheet_keeps_the_previous_sheet(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from havoc import quickref
-    from havoc.errors import Problem
+    from havoc.core.errors import Problem
 
     page = tmp_path / "en.html"
     page.write_text("previous sheet")

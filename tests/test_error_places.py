@@ -14,14 +14,14 @@ import pytest
 import yaml
 from test_polish_voice import problems as polish_problems
 
-from havoc import webapi
+from havoc.assistant import webapi
 from havoc.cli import main
-from havoc.errors import InputError, Problem
+from havoc.core.errors import InputError, Problem
 from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.places import where
 from havoc.games.cry_havoc.position import TOP
 from havoc.games.cry_havoc.question_places import where as question_where
-from havoc.i18n import set_message_language
+from havoc.language.i18n import set_message_language
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LEAVE = FIXTURES / "assistant" / "leave-8-vs-3.yaml"

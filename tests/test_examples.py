@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import stored_examples
 
-from havoc import rulebook
+from havoc.engine import rulebook
+from havoc.engine.rulebook.model import Example
 from havoc.games.cry_havoc.answering import answer
-from havoc.rulebook.model import Example
 
 # Solo Trog decisions (ask: trogs) run through their own engine: tests/test_solo_trogs.py.
 EXAMPLES = stored_examples.examples()
@@ -53,7 +53,7 @@ def test_example_renders_in_both_languages(ex: Example) -> None:
     """The site renders every example: the answer must render as text and JSON, en and pl."""
     import json
 
-    from havoc.interpreter.answer import render_text
+    from havoc.engine.interpreter.answer import render_text
 
     rs = rulebook.load()
     _ex, pos, query = stored_examples.read(rs, ex)

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from havoc import cache
+from havoc.core import cache
 
 BUDGET = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 

@@ -8,15 +8,16 @@ from typing import Any
 import pytest
 import yaml
 
-from havoc import api, rulebook
-from havoc.errors import Code, HavocError, InputError, RulebookError
+from havoc.assistant import api
+from havoc.core.errors import Code, HavocError, InputError, RulebookError
+from havoc.engine import rulebook
+from havoc.engine.interpreter.answer import Answer, render_text
+from havoc.engine.rulebook import rules_root
 from havoc.games.cry_havoc.facts import FACTS
-from havoc.interpreter.answer import Answer, render_text
-from havoc.rulebook import rules_root
 
 
 def _codes(info: pytest.ExceptionInfo[HavocError]) -> list[str]:
-    """Which problems were reported (havoc.codes): a test of which problem matches these, not the wording."""
+    """Which problems were reported (havoc.core.codes): a test of which problem matches these, not the wording."""
     return [p.code for p in info.value.problems]
 
 
@@ -421,7 +422,7 @@ def test_an_answers_words_read_late_are_those_read_at_once() -> None:
     read: in any order, after a field is set, and in a copy, they are what they would have been."""
     import pickle
 
-    from havoc.record import replace
+    from havoc.core.record import replace
 
     q = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 3}
     first = ask(BATTLE_8_3, q)
@@ -906,7 +907,7 @@ def test_a_failed_condition_is_explained_as_the_bounds_on_the_askers_numbers() -
     """The generic walk: into the failed parts of all/any, a number on either side (the operator
     turned round), a negated comparison read by its negation; a literal comparison, a fact the
     asker does not give and "at most 0" are no fix."""
-    from havoc.interpreter.explain import fixes
+    from havoc.engine.interpreter.explain import fixes
 
     values = {"n": 5, "cap": 3, "other": 9}
 

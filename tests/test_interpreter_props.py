@@ -8,11 +8,12 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from havoc import api, rulebook
-from havoc.errors import InputError
+from havoc.assistant import api
+from havoc.core.errors import InputError
+from havoc.engine import rulebook
+from havoc.engine.interpreter.answer import render_text
 from havoc.games.cry_havoc.contract import DECKS, FACTIONS, OBJECTIVES, PHASES, STEPS, TERRAINS, TROG_TOKENS
 from havoc.games.cry_havoc.query import KINDS, QFIELDS
-from havoc.interpreter.answer import render_text
 
 REGIONS = ["foglands", "scorch", "example-a", "example-b", "example-c", "Bad Id"]
 JUNK = st.one_of(

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 import yaml
 
-from havoc import rulebook
+from havoc.engine import rulebook
+from havoc.engine.interpreter.answer import render_text
 from havoc.games.cry_havoc import kept, position
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.query import parse_compact
-from havoc.interpreter.answer import render_text
 
 FIXTURE = Path(__file__).parent / "fixtures" / "assistant" / "leave-8-vs-3.yaml"
 

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 import stored_examples
 
-from havoc import cache, rulebook
+from havoc.core import cache
+from havoc.engine import rulebook
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.answering import answer
 

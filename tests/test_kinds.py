@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 import stored_examples
 
-from havoc import game, rulebook
 from havoc.cli import main
-from havoc.errors import Code, Problem, RulebookError
+from havoc.core.errors import Code, Problem, RulebookError
+from havoc.engine import game, rulebook
 from havoc.games.cry_havoc import kind as registry
-from havoc.i18n import locales_root
+from havoc.language.i18n import locales_root
 
 LEAVE = Path(__file__).parent / "fixtures" / "assistant" / "leave-8-vs-3.yaml"
 
@@ -268,7 +268,7 @@ def test_kind_labels_come_from_the_kind_declarations() -> None:
 
 def test_every_kind_label_is_in_the_ui_catalog_with_polish() -> None:
     """A kind's label is a literal ui("…") in its module, so extraction finds it (and Polish has it)."""
-    from havoc import catalogs
+    from havoc.cli import catalogs
     from havoc.games.cry_havoc.ui import kind_label
 
     template = catalogs.ui_template()
@@ -405,14 +405,14 @@ def test_answering_a_kind_imports_no_other_kinds_module(name: str, tmp_path: Pat
     an earlier one as for a player's second question) loads that kind's module and no other
     kind's, nor any module of HEAVY_STDLIB: naming a figure reads the kinds' manifest, never
     every kind's module."""
-    from havoc.spec import plain
+    from havoc.formats.spec import plain
 
     ex = _first_examples()[name]
     heavy = HEAVY_STDLIB if name in _FUNCTOOLS_KINDS else (*HEAVY_STDLIB, "functools", "collections")
     code = (
         "import sys\n"
-        "from havoc import api\n"
-        "from havoc.interpreter.answer import render_text\n"
+        "from havoc.assistant import api\n"
+        "from havoc.engine.interpreter.answer import render_text\n"
         f"a = api.ask({plain(ex.position)!r}, {plain(ex.query)!r}, 'pl')\n"
         "render_text(a, True); a.to_dict()\n"
         "print(sorted(m for m in sys.modules if m.startswith('havoc.games.cry_havoc.kinds.')))\n"
@@ -474,7 +474,7 @@ def test_a_new_module_in_a_games_kinds_folder_is_a_kind_in_its_place(
 ) -> None:
     """A game's kinds are found by listing its folder (read, not imported): a new module is a new
     kind, listed by its ``order=``; a private module (``_shared.py``) is none."""
-    from havoc.rulebook import declared_kinds
+    from havoc.engine.rulebook import declared_kinds
 
     kinds = tmp_path / "toygame" / "kinds"
     kinds.mkdir(parents=True)
@@ -506,7 +506,7 @@ def test_a_kinds_order_not_written_as_a_number_is_a_located_problem(monkeypatch:
 
 def test_the_browsers_bundle_ships_every_kinds_module() -> None:
     """In the browser the kinds are found by listing the same folder: the engine's bundle has it whole."""
-    from havoc import offline
+    from havoc.web import offline
 
     names = {name for name, _path in offline._bundle_files()}
     folder = Path(registry.__file__).parent / "kinds"

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from havoc import markup
+from havoc.language import markup
 
 
 def _plain(text: str, values: dict[str, object], plural: object = None) -> str:

@@ -1,4 +1,4 @@
-"""The rule-text scanner (havoc.markup.parse, parse_inline) reads exactly what its patterns say:
+"""The rule-text scanner (havoc.language.markup.parse, parse_inline) reads exactly what its patterns say:
 the same pieces as ``re`` finds with them, on every text of the rules and the catalogs and on
 random texts made of the markup's own characters."""
 
@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from havoc import markup
-from havoc.markup import Emph, Param, PluralWord, Ref, Text
+from havoc.language import markup
+from havoc.language.markup import Emph, Param, PluralWord, Ref, Text
 
 _INLINE = re.compile(markup.INLINE)
 
@@ -38,8 +38,8 @@ def _by_re(text: str) -> tuple[object, ...]:
 
 
 def _texts() -> list[str]:
-    from havoc import rulebook
-    from havoc.i18n import load_catalog
+    from havoc.engine import rulebook
+    from havoc.language.i18n import load_catalog
 
     found: list[str] = []
     for name in rulebook.ruleset_names():
@@ -69,9 +69,9 @@ def test_the_scanner_reads_what_the_patterns_find(source: str) -> None:
 
 
 def test_the_name_checks_accept_what_their_patterns_match() -> None:
-    from havoc.game import _module_name
+    from havoc.engine.game import _module_name
     from havoc.games.cry_havoc.ui import _plain_id
-    from havoc.markup import is_id as _is_name
+    from havoc.language.markup import is_id as _is_name
 
     checks = [
         (re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$").match, _module_name),

@@ -1,8 +1,8 @@
-"""havoc.memo: lru_cache's results without importing functools (a short ask's start-up)."""
+"""havoc.core.memo: lru_cache's results without importing functools (a short ask's start-up)."""
 
 from __future__ import annotations
 
-from havoc.memo import memo
+from havoc.core.memo import memo
 
 
 def test_a_result_is_computed_once_per_arguments_and_the_oldest_goes_when_full() -> None:

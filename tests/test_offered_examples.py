@@ -12,12 +12,13 @@ import pytest
 import stored_examples
 import yaml
 
-from havoc import rulebook, webapi
+from havoc.assistant import webapi
+from havoc.engine import rulebook
+from havoc.formats.spec import Spec, plain
 from havoc.games.cry_havoc import words
 from havoc.games.cry_havoc.ask_page import offered
 from havoc.games.cry_havoc.named_table import lettered_ids
 from havoc.games.cry_havoc.position import TOP
-from havoc.spec import Spec, plain
 
 
 def _format_keys(spec: Spec, out: set[str]) -> set[str]:

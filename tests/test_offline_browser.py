@@ -26,7 +26,7 @@ from test_browser import PHONE, SCREENSHOTS, browser, static_host  # noqa: F401 
 from test_engine_browser import ensure_pyodide
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
 
-from havoc.commands.docs import _offline as docs_offline_step
+from havoc.cli.commands.docs import _offline as docs_offline_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -132,7 +132,7 @@ def test_a_new_build_replaces_the_cache_and_downloads_only_what_changed(
     """The host gets a new build: one page changed, and the WebAssembly Python is gone from the host.
     The new service worker still installs (it copies unchanged files from the old cache, it does
     not download them), and its cache holds the changed page."""
-    from havoc.offline import write_service_worker
+    from havoc.web.offline import write_service_worker
 
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
@@ -252,7 +252,7 @@ def test_a_half_deployed_host_leaves_the_previous_build_serving(browser: Any, si
     """The host has the new build's sw.js, but still the previous build's pages (a deploy half done):
     the page the new list names is not on the host. The new build is not installed; the old one
     keeps serving, offline too, and the page says the new version is not ready for offline use."""
-    from havoc.offline import write_service_worker
+    from havoc.web.offline import write_service_worker
 
     copy = tmp_path / "site"
     shutil.copytree(site, copy)

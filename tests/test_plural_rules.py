@@ -1,4 +1,4 @@
-"""A catalog's plural rule is read by havoc.i18n itself (no gettext on a short Polish ask):
+"""A catalog's plural rule is read by havoc.language.i18n itself (no gettext on a short Polish ask):
 the same numbers as gettext.c2py for every rule Babel knows."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import gettext
 import pytest
 from babel.messages.plurals import PLURALS
 
-from havoc.i18n import _plural_func, _plural_rule
+from havoc.language.i18n import _plural_func, _plural_rule
 
 RULES = sorted({expr for _, expr in PLURALS.values()} | {"n==1 ? 0 : n!=0 && 10/n>2 ? 1 : 2", "(n+1)*2-3 < n%7 < 1"})
 

@@ -22,12 +22,13 @@ import stored_examples
 import yaml
 from babel import Locale
 
-from havoc import api, game
+from havoc.assistant import api
 from havoc.cli import main
+from havoc.engine import game
+from havoc.engine.interpreter.answer import render_text
 from havoc.games.cry_havoc import words
 from havoc.games.cry_havoc.contract import FACTIONS
 from havoc.games.cry_havoc.solo.cli import render as render_trogs
-from havoc.interpreter.answer import render_text
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -35,7 +36,7 @@ with warnings.catch_warnings():
 
 from test_site_text import box_grammar  # the site test's check, run here without a site build
 
-from havoc.server import create_app
+from havoc.web.server import create_app
 
 REPO = Path(__file__).resolve().parents[1]
 ASSISTANT = REPO / "tests" / "fixtures" / "assistant"
@@ -371,7 +372,7 @@ def _renderer(lang: str) -> Any:
     from types import SimpleNamespace
 
     from havoc.games import cry_havoc
-    from havoc.i18n import locales_root
+    from havoc.language.i18n import locales_root
     from havoc.sphinxext.labels import LabelCatalog, game_words
     from havoc.sphinxext.render import Renderer
 
@@ -584,8 +585,8 @@ SAME_IN_POLISH = {("Ocean", "nom"), ("Ocean", "acc")}  # spelled as in English
 def test_every_declinable_name_has_every_case() -> None:
     """The declension table: each name of each category has its six cases in Polish, all differing
     from the English (a case left out falls back to the nominative and reads wrong)."""
-    from havoc.grammar import CASES, case_context
-    from havoc.i18n import translator
+    from havoc.language.grammar import CASES, case_context
+    from havoc.language.i18n import translator
 
     tr = translator("pl")
     categories = {
@@ -675,7 +676,7 @@ def test_unsupported_media_type_in_polish(client: TestClient) -> None:
 
 def _first_example_of_each_kind() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
     """One stored example per question kind (and the solo Trogs): its position and question."""
-    from havoc.spec import plain
+    from havoc.formats.spec import plain
 
     out: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
     for ex in stored_examples.examples(api.load_ruleset(), extra=None):
@@ -766,7 +767,7 @@ def test_the_chart_lookups_cover_every_chart() -> None:
 
 
 def _chart_by_api(words_: list[str]) -> tuple[int, Any]:
-    from havoc import webapi
+    from havoc.assistant import webapi
     from havoc.cli import build_parser
     from havoc.games.advanced_cry_havoc.cli import request
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import stored_examples
 
-from havoc import rulebook
-from havoc.errors import InputError
+from havoc.core.errors import InputError
+from havoc.engine import rulebook
 from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.position import parse_text, position_schema
 
@@ -417,7 +417,7 @@ def test_a_table_with_every_kind_of_problem_lists_them_all_in_order(lang: str) -
     """Every check that needs more than one field, each failing once or twice on one table: the
     checks skip a Region with nothing to say (no HQ, no Battle, neighbours all listed), and the
     list is the one the full checks gave before they did (the same problems, the same order)."""
-    from havoc.i18n import set_message_language
+    from havoc.language.i18n import set_message_language
 
     rs = rulebook.load()
     set_message_language(lang)

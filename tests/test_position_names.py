@@ -12,13 +12,14 @@ import pytest
 import stored_examples
 import yaml
 
-from havoc import api, rulebook, webapi
-from havoc.errors import InputError
+from havoc.assistant import api, webapi
+from havoc.core.errors import InputError
+from havoc.engine import rulebook
+from havoc.formats.spec import plain
 from havoc.games.cry_havoc import position, words
 from havoc.games.cry_havoc.query import parse_query
 from havoc.games.cry_havoc.ui import fold, set_message_language
-from havoc.grammar import noun
-from havoc.spec import plain
+from havoc.language.grammar import noun
 
 FIXTURES = Path(__file__).parent / "fixtures" / "assistant"
 
@@ -177,7 +178,7 @@ def _region(region: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_every_stored_example_in_polish_names_answers_the_same(rs: Any) -> None:
-    from havoc.interpreter.answer import render_text
+    from havoc.engine.interpreter.answer import render_text
 
     checked = 0
     for ex in stored_examples.examples(rs):

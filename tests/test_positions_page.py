@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from havoc import rulebook
+from havoc.engine import rulebook
 from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.figures import FIGURES

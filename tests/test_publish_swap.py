@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from havoc.commands import docs
+from havoc.cli.commands import docs
 
 
 def _site(folder: Path, text: str) -> Path:

@@ -12,18 +12,19 @@ from typing import Any
 import pytest
 import yaml
 
-from havoc import cli, rulebook
-from havoc.errors import InputError
-from havoc.examples import is_extra
+from havoc import cli
+from havoc.assistant.examples import is_extra
+from havoc.core.errors import InputError
+from havoc.engine import rulebook
+from havoc.engine.rulebook.model import Example
+from havoc.formats.yamlio import load_file
 from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.query import QFIELDS, parse_query
 from havoc.games.cry_havoc.typed import typed_word
 from havoc.games.cry_havoc.ui import faction_name, region_names, skill_name, structure_name
-from havoc.i18n import set_message_language
-from havoc.languages import REGISTRY
-from havoc.rulebook.model import Example
-from havoc.yamlio import load_file
+from havoc.language.i18n import set_message_language
+from havoc.language.languages import REGISTRY
 
 PL = "pl"
 

@@ -24,10 +24,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from havoc import cli, spec, webapi, yamlio
+from havoc import cli
+from havoc.assistant import webapi
+from havoc.formats import spec, yamlio
 from havoc.games.cry_havoc import position as position_module
 from havoc.games.cry_havoc import typed
-from havoc.server import create_app
+from havoc.web.server import create_app
 
 FIXTURES = Path(__file__).parent / "fixtures" / "assistant"
 LEAVE = yaml.safe_load((FIXTURES / "leave-8-vs-3.yaml").read_text())
@@ -159,7 +161,7 @@ def test_the_in_browser_engine_refuses_the_same(what: str, body: dict[str, Any],
 
 
 def test_the_polish_plural_follows_the_limit() -> None:
-    from havoc.i18n import set_message_language
+    from havoc.language.i18n import set_message_language
 
     set_message_language("pl")
     try:
@@ -360,7 +362,7 @@ def _counting_json(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every JSON parse of a request (orjson's and the standard library's)."""
     import orjson
 
-    from havoc.server import app as server_app
+    from havoc.web.server import app as server_app
 
     parsed: list[int] = []
     real_orjson, real_json = orjson.loads, json.loads

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from havoc import api
-from havoc.interpreter.answer import Answer, render_text
+from havoc.assistant import api
+from havoc.engine.interpreter.answer import Answer, render_text
 
 
 def cited(a: Answer) -> set[str]:
@@ -320,8 +320,8 @@ def test_rule_overlay_line_has_no_empty_parentheses(capsys: pytest.CaptureFixtur
 
 
 def test_check_counts_enforced_and_text_only_rules(capsys: pytest.CaptureFixture[str]) -> None:
-    from havoc import game, rulebook
     from havoc.cli import main
+    from havoc.engine import game, rulebook
 
     rs = rulebook.load("cry-havoc")
     covered = game.coverage(rs)
@@ -338,7 +338,7 @@ def test_check_counts_enforced_and_text_only_rules(capsys: pytest.CaptureFixture
 
 
 def test_the_solo_rules_the_trog_engine_cites_exist() -> None:
-    from havoc import rulebook
+    from havoc.engine import rulebook
     from havoc.games import cry_havoc
 
     rs = rulebook.load("cry-havoc")
@@ -409,7 +409,7 @@ def tables(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
 
 
 def _try(pos: dict[str, Any], query: dict[str, Any]) -> Answer | None:
-    from havoc.errors import InputError
+    from havoc.core.errors import InputError
 
     try:
         return api.ask(pos, query)
@@ -495,7 +495,7 @@ def test_solo_end_of_move_on_a_nest_brings_trogs_from_the_hq() -> None:
 
 def test_solo_trogs_take_a_turn_and_go_first_on_the_initiative_track() -> None:
     """002 line 56: the solo Trogs always choose to go first; a solo position may say so."""
-    from havoc.errors import InputError
+    from havoc.core.errors import InputError
     from havoc.games.cry_havoc.solo import trogs as decide_trogs
 
     pos = table(
@@ -546,7 +546,7 @@ def test_a_score_token_moves_the_event_stacks_it_passes() -> None:
 
 
 def test_event_stacks_are_checked_when_a_position_is_read() -> None:
-    from havoc.errors import Code, InputError
+    from havoc.core.errors import Code, InputError
 
     with pytest.raises(InputError, match=r"scoring\.events") as info:  # two Event stacks on one spot
         api.ask(_event_table(12, 5, [{"at": 15}, {"at": 15}]), {"ask": "score", "faction": "pilgrims"})

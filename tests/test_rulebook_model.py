@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from havoc import rulebook
 from havoc.cli import main
+from havoc.engine import rulebook
 
 
 def test_overlays_and_views(mini_copy: Path) -> None:
@@ -100,8 +100,8 @@ def test_the_command_map_matches_what_modules_register() -> None:
 
 def test_rule_parameters_read_in_the_readers_language() -> None:
     """``havoc rule --lang pl`` gives a parameter's value with its counted unit and its description in Polish."""
-    from havoc.i18n import Translator
-    from havoc.ruledata import rule_data
+    from havoc.engine.ruledata import rule_data
+    from havoc.language.i18n import Translator
 
     rs = rulebook.load()
     pl = rule_data(rs, Translator("pl", scope=rs.id), rs.rules["actions-count"])["parameters"]["actions-per-round"]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from havoc import rulebook
 from havoc.cli import main
+from havoc.engine import rulebook
 
 # The section headings of the official Polish rulebook (seed 003), in its order.
 # Each must be the source heading of at least one section or rule.

@@ -22,10 +22,11 @@ from typing import Any
 import pytest
 import yaml
 
-from havoc import api, rulebook
+from havoc.assistant import api
 from havoc.cli import main
-from havoc.errors import InputError
-from havoc.i18n import translator
+from havoc.core.errors import InputError
+from havoc.engine import rulebook
+from havoc.language.i18n import translator
 from havoc.search import Hit, engine, lookup
 from havoc.search import text as T
 from havoc.search.index import build, documents
@@ -266,7 +267,7 @@ def test_cli_text_output_and_no_sphinx_import() -> None:
 
 
 def test_a_rule_number_finds_that_rule_first() -> None:
-    from havoc.numbering import numbers
+    from havoc.engine.numbering import numbers
 
     rs = rulebook.load()
     numbered = numbers(rs)
@@ -444,9 +445,9 @@ def test_the_site_index_stays_small() -> None:
 
 
 def test_players_words_file_is_checked(tmp_path: Path) -> None:
-    from havoc.errors import RulebookError
+    from havoc.core.errors import RulebookError
+    from havoc.formats.yamlio import loads
     from havoc.search import players
-    from havoc.yamlio import loads
 
     rs = rulebook.load()
     problems: list[Any] = []
@@ -475,7 +476,7 @@ def run_node(code: str) -> Any:
 
 
 def test_english_stemmer_in_the_browser_equals_python() -> None:
-    from havoc import catalogs
+    from havoc.cli import catalogs
     from havoc.sphinxext.search_pl import base_stemmer_js, english_stemmer_js
 
     english = " ".join(str(m.id) for m in catalogs.rules_template(rulebook.load()) if m.id)  # the rules' English

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from havoc import rulebook
+from havoc.engine import rulebook
 from havoc.search import index, stored
 
 
@@ -50,7 +50,7 @@ def test_a_damaged_entry_is_rebuilt(fresh: Path, monkeypatch: pytest.MonkeyPatch
 def test_the_key_follows_the_catalogs(fresh: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     rs = rulebook.load()
     before = stored.key(rs)
-    from havoc.i18n import locales_root
+    from havoc.language.i18n import locales_root
 
     copy = tmp_path / "locales" / "pl" / "LC_MESSAGES"
     copy.mkdir(parents=True)

@@ -24,8 +24,8 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx is 
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from havoc.server import MAX_BODY, create_app  # noqa: E402
-from havoc.server.app import secured  # noqa: E402
+from havoc.web.server import MAX_BODY, create_app  # noqa: E402
+from havoc.web.server.app import secured  # noqa: E402
 
 
 def fixture(name: str) -> dict[str, Any]:
@@ -179,7 +179,7 @@ def test_malformed_bodies_are_400(client: TestClient, body: bytes, ctype: str) -
 def test_the_front_door_answers_questions_as_the_router_does(
     client: TestClient, path: str, body: Any, headers: dict[str, str]
 ) -> None:
-    """Questions skip Starlette's router and middleware (:class:`havoc.server.app.Front`):
+    """Questions skip Starlette's router and middleware (:class:`havoc.web.server.app.Front`):
     the same status, headers and bytes as the routed endpoint, refusals included."""
     content = body if isinstance(body, bytes) else json.dumps(body).encode()
     headers = {"Content-Type": "application/json", **headers}
@@ -316,16 +316,16 @@ def test_battle_with_bad_objectives_is_422(client: TestClient) -> None:
 def test_a_rule_is_rendered_once_per_language(monkeypatch: pytest.MonkeyPatch) -> None:
     """A rule's texts are rendered, encoded and hashed for its ETag on the first ask in a
     language; later asks are served from memory with the same bytes."""
-    import havoc.ruledata
+    import havoc.engine.ruledata
 
     made: list[str] = []
-    real = havoc.ruledata.rule_data
+    real = havoc.engine.ruledata.rule_data
 
     def counted(rs: Any, tr: Any, rule: Any) -> Any:
         made.append(rule.id)
         return real(rs, tr, rule)
 
-    monkeypatch.setattr(havoc.ruledata, "rule_data", counted)
+    monkeypatch.setattr(havoc.engine.ruledata, "rule_data", counted)
     with TestClient(create_app(None)) as fresh:
         first = [fresh.get(f"/api/rules/battle-region-leave?lang={lang}") for lang in ("en", "pl")]
         again = [fresh.get(f"/api/rules/battle-region-leave?lang={lang}") for lang in ("en", "pl")]
@@ -475,7 +475,7 @@ def test_a_request_writes_nothing(site: Path, tmp_path: Path, monkeypatch: pytes
 
 def test_the_cli_does_not_import_the_framework() -> None:
     code = (
-        "import sys; from havoc import cli; cli.build_parser(); import havoc.api; "
+        "import sys; from havoc import cli; cli.build_parser(); import havoc.assistant.api; "
         "print(any(m.split('.')[0] in ('starlette', 'uvicorn', 'fastapi') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -496,7 +496,7 @@ def test_a_kept_position_answers_like_a_fresh_one(site: Path) -> None:
 
     import stored_examples
 
-    from havoc import api
+    from havoc.assistant import api
 
     examples = stored_examples.examples()
     assert len(examples) > 10
@@ -515,11 +515,11 @@ def test_a_kept_position_answers_like_a_fresh_one(site: Path) -> None:
 def test_every_server_message_has_a_polish_translation() -> None:
     from babel.messages.pofile import read_po
 
-    from havoc import catalogs
+    from havoc.cli import catalogs
 
     with (REPO / "locales" / "pl" / "LC_MESSAGES" / "havoc.po").open("rb") as fh:
         po = read_po(fh, locale="pl")
-    mine = [m for m in catalogs.ui_template() if m.id and any("server/" in loc[0] for loc in m.locations)]
+    mine = [m for m in catalogs.ui_template() if m.id and any("web/server/" in loc[0] for loc in m.locations)]
     assert len(mine) >= 10
     for msg in mine:
         found = po.get(msg.id, context=msg.context)
@@ -532,7 +532,7 @@ def test_serve_builds_the_whole_site_only_when_a_part_is_missing(
     """A missing language or root page: the site is built as ``havoc docs`` builds it (the engine
     and sw.js too, published whole), into the served folder. A folder with its pages is served as
     it is, with or without a service worker (a site of one's own is never rebuilt over)."""
-    from havoc.commands import docs, serve
+    from havoc.cli.commands import docs, serve
 
     built: list[tuple[Path, str | None, str]] = []
 
@@ -561,7 +561,7 @@ def test_serve_builds_the_whole_site_only_when_a_part_is_missing(
 
 
 def test_a_failed_build_stops_serve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from havoc.commands import docs, serve
+    from havoc.cli.commands import docs, serve
 
     monkeypatch.setattr(docs, "cmd_docs", lambda args: 1)
     assert serve.ensure_site(tmp_path / "site", "cry-havoc") == 1

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
-from havoc.server.transport import MemoryTransport
+from havoc.web.server.transport import MemoryTransport
 
 LEAVE = yaml.safe_load((Path(__file__).parent / "fixtures" / "assistant" / "leave-8-vs-3.yaml").read_text())
 MB = 1024 * 1024
@@ -31,7 +31,7 @@ RUNNER = """
 import sys, uvicorn
 from pathlib import Path
 from typing import Any
-from havoc.server import create_app, limits
+from havoc.web.server import create_app, limits
 limits.LIMITS = limits.Limits(
     head_seconds=float(sys.argv[3]), body_seconds=float(sys.argv[3]), connections=int(sys.argv[4])
 )
@@ -337,7 +337,7 @@ def test_the_body_deadline_runs_while_the_body_is_coming(sent: int, deadline: st
     from uvicorn.config import Config
     from uvicorn.server import ServerState
 
-    from havoc.server.limits import GuardedProtocol
+    from havoc.web.server.limits import GuardedProtocol
 
     async def app(scope: object, receive: object, send: object) -> None:
         return None
@@ -368,7 +368,7 @@ def test_a_kept_alive_connections_next_head_has_its_deadline_from_the_answer(sen
     from uvicorn.config import Config
     from uvicorn.server import ServerState
 
-    from havoc.server.limits import LIMITS, GuardedProtocol
+    from havoc.web.server.limits import LIMITS, GuardedProtocol
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})

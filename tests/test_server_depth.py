@@ -1,6 +1,6 @@
 """The server's quick nesting test (orjson's indented text) refuses exactly what the walk refuses.
 
-:func:`havoc.server.app.too_deep_in` replaces ``depth(data) > MAX_DEPTH`` for a body whose table
+:func:`havoc.web.server.app.too_deep_in` replaces ``depth(data) > MAX_DEPTH`` for a body whose table
 is new; a body it let through that the walk refuses would reach the validators nested past the
 limit, and one it refused that the walk lets through would be a 400 for a good question.
 """
@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from havoc.api import load_ruleset
-from havoc.server.app import Api, Head, too_deep_in
-from havoc.webapi import MAX_DEPTH, Refused, depth
+from havoc.assistant.api import load_ruleset
+from havoc.assistant.webapi import MAX_DEPTH, Refused, depth
+from havoc.web.server.app import Api, Head, too_deep_in
 
 
 def _chain(rnd: random.Random, levels: int) -> Any:

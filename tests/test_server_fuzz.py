@@ -24,7 +24,7 @@ with warnings.catch_warnings():
     from schemathesis.checks import CHECKS, load_all_checks
     from schemathesis.config import SchemathesisConfig
 
-from havoc.server import create_app
+from havoc.web.server import create_app
 
 REPO = Path(__file__).resolve().parents[1]
 schema = schemathesis.openapi.from_asgi(

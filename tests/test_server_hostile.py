@@ -20,8 +20,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from havoc.server import create_app
-from havoc.server.app import MAX_DEPTH
+from havoc.web.server import create_app
+from havoc.web.server.app import MAX_DEPTH
 
 LEAVE = yaml.safe_load((Path(__file__).parent / "fixtures" / "assistant" / "leave-8-vs-3.yaml").read_text())
 PAGE = "<!DOCTYPE html><title>en</title>" + "<p>Cry Havoc</p>" * 400
@@ -165,7 +165,7 @@ def test_an_input_error_no_check_caught_is_400_not_500(
     site: Path, monkeypatch: pytest.MonkeyPatch, error: Exception, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The generic guard: a conversion deep inside that refuses the input is the asker's 400 (and a log line)."""
-    from havoc import api
+    from havoc.assistant import api
 
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise error
@@ -229,7 +229,7 @@ def test_a_hundred_asks_read_no_file(site: Path) -> None:
 def test_a_422_lists_at_most_50_problems_then_counts_the_rest(client: TestClient, lang: str, more: str) -> None:
     import json
 
-    from havoc.server.app import MAX_PROBLEMS
+    from havoc.web.server.app import MAX_PROBLEMS
 
     body = {"position": LEAVE, "question": "legal", "lang": lang, **{f"{i}": 0 for i in range(20_000)}}
     raw = json.dumps(body, separators=(",", ":"))
@@ -283,7 +283,7 @@ def test_a_body_that_is_neither_json_nor_yaml_is_415(client: TestClient, ctype: 
 
 
 def test_the_openapi_verdict_admits_every_verdict_the_api_gives(client: TestClient) -> None:
-    from havoc.interpreter.answer import VERDICT_NO_UNLESS
+    from havoc.engine.interpreter.answer import VERDICT_NO_UNLESS
 
     spec = client.get("/openapi.json").json()
     verdict = spec["components"]["schemas"]["Answer"]["properties"]["verdict"]

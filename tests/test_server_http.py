@@ -32,8 +32,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from havoc.server import create_app
-from havoc.server.transport import MemoryTransport
+from havoc.web.server import create_app
+from havoc.web.server.transport import MemoryTransport
 
 REPO = Path(__file__).resolve().parents[1]
 LEAVE = yaml.safe_load((REPO / "tests" / "fixtures" / "assistant" / "leave-8-vs-3.yaml").read_text())
@@ -306,7 +306,7 @@ def test_the_servers_own_refusals_carry_them_too() -> None:
     from uvicorn.config import Config
     from uvicorn.server import ServerState
 
-    from havoc.server.limits import GuardedProtocol
+    from havoc.web.server.limits import GuardedProtocol
 
     async def app(scope: object, receive: object, send: object) -> None:
         return None
@@ -330,7 +330,7 @@ def test_the_servers_own_refusals_carry_them_too() -> None:
 def test_the_root_page_carries_the_policy_as_a_meta(tmp_path: Path) -> None:
     """A static host sends no headers of ours: the policy is in the page (no frame-ancestors,
     which a <meta> cannot say), and it allows exactly the page's inline code."""
-    from havoc.commands.docs import write_root
+    from havoc.cli.commands.docs import write_root
 
     page = write_root(tmp_path, "Cry Havoc").read_text(encoding="utf-8")
     metas = re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', page)
@@ -355,7 +355,7 @@ def test_a_uvicorn_whose_protocol_changed_is_not_trusted_silently(
     subclass whose overrides are never called."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    from havoc.server import limits
+    from havoc.web.server import limits
 
     monkeypatch.delattr(HttpToolsProtocol, "on_response_complete")
     settings = limits.uvicorn_settings()
@@ -366,7 +366,7 @@ def test_a_uvicorn_whose_protocol_changed_is_not_trusted_silently(
 
 
 def test_the_limits_use_uvicorns_public_settings_too() -> None:
-    from havoc.server import limits
+    from havoc.web.server import limits
 
     settings = limits.uvicorn_settings()
     assert settings["http"] is limits.GuardedProtocol
@@ -385,7 +385,7 @@ def test_the_private_protocol_is_the_one_the_limits_were_written_for() -> None:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     from uvicorn.server import ServerState
 
-    from havoc.server import limits
+    from havoc.web.server import limits
 
     assert hasattr(limits, "private_api_problems"), "the names the subclass relies on are not checked"
     pinned = re.search(r"^uvicorn==(\S+)", (REPO / "requirements.lock").read_text(), re.M)

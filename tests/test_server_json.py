@@ -1,4 +1,4 @@
-"""``havoc serve`` reads JSON bodies with orjson (:func:`havoc.server.app.read_json`): the same
+"""``havoc serve`` reads JSON bodies with orjson (:func:`havoc.web.server.app.read_json`): the same
 values as json.loads (the in-browser engine's reader), the same refusals, and a key for the
 table that only the same table gets."""
 
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import yaml
 
-from havoc import webapi
-from havoc.server.app import read_json
+from havoc.assistant import webapi
+from havoc.web.server.app import read_json
 
 LEAVE = yaml.safe_load((Path(__file__).parent / "fixtures" / "assistant" / "leave-8-vs-3.yaml").read_text())
 

@@ -15,7 +15,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from havoc.server import create_app
+from havoc.web.server import create_app
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""A table asked about again is read from its kept JSON text (:class:`havoc.server.app.TableTexts`):
+"""A table asked about again is read from its kept JSON text (:class:`havoc.web.server.app.TableTexts`):
 every body read that way has exactly the values and the key :func:`read_json` gives it, and any
 body it cannot read so (another layout, a table not seen, a body that is not JSON) is read whole."""
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import yaml
 
-from havoc import webapi
-from havoc.server.app import Api, Head, TableTexts, read_json
+from havoc.assistant import webapi
+from havoc.web.server.app import Api, Head, TableTexts, read_json
 
 FIXTURES = Path(__file__).parent / "fixtures" / "assistant"
 LEAVE = yaml.safe_load((FIXTURES / "leave-8-vs-3.yaml").read_text())
@@ -101,7 +101,7 @@ def test_a_text_is_used_only_once_read_on_its_own() -> None:
 
 
 def test_the_server_answers_alike_with_and_without_the_kept_texts() -> None:
-    from havoc.api import load_ruleset
+    from havoc.assistant.api import load_ruleset
 
     rs = load_ruleset()
     kept, plain = Api(rs), Api(rs)

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from havoc import markup, quickref, rulebook
+from havoc import quickref
 from havoc.cli import main
-from havoc.errors import RulebookError
+from havoc.core.errors import RulebookError
+from havoc.engine import rulebook
+from havoc.language import markup
 from havoc.quickref import layout as sheet_layout
 from havoc.quickref.render import BODY_PT, ID_PT, MIN_PT, stylesheet
 
@@ -212,7 +214,7 @@ def test_html_only_output_needs_no_weasyprint(
 def test_cli_does_not_import_weasyprint() -> None:
     code = (
         "import sys; from havoc.cli import build_parser; build_parser(); "
-        "import havoc.quickref, havoc.commands.sheet; "
+        "import havoc.quickref, havoc.cli.commands.sheet; "
         "sys.exit(1 if 'weasyprint' in sys.modules else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from havoc import quickref, rulebook
+from havoc import quickref
+from havoc.engine import rulebook
 
 pytest.importorskip("weasyprint")
 pytestmark = pytest.mark.slow

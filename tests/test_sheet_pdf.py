@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from havoc import markup, quickref, rulebook
+from havoc import quickref
 from havoc.cli import main
-from havoc.i18n import Translator
-from havoc.numbering import numbers
+from havoc.engine import rulebook
+from havoc.engine.numbering import numbers
+from havoc.language import markup
+from havoc.language.i18n import Translator
 from havoc.quickref.render import MIN_PT
 
 pytest.importorskip("weasyprint")

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from havoc import rulebook
-from havoc.commands.docs import SOURCE, build_languages, sphinx_command, write_root
-from havoc.i18n import LANGUAGES
+from havoc.cli.commands.docs import SOURCE, build_languages, sphinx_command, write_root
+from havoc.engine import rulebook
+from havoc.language.i18n import LANGUAGES
 
 REPO = Path(__file__).resolve().parents[1]
 ROOTS = Path(__file__).parent / "roots"
@@ -166,7 +166,7 @@ def test_mini_rule_index(mini_site: Site) -> None:
 
 
 def test_mini_indexes_show_each_rules_number(mini_site: Site) -> None:
-    from havoc.numbering import numbers
+    from havoc.engine.numbering import numbers
 
     rs = rulebook.load("mini", mini_site.rules)
     number = numbers(rs)["battle-region-leave"]  # derived from the outline, as the sheet cites it
@@ -265,17 +265,17 @@ def test_a_language_failing_in_a_rebuild_is_reported_and_the_other_is_built(
 def _worker_with_cpus(monkeypatch: pytest.MonkeyPatch, cpus: int) -> list[list[str]]:
     """Make ``build_languages`` start its rebuild worker as on a machine with ``cpus`` CPUs; the
     worker command lines it started."""
-    from havoc.commands import docs
+    from havoc.cli.commands import docs
 
     script = (
         f"import os, sys; os.cpu_count = lambda: {cpus}; "
-        "from havoc.commands.docs import worker; sys.exit(worker(sys.argv[1]))"
+        "from havoc.cli.commands.docs import worker; sys.exit(worker(sys.argv[1]))"
     )
     real_popen = subprocess.Popen
     workers = []
 
     def popen(cmd: list[str], **kwargs: object) -> object:
-        if cmd[1:3] == ["-m", "havoc.commands.docs"] and cmd[3] != "--sphinx":
+        if cmd[1:3] == ["-m", "havoc.cli.commands.docs"] and cmd[3] != "--sphinx":
             workers.append(cmd)
             cmd = [cmd[0], "-c", script, *cmd[3:]]
         return real_popen(cmd, **kwargs)  # type: ignore[call-overload]

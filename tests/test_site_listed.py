@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from test_site import Site, build_site
 
-from havoc import rulebook
-from havoc.commands.docs import source_for
-from havoc.i18n import LANGUAGES
+from havoc.cli.commands.docs import source_for
+from havoc.engine import rulebook
+from havoc.language.i18n import LANGUAGES
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_site import Site, build_site, mini_env, mini_site  # noqa: F401 - the fixtures are shared
 
-from havoc.commands.docs import SiteUrlError, check_site_url, remove_sitemap_index, write_sitemap_index
+from havoc.cli.commands.docs import SiteUrlError, check_site_url, remove_sitemap_index, write_sitemap_index
 
 pytestmark = pytest.mark.slow
 

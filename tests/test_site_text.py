@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
-from havoc import rulebook
+from havoc.engine import rulebook
+from havoc.engine.rulebook.model import Ruleset
 from havoc.games.cry_havoc.contract import FACTIONS, PHASES
 from havoc.games.cry_havoc.contract import QUESTION_KINDS as QUERY_KINDS
 from havoc.games.cry_havoc.words import KNOWN_REGIONS
-from havoc.rulebook.model import Ruleset
 
 pytestmark = pytest.mark.slow
 

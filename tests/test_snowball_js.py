@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from havoc import rulebook
-from havoc.i18n import LANGUAGES
+from havoc.engine import rulebook
+from havoc.language.i18n import LANGUAGES
 from havoc.search import index
 from havoc.search import text as T
 from havoc.sphinxext import search_pl

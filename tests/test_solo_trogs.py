@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from havoc import api, examples, rulebook
+from havoc.assistant import api, examples
 from havoc.cli import main
-from havoc.errors import Code, HavocError, InputError
+from havoc.core.errors import Code, HavocError, InputError
+from havoc.engine import rulebook
 from havoc.games.cry_havoc.solo import KINDS
 from havoc.games.cry_havoc.solo import trogs as decide_trogs
 
@@ -460,7 +461,7 @@ def test_solo_trogs_score_half_the_crystals_they_hold() -> None:
 def test_server_answers_the_trogs_question_like_the_api(tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
-    from havoc.server.app import create_app
+    from havoc.web.server.app import create_app
 
     (tmp_path / "index.html").write_text("<!DOCTYPE html><title>root</title>")
     question = {
@@ -536,7 +537,7 @@ def test_each_decision_is_one_declaration() -> None:
         assert set(decision.fields) <= set(FIELDS), name
     assert site_words()["decisions"] == {n: d.what for n, d in decisions.items() if d.what}
     # their words are one havoc.po entry each (context ui), which the site reads: no copy in site.pot
-    from havoc.i18n import locales_root
+    from havoc.language.i18n import locales_root
     from havoc.sphinxext.labels import LabelCatalog, declared
 
     move = get("move").what
@@ -561,7 +562,7 @@ def test_a_decision_missing_a_piece_is_a_located_problem() -> None:
 
 
 def test_a_decision_module_that_does_not_load_is_a_located_problem(monkeypatch: pytest.MonkeyPatch) -> None:
-    from havoc.errors import RulebookError
+    from havoc.core.errors import RulebookError
     from havoc.games.cry_havoc.solo import engine
 
     monkeypatch.setattr(engine, "KINDS", (*engine.KINDS, "toy"))

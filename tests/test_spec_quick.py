@@ -1,6 +1,6 @@
 """A spec's quick check (valid data's fast path) reads exactly what the located walk reads.
 
-:meth:`havoc.spec.Reader.read` tries the quick check first and walks the value again only when
+:meth:`havoc.formats.spec.Reader.read` tries the quick check first and walks the value again only when
 it refuses it; so the quick check must accept exactly the values the walk finds no problem in,
 and give the same result for them (3.0 read as 3, unknown fields never kept).
 """
@@ -15,10 +15,10 @@ import fuzz_targets as t
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from havoc.formats.spec import Invalid, Reader, Spec
+from havoc.formats.yamlio import loads
 from havoc.games.cry_havoc.position import TOP
 from havoc.games.cry_havoc.query import QTOP
-from havoc.spec import Invalid, Reader, Spec
-from havoc.yamlio import loads
 
 BUDGET = settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -147,7 +147,7 @@ class _Pretender(str):
 
 
 def test_the_ids_seen_never_pass_a_value_that_is_not_an_id() -> None:
-    from havoc.spec import _IDS_SEEN, _IDS_SEEN_MOST
+    from havoc.formats.spec import _IDS_SEEN, _IDS_SEEN_MOST
 
     ident = Spec("id", "an ID")
     neighbours = Spec("list", "IDs", item=ident)

@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 import yaml
 
-from havoc import rulebook
+from havoc.engine import rulebook
+from havoc.engine.interpreter import engine as engine_module
 from havoc.games import cry_havoc
 from havoc.games.cry_havoc import position, retreats
 from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.kinds import battle
 from havoc.games.cry_havoc.query import parse_query
 from havoc.games.cry_havoc.subsets import subset
-from havoc.interpreter import engine as engine_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "assistant" / "battle-walkthrough.yaml"
 STEPS = {

@@ -3,7 +3,7 @@
 The built site with its in-browser engine (the taps test's fixtures). The form is the decisions'
 declaration (each decision's own, solo.engine.form): every decision is offered, and a decision's fields are the ones
 it declares. A stored solo example is picked, its decision asked, and the page must show what
-``havoc trogs`` (``havoc.api.decide``) says for the request the page sent.
+``havoc trogs`` (``havoc.assistant.api.decide``) says for the request the page sent.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from test_ask_taps_browser import host, site  # noqa: F401 - the built site with
 from test_browser import PHONE, browser  # noqa: F401 - browser is a shared fixture
 from test_site import real_site  # noqa: F401 - the fixture is shared
 
-from havoc import api
+from havoc.assistant import api
 from havoc.games.cry_havoc.places import where
 from havoc.games.cry_havoc.position import TOP
 from havoc.games.cry_havoc.solo.engine import KINDS, form, get

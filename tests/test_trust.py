@@ -15,14 +15,15 @@ from typing import Any
 import pytest
 import stored_examples
 
-from havoc import cli, rulebook
-from havoc.errors import Code, InputError
+from havoc import cli
+from havoc.core.errors import Code, InputError
+from havoc.engine import rulebook
+from havoc.engine.interpreter.answer import render_text
 from havoc.games.cry_havoc import position
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.figures import FIGURES, answer_schema
 from havoc.games.cry_havoc.query import KINDS, parse_compact
 from havoc.games.cry_havoc.ui import figure_label, kind_label
-from havoc.interpreter.answer import render_text
 
 PILGRIMS = {
     "players": ["pilgrims", "machines"],
@@ -319,7 +320,7 @@ def test_answering_never_changes_the_position() -> None:
     """A kept position (havoc serve) answers the next question exactly as a fresh one would."""
     import copy
 
-    from havoc import api
+    from havoc.assistant import api
 
     path = Path(__file__).parent / "fixtures" / "assistant" / "twenty.yaml"
     pos = api.load_position(path)

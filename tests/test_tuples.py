@@ -1,4 +1,4 @@
-"""havoc.tuples.NamedTuple makes the same classes as typing.NamedTuple (without importing typing)."""
+"""havoc.core.tuples.NamedTuple makes the same classes as typing.NamedTuple (without importing typing)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import typing
 
 import pytest
 
-from havoc.tuples import NamedTuple
+from havoc.core.tuples import NamedTuple
 
 
 class Ours(NamedTuple):

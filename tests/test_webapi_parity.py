@@ -1,5 +1,5 @@
 """The server and the in-browser engine are two transports around one request module
-(:mod:`havoc.webapi`): the same requests give the same status and JSON through both, here
+(:mod:`havoc.assistant.webapi`): the same requests give the same status and JSON through both, here
 in-process (tests/test_engine_browser.py repeats the comparison in Pyodide). The refusals the two
 once worded apart are in the list: a null language, a body nested too deeply, a long question,
 too many unknown fields, an unknown language for the labels.
@@ -16,13 +16,13 @@ import pytest
 import yaml
 from test_engine_browser import FIXTURES, by_server, post, requests
 
-from havoc import webapi
+from havoc.assistant import webapi
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from havoc.server import create_app
+from havoc.web.server import create_app
 
 
 @pytest.fixture(scope="module")

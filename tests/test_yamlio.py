@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from havoc.errors import Code
-from havoc.yamlio import MAX_BYTES, YamlError, load_file, loads
+from havoc.core.errors import Code
+from havoc.formats.yamlio import MAX_BYTES, YamlError, load_file, loads
 
 
 def test_lines_are_remembered() -> None:

@@ -1,4 +1,4 @@
-// Build step of the in-browser engine (src/havoc/offline.py runs it under Node): bytecode made by
+// Build step of the in-browser engine (src/havoc/web/offline.py runs it under Node): bytecode made by
 // the very Python the phone runs (Pyodide's, whose version the build machine need not have), so
 // the phone compiles no source on start.
 //
@@ -59,10 +59,10 @@ with zipfile.ZipFile(buf, "w") as z:
     z.writestr("x", b"")
 zipfile.ZipFile(buf).namelist()
 sys.path.insert(0, "/havoc")
-from havoc import api, webapi
-from havoc.examples import is_extra
-from havoc.i18n import LANGUAGES
-from havoc.spec import plain
+from havoc.assistant import api, webapi
+from havoc.assistant.examples import is_extra
+from havoc.language.i18n import LANGUAGES
+from havoc.formats.spec import plain
 
 webapi.setup("/havoc")
 webapi.handle("GET", "/api/labels", "", {"lang": "en"})

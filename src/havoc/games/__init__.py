@@ -1,1 +1,1 @@
-"""Game packages on the havoc engine, one per game (the engine finds them through havoc.game)."""
+"""Game packages on the havoc engine, one per game (the engine finds them through havoc.engine.game)."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from havoc import rulebook
-from havoc.i18n import Translator
+from havoc.engine import rulebook
+from havoc.engine.rulebook.model import Ruleset
+from havoc.language.i18n import Translator
 from havoc.quickref.layout import Layout, load_layout
 from havoc.quickref.render import SheetRenderer
-from havoc.rulebook.model import Ruleset
 
 
 @dataclass(slots=True)

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from havoc import markup
-from havoc.errors import Code, Problem, RulebookError
-from havoc.rulebook.schema import ID_RE, Reader
-from havoc.yamlio import LDict, LList, YamlError, load_file
+from havoc.core.errors import Code, Problem, RulebookError
+from havoc.engine.rulebook.schema import ID_RE, Reader
+from havoc.formats.yamlio import LDict, LList, YamlError, load_file
+from havoc.language import markup
 
 if TYPE_CHECKING:
-    from havoc.i18n import Message
-    from havoc.rulebook.model import Ruleset
+    from havoc.engine.rulebook.model import Ruleset
+    from havoc.language.i18n import Message
 
 LAYOUT_FILE = "sheet.yaml"
 PAGES = 2  # front and back of one A4 sheet
@@ -427,12 +427,12 @@ def load_layout(ruleset: Ruleset, ruleset_root: Path) -> Layout:
 
 
 def sheet_messages(ruleset_root: Path) -> Iterator[Message]:
-    """The sheet's own translatable strings (its headings), for :func:`havoc.messages.messages`.
+    """The sheet's own translatable strings (its headings), for :func:`havoc.translation.messages.messages`.
 
     The sheet's lines are rule summaries, already in the catalogs under ``<rule-id>:summary``;
     only the headings written in ``sheet.yaml`` are new. A ruleset without a layout has none.
     """
-    from havoc.i18n import Message
+    from havoc.language.i18n import Message
 
     path = layout_path(ruleset_root)
     if not path.is_file():

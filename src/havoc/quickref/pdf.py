@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from havoc.errors import Code, HavocError, Problem
+from havoc.core.errors import Code, HavocError, Problem
 from havoc.quickref.render import MIN_PT
 
 FONT_FAMILY = "Havoc Sheet"

@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 
-from havoc import markup
-from havoc.i18n import Translator
-from havoc.languages import REGISTRY
-from havoc.numbering import numbers
+from havoc.engine.numbering import numbers
+from havoc.engine.rulebook.model import Ruleset
+from havoc.language import markup
+from havoc.language.i18n import Translator
+from havoc.language.languages import REGISTRY
 from havoc.quickref.layout import MIN_PT as MIN_PT  # re-exported: the sheet's smallest type
 from havoc.quickref.layout import Block, Item, Layout
-from havoc.rulebook.model import Ruleset
 
 # Type sizes in points. The sheet never goes below MIN_PT (havoc.quickref.layout); when the
 # content does not fit two pages the build fails instead of shrinking (see havoc.quickref.pdf).
@@ -310,7 +310,7 @@ class SheetRenderer:
 
     def _chart(self, block: Block) -> str:
         """A rule's chart: its summary, then its table (words translated, numbers as printed)."""
-        from havoc.i18n import has_words
+        from havoc.language.i18n import has_words
 
         assert block.chart is not None
         rule = self.rs.rules[block.chart]

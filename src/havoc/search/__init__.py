@@ -12,9 +12,9 @@ import time
 from functools import lru_cache
 
 from havoc import TYPE_CHECKING
-from havoc.errors import Code, InputError, Problem
-from havoc.i18n import LANGUAGES
-from havoc.record import record
+from havoc.core.errors import Code, InputError, Problem
+from havoc.core.record import record
+from havoc.language.i18n import LANGUAGES
 from havoc.search.query import Engine
 from havoc.search.stored import language_index, stored_index
 
@@ -54,7 +54,7 @@ class Hit:
 def _engine(fingerprint: str, ruleset: str, lang: str) -> Engine:
     found = stored_index(fingerprint, lang)
     if found is None:  # built (or stored by another fingerprint) from the ruleset itself
-        from havoc import rulebook
+        from havoc.engine import rulebook
 
         found = language_index(rulebook.load(ruleset), lang)
     return Engine(found)
@@ -71,7 +71,7 @@ def engine(lang: str = "en", ruleset: str | None = None) -> Engine:
     Whether the rule files changed is checked at most every couple of seconds (hashing them
     costs more than a query), so a long-running server still picks up edited rules.
     """
-    from havoc import rulebook
+    from havoc.engine import rulebook
 
     if lang not in LANGUAGES:
         raise InputError(

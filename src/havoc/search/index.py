@@ -25,10 +25,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from havoc.errors import Code, Problem, RulebookError
-from havoc.i18n import LANGUAGES, Translator, translator, ui
-from havoc.numbering import numbers
-from havoc.rulebook.model import Rule, Ruleset
+from havoc.core.errors import Code, Problem, RulebookError
+from havoc.engine.numbering import numbers
+from havoc.engine.rulebook.model import Rule, Ruleset
+from havoc.language.i18n import LANGUAGES, Translator, translator, ui
 from havoc.search import players
 from havoc.search import query as Q
 from havoc.search import text as T
@@ -237,15 +237,15 @@ def _stems_key() -> str:
     """What a word's key depends on: the stemmers (snowballstemmer's version) and text.py."""
     from importlib.metadata import version
 
-    from havoc import cache
+    from havoc.core import cache
 
     return cache.digest(b"search-stems", version("snowballstemmer").encode(), Path(T.__file__).read_bytes())
 
 
 def _recall_stems() -> int:
-    """Start from the keys of the words an earlier build stemmed (:mod:`havoc.cache`, verified):
+    """Start from the keys of the words an earlier build stemmed (:mod:`havoc.core.cache`, verified):
     a rebuild after an edit stems only the words it has not seen. How many words are known."""
-    from havoc import cache
+    from havoc.core import cache
 
     found = cache.get("search-stems", _stems_key(), dict)
     for lang, words in (found or {}).items():
@@ -258,7 +258,7 @@ def _recall_stems() -> int:
 
 def _keep_stems(known: int) -> None:
     """Store the words' keys for the next build when this one stemmed new words."""
-    from havoc import cache
+    from havoc.core import cache
 
     if sum(len(ws) for ws in T.KEYS.values()) > known:
         cache.put("search-stems", _stems_key(), {lang: dict(ws) for lang, ws in T.KEYS.items()})
@@ -275,7 +275,7 @@ def build(rs: Ruleset) -> dict[str, Any]:
 def _memo_key(concepts: dict[str, str], term_phrases: list[tuple[list[str], str]]) -> str:
     """What a text's analysis depends on besides the text: the concepts (glossary forms), the
     term phrases, the stemmers and the code."""
-    from havoc import cache
+    from havoc.core import cache
 
     return cache.digest(
         _stems_key().encode(),
@@ -286,16 +286,16 @@ def _memo_key(concepts: dict[str, str], term_phrases: list[tuple[list[str], str]
 
 
 def _recall_analysis(key: str) -> dict[str, Any]:
-    """The last build's analysis of each text per language (:mod:`havoc.cache`, verified), when
+    """The last build's analysis of each text per language (:mod:`havoc.core.cache`, verified), when
     it was made with the same concepts and code; else nothing."""
-    from havoc import cache
+    from havoc.core import cache
 
     found = cache.get("search-analysis", key, dict)
     return found if found is not None and all(isinstance(v, dict) for v in found.values()) else {}
 
 
 def _keep_analysis(key: str, analyzers: dict[str, Analyzer], before: dict[str, Any]) -> None:
-    from havoc import cache
+    from havoc.core import cache
 
     now = {lang: an.remembered() for lang, an in analyzers.items()}
     if now != before:

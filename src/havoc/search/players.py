@@ -12,11 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from havoc.errors import Code, Problem, RulebookError
-from havoc.i18n import LANGUAGES
-from havoc.rulebook.model import Ruleset
+from havoc.core.errors import Code, Problem, RulebookError
+from havoc.engine.rulebook.model import Ruleset
+from havoc.formats.yamlio import LDict, LList, YamlError, load_file
+from havoc.language.i18n import LANGUAGES
 from havoc.search import text as T
-from havoc.yamlio import LDict, LList, YamlError, load_file
 
 FILE = "search.yaml"
 
@@ -39,7 +39,7 @@ EMPTY = PlayerWords({}, (), {})
 
 def path_of(rs: Ruleset) -> Path | None:
     """The ruleset's ``search.yaml``, if it has one (a ruleset needs none)."""
-    from havoc import rulebook
+    from havoc.engine import rulebook
 
     try:
         folder = rulebook.ruleset_folder(rs.id)

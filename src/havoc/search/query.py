@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any, NamedTuple
 else:
-    from havoc.tuples import NamedTuple
+    from havoc.core.tuples import NamedTuple
 
 TYPO_WEIGHT = 0.7
 PREFIX_WEIGHT = 0.8

@@ -31,7 +31,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from havoc.i18n import nui, ui
+from havoc.language.i18n import nui, ui
 from havoc.search.index import CONCEPT, SYNONYM, for_language
 from havoc.search.query import VLQ_LAST, VLQ_MORE
 

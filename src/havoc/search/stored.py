@@ -4,7 +4,7 @@ Building the index (stems of every word of every rule in both languages) costs h
 milliseconds; ``havoc lookup``, the server and each Sphinx build need only one language's
 part of it, unchanged until the rules, the catalogs or the search code change. So each
 language's part (:func:`havoc.search.index.for_language`: plain lists, dicts, strings and
-numbers) is stored with :mod:`havoc.cache` (keyed BLAKE2b tag, an unpickler that builds no
+numbers) is stored with :mod:`havoc.core.cache` (keyed BLAKE2b tag, an unpickler that builds no
 callable, atomic writes) under a key over exactly what the index is made from:
 
 - the ruleset's fingerprint (every rule file, ``search.yaml`` among them, and the loader);
@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import os
 
-from havoc import TYPE_CHECKING, cache
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_sources
+from havoc import TYPE_CHECKING
+from havoc.core import cache
+from havoc.language.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_sources
 
 if TYPE_CHECKING:
     from typing import Any
 
 if TYPE_CHECKING:
-    from havoc.rulebook.model import Ruleset
+    from havoc.engine.rulebook.model import Ruleset
 
 _CODE = cache.sources(  # os.path, not pathlib: a lookup never imports pathlib
     "havoc.search.index",
@@ -32,9 +33,9 @@ _CODE = cache.sources(  # os.path, not pathlib: a lookup never imports pathlib
     "havoc.search.query",
     "havoc.search.stored",
     "havoc.search.site",
-    "havoc.i18n",
-    "havoc.numbering",
-    "havoc.languages",
+    "havoc.language.i18n",
+    "havoc.engine.numbering",
+    "havoc.language.languages",
 )
 
 _memo: dict[tuple[str, str], dict[str, Any]] = {}  # (index key, lang) -> that language's part

@@ -13,7 +13,7 @@ import unicodedata
 from functools import cache, lru_cache
 
 from havoc import TYPE_CHECKING
-from havoc.languages import REGISTRY
+from havoc.language.languages import REGISTRY
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

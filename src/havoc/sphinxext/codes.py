@@ -1,6 +1,6 @@
-"""``havoc-codes``: the list of problem codes (:mod:`havoc.codes`) on the site, in its language.
+"""``havoc-codes``: the list of problem codes (:mod:`havoc.core.codes`) on the site, in its language.
 
-The list is made from :data:`havoc.codes.MEANINGS`, never written by hand, so the page cannot
+The list is made from :data:`havoc.core.codes.MEANINGS`, never written by hand, so the page cannot
 drift from the code; each meaning is said in the build's language from ``havoc.po`` (context
 ``ui``), and one without a translation is a warning (an error under ``-W``), as for any label.
 """
@@ -14,7 +14,7 @@ from docutils.parsers.rst import directives
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from havoc.codes import MEANINGS, WARNING_TYPE, WARNINGS, Code
+from havoc.core.codes import MEANINGS, WARNING_TYPE, WARNINGS, Code
 from havoc.sphinxext.render import mark_untranslatable
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ class CodesDirective(SphinxDirective):
     option_spec = {"warnings": directives.flag}  # noqa: RUF012
 
     def run(self) -> list[nodes.Node]:
-        from havoc.i18n import SOURCE_LANGUAGE, locales_root, ui
+        from havoc.language.i18n import SOURCE_LANGUAGE, locales_root, ui
 
         lang = self.config.language or SOURCE_LANGUAGE
         warnings = "warnings" in self.options
@@ -53,9 +53,9 @@ class CodesDirective(SphinxDirective):
             term = nodes.term("", "", nodes.literal(shown, shown), ids=[nodes.make_id(f"code-{code}")])
             listed += nodes.definition_list_item("", term, nodes.definition("", nodes.paragraph(said, said)))
         # re-read when a meaning or its translation changes (the page is the only one that says them)
-        import havoc.codes
+        import havoc.core.codes
 
-        self.env.note_dependency(havoc.codes.__file__)
+        self.env.note_dependency(havoc.core.codes.__file__)
         self.env.note_dependency(str(locales_root() / lang / "LC_MESSAGES" / "havoc.po"))
         mark_untranslatable(listed)  # (already in the reader's language)
         return [listed]

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.util import logging
 
-from havoc import rulebook
-from havoc.codes import WARNING_TYPE, Code
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, Translator, locales_root
-from havoc.rulebook.model import Loc, Ruleset
+from havoc.core.codes import WARNING_TYPE, Code
+from havoc.engine import rulebook
+from havoc.engine.rulebook.model import Loc, Ruleset
+from havoc.language.i18n import LANGUAGES, SOURCE_LANGUAGE, Translator, locales_root
 from havoc.sphinxext.labels import LabelCatalog, set_current_labels
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class Context:
         """The game's labels (figures, kinds, units), or None for a ruleset without a game."""
         if not self.ruleset.game:
             return None
-        from havoc import game
+        from havoc.engine import game
 
         return game.of(self.ruleset).labels()
 

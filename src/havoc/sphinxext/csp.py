@@ -1,7 +1,7 @@
 """Every page of the site carries the site's Content-Security-Policy as a ``<meta http-equiv>``.
 
 A static host sends no headers of ours, so the policy travels in the pages themselves
-(:mod:`havoc.webpolicy` is its one definition; ``havoc serve`` sends the same one as a header).
+(:mod:`havoc.web.policy` is its one definition; ``havoc serve`` sends the same one as a header).
 It is written when the build has finished, into every HTML file of the output (theme pages and
 the redirect pages alike), so the hashes that allow a page's inline scripts and styles are those
 of the page as it was written, the theme's own inline code included. A file whose policy is
@@ -16,7 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from havoc import safeio, webpolicy
+from havoc.core import safeio
+from havoc.web import policy as webpolicy
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

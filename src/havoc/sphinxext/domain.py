@@ -18,8 +18,8 @@ from sphinx.roles import XRefRole
 from sphinx.util import logging
 from sphinx.util.nodes import make_refnode
 
-from havoc.codes import WARNING_TYPE, Code
-from havoc.numbering import numbers
+from havoc.core.codes import WARNING_TYPE, Code
+from havoc.engine.numbering import numbers
 from havoc.sphinxext.context import get_context, input_digest
 from havoc.sphinxext.labels import LazyLabel
 
@@ -78,7 +78,7 @@ class AZIndex(Index):
     shortname = LazyLabel("A–Z")  # type: ignore[assignment]
 
     def generate(self, docnames: Iterable[str] | None = None) -> tuple[list[tuple[str, list[IndexEntry]]], bool]:
-        from havoc.languages import collation_key
+        from havoc.language.languages import collation_key
         from havoc.sphinxext import labels as L
 
         domain = self.domain

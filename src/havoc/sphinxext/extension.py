@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 from jinja2.bccache import Bucket, BytecodeCache
 from sphinx.errors import ConfigError
 
-from havoc import __version__, cache, safeio
-from havoc.errors import HavocError
+from havoc import __version__
+from havoc.core import cache, safeio
+from havoc.core.errors import HavocError
 from havoc.sphinxext.codes import setup_codes
 from havoc.sphinxext.contents import setup_contents
 from havoc.sphinxext.context import build_context
@@ -39,7 +40,10 @@ if TYPE_CHECKING:
 
 HERE = Path(__file__).parent
 # The code that turns the model into doctrees: when it changes, saved doctrees are stale.
-RENDERING_CODE = (HERE, *map(Path, cache.sources("havoc.markup", "havoc.i18n", "havoc.grammar")))
+RENDERING_CODE = (
+    HERE,
+    *map(Path, cache.sources("havoc.language.markup", "havoc.language.i18n", "havoc.language.grammar")),
+)
 
 
 def code_version(paths: tuple[Path, ...] = RENDERING_CODE) -> int:
@@ -162,7 +166,7 @@ def on_builder_inited(app: Sphinx) -> None:
 def compile_only_read_catalogs(app: Sphinx) -> None:
     """Sphinx compiles every catalog of the locale folders to a .mo file before it builds, yet it
     reads only its own (``sphinx``) and the pages' (``gettext_compact``: ``site``); havoc reads
-    ``rules.po`` and ``havoc.po`` itself (:mod:`havoc.i18n`), so compiling them after each edit
+    ``rules.po`` and ``havoc.po`` itself (:mod:`havoc.language.i18n`), so compiling them after each edit
     of a rule's translation was a rebuild's work for a file nothing opens."""
     compact = app.config.gettext_compact
     builder = app.builder
@@ -179,7 +183,7 @@ def compile_only_read_catalogs(app: Sphinx) -> None:
 
 def site_extensions() -> list[str]:
     """The modules the installed games add to the site (``SITE_EXTENSION``: a ``setup_site(app)``)."""
-    from havoc import game
+    from havoc.engine import game
 
     found = []
     for module in game.installed():

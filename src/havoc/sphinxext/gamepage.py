@@ -44,7 +44,7 @@ def static_adder(package: str, folder: Path) -> Callable[[Sphinx, Any], None]:
     sites only (other games' sites never load them)."""
 
     def add_static(app: Sphinx, config: Any) -> None:
-        from havoc import rulebook
+        from havoc.engine import rulebook
         from havoc.sphinxext.context import rules_root
 
         root = rules_root(config)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx import addnodes
 
-from havoc.languages import collation_key
+from havoc.language.languages import collation_key
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.base import HavocDirective
 from havoc.sphinxext.context import Context

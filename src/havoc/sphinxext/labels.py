@@ -20,8 +20,8 @@ from typing import Any
 
 from sphinx.util import logging
 
-from havoc.codes import WARNING_TYPE, Code
-from havoc.conditions import OPS
+from havoc.core.codes import WARNING_TYPE, Code
+from havoc.engine.conditions import OPS
 
 logger = logging.getLogger(__name__)
 
@@ -115,7 +115,7 @@ EXAMPLE_REGION_NAME = label("Region {letter}")
 
 CONTENTS_OVERLAYS = label("Glossary, errata and variants")
 # --- what the assistant checks: the expression vocabulary ----------------------
-# The operators' words come from the one operator table (havoc.conditions.OPS).
+# The operators' words come from the one operator table (havoc.engine.conditions.OPS).
 OPERATOR_WORDS = [label(w) for op in OPS.values() for w in op.words]
 TRUE = label("yes")
 FALSE = label("no")
@@ -133,7 +133,7 @@ WORD_TABLES = ("regions", "keys", "values", "decisions")
 
 def game_words(module: str) -> dict[str, dict[str, str]]:
     """``{"regions": …, "keys": …, "values": …, "decisions": …}``: identifier -> English label."""
-    from havoc import game
+    from havoc.engine import game
 
     found: dict[str, dict[str, str]] = {t: {} for t in WORD_TABLES}
     if not module:
@@ -148,7 +148,7 @@ def game_words(module: str) -> dict[str, dict[str, str]]:
 
 
 def _declare_installed_games() -> None:
-    from havoc import game
+    from havoc.engine import game
 
     for module in game.installed():
         if hasattr(game.load(module), "site_words"):
@@ -170,7 +170,7 @@ class LabelCatalog:
         cat = cls(lang)
         if lang == "en":
             return cat
-        from havoc.i18n import UI_CONTEXT
+        from havoc.language.i18n import UI_CONTEXT
 
         # the site's own labels (no context), then the words the code translates once (context ui)
         cat._read(locale_dirs, DOMAIN, None)
@@ -249,8 +249,8 @@ def _settled(data: bytes, lang: str, context: str | None) -> dict[str, str]:
     and then kept in havoc's verified cache by those bytes (each build of the site reads the
     same catalogs; parsing them was a tenth of a rebuild after a one-word edit)."""
 
-    from havoc import cache
-    from havoc.i18n import read_po_bytes
+    from havoc.core import cache
+    from havoc.language.i18n import read_po_bytes
 
     # the code that settles the messages is part of the key (see cache.code_bytes)
     key = cache.digest(b"site-labels", cache.code_bytes(__file__), lang.encode(), (context or "").encode(), data)

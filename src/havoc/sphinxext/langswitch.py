@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from havoc.languages import REGISTRY
+from havoc.language.languages import REGISTRY
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import get_context
 
@@ -59,7 +59,7 @@ def ruleset_links(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
 def _rulebooks(app: Sphinx) -> list[tuple[str, str, str]]:
     """Every ruleset beside this one: name, title, folder under the site. Read once per build,
     not for every page (each other ruleset would be loaded and fingerprinted per page)."""
-    from havoc import rulebook
+    from havoc.engine import rulebook
 
     found: list[tuple[str, str, str]] | None = getattr(app.builder, "_havoc_rulebooks", None)
     if found is None:

@@ -1,7 +1,7 @@
 """The site as an installable web app that works offline.
 
 Every page registers the site's service worker (``havoc-offline.js``; the build writes ``sw.js``
-with :mod:`havoc.offline`), so after one visit the whole site works without a network, and links
+with :mod:`havoc.web.offline`), so after one visit the whole site works without a network, and links
 its language's web app manifest (``manifest.webmanifest``, written here), so a phone can add the
 rulebook to its home screen, opening on that language's home page.
 
@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from havoc import safeio
+from havoc.core import safeio
 from havoc.sphinxext import labels as L
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ OFFLINE_WORDS = {
 
 
 def on_config_inited(app: Sphinx, config: Config) -> None:
-    from havoc import rulebook
+    from havoc.engine import rulebook
 
     # a ruleset other than the default has its site one folder down (build/site/<ruleset>/<lang>/)
     name = config.havoc_ruleset or rulebook.default_ruleset()

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
-from havoc import sitestubs
-from havoc.languages import SOURCE, language
+from havoc.language.languages import SOURCE, language
 from havoc.sphinxext import labels as L
+from havoc.sphinxext import stubs as sitestubs
 from havoc.sphinxext.context import get_context
 from havoc.sphinxext.domain import HavocDomain
 from havoc.sphinxext.seo import page_url, rules_description, ruleset_url, shorten

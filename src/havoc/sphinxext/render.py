@@ -1,6 +1,6 @@
 """Rule texts, conditions and example positions as docutils nodes.
 
-Only free text goes through :mod:`havoc.markup`; everything structured (parameters, conditions,
+Only free text goes through :mod:`havoc.language.markup`; everything structured (parameters, conditions,
 positions, answers) is built as nodes here, so the site shows what the assistant uses, not a
 hand-written copy of it.
 """
@@ -14,8 +14,8 @@ from typing import Any, cast
 from docutils import nodes
 from sphinx import addnodes
 
-from havoc import markup
-from havoc.conditions import OPS, Op
+from havoc.engine.conditions import OPS, Op
+from havoc.language import markup
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import Context
 
@@ -165,7 +165,7 @@ class Renderer:
         return self._operator(spec, arg, nested)
 
     def _operator(self, spec: Op, arg: Any, nested: bool) -> list[nodes.Node]:
-        """An operator as the table says it reads (havoc.conditions.OPS: shows, symbol, words)."""
+        """An operator as the table says it reads (havoc.engine.conditions.OPS: shows, symbol, words)."""
         ctx = self.ctx
         words = [ctx.label(w) for w in spec.words]
         if spec.shows == "prefix":

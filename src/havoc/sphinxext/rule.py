@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from docutils import nodes
 
-from havoc import markup
-from havoc.i18n import SOURCE_LANGUAGE
-from havoc.rulebook.model import Example, Overlay, Rule, Source
+from havoc.engine.rulebook.model import Example, Overlay, Rule, Source
+from havoc.language import markup
+from havoc.language.i18n import SOURCE_LANGUAGE
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.domain import Obj
 from havoc.sphinxext.render import Renderer
@@ -57,7 +57,7 @@ def _pass(self: Any, node: nodes.Node) -> None:
 
 def numbered_title(ctx: Context, ident: str, title: str) -> nodes.title:
     """A rule's or section's title with its display number ("11.4"), the one the sheet cites."""
-    from havoc.numbering import numbers
+    from havoc.engine.numbering import numbers
 
     number = numbers(ctx.ruleset).get(ident)
     if number is None:
@@ -87,7 +87,7 @@ def source_nodes(ctx: Context, source: Source, overlay: Overlay | None) -> list[
         text = ctx.text(f"source:{source.doc}:title", title) + (f" ({extra})" if extra else "")
         parts.append([nodes.emphasis("", text)])
     if source.heading:
-        from havoc.languages import quote
+        from havoc.language.languages import quote
 
         quoted = quote(source.heading, ctx.lang)
         parts.append([nodes.Text(f"{ctx.label(L.HEADING)} {quoted}")])
@@ -161,7 +161,7 @@ def chart_table(ctx: Context, rule: Rule) -> nodes.container:
 
     Wrapped in a scrolling container so a wide chart never widens the page on a phone.
     """
-    from havoc.i18n import has_words
+    from havoc.language.i18n import has_words
 
     table = rule.table
     assert table is not None

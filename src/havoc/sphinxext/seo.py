@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import quoteattr
 
-from havoc import markup, rulebook, safeio
+from havoc.core import safeio
+from havoc.engine import rulebook
+from havoc.language import markup
 from havoc.sphinxext.context import get_context
 from havoc.sphinxext.listed import listed
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.util import logging
 
-from havoc.codes import WARNING_TYPE, Code
+from havoc.core.codes import WARNING_TYPE, Code
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.context import get_context, locale_dirs
 
@@ -70,7 +70,7 @@ def check_translated(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _read_po(path: Path, lang: str) -> Any:
-    from havoc.i18n import read_po_bytes
+    from havoc.language.i18n import read_po_bytes
 
     return read_po_bytes(path.read_bytes(), lang)
 
@@ -93,7 +93,7 @@ def translations_js(app: Sphinx) -> str:
 def _translations_js(lang: str, files: list[Path]) -> str:
     """:func:`translations_js` from the catalogs' files: made once and then kept in havoc's
     verified cache by the catalogs' bytes (every build of the site would parse them again)."""
-    from havoc import cache
+    from havoc.core import cache
 
     key = cache.digest(  # the code that makes the script is part of it (see cache.code_bytes)
         b"translations-js", cache.code_bytes(__file__), lang.encode(), *(path.read_bytes() for path in files)

@@ -1,7 +1,7 @@
 """Advanced Cry Havoc 2 on the havoc engine: its charts, read from the rule tables.
 
 This game has no position-based assistant: its package offers only the small part of the
-:class:`havoc.game.Game` protocol (its command, its data checks, its site page) and chart
+:class:`havoc.engine.game.Game` protocol (its command, its data checks, its site page) and chart
 lookups (:mod:`.lookups`, the ``havoc charts`` command, :mod:`.api`).
 """
 
@@ -11,18 +11,18 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from havoc.errors import Problem as _P
-    from havoc.rulebook.model import Ruleset
+    from havoc.core.errors import Problem as _P
+    from havoc.engine.rulebook.model import Ruleset
 
 COMMANDS: Mapping[str, str] = {"charts": "havoc.games.advanced_cry_havoc.cli"}
 # The lookups the site's in-browser engine answers (``POST /api/charts?ruleset=…``, see
-# havoc.webapi): the same function, and so the same JSON, as ``havoc charts … --json``.
+# havoc.assistant.webapi): the same function, and so the same JSON, as ``havoc charts … --json``.
 LOOKUPS: Mapping[str, str] = {"charts": "havoc.games.advanced_cry_havoc.charts:lookup"}
 SITE_EXTENSION = "havoc.games.advanced_cry_havoc.lookup_page"  # the site's chart lookup page
 # The modules no lookup imports (the command, the site page): left out of the site's in-browser engine.
 OFF_ANSWER_PATH = ("havoc.games.advanced_cry_havoc.cli", "havoc.games.advanced_cry_havoc.lookup_page")
 
-# No rules assistant (havoc.game.Assistant): a question about a position is refused in these words.
+# No rules assistant (havoc.engine.game.Assistant): a question about a position is refused in these words.
 TITLE = "Advanced Cry Havoc 2"
 WITHOUT_ASSISTANT = "use `havoc charts` for lookups"
 

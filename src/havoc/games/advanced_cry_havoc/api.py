@@ -1,4 +1,4 @@
-"""Library access to the chart lookups, like :mod:`havoc.api`: name the ruleset, get a result.
+"""Library access to the chart lookups, like :mod:`havoc.assistant.api`: name the ruleset, get a result.
 
 Each function loads the ruleset (cached) and returns the structured result of
 :mod:`.lookups`; :func:`~.lookups.as_dict` turns one into JSON-ready data.
@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from havoc.engine.rulebook.model import Ruleset
 from havoc.games.advanced_cry_havoc import lookups
 from havoc.games.advanced_cry_havoc.lookups import CombatResult, ModifierResult, RangeResult, RowResult
-from havoc.rulebook.model import Ruleset
 
 RULESET = "advanced-cry-havoc"
 
 
 def load(ruleset: str = RULESET) -> Ruleset:
-    from havoc import rulebook
+    from havoc.engine import rulebook
 
     return rulebook.load(ruleset)
 

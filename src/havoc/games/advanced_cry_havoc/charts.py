@@ -1,10 +1,10 @@
 """One chart lookup from a request to its JSON answer: what ``havoc charts --json`` prints and
-what the site's in-browser engine returns (``POST /api/charts`` of :mod:`havoc.webapi`).
+what the site's in-browser engine returns (``POST /api/charts`` of :mod:`havoc.assistant.webapi`).
 
 The command line and the page build the same request (the chart and its fields, as the reader
 typed them) and get the same answer from :func:`lookup`: the structured result of
 :mod:`.lookups` with the answer's words (``text``) in the asked language. Bad input is an
-:class:`~havoc.errors.InputError` located at its field, in the language of errors.
+:class:`~havoc.core.errors.InputError` located at its field, in the language of errors.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from havoc.engine.rulebook.model import Ruleset
     from havoc.games.advanced_cry_havoc.lookups import Applied
-    from havoc.i18n import Translator
-    from havoc.rulebook.model import Ruleset
+    from havoc.language.i18n import Translator
 
 CHARTS = ("range", "courage", "impairment", "waking", "morale", "status", "combat")
 
@@ -43,8 +43,8 @@ SHOWN = {"def": "DEF", "mods": "--mod", "courage": "--courage"}
 
 def number(text: str | None, field: str, signed: bool = False) -> int | None:
     """A whole number the reader typed; anything else is a located error (exit 2), never argparse's."""
-    from havoc.errors import Code, InputError, Problem
-    from havoc.i18n import message_language, ui
+    from havoc.core.errors import Code, InputError, Problem
+    from havoc.language.i18n import message_language, ui
 
     if text is None:
         return None
@@ -66,8 +66,8 @@ def whole(text: str, field: str, signed: bool = False) -> int:
 
 def _fields(chart: str, request: Mapping[str, Any]) -> dict[str, Any]:
     """The request's fields checked for their kind (a page may send numbers as numbers)."""
-    from havoc.errors import Code, InputError, Problem
-    from havoc.i18n import message_language, ui
+    from havoc.core.errors import Code, InputError, Problem
+    from havoc.language.i18n import message_language, ui
 
     lang = message_language()
     kinds = FIELDS[chart]
@@ -84,7 +84,7 @@ def _fields(chart: str, request: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = value is True
         elif kind == "list":
             if isinstance(value, list) and len(value) > MOST_LINES:
-                from havoc.spec import too_long
+                from havoc.formats.spec import too_long
 
                 problems.append(
                     Problem(SHOWN.get(name, name), None, too_long(MOST_LINES, len(value)), code=Code.FIELD_TOO_MANY)
@@ -117,7 +117,7 @@ def _fields(chart: str, request: Mapping[str, Any]) -> dict[str, Any]:
 def lookup(rs: Ruleset, request: Mapping[str, Any], lang: str) -> dict[str, Any]:
     """``{"chart": …, fields…}`` → the answer as ``havoc charts … --json`` prints it; a refused
     request's problems each name their field in the reader's words too (the API's ``where``)."""
-    from havoc.errors import InputError
+    from havoc.core.errors import InputError
     from havoc.games.advanced_cry_havoc.lookups import field_words
 
     try:
@@ -127,10 +127,10 @@ def lookup(rs: Ruleset, request: Mapping[str, Any], lang: str) -> dict[str, Any]
 
 
 def _lookup(rs: Ruleset, request: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    from havoc.errors import Code, InputError, Problem
+    from havoc.core.errors import Code, InputError, Problem
     from havoc.games.advanced_cry_havoc import lookups as L
     from havoc.games.advanced_cry_havoc import tables as T
-    from havoc.i18n import message_language, translator, ui
+    from havoc.language.i18n import message_language, translator, ui
 
     chart = request.get("chart")
     if chart not in CHARTS:
@@ -182,7 +182,7 @@ class View:
         return self.tr.text(f"{rule_id}:table", cell)
 
     def cite(self, rules: Sequence[str]) -> str:
-        from havoc.i18n import ui
+        from havoc.language.i18n import ui
 
         # Titles only: a reader never sees a machine name (the IDs are in the --json answer).
         titles = "; ".join(self.tr.text(f"{r}:title", self.rs.rules[r].title) for r in rules)
@@ -210,7 +210,7 @@ class View:
     def range(self, res: Any) -> str:
         from havoc.games.advanced_cry_havoc import lookups as L
         from havoc.games.advanced_cry_havoc import tables as T
-        from havoc.i18n import nui, ui
+        from havoc.language.i18n import nui, ui
 
         lang = self.lang
         head = nui("{weapon} at {n} hex", "{weapon} at {n} hexes", res.distance, lang).format(
@@ -233,7 +233,7 @@ class View:
 
     def courage(self, res: Any, mounted: bool) -> str:
         from havoc.games.advanced_cry_havoc import lookups as L
-        from havoc.i18n import ui
+        from havoc.language.i18n import ui
 
         side = ui("mounted", self.lang) if mounted else ui("foot", self.lang)
         if res.status != L.FOUND:
@@ -243,7 +243,7 @@ class View:
 
     def row(self, res: Any, chart: str, column: int) -> str:
         from havoc.games.advanced_cry_havoc import lookups as L
-        from havoc.i18n import ui
+        from havoc.language.i18n import ui
 
         lines = self.applied(res.applied)
         if res.status == L.FOUND:
@@ -253,7 +253,7 @@ class View:
         return "\n".join([head, *lines, self.cite(res.rules)])
 
     def applied(self, applied: Sequence[Applied]) -> list[str]:
-        from havoc.i18n import ui
+        from havoc.language.i18n import ui
 
         out = []
         for a in applied:
@@ -269,14 +269,14 @@ class View:
         return out
 
     def modifiers(self, applied: Sequence[Applied], total: int, rules: Sequence[str]) -> str:
-        from havoc.i18n import ui
+        from havoc.language.i18n import ui
 
         head = ui("modifier in total: {n}", self.lang).format(n=f"{total:+d}")
         return "\n".join([head, *self.applied(applied), self.cite(rules)])
 
     def morale(self, res: Any) -> str:
         from havoc.games.advanced_cry_havoc import tables as T
-        from havoc.i18n import ui
+        from havoc.language.i18n import ui
 
         lang = self.lang
         head = ui("recovery check", lang) if res.check == "recovery" else ui("morale check", lang)
@@ -302,7 +302,7 @@ class View:
     def status(self, res: Any) -> str:
         from havoc.games.advanced_cry_havoc import lookups as L
         from havoc.games.advanced_cry_havoc import tables as T
-        from havoc.i18n import ui
+        from havoc.language.i18n import ui
 
         name = self.cell(T.STATUS, res.name)
         if res.status != L.FOUND:
@@ -317,7 +317,7 @@ class View:
 
     def combat(self, res: Any) -> str:
         from havoc.games.advanced_cry_havoc import tables as T
-        from havoc.i18n import ui
+        from havoc.language.i18n import ui
 
         lang = self.lang
         lines = [

@@ -12,13 +12,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from havoc.rulebook.model import Ruleset
+    from havoc.engine.rulebook.model import Ruleset
 
 RULESET = "advanced-cry-havoc"
 
 
 def _epilog() -> str:
-    from havoc.i18n import ui
+    from havoc.language.i18n import ui
 
     return ui(
         """\
@@ -59,13 +59,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _languages() -> tuple[str, ...]:
-    from havoc.i18n import LANGUAGES
+    from havoc.language.i18n import LANGUAGES
 
     return tuple(LANGUAGES)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from havoc.i18n import LANGUAGES, ui
+    from havoc.language.i18n import LANGUAGES, ui
 
     # The help texts are ui() strings (so the catalog has them); _Parser shows them in --lang.
     p = sub.add_parser(
@@ -131,10 +131,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _ruleset(name: str) -> Ruleset:
     """The charts' ruleset; a name that is no ruleset, or one without these charts, is bad input (exit 2)."""
-    from havoc import rulebook
-    from havoc.errors import Code, InputError, Problem
-    from havoc.i18n import message_language, ui
-    from havoc.rulebook import UnknownRuleset
+    from havoc.core.errors import Code, InputError, Problem
+    from havoc.engine import rulebook
+    from havoc.engine.rulebook import UnknownRuleset
+    from havoc.language.i18n import message_language, ui
 
     try:
         rs = rulebook.load(name)

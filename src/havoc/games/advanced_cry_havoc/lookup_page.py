@@ -2,7 +2,7 @@
 
 A small form per chart whose choices come from the charts themselves (weapon names, statuses,
 modifier lines in the build's language), answered on the reader's device by the site's
-in-browser engine (``POST /api/charts?ruleset=…`` of :mod:`havoc.webapi`, the same function as
+in-browser engine (``POST /api/charts?ruleset=…`` of :mod:`havoc.assistant.webapi`, the same function as
 ``havoc charts … --json``). The page has no source document: the site extension writes it from
 the theme's page template; the sidebar of every page and the home page link it. ``havoc-charts.js`` builds the forms.
 """
@@ -121,7 +121,7 @@ def choices(ctx: Context) -> dict[str, Any]:
 
 def engine_base(ctx: Context) -> str:
     """The site's ``_engine/`` from this ruleset's language folder (the engine is shared)."""
-    from havoc import rulebook
+    from havoc.engine import rulebook
 
     where = rulebook.site_path(ctx.ruleset.id)
     depth = 1 + (len(where.split("/")) if where else 0)

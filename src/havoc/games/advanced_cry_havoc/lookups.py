@@ -10,14 +10,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from havoc.errors import Code, InputError, Problem, RulebookError
+from havoc.core.errors import Code, InputError, Problem, RulebookError
 from havoc.games.advanced_cry_havoc import names as N
 from havoc.games.advanced_cry_havoc import tables as T
 from havoc.games.advanced_cry_havoc.names import Match
-from havoc.i18n import message_language, ui
+from havoc.language.i18n import message_language, ui
 
 if TYPE_CHECKING:
-    from havoc.rulebook.model import Ruleset, Table
+    from havoc.engine.rulebook.model import Ruleset, Table
 
 FOUND, OUT_OF_RANGE, NO_BAND, REFUSED = "found", "out-of-range", "no-band", "refused"
 NOT_COVERED = "not-covered"  # a number the chart has no line for
@@ -149,7 +149,7 @@ def _match(rs: Ruleset, rule_id: str, name: str, field_name: str) -> Match:
 
 def _shown(rs: Ruleset, rule_id: str, row: int, lang: str) -> str:
     """A line's name as the reader reads it (the catalog's translation of its first cell)."""
-    from havoc.i18n import translator
+    from havoc.language.i18n import translator
 
     cell = T.table(rs, rule_id).rows[row][0]
     return translator(lang, rs.id).text(f"{rule_id}:table", cell)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from havoc.search.text import fold, is_stopword, key, words
 
 if TYPE_CHECKING:
-    from havoc.rulebook.model import Ruleset
+    from havoc.engine.rulebook.model import Ruleset
 
 _BRACKETS = re.compile(r"\([^()]*\)?|\[[^\[\]]*\]?")  # a note, closed or left open at the end
 
@@ -65,8 +65,8 @@ def spellings(rs: Ruleset, rule_id: str, column: int = 0) -> list[list[Spelling]
 
 @lru_cache(maxsize=64)
 def _spellings(rs: Ruleset, rule_id: str, column: int) -> tuple[tuple[Spelling, ...], ...]:
-    from havoc.i18n import translator
-    from havoc.languages import CODES, SOURCE
+    from havoc.language.i18n import translator
+    from havoc.language.languages import CODES, SOURCE
 
     t = rs.rules[rule_id].table
     assert t is not None

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from havoc.errors import Code, Problem, RulebookError
+from havoc.core.errors import Code, Problem, RulebookError
 
 if TYPE_CHECKING:
-    from havoc.rulebook.model import Ruleset, Table
+    from havoc.engine.rulebook.model import Ruleset, Table
 
 
 class Band(NamedTuple):

@@ -1,6 +1,6 @@
 """Cry Havoc (Portal Games, 2016) on the havoc engine: what the game offers the engine.
 
-The names below are the :class:`havoc.game.Game` protocol. Each imports its module only when
+The names below are the :class:`havoc.engine.game.Game` protocol. Each imports its module only when
 called, so naming the game (a ruleset's ``game`` key) costs nothing until a question is asked.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from havoc import TYPE_CHECKING
-from havoc.errors import InputError
+from havoc.core.errors import InputError
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -17,8 +17,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 if TYPE_CHECKING:
-    from havoc.interpreter.answer import Answer
-    from havoc.rulebook.model import Ruleset
+    from havoc.engine.interpreter.answer import Answer
+    from havoc.engine.rulebook.model import Ruleset
 
 _HERE = os.path.dirname(os.path.realpath(__file__))  # os.path: an ask never imports pathlib
 
@@ -35,7 +35,7 @@ COMMANDS: Mapping[str, str] = {
 }
 
 # The question kinds with an address of their own, mounted by the engine: `havoc <kind>`,
-# havoc.api.<kind>(position, *fields) and POST /api/<kind> (with its OpenAPI entry); each with the
+# havoc.assistant.api.<kind>(position, *fields) and POST /api/<kind> (with its OpenAPI entry); each with the
 # question fields it takes, in the order of the positional arguments, and what it answers.
 # Each summary is in the ui catalog (havoc catalog update collects it); the API shows it translated.
 SHORTCUTS: Mapping[str, Mapping[str, Any]] = {
@@ -156,8 +156,8 @@ def answer_schema() -> dict[str, Any]:
 
 
 def question_schema() -> dict[str, Any]:
+    from havoc.formats.spec import json_schema
     from havoc.games.cry_havoc.query import QTOP
-    from havoc.spec import json_schema
 
     return json_schema(QTOP)
 
@@ -191,7 +191,7 @@ def site_words() -> dict[str, dict[str, str]]:
 
 
 def nouns() -> list[tuple[str, str]]:
-    """The declinable names (English) and the file declaring them (havoc.grammar)."""
+    """The declinable names (English) and the file declaring them (havoc.language.grammar)."""
     from havoc.games.cry_havoc.words import nouns as names
 
     return [(n, "src/havoc/games/cry_havoc/words.py") for n in names()]
@@ -315,7 +315,7 @@ class _Labels:
     def phrase(self, key: str, names: Sequence[str], lang: str) -> str | None:
         """A key that reads as a phrase before Region names ("adjacent to …"), declined."""
         from havoc.games.cry_havoc.ui import region_phrase
-        from havoc.grammar import Noun
+        from havoc.language.grammar import Noun
 
         return region_phrase(key, Noun.join(names), lang)
 
@@ -337,7 +337,7 @@ class _Labels:
 
     def subject(self, head: str, lang: str) -> str:
         """What a fact's subject (``from``, ``to``) stands for, in words."""
-        from havoc.i18n import ui
+        from havoc.language.i18n import ui
 
         if head == "from":
             return ui("the Region the Units leave", lang)

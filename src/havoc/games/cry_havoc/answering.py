@@ -6,25 +6,25 @@ hands the job to the kind's handler), :func:`finish` (the answer from the rule r
 handler gathered: the rules that said no, their figures, the fixes and exceptions), the
 generic answer (every rule checked for the kind) and the words of the question's numbers a fix
 names ("Units: at most 3"; the interpreter explains the failed condition,
-:mod:`havoc.interpreter.explain`). Numbers and conditions always come from the checks and
+:mod:`havoc.engine.interpreter.explain`). Numbers and conditions always come from the checks and
 parameters in ``rules/``; the kinds only know in which order to read them and how to say the result.
 """
 
 from __future__ import annotations
 
 from havoc import TYPE_CHECKING
-from havoc.errors import Code, Problem, RulebookError
+from havoc.core.errors import Code, Problem, RulebookError
+from havoc.engine.interpreter.answer import Answer, Cites, Decision, Texts, decision, late_answer, texts
+from havoc.engine.interpreter.engine import Engine, RuleResult, engine
+from havoc.engine.interpreter.explain import fixes
+from havoc.engine.rulebook.model import Ruleset
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import broken as broken_kind
 from havoc.games.cry_havoc.kind import get as get_kind
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import _region_names, faction_name, ui
-from havoc.grammar import Noun
-from havoc.interpreter.answer import Answer, Cites, Decision, Texts, decision, late_answer, texts
-from havoc.interpreter.engine import Engine, RuleResult, engine
-from havoc.interpreter.explain import fixes
-from havoc.rulebook.model import Ruleset
+from havoc.language.grammar import Noun
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -214,9 +214,9 @@ def kind_form(kind: str, tr: Any) -> list[dict[str, Any]]:
 
 def kind_helps(lang: str) -> dict[str, str]:
     """Each kind's line of help (the one ``havoc ask --help`` prints), in the page's language."""
-    from havoc.clilang import CLI_CONTEXT
+    from havoc.cli.lang import CLI_CONTEXT
     from havoc.games.cry_havoc import kind as registry
-    from havoc.i18n import translator
+    from havoc.language.i18n import translator
 
     return {
         k.name: translator(lang).text(CLI_CONTEXT, k.help) if lang != "en" else k.help for k in registry.all_kinds()
@@ -273,7 +273,7 @@ class AskDirective(SphinxDirective):
     def examples(self, ctx: Any) -> list[dict[str, Any]]:
         """The rulebook's stored examples a player may start from: title, the table as YAML with
         names in the page's language (named_table) and the question."""
-        from havoc.examples import is_extra
+        from havoc.assistant.examples import is_extra
 
         rs = ctx.ruleset
         out = []
@@ -290,8 +290,8 @@ def offered(title: str, ex: Any, lang: str) -> dict[str, Any]:
     """A stored example as the Ask and Trogs pages offer it: its table as the YAML a player
     writes in ``lang`` (names, not IDs), its question to match, and the players (by ID) the
     page's form needs before it reads the text."""
+    from havoc.formats.spec import plain
     from havoc.games.cry_havoc.named_table import example
-    from havoc.spec import plain
 
     data = plain(ex.position)
     text, question = example(data, plain(ex.query), lang)

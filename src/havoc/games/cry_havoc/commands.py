@@ -10,10 +10,10 @@ import argparse
 from typing import Any
 
 from havoc import TYPE_CHECKING
-from havoc.commands.ask import add_options, emit, speak
+from havoc.cli.commands.ask import add_options, emit, speak
 
 if TYPE_CHECKING:
-    from havoc.interpreter.answer import Answer
+    from havoc.engine.interpreter.answer import Answer
 
 # The examples of ``havoc ask --help``, in machine words; another language's help shows each in
 # its reader's words (typed.spoken), as that reader may type it.
@@ -43,7 +43,7 @@ FILE_EXAMPLES: tuple[dict[str, Any], ...] = (
 
 def _ask_epilog_template(lang: str) -> str:
     """The fixed part of ``havoc ask --help``'s epilog in ``lang`` (the {…} lists are filled in)."""
-    from havoc.i18n import ui
+    from havoc.language.i18n import ui
 
     return ui(
         """\
@@ -156,13 +156,13 @@ def ask_epilog(lang: str | None = None) -> str:
     parentheses (for scripts), and gives the examples in the reader's words."""
     import textwrap
 
-    from havoc.clilang import CLI_CONTEXT
+    from havoc.cli.lang import CLI_CONTEXT
     from havoc.games.cry_havoc import kind as registry
     from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.figures import help_text
     from havoc.games.cry_havoc.query import QFIELDS
     from havoc.games.cry_havoc.typed import NOT_TYPED, lexicon
-    from havoc.i18n import message_language, translator, ui
+    from havoc.language.i18n import message_language, translator, ui
 
     lang = lang or message_language()
     lex = lexicon(lang)
@@ -247,7 +247,7 @@ def _for_faction(args: argparse.Namespace, kind: str) -> Answer:
     named in a reader's words ("pielgrzymi") is found and an unknown one is said in the reader's
     language, by name ("Frakcja: nieznana wartość 'orki'; oczekiwano jednej z: Ludzie (humans), …"),
     as ``havoc ask`` says it."""
-    from havoc import api
+    from havoc.assistant import api
     from havoc.games.cry_havoc.contract import FACTIONS
 
     if args.faction is None or args.faction in FACTIONS:
@@ -267,7 +267,7 @@ def cmd_legal(args: argparse.Namespace) -> int:
 
 def cmd_battle(args: argparse.Namespace) -> int:
     speak(args.lang)
-    from havoc import api
+    from havoc.assistant import api
     from havoc.games.cry_havoc.query import parse_compact
 
     rs, pos = api.prepare(args.position, args.ruleset)

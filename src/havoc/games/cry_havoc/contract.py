@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 
 from havoc import TYPE_CHECKING
-from havoc.errors import Code, Problem, RulebookError
+from havoc.core.errors import Code, Problem, RulebookError
 
 if TYPE_CHECKING:
     from typing import Any, Final
 
 if TYPE_CHECKING:
-    from havoc.rulebook.model import Ruleset
+    from havoc.engine.rulebook.model import Ruleset
 
 # --- vocabulary: the identifiers of the table, from the game's loaded ruleset --------------------
 RULES_FOLDER: Final = "cry-havoc"  # this game's own ruleset under the rules folder
@@ -27,7 +27,7 @@ def _ruleset() -> Ruleset:
     folder, else the one shipped with havoc (a folder of other games' rules still sets up every
     installed game's site extension). Its names are module constants, one set per process, so
     they come from the game's ruleset rather than from whichever ruleset is asked first."""
-    from havoc import rulebook
+    from havoc.engine import rulebook
 
     if RULES_FOLDER in rulebook.ruleset_names():
         return rulebook.loaded(RULES_FOLDER)
@@ -64,7 +64,7 @@ SKILL_STATES: Final = tuple[str, ...](VOCABULARY["skill-states"])
 OBJECTIVES: Final = tuple[str, ...](VOCABULARY["objectives"])  # resolved in this order
 ITEMS: Final = tuple[str, ...](VOCABULARY["items"])
 EXPERIENCE: Final = tuple[str, ...](VOCABULARY["experience"])
-# one per module of kinds/, in each declaration's order= (havoc.rulebook.declared_kinds): no list kept by hand
+# one per module of kinds/, in each declaration's order= (havoc.engine.rulebook.declared_kinds): no list kept by hand
 QUESTION_KINDS: Final = _ruleset().question_kinds
 HOW_MANY: Final = tuple[str, ...](VOCABULARY["how-many"])
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 from _collections_abc import Callable  # collections.abc without importing collections
 
 from havoc import TYPE_CHECKING
-from havoc.errors import Code, InputError, Problem
+from havoc.core.errors import Code, InputError, Problem
+from havoc.engine.interpreter.engine import fact_names
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.kept import reserve as kept_reserve
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.games.cry_havoc.ui import region_names, ui
-from havoc.interpreter.engine import fact_names
 
 if TYPE_CHECKING:
     from typing import Any, Final

@@ -5,6 +5,7 @@ importing the reader."""
 from __future__ import annotations
 
 from havoc import TYPE_CHECKING
+from havoc.formats.spec import Spec
 from havoc.games.cry_havoc.contract import (
     DECKS,
     EXPERIENCE,
@@ -15,7 +16,6 @@ from havoc.games.cry_havoc.contract import (
     TERRAINS,
 )
 from havoc.games.cry_havoc.position import FACTION, FACTION_KEYS, REGION_REF
-from havoc.spec import Spec
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

@@ -23,7 +23,7 @@ def help_text(lang: str = "en") -> str:
     """The figures of every kind, for ``havoc ask --help`` (their names are the JSON's keys)."""
     import textwrap
 
-    from havoc.i18n import ui
+    from havoc.language.i18n import ui
 
     lines = [ui("figures each question kind reports (* one value per side):", lang)]
     if lang == "en":

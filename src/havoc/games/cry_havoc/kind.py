@@ -9,7 +9,7 @@ question may give bare (``retreat pilgrims foglands``), the figures its answers 
 its source: the rules whose checks define it, by ID, or :data:`HANDLER`; an answer gives these
 and no other figure, whatever the rules it consults compute), a line of help, whether it is asked for a faction, what it answers (the positions page's table) and what
 its verdict says (:data:`VERDICTS`). The list of kinds is the ``kinds/`` folder's modules, each
-in its declaration's ``order=`` (:func:`havoc.rulebook.declared_kinds`; no list is kept by hand).
+in its declaration's ``order=`` (:func:`havoc.engine.rulebook.declared_kinds`; no list is kept by hand).
 Everything that lists kinds (the question format's fields, ``havoc ask --help``, the answers'
 JSON Schema, the positions page's table, the Ask page's form, the legal-actions report) is
 derived from the declarations. A kind's module is imported only when that kind is asked about:
@@ -30,7 +30,7 @@ from __future__ import annotations
 import sys
 
 from havoc import TYPE_CHECKING
-from havoc.errors import Code, Problem, RulebookError
+from havoc.core.errors import Code, Problem, RulebookError
 from havoc.games.cry_havoc.contract import QUESTION_KINDS
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ class QuestionKind:
     ) -> None:
         self.name = name
         # where it comes in every list of kinds: read from the module's text without importing it
-        # (havoc.rulebook.declared_kinds), so written as a plain number; kinds without one come last, by name
+        # (havoc.engine.rulebook.declared_kinds), so written as a plain number; kinds without one come last, by name
         self.order = order
         self.label = label  # English; in other languages through the `ui` catalog
         self.verdict = verdict  # one of VERDICTS
@@ -267,7 +267,7 @@ def per_side() -> frozenset[str]:
 
 # --- the manifest: what every kind declares, without importing the kinds' modules -----------
 
-MANIFEST = "kinds-manifest"  # its entry in the verified cache (havoc.cache): plain data, never code
+MANIFEST = "kinds-manifest"  # its entry in the verified cache (havoc.core.cache): plain data, never code
 _MANIFEST_VERSION = 1
 
 
@@ -323,7 +323,7 @@ def _manifest_key() -> str:
     kind's module) and the list of kinds; an edit of any makes it stale."""
     import os
 
-    from havoc import cache
+    from havoc.core import cache
 
     here = os.path.dirname(__file__)
     chunks = [MANIFEST.encode(), "\0".join(QUESTION_KINDS).encode(), cache.code_bytes(__file__)]
@@ -343,7 +343,7 @@ def manifest() -> dict[str, Any]:
     if all(_loaded.get(k) is not None for k in QUESTION_KINDS):
         found = build_manifest()
     else:
-        from havoc import cache
+        from havoc.core import cache
 
         key = _manifest_key()
         got = cache.get(MANIFEST, key, dict)
@@ -370,7 +370,7 @@ def _well_formed(found: dict[str, Any]) -> bool:
 
 def write_manifest() -> dict[str, Any]:
     """``havoc check``: the manifest made from the declarations, stored in the verified cache."""
-    from havoc import cache
+    from havoc.core import cache
 
     _manifests.clear()
     found = build_manifest()
@@ -476,7 +476,7 @@ def check_manifest(kinds: Iterable[QuestionKind], shared: Mapping[str, str]) -> 
     havoc.po (context ``ui``), each omission at the kind's declaration (its module's file:line);
     a figure without a label is :func:`check_kinds`' to report. Writes the manifest to the
     verified cache (the game's package passes ``shared`` in: this module imports no words)."""
-    from havoc.i18n import UI_CONTEXT
+    from havoc.language.i18n import UI_CONTEXT
 
     kinds = list(kinds)
     write_manifest()
@@ -527,7 +527,7 @@ def check_kinds(kinds: Iterable[QuestionKind], named: Callable[[str], bool]) -> 
 def _check_order(kind: QuestionKind) -> list[Problem]:
     """The ``order=`` the lists of kinds read from the module's text (without importing it) is
     the declaration's own: a plain number, given once (else the kind is listed out of place)."""
-    from havoc.rulebook import order_of
+    from havoc.engine.rulebook import order_of
 
     try:
         with open(kind.path, encoding="utf-8") as handle:
@@ -542,7 +542,7 @@ def _check_order(kind: QuestionKind) -> list[Problem]:
 def _catalogs(domain: str) -> list[tuple[str, Any]]:
     """Every translated language's catalog of ``domain`` (``havoc``), read as written."""
 
-    from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, locales_root, read_po_bytes
+    from havoc.language.i18n import LANGUAGES, SOURCE_LANGUAGE, locales_root, read_po_bytes
 
     out = []
     for lang in LANGUAGES:
@@ -563,7 +563,7 @@ def check_labels(kinds: Iterable[QuestionKind]) -> list[Problem]:
     """Each kind's words are translated in every language's havoc.po (context ``ui``): its label
     (the assistant's and the site's name for it), what it answers (the positions page's table) and
     its Ask-page label. The site reads them from there too, so they are written and translated once."""
-    from havoc.i18n import UI_CONTEXT
+    from havoc.language.i18n import UI_CONTEXT
 
     kinds = list(kinds)
     problems: list[Problem] = []

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from havoc.formats.spec import Spec
 from havoc.games.cry_havoc import words
 from havoc.games.cry_havoc.position import TOP
 from havoc.games.cry_havoc.ui import EXAMPLE_PREFIX, fold, lettered, vocabulary
-from havoc.grammar import noun
-from havoc.markup import is_id
-from havoc.spec import Spec
+from havoc.language.grammar import noun
+from havoc.language.markup import is_id
 
 # The vocabularies of IDs of one's own (no fixed choices): there a name in lowercase-kebab-case
 # would be read as an ID of one's own, so such a name is not used.

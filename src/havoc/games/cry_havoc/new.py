@@ -11,11 +11,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from havoc.commands import add_ruleset_option
+from havoc.cli.commands import add_ruleset_option
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from havoc.i18n import LANGUAGES
+    from havoc.language.i18n import LANGUAGES
 
     p = sub.add_parser(
         "new",
@@ -46,7 +46,7 @@ def _names(faction: str, lang: str) -> str:
     """A few names a position may give instead of IDs, in the reader's language: "Mgielnia,
     Ludzie: 3, faza Akcji, Góry"."""
     from havoc.games.cry_havoc import words
-    from havoc.grammar import noun
+    from havoc.language.grammar import noun
 
     return ", ".join(
         [
@@ -146,8 +146,8 @@ def _faction_id(word: str) -> str:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from havoc import rulebook
-    from havoc.errors import Code, InputError, Problem
+    from havoc.core.errors import Code, InputError, Problem
+    from havoc.engine import rulebook
     from havoc.games.cry_havoc import position
     from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.ui import set_message_language, ui
@@ -178,7 +178,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     out = Path(args.output)
-    from havoc import safeio
+    from havoc.core import safeio
 
     safeio.check_replaceable(out)  # --force replaces a regular file, never a link or a device
     if out.exists() and not args.force:

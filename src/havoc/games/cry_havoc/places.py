@@ -19,17 +19,17 @@ from __future__ import annotations
 from itertools import islice
 
 from havoc import TYPE_CHECKING
-from havoc.errors import Problem, split_field
+from havoc.core.errors import Problem, split_field
 from havoc.games.cry_havoc import words
 from havoc.games.cry_havoc.contract import OBJECTIVES
 from havoc.games.cry_havoc.ui import faction_name, fold, objective_name, region_names, skill_name, structure_name
-from havoc.i18n import message_language, translator, ui
-from havoc.markup import is_id
+from havoc.language.i18n import message_language, translator, ui
+from havoc.language.markup import is_id
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from havoc.spec import Spec
+    from havoc.formats.spec import Spec
 
 SEP = " › "
 

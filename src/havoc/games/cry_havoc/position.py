@@ -14,11 +14,27 @@ its problems are located by the names as typed.
 
 from __future__ import annotations
 
-# PyYAML (through havoc.yamlio) is imported only where text is parsed: a position read from
+# PyYAML (through havoc.formats.yamlio) is imported only where text is parsed: a position read from
 # the cache or given as a mapping never pays for it. Line-aware mappings and lists from
-# havoc.yamlio are recognised by their line bookkeeping.
+# havoc.formats.yamlio are recognised by their line bookkeeping.
 from havoc import TYPE_CHECKING
-from havoc.errors import Code, InputError, Problem
+from havoc.core.errors import Code, InputError, Problem
+from havoc.core.record import field, record
+from havoc.formats.spec import (
+    _BAD,
+    Invalid,
+    KeySet,
+    Names,
+    Reader,
+    Spec,
+    _is_id_quick,
+    _is_ldict,
+    _is_llist,
+    _ml,
+    by_ids,
+    json_schema,
+    suggest,
+)
 from havoc.games.cry_havoc.contract import (
     FACTIONS,
     P_ACTIONS_PER_ROUND,
@@ -34,31 +50,15 @@ from havoc.games.cry_havoc.contract import (
     TROG_TOKENS,
     TROGS,
 )
-from havoc.i18n import ui
-from havoc.markup import is_id
-from havoc.record import field, record
-from havoc.spec import (
-    _BAD,
-    Invalid,
-    KeySet,
-    Names,
-    Reader,
-    Spec,
-    _is_id_quick,
-    _is_ldict,
-    _is_llist,
-    _ml,
-    by_ids,
-    json_schema,
-    suggest,
-)
+from havoc.language.i18n import ui
+from havoc.language.markup import is_id
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
     from typing import Any, Final
 
-    from havoc.rulebook.model import Ruleset
+    from havoc.engine.rulebook.model import Ruleset
 
 # The most items each list and map of a table may hold (issue 36). Each is a few times what the
 # rules allow, so a table a person writes never meets one; a longer one is refused (a located
@@ -674,7 +674,7 @@ def _unknown_variant(rs: Ruleset, name: str, lang: str) -> str:
     title in any case or language ("sol", "wariant-solo": 'solo')."""
     import difflib
 
-    from havoc.i18n import translator
+    from havoc.language.i18n import translator
 
     variants = rs.variants()
     shown = ", ".join(f"{translator(lang, rs.id).text(f'{o.id}:title', o.title)} ({o.id})" for o in variants)
@@ -692,7 +692,7 @@ def _variant_names(rs: Ruleset) -> dict[str, str]:
     "Wariant solo", "Solo variant")."""
     import re
 
-    from havoc.i18n import LANGUAGES, translator
+    from havoc.language.i18n import LANGUAGES, translator
 
     ids: dict[str, str] = {}
     for o in rs.variants():
@@ -1004,7 +1004,7 @@ class _Checks:
             return repr(rid)
         if rid in str(name):  # a player's own ID: "Region north"
             return name
-        from havoc.grammar import Noun
+        from havoc.language.grammar import Noun
 
         return Noun({c: f"{name.case(c)} ({rid})" for c in name.forms})
 
@@ -1195,7 +1195,7 @@ def load(path: str | Path, rs: Ruleset | None = None) -> Position:
     """Read and validate a position file (YAML or JSON)."""
     from pathlib import Path
 
-    from havoc.yamlio import YamlError, load_file
+    from havoc.formats.yamlio import YamlError, load_file
 
     p = Path(path)
     try:
@@ -1207,7 +1207,7 @@ def load(path: str | Path, rs: Ruleset | None = None) -> Position:
 
 def parse_text(text: str, rs: Ruleset | None = None, name: str = "position") -> Position:
     """Read and validate position text (YAML or JSON)."""
-    from havoc.yamlio import MOST_VALUES, YamlError, loads
+    from havoc.formats.yamlio import MOST_VALUES, YamlError, loads
 
     try:
         data = loads(text, name, lines=False, most=MOST_VALUES)

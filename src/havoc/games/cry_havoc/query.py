@@ -8,7 +8,9 @@ when the query came from a file.
 from __future__ import annotations
 
 from havoc import TYPE_CHECKING
-from havoc.errors import Code, InputError, Problem
+from havoc.core.errors import Code, InputError, Problem
+from havoc.core.record import field, record
+from havoc.formats.spec import MAX_INT, Invalid, Reader, Spec, _is_id_quick, _is_ldict, suggest, too_long
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES
 from havoc.games.cry_havoc.fields import KINDS as KINDS  # (the question fields live in fields.py)
@@ -18,8 +20,6 @@ from havoc.games.cry_havoc.fields import QFIELDS as QFIELDS
 from havoc.games.cry_havoc.position import Position
 from havoc.games.cry_havoc.ui import faction_name, not_a_player, nui, region_names, ui, units_path
 from havoc.games.cry_havoc.ui import message_language as _ml
-from havoc.record import field, record
-from havoc.spec import MAX_INT, Invalid, Reader, Spec, _is_id_quick, _is_ldict, suggest, too_long
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -402,7 +402,7 @@ def _counts_fit(d: dict[str, Any], pos: Position, kind: str, faction: str) -> bo
 
 
 def parse_query_text(text: str, pos: Position, name: str = "query") -> Query:
-    from havoc.yamlio import MOST_VALUES, YamlError, loads
+    from havoc.formats.yamlio import MOST_VALUES, YamlError, loads
 
     try:
         data = loads(text, name, most=MOST_VALUES)
@@ -586,7 +586,7 @@ def _word_value(raw: str, spec: Spec) -> Any:
             return raw
     if spec.kind == "bool":
         low = raw.lower()
-        from havoc.languages import no_words, yes_words
+        from havoc.language.languages import no_words, yes_words
 
         if low in yes_words():
             return True

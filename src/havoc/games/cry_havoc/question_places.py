@@ -12,13 +12,13 @@ from havoc.games.cry_havoc.position import TOP
 from havoc.games.cry_havoc.query import QTOP
 from havoc.games.cry_havoc.typed import Ambiguous, lexicon, typed_word
 from havoc.games.cry_havoc.ui import fold
-from havoc.i18n import LANGUAGES, message_language
+from havoc.language.i18n import LANGUAGES, message_language
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from havoc.errors import Problem
-    from havoc.spec import Spec
+    from havoc.core.errors import Problem
+    from havoc.formats.spec import Spec
 
 
 def worded(problems: list[Problem], regions: Iterable[str], extra: Mapping[str, Spec] | None = None) -> list[Problem]:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from havoc import TYPE_CHECKING, record
+from havoc import TYPE_CHECKING
+from havoc.core import record
+from havoc.engine.interpreter.engine import CompiledRule, Engine, RuleResult
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import Context
@@ -19,7 +21,6 @@ from havoc.games.cry_havoc.position import Position
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.subsets import Subset, _subsets, subset
 from havoc.games.cry_havoc.ui import kind_label, ui
-from havoc.interpreter.engine import CompiledRule, Engine, RuleResult
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from havoc import TYPE_CHECKING, record
+from havoc import TYPE_CHECKING
+from havoc.core import record
+from havoc.engine.interpreter.engine import CompiledRule, RuleResult, merge_figures
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import Context
@@ -16,7 +18,6 @@ from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.report import probe_query
 from havoc.games.cry_havoc.subsets import subset
-from havoc.interpreter.engine import CompiledRule, RuleResult, merge_figures
 
 if TYPE_CHECKING:
     from typing import Any

@@ -10,9 +10,9 @@ engine has compiled the kind's checks as functions (it does after a few question
 two loops is one generated function, made when first needed:
 
 - :meth:`Subset.evaluate`, what ``evaluate`` does for those rules
-  (:func:`~havoc.interpreter.engine.rules_source`: the same results, facts, short-circuits and
+  (:func:`~havoc.engine.interpreter.engine.rules_source`: the same results, facts, short-circuits and
   errors, in the same order);
-- :meth:`Subset.holds`, whether none of them says no (:func:`~havoc.interpreter.engine.
+- :meth:`Subset.holds`, whether none of them says no (:func:`~havoc.engine.interpreter.engine.
   holds_source`: the first no ends it, nothing recorded).
 
 This is the one place such a choice is made: kinds/battle.py, retreats.py and the
@@ -22,10 +22,10 @@ legal-actions probes (report.py) all take theirs from :func:`subset`.
 from __future__ import annotations
 
 from havoc import TYPE_CHECKING
-from havoc.errors import HavocError
+from havoc.core.errors import HavocError
+from havoc.engine.interpreter.engine import CompiledRule, Engine, RuleResult, holds_source, rules_source
+from havoc.engine.interpreter.expr import ExprError, rule_error
 from havoc.games.cry_havoc.facts import Context
-from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, holds_source, rules_source
-from havoc.interpreter.expr import ExprError, rule_error
 
 if TYPE_CHECKING:  # (collections.abc is no import of the answer path: tests/test_kinds.py)
     from collections.abc import Callable, Hashable
@@ -121,7 +121,7 @@ def _made(source: Callable[..., Any], rules: tuple[CompiledRule, ...], eng: Engi
         return ()
 
 
-# by engine (itself: engines are kept for the process, see havoc.interpreter.engine.engine), kind and key
+# by engine (itself: engines are kept for the process, see havoc.engine.interpreter.engine.engine), kind and key
 _subsets: dict[tuple[Engine, str, Hashable], Subset] = {}
 
 

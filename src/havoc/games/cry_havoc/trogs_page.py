@@ -3,7 +3,7 @@ in a few taps and answered on the reader's device.
 
 The form comes from the decisions' declarations (``solo/decisions/<name>.py``, typed in ``FIELDS``: what each decision is
 asked with, and how), its starting points are the rulebook's stored solo examples, and the
-question goes to ``POST /api/trogs`` of the site's in-browser engine (:mod:`havoc.webapi`), or of
+question goes to ``POST /api/trogs`` of the site's in-browser engine (:mod:`havoc.assistant.webapi`), or of
 ``havoc serve`` where the engine cannot start: the same function as ``havoc trogs``. The page has
 no source document: the site extension writes it from the theme's page template; the sidebar, the Ask page
 and the solo rules link it. ``havoc-trogs.js`` builds the form.
@@ -72,7 +72,7 @@ WORDS = {
 
 def examples(ctx: Context) -> list[dict[str, Any]]:
     """The rulebook's stored solo examples: title, position and the Trogs' question."""
-    from havoc.examples import is_extra
+    from havoc.assistant.examples import is_extra
 
     rs = ctx.ruleset
     out = []

@@ -24,13 +24,13 @@ reader takes plain machine words); a machine word is never read as a typed one.
 from __future__ import annotations
 
 from havoc import TYPE_CHECKING
-from havoc.errors import Code, Problem
+from havoc.core.errors import Code, Problem
+from havoc.core.memo import memo
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
 from havoc.games.cry_havoc.fields import MOST_VIA, QFIELDS
 from havoc.games.cry_havoc.ui import faction_name, fold, region_names, skill_name, structure_name, vocabulary
-from havoc.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, translator, ui
-from havoc.memo import memo
+from havoc.language.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, translator, ui
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -507,7 +507,7 @@ def _file_value(reading: _Reading, field: str, value: Any) -> Any:
         return reading.kind(value) if isinstance(value, str) else value
     if isinstance(value, str):
         if spec.kind == "bool":
-            from havoc.languages import no_words, yes_words
+            from havoc.language.languages import no_words, yes_words
 
             low = value.lower()
             return True if low in yes_words() else False if low in no_words() else value
@@ -546,7 +546,7 @@ def _objective(reading: _Reading, key: Any, item: Any) -> Any:
 
 def _line_of(data: Any, key: Any) -> int | None:
     """The line of a key of a file's mapping, or of an item of its list (None for plain data)."""
-    from havoc.yamlio import LDict, LList
+    from havoc.formats.yamlio import LDict, LList
 
     if isinstance(data, LDict):
         return data.line_of(key)
@@ -557,7 +557,7 @@ def _line_of(data: Any, key: Any) -> int | None:
 
 def _like(data: Any, items: list[tuple[Any, Any, Any]]) -> Any:
     """A mapping of ``items`` (key, value, the key it was typed as) keeping ``data``'s lines."""
-    from havoc.yamlio import LDict
+    from havoc.formats.yamlio import LDict
 
     if not isinstance(data, LDict):
         return {k: v for k, v, _ in items}
@@ -569,7 +569,7 @@ def _like(data: Any, items: list[tuple[Any, Any, Any]]) -> Any:
 
 def _like_list(data: Any, items: list[Any]) -> Any:
     """A list of ``items`` keeping ``data``'s lines."""
-    from havoc.yamlio import LList
+    from havoc.formats.yamlio import LList
 
     if not isinstance(data, LList):
         return items

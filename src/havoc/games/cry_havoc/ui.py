@@ -7,16 +7,16 @@ them all; their Polish lives in ``locales/pl/LC_MESSAGES/havoc.po`` under contex
 from __future__ import annotations
 
 from havoc import TYPE_CHECKING
+from havoc.core.memo import memo
 from havoc.games.cry_havoc import words
-from havoc.grammar import Noun, noun
-from havoc.i18n import UI_CONTEXT as CONTEXT
-from havoc.i18n import message_language, nui, set_message_language, translator, ui, yes_no
-from havoc.memo import memo
+from havoc.language.grammar import Noun, noun
+from havoc.language.i18n import UI_CONTEXT as CONTEXT
+from havoc.language.i18n import message_language, nui, set_message_language, translator, ui, yes_no
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from havoc.errors import Problem
+    from havoc.core.errors import Problem
     from havoc.games.cry_havoc.kind import QuestionKind
 
 __all__ = [
@@ -47,7 +47,7 @@ def reset() -> None:
     _factions.clear()
     _region_names.cache_clear()
     _vocabularies.clear()
-    from havoc.interpreter import answer
+    from havoc.engine.interpreter import answer
 
     answer._texts.clear()
 
@@ -517,7 +517,7 @@ _vocabularies: dict[str, dict[str, tuple[str, ...]]] = {}
 
 
 def _vocabulary(what: str) -> dict[str, tuple[str, ...]]:
-    from havoc.i18n import LANGUAGES
+    from havoc.language.i18n import LANGUAGES
 
     known, lettered_name = words.NAMED[what]
     names: dict[str, dict[str, None]] = {}

@@ -230,7 +230,7 @@ VALUES = {
 
 
 def nouns() -> list[str]:
-    """The names a sentence may decline (their case forms are catalog entries, havoc.grammar)."""
+    """The names a sentence may decline (their case forms are catalog entries, havoc.language.grammar)."""
     return [
         *KNOWN_REGIONS.values(),
         EXAMPLE_REGION,

@@ -1,6 +1,6 @@
 /* havoc: the rules assistant in a Web Worker (copied to <site>/_engine/worker.js by the build).
  * Loads the WebAssembly Python shipped beside it (./pyodide/), unpacks the engine bundle named by
- * ./engine.json and answers the Ask page's API requests with havoc.webapi, the same JSON as
+ * ./engine.json and answers the Ask page's API requests with havoc.assistant.webapi, the same JSON as
  * `havoc serve`. Nothing is fetched from outside this site. The worker's name ("havoc:<ruleset>",
  * from havocEngine.start) says the ruleset of the page shown: it is loaded before the worker
  * reports ready and its game compiled right after, not the default ruleset's. Messages in: {id, method, path,
@@ -56,11 +56,11 @@ async function start() {
     data = await bundle(manifest, "reload");
     if (!unpacked(py, data)) throw damaged("the engine bundle does not unpack");
   }
-  py.runPython("import sys; sys.path.insert(0, '/havoc'); from havoc import webapi; webapi.setup('/havoc')");
-  const handle = py.pyimport("havoc.webapi").handle;
+  py.runPython("import sys; sys.path.insert(0, '/havoc'); from havoc.assistant import webapi; webapi.setup('/havoc')");
+  const handle = py.pyimport("havoc.assistant.webapi").handle;
   post({kind: "progress", stage: "rules"});
   handle("GET", "/api/labels", "", py.toPy(ruleset ? {lang: "en", ruleset: ruleset} : {lang: "en"})); // loads the rules from the bundle's cache
-  engine = {py: py, handle: handle, preload: py.pyimport("havoc.webapi").preload};
+  engine = {py: py, handle: handle, preload: py.pyimport("havoc.assistant.webapi").preload};
   return performance.now() - t0;
 }
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 from functools import partial
 
 from havoc import TYPE_CHECKING
-from havoc.errors import Code, InputError, Problem, RulebookError
+from havoc.core.errors import Code, InputError, Problem, RulebookError
+from havoc.engine.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision
+from havoc.engine.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import BattleState, Context
@@ -27,9 +29,7 @@ from havoc.games.cry_havoc.subsets import Subset, subset
 from havoc.games.cry_havoc.typed import typed_faction
 from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui, units_path
 from havoc.games.cry_havoc.ui import message_language as _ml
-from havoc.grammar import Noun
-from havoc.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision
-from havoc.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
+from havoc.language.grammar import Noun
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -79,7 +79,7 @@ _LINES_KEPT = 4096
 
 def _kept(t: Texts) -> Said:
     """The lines kept for a ruleset's texts in a language (dropped with them: as
-    :func:`~havoc.interpreter.answer.texts`, one per ruleset and language)."""
+    :func:`~havoc.engine.interpreter.answer.texts`, one per ruleset and language)."""
     key = (id(t.rs), t.lang)
     found = _said.get(key)
     if found is None or found[0] is not t:

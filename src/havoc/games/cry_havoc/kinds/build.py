@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from havoc import record
-from havoc.errors import Code, InputError, Problem
+from havoc.core import record
+from havoc.core.errors import Code, InputError, Problem
+from havoc.engine.interpreter.answer import Answer
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.report import B_REGION, Report, probe_query, which
 from havoc.games.cry_havoc.ui import message_language, nui, structure_name, ui
-from havoc.grammar import Noun
-from havoc.interpreter.answer import Answer
+from havoc.language.grammar import Noun
 
 
 def _known_cost(job: Job) -> None:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from havoc.engine.interpreter.answer import Answer
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.report import B0, Report, allowed, probe_query, verdicts
 from havoc.games.cry_havoc.ui import ui
-from havoc.interpreter.answer import Answer
 
 
 def ask_discard(job: Job) -> Answer:

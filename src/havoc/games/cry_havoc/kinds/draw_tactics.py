@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from havoc.engine.interpreter.answer import Answer
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
@@ -9,7 +10,6 @@ from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.report import B0, Report, probe_query, which
 from havoc.games.cry_havoc.ui import deck_name, ui
-from havoc.interpreter.answer import Answer
 
 
 def ask_draw(job: Job) -> Answer:

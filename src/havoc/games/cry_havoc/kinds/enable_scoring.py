@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from havoc.engine.interpreter.answer import Answer
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.report import Report, probe_query
 from havoc.games.cry_havoc.ui import ui
-from havoc.interpreter.answer import Answer
 
 
 def ask_enable(job: Job) -> Answer:

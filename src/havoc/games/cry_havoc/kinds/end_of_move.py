@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from havoc import TYPE_CHECKING, record
+from havoc import TYPE_CHECKING
+from havoc.core import record
+from havoc.engine.interpreter.answer import Answer
+from havoc.engine.interpreter.engine import merge_figures
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, finish, whole
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.ui import faction_owner, nui, ui
-from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import merge_figures
 
 if TYPE_CHECKING:
     from typing import Any

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from havoc import TYPE_CHECKING, record
+from havoc import TYPE_CHECKING
+from havoc.core import record
+from havoc.engine.interpreter.answer import Answer
+from havoc.engine.interpreter.engine import merge_figures
 from havoc.games.cry_havoc.answering import Cited, Job, finish, passes, units_word, whole
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.ui import nui, ui
-from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import merge_figures
 
 if TYPE_CHECKING:
     from typing import Any

@@ -7,13 +7,13 @@ so it is the one kind whose answer imports the other kinds' modules.
 
 from __future__ import annotations
 
+from havoc.engine.interpreter.answer import Answer
+from havoc.engine.interpreter.engine import RuleResult, merge_figures
 from havoc.games.cry_havoc.answering import Job, finish, passes
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.report import B0, Report, verdicts
 from havoc.games.cry_havoc.ui import ui
-from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import RuleResult, merge_figures
 
 
 def ask_legal(job: Job) -> Answer:

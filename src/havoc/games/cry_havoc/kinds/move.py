@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from havoc import TYPE_CHECKING
+from havoc.engine.interpreter.answer import Answer
+from havoc.engine.interpreter.engine import CompiledRule
 from havoc.games.cry_havoc.answering import Cited, Job, finish, finish_in, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.report import B_FROM, B_MOVE, Report, allowed, judge, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
-from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import CompiledRule
 
 if TYPE_CHECKING:
     from typing import Any

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from havoc.engine.interpreter.answer import Answer
 from havoc.games.cry_havoc.answering import Job, finish
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.ui import item_name, structure_name, ui
-from havoc.interpreter.answer import Answer
 
 
 def ask_place(job: Job) -> Answer:

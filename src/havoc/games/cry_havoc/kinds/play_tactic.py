@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from havoc.engine.interpreter.answer import Answer
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.report import B_REGION, Report, allowed, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
-from havoc.interpreter.answer import Answer
 
 
 def _battle_of(job: Job, who: str | None) -> Region | None:

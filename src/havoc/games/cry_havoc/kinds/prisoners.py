@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from havoc.engine.interpreter.answer import Answer
 from havoc.games.cry_havoc.answering import Job, generic, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.report import B0, Report, allowed, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
-from havoc.interpreter.answer import Answer
 
 
 def ask_prisoners(job: Job) -> Answer:

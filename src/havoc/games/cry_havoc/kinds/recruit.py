@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from havoc import record
+from havoc.core import record
+from havoc.engine.interpreter.answer import Answer
 from havoc.games.cry_havoc.answering import Job, generic, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kept import reserve as kept_reserve
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.report import B_REGION, Report, allowed, probe_query, refused_by, verdicts
 from havoc.games.cry_havoc.ui import ui
-from havoc.interpreter.answer import Answer
 
 
 def ask_recruit(job: Job) -> Answer:

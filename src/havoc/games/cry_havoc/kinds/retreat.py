@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from havoc.engine.interpreter.answer import Answer, deciding_overlay
+from havoc.engine.interpreter.engine import RuleResult, merge_figures
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, finish, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.retreats import retreat_options
 from havoc.games.cry_havoc.ui import ui
-from havoc.interpreter.answer import Answer, deciding_overlay
-from havoc.interpreter.engine import RuleResult, merge_figures
 
 
 def ask_retreat(job: Job) -> Answer:

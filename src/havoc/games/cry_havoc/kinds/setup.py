@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from havoc.engine.interpreter.answer import Answer
 from havoc.games.cry_havoc.answering import Job, finish
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.ui import nui, ui, value_text
-from havoc.interpreter.answer import Answer
 
 
 def ask_setup(job: Job) -> Answer:

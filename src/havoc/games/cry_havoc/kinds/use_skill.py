@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from havoc.engine.interpreter.answer import Answer
 from havoc.games.cry_havoc.answering import Job, generic
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.report import B_SKILL, Report, probe_query, which
 from havoc.games.cry_havoc.ui import skill_name, ui
-from havoc.interpreter.answer import Answer
 
 
 def ask_skill(job: Job) -> Answer:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from havoc import TYPE_CHECKING
-from havoc.errors import Code, InputError, Problem, RulebookError
+from havoc.core.errors import Code, InputError, Problem, RulebookError
+from havoc.engine.interpreter.answer import Answer
+from havoc.engine.interpreter.engine import RuleResult, merge_figures
 from havoc.games.cry_havoc import contract as C
 from havoc.games.cry_havoc.answering import Job, finish
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.ui import figure_label, ui
-from havoc.interpreter.answer import Answer
-from havoc.interpreter.engine import RuleResult, merge_figures
 
 if TYPE_CHECKING:
     from typing import Any

@@ -5,11 +5,11 @@ from havoc.games.cry_havoc.solo.engine import KINDS, SetAside, TrogDecision, dec
 
 def trogs(position: object, query: object, lang: str = "en", ruleset: str | None = None) -> TrogDecision:
     """What the solo variant's Trogs do (``{"decide": "move", "units": 4}`` …), and why: the
-    Python API of ``havoc trogs`` (``havoc.api.decide(position, "trogs", query)`` is the same).
+    Python API of ``havoc trogs`` (``havoc.assistant.api.decide(position, "trogs", query)`` is the same).
 
     Raises InputError (bad input, a position that is not a solo one) or RulebookError only.
     """
-    from havoc import api
+    from havoc.assistant import api
 
     found: TrogDecision = api.decide(position, "trogs", query, lang, ruleset)  # type: ignore[arg-type]
     return found

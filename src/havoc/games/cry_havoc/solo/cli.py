@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from havoc import TYPE_CHECKING
-from havoc.errors import Code, HavocError, InputError, Problem
+from havoc.core.errors import Code, HavocError, InputError, Problem
+from havoc.core.memo import memo
 from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS, TrogDecision
-from havoc.i18n import ui
-from havoc.memo import memo
+from havoc.language.i18n import ui
 
 if TYPE_CHECKING:
     from havoc.games.cry_havoc.position import Position
@@ -118,7 +118,7 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
     from havoc.games.cry_havoc.query import _word_value
     from havoc.games.cry_havoc.solo.engine import check_field, get, question_where
     from havoc.games.cry_havoc.typed import _Reading, spoken, typed_word
-    from havoc.i18n import SOURCE_LANGUAGE
+    from havoc.language.i18n import SOURCE_LANGUAGE
 
     lang = args.lang
     solo = solo_lexicon(lang)
@@ -214,7 +214,7 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
 
 
 def run(args: argparse.Namespace) -> int:
-    from havoc import api
+    from havoc.assistant import api
 
     _, pos = api.prepare(args.position, args.ruleset)  # the table first: its Regions' names are read
     decision = api.decide(pos, "trogs", query_from(args, pos), lang=args.lang, ruleset=args.ruleset)
@@ -247,7 +247,7 @@ def render(d: TrogDecision) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``havoc trogs`` with ``argv`` (the words after ``trogs``); located errors exit 2."""
-    from havoc.i18n import set_message_language
+    from havoc.language.i18n import set_message_language
 
     parser = argparse.ArgumentParser(
         prog="havoc trogs", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter

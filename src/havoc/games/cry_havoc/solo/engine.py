@@ -11,7 +11,7 @@ each lost, and the readings (``interpretation: true`` rules) it relied on.
 The decisions are a registry of the same shape as the question kinds (``kind.py``, ``kinds/``):
 each is one module, ``decisions/<name>.py``, holding its handler and ending in its
 :class:`Decision` — its name, its words, the question fields it reads (typed by :data:`FIELDS`,
-the same :class:`~havoc.spec.Spec` the question format uses) and the handler. This module holds
+the same :class:`~havoc.formats.spec.Spec` the question format uses) and the handler. This module holds
 what they share: the table as the Trogs see it, the priorities, reading a question's fields.
 ``havoc trogs``'s choices and the site's words for the decisions come from the declarations;
 ``havoc check`` resolves each (:func:`check`).
@@ -25,15 +25,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from havoc.errors import Code, InputError, Problem, RulebookError
+from havoc.core.errors import Code, InputError, Problem, RulebookError
+from havoc.core.record import field, record
+from havoc.engine.rulebook.model import Ruleset
+from havoc.formats.spec import Spec
 from havoc.games.cry_havoc.contract import OBJECTIVES, TROGS
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.ui import faction_name, faction_owner, objective_name, region_names
-from havoc.grammar import Noun
-from havoc.i18n import message_language, nui, ui
-from havoc.record import field, record
-from havoc.rulebook.model import Ruleset
-from havoc.spec import Spec
+from havoc.language.grammar import Noun
+from havoc.language.i18n import message_language, nui, ui
 
 VARIANT = "solo"
 TRAP = "trap"  # Structure type IDs of the position format
@@ -639,8 +639,8 @@ def units_needed(table: Table, obj: str, theirs: int, defending: bool) -> tuple[
 
 def add_titles(table: Table, d: TrogDecision) -> None:
     """Rule titles in the asker's language for every rule the decision names."""
+    from havoc.engine.interpreter.answer import texts
     from havoc.games.cry_havoc import LABELS
-    from havoc.interpreter.answer import texts
 
     t = texts(table.rs, table.lang, LABELS)
     ids = set(d.rule_ids) | {s.rule for s in d.set_aside}
@@ -753,7 +753,7 @@ def check(decisions: Iterable[Decision] | None = None) -> list[Problem]:
     """What ``havoc check`` verifies of the decisions, as of the question kinds: each handler is a
     function, each field it reads is typed in FIELDS, and its words are translated in every havoc.po."""
     from havoc.games.cry_havoc.kind import _catalogs, _translated
-    from havoc.i18n import UI_CONTEXT
+    from havoc.language.i18n import UI_CONTEXT
 
     problems: list[Problem] = []
     if decisions is None:

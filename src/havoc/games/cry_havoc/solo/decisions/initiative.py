@@ -7,7 +7,7 @@ from typing import Any
 
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.solo.engine import R_TURN, Decision, Table, TrogDecision, add_titles, start_decision
-from havoc.i18n import ui
+from havoc.language.i18n import ui
 
 
 def decide_initiative(table: Table, query: Mapping[str, Any]) -> TrogDecision:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from havoc.errors import Code, InputError, Problem
+from havoc.core.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.solo.engine import (
     R_HQ_UNITS,
@@ -25,7 +25,7 @@ from havoc.games.cry_havoc.solo.engine import (
     start_decision,
 )
 from havoc.games.cry_havoc.ui import units_path
-from havoc.i18n import nui, ui
+from havoc.language.i18n import nui, ui
 
 
 def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:

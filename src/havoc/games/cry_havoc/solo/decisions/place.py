@@ -19,7 +19,7 @@ from havoc.games.cry_havoc.solo.engine import (
     start_decision,
     units_needed,
 )
-from havoc.i18n import ui
+from havoc.language.i18n import ui
 
 
 def decide_place(table: Table, query: Mapping[str, Any]) -> TrogDecision:

@@ -19,7 +19,7 @@ from havoc.games.cry_havoc.solo.engine import (
     units_needed,
 )
 from havoc.games.cry_havoc.ui import objective_name
-from havoc.i18n import ui
+from havoc.language.i18n import ui
 
 
 def decide_prisoner(table: Table, query: Mapping[str, Any]) -> TrogDecision:

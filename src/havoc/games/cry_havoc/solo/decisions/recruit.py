@@ -15,7 +15,7 @@ from havoc.games.cry_havoc.solo.engine import (
     read_field,
     start_decision,
 )
-from havoc.i18n import nui, ui
+from havoc.language.i18n import nui, ui
 
 
 def decide_recruit(table: Table, query: Mapping[str, Any]) -> TrogDecision:

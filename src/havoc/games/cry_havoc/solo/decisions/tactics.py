@@ -17,7 +17,7 @@ from havoc.games.cry_havoc.solo.engine import (
     read_field,
     start_decision,
 )
-from havoc.i18n import ui
+from havoc.language.i18n import ui
 
 
 def decide_tactics(table: Table, query: Mapping[str, Any]) -> TrogDecision:

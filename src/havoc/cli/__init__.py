@@ -1,0 +1,269 @@
+"""The ``havoc`` command line: one entry point, commands registered by their modules.
+
+Heavy dependencies (Sphinx, WeasyPrint) are imported only inside the commands that need them,
+so answering a rules question stays a fast process.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+from havoc import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+    from havoc.core.errors import HavocError
+
+# Each module has register(subparsers) and sets args.func(args) -> int. The command names map
+# to their module so that running one command imports only its module (start-up time is part
+# of every answer); a test keeps this map equal to what the modules register.
+COMMANDS = {
+    "check": "havoc.cli.commands.rules",
+    "rules": "havoc.cli.commands.rules",
+    "rule": "havoc.cli.commands.rules",
+    "schema": "havoc.cli.commands.rules",
+    "catalog": "havoc.cli.commands.catalog",
+    "sheet": "havoc.cli.commands.sheet",
+    "docs": "havoc.cli.commands.docs",
+    "lookup": "havoc.cli.commands.lookup",
+    "serve": "havoc.cli.commands.serve",
+    "ask": "havoc.cli.commands.ask",
+}
+
+
+def all_commands() -> dict[str, str]:
+    """The commands ``havoc <command>`` runs: the engine's and each game's command no other game
+    has (every game's are also ``havoc <game> <command>``, see :func:`havoc.engine.game.command_line`)."""
+    from havoc.engine import game
+
+    return game.command_line(COMMANDS).short
+
+
+EXIT_OK, EXIT_RULES, EXIT_INPUT = 0, 1, 2
+
+
+def build_parser(command: str | None = None, lang: str = "en", then: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command`` known, only that command's module is imported (with a game's
+    name, ``then`` is the word after it: that game's command). See :mod:`havoc.cli.parser`."""
+    from havoc.cli.parser import build_parser as build
+
+    return build(COMMANDS, command, lang, then)
+
+
+# The options of the two commands a player runs most, parsed here without argparse (importing
+# it and building the parser is a measurable part of a short process): a flag, or an option
+# that takes a value. Anything else on the line (-h, --version, an abbreviation, a typo, a
+# value argparse would refuse) goes to argparse, which then gives its usual help or error; a
+# test keeps the two parses equal. Options may come anywhere among the words, as in argparse
+# (havoc.cli.parser intermixes them).
+_QUICK: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "ask": (("--json", "--explain"), ("--query", "--lang", "--ruleset")),
+    "lookup": (("--json",), ("--limit", "--lang", "--ruleset")),
+}
+
+
+class Arguments:
+    """A parsed command line (what argparse's Namespace holds), for the lines :func:`quick_parse` reads."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.__dict__.update(kwargs)
+
+    def __eq__(self, other: object) -> bool:
+        return vars(self) == vars(other)
+
+    def __repr__(self) -> str:
+        return f"Arguments({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
+
+
+def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
+    """The arguments of a plain ``havoc ask``/``havoc lookup`` line, as argparse would give them,
+    or None when argparse must read the line (help, errors, anything unusual)."""
+    from havoc.language.languages import CODES
+
+    at, root_lang = 0, None
+    if words[:1] == ["--lang"] and len(words) > 1 and words[1] in CODES:
+        at, root_lang = 2, words[1]
+    elif words[:1] and words[0].startswith("--lang=") and words[0][7:] in CODES:
+        at, root_lang = 1, words[0][7:]
+    command = words[at] if at < len(words) else None
+    if command not in _QUICK:
+        return None
+    flags, valued = _QUICK[command]
+    given: dict[str, Any] = {}
+    positionals: list[str] = []
+    i = at + 1
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word == "-" or not word.startswith("-"):
+            positionals.append(word)
+            continue
+        name, eq, value = word.partition("=")
+        if name in flags and not eq:
+            given[name] = True
+        elif name in valued:
+            if not eq:
+                if i >= len(words):
+                    return None
+                value, i = words[i], i + 1
+            if value.startswith("-") or (name == "--lang" and value not in CODES):
+                return None
+            given[name] = value
+        else:
+            return None
+    if not positionals:
+        return None
+    common = {
+        "root_lang": root_lang,
+        "command": command,
+        "lang": given.get("--lang", lang),
+        "json": given.get("--json", False),
+        "ruleset": given.get("--ruleset"),
+    }
+    __import__(COMMANDS[command])  # importlib.import_module, without importing importlib (and warnings)
+    run = sys.modules[COMMANDS[command]].__dict__[f"cmd_{command}"]
+    if command == "ask":
+        position, *rest = positionals
+        return Arguments(
+            **common,
+            position=position,
+            words=rest,
+            query=given.get("--query"),
+            explain=given.get("--explain", False),
+            func=run,
+        )
+    limit = 10
+    if "--limit" in given:
+        try:
+            limit = int(given["--limit"])
+        except ValueError:
+            return None
+        if limit < 1:
+            return None
+    return Arguments(**common, text=positionals, limit=limit, func=run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line (``sys.argv`` when ``argv`` is None: the havoc command itself)."""
+    if argv is not None:
+        return _main(argv)
+    try:
+        return _main(sys.argv[1:])
+    finally:
+        # The process exits next: what the command made (the rules, the modules) is frozen, so
+        # that the collector does not walk all of it once more while the interpreter shuts down
+        # (a fifth of a short havoc ask's time). Memory is returned at exit as ever.
+        gc.freeze()
+
+
+def _main(argv: Sequence[str]) -> int:
+    from havoc.cli import lang as clilang
+    from havoc.core.errors import HavocError
+
+    words = list(argv)
+    lang = clilang.detect(words)
+    warning = clilang.unknown_setting(words, lang)
+    if warning:
+        print(warning, file=sys.stderr)
+    # A plain ask or lookup is a short process that makes few cycles and exits: the cyclic
+    # garbage collector is paused while it runs (it would otherwise sweep every few hundred
+    # objects the imports and the cached rules make), and runs again when main returns.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        args: Any = quick_parse(words, lang)
+        if args is not None:
+            return _run(args, lang)
+    finally:
+        if collecting:
+            gc.enable()
+    undo = clilang.install(lang)  # argparse's own messages (usage, errors) in that language
+    from havoc.language.i18n import set_message_language
+
+    set_message_language(lang)  # --help's own texts and parse errors come in it too
+    try:
+        plain = [w for w in words if not w.startswith("-") and w not in ("en", "pl")]
+        command, then = [*plain, None, None][:2]
+        try:
+            parser = build_parser(command, lang, then)
+        except HavocError as exc:  # a game named like a command
+            print(_format_problems(exc), file=sys.stderr)
+            return exc.exit_code
+        args = parser.parse_args(words)
+    finally:
+        undo()
+    return _run(args, lang)
+
+
+def _run(args: Any, lang: str) -> int:
+    """Run the parsed command line's command; a user's error is a message and an exit code."""
+    from havoc.core.errors import HavocError
+    from havoc.language.i18n import set_message_language
+
+    chosen = getattr(args, "lang", None)  # errors in --lang, else in the language the command line asked for
+    set_message_language(chosen if isinstance(chosen, str) and chosen != "all" else lang)
+    try:
+        if getattr(args, "ruleset", "") is None:
+            from havoc.engine import rulebook
+
+            if not getattr(args, "every_ruleset", False):
+                args.ruleset = rulebook.default_ruleset()  # data: rules/default-ruleset
+            if not args.ruleset:
+                # no rules folder (a wrong HAVOC_RULES): said now, naming it; a command that does
+                # every ruleset when none is named (check, docs, sheet) would otherwise do nothing
+                # and say all is well
+                rulebook.require_rules()
+        code: int = args.func(args)
+        return code
+    except HavocError as exc:
+        print(_json_problems(exc) if getattr(args, "json", False) is True else _format_problems(exc), file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:  # an output that cannot be written, a full disk: one line, never a traceback
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_RULES
+    finally:
+        set_message_language("en")  # a library caller after this command gets English again
+
+
+def _json_problems(exc: HavocError) -> str:
+    """The problems for a program that asked for ``--json``: each located, worded, and coded
+    (:mod:`havoc.core.codes`), so it matches the code rather than the words."""
+    import json
+
+    from havoc.core.errors import split_field
+
+    problems = []
+    for p in exc.problems:
+        field, message = split_field(p.message)
+        one: dict[str, object] = {"file": p.file, "field": field, "message": message, "code": p.code}
+        if p.line is not None:
+            one["line"] = p.line
+        if p.where:
+            one["where"] = p.where
+        problems.append(one)
+    return json.dumps({"exit": exc.exit_code, "problems": problems}, ensure_ascii=False, indent=2)
+
+
+def _format_problems(exc: HavocError) -> str:
+    from havoc.language.i18n import message_language, nui, ui
+
+    lang = message_language()  # a command with --lang sets it
+    word = ui("error", lang)
+    lines = [f"{word}: {p.said()}" for p in exc.problems]
+    from havoc.formats.spec import is_more
+
+    if len(exc.problems) > 1 and not is_more(exc.problems[-1]):  # (a list cut short says so instead)
+        n = len(exc.problems)
+        lines.append(nui("{n} problem", "{n} problems", n, lang).format(n=n))
+    return "\n".join(lines)

@@ -1,0 +1,147 @@
+"""``havoc ask POSITION QUESTION…``: one question about one position, for every game.
+
+What a position and a question are is the ruleset's game's business (its ``parse_compact`` and
+``parse_question``); so is the help about its questions (the game's optional ``ask_help(lang)``,
+with the texts it prints listed by ``ask_help_texts()`` for the catalogs). The command itself
+only reads the files, hands them to the game and prints the answer.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from havoc import TYPE_CHECKING
+from havoc.cli.commands import add_output_options
+
+if TYPE_CHECKING:
+    from typing import Any
+
+if TYPE_CHECKING:
+    import argparse
+
+    from havoc.engine.game import Game
+    from havoc.engine.interpreter.answer import Answer
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "ask",
+        help="ask the rules assistant a question about a position",
+        description="Answer a question about a position from the rules, citing the rules that decide it.",
+        epilog=_EPILOG_MARK,
+        formatter_class=_ask_help(),
+    )
+    p.help_extra = _help_texts  # type: ignore[attr-defined]  # texts its formatter prints (clilang.help_texts)
+    p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
+    p.add_argument("words", metavar="QUESTION", nargs="*", default=[], help="the question in compact form (see below)")
+    p.add_argument("--query", metavar="FILE", help="read the question from a YAML or JSON file instead")
+    add_options(p)
+    p.set_defaults(func=cmd_ask)
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    """``--lang``, ``--json``, ``--ruleset`` and ``--explain``: what every command that answers takes."""
+    add_output_options(p, "language of the answer", "print the answer as JSON")
+    p.add_argument(
+        "--explain", action="store_true", help="add the machine trace: rule IDs, fact names and values, overlays"
+    )
+
+
+# The epilog is the game's help about its questions; it is built only when the help is printed,
+# so answering a question never imports what only the help needs.
+_EPILOG_MARK = "\0ask-epilog"
+
+
+def _default_game() -> Game | None:
+    """The game of the default ruleset (whose questions ``havoc ask --help`` describes)."""
+    from havoc.core.errors import HavocError
+    from havoc.engine import game, rulebook
+
+    try:
+        rs = rulebook.load()
+    except HavocError:  # help must print even when the rules are broken (`havoc check` says why)
+        return None
+    return game.of(rs) if rs.game else None
+
+
+def _ask_help() -> type[argparse.HelpFormatter]:
+    """The help formatter that prints the game's help about its questions as the epilog (a class
+    made when a parser is built: a plain ``havoc ask`` never imports argparse)."""
+    import argparse
+
+    class AskHelp(argparse.RawDescriptionHelpFormatter):
+        def add_text(self, text: str | None) -> None:
+            if text is _EPILOG_MARK:
+                from havoc.language.i18n import message_language
+
+                helper = getattr(_default_game(), "ask_help", None)
+                text = helper(message_language()) if helper else None
+            super().add_text(text)
+
+    return AskHelp
+
+
+def _help_texts() -> list[str]:
+    helper = getattr(_default_game(), "ask_help_texts", None)
+    return list(helper()) if helper else []
+
+
+def emit(answer: Answer, as_json: bool, explain: bool = False) -> int:
+    """Print an answer: as text for people, or as JSON."""
+    if as_json:
+        import json
+
+        json.dump(answer.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        from havoc.engine.interpreter.answer import render_text
+
+        print(render_text(answer, explain))
+    return 0
+
+
+def speak(lang: str) -> None:
+    """Error messages in the asker's language too, not only answers."""
+    from havoc.language.i18n import set_message_language
+
+    set_message_language(lang)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    speak(args.lang)
+    from havoc.assistant import api
+    from havoc.core.errors import Code, InputError, Problem
+    from havoc.engine.game import of as game_of
+
+    rs, pos = api.prepare(args.position, args.ruleset)
+    played = game_of(rs)
+    if args.query:
+        from havoc.formats.yamlio import YamlError, load_file
+
+        try:
+            data = load_file(_path(args.query), args.query)
+        except YamlError as exc:
+            raise InputError([exc.problem]) from None
+        if args.words:
+            from havoc.language.i18n import ui
+
+            raise InputError(
+                [
+                    Problem(
+                        "command line",
+                        None,
+                        ui("give the question either as words or with --query, not both", args.lang),
+                        code=Code.REQUEST_USAGE,
+                    )
+                ]
+            )
+        query = played.parse_question(data, pos, args.query)
+    else:
+        query = played.parse_compact(args.words, pos)
+    return emit(api.answer_for(rs, pos, query, args.lang), args.json, args.explain)
+
+
+def _path(name: str) -> Any:
+    from pathlib import Path
+
+    return Path(name)

@@ -1,0 +1,1 @@
+"""Bottom layer: errors, records, bounded I/O, the verified cache, child processes."""

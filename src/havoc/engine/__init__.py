@@ -1,0 +1,1 @@
+"""The rules engine: the rulebook model, conditions, the interpreter, games' protocol."""

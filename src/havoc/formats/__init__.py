@@ -1,0 +1,1 @@
+"""Reading what people hand havoc (YAML with lines, the schema framework)."""

@@ -1,0 +1,1 @@
+"""The languages havoc speaks: run-time catalogs, the text markup, declined names."""

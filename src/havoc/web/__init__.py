@@ -1,0 +1,1 @@
+"""The server, the phone's offline bundle and the security policy both serve."""
