@@ -147,6 +147,7 @@ def _game_files() -> set[str]:
     """The file names of the installed games' modules the engine has no file of its own by
     (`new.py`, `ask_page.py`; not `cli.py` or `__init__.py`)."""
     engine = {p.name for p in SRC.rglob("*.py") if "games" not in p.relative_to(SRC).parts}
+    engine |= {f"{p.parent.name}.py" for p in SRC.rglob("__init__.py") if "games" not in p.relative_to(SRC).parts}
     return {p.name for p in (SRC / "games").rglob("*.py")} - engine
 
 
