@@ -21,7 +21,7 @@ def _time(fn: object, repeat: int) -> float:
 
 def main() -> None:
     from havoc.engine import rulebook
-    from havoc.engine.rulebook import cache, load_ruleset, rules_root
+    from havoc.engine.rulebook import load_ruleset, rules_root, stored
 
     folder = rules_root() / rulebook.default_ruleset()
     with tempfile.TemporaryDirectory() as tmp:
@@ -35,7 +35,7 @@ def main() -> None:
         rulebook.load()  # fill the disk cache
         disk = _time(cached_disk, 20)
         memo = _time(rulebook.load, 200)
-        fp = _time(lambda: cache.fingerprint(folder), 50)
+        fp = _time(lambda: stored.fingerprint(folder), 50)
         cli = _time(
             lambda: subprocess.run(
                 [sys.executable, "-m", "havoc", "rule", "battle-region-leave"], check=True, capture_output=True

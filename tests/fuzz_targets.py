@@ -156,7 +156,7 @@ def query(words: str | list[str] | dict[str, Any]) -> Outcome:
 def rule_file(data: bytes, which: int = 0) -> Outcome:
     """One section file of the mini ruleset replaced by ``data``, loaded from memory."""
     from havoc.engine.rulebook import loader
-    from havoc.engine.rulebook.cache import Snapshot
+    from havoc.engine.rulebook.stored import Snapshot
 
     snap = _mini_snapshot()
     files = dict(snap.files)
@@ -180,7 +180,7 @@ def rule_file(data: bytes, which: int = 0) -> Outcome:
 
 @lru_cache(maxsize=1)
 def _mini_snapshot() -> Any:
-    from havoc.engine.rulebook.cache import Snapshot
+    from havoc.engine.rulebook.stored import Snapshot
 
     return Snapshot(MINI)
 

@@ -194,7 +194,7 @@ def test_what_is_read_once_per_process_reuses_the_ruleset_just_loaded(monkeypatc
     def no_reading(*args: object) -> None:
         raise AssertionError("the rule files were read again")
 
-    monkeypatch.setattr(rulebook.cache, "Snapshot", no_reading)
+    monkeypatch.setattr(rulebook.stored, "Snapshot", no_reading)
     assert rulebook.loaded("cry-havoc") is rs
     with pytest.raises(AssertionError, match="read again"):
         rulebook.load("cry-havoc")  # load itself always looks at the files as they are now

@@ -122,7 +122,7 @@ ENGINE_WORDS = {
     ("quickref/__init__.py", "build"): "the build folder",
     ("sphinxext/__init__.py", "setup"): "Sphinx's entry point of an extension",
     ("search/__init__.py", "score"): "a search hit's score",
-    ("engine/rulebook/cache.py", "charts"): "a ruleset's folder of chart files",
+    ("engine/rulebook/stored.py", "charts"): "a ruleset's folder of chart files",
 }
 GENERIC = {"ask"}  # the engine's own command and question field
 

@@ -9,7 +9,7 @@ import havoc
 from havoc import TYPE_CHECKING
 from havoc.core.errors import Code, Problem, RulebookError
 from havoc.core.safeio import plain_path as _plain
-from havoc.engine.rulebook import cache
+from havoc.engine.rulebook import stored
 from havoc.language.markup import is_id as _is_name
 
 if TYPE_CHECKING:
@@ -203,12 +203,12 @@ def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool =
     disk cache when unchanged."""
     top = _plain(root) if root else _root()
     folder = _folder(ruleset or _default(top), top)
-    snapshot = cache.Snapshot(folder)  # read once: the key and the rules come from these bytes
+    snapshot = stored.Snapshot(folder)  # read once: the key and the rules come from these bytes
     key = snapshot.key()
     memo = _memo.get((folder, key))
     if memo is not None and use_cache:
         return memo
-    result = cache.read(folder, key) if use_cache else None
+    result = stored.read(folder, key) if use_cache else None
     if result is None:
         from pathlib import Path
 
@@ -217,7 +217,7 @@ def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool =
         result = _load(Path(folder), snapshot)  # the YAML parser is imported only on a cache miss
         result.fingerprint = key
         if use_cache:
-            cache.write(folder, result)
+            stored.write(folder, result)
     _memo[(folder, key)] = result
     _latest[folder] = result
     return result
@@ -229,7 +229,7 @@ _latest: dict[str, Ruleset] = {}
 def fingerprint(ruleset: str | None = None, root: Path | None = None) -> str:
     """The fingerprint :func:`load` would give the ruleset as its files are now, without loading it."""
     top = _plain(root) if root else _root()
-    return cache.fingerprint(_folder(ruleset or _default(top), top))
+    return stored.fingerprint(_folder(ruleset or _default(top), top))
 
 
 def loaded(ruleset: str, root: Path | None = None) -> Ruleset:

@@ -13,7 +13,6 @@ from typing import Any
 
 from havoc.core.errors import Code, Problem, RulebookError
 from havoc.engine.rulebook import format
-from havoc.engine.rulebook.cache import Snapshot
 from havoc.engine.rulebook.model import (
     Check,
     Example,
@@ -31,6 +30,7 @@ from havoc.engine.rulebook.model import (
     Term,
 )
 from havoc.engine.rulebook.schema import Reader
+from havoc.engine.rulebook.stored import Snapshot
 from havoc.formats.spec import plain
 from havoc.formats.yamlio import LDict, LList, YamlError, loads
 from havoc.language import markup

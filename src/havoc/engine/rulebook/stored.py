@@ -1,4 +1,4 @@
-"""The files of a ruleset, read once; their key; and the verified cache of validated rulesets.
+"""A ruleset's stored form: its files read once, their key, and the validated ruleset kept in the verified cache.
 
 Validating the YAML is the slow part of a CLI call, and rule files change rarely. The key
 is a digest of the very bytes the loader then parses (a :class:`Snapshot`), and of the
@@ -27,7 +27,7 @@ _CODE = store.sources(
     "havoc.engine.rulebook.model",
     "havoc.engine.rulebook.loader",
     "havoc.engine.rulebook.schema",
-    "havoc.engine.rulebook.cache",
+    "havoc.engine.rulebook.stored",
     "havoc.language.markup",
     "havoc.formats.yamlio",
     "havoc.core.cache",
