@@ -257,6 +257,9 @@ def test_a_killed_build_leaves_the_site_and_its_children_go(published: Project, 
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        # Ctrl-C in a terminal reaches a job whose SIGINT is not ignored; a suite started in the
+        # background of a non-interactive shell (`make test &`) hands SIG_IGN down to every child
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     kids: set[int] = set()
     try:
