@@ -64,7 +64,7 @@ def test_ask_no_with_hint_and_bound(pos_file: Path, capsys: pytest.CaptureFixtur
     code, out, _ = run(capsys, "ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=3")
     assert code == 0
     assert "?  No" in out.splitlines()[0]
-    assert "Hint: Only the Defender may leave" in out and "Units: at most 2" in out
+    assert "Hint: Only the Defender may leave" in out and "with at most 2 Units" in out
     assert "✗ Leaving a Battle Region" in out and "[battle-region-leave]" not in out
 
 
@@ -79,7 +79,7 @@ def test_ask_json(pos_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rule = data["rules"][0]
     assert rule["id"] == "battle-region-leave" and rule["title"] and rule["text"] and rule["passed"] is False
     assert rule["facts"]["from.actor-units"] == 8 and rule["hint"]
-    assert data["would-be-legal"] == ["Units: at most 2"]
+    assert data["would-be-legal"] == ["with at most 2 Units"]
     assert data["overlay"] in {"base", "errata"}
 
 
@@ -288,7 +288,7 @@ def test_polish_answer(polish: Path, pos_file: Path, capsys: pytest.CaptureFixtu
     )
     assert code == 0
     assert out.startswith("Czy Ludzie mogą przesunąć 3 Oddziały z Regionu A do Regionu B?  Nie")
-    assert "mogą opuścić: 2" in out and "Oddziały: najwyżej 2" in out
+    assert "mogą opuścić: 2" in out and "przy najwyżej 2 Oddziałach" in out
     assert "✗ Opuszczanie Regionu Bitwy" in out and "battle-region-leave" not in out
     assert "(Region, z którego wychodzą Oddziały): tak" in out
     code, out, _ = run(

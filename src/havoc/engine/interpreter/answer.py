@@ -35,6 +35,7 @@ class Decision:
         "hint",
         "id",
         "note",
+        "open",
         "origin",
         "passed",
         "specific",
@@ -56,6 +57,7 @@ class Decision:
         amended_by: list[dict[str, str]] | None = None,
         specific: bool = False,  # the rule applies only in some situations (its check has applies-if)
         said: list[str] | None = None,  # the facts it read, in words, in the asker's language
+        open: tuple[str, ...] = (),  # not checked: the facts the question left out that it needs
     ) -> None:
         self.id = id
         self.title = title
@@ -68,6 +70,7 @@ class Decision:
         self.note = note
         self.amended_by = [] if amended_by is None else amended_by
         self.specific = specific
+        self.open = open
         self._said: list[str] | None = [] if said is None else said
         # (the texts, the facts dict, how many of its facts the rule had read when cited)
         self._said_from: tuple[Texts, dict[str, Any], int] | None = None
@@ -100,6 +103,7 @@ class Decision:
             self.amended_by,
             self.specific,
             self.said,
+            self.open,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -137,6 +141,8 @@ class Decision:
             out["conditional"] = True
         if self.amended_by:
             out["amended-by"] = self.amended_by
+        if self.open:
+            out["not-given"] = list(self.open)
         said = self._said
         if said is None:  # put in words now (Texts.facts' work, without its calls: a Battle cites ~20)
             t, facts, n = self._said_from  # type: ignore[misc]
@@ -171,6 +177,9 @@ class Answer:
     # the rules stating that exception, cited (the verdict is then "no-unless").
     unless: list[str] = field(default_factory=list)
     labels: Any = None  # the game's words for its identifiers (havoc.games.Labels); not in the JSON
+    # A question the position cannot decide: what the answer needs to know, in words (the verdict
+    # is then None, "cannot tell", never a guess).
+    needs: list[str] = field(default_factory=list)
 
     @property
     def rule_ids(self) -> list[str]:
@@ -215,6 +224,9 @@ def _answer_dict(
         out["report"] = a.lines
     if unless:
         out["unless"] = unless
+    if a.needs:
+        out["answer"] = _cannot_tell_word(lang)
+        out["cannot-tell-without"] = a.needs
     return out
 
 
@@ -292,6 +304,7 @@ class Cites:
             _, title, text, hint, amended, conditional = cited
             passed = result.passed
             facts = result.facts
+            note = _open_note(t, result, note)
             d: dict[str, Any] = {
                 "id": rule.id,
                 "title": title,
@@ -311,6 +324,8 @@ class Cites:
                 d["conditional"] = True
             if amended:
                 d["amended-by"] = [dict(a) for a in amended]
+            if result.open:
+                d["not-given"] = list(result.open)
             said = []
             for name, value in facts.items() if len(facts) == n else _read(facts, n):
                 try:
@@ -462,6 +477,7 @@ def late_answer(
     a.yes_no = True
     a.unless = unless
     a.labels = None
+    a.needs = []
     return a
 
 
@@ -496,6 +512,7 @@ def cited_answer(
     a.yes_no = yes_no
     a.unless = []
     a.labels = None
+    a.needs = []
     return a
 
 
@@ -503,9 +520,16 @@ VERDICT_NO_UNLESS = "no-unless"
 
 
 def _verdict_word(a: Answer) -> str:
+    if a.needs:
+        return _cannot_tell_word(a.lang)
     if a.verdict is False and a.unless:
         return _no_unless_word(a.lang)
     return yes_no(a.verdict, a.lang)
+
+
+def _cannot_tell_word(lang: str) -> str:
+    """The verdict of a question the position cannot decide, in words."""
+    return ui("Cannot tell from this table", lang)
 
 
 def _no_unless_word(lang: str) -> str:
@@ -592,7 +616,10 @@ class Texts:
                 desc += f" ({subject})"
             values = fdef.values if fdef is not None else None  # the vocabulary list naming the value
             found, _ = self._facts[name] = (desc, values)
-        shown = self.labels.value(value, self.lang, values) if values else self.labels.value(value, self.lang)
+        if value is None:  # a fact the question left out (Engine.settle)
+            shown = ui("not given", self.lang)
+        else:
+            shown = self.labels.value(value, self.lang, values) if values else self.labels.value(value, self.lang)
         return f"{found}: {shown}"
 
     def term(self, term_id: str, count: int | None = None) -> str:
@@ -652,7 +679,8 @@ def decision(
     d.facts = facts = result.facts
     d.figures = result.figures
     d.hint = hint if passed is False else None
-    d.note = note
+    d.note = _open_note(t, result, note)
+    d.open = result.open
     d.amended_by = [dict(a) for a in amended] if amended else []
     d.specific = specific
     # the facts as they are now, put in words when shown: explaining a "no" later may read
@@ -663,6 +691,16 @@ def decision(
 
 
 _new_decision = object.__new__
+
+
+def _open_note(t: Texts, result: RuleResult, note: str | None) -> str | None:
+    """The citation's note, saying so when the rule was not checked for a fact the question left
+    out (:meth:`~havoc.engine.interpreter.engine.Engine.settle`): what it looked at then shows
+    that fact as not given."""
+    if not result.open:
+        return note
+    said = ui("not checked: not given", t.lang)
+    return f"{note}; {said}" if note else said
 
 
 def _read(facts: dict[str, Any], n: int) -> tuple[tuple[str, Any], ...]:
@@ -741,6 +779,16 @@ def _fmt_figure(words: Any, value: Any, lang: str) -> str:
     return str(words.value(value, lang))
 
 
+def _head(a: Answer) -> list[str]:
+    """The question and its verdict; for one the table cannot decide, what it depends on."""
+    if not a.yes_no or (a.verdict is None and not a.needs):
+        return [a.question]
+    out = [f"{a.question}  {_verdict_word(a)}"]
+    if a.needs:
+        out.append("  " + ui("It depends on", a.lang) + ": " + "; ".join(a.needs))
+    return out
+
+
 def render_text(a: Answer, explain: bool = False) -> str:
     """The answer for a person reading a terminal.
 
@@ -754,10 +802,7 @@ def render_text(a: Answer, explain: bool = False) -> str:
     """
     lang = a.lang
     words = a.labels or _PlainLabels()
-    head = a.question
-    if a.yes_no and a.verdict is not None:
-        head = f"{a.question}  {_verdict_word(a)}"
-    out = [head]
+    out = _head(a)
     for line in a.lines:
         out.append(f"  {line}")
     if a.figures and not a.lines:
@@ -770,7 +815,7 @@ def render_text(a: Answer, explain: bool = False) -> str:
     if a.hint:
         out.append(ui("Hint", lang) + f": {a.hint}")
     if a.fixes:
-        out.append(ui("It would be allowed with", lang) + ":")
+        out.append(ui("It would be allowed", lang) + ":")
     for fix in a.fixes:
         out.append(f"  - {fix}")
     grouped: dict[str, list[Decision]] = {}

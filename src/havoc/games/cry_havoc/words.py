@@ -134,6 +134,7 @@ KEYS = {
         "battle": "Battle",
         "token": "token",
         "attacker": "attacker",
+        "to-play": "to play in the Tactics exchange",
         "adjacent": "adjacent to",
         "crystals": "Crystals",
         "structures": "Structures",
