@@ -320,3 +320,50 @@ def test_every_fix_on_generated_tables_makes_the_question_legal(
         return
     for q, again in _fixed(pos, query, a):
         assert again.verdict is True, (q, json.dumps(again.to_dict(), ensure_ascii=False)[:400])
+
+
+# --- who acts when -------------------------------------------------------------------------------
+
+INITIATIVE_CARD: dict[str, Any] = {
+    "players": ["pilgrims", "humans"],
+    "round": 2,
+    "phase": "actions",
+    "action-round": 1,
+    "turn": "humans",
+    "initiative": ["pilgrims", "humans"],
+    "upcoming-initiative": ["humans", "pilgrims"],
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "next_words", "later"),
+    [
+        ("en", "Next: the Pilgrims, first in action round 2.", "next Round's Events phase"),
+        ("pl", "Następni: Pielgrzymi, pierwsi w turze Akcji 2.", "fazie Wydarzeń następnej Rundy"),
+    ],
+)
+def test_who_acts_first_in_the_next_action_round_after_an_initiative_card(
+    lang: str, next_words: str, later: str
+) -> None:
+    """003: an Initiative card moves a token on the Upcoming track only; the Initiative track,
+    and so this Round's order, changes in the next Events phase."""
+    a = api.ask(INITIATIVE_CARD, {"ask": "turn-order"}, lang)
+    assert a.verdict is None
+    assert a.figures["first-to-act"] == "pilgrims" and a.figures["next-to-act"] == "pilgrims"
+    text = render_text(a)
+    assert next_words in text and later in text
+    assert {"actions-sequence", "initiative-card"} <= set(a.rule_ids)
+
+
+def test_the_last_action_of_the_phase_has_no_next() -> None:
+    pos = dict(INITIATIVE_CARD, **{"action-round": 3})
+    a = api.ask(pos, {"ask": "turn-order"})
+    assert "next-to-act" in a.figures and a.figures["next-to-act"] is None
+    assert "the Actions phase ends" in render_text(a)
+
+
+def test_turn_order_without_the_initiative_track_is_a_located_error() -> None:
+    pos = {k: v for k, v in INITIATIVE_CARD.items() if k != "initiative"}
+    with pytest.raises(InputError) as exc:
+        api.ask(pos, {"ask": "turn-order"})
+    assert exc.value.problems[0].code
