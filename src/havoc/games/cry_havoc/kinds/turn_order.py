@@ -13,7 +13,7 @@ from __future__ import annotations
 from havoc import TYPE_CHECKING
 from havoc.engine.interpreter.engine import RuleResult
 from havoc.games.cry_havoc import contract as C
-from havoc.games.cry_havoc.answering import Job, finish
+from havoc.games.cry_havoc.answering import Cited, Job, finish
 from havoc.games.cry_havoc.facts import need
 from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.ui import ui
@@ -34,7 +34,7 @@ def ask_turn_order(job: Job) -> Answer:
         raise need(job.ctx(), "initiative", ui("the order of the Initiative track", lang))
     question = ui("In what order do the players take their Actions?", lang)
     rules = job.eng.view.rules
-    cited = [(RuleResult(rules[rid], None, {}, {}), job.ctx(), None) for rid in _ORDER_RULES if rid in rules]
+    cited: Cited = [(RuleResult(rules[rid], None, {}, {}), job.ctx(), None) for rid in _ORDER_RULES if rid in rules]
     figures: dict[str, Any] = {"acting-order": order, "first-to-act": order[0]}
     now = pos.turn if pos.phase == "actions" and pos.turn in order else None
     if now is not None:
