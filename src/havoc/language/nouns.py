@@ -40,6 +40,8 @@ class Noun(str):
     def __format__(self, spec: str) -> str:
         if spec in CASES:
             return self.case(spec)
+        if spec in self.forms:  # a phrase a name carries beside its cases (a Region's "to": "na Wybrzeże Feralas")
+            return self.forms[spec]
         return format(str(self), spec)
 
     def __reduce__(self) -> tuple[type, tuple[Mapping[str, str]]]:

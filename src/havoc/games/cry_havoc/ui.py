@@ -99,14 +99,39 @@ def _region_names(keys: tuple[str, ...], lang: str) -> dict[str, Noun]:
     out: dict[str, Noun] = {}
     for key in keys:
         if key in words.KNOWN_REGIONS:
-            out[key] = noun(words.KNOWN_REGIONS[key], lang)
-        elif key in letters:
-            out[key] = noun(words.EXAMPLE_REGION, lang, letter=letters[key])
-        elif _plain_id(key):  # a player's own ID ("north"): declined as "z Regionu north"
-            out[key] = noun(words.EXAMPLE_REGION, lang, letter=key)
+            name = noun(words.KNOWN_REGIONS[key], lang)
+            out[key] = _with_to(name, _region_to(key, lang))
+        elif key in letters or _plain_id(key):  # a player's own ID ("north"): declined as "z Regionu north"
+            letter = letters.get(key, key)
+            name = noun(words.EXAMPLE_REGION, lang, letter=letter)
+            out[key] = _with_to(name, ui("to Region {letter}", lang).format(letter=letter))
         else:
             out[key] = Noun.plain(key)
     return out
+
+
+def _with_to(name: Noun, to: str) -> Noun:
+    """A Region's name that also says where to, as ``{region:to}``: the preposition belongs to the
+    name in Polish ("na Wybrzeże Feralas", "do Mgielni"), so the catalog holds it per Region."""
+    return Noun({**name.forms, "to": to})
+
+
+def _region_to(key: str, lang: str) -> str:
+    """Where to, for a Region known by name: one literal per Region (each its own catalog entry,
+    since the preposition a Polish name takes is the name's own, not the sentence's)."""
+    if key == "foglands":
+        return ui("to Foglands", lang)
+    if key == "feralas-banks":
+        return ui("to Feralas Banks", lang)
+    if key == "sapos-deep":
+        return ui("to Sapos Deep", lang)
+    if key == "scorch":
+        return ui("to Scorch", lang)
+    if key == "camerons-sea":
+        return ui("to Cameron's Sea", lang)
+    if key == "world-caverns":
+        return ui("to World Caverns", lang)
+    return ui("to Region {letter}", lang).format(letter=key)
 
 
 _ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")

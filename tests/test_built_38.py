@@ -1,0 +1,110 @@
+"""Issue 38, item 4 (Python side): the sentences the assistant builds read as written Polish
+(and plain English), made from the catalogs' case and plural forms rather than from templates
+with a number or a name dropped in.
+
+Each test asks the CLI a question in both languages and reads the answer a player reads.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from havoc.cli import main
+
+# A Battle in Region A: the Humans attack, the Pilgrims defend; the Humans control the only
+# neighbour, Feralas Banks, so a losing Human side has exactly one Region to retreat to.
+BATTLE = """\
+players: [humans, pilgrims]
+round: 2
+phase: battle-resolution
+turn: humans
+factions:
+  humans: {vp: 7}
+  pilgrims: {vp: 4}
+regions:
+  example-a: {units: {humans: 3, pilgrims: 3}, control: pilgrims, battle: {token: 1, attacker: humans}, adjacent: [feralas-banks]}
+  example-b: {units: {pilgrims: 1}, control: pilgrims}
+  feralas-banks: {units: {}, control: humans}
+"""
+
+
+@pytest.fixture
+def battle(tmp_path: Path) -> Path:
+    path = tmp_path / "battle.yaml"
+    path.write_text(BATTLE)
+    return path
+
+
+def ask(capsys: pytest.CaptureFixture[str], lang: str, *words: str) -> tuple[int, str, str]:
+    code = main(["--lang", lang, "ask", *words])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _battle(capsys: pytest.CaptureFixture[str], path: Path, lang: str, *placed: str) -> str:
+    code, out, err = ask(capsys, lang, str(path), "battle", "example-a", *placed)
+    assert code == 0, err
+    return out
+
+
+# --- 1. the Battle summary -------------------------------------------------------------------
+
+
+def test_single_retreat_names_the_region_with_its_preposition(battle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One Region to retreat to: "na Wybrzeże Feralas" (the preposition the name takes), not
+    "do jednego z Regionów: Wybrzeże Feralas"."""
+    pl = _battle(capsys, battle, "pl", "humans=1/0/2", "pilgrims=1/1/1")
+    assert "F. Ludzie wycofują 1 Oddział na Wybrzeże Feralas" in pl, pl
+    assert "jednego z" not in pl
+    en = _battle(capsys, battle, "en", "humans=1/0/2", "pilgrims=1/1/1")
+    assert "F. Humans retreat 1 Unit to Feralas Banks" in en, en
+    assert "one of" not in en
+
+
+def test_prisoners_counted_with_their_noun(battle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ "biorą 1 Jeńca (1:0)": the count agrees with its noun, the taker's Units first, no spaces."""
+    pl = _battle(capsys, battle, "pl", "humans=1/0/2", "pilgrims=1/1/1")
+    assert "2. Pojmanie Jeńców: Pielgrzymi biorą 1 Jeńca (1:0)" in pl, pl
+    summary = pl.split("Rozstrzygające")[0]
+    assert "Jeńców: 1" not in summary and " : " not in summary
+    en = _battle(capsys, battle, "en", "humans=1/0/2", "pilgrims=1/1/1")
+    assert "2. Capture Prisoners: Pilgrims take 1 Prisoner (1:0)" in en, en
+    assert "1. Region Control: Pilgrims win (1:1), +2 VP" in en
+
+
+def test_attrition_kills_no_one(battle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A side with nobody on Attrition "nikogo nie zabija", never "zabijają 0"; a count has its noun."""
+    pl = _battle(capsys, battle, "pl", "humans=3/0/0", "pilgrims=1/1/1")
+    assert "3. Wyniszczenie: Ludzie nikogo nie zabijają, Pielgrzymi zabijają 1 Oddział" in pl, pl
+    en = _battle(capsys, battle, "en", "humans=3/0/0", "pilgrims=1/1/1")
+    assert "3. Attrition: Humans kill no one, Pilgrims kill 1 Unit" in en, en
+    assert "kill 0" not in en
+
+
+def test_prisoner_source_is_a_stated_assumption(battle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Where the Prisoner comes from changes Attrition: the answer says what it assumed and which
+    field changes it; given that field, the assumption is gone and the outcome follows it."""
+    pl = _battle(capsys, battle, "pl", "humans=1/0/2", "pilgrims=1/1/1")
+    assert (
+        "Założenie: Pielgrzymi biorą Jeńca z Celu Wyniszczenie; aby wziąć go z innego Celu, dopisz jeńcy-z=kontrola"
+        in pl
+    ), pl
+    assert "Ludzie zabijają 1 Oddział" in pl
+    en = _battle(capsys, battle, "en", "humans=1/0/2", "pilgrims=1/1/1")
+    assert (
+        "Assumed: Pilgrims take the Prisoner from Attrition; to take it from another objective, add capture-from=control"
+        in en
+    )
+    # the field the line names works, in both languages: the Humans keep both Attrition Units
+    pl = _battle(capsys, battle, "pl", "humans=1/0/2", "pilgrims=1/1/1", "jeńcy-z=kontrola")
+    assert "Założenie" not in pl and "Ludzie zabijają 2 Oddziały" in pl, pl
+    en = _battle(capsys, battle, "en", "humans=1/0/2", "pilgrims=1/1/1", "capture-from=control")
+    assert "Assumed" not in en and "Humans kill 2 Units" in en, en
+
+
+def test_no_assumption_without_a_choice(battle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The enemy's Units stand on one objective only: there was nothing to assume."""
+    en = _battle(capsys, battle, "en", "humans=3/0/0", "pilgrims=1/1/1")
+    assert "2. Capture Prisoners: Pilgrims take 1 Prisoner" in en and "Assumed" not in en, en
