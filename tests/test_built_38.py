@@ -7,6 +7,7 @@ Each test asks the CLI a question in both languages and reads the answer a playe
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,66 @@ def test_no_assumption_without_a_choice(battle: Path, capsys: pytest.CaptureFixt
     """The enemy's Units stand on one objective only: there was nothing to assume."""
     en = _battle(capsys, battle, "en", "humans=3/0/0", "pilgrims=1/1/1")
     assert "2. Capture Prisoners: Pilgrims take 1 Prisoner" in en and "Assumed" not in en, en
+
+
+# --- 2. the site's example boxes and the catalogs' Region names after a preposition ----------
+
+
+def _box(lang: str, position: dict[str, object]) -> str:
+    """An example position as the site's example box shows it (the renderer alone, no build)."""
+    from types import SimpleNamespace
+
+    from havoc.games import cry_havoc
+    from havoc.language.i18n import locales_root
+    from havoc.sphinxext.labels import LabelCatalog, game_words
+    from havoc.sphinxext.render import Renderer
+
+    labels = LabelCatalog.load(lang, [locales_root()])
+    r = Renderer.__new__(Renderer)
+    r.ctx = SimpleNamespace(
+        lang=lang, words=game_words("havoc.games.cry_havoc"), game_labels=cry_havoc.labels(), label=labels.get
+    )
+    r.docname, r.location = "x", None
+    regions = position.get("regions", {})
+    assert isinstance(regions, dict)
+    r.regions = r.name_regions(list(regions))
+    return " ".join(r.mapping_list(position, ["havoc-position"]).astext().split())
+
+
+def test_passed_is_a_sentence_about_the_faction() -> None:
+    """``passed: true`` reads "Pielgrzymi spasowali" (the verb agreeing with the faction: "Trogi
+    spasowały"), never "Pielgrzymi: spasował: tak"."""
+    position = {
+        "players": ["humans", "pilgrims", "trogs"],
+        "factions": {"pilgrims": {"passed": True}, "trogs": {"passed": True, "vp": 3}, "humans": {"passed": False}},
+        "regions": {"example-a": {"control": "humans"}},
+    }
+    pl = _box("pl", position)
+    assert "Pielgrzymi spasowali" in pl and "Ludzie nie spasowali" in pl, pl
+    assert "Trogi: PZ: 3; Trogi spasowały" in pl, pl
+    assert "spasował:" not in pl and ": tak" not in pl, pl
+    en = _box("en", position)
+    assert "The Pilgrims have passed" in en and "The Humans have not passed" in en, en
+    assert "passed: yes" not in en, en
+
+
+# A preposition that governs the genitive, locative or instrumental, followed by a Region's
+# name in the nominative ("przy Region A") or by a name placeholder with no case ("w {region}").
+_NOMINATIVE_AFTER = re.compile(
+    r"\b(przy|w|we|z|ze|do|od|nad|pod|dla|bez|obok|u)\s+(`?Region [A-Z]\b|\{(region|regions|src|dst|from|to|hq)\})"
+)
+
+
+def test_no_region_in_the_nominative_after_a_preposition() -> None:
+    """Every Polish catalog declines a Region named after a preposition ("przy Regionie A")."""
+    from babel.messages.pofile import read_po
+
+    from havoc.language.i18n import locales_root
+
+    found = []
+    for po in sorted((locales_root() / "pl" / "LC_MESSAGES").glob("*.po")):
+        with po.open("rb") as fh:
+            for msg in read_po(fh):
+                texts = msg.string if isinstance(msg.string, (list, tuple)) else [msg.string]
+                found += [f"{po.name}: {t}" for t in texts if t and _NOMINATIVE_AFTER.search(t)]
+    assert not found, found

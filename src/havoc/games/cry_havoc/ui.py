@@ -153,6 +153,33 @@ def _named(key: str | None, known: dict[str, str], example: str, lang: str) -> N
     return Noun.plain(key)
 
 
+def faction_flag(faction: str, key: str, value: object, lang: str = "en") -> str | None:
+    """A faction's yes/no flag of a table as a sentence about it: "Pielgrzymi spasowali",
+    "Maszyny spasowały". The verb agrees with the faction's name (Polish past plural has two
+    genders), so each faction's sentence is its own catalog entry. None for any other key."""
+    if key != "passed" or not isinstance(value, bool) or faction not in words.FACTIONS:
+        return None
+    if value:
+        return _passed(faction, lang)
+    if faction == "humans":
+        return ui("The Humans have not passed", lang)
+    if faction == "pilgrims":
+        return ui("The Pilgrims have not passed", lang)
+    if faction == "machines":
+        return ui("The Machines have not passed", lang)
+    return ui("The Trogs have not passed", lang)
+
+
+def _passed(faction: str, lang: str) -> str:
+    if faction == "humans":
+        return ui("The Humans have passed", lang)
+    if faction == "pilgrims":
+        return ui("The Pilgrims have passed", lang)
+    if faction == "machines":
+        return ui("The Machines have passed", lang)
+    return ui("The Trogs have passed", lang)
+
+
 def region_phrase(key: str, regions: Noun, lang: str = "en") -> str | None:
     """A position key that reads as a phrase before Region names, with their case
     ("sąsiaduje z Mgielnią, Wybrzeżem Feralas"); None for a key shown as "key: value"."""
