@@ -172,3 +172,87 @@ def test_no_region_in_the_nominative_after_a_preposition() -> None:
                 texts = msg.string if isinstance(msg.string, (list, tuple)) else [msg.string]
                 found += [f"{po.name}: {t}" for t in texts if t and _NOMINATIVE_AFTER.search(t)]
     assert not found, found
+
+
+# --- 3. Skills by name; 4. a name that names nothing ---------------------------------------
+
+ACTIONS = """\
+players: [humans, pilgrims]
+round: 2
+phase: actions
+turn: pilgrims
+factions:
+  humans: {vp: 7, prisoners: {pilgrims: 1}}
+  pilgrims: {vp: 4, skills: {harvest: ready, teleport: ready}}
+regions:
+  example-a: {units: {pilgrims: 2}, control: pilgrims, structures: [{type: harvester, owner: pilgrims}]}
+  example-b: {units: {humans: 3}, control: humans}
+"""
+
+
+@pytest.fixture
+def actions(tmp_path: Path) -> Path:
+    path = tmp_path / "actions.yaml"
+    path.write_text(ACTIONS)
+    return path
+
+
+def test_a_tables_own_skill_is_named_as_a_skill(actions: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Skill the sources give no name ("harvest", the table's own word) is said as a Skill
+    ("użyć Zdolności harvest"), as a player's own Region is "Region north"; a known one by its
+    printed name, typed in Polish too."""
+    code, out, err = ask(capsys, "pl", str(actions), "use-skill", "pilgrims", "skill=harvest")
+    assert code == 0, err
+    assert out.startswith("Czy Pielgrzymi mogą teraz użyć Zdolności harvest?"), out
+    code, out, err = ask(capsys, "en", str(actions), "use-skill", "pilgrims", "skill=harvest")
+    assert out.startswith("Can the Pilgrims use their Skill harvest now?"), out
+    code, out, err = ask(capsys, "pl", str(actions), "użycie-zdolności", "pielgrzymi", "zdolność=teleportacja")
+    assert code == 0 and out.startswith("Czy Pielgrzymi mogą teraz użyć Teleportacji?"), (out, err)
+
+
+def test_a_polish_word_for_a_skill_is_no_malformed_id(actions: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``zdolność=żniwa`` names no Skill: said so, with the known ones, never "expected an ID in
+    lowercase-kebab-case"; a near miss is offered the Skill's name."""
+    code, _, err = ask(capsys, "pl", str(actions), "use-skill", "pilgrims", "skill=żniwa")
+    assert code != 0
+    assert "zdolność: nieznana Zdolność „żniwa”; znane Zdolności: " in err and "Teleportacja" in err, err
+    assert "identyfikatora" not in err, err
+    code, _, err = ask(capsys, "en", str(actions), "use-skill", "pilgrims", "skill=żniwa")
+    assert code != 0 and "skill: unknown Skill 'żniwa'; the known ones: " in err and "kebab" not in err, err
+    code, _, err = ask(capsys, "pl", str(actions), "use-skill", "pilgrims", "skill=teleprot")
+    assert code != 0 and "nieznana Zdolność „teleprot” — czy chodziło o Teleportację?" in err, err
+    code, _, err = ask(capsys, "en", str(actions), "use-skill", "pilgrims", "skill=teleprot")
+    assert code != 0 and "unknown Skill 'teleprot' — did you mean Teleport?" in err, err
+
+
+def test_an_unknown_structure_is_an_error_not_a_question(actions: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``structure=kula-mocy`` is never echoed into the question ("aktywować kula-mocy"): an
+    error naming the field, with the nearest name in the reader's language and its case."""
+    code, out, err = ask(capsys, "pl", str(actions), "activate", "pilgrims", "example-a", "structure=kula-mocy")
+    assert code != 0 and not out, out
+    assert "budowla: nieznana Budowla „kula-mocy” — czy chodziło o Sferę Mocy?" in err, err
+    code, out, err = ask(capsys, "en", str(actions), "activate", "pilgrims", "example-a", "structure=kula-mocy")
+    assert code != 0 and not out, out
+    assert "structure: unknown Structure 'kula-mocy' — did you mean Power Orb?" in err, err
+    # an invented Structure (example-…) and a known one are still questions
+    code, out, err = ask(capsys, "pl", str(actions), "activate", "pilgrims", "example-a", "structure=Żniwiarka")
+    assert code == 0 and "Żniwiarkę" in out, err
+
+
+def test_an_unknown_structure_in_a_question_file_is_located(
+    actions: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A question file's unknown Structure is said at its line, with the code of a field's value."""
+    import json
+
+    q = tmp_path / "q.yaml"
+    q.write_text("ask: activate\nfaction: pilgrims\nregion: example-a\nstructure: power-orbb\n")
+    code = main(["ask", str(actions), "--query", str(q), "--json"])
+    _, err = capsys.readouterr()
+    assert code != 0
+    (problem,) = json.loads(err)["problems"]
+    assert problem["code"] == "field.value" and problem["line"] == 4, problem
+    assert problem["message"].endswith("unknown Structure 'power-orbb' — did you mean Power Orb?"), problem
+    code = main(["--lang", "pl", "ask", str(actions), "--query", str(q)])
+    _, err = capsys.readouterr()
+    assert code != 0 and "q.yaml:4" in err and "czy chodziło o Sferę Mocy?" in err, err

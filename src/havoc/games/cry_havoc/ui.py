@@ -150,6 +150,8 @@ def _named(key: str | None, known: dict[str, str], example: str, lang: str) -> N
         return noun(known[key], lang)
     if key.startswith(EXAMPLE_PREFIX):
         return noun(example, lang, letter=lettered([key])[key])
+    if _plain_id(key):  # a table's own ID ("harvest"): named with its kind, "użyć Zdolności harvest", as a Region is
+        return noun(example, lang, letter=key)
     return Noun.plain(key)
 
 
