@@ -215,7 +215,7 @@ def test_a_polish_word_for_a_skill_is_no_malformed_id(actions: Path, capsys: pyt
     lowercase-kebab-case"; a near miss is offered the Skill's name."""
     code, _, err = ask(capsys, "pl", str(actions), "use-skill", "pilgrims", "skill=żniwa")
     assert code != 0
-    assert "zdolność: nieznana Zdolność „żniwa”; znane Zdolności: " in err and "Teleportacja" in err, err
+    assert "Zdolność: nieznana Zdolność „żniwa”; znane Zdolności: " in err and "Teleportacja" in err, err
     assert "identyfikatora" not in err, err
     code, _, err = ask(capsys, "en", str(actions), "use-skill", "pilgrims", "skill=żniwa")
     assert code != 0 and "skill: unknown Skill 'żniwa'; the known ones: " in err and "kebab" not in err, err
@@ -230,7 +230,7 @@ def test_an_unknown_structure_is_an_error_not_a_question(actions: Path, capsys: 
     error naming the field, with the nearest name in the reader's language and its case."""
     code, out, err = ask(capsys, "pl", str(actions), "activate", "pilgrims", "example-a", "structure=kula-mocy")
     assert code != 0 and not out, out
-    assert "budowla: nieznana Budowla „kula-mocy” — czy chodziło o Sferę Mocy?" in err, err
+    assert "Budowla: nieznana Budowla „kula-mocy” — czy chodziło o Sferę Mocy?" in err, err
     code, out, err = ask(capsys, "en", str(actions), "activate", "pilgrims", "example-a", "structure=kula-mocy")
     assert code != 0 and not out, out
     assert "structure: unknown Structure 'kula-mocy' — did you mean Power Orb?" in err, err
@@ -256,3 +256,69 @@ def test_an_unknown_structure_in_a_question_file_is_located(
     code = main(["--lang", "pl", "ask", str(actions), "--query", str(q)])
     _, err = capsys.readouterr()
     assert code != 0 and "q.yaml:4" in err and "czy chodziło o Sferę Mocy?" in err, err
+
+
+# --- 5. error wording ---------------------------------------------------------------------
+
+
+def test_a_bare_word_expects_a_key_value_pair(actions: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ "oczekiwano pary klucz=wartość" (the verb governs the genitive), never "oczekiwano klucz=wartość"."""
+    code, _, err = ask(capsys, "pl", str(actions), "move", "pilgrims", "zzz")
+    assert code != 0 and "'zzz': oczekiwano pary klucz=wartość (np. oddziały=2)" in err, err
+    code, _, err = ask(capsys, "en", str(actions), "move", "pilgrims", "zzz")
+    assert code != 0 and "'zzz': expected key=value (e.g. units=2)" in err, err
+
+
+@pytest.mark.parametrize(
+    ("words", "pl", "en"),
+    [
+        (
+            ["morale", "recovery", "--roll", "6", "--courage", "-5"],
+            "odwaga: oczekiwano odwagi co najmniej 1, podano -5",
+            "courage: expected a courage of at least 1, found -5",
+        ),
+        (
+            ["range", "english longbow", "-45"],
+            "odległość: oczekiwano odległości w heksach co najmniej 1, podano -45",
+            "distance: expected a distance in hexes of at least 1, found -45",
+        ),
+    ],
+)
+def test_a_negative_number_is_a_number(words: list[str], pl: str, en: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A negative number is too small, never "not a whole number" (the charts' bare numbers)."""
+    for lang, said in (("pl", pl), ("en", en)):
+        code = main(["--lang", lang, "charts", *words])
+        _, err = capsys.readouterr()
+        assert code == 2 and said in err, err
+        assert "liczby całkowitej" not in err and "whole number" not in err, err
+
+
+def test_the_polite_pronoun_is_lower_case_inside_a_sentence() -> None:
+    """One form of "you" in Polish: "ciebie", "twój" in lower case inside a sentence (as 003 and
+    most of the catalogs write it), never "za Ciebie" beside "przez ciebie"."""
+    from babel.messages.pofile import read_po
+
+    from havoc.language.i18n import locales_root
+
+    capital = re.compile(
+        r"(?<!^)(?<![.!?:]\s)\b(Ciebie|Cię|Ci|Tobie|Tobą|Twój|Twoja|Twoje|Twoich|Twoim|Twoimi|Twoją|Twojej|Twojego|Twoi)\b"
+    )
+    found = []
+    for po in sorted((locales_root() / "pl" / "LC_MESSAGES").glob("*.po")):
+        with po.open("rb") as fh:
+            for msg in read_po(fh):
+                texts = msg.string if isinstance(msg.string, (list, tuple)) else [msg.string]
+                for text in texts:
+                    found += [f"{po.name}: {ln}" for ln in (text or "").split("\n") if capital.search(ln.strip())]
+    assert not found, found
+
+
+def test_a_question_field_in_an_error_is_the_forms_label(actions: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Polish error names a question's field as the form labels it ("Oddziały", not the lower-case
+    "oddziały"), the typed word after it where it is another ("Dokąd (do)"); English keeps the key."""
+    code, _, err = ask(capsys, "pl", str(actions), "move", "pilgrims", "from=example-a", "to=example-b", "units=-5")
+    assert code != 0 and "pytanie: Oddziały: oczekiwano liczby całkowitej ≥ 0, znaleziono -5" in err, err
+    code, _, err = ask(capsys, "pl", str(actions), "ruch", "pielgrzymi", "z=example-a", "do=nigdzie")
+    assert code != 0 and "pytanie: Dokąd (do): nieznany Region 'nigdzie'" in err, err
+    code, _, err = ask(capsys, "en", str(actions), "move", "pilgrims", "from=example-a", "to=example-b", "units=-5")
+    assert code != 0 and "query: units: expected a whole number ≥ 0, found -5" in err, err
