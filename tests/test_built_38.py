@@ -322,3 +322,34 @@ def test_a_question_field_in_an_error_is_the_forms_label(actions: Path, capsys: 
     assert code != 0 and "pytanie: Dokąd (do): nieznany Region 'nigdzie'" in err, err
     code, _, err = ask(capsys, "en", str(actions), "move", "pilgrims", "from=example-a", "to=example-b", "units=-5")
     assert code != 0 and "query: units: expected a whole number ≥ 0, found -5" in err, err
+
+
+# --- the preposition a Region's name takes, in every built sentence -------------------------
+
+COAST = """\
+players: [humans, pilgrims]
+phase: battle-resolution
+regions:
+  feralas-banks: {units: {humans: 3, pilgrims: 3}, control: pilgrims, battle: {token: 1, attacker: humans}, adjacent: [foglands, example-b]}
+  foglands: {units: {}, control: humans, adjacent: [feralas-banks]}
+  example-b: {units: {pilgrims: 2}, control: pilgrims, adjacent: [feralas-banks]}
+"""
+
+
+def test_a_region_takes_its_own_preposition(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ "na Wybrzeżu Feralas" and "w Mgielni", "na Wybrzeże Feralas" and "do Mgielni": the
+    preposition is the name's, never "w Wybrzeżu Feralas" or "do Wybrzeża Feralas"."""
+    path = tmp_path / "coast.yaml"
+    path.write_text(COAST)
+    code, out, err = ask(capsys, "pl", str(path), "battle", "feralas-banks", "humans=1/0/2", "pilgrims=1/1/1")
+    assert code == 0 and out.startswith("Jak kończy się Bitwa na Wybrzeżu Feralas?"), (out, err)
+    assert "F. Ludzie wycofują 1 Oddział do Mgielni" in out, out
+    code, out, err = ask(capsys, "pl", str(path), "retreat", "humans", "from=feralas-banks", "to=foglands", "units=1")
+    assert out.startswith("Czy Ludzie mogą wycofać 1 Oddział z Wybrzeża Feralas do Mgielni?"), (out, err)
+    code, out, err = ask(capsys, "pl", str(path), "move", "pilgrims", "from=example-b", "to=feralas-banks", "units=1")
+    assert out.startswith("Czy Pielgrzymi mogą przesunąć 1 Oddział z Regionu B na Wybrzeże Feralas?"), (out, err)
+    code, _, err = ask(capsys, "pl", str(path), "battle", "foglands")
+    assert code != 0 and "w Mgielni nie ma żetonu Bitwy" in err, err
+    code, out, err = ask(capsys, "en", str(path), "battle", "feralas-banks", "humans=1/0/2", "pilgrims=1/1/1")
+    assert out.startswith("How does the Battle in Feralas Banks end?"), out
+    assert "F. Humans retreat 1 Unit to Foglands" in out, out

@@ -100,20 +100,23 @@ def _region_names(keys: tuple[str, ...], lang: str) -> dict[str, Noun]:
     for key in keys:
         if key in words.KNOWN_REGIONS:
             name = noun(words.KNOWN_REGIONS[key], lang)
-            out[key] = _with_to(name, _region_to(key, lang))
+            out[key] = _placed(name, _region_to(key, lang), _region_in(key, lang))
         elif key in letters or _plain_id(key):  # a player's own ID ("north"): declined as "z Regionu north"
             letter = letters.get(key, key)
             name = noun(words.EXAMPLE_REGION, lang, letter=letter)
-            out[key] = _with_to(name, ui("to Region {letter}", lang).format(letter=letter))
+            to = ui("to Region {letter}", lang).format(letter=letter)
+            out[key] = _placed(name, to, ui("in Region {letter}", lang).format(letter=letter))
         else:
             out[key] = Noun.plain(key)
     return out
 
 
-def _with_to(name: Noun, to: str) -> Noun:
-    """A Region's name that also says where to, as ``{region:to}``: the preposition belongs to the
-    name in Polish ("na Wybrzeże Feralas", "do Mgielni"), so the catalog holds it per Region."""
-    return Noun({**name.forms, "to": to})
+def _placed(name: Noun, to: str, in_: str) -> Noun:
+    """A Region's name that also says where to and where, as ``{region:to}`` and ``{region:in}``:
+    the preposition belongs to the name in Polish ("na Wybrzeże Feralas", "do Mgielni"; "na
+    Wybrzeżu Feralas", "w Mgielni"), so the catalog holds both per Region. A sentence's English
+    needs neither (its own "in {region}"); its Polish says ``{region:in}``."""
+    return Noun({**name.forms, "to": to, "in": in_})
 
 
 def _region_to(key: str, lang: str) -> str:
@@ -132,6 +135,23 @@ def _region_to(key: str, lang: str) -> str:
     if key == "world-caverns":
         return ui("to World Caverns", lang)
     return ui("to Region {letter}", lang).format(letter=key)
+
+
+def _region_in(key: str, lang: str) -> str:
+    """Where, for a Region known by name (as :func:`_region_to`: the preposition is the name's)."""
+    if key == "foglands":
+        return ui("in Foglands", lang)
+    if key == "feralas-banks":
+        return ui("in Feralas Banks", lang)
+    if key == "sapos-deep":
+        return ui("in Sapos Deep", lang)
+    if key == "scorch":
+        return ui("in Scorch", lang)
+    if key == "camerons-sea":
+        return ui("in Cameron's Sea", lang)
+    if key == "world-caverns":
+        return ui("in World Caverns", lang)
+    return ui("in Region {letter}", lang).format(letter=key)
 
 
 _ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
