@@ -501,7 +501,22 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                 nums = [int(c) for c in counts]
             except ValueError:
                 nums = []
-            if len(nums) != len(OBJECTIVES) or any(n < 0 for n in nums):
+            if len(nums) == len(OBJECTIVES) and any(
+                n < 0 for n in nums
+            ):  # a count, too small: not a malformed placement
+                problems.append(
+                    Problem(
+                        name,
+                        None,
+                        f"{typed!r}: "
+                        + ui("expected a whole number ≥ {least}, found {found}", _ml()).format(
+                            least=0, found=min(nums)
+                        ),
+                        code=Code.FIELD_VALUE,
+                    )
+                )
+                continue
+            if len(nums) != len(OBJECTIVES):
                 problems.append(
                     Problem(
                         name,
