@@ -357,9 +357,9 @@ def test_a_region_takes_its_own_preposition(tmp_path: Path, capsys: pytest.Captu
 
 def test_a_negative_placement_is_too_small(battle: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``ludzie=-1/0/2`` is three whole numbers, one below 0: said so, not "a placement is …"."""
-    code, out, err = ask(capsys, "pl", str(battle), "battle", "example-a", "ludzie=-1/0/2", "pilgrims=1/1/1")
+    code, _, err = ask(capsys, "pl", str(battle), "battle", "example-a", "ludzie=-1/0/2", "pilgrims=1/1/1")
     assert code != 0 and "'ludzie=-1/0/2': oczekiwano liczby całkowitej ≥ 0, znaleziono -1" in err, err
-    code, out, err = ask(capsys, "en", str(battle), "battle", "example-a", "humans=-1/0/2", "pilgrims=1/1/1")
+    code, _, err = ask(capsys, "en", str(battle), "battle", "example-a", "humans=-1/0/2", "pilgrims=1/1/1")
     assert code != 0 and "'humans=-1/0/2': expected a whole number ≥ 0, found -1" in err, err
-    code, out, err = ask(capsys, "en", str(battle), "battle", "example-a", "humans=1/0", "pilgrims=1/1/1")
+    code, _, err = ask(capsys, "en", str(battle), "battle", "example-a", "humans=1/0", "pilgrims=1/1/1")
     assert code != 0 and "a placement is humans=CONTROL/PRISONERS/ATTRITION" in err, err
