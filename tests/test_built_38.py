@@ -363,3 +363,23 @@ def test_a_negative_placement_is_too_small(battle: Path, capsys: pytest.CaptureF
     assert code != 0 and "'humans=-1/0/2': expected a whole number ≥ 0, found -1" in err, err
     code, _, err = ask(capsys, "en", str(battle), "battle", "example-a", "humans=1/0", "pilgrims=1/1/1")
     assert code != 0 and "a placement is humans=CONTROL/PRISONERS/ATTRITION" in err, err
+
+
+def test_the_json_answer_says_the_capture_was_assumed(battle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A program reads the same assumption: ``capture-assumed`` beside ``captured-from``."""
+    import json
+
+    def details(*extra: str) -> dict[str, object]:
+        code = main(["ask", str(battle), "battle", "example-a", "humans=1/0/2", "pilgrims=1/1/1", *extra, "--json"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        found: dict[str, object] = json.loads(out)["details"]
+        return found
+
+    assumed = details()
+    assert assumed["capture-assumed"] is True and assumed["captured-from"] == {
+        "humans": {"attrition": 1},
+        "pilgrims": {},
+    }
+    given = details("capture-from=control")
+    assert given["capture-assumed"] is False and given["captured-from"] == {"humans": {"control": 1}, "pilgrims": {}}

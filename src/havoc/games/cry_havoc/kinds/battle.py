@@ -283,6 +283,7 @@ def resolve(job: Job) -> Answer:
         if assumed:
             lines.append(assumed)
     else:
+        assumed = None
         on_a, on_d = start[attacker]["prisoners"], start[defender]["prisoners"]
         lines.append(
             _line(
@@ -384,6 +385,7 @@ def resolve(job: Job) -> Answer:
         "defender": defender,
         "objectives": start,
         "captured-from": taken_from,
+        "capture-assumed": assumed is not None,  # where the Prisoners came from was assumed (capture-from not given)
         "after": {a: dict(state.placed[a]), d: dict(state.placed[d])},
         "crystals": region.crystals + added,
     }
