@@ -383,3 +383,21 @@ def test_the_json_answer_says_the_capture_was_assumed(battle: Path, capsys: pyte
     }
     given = details("capture-from=control")
     assert given["capture-assumed"] is False and given["captured-from"] == {"humans": {"control": 1}, "pilgrims": {}}
+
+
+def test_the_ask_form_lets_the_asker_say_where_the_prisoner_comes_from() -> None:
+    """The Ask page's Battle form offers ``capture-from``, its objectives named as the form's
+    objectives table names them, in the page's language."""
+    from havoc.games.cry_havoc.ask_page import WORDS, kind_form
+    from havoc.language.i18n import locales_root
+    from havoc.sphinxext.labels import LabelCatalog
+
+    for lang, label, names in (
+        ("pl", "Cel, z którego zabiera się Jeńca", ["Kontrola nad Regionem", "Pojmanie Jeńców", "Wyniszczenie"]),
+        ("en", "Objective the Prisoner is taken from", ["Region Control", "Capture Prisoners", "Attrition"]),
+    ):
+        labels = LabelCatalog.load(lang, [locales_root()])
+        form = {f["name"]: f for f in kind_form("battle", labels.get)}
+        assert "capture-from" in form and not form["capture-from"]["needed"], form
+        assert [n for _, n in form["capture-from"]["choices"]] == names, form["capture-from"]
+        assert labels.get(WORDS["capture-from"]) == label
