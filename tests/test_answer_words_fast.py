@@ -18,7 +18,7 @@ import pytest
 
 from havoc.language import i18n
 from havoc.language.i18n import Text, translator
-from havoc.language.nouns import CASES, Noun
+from havoc.language.nouns import CASES, SPECS, Noun
 
 MGIELNIA = Noun(
     {"nom": "Mgielnia", "gen": "Mgielni", "dat": "Mgielni", "acc": "Mgielnię", "ins": "Mgielnią", "loc": "Mgielni"}
@@ -28,7 +28,7 @@ VALUES: list[Any] = [MGIELNIA, Noun({"nom": "X"}), "abc", "", 3, -2, True, 2.5, 
 
 def _long_way(text: str, values: dict[str, Any]) -> str:
     """What Text.format gave before its parts were kept: str.format with each value wrapped."""
-    return str.format(text, **{k: i18n._caseless(v, Noun, CASES) for k, v in values.items()})
+    return str.format(text, **{k: i18n._caseless(v, Noun, SPECS) for k, v in values.items()})
 
 
 def _outcome(fill: Any, *args: Any, **kwargs: Any) -> tuple[Any, ...]:

@@ -176,10 +176,10 @@ def test_battle_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert code == 0 and "1. Region A" in out and "2. Region B" in out
     code, out, _ = run(capsys, "battle", str(path), "example-battle", "pilgrims=2/1/1", "humans=2/1/1")
     assert code == 0
-    assert "1. Region Control: Humans win (2 : 2), +2 VP" in out
-    assert "2. Capture Prisoners: nobody takes any (1 : 1)" in out
-    assert "3. Attrition: Pilgrims kill 1, Humans kill 1" in out
-    assert "F. Pilgrims retreat 3 Units to one of: Feralas Banks" in out
+    assert "1. Region Control: Humans win (2:2), +2 VP" in out
+    assert "2. Capture Prisoners: nobody takes any (1:1)" in out
+    assert "3. Attrition: Pilgrims kill 1 Unit, Humans kill 1 Unit" in out
+    assert "F. Pilgrims retreat 3 Units to Feralas Banks" in out
     code, out, _ = run(
         capsys, "battle", str(path), "example-battle", "pilgrims=2/1/1", "humans=2/1/1", "--as", "pilgrims", "--json"
     )

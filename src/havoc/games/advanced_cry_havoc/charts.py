@@ -49,7 +49,9 @@ def number(text: str | None, field: str, signed: bool = False) -> int | None:
     if text is None:
         return None
     t = text.strip()
-    body = t[1:] if signed and t[:1] in "+-" else t
+    # a negative number is a number, for every field: the field's own check says it is too small
+    # ("a distance in hexes of at least 1, found -45"), never "not a whole number"
+    body = t[1:] if t[:1] == "-" or (signed and t[:1] == "+") else t
     if not body.isdigit():
         from havoc.games.advanced_cry_havoc.lookups import field_label
 

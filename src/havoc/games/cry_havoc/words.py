@@ -147,6 +147,7 @@ KEYS = {
         "figures": "Figures",
         "rules": "Rules",
         "objectives": "Units on the objectives",
+        "capture-from": "Prisoners taken from",
         "trog-token": "Trog token",
         "exploration": "Exploration token",
         "enabled-by": "enabled by",
