@@ -9,7 +9,11 @@ tests read the rendered Polish (the CLI, the catalogs) and require 003's forms.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+from babel.messages.pofile import read_po
 
 from havoc.cli import main
 
@@ -89,3 +93,133 @@ def test_placing_units_is_rozmieszczanie(capsys: pytest.CaptureFixture[str]) -> 
         for old in ("rozstawia", "Ustaw", "ustaw", "stawia ", "postawiła"):
             assert old not in text, (rid, old)
     assert "rozmieszcza" in rule_text(capsys, "battle-place-units")
+
+
+# --- 2. the actions, the verbs, the glossary, the charts --------------------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+CATALOGS = [REPO / "locales" / "pl" / "LC_MESSAGES" / f"{d}.po" for d in ("rules", "havoc", "site")]
+
+
+def polish_texts() -> list[str]:
+    """Every Polish text the catalogs hold (what any Polish page, sheet or answer can show)."""
+    out: list[str] = []
+    for path in CATALOGS:
+        with path.open("rb") as fh:
+            for msg in read_po(fh):
+                if msg.id and msg.string:
+                    out += [msg.string] if isinstance(msg.string, str) else [s for s in msg.string if s]
+    return out
+
+
+REJECTED = [
+    "Dobór Taktyk",
+    "Dobranie Taktyk",
+    "Budowa / Aktywacja",
+    "Budowa/Aktywacja",
+    "BUDOWA",
+    "usunięty z gry",
+    "Kolejność Celów Bitwy",
+    "Zagrywanie kart Taktyk na zmianę",
+    "B. Ustaw Oddziały",
+    "Zwycięzca wraca do Regionu",
+    "Przegrany się wycofuje",
+    "(2–3 graczy)",
+    "Jeńców Trogów odkłada się",
+    "za własnego Jeńca, który wraca",
+]
+
+
+@pytest.mark.parametrize("old", REJECTED)
+def test_no_catalog_keeps_a_rejected_form(old: str) -> None:
+    hits = [t for t in polish_texts() if old in t]
+    assert not hits, hits
+
+
+def test_no_catalog_names_the_tactics_action_without_its_cards() -> None:
+    """003's action is "Dobranie 2 kart Taktyk i zatrzymanie 1 z nich", never the bare "Dobranie kart Taktyk"."""
+    bare = [t for t in polish_texts() if re.search(r"Dobranie kart Taktyk(?! i zatrzymanie)", t)]
+    assert not bare, bare
+
+
+def test_actions_use_003_names(capsys: pytest.CaptureFixture[str]) -> None:
+    text = rule_text(capsys, "actions-list")
+    assert "Wzniesienie Budowli i/lub Aktywacja Budowli" in text
+    assert "Dobranie 2 kart Taktyk i zatrzymanie 1 z nich" in text
+    english = rule_text(capsys, "actions-list", "en")
+    assert "Draw 2 Tactics cards and keep 1 of them" in english
+    assert "Build/Activate" not in english
+    assert rule_text(capsys, "draw-tactics-decks").count("Akcja: Dobranie 2 kart Taktyk i zatrzymanie 1 z nich") == 1
+
+
+def test_the_sheet_names_the_actions_like_003() -> None:
+    from havoc import quickref
+
+    # the words, without the figures' markup and the typesetter's no-break spaces
+    html = re.sub(r"<[^>]+>", "", quickref.build_html("pl").html).replace("\xa0", " ")
+    assert "Akcja: Wzniesienie i/lub Aktywacja Budowli" in html
+    assert "Akcja: Dobranie 2 kart Taktyk i zatrzymanie 1 z nich" in html
+    assert "odbij własnego Jeńca do Rezerwy, tracąc 2 PZ" in html
+    assert "Budowa / Aktywacja" not in html and "Dobranie Taktyk" not in html
+
+
+def test_attackers_block_defenders(capsys: pytest.CaptureFixture[str]) -> None:
+    """003: each Attacker Unit "blokuje" two Defender Units; "zatrzymuje" is not its word."""
+    text = rule_text(capsys, "battle-region-leave")
+    assert "blokuje 2" in text and "blokują" in text
+    assert "zatrzym" not in text
+
+
+def test_a_killed_unit_returns_to_the_reserve(capsys: pytest.CaptureFixture[str]) -> None:
+    from havoc.engine import rulebook
+    from havoc.language.i18n import Translator
+
+    rs = rulebook.load("cry-havoc")
+    for lang, gone, reserve in (("pl", "z gry", "wraca do [Rezerwy]"), ("en", "removed from play", "back to")):
+        text = Translator(lang, scope=rs.id).text("term:killed:definition", rs.terms["killed"].definition)
+        assert gone not in text and reserve in text, text
+
+
+def test_the_neutral_trogs_prisoners_summary_says_whose_prisoners(capsys: pytest.CaptureFixture[str]) -> None:
+    text = rule_text(capsys, "neutral-trogs-prisoners")
+    assert "Jeńców wziętych przez Trogi" in text
+    assert "Prisoners taken by the Trogs" in rule_text(capsys, "neutral-trogs-prisoners", "en")
+    assert "gra dla 2 lub 3 graczy" in rule_text(capsys, "neutral-trogs-prisoners")  # the section's title
+
+
+class _Names:
+    """A stand-in for the Sphinx context: a term's name for a count, from a table."""
+
+    def __init__(self, forms: dict[str, tuple[str, str, str]]) -> None:
+        self.forms = forms
+
+    def term_name(self, term_id: str, count: int | None = None) -> str:
+        one, few, many = self.forms[term_id]
+        return one if count is None else {2: few, 5: many}[count]
+
+
+def test_glossary_does_not_repeat_a_headword_as_its_plural() -> None:
+    from havoc.sphinxext.glossary import plural_line
+
+    ctx = _Names({"control": ("Kontrola", "Kontrola", "Kontrola"), "unit": ("Oddział", "Oddziały", "Oddziałów")})
+    assert plural_line(ctx, "control") == ""  # type: ignore[arg-type]
+    assert plural_line(ctx, "unit") == "Oddziały, Oddziałów"  # type: ignore[arg-type]
+
+
+def test_chart_abbreviations_are_explained(capsys: pytest.CaptureFixture[str]) -> None:
+    for lang, words in (
+        ("en", ("line of sight", "zone of influence", "Defence factor", "Offence factor")),
+        ("pl", ("linia wzroku", "strefa wpływu", "Współczynnik obrony", "Współczynnik ataku")),
+    ):
+        text = run_cli(capsys, "--lang", lang, "rule", "--ruleset", "advanced-cry-havoc", "acv-abbreviations")
+        for word in words:
+            assert word.lower() in text.lower(), (lang, word)
+    for rid, word in (("acv-charge-conditions", "strefa"), ("acv-courage", "obrony"), ("acv-ranged-shifts", "linia wzroku")):
+        assert word in run_cli(capsys, "--lang", "pl", "rule", "--ruleset", "advanced-cry-havoc", rid), rid
+
+
+def test_weapon_letters_are_spelled_out_in_the_range_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    pl = run_cli(capsys, "--lang", "pl", "charts", "range", "early crossbow", "10")
+    assert "F (broń o płaskim torze), S (broń powolna), N (nie wolno ruszać się i atakować)" in pl
+    en = run_cli(capsys, "charts", "range", "sling", "10")
+    assert "F (flat trajectory weapon), N (no move and attack allowed)" in en
