@@ -214,7 +214,11 @@ def test_chart_abbreviations_are_explained(capsys: pytest.CaptureFixture[str]) -
         text = run_cli(capsys, "--lang", lang, "rule", "--ruleset", "advanced-cry-havoc", "acv-abbreviations")
         for word in words:
             assert word.lower() in text.lower(), (lang, word)
-    for rid, word in (("acv-charge-conditions", "strefa"), ("acv-courage", "obrony"), ("acv-ranged-shifts", "linia wzroku")):
+    for rid, word in (
+        ("acv-charge-conditions", "strefa"),
+        ("acv-courage", "obrony"),
+        ("acv-ranged-shifts", "linia wzroku"),
+    ):
         assert word in run_cli(capsys, "--lang", "pl", "rule", "--ruleset", "advanced-cry-havoc", rid), rid
 
 
@@ -223,3 +227,64 @@ def test_weapon_letters_are_spelled_out_in_the_range_answer(capsys: pytest.Captu
     assert "F (broń o płaskim torze), S (broń powolna), N (nie wolno ruszać się i atakować)" in pl
     en = run_cli(capsys, "charts", "range", "sling", "10")
     assert "F (flat trajectory weapon), N (no move and attack allowed)" in en
+
+
+# --- 3. `havoc rule`, the "Opisywanie stołu" page, `ask --help` --------------------------------
+
+
+def test_rule_names_its_kinds_and_source_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    pl = rule_text(capsys, "move-points")
+    assert "sprawdzana dla pytań: Ruch" in pl
+    assert "sprawdzana dla pytań: move" not in pl
+    assert "seed 003" not in pl and "źródło: Oficjalna polska instrukcja" in pl
+    crystal = rule_text(capsys, "battle-add-crystal")
+    assert "rozdział „A. DOŁÓŻCIE 1 KRYSZTAŁ DO REGIONU BITWY”" in crystal
+    en = rule_text(capsys, "build-points", "en")
+    assert "checked for: Build, Activate" in en and "source: Official Polish rulebook" in en
+    assert "seed" not in en.split("source:")[1].splitlines()[0]
+
+
+def test_rule_json_keeps_the_ids(capsys: pytest.CaptureFixture[str]) -> None:
+    """The words are for people; the JSON stays the machine's (seed, kinds by ID)."""
+    import json
+
+    data = json.loads(run_cli(capsys, "--lang", "pl", "rule", "--json", "move-points"))
+    assert data["source"]["seed"] == "003" and "move" in data["check"]["queries"]
+
+
+def test_ask_help_names_the_page_by_its_title(capsys: pytest.CaptureFixture[str]) -> None:
+    text = " ".join(run_cli(capsys, "--lang", "pl", "ask", "--help").split())  # the help wraps lines
+    assert "„Opisywanie stołu”" in text
+    assert "„Opis stołu”" not in text
+
+
+def test_the_page_title_is_what_help_quotes() -> None:
+    """The title `ask --help` and `new --help` quote is the Polish title of the positions page."""
+    with (REPO / "locales" / "pl" / "LC_MESSAGES" / "site.po").open("rb") as fh:
+        titles = {m.id: m.string for m in read_po(fh)}
+    assert titles["Describing the table"] == "Opisywanie stołu"
+    havoc = [t for t in polish_texts() if "Strona dokumentacji „Opis" in t or "dokumentacji „Opis" in t]
+    assert havoc and all("„Opisywanie" in t for t in havoc), havoc
+
+
+def test_positions_page_uses_polish_placeholders_and_explains_the_card() -> None:
+    with (REPO / "locales" / "pl" / "LC_MESSAGES" / "site.po").open("rb") as fh:
+        texts = {m.id: m.string for m in read_po(fh) if m.id}
+    question = next(v for k, v in texts.items() if str(k).startswith("A question is `havoc ask"))
+    assert "POZYCJA" not in question and "havoc ask STÓŁ PYTANIE" in question
+    card = next(v for k, v in texts.items() if str(k).startswith("A Tactics card that added or removed"))
+    assert "Ludzie zagrali Wsparcie lotnicze" in card and "1 Oddział" in card
+
+
+def test_kinds_table_gives_names_beside_the_ids() -> None:
+    from docutils import nodes
+
+    from havoc.games.cry_havoc import site_pages
+
+    kinds, _answers, figures = site_pages.rows()[0]
+    cell = nodes.paragraph("", "", *site_pages.named(site_pages.kind_names(kinds, "pl"))).astext()
+    assert cell.startswith("Ruch (move)")
+    shown = nodes.paragraph("", "", *site_pages.named(site_pages.figure_names(figures, "pl"))).astext()
+    assert "mogą opuścić (may-leave)" in shown
+    english = nodes.paragraph("", "", *site_pages.named(site_pages.kind_names(kinds, "en"))).astext()
+    assert english.startswith("Move (move)")
