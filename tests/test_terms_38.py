@@ -9,6 +9,7 @@ tests read the rendered Polish (the CLI, the catalogs) and require 003's forms.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
@@ -39,10 +40,8 @@ ENGLISH_STEP_TITLES = {
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     """What the command prints (stdout and stderr), as a reader sees it."""
-    try:
+    with contextlib.suppress(SystemExit):  # argparse's --help
         main(list(args))
-    except SystemExit:  # argparse
-        pass
     out, err = capsys.readouterr()
     return out + err
 
@@ -288,3 +287,33 @@ def test_kinds_table_gives_names_beside_the_ids() -> None:
     assert "mogą opuścić (may-leave)" in shown
     english = nodes.paragraph("", "", *site_pages.named(site_pages.kind_names(kinds, "en"))).astext()
     assert english.startswith("Move (move)")
+
+
+# --- 4. setup: every step of 003's setup, in its order ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "sections"),
+    [
+        (["humans", "pilgrims"], ["setup"]),
+        (["humans", "pilgrims", "machines", "trogs"], ["setup", "setup-four-players"]),
+    ],
+)
+def test_setup_answer_lists_every_setup_step_in_order(players: list[str], sections: list[str]) -> None:
+    from havoc.assistant import api
+    from havoc.engine import rulebook
+    from havoc.engine.interpreter.answer import render_text
+    from havoc.language.i18n import Translator
+
+    rs = rulebook.load("cry-havoc")
+    steps = [rid for sid in sections for rid in rs.sections[sid].rule_ids]
+    ans = api.ask({"players": players}, {"ask": "setup", "experience": "veteran"}, "en")
+    assert ans.rule_ids == steps  # the whole of 003's setup, board to Action marker (and the Trogs')
+    text = render_text(api.ask({"players": players}, {"ask": "setup", "experience": "veteran"}, "pl"))
+    tr = Translator("pl", scope=rs.id)
+    titles = [tr.text(f"{rid}:title", rs.rules[rid].title) for rid in steps]
+    shown = [line.strip()[2:] for line in text.splitlines() if line.strip().startswith("• ")]
+    assert shown == titles, shown
+    for figure in ("PZ każdego gracza na starcie: 0", "zakryte żetony Wydarzeń na Torze Punktacji: 4"):
+        assert figure in text
+    assert ("jeden z graczy gra Trogami: tak" in text) == ("trogs" in players)
