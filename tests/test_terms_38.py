@@ -116,7 +116,6 @@ REJECTED = [
     "Dobranie Taktyk",
     "Budowa / Aktywacja",
     "Budowa/Aktywacja",
-    "BUDOWA",
     "usunięty z gry",
     "Kolejność Celów Bitwy",
     "Zagrywanie kart Taktyk na zmianę",
@@ -317,3 +316,59 @@ def test_setup_answer_lists_every_setup_step_in_order(players: list[str], sectio
     for figure in ("PZ każdego gracza na starcie: 0", "zakryte żetony Wydarzeń na Torze Punktacji: 4"):
         assert figure in text
     assert ("jeden z graczy gra Trogami: tak" in text) == ("trogs" in players)
+
+
+# --- 6. the term list: every rule as `havoc rule --lang pl` prints it ---------------------------
+
+# 003's forms a Polish reader must meet (the actions, the Battle steps, the verbs).
+REQUIRED = [
+    "Wzniesienie Budowli i/lub Aktywacja Budowli",
+    "Dobranie 2 kart Taktyk i zatrzymanie 1 z nich",
+    "A. Dołóżcie 1 Kryształ do Regionu Bitwy",
+    "B. Rozmieśćcie Oddziały na Celach Bitwy",
+    "C. Zagrywajcie karty Taktyk",
+    "D. Rozstrzygnijcie Cele Bitwy",
+    "G. Zdejmijcie żeton Bitwy",
+    "rozmieszcza",
+    "blokuje",
+    "wraca do [Rezerwy]",
+]
+# Forms the editor rejected; matched case-insensitively (the sheet prints headings in capitals).
+REJECTED_RENDERED = [
+    "Dobór Taktyk",
+    "BUDOWA / AKTYWACJA",
+    "Budowa/Aktywacja",
+    "usunięty z gry",
+    "ustaw Oddziały",
+    "rozstawia na Celach",
+    "rozstawiają się",
+    "Kontrola / Kontrola",
+    "sprawdzana dla pytań: move",
+    "seed 003",
+    "„Opis stołu”",
+    "(2–3 graczy)",
+    "Zwycięzca wraca",
+]
+
+
+def rendered_polish() -> str:
+    """Every rule of both rulesets as `havoc --lang pl rule` prints it, and every Polish catalog text."""
+    from havoc.cli.commands.rules import rule_text
+    from havoc.engine import rulebook
+
+    out = []
+    for name in ("cry-havoc", "advanced-cry-havoc"):
+        rs = rulebook.load(name)
+        out += [rule_text(rs, rid, "pl") for rid in rs.rules]
+    return "\n".join(out + polish_texts())
+
+
+def test_the_term_list() -> None:
+    corpus = rendered_polish()
+    missing = [form for form in REQUIRED if form not in corpus]
+    assert not missing, missing
+    low = corpus.lower()
+    found = [form for form in REJECTED_RENDERED if form.lower() in low]
+    assert not found, found
+    held_back = re.findall(r"zatrzymuj\w* \{?[\w-]*\}? ?\d* ?Oddzia", corpus)  # "zatrzymuje 2 Oddziały"
+    assert not held_back, held_back

@@ -246,6 +246,13 @@ def cmd_rule(args: argparse.Namespace) -> int:
     return 0
 
 
+def rule_text(rs: Ruleset, rid: str, lang: str) -> str:
+    """One rule as ``havoc rule`` prints it (for the tests that read every rule as a reader does)."""
+    tr = Translator(lang, scope=rs.id)
+    data = rule_data(rs, tr, rs.rules[rid])
+    return format_rule(data, lang, source=source_words(rs, tr, rid), checked=checked_words(rs, rid, lang))
+
+
 def source_words(rs: Ruleset, tr: Translator, rid: str) -> str:
     """Where a rule comes from, as a reader names it: the document's title and the heading.
 
