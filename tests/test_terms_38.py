@@ -372,3 +372,16 @@ def test_the_term_list() -> None:
     assert not found, found
     held_back = re.findall(r"zatrzymuj\w* \{?[\w-]*\}? ?\d* ?Oddzia", corpus)  # "zatrzymuje 2 Oddziały"
     assert not held_back, held_back
+
+
+def test_the_english_page_explains_the_card_too() -> None:
+    text = " ".join((REPO / "docsbuild" / "positions.md").read_text(encoding="utf-8").split())
+    assert "says the Humans played Air Support and added 1 Unit" in text
+
+
+def test_the_trogs_build_figure_has_a_label() -> None:
+    """The second-Trap example's figure is shown on the solo page by its label, not as `build`."""
+    from havoc.games.cry_havoc import labels
+
+    assert labels().figure("build", "pl") == "Trogi wznoszą"
+    assert labels().figure("build", "en") == "the Trogs build"
