@@ -422,6 +422,7 @@ def _shared_figure_labels(lang: str) -> dict[str, str]:
         "survivors-to-hq": ui("survivors go to the HQ", lang),
         "to": ui("destination", lang),
         "placement": ui("Units on the objectives", lang),
+        "build": ui("the Trogs build", lang),  # the solo Trogs' build decision: {Structure: Region}
         "wins": ui("objectives won", lang),
         "battle": ui("a Battle follows", lang),
         "to-hq": ui("Units sent to the HQ", lang),
