@@ -173,8 +173,8 @@ def test_a_no_is_explained_as_the_walk_explains_it() -> None:
         for _ in range(40):
             values = [rnd.choice([True, False, 0, 1, 2, 3, -1, 5, "x", None, "raise"]) for _ in range(12)]
             planned, walked = _Parts(values, ExprError), _Parts(values, ExprError)
-            found = explain.fixes(condition, planned, word, "en")
-            expected: list[str] = []
+            found = explain.bounds(condition, planned, word, "en")
+            expected: list[explain.Bound] = []
             with contextlib.suppress(*explain._EVALUATION_ERRORS):
                 explain._walk(condition, False, walked, word, "en", expected)
             assert (found, planned.seen) == (expected, walked.seen), condition
