@@ -27,7 +27,7 @@ def test_the_introduction_comes_first_and_names_every_open_case() -> None:
     rs = rulebook.load(RULESET)
     assert rs.parts[0].section_ids == ("about",)
     about = rs.sections["about"]
-    assert about.rule_ids == ("acv-about-covers", "acv-about-open")
+    assert about.rule_ids[:2] == ("acv-about-covers", "acv-about-open")  # then the abbreviations the charts use
     links = set(re.findall(r"\(rule:([a-z0-9-]+)\)", rs.rules["acv-about-open"].text))
     open_cases = {
         "acv-combat-table",
