@@ -732,12 +732,12 @@ WINNER = {
         (
             {"humans": {"vp": 31, "prisoners": {"machines": 1}}, "machines": {"vp": 31, "prisoners": {"humans": 1}}},
             "machines",
-            ["tiebreak-prisoners", "tiebreak-initiative"],
+            ["tiebreak-initiative"],
         ),
         (
             {"humans": {"vp": 31}, "machines": {"vp": 31}, "pilgrims": {"vp": 31}},
             "pilgrims",
-            ["tiebreak-prisoners", "tiebreak-initiative"],
+            ["tiebreak-initiative"],
         ),
     ],
 )

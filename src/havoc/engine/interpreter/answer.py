@@ -199,7 +199,8 @@ def _answer_dict(
         "kind": a.kind,
         "question": question,
         "verdict": VERDICT_NO_UNLESS if no_unless else verdict,
-        "answer": _no_unless_word(lang) if no_unless else yes_no(verdict, lang),
+        # a report (who wins, what may I do, how many) is not answered yes or no: "see below"
+        "answer": _no_unless_word(lang) if no_unless else yes_no(verdict if a.yes_no else None, lang),
         "figures": a.figures,
         "rules": rules,
         "overlay": overlay,

@@ -19,14 +19,16 @@ if TYPE_CHECKING:
 def ask_winner(job: Job) -> Answer:
     """The winner: most ``final-vp``, then each ``tiebreak-…`` figure in rule order.
 
-    With an asking faction, the verdict says whether it wins and the figures are its own.
+    With an asking faction, the verdict says whether it wins and the figures are its own; the
+    text is a report all the same (who wins, not "yes" or "no": a player asking "who wins?" wants
+    the name). Before the game's end the question says it is asked "if the game ended now".
     """
     pos = job.pos
     asker = job.q.faction
     question = (
         ui("Who wins the game?", job.lang)
-        if asker is None
-        else ui("Do the {faction} win the game?", job.lang).format(faction=job.fname(asker))
+        if _game_over(pos)
+        else ui("Who would win if the game ended now?", job.lang)
     )
     rules = job.eng.rules_for("winner")
     base = [cr for cr in rules if not any(n.startswith(C.TIEBREAK_PREFIX) for n in cr.figures)]
@@ -92,8 +94,10 @@ def ask_winner(job: Job) -> Answer:
                 if f == asker:
                     mine.update(r.figures)
         best = max(values.values())
-        tied = [f for f in tied if values[f] == best]
-        used_breakers.append(fig)
+        left = [f for f in tied if values[f] == best]
+        if len(left) < len(tied):  # it split the tie: it decided (one that left everyone tied did not)
+            used_breakers.append(fig)
+        tied = left
     if asker in eligible and not used_breakers:
         # The asker's tie-break figures are still worth showing when they exist.
         for cr, _ in breakers:
@@ -111,7 +115,7 @@ def ask_winner(job: Job) -> Answer:
     verdict = (winner == asker) if asker is not None else winner is not None
     ans = finish(job, cited, question, figures, verdict=verdict)
     ans.figures = figures
-    ans.yes_no = asker is not None
+    ans.yes_no = False  # "who wins?" is answered by a name (and the ranking), never by yes or no
     ans.hint = None
     ans.fixes = []
     ans.lines = [ui("Winner: {faction}", job.lang).format(faction=job.fname(winner) if winner else "—")]
@@ -126,6 +130,11 @@ def ask_winner(job: Job) -> Answer:
         )
     ans.details = {"winner": winner, "ranking": order, "keys": keys, "excluded": excluded}
     return ans
+
+
+def _game_over(pos: Any) -> bool:
+    """The game has ended: the Scoring phase of its final round (003: the game ends after it)."""
+    return bool(pos.is_final_round and pos.phase == "scoring")
 
 
 KIND = QuestionKind(
