@@ -56,6 +56,7 @@ def test_ask_compact_form(pos_file: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "may leave: 2" in out and "[battle-region-leave]" in out and "from.enemy-units = 3" in out
     # Without --explain: words for players, no machine trace (issue 9).
     code, out, err = run(capsys, *words)
+    out = " ".join(out.split())  # read across its lines, wrapped at a phone's width (issue 38)
     assert "may leave: 2" in out and "[battle-region-leave]" not in out and "from.enemy-units" not in out
     assert "Units of all other factions (Trogs included) in the region (the Region the Units leave): 3" in out
 
@@ -287,7 +288,8 @@ def test_polish_answer(polish: Path, pos_file: Path, capsys: pytest.CaptureFixtu
         capsys, "ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=3", "--lang", "pl"
     )
     assert code == 0
-    assert out.startswith("Czy Ludzie mogą przesunąć 3 Oddziały z Regionu A do Regionu B?  Nie")
+    # wrapped at a phone's width (issue 38): the question, then the verdict on a line of its own
+    assert out.startswith("Czy Ludzie mogą przesunąć 3 Oddziały z Regionu A do Regionu\n  B?\nNie\n")
     assert "mogą opuścić: 2" in out and "Oddziały: najwyżej 2" in out
     assert "✗ Opuszczanie Regionu Bitwy" in out and "battle-region-leave" not in out
     assert "(Region, z którego wychodzą Oddziały): tak" in out

@@ -85,3 +85,97 @@ def test_the_tie_break_line_names_only_what_decided(lang: str) -> None:
     prisoners = {"en": "prisoners", "pl": "jeńc"}[lang]
     line = next(x for x in render_text(a).splitlines() if x.strip().startswith(("Tie broken", "Remis")))
     assert prisoners not in line.lower(), line
+
+
+# --- 2. the answer's shape ---------------------------------------------------------------------
+
+SCREEN = (25, 60)  # lines, columns: a phone held upright
+FOLDED = ("havoc ask … --explain",)
+
+
+def _all_stored_answers() -> list[tuple[str, str, str]]:
+    import stored_examples
+
+    rs = api.load_ruleset()
+    out = []
+    for lang in LANGS:
+        for item in stored_examples.asked(rs):
+            out.append((item.ex.id, lang, render_text(api.answer_for(rs, item.pos, item.query, lang))))
+    return out
+
+
+def test_every_stored_answer_fits_a_phone_or_says_what_it_folded() -> None:
+    lines, columns = SCREEN
+    answers = _all_stored_answers()
+    assert len(answers) > 100
+    for ex_id, lang, shown in answers:
+        rows = shown.splitlines()
+        wide = [r for r in rows if len(r) > columns]
+        assert not wide, f"{ex_id} ({lang}): wider than {columns} columns: {wide}"
+        folded = any(mark in r for r in rows for mark in FOLDED)
+        assert len(rows) <= lines or folded, f"{ex_id} ({lang}): {len(rows)} lines, nothing folded"
+        assert len(rows) <= lines + 1 or not folded or rows[-1].startswith("+"), ex_id
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "more"),
+    [("en", "Deciding rule:", "Deciding rules:"), ("pl", "Rozstrzyga:", "Rozstrzygają:")],
+)
+def test_the_heading_agrees_with_the_number_of_rules(lang: str, one: str, more: str) -> None:
+    single = text(
+        ACTIONS,
+        {"ask": "build", "faction": "pilgrims", "region": "example-a", "structure": "power-orb", "points": 0},
+        lang,
+    )
+    double = text(
+        ACTIONS,
+        {"ask": "build", "faction": "pilgrims", "region": "example-a", "structure": "harvester", "points": 0},
+        lang,
+    )
+    for shown in (single, double):
+        rows = shown.splitlines()
+        heading = next(r for r in rows if r in (one, more))
+        i = rows.index(heading) + 1
+        rules = [r for r in rows[i:] if r.startswith("  ") and r[2] in "✗✓•"]
+        assert heading == (one if len(rules) == 1 else more), shown
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_battle_answer_does_not_lead_with_a_refused_retreat(lang: str) -> None:
+    import yaml
+
+    pos = yaml.safe_load(BATTLE)
+    shown = render_text(
+        api.ask(
+            pos,
+            {
+                "ask": "battle",
+                "region": "example-a",
+                "objectives": {
+                    "humans": {"control": 1, "prisoners": 0, "attrition": 2},
+                    "pilgrims": {"control": 1, "prisoners": 1, "attrition": 1},
+                },
+            },
+            lang,
+        )
+    )
+    rows = shown.splitlines()
+    first = next(r for r in rows if r.startswith("  ") and r[2:3] in ("✗", "✓", "•") and rows.index(r) > rows.index(""))
+    assert not first.startswith("  ✗"), shown
+    assert len(rows) <= SCREEN[0] and max(map(len, rows)) <= SCREEN[1]
+
+
+BATTLE = """
+players: [humans, pilgrims]
+round: 2
+phase: battle-resolution
+turn: humans
+factions:
+  humans: {vp: 7}
+  pilgrims: {vp: 4}
+regions:
+  example-a: {units: {humans: 3, pilgrims: 3}, control: pilgrims, battle: {token: 1, attacker: humans},
+              adjacent: [feralas-banks]}
+  example-b: {units: {pilgrims: 1}, control: pilgrims}
+  feralas-banks: {units: {}}
+"""

@@ -12,7 +12,7 @@ from havoc import TYPE_CHECKING
 from havoc.core.record import field, record
 from havoc.engine.interpreter.engine import RuleResult
 from havoc.engine.rulebook.model import Rule, Ruleset
-from havoc.language.i18n import SOURCE_LANGUAGE, translator, ui, yes_no
+from havoc.language.i18n import SOURCE_LANGUAGE, nui, translator, ui, yes_no
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -742,23 +742,99 @@ def _fmt_figure(words: Any, value: Any, lang: str) -> str:
     return str(words.value(value, lang))
 
 
+# The default text answer fits a phone's screen: at most this many lines of this many columns;
+# what does not fit is folded into one line pointing to --explain (issue 38).
+SCREEN_LINES = 25
+SCREEN_COLUMNS = 60
+SHOWN_RULES = 3  # the rules that decided, shown with what they looked at
+
+
 def render_text(a: Answer, explain: bool = False) -> str:
-    """The answer for a person reading a terminal.
+    """The answer for a person reading a terminal (or a phone).
 
-    What each rule looked at is said in words in the asker's language; ``explain`` adds the
-    machine trace (fact names and values, the deciding overlay) for those who check the data; in
-    a translated answer the facts keep their words there too (a Polish reader meets no field path).
+    The verdict and its figures come first, then the one to three rules that decided (a "no": the
+    rules that said no; a "yes": the rules whose checks held, the most specific first; a report:
+    the rules that gave its figures), each with what it looked at in words in the asker's
+    language; everything else is folded into one line pointing to ``--explain``, and the whole fits
+    :data:`SCREEN_LINES` lines of :data:`SCREEN_COLUMNS` columns or says what it folded.
 
-    The rules that said no come first, then those that gave a figure or apply only in some
-    situations (with their text), then the general checks that passed (title and facts).
-    A rule checked several times (once per side or candidate) is shown once.
+    ``explain`` shows every rule cited with the machine trace (fact names and values, the
+    deciding overlay) for those who check the data; in a translated answer the facts keep their
+    words there too (a Polish reader meets no field path). A rule checked several times (once per
+    side or candidate) is shown once.
     """
     lang = a.lang
     words = a.labels or _PlainLabels()
+    out = _verdict_lines(a, words, explain)
+    grouped: dict[str, list[Decision]] = {}
+    for d in a.rules:
+        grouped.setdefault(d.id, []).append(d)
+    ordered = sorted(grouped.values(), key=lambda ds: _rank(a, ds))
+    if explain:
+        if ordered:
+            out.append("")
+            out.append(nui("Deciding rule", "Deciding rules", len(ordered), lang) + ":")
+        for ds in ordered:
+            out.extend(_rule_lines(a, words, ds, explain=True, text=True))
+        if a.overlay != "base":
+            out.append("")
+            out.append(ui("Decided by overlay", lang) + f": {a.overlay}")
+        return "\n".join(out)
+    top = _wrapped(out)
+    shown_groups = ordered[:SHOWN_RULES]
+    with_text = True
+    trimmed = False  # what the rules looked at was cut short to fit
+
+    def blocks() -> list[str]:
+        lines: list[str] = []
+        for i, ds in enumerate(shown_groups):
+            lines.extend(_rule_lines(a, words, ds, explain=False, text=with_text and i == 0))
+        return _wrapped(lines)
+
+    def folded_line(rules: int) -> list[str]:
+        if rules:
+            said = nui("+ {n} more rule: havoc ask … --explain", "+ {n} more rules: havoc ask … --explain", rules, lang)
+            return _wrapped([said.format(n=rules)])
+        if trimmed or (not with_text and shown_groups):
+            return _wrapped([ui("+ the rules' full text and checks: havoc ask … --explain", lang)])
+        return []
+
+    def total() -> int:
+        rest = len(ordered) - len(shown_groups)
+        return len(top) + (2 if shown_groups else 0) + len(body) + len(folded_line(rest))
+
+    body = blocks()
+    while total() > SCREEN_LINES:
+        if with_text and _has_text(a, shown_groups):
+            with_text = False
+        elif len(shown_groups) > 1:
+            shown_groups = shown_groups[:-1]
+        else:
+            break
+        body = blocks()
+    if shown_groups and total() > SCREEN_LINES:  # one rule, still too long: cut what it looked at
+        trimmed = True
+        room = max(1, SCREEN_LINES - len(top) - 2 - len(folded_line(len(ordered) - 1)))
+        body = body[:room]
+    out = top
+    if shown_groups:
+        out.append("")
+        out.append(nui("Deciding rule", "Deciding rules", len(shown_groups), lang) + ":")
+        out.extend(body)
+    out.extend(folded_line(len(ordered) - len(shown_groups)))
+    return "\n".join(out)
+
+
+def _verdict_lines(a: Answer, words: Any, explain: bool) -> list[str]:
+    """The verdict and its figures, the hint and the fixes: what an answer leads with."""
+    lang = a.lang
     head = a.question
-    if a.yes_no and a.verdict is not None:
-        head = f"{a.question}  {_verdict_word(a)}"
     out = [head]
+    if a.yes_no and a.verdict is not None:
+        verdict = _verdict_word(a)
+        head = f"{a.question}  {verdict}"
+        # on one line when it fits (or when explaining); else the verdict on a line of its own
+        out = [head] if explain or len(head) <= SCREEN_COLUMNS else [a.question, verdict]
     for line in a.lines:
         out.append(f"  {line}")
     if a.figures and not a.lines:
@@ -774,45 +850,111 @@ def render_text(a: Answer, explain: bool = False) -> str:
         out.append(ui("It would be allowed with", lang) + ":")
     for fix in a.fixes:
         out.append(f"  - {fix}")
-    grouped: dict[str, list[Decision]] = {}
-    for d in a.rules:
-        grouped.setdefault(d.id, []).append(d)
+    return out
 
-    def weight(ds: list[Decision]) -> int:
-        d = ds[0]
-        return 0 if any(x.passed is False for x in ds) else 1 if (d.figures or d.specific) else 2
 
-    if grouped:
-        out.append("")
-        out.append(ui("Deciding rules", lang) + ":")
-    for ds in sorted(grouped.values(), key=weight):
-        d = next((x for x in ds if x.passed is False), ds[0])
-        mark = "✗" if d.passed is False else "✓" if d.passed else "•"
-        overlay_word = ui("overlay", lang)
-        origin = f" ({overlay_word}: {d.origin})" if d.origin != "base" and explain else ""
-        notes = list(dict.fromkeys(x.note for x in ds if x.note))
-        note = f" — {'; '.join(notes)}" if notes else ""
-        rid = f" [{d.id}]" if explain else ""
-        out.append(f"  {mark} {d.title}{rid}{origin}{note}")
-        if d.passed is False or d.figures or d.specific:
-            for para in d.text.split("\n"):
-                out.append(f"      {para}" if para else "")
-        checked = ui("checked", lang)
-        distinct = [x for i, x in enumerate(ds) if x.facts and all(x.facts != y.facts for y in ds[:i])]
-        for x in distinct if len(distinct) > 1 else [d] if d.facts else []:
-            who = f" ({x.note})" if len(distinct) > 1 and x.note else ""
-            if explain and lang == SOURCE_LANGUAGE:
-                facts = "; ".join(f"{k} = {words.value(v, lang)}" for k, v in x.facts.items())
-                out.append(f"      {checked}{who}: {facts}")
-            elif explain:  # a translated trace names each fact by its words, never by its path (query.deck)
-                out.append(f"      {checked}{who}: " + "; ".join(x.said))
-            else:
-                said = ui("looked at", lang)
-                out.append(f"      {said}{who}: " + "; ".join(x.said))
-        for am in d.amended_by:
-            ref = f" [{am['id']}]" if explain else ""
-            out.append("      " + ui("ruling", lang) + f"{ref}: {am['text']}")
-    if a.overlay != "base" and explain:
-        out.append("")
-        out.append(ui("Decided by overlay", lang) + f": {a.overlay}")
-    return "\n".join(out)
+def _rank(a: Answer, ds: list[Decision]) -> int:
+    """Where a cited rule comes among the rules that decided (lower first).
+
+    A "no": the rules that said no, then those giving a figure or applying only in some
+    situations (an exception), then the rest. A "yes": the rules whose checks held, the most
+    specific first (applies only in some situations, then gives a figure, then a general check),
+    then the rules that did not apply. A report (who wins, what follows in a Battle): the rules
+    that gave its figures, then the specific ones, then those that held; a candidate a rule
+    refused (one retreat destination among several) comes last: it did not make the report."""
+    d = ds[0]
+    failed = any(x.passed is False for x in ds)
+    held = any(x.passed is True for x in ds)
+    if a.yes_no and a.verdict is False:
+        return 0 if failed else 1 if (d.figures or d.specific) else 2
+    if a.yes_no:
+        if held:
+            return 0 if d.specific else 1 if d.figures else 2
+        return 3 if (d.figures or d.specific) else 4
+    if failed:
+        return 4
+    return 0 if d.figures else 1 if d.specific else 2 if held else 3
+
+
+def _has_text(a: Answer, groups: list[list[Decision]]) -> bool:
+    """The first shown rule is shown with its text (it said no, gives a figure or is specific)."""
+    if not groups:
+        return False
+    ds = groups[0]
+    d = next((x for x in ds if x.passed is False), ds[0])
+    return bool(d.passed is False or d.figures or d.specific)
+
+
+def _rule_lines(a: Answer, words: Any, ds: list[Decision], explain: bool, text: bool) -> list[str]:
+    """One cited rule: its mark and title, its text (``text``: when it said no, gives a figure
+    or is specific), what it looked at and the rulings on it."""
+    lang = a.lang
+    out = []
+    d = next((x for x in ds if x.passed is False), ds[0])
+    mark = "✗" if d.passed is False else "✓" if d.passed else "•"
+    overlay_word = ui("overlay", lang)
+    origin = f" ({overlay_word}: {d.origin})" if d.origin != "base" and explain else ""
+    notes = list(dict.fromkeys(x.note for x in ds if x.note))
+    note = f" — {'; '.join(notes)}" if notes else ""
+    rid = f" [{d.id}]" if explain else ""
+    out.append(f"  {mark} {d.title}{rid}{origin}{note}")
+    if text and (d.passed is False or d.figures or d.specific):
+        for para in d.text.split("\n"):  # a paragraph wraps under itself (on a phone)
+            out.extend(([f"      {para}"] if explain else _wrap(para, "      ", "      ")) if para else [""])
+    checked = ui("checked", lang)
+    distinct = [x for i, x in enumerate(ds) if x.facts and all(x.facts != y.facts for y in ds[:i])]
+    for x in distinct if len(distinct) > 1 else [d] if d.facts else []:
+        who = f" ({x.note})" if len(distinct) > 1 and x.note else ""
+        if explain and lang == SOURCE_LANGUAGE:
+            facts = "; ".join(f"{k} = {words.value(v, lang)}" for k, v in x.facts.items())
+            out.append(f"      {checked}{who}: {facts}")
+        elif explain:  # a translated trace names each fact by its words, never by its path (query.deck)
+            out.append(f"      {checked}{who}: " + "; ".join(x.said))
+        else:
+            said = ui("looked at", lang)
+            out.append(f"      {said}{who}: " + "; ".join(x.said))
+    for am in d.amended_by:
+        ref = f" [{am['id']}]" if explain else ""
+        out.append("      " + ui("ruling", lang) + f"{ref}: {am['text']}")
+    return out
+
+
+def _wrapped(lines: list[str]) -> list[str]:
+    """``lines`` wrapped at :data:`SCREEN_COLUMNS`, each keeping its indentation (a continued
+    line indented two more, so it reads as the same item)."""
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= SCREEN_COLUMNS:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        out.extend(_wrap(line.strip(), indent, indent + "  "))
+    return out
+
+
+def _wrap(text: str, first: str, rest: str) -> list[str]:
+    """``text`` in lines of at most :data:`SCREEN_COLUMNS`, broken at spaces (a word longer than
+    a line is cut); the first line indented ``first``, the others ``rest`` (what textwrap does,
+    without importing it and ``re`` into every short process that answers a question)."""
+    out: list[str] = []
+    line = first
+    empty = True
+    for word in text.split():
+        while len(rest) + len(word) > SCREEN_COLUMNS:  # a word no line holds: cut it
+            if not empty:
+                out.append(line)
+                line, empty = rest, True
+            room = SCREEN_COLUMNS - len(line)
+            out.append(line + word[:room])
+            word = word[room:]
+            line = rest
+        if empty:
+            line, empty = line + word, False
+        elif len(line) + 1 + len(word) <= SCREEN_COLUMNS:
+            line += " " + word
+        else:
+            out.append(line)
+            line = rest + word
+    if not empty:
+        out.append(line)
+    return out

@@ -25,11 +25,7 @@ def ask_winner(job: Job) -> Answer:
     """
     pos = job.pos
     asker = job.q.faction
-    question = (
-        ui("Who wins the game?", job.lang)
-        if _game_over(pos)
-        else ui("Who would win if the game ended now?", job.lang)
-    )
+    question = _question(job)
     rules = job.eng.rules_for("winner")
     base = [cr for cr in rules if not any(n.startswith(C.TIEBREAK_PREFIX) for n in cr.figures)]
     breakers = [(cr, n) for cr in rules for n in cr.figures if n.startswith(C.TIEBREAK_PREFIX)]
@@ -118,18 +114,36 @@ def ask_winner(job: Job) -> Answer:
     ans.yes_no = False  # "who wins?" is answered by a name (and the ranking), never by yes or no
     ans.hint = None
     ans.fixes = []
-    ans.lines = [ui("Winner: {faction}", job.lang).format(faction=job.fname(winner) if winner else "—")]
-    for i, f in enumerate(order, 1):
-        vp_word = ui("VP", job.lang)
-        ans.lines.append(f"{i}. {job.fname(f)}: {eligible[f]} {vp_word}")
-    for f, why in excluded.items():
-        ans.lines.append(ui("{faction} cannot win", job.lang).format(faction=job.fname(f)) + f" [{job.titles(why)}]")
-    if used_breakers:
-        ans.lines.append(
-            ui("Tie broken by", job.lang) + ": " + ", ".join(figure_label(b, job.lang) for b in used_breakers)
-        )
+    ans.lines = _report(job, winner, order, eligible, excluded, used_breakers)
     ans.details = {"winner": winner, "ranking": order, "keys": keys, "excluded": excluded}
     return ans
+
+
+def _report(
+    job: Job,
+    winner: str | None,
+    order: list[str],
+    eligible: dict[str, int],
+    excluded: dict[str, list[str]],
+    used_breakers: list[str],
+) -> list[str]:
+    """The answer's lines: the winner, the ranking, who cannot win, the tie-breakers that decided."""
+    lines = [ui("Winner: {faction}", job.lang).format(faction=job.fname(winner) if winner else "—")]
+    vp_word = ui("VP", job.lang)
+    for i, f in enumerate(order, 1):
+        lines.append(f"{i}. {job.fname(f)}: {eligible[f]} {vp_word}")
+    for f, why in excluded.items():
+        lines.append(ui("{faction} cannot win", job.lang).format(faction=job.fname(f)) + f" [{job.titles(why)}]")
+    if used_breakers:
+        lines.append(ui("Tie broken by", job.lang) + ": " + ", ".join(figure_label(b, job.lang) for b in used_breakers))
+    return lines
+
+
+def _question(job: Job) -> str:
+    """The question restated: "who wins?" at the game's end, else "who would win if it ended now?"."""
+    if _game_over(job.pos):
+        return ui("Who wins the game?", job.lang)
+    return ui("Who would win if the game ended now?", job.lang)
 
 
 def _game_over(pos: Any) -> bool:
