@@ -414,7 +414,8 @@ def test_a_no_gives_the_hint_and_the_bound() -> None:
     plain = " ".join(render_text(a).split())  # read across its lines, wrapped at a phone's width (issue 38)
     # Issue 9: without --explain the answer says in words what the rule looked at; no trace.
     assert "from.actor-units" not in plain and "battle-region-leave" not in plain
-    assert "The asking faction's Units in the region (the Region the Units leave): 8" in plain
+    # in a player's words (issue 38): the faction and the Region by their names
+    assert "Humans' Units in Region A: 8" in plain and "asking faction" not in plain
 
 
 def test_an_answers_words_read_late_are_those_read_at_once() -> None:

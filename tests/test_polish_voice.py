@@ -482,8 +482,8 @@ def test_an_example_question_names_its_structure_not_a_region() -> None:
         (["ask", LEAVE, "place", "item=crystal", "region=example-a"], "można umieścić Kryształ?"),
         (["ask", LEAVE, "setup", "veteran"], "dla 2 graczy (weterani)?"),
         # what the rule looked at names the deck, not the terrain ("…: Ocean")
-        (["ask", LEAVE, "draw-tactics", "humans", "deck=ocean"], "albo talia Terenu): talia Oceanu\n"),
-        (["ask", LEAVE, "draw-tactics", "humans", "deck=own"], "albo talia Terenu): własna talia\n"),
+        (["ask", LEAVE, "draw-tactics", "humans", "deck=ocean"], "Talia: talia Oceanu\n"),
+        (["ask", LEAVE, "draw-tactics", "humans", "deck=own"], "Talia: własna talia\n"),
     ],
 )
 def test_names_take_the_case_of_the_sentence(

@@ -179,3 +179,78 @@ regions:
   example-b: {units: {pilgrims: 1}, control: pilgrims}
   feralas-banks: {units: {}}
 """
+
+
+# --- 3. what a rule looked at, in a player's words -------------------------------------------
+
+
+def _looked_at(shown: str) -> str:
+    """The "looked at" lines of a text answer, each read across the lines it wraps in."""
+    flat = " ".join(shown.split())
+    return flat
+
+
+@pytest.mark.parametrize(
+    ("lang", "said", "machine"),
+    [
+        ("en", ["Humans' VP: 7", "Pilgrims' VP: 4"], ["The asking faction", "asking faction is the Trogs"]),
+        ("pl", ["PZ Ludzi: 7", "PZ Pielgrzymów: 4"], ["pytającej Frakcji", "Pytającą Frakcją są Trogi"]),
+    ],
+)
+def test_the_winner_looked_at_each_factions_vp(lang: str, said: list[str], machine: list[str]) -> None:
+    shown = _looked_at(text(ACTIONS, {"ask": "winner"}, lang))
+    for words in said:
+        assert words in shown, shown
+    for words in machine:
+        assert words not in shown, shown
+    # the full trace keeps the fact's full description
+    explained = render_text(api.ask(ACTIONS, {"ask": "winner"}, lang), explain=True)
+    assert ("actor.vp = 7" if lang == "en" else "Punkty Zwycięstwa pytającej Frakcji: 7") in explained
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Pilgrims' Units on Region Control: 1"),
+        ("pl", "Oddziały Pielgrzymów na Kontroli nad Regionem: 1"),
+    ],
+)
+def test_the_battle_names_the_side_on_each_objective(lang: str, said: str) -> None:
+    import yaml
+
+    q = {
+        "ask": "battle",
+        "region": "example-a",
+        "objectives": {
+            "humans": {"control": 1, "prisoners": 0, "attrition": 2},
+            "pilgrims": {"control": 1, "prisoners": 1, "attrition": 1},
+        },
+    }
+    shown = _looked_at(render_text(api.ask(yaml.safe_load(BATTLE), q, lang)))
+    assert said in shown, shown
+    assert "asking faction" not in shown and "pytającej Frakcji" not in shown
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "Humans' Units in Region A: 8"), ("pl", "Oddziały Ludzi w Regionie A: 8")],
+)
+def test_a_move_names_the_faction_and_the_region(lang: str, said: str) -> None:
+    pos = {
+        "players": ["humans", "pilgrims"],
+        "phase": "actions",
+        "turn": "humans",
+        "regions": {
+            "example-a": {
+                "units": {"humans": 8, "pilgrims": 3},
+                "control": "humans",
+                "battle": {"token": 1, "attacker": "pilgrims"},
+                "adjacent": ["example-b"],
+            },
+            "example-b": {"control": "humans", "adjacent": ["example-a"]},
+        },
+    }
+    q = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 3}
+    shown = _looked_at(text(pos, q, lang))
+    assert said in shown, shown
+    assert "(the Region the Units leave)" not in shown and "(Region, z którego wychodzą Oddziały)" not in shown

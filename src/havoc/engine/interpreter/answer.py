@@ -40,6 +40,7 @@ class Decision:
         "specific",
         "text",
         "title",
+        "who",
     )
 
     def __init__(
@@ -71,6 +72,19 @@ class Decision:
         self._said: list[str] | None = [] if said is None else said
         # (the texts, the facts dict, how many of its facts the rule had read when cited)
         self._said_from: tuple[Texts, dict[str, Any], int] | None = None
+        # who and where the rule was checked for, as the game names them ({faction}, {region}
+        # of a fact's player words); a function asked when the answer is shown, or None
+        self.who: Callable[[], dict[str, Any]] | None = None
+
+    @property
+    def looked_at(self) -> list[str]:
+        """The facts the rule read in a player's words ("PZ Ludzi: 7"): each fact's player words
+        with the asking faction and the Region filled in, a fact that only chose a branch left
+        out; a fact without player words said as :attr:`said` says it."""
+        if self._said_from is None or self.who is None:
+            return self.said
+        t, facts, n = self._said_from
+        return t.player_facts(_read(facts, n), self.who())
 
     @property
     def said(self) -> list[str]:
@@ -79,7 +93,6 @@ class Decision:
         if found is None:
             t, facts, n = self._said_from  # type: ignore[misc]
             found = self._said = t.facts(_read(facts, n))
-            self._said_from = None
         return found
 
     @said.setter
@@ -147,7 +160,7 @@ class Decision:
                     said.append(kept[(name, value.__class__, value)])
                 except (KeyError, TypeError):
                     said.append(t.fact(name, value))
-            self._said, self._said_from = said, None
+            self._said = said  # (its facts kept: shown later, they are also said in a player's words)
         if said:
             out["said"] = said
         return out
@@ -229,15 +242,24 @@ class Cites:
     its note, how many facts it had read when cited, and whether it is cited as applying only
     in some situations whatever its check says (an exception rule)."""
 
-    __slots__ = ("amendments", "rows", "t")
+    __slots__ = ("amendments", "rows", "t", "who")
 
     def __init__(self, t: Texts, amendments: dict[str, tuple[Rule, ...]]) -> None:
         self.t = t
         self.amendments = amendments
         self.rows: list[tuple[RuleResult, str | None, int, bool]] = []
+        # per row, who and where it was checked for (:attr:`Decision.who`), when the game says
+        self.who: list[Callable[[], dict[str, Any]] | None] = []
 
-    def add(self, result: RuleResult, note: str | None = None, specific: bool = False) -> None:
+    def add(
+        self,
+        result: RuleResult,
+        note: str | None = None,
+        specific: bool = False,
+        who: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
         self.rows.append((result, note, len(result.facts), specific))
+        self.who.append(who)
 
     def _cite(self, rule: Rule) -> tuple[Any, str, str, str | None, list[dict[str, str]], bool]:
         t, amendments = self.t, self.amendments
@@ -249,9 +271,10 @@ class Cites:
     def decisions(self) -> list[Decision]:
         out = []
         t, amendments = self.t, self.amendments
-        for result, note, n, specific in self.rows:
+        for (result, note, n, specific), who in zip(self.rows, self.who, strict=True):
             d = decision(t, amendments, result, note)
             d._said_from = (t, result.facts, n)
+            d.who = who
             if specific:
                 d.specific = True
             out.append(d)
@@ -577,6 +600,39 @@ class Texts:
                 out.append(self.fact(name, value))
         return out
 
+    def player_facts(self, items: tuple[tuple[str, Any], ...], who: dict[str, Any]) -> list[str]:
+        """What a rule looked at in a player's words: each fact's player words (facts.yaml
+        ``player``, in the asker's language) with ``who``'s names filled in (the game's: who asks,
+        each subject's name; a fact of a subject read as another, ``from.x`` as ``region.x``,
+        names that subject by the other's field) and its value. A fact that only chose a branch
+        of the rule is left out (unless the rule read nothing else), and so is one whose value was
+        not given; one without player words is said as :meth:`fact` says it."""
+        out = []
+        branches = []
+        for name, value in items:
+            head, _, rest = name.partition(".")
+            base = self.rs.vocabulary.get("fact-subjects", {}).get(head)
+            key = f"{base[0]}.{rest}" if base else name
+            fdef = self.rs.facts.get(key)
+            player = fdef.player if fdef is not None else None
+            if player is None:
+                out.append(self.fact(name, value))
+                continue
+            if player == "" or value is None or value == "":  # chose a branch; or nothing given, nothing decided
+                branches.append(self.fact(name, value))
+                continue
+            if self.tr is not None:
+                player = self.tr.text(f"fact:{key}:player", player)
+            fields = who if not base else {**who, base[0]: who.get(head)}
+            said = _player_words(player, fields)
+            if said is None:  # a name it needs is not known here: the fact's description
+                out.append(self.fact(name, value))
+                continue
+            values = fdef.values if fdef is not None else None
+            shown = self.labels.value(value, self.lang, values) if values else self.labels.value(value, self.lang)
+            out.append(f"{said}: {shown}")
+        return out or branches
+
     def _fact(self, name: str, value: Any) -> str:
         found, values = self._facts.get(name, (None, None))
         if found is None:
@@ -617,6 +673,23 @@ class Texts:
 
 
 _SAID_KEPT = 4096  # fact-and-value words kept per ruleset and language
+
+
+def _player_words(player: str, fields: dict[str, Any]) -> str | None:
+    """A fact's player words with the names ``fields`` gives filled in (each in the case the words
+    give it), or None when the words need a name that is not known."""
+    if "{" not in player:
+        return player
+    from _string import formatter_parser
+
+    from havoc.language.i18n import Text
+
+    try:
+        if any(f is not None and fields.get(f) is None for _, f, _, _ in formatter_parser(player)):
+            return None
+        return Text(player).format(**fields)
+    except (KeyError, IndexError, ValueError):  # a translation naming another field, a stray brace
+        return None
 
 
 def _english_plural(n: int) -> int:
@@ -660,6 +733,7 @@ def decision(
     # more into the same dict
     d._said = None
     d._said_from = (t, facts, len(facts))
+    d.who = None
     return d
 
 
@@ -910,9 +984,9 @@ def _rule_lines(a: Answer, words: Any, ds: list[Decision], explain: bool, text: 
             out.append(f"      {checked}{who}: {facts}")
         elif explain:  # a translated trace names each fact by its words, never by its path (query.deck)
             out.append(f"      {checked}{who}: " + "; ".join(x.said))
-        else:
+        else:  # in a player's words: "PZ Ludzi: 7"
             said = ui("looked at", lang)
-            out.append(f"      {said}{who}: " + "; ".join(x.said))
+            out.append(f"      {said}{who}: " + "; ".join(x.looked_at))
     for am in d.amended_by:
         ref = f" [{am['id']}]" if explain else ""
         out.append("      " + ui("ruling", lang) + f"{ref}: {am['text']}")
