@@ -254,3 +254,37 @@ def test_a_move_names_the_faction_and_the_region(lang: str, said: str) -> None:
     shown = _looked_at(text(pos, q, lang))
     assert said in shown, shown
     assert "(the Region the Units leave)" not in shown and "(Region, z którego wychodzą Oddziały)" not in shown
+
+
+# --- 4. specific answers -------------------------------------------------------------------------
+
+VIA: dict[str, Any] = {
+    "players": ["humans", "pilgrims"],
+    "phase": "actions",
+    "turn": "pilgrims",
+    "regions": {
+        "example-a": {"units": {"humans": 3}, "control": "humans", "adjacent": ["example-b"]},
+        "example-b": {"control": "humans", "adjacent": ["example-a", "example-c"]},
+        "example-c": {"adjacent": ["example-b"]},
+    },
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_move_through_regions_is_refused_under_its_whole_path(lang: str) -> None:
+    q = {"ask": "move", "faction": "humans", "from": "example-a", "via": ["example-b"], "to": "example-c", "units": 2}
+    a = api.ask(VIA, q, lang)
+    assert a.verdict is False
+    refused = [d for d in a.rules if d.passed is False]
+    assert refused and all(d.note and d.note.count("→") == 2 for d in refused), [d.note for d in refused]
+    assert any(r.startswith("  ✗") and r.count("→") == 2 for r in render_text(a).splitlines())
+
+
+@pytest.mark.parametrize(("lang", "vp"), [("en", "VP for prisoners: 1"), ("pl", "PZ za Jeńców: 1")])
+def test_prisoners_for_a_faction_say_the_buy_back_and_the_prisoners_vp(lang: str, vp: str) -> None:
+    a = api.ask(ACTIONS, {"ask": "prisoners", "faction": "humans"}, lang)
+    assert a.verdict is False and a.figures["prisoners-vp"] == 1
+    rows = render_text(a).splitlines()
+    assert f"  {vp}" in rows, rows
+    # the buy-back's own answer and its reason stay: the rule that said no, with what it looked at
+    assert any(r.startswith("  ✗") for r in rows) and any(r.strip().startswith(("looked at", "zasada")) for r in rows)
