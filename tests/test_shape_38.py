@@ -288,3 +288,16 @@ def test_prisoners_for_a_faction_say_the_buy_back_and_the_prisoners_vp(lang: str
     assert f"  {vp}" in rows, rows
     # the buy-back's own answer and its reason stay: the rule that said no, with what it looked at
     assert any(r.startswith("  ✗") for r in rows) and any(r.strip().startswith(("looked at", "zasada")) for r in rows)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_line_of_what_may_i_do_cites_its_rule(lang: str) -> None:
+    a = api.ask(ACTIONS, {"ask": "legal", "faction": "pilgrims"}, lang)
+    rs = api.load_ruleset()
+    actions = a.details["actions"]
+    assert actions and all(act.get("rule") in rs.rules for act in actions), actions
+    from havoc.engine.interpreter.answer import texts
+
+    t = texts(rs, lang, a.labels)
+    for act, line in zip([x for x in actions if x["allowed"]], [x for x in a.lines if x.startswith("✓")], strict=True):
+        assert line.endswith(f"[{t.rule(rs.rules[act['rule']])[0]}]"), line
