@@ -301,3 +301,33 @@ def test_each_line_of_what_may_i_do_cites_its_rule(lang: str) -> None:
     t = texts(rs, lang, a.labels)
     for act, line in zip([x for x in actions if x["allowed"]], [x for x in a.lines if x.startswith("✓")], strict=True):
         assert line.endswith(f"[{t.rule(rs.rules[act['rule']])[0]}]"), line
+
+
+TROGS_BATTLE: dict[str, Any] = {
+    "players": ["humans", "pilgrims"],
+    "round": 2,
+    "phase": "battle-resolution",
+    "turn": "humans",
+    "regions": {
+        "example-a": {
+            "units": {"humans": 4, "trogs": 3},
+            "battle": {"token": 1, "attacker": "humans"},
+            "adjacent": ["example-b"],
+        },
+        "example-b": {"units": {}},
+    },
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_trogs_nest_rule_is_not_shown_failing_when_the_trogs_survive(lang: str) -> None:
+    a = api.ask(TROGS_BATTLE, {"ask": "retreat", "faction": "trogs", "from": "example-a"}, lang)
+    assert a.figures.get("places-nest") is True or any(d.figures.get("places-nest") for d in a.rules)
+    rs = api.load_ruleset()
+    from havoc.engine.interpreter.answer import texts
+
+    title = texts(rs, lang, a.labels).rule(rs.rules["neutral-trogs-retreat"])[0]
+    rows = render_text(a).splitlines()
+    line = next(r for r in rows if r.startswith("  ") and r[2:3] in ("✗", "✓", "•") and title in r)
+    assert line.startswith("  • "), rows
+    assert not any(r.startswith("  ✗") for r in rows), rows

@@ -34,6 +34,7 @@ class Decision:
         "figures",
         "hint",
         "id",
+        "instead",
         "note",
         "origin",
         "passed",
@@ -75,6 +76,9 @@ class Decision:
         # who and where the rule was checked for, as the game names them ({faction}, {region}
         # of a fact's player words); a function asked when the answer is shown, or None
         self.who: Callable[[], dict[str, Any]] | None = None
+        # the rule never allows (requires: false) and gives figures: when it applies, what they
+        # say happens instead (a report shows it as applying, not as failing)
+        self.instead = False
 
     @property
     def looked_at(self) -> list[str]:
@@ -734,6 +738,9 @@ def decision(
     d._said = None
     d._said_from = (t, facts, len(facts))
     d.who = None
+    check = rule.check
+    # never allows, and says what happens instead (its figures: a Trog Nest placed, not a retreat)
+    d.instead = check is not None and check.requires is False and bool(check.figures)
     return d
 
 
@@ -937,7 +944,7 @@ def _rank(a: Answer, ds: list[Decision]) -> int:
     that gave its figures, then the specific ones, then those that held; a candidate a rule
     refused (one retreat destination among several) comes last: it did not make the report."""
     d = ds[0]
-    failed = any(x.passed is False for x in ds)
+    failed = any(x.passed is False and not (x.instead and not a.yes_no) for x in ds)
     held = any(x.passed is True for x in ds)
     if a.yes_no and a.verdict is False:
         return 0 if failed else 1 if (d.figures or d.specific) else 2
@@ -966,6 +973,8 @@ def _rule_lines(a: Answer, words: Any, ds: list[Decision], explain: bool, text: 
     out = []
     d = next((x for x in ds if x.passed is False), ds[0])
     mark = "✗" if d.passed is False else "✓" if d.passed else "•"
+    if d.instead and not a.yes_no:  # in a report, a rule that never allows says what happens instead
+        mark = "•"
     overlay_word = ui("overlay", lang)
     origin = f" ({overlay_word}: {d.origin})" if d.origin != "base" and explain else ""
     notes = list(dict.fromkeys(x.note for x in ds if x.note))
