@@ -179,14 +179,11 @@ def test_a_kept_bound_is_the_sentence_filled_afresh(lang: str) -> None:
                 for value in (-1, 0, 1, 2, 7, 12):
                     assert explain._bound(sentence, field, value) == sentence.format(field=field, value=value)
     assert explain._bounds
-    out: list[str] = []
-    explain._say("lt", ui("Units", lang), 4, lang, out)
-    explain._say("ge", ui("Units", lang), 2, lang, out)
-    explain._say("le", ui("Units", lang), 0, lang, out)  # "at most 0" is no fix
-    assert out == [
-        sentences[0].format(field=ui("Units", lang), value=3),
-        sentences[1].format(field=ui("Units", lang), value=2),
-    ]
+    out: list[explain.Bound] = []
+    explain._say("lt", "query.units", 4, out)
+    explain._say("ge", "query.units", 2, out)
+    explain._say("le", "query.units", 0, out)  # "at most 0" is no fix
+    assert out == [("query.units", "le", 3), ("query.units", "ge", 2)]
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])

@@ -18,7 +18,7 @@ import pytest
 
 from havoc.language import i18n
 from havoc.language.i18n import Text, translator
-from havoc.language.nouns import CASES, Noun
+from havoc.language.nouns import CASES, SPECS, Noun
 
 MGIELNIA = Noun(
     {"nom": "Mgielnia", "gen": "Mgielni", "dat": "Mgielni", "acc": "Mgielnię", "ins": "Mgielnią", "loc": "Mgielni"}
@@ -28,7 +28,7 @@ VALUES: list[Any] = [MGIELNIA, Noun({"nom": "X"}), "abc", "", 3, -2, True, 2.5, 
 
 def _long_way(text: str, values: dict[str, Any]) -> str:
     """What Text.format gave before its parts were kept: str.format with each value wrapped."""
-    return str.format(text, **{k: i18n._caseless(v, Noun, CASES) for k, v in values.items()})
+    return str.format(text, **{k: i18n._caseless(v, Noun, SPECS) for k, v in values.items()})
 
 
 def _outcome(fill: Any, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
@@ -173,8 +173,8 @@ def test_a_no_is_explained_as_the_walk_explains_it() -> None:
         for _ in range(40):
             values = [rnd.choice([True, False, 0, 1, 2, 3, -1, 5, "x", None, "raise"]) for _ in range(12)]
             planned, walked = _Parts(values, ExprError), _Parts(values, ExprError)
-            found = explain.fixes(condition, planned, word, "en")
-            expected: list[str] = []
+            found = explain.bounds(condition, planned, word, "en")
+            expected: list[explain.Bound] = []
             with contextlib.suppress(*explain._EVALUATION_ERRORS):
                 explain._walk(condition, False, walked, word, "en", expected)
             assert (found, planned.seen) == (expected, walked.seen), condition

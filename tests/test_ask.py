@@ -66,7 +66,7 @@ def test_ask_no_with_hint_and_bound(pos_file: Path, capsys: pytest.CaptureFixtur
     code, out, _ = run(capsys, "ask", str(pos_file), "move", "humans", "from=example-a", "to=example-b", "units=3")
     assert code == 0
     assert "?  No" in out.splitlines()[0]
-    assert "Hint: Only the Defender may leave" in out and "Units: at most 2" in out
+    assert "Hint: Only the Defender may leave" in out and "with at most 2 Units" in out
     assert "✗ Leaving a Battle Region" in out and "[battle-region-leave]" not in out
 
 
@@ -81,7 +81,7 @@ def test_ask_json(pos_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rule = data["rules"][0]
     assert rule["id"] == "battle-region-leave" and rule["title"] and rule["text"] and rule["passed"] is False
     assert rule["facts"]["from.actor-units"] == 8 and rule["hint"]
-    assert data["would-be-legal"] == ["Units: at most 2"]
+    assert data["would-be-legal"] == ["with at most 2 Units"]
     assert data["overlay"] in {"base", "errata"}
 
 
@@ -178,10 +178,10 @@ def test_battle_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert code == 0 and "1. Region A" in out and "2. Region B" in out
     code, out, _ = run(capsys, "battle", str(path), "example-battle", "pilgrims=2/1/1", "humans=2/1/1")
     assert code == 0
-    assert "1. Region Control: Humans win (2 : 2), +2 VP" in out
-    assert "2. Capture Prisoners: nobody takes any (1 : 1)" in out
-    assert "3. Attrition: Pilgrims kill 1, Humans kill 1" in out
-    assert "F. Pilgrims retreat 3 Units to one of: Feralas Banks" in out
+    assert "1. Region Control: Humans win (2:2), +2 VP" in out
+    assert "2. Capture Prisoners: nobody takes any (1:1)" in out
+    assert "3. Attrition: Pilgrims kill 1 Unit, Humans kill 1 Unit" in out
+    assert "F. Pilgrims retreat 3 Units to Feralas Banks" in out
     code, out, _ = run(
         capsys, "battle", str(path), "example-battle", "pilgrims=2/1/1", "humans=2/1/1", "--as", "pilgrims", "--json"
     )
@@ -291,7 +291,7 @@ def test_polish_answer(polish: Path, pos_file: Path, capsys: pytest.CaptureFixtu
     assert code == 0
     # wrapped at a phone's width (issue 38): the question, then the verdict on a line of its own
     assert out.startswith("Czy Ludzie mogą przesunąć 3 Oddziały z Regionu A do Regionu\n  B?\nNie\n")
-    assert "mogą opuścić: 2" in out and "Oddziały: najwyżej 2" in out
+    assert "mogą opuścić: 2" in out and "przy najwyżej 2 Oddziałach" in " ".join(out.split())
     assert "✗ Opuszczanie Regionu Bitwy" in out and "battle-region-leave" not in out
     # what the rule looked at names the Region itself, as a player would (issue 38); the trace
     # below still says which Region the fact is about

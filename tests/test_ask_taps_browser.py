@@ -148,7 +148,7 @@ def end_of_move(p: Player) -> None:
 QUESTIONS: dict[str, tuple[Callable[[Player], None], dict[str, list[str]]]] = {
     # 8 defenders, 3 attackers: each attacker holds back 2, so 2 may leave, not 3
     "leave": (leave, {"en": ["No", "2"], "pl": ["Nie", "2"]}),
-    "battle": (battle, {"en": ["Region Control: Humans win (2 : 2)"], "pl": ["wygrywają Ludzie (2 : 2)"]}),
+    "battle": (battle, {"en": ["Region Control: Humans win (2:2)"], "pl": ["wygrywają Ludzie (2:2)"]}),
     "legal": (legal, {"en": ["Move", "Region A: 3 → Region B"], "pl": ["Ruch", "Region A: 3 → Region B"]}),
     # scoring enabled by the Pilgrims: everyone scores their Crystals
     "score": (score, {"en": ["Humans: +3 VP", "Pilgrims: +1 VP"], "pl": ["Ludzie: +3 PZ", "Pielgrzymi: +1 PZ"]}),

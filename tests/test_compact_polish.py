@@ -231,7 +231,7 @@ def _refusal(words: str, pos: object) -> str:
             ["pytanie: z: nieznany Region 'Mglnia'", "(czy chodziło o 'Mgielnia'?)"],
         ),
         ("dobranie-taktyk ludzie talia=górki", ["talia: nieznana wartość 'górki'", "góry (mountains)", "własna (own)"]),
-        ("przygotowanie weteran", ["'weteran': oczekiwano klucz=wartość (np. oddziały=2)", "weterani (veteran)"]),
+        ("przygotowanie weteran", ["'weteran': oczekiwano pary klucz=wartość (np. oddziały=2)", "weterani (veteran)"]),
         ("ruch ludzi z=Mgielnia do=Pogorzelisko", ["'ludzi'", "Ludzie (humans)", "(czy chodziło o 'Ludzie'?)"]),
         ("ruch frakcja=elfy z=Mgielnia do=Pogorzelisko", ["Frakcja: nieznana wartość 'elfy'", "Pielgrzymi (pilgrims)"]),
         ("mvoe ludzie", ["nieznany rodzaj pytania 'mvoe' (czy chodziło o 'move'?)"]),

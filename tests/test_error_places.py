@@ -113,13 +113,13 @@ def test_a_polish_error_in_a_table_of_names_names_its_place_as_the_table_does(
     assert not polish_problems(err.replace(str(table), "stół.yaml")), polish_problems(err)
 
 
-def test_a_question_field_is_the_compact_forms_word(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_question_field_is_the_forms_label(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, err = _cli(capsys, "--lang", "pl", "ask", str(LEAVE), "ruch", "ludzie", "z=Region-A", "do=Pogorzelisko")
-    assert code == 2 and err.startswith("błąd: pytanie: do: nieznany Region 'Pogorzelisko'"), err
+    assert code == 2 and err.startswith("błąd: pytanie: Dokąd (do): nieznany Region 'Pogorzelisko'"), err
     query = tmp_path / "pytanie.yaml"
     query.write_text("ask: move\nfaction: humans\nfrom: example-a\nto: example-b\nunits: -2\n", encoding="utf-8")
     code, err = _cli(capsys, "--lang", "pl", "ask", str(LEAVE), "--query", str(query))
-    assert code == 2 and f"błąd: {query}:5: oddziały: oczekiwano liczby całkowitej ≥ 0" in err, err
+    assert code == 2 and f"błąd: {query}:5: Oddziały: oczekiwano liczby całkowitej ≥ 0" in err, err
     code, err = _cli(capsys, "ask", str(LEAVE), "--query", str(query))
     assert code == 2 and f"error: {query}:5: units: expected a whole number ≥ 0" in err, err
 
@@ -157,7 +157,7 @@ def test_the_api_adds_where_and_keeps_the_machine_field() -> None:
             "lang": "pl",
         },
     )
-    assert status == 422 and [(p["field"], p["where"]) for p in out["problems"]] == [("to", "do")], out
+    assert status == 422 and [(p["field"], p["where"]) for p in out["problems"]] == [("to", "Dokąd (do)")], out
 
 
 def test_the_trogs_api_says_where_too() -> None:
@@ -167,11 +167,13 @@ def test_the_trogs_api_says_where_too() -> None:
     assert status == 422
     [p] = out["problems"]
     assert p["field"] == "objectives.humans.attrition"
-    assert p["where"] == "cele › Ludzie › Wyniszczenie"  # the key a Polish question file writes for them
+    assert (
+        p["where"] == "Oddziały na Celach (cele) › Ludzie › Wyniszczenie"
+    )  # the form's label, the key a Polish file writes after it
     status, out = _post(
         "/api/trogs", {"position": table, "question": {"decide": "move", "from": "example-a", "units": 0}, "lang": "pl"}
     )
-    assert status == 422 and [p["where"] for p in out["problems"]] == ["oddziały"], out
+    assert status == 422 and [p["where"] for p in out["problems"]] == ["Oddziały"], out
 
 
 def test_a_problem_without_a_field_has_no_where_and_str_keeps_the_machine_path() -> None:
@@ -197,7 +199,7 @@ def test_a_problem_without_a_field_has_no_where_and_str_keeps_the_machine_path()
         ("regions.north.battle.attacker", "position", "Region north › Bitwa (battle) › Agresor (attacker)"),
         ("regions", "position", "Regiony (regions)"),
         ("przez[1]", "question", "przez › nr 2"),
-        ("objectives.humans.prisoners", "question", "cele › Ludzie › Pojmanie Jeńców"),
+        ("objectives.humans.prisoners", "question", "Oddziały na Celach (cele) › Ludzie › Pojmanie Jeńców"),
         ("no-such-field.x", "position", ""),
         ("not a path", "question", ""),
     ],

@@ -365,6 +365,15 @@ NO_CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         {"ask": "retreat", "faction": "trogs", "from": "x", "to": "y"},
     ),
     (
+        "round-phases",
+        {
+            "players": ["humans", "pilgrims"],
+            "phase": "actions",
+            "factions": {"humans": {"vp": 7}, "pilgrims": {"prisoners": {"humans": 1}}},
+        },
+        {"ask": "prisoners", "faction": "humans", "units": 1},
+    ),
+    (
         "prisoners-buy-back",
         {
             "players": ["humans", "pilgrims"],
@@ -408,9 +417,9 @@ def test_every_rule_that_can_say_no_has_a_no_test() -> None:
 def test_a_no_gives_the_hint_and_the_bound() -> None:
     a = ask(BATTLE_8_3, {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 3})
     assert a.hint and "Defender" in a.hint
-    assert a.fixes == ["Units: at most 2"]
+    assert a.fixes == ["with at most 2 Units"]
     text = render_text(a, explain=True)
-    assert "Units: at most 2" in text and "from.actor-units = 8" in text and "from.enemy-units = 3" in text
+    assert "with at most 2 Units" in text and "from.actor-units = 8" in text and "from.enemy-units = 3" in text
     plain = " ".join(render_text(a).split())  # read across its lines, wrapped at a phone's width (issue 38)
     # Issue 9: without --explain the answer says in words what the rule looked at; no trace.
     assert "from.actor-units" not in plain and "battle-region-leave" not in plain
@@ -438,7 +447,7 @@ def test_an_answers_words_read_late_are_those_read_at_once() -> None:
     copied.labels = fourth.labels
     assert copied == fourth and copied.to_dict() == expected[5]
     assert replace(ask(BATTLE_8_3, q), question="?").to_dict() == {**expected[5], "question": "?"}
-    assert first.verdict is False and expected[2] and expected[3] == ["Units: at most 2"]
+    assert first.verdict is False and expected[2] and expected[3] == ["with at most 2 Units"]
 
 
 def test_the_attacker_cannot_leave() -> None:
@@ -946,7 +955,7 @@ def test_a_failed_condition_is_explained_as_the_bounds_on_the_askers_numbers() -
 def test_a_no_says_the_bound_in_the_askers_language() -> None:
     """Cry Havoc's word for its question's number, with the interpreter's words for the bound."""
     q = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 3}
-    assert ask(BATTLE_8_3, q, "pl").fixes == ["Oddziały: najwyżej 2"]
+    assert ask(BATTLE_8_3, q, "pl").fixes == ["przy najwyżej 2 Oddziałach"]
 
 
 def test_the_polish_battle_hint_gives_objectives_a_polish_reader_types() -> None:

@@ -84,6 +84,9 @@ COUNTED = {  # noun form -> its plural category (one, few, many)
 COUNT = re.compile(r"(?<![\d.,:/+-])(\d+) (" + "|".join(sorted(COUNTED, key=len, reverse=True)) + r")\b")
 PL = Locale("pl")
 GENITIVE_PREPOSITIONS = {"dla", "do", "od", "bez", "z", "ze", "u", "według", "spośród", "oprócz", "około", "wśród"}
+# Verbal nouns that govern the genitive like those prepositions: 003's action "Dobranie 2 kart
+# Taktyk i zatrzymanie 1 z nich" (issue 38).
+GENITIVE_PREPOSITIONS |= {"dobranie", "dobrania", "dobraniu", "dobraniem"}
 
 # What a message shows for the reader to type: field paths, quoted input, "(id)" after a name,
 # a list of accepted values; usage lines' metavars are upper case.

@@ -154,7 +154,9 @@ def test_a_battle_shows_who_wins_each_objective(page: Any) -> None:
     text = "\n".join(report)
     assert any(line.startswith("1. Kontrola nad Regionem: wygrywają Ludzie") for line in report), text
     assert any(line.startswith("2. Pojmanie Jeńców: nikt") for line in report), text
-    assert any(line.startswith("3. Wyniszczenie: Pielgrzymi zabijają 1, Ludzie zabijają 1") for line in report), text
+    assert any(
+        line.startswith("3. Wyniszczenie: Pielgrzymi zabijają 1 Oddział, Ludzie zabijają 1 Oddział") for line in report
+    ), text
     assert "Wybrzeże Feralas" in text and "feralas-banks" not in text  # Regions by the names the player gave
     assert pg.locator('a[data-rule="objective-control-defender-tie"]').count() == 1
     assert pg.locator(".ha-verdict").count() == 0  # "how does it end" is not a yes/no question

@@ -332,25 +332,63 @@ def test_trogs_build_only_where_they_have_units() -> None:
     assert d.figures["build"] == {"trap": "example-b"} and "solo-interp-build-site" in d.interpretations
 
 
+TRAP = {"type": "trap", "owner": "trogs"}
+POOL = {"type": "brooding-pool", "owner": "trogs"}
+
+
+def three_sites(structures: dict[str, list[dict[str, str]]] | None = None) -> dict[str, Any]:
+    """Three Regions with a Trog each (3, 1 and 0 Crystals): room for all three Trap tokens."""
+    pos = building()
+    pos["regions"][HQ]["adjacent"].append("example-c")
+    pos["regions"]["example-c"] = {"adjacent": [HQ], "units": {"trogs": 1}}
+    for rid, items in (structures or {}).items():
+        pos["regions"][rid]["structures"] = items
+    return pos
+
+
+def test_the_trogs_hold_three_traps() -> None:
+    """003's component list: the Trogs have 3 tokens of each Structure but the Tunnel (l.136-138)."""
+    rs = rulebook.load("cry-havoc")
+    assert rs.param("solo-trog-traps") == 3 and rs.param("solo-trog-brooding-pools") == 3
+
+
+def test_one_or_two_traps_are_not_all_traps() -> None:
+    """ "If all Traps are placed": with 1 or 2 of the 3 out, the Trogs build another Trap, no Pool."""
+    one = decide_trogs(three_sites({"example-b": [TRAP]}), {"decide": "build"})
+    assert one.figures["build"] == {"trap": "example-a"}
+    two = decide_trogs(three_sites({"example-a": [TRAP], "example-b": [TRAP]}), {"decide": "build"})
+    assert two.figures["build"] == {"trap": "example-c"}
+
+
 def test_brooding_pool_once_the_traps_are_out_or_icons_pay_for_both() -> None:
-    placed = building({"example-a": [{"type": "trap", "owner": "trogs"}]})
+    placed = three_sites({"example-a": [TRAP], "example-b": [TRAP], "example-c": [TRAP]})
     assert decide_trogs(placed, {"decide": "build"}).figures["build"] == {"brooding-pool": "example-a"}
     both = decide_trogs(building(), {"decide": "build", "both": True})
     assert both.figures["build"] == {"trap": "example-a", "brooding-pool": "example-a"}
 
 
 def test_activate_traps_then_pools_when_nothing_is_left_to_build() -> None:
-    full = building(
-        {"example-a": [{"type": "brooding-pool", "owner": "trogs"}], "example-b": [{"type": "trap", "owner": "trogs"}]}
-    )
+    full = three_sites({rid: [TRAP, POOL] for rid in ("example-a", "example-b", "example-c")})
     d = decide_trogs(full, {"decide": "build"})
-    assert d.choice == "activate" and d.figures["activate"] == ["example-b", "example-a"]
+    assert d.choice == "activate"
+    assert d.figures["activate"] == ["example-a", "example-b", "example-c"] * 2  # the Traps, then the Pools
 
 
 def test_trap_supply_comes_from_the_rules(rules_copy: Path) -> None:
-    set_param(rules_copy, "solo-trog-traps", "2")
-    placed = building({"example-b": [{"type": "trap", "owner": "trogs"}]})
-    assert decide_trogs(placed, {"decide": "build"}).figures["build"] == {"trap": "example-a"}
+    set_param(rules_copy, "solo-trog-traps", "1")
+    placed = building({"example-b": [TRAP]})
+    assert decide_trogs(placed, {"decide": "build"}).figures["build"] == {"brooding-pool": "example-a"}
+
+
+def test_stored_example_shows_the_second_trap() -> None:
+    """The stored example: one Trap out, Build icons for one Structure: the second Trap, no Pool."""
+    rs = rulebook.load("cry-havoc")
+    ex = next(ex for ex in rs.rules["solo-build"].examples if ex.id == "ex-solo-second-trap")
+    traps = [r for r in ex.position["regions"].values() for s in r.get("structures", []) if s["type"] == "trap"]
+    assert len(traps) == 1
+    d = decide_trogs(ex.position, ex.query)
+    assert d.figures["build"] == {"trap": "example-a"}
+    assert examples.run(rs, ex) == []
 
 
 # --- the solo Battle: the Trogs score like a player ----------------------------------------------

@@ -681,12 +681,13 @@ def _compare_format(where: str, source: str, translation: str, report: Report) -
     """Interface and page strings: their Python format placeholders must survive translation.
 
     A translation may name the case a declinable name takes (``{src:gen}``, see
-    :mod:`havoc.language.grammar`); any other format spec is an error.
+    :mod:`havoc.language.grammar`), or a phrase a name carries (a Region's ``{dst:to}``,
+    ``{region:in}``: the preposition is the name's own); any other format spec is an error.
     """
-    from havoc.language.grammar import CASES
+    from havoc.language.grammar import CASES, PHRASES
 
     for name, spec in _CASE_SPEC.findall(translation):
-        if spec not in CASES and f"{{{name}:{spec}}}" not in source:
+        if spec not in CASES and spec not in PHRASES and f"{{{name}:{spec}}}" not in source:
             report.problems.append(f"{where}: {{{name}:{spec}}}: {spec!r} is not a case ({', '.join(CASES)})")
     if sorted(_FORMAT.findall(source)) != sorted(_FORMAT.findall(translation)):
         report.problems.append(

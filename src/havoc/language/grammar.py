@@ -17,9 +17,9 @@ The names come from the game package's ``nouns()``; ``havoc catalog update`` add
 from __future__ import annotations
 
 from havoc.language.i18n import SOURCE_LANGUAGE, UI_CONTEXT, Translator, translator
-from havoc.language.nouns import CASES, OBLIQUE, Noun
+from havoc.language.nouns import CASES, OBLIQUE, PHRASES, Noun
 
-__all__ = ["CASES", "OBLIQUE", "Noun", "case_comment", "case_context", "noun"]
+__all__ = ["CASES", "OBLIQUE", "PHRASES", "Noun", "case_comment", "case_context", "noun"]
 
 
 def case_context(case: str) -> str:

@@ -395,12 +395,12 @@ class Text(str):
                 return _fill(template, kwargs)
             except KeyError:  # a field not given: str.format says which, as always
                 pass
-        from havoc.language.nouns import CASES, Noun  # once per string formatted, not once per value
+        from havoc.language.nouns import SPECS, Noun  # once per string formatted, not once per value
 
         return str.format(
             self,
-            *[_caseless(a, Noun, CASES) for a in args],
-            **{k: _caseless(v, Noun, CASES) for k, v in kwargs.items()},
+            *[_caseless(a, Noun, SPECS) for a in args],
+            **{k: _caseless(v, Noun, SPECS) for k, v in kwargs.items()},
         )
 
 
@@ -417,7 +417,7 @@ def _template(text: str) -> Template:
     global _Noun
     from _string import formatter_parser
 
-    from havoc.language.nouns import CASES, Noun
+    from havoc.language.nouns import SPECS, Noun
 
     _Noun = Noun  # for _fill, which always runs after a first _template
     parts: list[tuple[str, str | None, str, bool]] = []
@@ -426,7 +426,7 @@ def _template(text: str) -> Template:
             if name is not None and (conversion or not name.isidentifier() or "{" in spec):
                 parts = []
                 break
-            parts.append((literal, name, spec or "", spec in CASES))
+            parts.append((literal, name, spec or "", spec in SPECS))
     except ValueError:
         parts = []
     if len(_templates) >= _TEMPLATES_KEPT:

@@ -22,6 +22,13 @@ CASES: dict[str, str] = {
     "loc": "locative (o kim? o czym?) — w/na …: w Regionie A, na Wybrzeżu Feralas",
 }
 OBLIQUE = tuple(c for c in CASES if c != "nom")
+# Phrases a name may carry beside its cases, where the preposition is the name's own and not
+# the sentence's: a Region's "to" ("do Mgielni", "na Wybrzeże Feralas") and "in" ("w Mgielni",
+# "na Wybrzeżu Feralas"), each a catalog entry of its own (havoc.games.cry_havoc.ui).
+PHRASES = ("to", "in")
+# Every format spec a translated sentence may give a name: a case or a phrase (any other value
+# given one shows as it is, see havoc.language.i18n.Text).
+SPECS = frozenset(CASES) | frozenset(PHRASES)
 
 
 class Noun(str):
@@ -40,6 +47,10 @@ class Noun(str):
     def __format__(self, spec: str) -> str:
         if spec in CASES:
             return self.case(spec)
+        if spec in self.forms:  # a phrase a name carries beside its cases (a Region's "to": "na Wybrzeże Feralas")
+            return self.forms[spec]
+        if spec in PHRASES:  # a name without it (a Region the table does not hold): the name, never a crash
+            return str(self)
         return format(str(self), spec)
 
     def __reduce__(self) -> tuple[type, tuple[Mapping[str, str]]]:

@@ -52,13 +52,25 @@ class GlossaryDirective(HavocDirective):
             sec += nodes.title(name, name)
             sec += search_entries(ctx, term.id, anchor)
             self.note_object("term", term.id, Obj(self.docname, anchor, name, term_tip(ctx, term.id)))
-            plural = ", ".join(dict.fromkeys(ctx.term_name(term.id, n) for n in (2, 5)))
-            sec += nodes.paragraph(plural, plural, classes=["havoc-plural"])
+            plural = plural_line(ctx, term.id)
+            if plural:
+                sec += nodes.paragraph(plural, plural, classes=["havoc-plural"])
             sec.extend(r.blocks(f"term:{term.id}:definition", term.definition))
             if term.see:
                 sec += labelled(ctx, L.GLOSSARY_SEE, *r.link_list(term.see), classes=["havoc-see"])
             out.append(sec)
         return self.finish(out, r, files)
+
+
+def plural_line(ctx: Context, term_id: str) -> str:
+    """The plural forms shown under a headword, or "" when they only repeat it.
+
+    A mass noun ("Kontrola", "Control") has no plural of its own: printing "Kontrola, Kontrola"
+    under the headword "Kontrola" tells the reader nothing and looks like a typo.
+    """
+    name = ctx.term_name(term_id)
+    forms = [f for f in dict.fromkeys(ctx.term_name(term_id, n) for n in (2, 5)) if f != name]
+    return ", ".join(forms)
 
 
 def setup_glossary(app: Sphinx) -> None:

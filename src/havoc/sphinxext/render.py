@@ -332,12 +332,30 @@ class Renderer:
         found: str | None = words.named(key, value, self.ctx.lang)
         return found
 
+    def flags(self, owner: str, value: Any) -> tuple[list[str], Any]:
+        """A party's yes/no flags as sentences the game says about it, and the rest of its
+        mapping (no sentences, ``value`` as it is, when the game says none)."""
+        words = self.ctx.game_labels
+        if words is None or not hasattr(words, "flags"):
+            return [], value
+        found: tuple[list[str], Any] = words.flags(owner, value, self.ctx.lang)
+        return found
+
     def mapping_list(self, mapping: dict[str, Any], classes: list[str]) -> nodes.bullet_list:
         """A mapping as "key: value" items; nested mappings of mappings get their own list."""
         items = []
         for k, v in mapping.items():
+            sentences, v = self.flags(str(k), v)
+            if sentences and not v:  # only flags: the item is their sentences ("Pielgrzymi spasowali")
+                text = "; ".join(sentences)
+                items.append(nodes.list_item("", nodes.paragraph("", "", nodes.Text(text))))
+                continue
             para = nodes.paragraph("", "", self.key(str(k)), nodes.Text(": "))
             item = nodes.list_item("", para)
+            if sentences:
+                para.extend([*self.data(v), nodes.Text("; " + "; ".join(sentences))])
+                items.append(item)
+                continue
             named = self.named(str(k), v)
             if named is not None:
                 para += nodes.Text(named)

@@ -242,8 +242,56 @@ def cmd_rule(args: argparse.Namespace) -> int:
     if args.json:
         _dump(data)
         return 0
-    print(format_rule(data, args.lang))
+    print(format_rule(data, args.lang, source=source_words(rs, tr, rid), checked=checked_words(rs, rid, args.lang)))
     return 0
+
+
+def rule_text(rs: Ruleset, rid: str, lang: str) -> str:
+    """One rule as ``havoc rule`` prints it (for the tests that read every rule as a reader does)."""
+    tr = Translator(lang, scope=rs.id)
+    data = rule_data(rs, tr, rs.rules[rid])
+    return format_rule(data, lang, source=source_words(rs, tr, rid), checked=checked_words(rs, rid, lang))
+
+
+def source_words(rs: Ruleset, tr: Translator, rid: str) -> str:
+    """Where a rule comes from, as a reader names it: the document's title and the heading.
+
+    The document keys of ruleset.yaml ("003") are the project's filing numbers; a player knows
+    the rulebook by its title ("Oficjalna polska instrukcja …") and finds the place by its heading.
+    """
+    from havoc.language.i18n import SOURCE_LANGUAGE
+    from havoc.language.languages import quote
+
+    rule = rs.rules[rid]
+    src, lang = rule.source, tr.lang
+    parts: list[str] = []
+    if src.seed:
+        title = str(rs.sources.get(src.seed, {}).get("title", src.seed))
+        parts.append(tr.text(f"source:{src.seed}:title", title))
+    if src.doc:
+        overlay = rs.overlays.get(rule.origin)
+        meta = (overlay.sources if overlay else {}).get(src.doc, {})
+        parts.append(tr.text(f"source:{src.doc}:title", str(meta.get("title", src.doc))))
+    if src.heading:
+        parts.append(ui("heading {heading}", lang).format(heading=quote(src.heading, lang)))
+    if src.note and lang == SOURCE_LANGUAGE:  # notes on a source are in the rules' language
+        parts.append(src.note)
+    return ", ".join(parts)
+
+
+def checked_words(rs: Ruleset, rid: str, lang: str) -> str:
+    """The question kinds a rule is checked for, by the names the answers give them ("Ruch")."""
+    from havoc.core.errors import RulebookError
+    from havoc.engine import game
+
+    check = rs.rules[rid].check
+    if check is None:
+        return ""
+    try:
+        labels = game.of(rs).labels()
+    except RulebookError:  # a ruleset that names no game: its kinds have no names but their IDs
+        return ", ".join(check.queries)
+    return ", ".join(labels.kind(q, lang) for q in check.queries)
 
 
 def _labels(lang: str) -> dict[str, str]:
@@ -265,8 +313,12 @@ def _labels(lang: str) -> dict[str, str]:
     }
 
 
-def format_rule(d: dict[str, Any], lang: str = "en") -> str:
-    """One rule for people; the labels in ``lang`` like the texts."""
+def format_rule(d: dict[str, Any], lang: str = "en", source: str | None = None, checked: str | None = None) -> str:
+    """One rule for people; the labels in ``lang`` like the texts.
+
+    ``source`` and ``checked`` are the source and the question kinds in a reader's words
+    (``source_words``, ``checked_words``); without them the JSON's keys and IDs are shown.
+    """
     lab = _labels(lang)
     lines = [f"{d['title']}  [{d['id']}]", f"{lab['section']}: {d['section']['title']} [{d['section']['id']}]"]
     if d.get("retired-id"):
@@ -291,12 +343,14 @@ def format_rule(d: dict[str, Any], lang: str = "en") -> str:
     if d["terms"]:
         lines.append(f"{lab['terms']}: " + ", ".join(d.get("term-names") or d["terms"]))
     src = d["source"]
-    if src:
+    if source:
+        lines.append(f"{lab['source']}: {source}")
+    elif src:
         lines.append(f"{lab['source']}: " + ", ".join(f"{k} {v}" for k, v in src.items()))
     lines.append(f"{lab['defined in']}: {d['file']}")
     if d.get("check"):
         c = d["check"]
-        lines.append(f"{lab['checked for']}: {', '.join(c['queries'])}")
+        lines.append(f"{lab['checked for']}: {checked or ', '.join(c['queries'])}")
         if c.get("hint"):
             lines.append(f"{lab['hint']}: {c['hint']}")
     for a in d["amended-by"]:

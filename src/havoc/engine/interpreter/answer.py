@@ -36,6 +36,7 @@ class Decision:
         "id",
         "instead",
         "note",
+        "open",
         "origin",
         "passed",
         "specific",
@@ -58,6 +59,7 @@ class Decision:
         amended_by: list[dict[str, str]] | None = None,
         specific: bool = False,  # the rule applies only in some situations (its check has applies-if)
         said: list[str] | None = None,  # the facts it read, in words, in the asker's language
+        open: tuple[str, ...] = (),  # not checked: the facts the question left out that it needs
     ) -> None:
         self.id = id
         self.title = title
@@ -70,6 +72,7 @@ class Decision:
         self.note = note
         self.amended_by = [] if amended_by is None else amended_by
         self.specific = specific
+        self.open = open
         self._said: list[str] | None = [] if said is None else said
         # (the texts, the facts dict, how many of its facts the rule had read when cited)
         self._said_from: tuple[Texts, dict[str, Any], int] | None = None
@@ -88,7 +91,7 @@ class Decision:
         if self._said_from is None or self.who is None:
             return self.said
         t, facts, n = self._said_from
-        return t.player_facts(_read(facts, n), self.who())
+        return t.player_facts(_read(facts, n), self.who(), self.open)
 
     @property
     def said(self) -> list[str]:
@@ -117,6 +120,7 @@ class Decision:
             self.amended_by,
             self.specific,
             self.said,
+            self.open,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -154,6 +158,8 @@ class Decision:
             out["conditional"] = True
         if self.amended_by:
             out["amended-by"] = self.amended_by
+        if self.open:
+            out["not-given"] = list(self.open)
         said = self._said
         if said is None:  # put in words now (Texts.facts' work, without its calls: a Battle cites ~20)
             t, facts, n = self._said_from  # type: ignore[misc]
@@ -188,6 +194,9 @@ class Answer:
     # the rules stating that exception, cited (the verdict is then "no-unless").
     unless: list[str] = field(default_factory=list)
     labels: Any = None  # the game's words for its identifiers (havoc.games.Labels); not in the JSON
+    # A question the position cannot decide: what the answer needs to know, in words (the verdict
+    # is then None, "cannot tell", never a guess).
+    needs: list[str] = field(default_factory=list)
 
     @property
     def rule_ids(self) -> list[str]:
@@ -233,6 +242,9 @@ def _answer_dict(
         out["report"] = a.lines
     if unless:
         out["unless"] = unless
+    if a.needs:
+        out["answer"] = _cannot_tell_word(lang)
+        out["cannot-tell-without"] = a.needs
     return out
 
 
@@ -320,6 +332,7 @@ class Cites:
             _, title, text, hint, amended, conditional = cited
             passed = result.passed
             facts = result.facts
+            note = _open_note(t, result, note)
             d: dict[str, Any] = {
                 "id": rule.id,
                 "title": title,
@@ -339,6 +352,8 @@ class Cites:
                 d["conditional"] = True
             if amended:
                 d["amended-by"] = [dict(a) for a in amended]
+            if result.open:
+                d["not-given"] = list(result.open)
             said = []
             for name, value in facts.items() if len(facts) == n else _read(facts, n):
                 try:
@@ -490,6 +505,7 @@ def late_answer(
     a.yes_no = True
     a.unless = unless
     a.labels = None
+    a.needs = []
     return a
 
 
@@ -524,6 +540,7 @@ def cited_answer(
     a.yes_no = yes_no
     a.unless = []
     a.labels = None
+    a.needs = []
     return a
 
 
@@ -531,9 +548,16 @@ VERDICT_NO_UNLESS = "no-unless"
 
 
 def _verdict_word(a: Answer) -> str:
+    if a.needs:
+        return _cannot_tell_word(a.lang)
     if a.verdict is False and a.unless:
         return _no_unless_word(a.lang)
     return yes_no(a.verdict, a.lang)
+
+
+def _cannot_tell_word(lang: str) -> str:
+    """The verdict of a question the position cannot decide, in words."""
+    return ui("Cannot tell from this table", lang)
 
 
 def _no_unless_word(lang: str) -> str:
@@ -604,7 +628,9 @@ class Texts:
                 out.append(self.fact(name, value))
         return out
 
-    def player_facts(self, items: tuple[tuple[str, Any], ...], who: dict[str, Any]) -> list[str]:
+    def player_facts(
+        self, items: tuple[tuple[str, Any], ...], who: dict[str, Any], open: tuple[str, ...] = ()
+    ) -> list[str]:
         """What a rule looked at in a player's words: each fact's player words (facts.yaml
         ``player``, in the asker's language) with ``who``'s names filled in (the game's: who asks,
         each subject's name; a fact of a subject read as another, ``from.x`` as ``region.x``,
@@ -622,7 +648,9 @@ class Texts:
             if player is None:
                 out.append(self.fact(name, value))
                 continue
-            if player == "" or value is None or value == "":  # chose a branch; or nothing given, nothing decided
+            # a fact that chose a branch, or an empty one, decided nothing; one the question left out
+            # that the rule needs (``open``) is said: "not given"
+            if player == "" or (value is None and name not in open) or value == "":
                 branches.append(self.fact(name, value))
                 continue
             if self.tr is not None:
@@ -633,7 +661,10 @@ class Texts:
                 out.append(self.fact(name, value))
                 continue
             values = fdef.values if fdef is not None else None
-            shown = self.labels.value(value, self.lang, values) if values else self.labels.value(value, self.lang)
+            if value is None:  # a fact the question left out (Engine.settle)
+                shown = ui("not given", self.lang)
+            else:
+                shown = self.labels.value(value, self.lang, values) if values else self.labels.value(value, self.lang)
             out.append(f"{said}: {shown}")
         return out or branches
 
@@ -653,7 +684,10 @@ class Texts:
                 desc += f" ({subject})"
             values = fdef.values if fdef is not None else None  # the vocabulary list naming the value
             found, _ = self._facts[name] = (desc, values)
-        shown = self.labels.value(value, self.lang, values) if values else self.labels.value(value, self.lang)
+        if value is None:  # a fact the question left out (Engine.settle)
+            shown = ui("not given", self.lang)
+        else:
+            shown = self.labels.value(value, self.lang, values) if values else self.labels.value(value, self.lang)
         return f"{found}: {shown}"
 
     def term(self, term_id: str, count: int | None = None) -> str:
@@ -730,7 +764,8 @@ def decision(
     d.facts = facts = result.facts
     d.figures = result.figures
     d.hint = hint if passed is False else None
-    d.note = note
+    d.note = _open_note(t, result, note)
+    d.open = result.open
     d.amended_by = [dict(a) for a in amended] if amended else []
     d.specific = specific
     # the facts as they are now, put in words when shown: explaining a "no" later may read
@@ -745,6 +780,16 @@ def decision(
 
 
 _new_decision = object.__new__
+
+
+def _open_note(t: Texts, result: RuleResult, note: str | None) -> str | None:
+    """The citation's note, saying so when the rule was not checked for a fact the question left
+    out (:meth:`~havoc.engine.interpreter.engine.Engine.settle`): what it looked at then shows
+    that fact as not given."""
+    if not result.open:
+        return note
+    said = ui("not checked: not given", t.lang)
+    return f"{note}; {said}" if note else said
 
 
 def _read(facts: dict[str, Any], n: int) -> tuple[tuple[str, Any], ...]:
@@ -830,6 +875,20 @@ SCREEN_COLUMNS = 60
 SHOWN_RULES = 3  # the rules that decided, shown with what they looked at
 
 
+def _head(a: Answer, explain: bool = False) -> list[str]:
+    """The question and its verdict; for one the table cannot decide, what it depends on. The
+    verdict stays on the question's line when both fit a phone's line (or when explaining), else
+    it has a line of its own."""
+    if not a.yes_no or (a.verdict is None and not a.needs):
+        return [a.question]
+    verdict = _verdict_word(a)
+    head = f"{a.question}  {verdict}"
+    out = [head] if explain or len(head) <= SCREEN_COLUMNS else [a.question, verdict]
+    if a.needs:
+        out.append("  " + ui("It depends on", a.lang) + ": " + "; ".join(a.needs))
+    return out
+
+
 def render_text(a: Answer, explain: bool = False) -> str:
     """The answer for a person reading a terminal (or a phone).
 
@@ -862,14 +921,29 @@ def render_text(a: Answer, explain: bool = False) -> str:
             out.append(ui("Decided by overlay", lang) + f": {a.overlay}")
         return "\n".join(out)
     top = _wrapped(out)
+    steps_only = len(ordered) > SHOWN_RULES and all(x.passed is None and not x.open for ds in ordered for x in ds)
+    if not a.yes_no and steps_only:
+        # a report made of steps (how a game is set up): no rule allowed or refused anything,
+        # every one is a step of the answer, shown by its title
+        steps = _wrapped([f"  • {ds[0].title}" for ds in ordered])
+        heading = nui("Deciding rule", "Deciding rules", len(ordered), lang) + ":"
+        if len(top) + 2 + len(steps) > SCREEN_LINES:  # every step and figure stays; the steps' texts fold
+            steps.append(ui("+ the rules' full text and checks: havoc ask … --explain", lang))
+        return "\n".join([*top, "", heading, *steps])
     shown_groups = ordered[:SHOWN_RULES]
     with_text = True
     trimmed = False  # what the rules looked at was cut short to fit
+
+    # the stated assumptions: rules not checked for a fact the question left out, after the
+    # rules that decided, always shown (what the answer did not look at)
+    assumed = [ds for ds in ordered[SHOWN_RULES:] if any(x.open for x in ds)]
 
     def blocks() -> list[str]:
         lines: list[str] = []
         for i, ds in enumerate(shown_groups):
             lines.extend(_rule_lines(a, words, ds, explain=False, text=with_text and i == 0))
+        for ds in assumed:
+            lines.extend(_rule_lines(a, words, ds, explain=False, text=False))
         return _wrapped(lines)
 
     def folded_line(rules: int) -> list[str]:
@@ -881,7 +955,7 @@ def render_text(a: Answer, explain: bool = False) -> str:
         return []
 
     def total() -> int:
-        rest = len(ordered) - len(shown_groups)
+        rest = len(ordered) - len(shown_groups) - len(assumed)
         return len(top) + (2 if shown_groups else 0) + len(body) + len(folded_line(rest))
 
     body = blocks()
@@ -895,27 +969,21 @@ def render_text(a: Answer, explain: bool = False) -> str:
         body = blocks()
     if shown_groups and total() > SCREEN_LINES:  # one rule, still too long: cut what it looked at
         trimmed = True
-        room = max(1, SCREEN_LINES - len(top) - 2 - len(folded_line(len(ordered) - 1)))
+        room = max(1, SCREEN_LINES - len(top) - 2 - len(folded_line(len(ordered) - 1 - len(assumed))))
         body = body[:room]
     out = top
     if shown_groups:
         out.append("")
-        out.append(nui("Deciding rule", "Deciding rules", len(shown_groups), lang) + ":")
+        out.append(nui("Deciding rule", "Deciding rules", len(shown_groups) + len(assumed), lang) + ":")
         out.extend(body)
-    out.extend(folded_line(len(ordered) - len(shown_groups)))
+    out.extend(folded_line(len(ordered) - len(shown_groups) - len(assumed)))
     return "\n".join(out)
 
 
 def _verdict_lines(a: Answer, words: Any, explain: bool) -> list[str]:
     """The verdict and its figures, the hint and the fixes: what an answer leads with."""
     lang = a.lang
-    head = a.question
-    out = [head]
-    if a.yes_no and a.verdict is not None:
-        verdict = _verdict_word(a)
-        head = f"{a.question}  {verdict}"
-        # on one line when it fits (or when explaining); else the verdict on a line of its own
-        out = [head] if explain or len(head) <= SCREEN_COLUMNS else [a.question, verdict]
+    out = _head(a, explain)
     for line in a.lines:
         out.append(f"  {line}")
     if a.figures and not a.lines:
@@ -928,7 +996,7 @@ def _verdict_lines(a: Answer, words: Any, explain: bool) -> list[str]:
     if a.hint:
         out.append(ui("Hint", lang) + f": {a.hint}")
     if a.fixes:
-        out.append(ui("It would be allowed with", lang) + ":")
+        out.append(ui("It would be allowed", lang) + ":")
     for fix in a.fixes:
         out.append(f"  - {fix}")
     return out
@@ -941,7 +1009,7 @@ def _rank(a: Answer, ds: list[Decision]) -> int:
     situations (an exception), then the rest. A "yes": the rules whose checks held, the most
     specific first (applies only in some situations, then gives a figure, then a general check),
     then the rules that did not apply. A report (who wins, what follows in a Battle): the rules
-    that gave its figures, then the specific ones, then those that held; a candidate a rule
+    that gave its figures (those worked out per side or candidate first), then the specific ones, then those that held; a candidate a rule
     refused (one retreat destination among several) comes last: it did not make the report."""
     d = ds[0]
     failed = any(x.passed is False and not (x.instead and not a.yes_no) for x in ds)
@@ -953,8 +1021,10 @@ def _rank(a: Answer, ds: list[Decision]) -> int:
             return 0 if d.specific else 1 if d.figures else 2
         return 3 if (d.figures or d.specific) else 4
     if failed:
-        return 4
-    return 0 if d.figures else 1 if d.specific else 2 if held else 3
+        return 5
+    if d.figures:  # a figure worked out for a side or a candidate (who wins an objective) first
+        return 0 if any(x.note for x in ds) else 1
+    return 2 if d.specific else 3 if held else 4
 
 
 def _has_text(a: Answer, groups: list[list[Decision]]) -> bool:

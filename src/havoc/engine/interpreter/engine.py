@@ -62,9 +62,14 @@ class CompiledRule:
 
 
 class RuleResult:
-    """What one rule said about one question."""
+    """What one rule said about one question.
 
-    __slots__ = ("facts", "figures", "passed", "rule")
+    ``open`` names the facts the question left out (:meth:`Engine.settle`) on which this rule's
+    verdict hangs: the rule was not checked (``passed`` is None) for want of them. Its slot is
+    set only then, so the hot loop that makes results never pays for it."""
+
+    __slots__ = ("_open", "facts", "figures", "passed", "rule")
+    _open: tuple[str, ...]  # set by Engine.settle only (read through ``open``)
 
     def __init__(self, rule: Rule, passed: bool | None, figures: dict[str, Any], facts: dict[str, Any]) -> None:
         self.rule = rule
@@ -72,11 +77,18 @@ class RuleResult:
         self.figures = figures
         self.facts = facts
 
+    @property
+    def open(self) -> tuple[str, ...]:
+        """The left-out facts this rule could not be checked without (empty: it was checked)."""
+        found: tuple[str, ...] = getattr(self, "_open", ())
+        return found
+
     def __repr__(self) -> str:
         return f"RuleResult({self.rule.id}, passed={self.passed}, figures={self.figures}, facts={self.facts})"
 
 
 _new_result = object.__new__
+_MISSING = object()
 
 # How many questions of a kind are answered with closures before its checks are compiled as
 # functions (compiling costs about what 50 questions save): one `havoc ask`, or one legal-actions
@@ -227,12 +239,15 @@ class Engine:
         return compile_source(e, self.param, self.resolve)
 
     def evaluate(self, kind: str, ctx: Context, only: Callable[[CompiledRule], bool] | None = None) -> list[RuleResult]:
-        """Every rule of ``kind`` that applies in ``ctx``, with its verdict, figures and facts."""
+        """Every rule of ``kind`` that applies in ``ctx``, with its verdict, figures and facts
+        (with the facts the question left out taken into account: :meth:`settle`)."""
+        out: list[RuleResult]
         if only is None:
             programs = self._programs.get(kind)
             if programs is not None:
-                return programs[0](ctx) if not ctx.cache else programs[1](ctx)
-        out: list[RuleResult] = []
+                out = programs[0](ctx) if not ctx.cache else programs[1](ctx)
+                return out if getattr(ctx, "open", None) is None else self.settle(out, ctx)
+        out = []
         add = out.append
         new = _new_result
         for cr in self.by_kind.get(kind) or self.rules_for(kind):
@@ -265,6 +280,44 @@ class Engine:
             r.figures = figs
             r.facts = used
             add(r)
+        return out if getattr(ctx, "open", None) is None else self.settle(out, ctx)
+
+    def settle(self, out: list[RuleResult], ctx: Context) -> list[RuleResult]:
+        """The results ``out`` with the facts the question left out (``ctx.open``: each fact's
+        name and a value as far from the one it was read with as the question allows, e.g. points
+        given as 0 and as plenty) taken into account: a rule that read one is evaluated again with
+        those values. Where its verdict changes, the rule is not checked (``passed`` None, its
+        ``open`` naming the facts), since the question did not say; a figure that changes is left
+        out, since it would be a guess. Either way the left-out fact is cited as ``None`` (not
+        given), never as the stand-in it was read with. Returns ``out``, changed in place."""
+        opened: dict[str, Any] = ctx.open
+        for r in out:
+            facts = r.facts
+            hit = [name for name in opened if name in facts]
+            if not hit:
+                continue
+            cr = self._compiled[r.rule.id]
+            cache, kept = ctx.cache, (ctx.used, ctx.figs, ctx.fig_src)
+            before = {name: cache.get(name, _MISSING) for name in hit}
+            for name in hit:
+                cache[name] = opened[name]
+            try:
+                other = self.evaluate_rule(cr, ctx)
+            finally:
+                for name, value in before.items():
+                    if value is _MISSING:
+                        cache.pop(name, None)
+                    else:
+                        cache[name] = value
+                ctx.used, ctx.figs, ctx.fig_src = kept
+            if other is None or other.passed != r.passed:
+                r.passed = None
+                r._open = tuple(hit)
+            figures = r.figures
+            for name in [n for n, v in figures.items() if other is None or other.figures.get(n, _MISSING) != v]:
+                del figures[name]
+            for name in hit:
+                facts[name] = None
         return out
 
     def evaluate_rule(self, cr: CompiledRule, ctx: Context) -> RuleResult | None:

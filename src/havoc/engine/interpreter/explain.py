@@ -28,14 +28,30 @@ Word = Callable[[str, str], "str | None"]  # (fact, lang) -> the game's word for
 
 
 def fixes(condition: Any, holds: Callable[[Any], Any], word: Word, lang: str) -> list[str]:
-    """The bounds that would make ``condition`` (which failed) hold, in words: ``holds(part)``
-    evaluates one part of it in the question's context, ``word(fact, lang)`` is the game's word for
-    a fact the asker gives (None for any other fact).
+    """The bounds that would make ``condition`` (which failed) hold, in words ("Units: at most
+    3"): :func:`bounds`, each said with the game's word for its fact."""
+    out = []
+    for fact, how, value in bounds(condition, holds, word, lang):
+        field = word(fact, lang)
+        if field is not None:
+            out.append(_bound(_SENTENCES[how](lang), field, value))
+    return out
+
+
+Bound = tuple[str, str, int]  # (the asker's fact, "le" / "ge" / "eq", the value)
+
+
+def bounds(condition: Any, holds: Callable[[Any], Any], word: Word, lang: str) -> list[Bound]:
+    """The bounds that would make ``condition`` (which failed) hold, each as (fact, how, value):
+    ``query.units`` at most (``le``) 3. ``holds(part)`` evaluates one part of it in the question's
+    context, ``word(fact, lang)`` is the game's word for a fact the asker gives (None for any
+    other fact: no bound on it is proposed). Whether a bound alone makes the question legal is
+    for the caller to find out (another part, or another rule, may still say no).
 
     The walk's shape (which parts are read, which comparisons are literal, where a number the
     asker may give can stand) depends on the condition alone: it is worked out once per condition
     (:func:`_plan`); each "no" explained then only evaluates its parts, in the same order."""
-    out: list[str] = []
+    out: list[Bound] = []
     found = _plans.get(id(condition))
     if found is None or found[0] is not condition:
         if len(_plans) >= _PLANS_KEPT:
@@ -52,7 +68,7 @@ def fixes(condition: Any, holds: Callable[[Any], Any], word: Word, lang: str) ->
 
 # A walk of one condition: (holds, word, lang, out) -> None, adding its fixes to out.
 if TYPE_CHECKING:  # an alias made at run time would need typing.Any
-    Walk = Callable[[Callable[[Any], Any], Word, str, list[str]], None]
+    Walk = Callable[[Callable[[Any], Any], Word, str, list[Bound]], None]
 _plans: dict[int, tuple[Any, Walk | None]] = {}  # id(condition) -> (the condition, its walk)
 _PLANS_KEPT = 4096  # checks of a ruleset's rules (a few hundred)
 
@@ -64,7 +80,7 @@ def _plan(e: Any, negated: bool) -> Walk | None:
         return _planned(e, negated)
     except Exception:  # odd data: walked (and failing) exactly as before, when asked
 
-        def as_before(holds: Callable[[Any], Any], word: Word, lang: str, out: list[str]) -> None:
+        def as_before(holds: Callable[[Any], Any], word: Word, lang: str, out: list[Bound]) -> None:
             _walk(e, negated, holds, word, lang, out)
 
         return as_before
@@ -83,7 +99,7 @@ def _planned(e: Any, negated: bool) -> Walk | None:
         # stop the walk); only those that failed and are no literal comparison are walked into
         parts = tuple((child, None if _literal_compare(child) else _plan(child, False)) for child in arg)
 
-        def each(holds: Callable[[Any], Any], word: Word, lang: str, out: list[str]) -> None:
+        def each(holds: Callable[[Any], Any], word: Word, lang: str, out: list[Bound]) -> None:
             for child, walk in parts:
                 if not holds(child) and walk is not None:
                     walk(holds, word, lang, out)
@@ -100,19 +116,17 @@ def _planned(e: Any, negated: bool) -> Walk | None:
         return None
     mirrored = OPS[op].mirror
 
-    def compare(holds: Callable[[Any], Any], word: Word, lang: str, out: list[str]) -> None:
+    def compare(holds: Callable[[Any], Any], word: Word, lang: str, out: list[Bound]) -> None:
         field = word(right_fact, lang) if right_fact is not None else None
         if field is not None:  # the asker's number on the right: turned round
-            bound = holds(left)
-            how = mirrored
+            fact, bound, how = right_fact, holds(left), mirrored
         else:
             field = word(left_fact, lang) if left_fact is not None else None
             if field is None:
                 return
-            bound = holds(right)
-            how = op
+            fact, bound, how = left_fact, holds(right), op
         if isinstance(bound, int) and not isinstance(bound, bool):
-            _say(how, field, bound, lang, out)
+            _say(how, fact, bound, out)  # type: ignore[arg-type]  # a fact the asker gives
 
     return compare
 
@@ -137,7 +151,7 @@ def _given(e: Any, word: Word, lang: str) -> str | None:
     return word(fact, lang) if isinstance(fact, str) else None
 
 
-def _walk(e: Any, negated: bool, holds: Callable[[Any], Any], word: Word, lang: str, out: list[str]) -> None:
+def _walk(e: Any, negated: bool, holds: Callable[[Any], Any], word: Word, lang: str, out: list[Bound]) -> None:
     if not isinstance(e, dict) or len(e) != 1:
         return
     ((op, arg),) = e.items()
@@ -159,27 +173,33 @@ def _walk(e: Any, negated: bool, holds: Callable[[Any], Any], word: Word, lang: 
     left, right = arg
     if _given(right, word, lang) is not None:
         left, right, op = right, left, OPS[op].mirror
-    field = _given(left, word, lang)
-    if field is None:
+    if _given(left, word, lang) is None:
         return
     bound = holds(right)
     if not isinstance(bound, int) or isinstance(bound, bool):
         return
-    _say(op, field, bound, lang, out)
+    _say(op, _fact(left), bound, out)  # type: ignore[arg-type]  # a fact the asker gives
 
 
-def _say(op: str, field: str, bound: int, lang: str, out: list[str]) -> None:
-    """The bound the asker's number ``field`` must keep, in words."""
+def _say(op: str, fact: str, bound: int, out: list[Bound]) -> None:
+    """The bound the asker's number ``fact`` must keep, as ``le``, ``ge`` or ``eq`` a value."""
     if op in ("le", "lt"):
         value = bound if op == "le" else bound - 1
         if value < 1:
             return  # "at most 0" is no way to make it legal
-        out.append(_bound(ui("{field}: at most {value}", lang), field, value))
+        out.append((fact, "le", value))
     elif op in ("ge", "gt"):
-        value = bound if op == "ge" else bound + 1
-        out.append(_bound(ui("{field}: at least {value}", lang), field, value))
+        out.append((fact, "ge", bound if op == "ge" else bound + 1))
     elif op == "eq":
-        out.append(_bound(ui("{field}: exactly {value}", lang), field, bound))
+        out.append((fact, "eq", bound))
+
+
+# A bound in words, by how: the game's word for the fact is {field}.
+_SENTENCES: dict[str, Callable[[str], str]] = {
+    "le": lambda lang: ui("{field}: at most {value}", lang),
+    "ge": lambda lang: ui("{field}: at least {value}", lang),
+    "eq": lambda lang: ui("{field}: exactly {value}", lang),
+}
 
 
 def _bound(sentence: str, field: str, value: int) -> str:
@@ -198,4 +218,4 @@ _bounds: dict[tuple[str, type, str, int], str] = {}  # (sentence, its class, fie
 _BOUNDS_KEPT = 4096
 
 
-__all__ = ["fixes"]
+__all__ = ["Bound", "bounds", "fixes"]

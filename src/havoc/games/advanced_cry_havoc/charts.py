@@ -49,7 +49,9 @@ def number(text: str | None, field: str, signed: bool = False) -> int | None:
     if text is None:
         return None
     t = text.strip()
-    body = t[1:] if signed and t[:1] in "+-" else t
+    # a negative number is a number, for every field: the field's own check says it is too small
+    # ("a distance in hexes of at least 1, found -45"), never "not a whole number"
+    body = t[1:] if t[:1] == "-" or (signed and t[:1] == "+") else t
     if not body.isdigit():
         from havoc.games.advanced_cry_havoc.lookups import field_label
 
@@ -222,7 +224,7 @@ class View:
                 band=self.cell(T.WEAPONS, res.band), power=res.power, ammo=ammo
             )
             if res.specials:
-                body += "; " + ui("special rules", lang) + ": " + res.specials
+                body += "; " + ui("special rules", lang) + ": " + self.specials(res.specials)
         elif res.status == L.OUT_OF_RANGE:
             body = ui("out of range (beyond the long band)", lang)
         elif res.status == L.NO_BAND:
@@ -230,6 +232,23 @@ class View:
         else:
             body = ui("cannot be determined from the source", lang) + ": " + self.cell(T.OPEN, res.reason)
         return f"{head}: {body}\n{self.cite(res.rules)}"
+
+    def specials(self, letters: str) -> str:
+        """A weapon's special-rule letters, each with its meaning from the special rules chart.
+
+        "FSN" alone means nothing to a reader who has not the chart at hand: each letter is
+        followed by what it stands for ("F (flat trajectory weapon), S (slow weapon), …").
+        """
+        from havoc.games.advanced_cry_havoc import tables as T
+
+        meanings = {row[0]: row[1] for row in T.table(self.rs, T.SPECIALS).rows}
+        out = []
+        for letter in letters:
+            meaning = self.cell(T.SPECIALS, meanings[letter]) if letter in meanings else ""
+            if meaning[1:2].islower():  # a sentence-case phrase reads on in lower case
+                meaning = meaning[0].lower() + meaning[1:]
+            out.append(f"{letter} ({meaning})" if meaning else letter)
+        return ", ".join(out)
 
     def courage(self, res: Any, mounted: bool) -> str:
         from havoc.games.advanced_cry_havoc import lookups as L

@@ -365,6 +365,20 @@ class _Labels:
             return str((structure_name if key == "structure" else skill_name)(value, lang))
         return None
 
+    def flags(self, owner: str, value: object, lang: str) -> tuple[list[str], object]:
+        """A faction's yes/no flags said as sentences about it ("Pielgrzymi spasowali", not
+        "Pielgrzymi: spasował: tak"), and what is left of its mapping to show as "key: value"."""
+        from havoc.games.cry_havoc.ui import faction_flag
+
+        if not isinstance(value, dict):
+            return [], value
+        said = [faction_flag(owner, k, v, lang) for k, v in value.items()]
+        sentences = [x for x in said if x is not None]
+        if not sentences:
+            return [], value
+        rest = {k: v for (k, v), x in zip(value.items(), said, strict=True) if x is None}
+        return sentences, rest
+
     def subject(self, head: str, lang: str) -> str:
         """What a fact's subject (``from``, ``to``) stands for, in words."""
         from havoc.language.i18n import ui

@@ -13,17 +13,17 @@ parameters in ``rules/``; the kinds only know in which order to read them and ho
 from __future__ import annotations
 
 from havoc import TYPE_CHECKING
-from havoc.core.errors import Code, Problem, RulebookError
+from havoc.core.errors import Code, HavocError, Problem, RulebookError
 from havoc.engine.interpreter.answer import Answer, Cites, Decision, Texts, decision, late_answer, texts
 from havoc.engine.interpreter.engine import Engine, RuleResult, engine
-from havoc.engine.interpreter.explain import fixes
+from havoc.engine.interpreter.explain import Bound, bounds
 from havoc.engine.rulebook.model import Ruleset
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import broken as broken_kind
 from havoc.games.cry_havoc.kind import get as get_kind
 from havoc.games.cry_havoc.position import Position, Region
 from havoc.games.cry_havoc.query import Query
-from havoc.games.cry_havoc.ui import _region_names, faction_name, ui
+from havoc.games.cry_havoc.ui import _region_names, faction_name, nui, ui
 from havoc.language.grammar import Noun
 
 if TYPE_CHECKING:
@@ -166,8 +166,12 @@ def _finish(
     """The verdict and figures of ``evaluated`` now; what ``cited()`` cites when the answer is read
     (``cited`` None: ``evaluated`` itself, each rule evaluated in ``ctx`` and cited without a note)."""
     said_no = [r for r in evaluated if r.passed is False]
+    # a fact the table does not give that a rule's verdict hangs on (Engine.settle): points left
+    # out are "not checked" (the rule is skipped and says so); anything else makes the answer
+    # "cannot tell" rather than a guess, unless another rule says no whatever it is
+    needs = [] if said_no else [f for r in evaluated for f in r.open if f not in _SKIPPED_WHEN_LEFT_OUT]
     if verdict is None:
-        verdict = not said_no
+        verdict = None if needs else not said_no
     figs: dict[str, Any] = {}  # merge_figures: a later rule (an exception, an overlay) overrides
     for r in evaluated:
         if r.figures:
@@ -183,7 +187,7 @@ def _finish(
         cites = Cites(job.t, eng.view.amendments)
         add = cites.add
         hint = None
-        fixes: list[str] = []
+        found: list[Bound] = []
         if cited is None:  # one context, no notes (finish_in): the rules as evaluated
             assert ctx is not None
             who = Who(job, ctx)
@@ -192,9 +196,7 @@ def _finish(
                     add(r, who=who)
                 hint = cites.hint()  # only a rule that said no gives its hint
                 for r in said_no:
-                    fixes.extend(_fixes(job, r, ctx))
-                if len(fixes) > 1:
-                    fixes = list(dict.fromkeys(fixes))
+                    found.extend(_bounds(job, r, ctx))
             else:
                 for r in evaluated:
                     add(r, who=who)
@@ -206,9 +208,7 @@ def _finish(
                     add(r, n, who=Who(job, c))
                 hint = cites.hint()
                 for r, c, _ in failed:
-                    fixes.extend(_fixes(job, r, c))
-                if len(fixes) > 1:
-                    fixes = list(dict.fromkeys(fixes))
+                    found.extend(_bounds(job, r, c))
             else:
                 for r, c, n in results:
                     add(r, n, who=Who(job, c))
@@ -217,9 +217,28 @@ def _finish(
             if rule is not None:
                 # its text is what the player checks the card against: cited as specific
                 add(RuleResult(rule, None, {}, {}), ui("the exception", job.lang), True)
-        return cites, hint, fixes, cites.overlay(eng.rs)
+        return cites, hint, _proven(job, found), cites.overlay(eng.rs)
 
-    return late_answer(job.q.kind, question, verdict, figs, job.lang, unless, citations)
+    found = late_answer(job.q.kind, question, verdict, figs, job.lang, unless, citations)
+    if needs:
+        found.needs = [_needed(f, job.lang) for f in dict.fromkeys(needs)]
+    return found
+
+
+# The facts a question may leave out and still be answered (the rule they decide is skipped):
+# the README and `ask --help` promise "points left out are not checked".
+_SKIPPED_WHEN_LEFT_OUT = frozenset({"query.points"})
+
+
+def _needed(fact: str, lang: str) -> str:
+    """What the table must say for a rule the position cannot decide, in the asker's words
+    (with the field to fill in)."""
+    if fact == "region.actor-to-play-tactics":
+        return ui(
+            "whose turn it is in the Battle's Tactics exchange (the Battle's field: to play in the Tactics exchange)",
+            lang,
+        )
+    return fact
 
 
 class Who:
@@ -281,14 +300,102 @@ def units_word(job: Job, n: int) -> str:
 # --- fixes: what would make a "no" legal ----------------------------------------------------
 
 
-def _fixes(job: Job, result: RuleResult, ctx: Context) -> list[str]:
-    """For a failed requirement that bounds a number the question gives, say the bound (the
-    interpreter walks the condition; this game gives its words for the question's numbers)."""
+def _bounds(job: Job, result: RuleResult, ctx: Context) -> list[Bound]:
+    """For a failed requirement that bounds a number the question gives, the bound (the
+    interpreter walks the condition; this game says which facts are the question's numbers)."""
     check = result.rule.check
     if check is None or check.requires is None:
         return []
     ctx.figs = dict(result.figures)
-    return fixes(check.requires, lambda part: job.eng.sub(part)(ctx), _question_number, job.lang)
+    return bounds(check.requires, lambda part: job.eng.sub(part)(ctx), _question_number, job.lang)
+
+
+class Fix(str):
+    """A change that makes a "no" a yes, in words ("with at most 2 Units"); ``changes`` is the
+    same change as the question's fields (``{"units": 2}``), which asking again has proven."""
+
+    changes: dict[str, int]
+
+
+# The question's fields the bounds of a fix set (a fact the question gives -> its field).
+_FIELDS = {
+    "query.units": "units",
+    "query.points": "points",
+    "query.cost": "cost",
+    "query.activations-this-action": "activations",
+    "query.position": "position",
+}
+
+
+def _proven(job: Job, found: list[Bound]) -> list[str]:
+    """The fixes of a "no" that are real: each bound the failed conditions propose, alone, or (when
+    none alone does) all of them together, kept only when asking again with that change gives a
+    yes. A bound one rule proposes while another rule says no whatever the number is no fix
+    (a Build in a Battle Region with more points is still refused)."""
+    found = list(dict.fromkeys(found))
+    if not found:
+        return []
+    out: list[str] = []
+    for b in found:
+        if _legal_with(job, [b]):
+            out.append(_fix(job, [b]))
+    if not out and len(found) > 1 and len({fact for fact, _, _ in found}) == len(found) and _legal_with(job, found):
+        out.append(_fix(job, found))
+    return out
+
+
+def _legal_with(job: Job, changed: list[Bound]) -> bool:
+    """Whether the question, with each bound's field set to its value, is answered yes."""
+    from havoc.core import record
+
+    changes = {_FIELDS[fact]: value for fact, _, value in changed if fact in _FIELDS}
+    if len(changes) != len(changed):
+        return False
+    q = record.replace(job.q, **changes)
+    try:
+        again = answer(job.eng.rs, job.pos, q, job.lang)
+    except (HavocError, ValueError, TypeError, KeyError):  # a change the question cannot take
+        return False
+    return again.verdict is True
+
+
+def _fix(job: Job, changed: list[Bound]) -> str:
+    """A proven fix in words, carrying its change (:class:`Fix`)."""
+    joint = " " + ui("and", job.lang) + " "
+    said = Fix(joint.join(_fix_words(fact, how, value, job.lang) for fact, how, value in changed))
+    said.changes = {_FIELDS[fact]: value for fact, _, value in changed}
+    return said
+
+
+def _fix_words(fact: str, how: str, n: int, lang: str) -> str:
+    """One bound as the rest of "It would be allowed …", with the noun in the case and number
+    the sentence needs (Polish "przy najwyżej 2 Oddziałach")."""
+    if fact == "query.units":
+        if how == "le":
+            return nui("with at most {count} Unit", "with at most {count} Units", n, lang).format(count=n)
+        if how == "ge":
+            return nui("with at least {count} Unit", "with at least {count} Units", n, lang).format(count=n)
+        return nui("with exactly {count} Unit", "with exactly {count} Units", n, lang).format(count=n)
+    if fact == "query.points":
+        if how == "ge":
+            return nui("with at least {count} point", "with at least {count} points", n, lang).format(count=n)
+        return nui("with at most {count} point", "with at most {count} points", n, lang).format(count=n)
+    if fact == "query.cost":
+        return nui(
+            "with the Structures costing at most {count} Build point",
+            "with the Structures costing at most {count} Build points",
+            n,
+            lang,
+        ).format(count=n)
+    if fact == "query.activations-this-action":
+        return nui(
+            "with at most {count} activation in this action", "with at most {count} activations in this action", n, lang
+        ).format(count=n)
+    if how == "le":
+        return ui("with an Initiative spot of at most {count}", lang).format(count=n)
+    if how == "ge":
+        return ui("with an Initiative spot of at least {count}", lang).format(count=n)
+    return ui("with Initiative spot {count}", lang).format(count=n)
 
 
 def _question_number(fact: str, lang: str) -> str | None:

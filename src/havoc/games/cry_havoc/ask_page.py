@@ -124,6 +124,7 @@ WORDS = {
         "obj-control": "Region Control",
         "obj-prisoners": "Capture Prisoners",
         "obj-attrition": "Attrition",
+        "capture-from": "Objective the Prisoner is taken from",
         "ask": "Ask",
         "share": "Copy a link to this position",
         "copied": "Link copied",
@@ -131,7 +132,8 @@ WORDS = {
         "answer": "Answer",
         "figures": "Figures",
         "hint": "Hint",
-        "fixes": "It would be allowed with",
+        "fixes": "It would be allowed",
+        "depends": "It depends on",
         "rules": "Deciding rules",
         "fix-fields": "Some fields need fixing; see the marks.",
         "unreachable": "The assistant's server did not answer.",
@@ -204,7 +206,9 @@ def kind_form(kind: str, tr: Any) -> list[dict[str, Any]]:
     out = []
     for name in kind_fields(kind):
         w = field_widget(name)
-        if "choices" in w:
+        if name == "capture-from":  # the objectives by the names the form's objectives table gives them
+            w["choices"] = [[c, tr(WORDS["obj-" + c])] for c in w["choices"]]
+        elif "choices" in w:
             w["choices"] = [[c, tr(VALUES[c]) if c in VALUES else c] for c in w["choices"]]
         w["name"] = name
         w["needed"] = name in needs

@@ -62,6 +62,7 @@ class Context:
         "figs",
         "frm",
         "moved",
+        "open",
         "pos",
         "q",
         "region",
@@ -95,6 +96,9 @@ class Context:
         self.steps = steps  # Regions entered by the whole move (1 + those passed through)
         self.retreat_destinations = retreat_destinations  # worked out by the retreat mechanism
         self.cache: dict[str, Any] = {}
+        # the facts the question left out, each with the value farthest from its stand-in
+        # (Engine.settle): points not given are read as 0 and checked again as plenty
+        self.open: dict[str, Any] | None = _POINTS_OPEN if q.points is None else None
         self.used: dict[str, Any] = {}
         self.figs: dict[str, Any] = {}
         self.fig_src: dict[str, Callable[[Context], Any]] = {}
@@ -484,6 +488,33 @@ def _is_defender(ctx: Context, r: Region) -> bool:
     return r.defender() == ctx.who()
 
 
+@region_fact("region.actor-to-play-tactics", "bool")
+def _to_play(ctx: Context, r: Region) -> bool:
+    b = r.battle
+    if b is None:
+        return False
+    if b.to_play is None:
+        # the table does not say whose turn it is in the exchange: read as "not yours" and
+        # checked again as "yours" (Engine.settle), so a verdict it decides is "cannot tell"
+        ctx.open = {**(ctx.open or {}), "region.actor-to-play-tactics": True}
+        return False
+    return b.to_play == ctx.who()
+
+
+@region_fact("region.opponent-has-passed", "bool")
+def _opponent_passed(ctx: Context, r: Region) -> bool:
+    b = r.battle
+    if b is None:
+        return False
+    who = ctx.who()
+    other = (
+        (ctx.battle.defender if ctx.battle is not None and r is ctx.region else r.defender())
+        if who == b.attacker
+        else b.attacker
+    )
+    return other is not None and ctx.pos.faction(other).passed
+
+
 @region_fact("region.has-query-structure", "bool")
 def _has_structure(ctx: Context, r: Region) -> bool:
     kind = _structure(ctx)
@@ -521,7 +552,14 @@ def _q_units(ctx: Context) -> int:
 
 @fact("query.points", "int")
 def _q_points(ctx: Context) -> int:
+    # left out: 0 stands in, and the engine checks again with plenty (Context.open), so a rule
+    # the points decide is "not checked" rather than failed as if nothing were spent
     return ctx.q.points or 0
+
+
+# More points than any action can spend: the other end of "points not given".
+_PLENTY = 1_000_000
+_POINTS_OPEN: dict[str, Any] = {"query.points": _PLENTY}
 
 
 @fact("query.item", "string")

@@ -153,6 +153,15 @@ def _own_label(key: str, lang: str) -> str | None:
     return own() if own else None
 
 
+def key_label(key: str, lang: str) -> str | None:
+    """A key's label in ``lang`` even where it spells the key ("Region" for region), or None."""
+    said = _own_label(key, lang)
+    if said is None:
+        text = words.KEYS.get(key) or words.VALUES.get(key)
+        said = translator(lang).text("", text) if text else None
+    return said or None
+
+
 def label(key: str, lang: str, hint: bool = True) -> str:
     """A field's key as its reader knows it: English keeps the key (what a file writes); another
     language says its label, with ``hint`` the key after it ("Oddziały (units)")."""

@@ -122,6 +122,10 @@ BATTLE = Spec(
     fields={
         "token": _int("The number on the Battle token (battles are resolved in rising order).", 1),
         "attacker": FACTION,
+        "to-play": _faction_enum(
+            "Whose turn it is in the Battle's Tactics exchange: the side that plays a card or passes next "
+            "(left out: not known, and a question it decides cannot be answered)."
+        ),
     },
     required=("token", "attacker"),
 )
@@ -236,6 +240,7 @@ TOP: Final = Spec("object", "A Cry Havoc position.", fields=FIELDS, required=("p
 class Battle:
     token: int
     attacker: str
+    to_play: str | None = None  # whose turn it is in the Tactics exchange (None: not known)
 
 
 @record(frozen=True)
@@ -598,7 +603,7 @@ def _build(d: dict[str, Any], name: str) -> Position:
             ({f: n for f, n in units.items() if n > 0} if 0 in units.values() else units.copy()) if units else {},
             get("control"),
             get("crystals", 0),
-            Battle(battle["token"], battle["attacker"])
+            Battle(battle["token"], battle["attacker"], battle.get("to-play"))
             if battle and "token" in battle and "attacker" in battle
             else None,
             tuple(Structure(s["type"], s["owner"]) for s in structures if "type" in s and "owner" in s)
@@ -1091,7 +1096,14 @@ class _Checks:
                     ),
                     code=Code.POSITION_INVALID,
                 )
-            elif b.attacker not in sides and len(sides) == 2:
+            if b.to_play is not None and len(sides) == 2 and b.to_play not in sides:
+                r.problem(
+                    line_of("regions", rid, "battle", "to-play"),
+                    f"{base}.battle.to-play",
+                    ui("whose turn it is in the Tactics exchange must be one of the Battle's two sides", _ml()),
+                    code=Code.POSITION_INVALID,
+                )
+            if b.attacker not in sides and len(sides) == 2:
                 r.problem(
                     line_of("regions", rid, "battle", "attacker"),
                     f"{base}.battle.attacker",

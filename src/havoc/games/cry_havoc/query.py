@@ -175,7 +175,39 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
             ),
             code=Code.FIELD_VALUE,
         )
-    if "skill" in d and faction is not None:
+    _check_names(r, d, pos, faction, line, say)
+    if "card-units" in d and "card" not in d:
+        r.problem(
+            line("card-units"),
+            say("card-units"),
+            ui("name the card that adds or removes Units ({field})", _ml()).format(field=field_word("card")),
+            code=Code.QUERY_MISSING,
+        )
+    if kind == "how-many" and d.get("of") == "may-leave" and "from" not in d:
+        r.problem(
+            getattr(data, "line", None),
+            "",
+            ui("how many may leave: give {field}, the Region they leave", _ml()).format(field=field_word("from")),
+            code=Code.QUERY_MISSING,
+        )
+    if not r.problems and faction is not None:
+        _check_counts(r, d, pos, kind, faction, line, say)
+    if r.problems:
+        raise InputError(r.problems)
+    return _query(kind, faction, d, name)
+
+
+def _check_names(
+    r: Reader, d: dict[str, Any], pos: Position, faction: str | None, line: Callable[[str], int | None], say: Any
+) -> None:
+    """The Structure and Skill a question names: each names something (a known one, the table's
+    own, an invented one), and the asking faction holds the Skill."""
+    from havoc.games.cry_havoc.typed import known_thing, unknown_thing
+
+    for key in ("structure", "skill"):
+        if key in d and not known_thing(key, d[key], pos):
+            r.problem(line(key), say(key), unknown_thing(key, d[key], pos, _ml()), code=Code.FIELD_VALUE)
+    if "skill" in d and faction is not None and known_thing("skill", d["skill"], pos):
         skills = pos.faction(faction).skills
         if d["skill"] not in skills:
             known = list(skills)
@@ -201,25 +233,6 @@ def parse_query(data: Any, pos: Position, name: str = "query", *, typed: bool = 
                 + suggest(d["skill"], known),
                 code=Code.FIELD_VALUE,
             )
-    if "card-units" in d and "card" not in d:
-        r.problem(
-            line("card-units"),
-            say("card-units"),
-            ui("name the card that adds or removes Units ({field})", _ml()).format(field=field_word("card")),
-            code=Code.QUERY_MISSING,
-        )
-    if kind == "how-many" and d.get("of") == "may-leave" and "from" not in d:
-        r.problem(
-            getattr(data, "line", None),
-            "",
-            ui("how many may leave: give {field}, the Region they leave", _ml()).format(field=field_word("from")),
-            code=Code.QUERY_MISSING,
-        )
-    if not r.problems and faction is not None:
-        _check_counts(r, d, pos, kind, faction, line, say)
-    if r.problems:
-        raise InputError(r.problems)
-    return _query(kind, faction, d, name)
 
 
 def _file_words(data: Any, pos: Position, name: str, typed: bool) -> tuple[Any, bool]:
@@ -284,7 +297,10 @@ class _Typed:
 
     def skill(self, key: str) -> str:
         from havoc.games.cry_havoc.ui import skill_name
+        from havoc.games.cry_havoc.words import SKILLS
 
+        if key not in SKILLS and not key.startswith("example-"):  # the table's own word: as it wrote it
+            return key
         name = str(skill_name(key, self.lang))
         return key if name == key else f"{name} ({key})"
 
@@ -485,7 +501,22 @@ def parse_compact(words: Sequence[str], pos: Position) -> Query:
                 nums = [int(c) for c in counts]
             except ValueError:
                 nums = []
-            if len(nums) != len(OBJECTIVES) or any(n < 0 for n in nums):
+            if len(nums) == len(OBJECTIVES) and any(
+                n < 0 for n in nums
+            ):  # a count, too small: not a malformed placement
+                problems.append(
+                    Problem(
+                        name,
+                        None,
+                        f"{typed!r}: "
+                        + ui("expected a whole number ≥ {least}, found {found}", _ml()).format(
+                            least=0, found=min(nums)
+                        ),
+                        code=Code.FIELD_VALUE,
+                    )
+                )
+                continue
+            if len(nums) != len(OBJECTIVES):
                 problems.append(
                     Problem(
                         name,

@@ -12,7 +12,7 @@ from havoc.games.cry_havoc.position import TOP
 from havoc.games.cry_havoc.query import QTOP
 from havoc.games.cry_havoc.typed import Ambiguous, lexicon, typed_word
 from havoc.games.cry_havoc.ui import fold
-from havoc.language.i18n import LANGUAGES, message_language
+from havoc.language.i18n import LANGUAGES, SOURCE_LANGUAGE, message_language
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -64,7 +64,16 @@ def _extra_key(step: str, extra: Mapping[str, Spec]) -> str | None:
 
 
 def _label(key: str, lang: str) -> str:
-    """A question's field by the word a reader types for it (the compact form's, or a question
-    file's key: "cele" for objectives); one without a word of its own in ``lang`` by its label."""
+    """A question's field as the Ask page's form labels it ("Oddziały", never the lower-case
+    "oddziały" of the compact form), with the word a reader types for it after it where that is
+    another word ("Dokąd (do)"); one without a label in ``lang`` by that word. English keeps the
+    machine key, which its reader types."""
     word = typed_word(key, lang)
-    return places.label(key, lang, hint=False) if fold(word) == key else word
+    shown = places.label(key, lang, hint=False)
+    if lang == SOURCE_LANGUAGE:
+        return shown if fold(word) == key else word
+    if fold(shown) == key:  # no label of its own, or one the key spells ("Region"): the word, as a label
+        shown = places.key_label(key, lang) or word
+    if fold(shown) == fold(word):
+        return shown
+    return f"{shown} ({word})"

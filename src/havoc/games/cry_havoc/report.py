@@ -15,7 +15,7 @@ from havoc.core import record
 from havoc.engine.interpreter.engine import CompiledRule, Engine, RuleResult
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.answering import Job
-from havoc.games.cry_havoc.facts import Context
+from havoc.games.cry_havoc.facts import _POINTS_OPEN, Context
 from havoc.games.cry_havoc.kind import all_kinds
 from havoc.games.cry_havoc.position import Position
 from havoc.games.cry_havoc.query import Query
@@ -74,7 +74,8 @@ def verdicts(eng: Engine, kind: str, ctx: Context, how: str, bound: frozenset[st
     s = _subsets.get((eng, kind, (how, bound))) or _subset(eng, kind, how, bound)
     programs = s.programs
     if programs:  # made: what s.evaluate would call, without the call (a report asks this often)
-        return programs[0](ctx) if not ctx.cache else programs[1](ctx)
+        out = programs[0](ctx) if not ctx.cache else programs[1](ctx)
+        return out if ctx.open is None else eng.settle(out, ctx)
     return s.evaluate(ctx)
 
 
@@ -211,6 +212,7 @@ class Report:
         not, its line names the rules that said no."""
         ctx = self.bare
         ctx.q = q
+        ctx.open = _POINTS_OPEN if q.points is None else None
         ctx.cache = {}
         eng = self.eng
         s = _subsets.get((eng, kind, _FITS_B0)) or _subset(eng, kind, "fits", B0)

@@ -44,13 +44,31 @@ def rows() -> list[tuple[list[str], str, tuple[str, ...]]]:
     return out
 
 
-def _codes(names: list[str] | tuple[str, ...]) -> list[nodes.Node]:
+def named(pairs: list[tuple[str, str]]) -> list[nodes.Node]:
+    """Each (name, ID) as "name (`ID`)": the reader reads the name, and types the ID or the name."""
     out: list[nodes.Node] = []
-    for i, name in enumerate(names):
+    for i, (word, name) in enumerate(pairs):
         if i:
             out.append(nodes.Text(", "))
-        out.append(nodes.literal(name, name))
+        if word and word != name:
+            out += [nodes.Text(f"{word} ("), nodes.literal(name, name), nodes.Text(")")]
+        else:
+            out.append(nodes.literal(name, name))
     return out
+
+
+def kind_names(kinds: list[str], lang: str) -> list[tuple[str, str]]:
+    """The question kinds as (the name the answers give them in ``lang``, ID)."""
+    from havoc.games.cry_havoc import labels
+
+    return [(labels().kind(k, lang), k) for k in kinds]
+
+
+def figure_names(figures: tuple[str, ...], lang: str) -> list[tuple[str, str]]:
+    """A kind's figures as (the label an answer shows in ``lang``, ID)."""
+    from havoc.games.cry_havoc import labels
+
+    return [(labels().figure(f, lang), f) for f in figures]
 
 
 class KindsDirective(HavocDirective):
@@ -71,9 +89,9 @@ class KindsDirective(HavocDirective):
         body = nodes.tbody()
         for kinds, answers, figures in rows():
             brow = nodes.row()
-            brow += nodes.entry("", nodes.paragraph("", "", *_codes(kinds)))
+            brow += nodes.entry("", nodes.paragraph("", "", *named(kind_names(kinds, ctx.lang))))
             brow += nodes.entry("", nodes.paragraph("", ctx.label(answers, loc)))
-            shown = _codes(figures) if figures else [nodes.Text(ctx.label(NONE, loc))]
+            shown = named(figure_names(figures, ctx.lang)) if figures else [nodes.Text(ctx.label(NONE, loc))]
             brow += nodes.entry("", nodes.paragraph("", "", *shown))
             body += brow
         group += body

@@ -62,7 +62,8 @@ class Subset:
             programs = self.programs = _made(rules_source, self.rules, self.eng)
         if not programs:
             return self.eng.evaluate(self.kind, ctx, only=self.only)
-        return programs[0](ctx) if not ctx.cache else programs[1](ctx)
+        out = programs[0](ctx) if not ctx.cache else programs[1](ctx)
+        return out if ctx.open is None else self.eng.settle(out, ctx)  # the facts left out (Engine.settle)
 
     def holds(self, ctx: Context) -> bool:
         """Whether none of these rules says no in ``ctx``: the verdict of :meth:`evaluate`.

@@ -29,7 +29,7 @@ from havoc.core.memo import memo
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.contract import FACTIONS, QUESTION_KINDS
 from havoc.games.cry_havoc.fields import MOST_VIA, QFIELDS
-from havoc.games.cry_havoc.ui import faction_name, fold, region_names, skill_name, structure_name, vocabulary
+from havoc.games.cry_havoc.ui import _plain_id, faction_name, fold, region_names, skill_name, structure_name, vocabulary
 from havoc.language.i18n import LANGUAGES, SOURCE_LANGUAGE, TYPED_CONTEXT, translator, ui
 
 if TYPE_CHECKING:
@@ -118,6 +118,13 @@ class Words:
 
     def listing(self) -> str:
         return ", ".join(self.say(t) for t in self.shown)
+
+    def near_token(self, word: str) -> str | None:
+        """The machine word whose name (in any language, or itself) is closest to ``word``."""
+        import difflib
+
+        hint = difflib.get_close_matches(fold(word), list(self.folded), n=1, cutoff=_NEAR)
+        return next(iter(self.folded[hint[0]])) if hint else None
 
 
 def typed_word(token: str, lang: str) -> str:
@@ -241,6 +248,40 @@ def _skill_words(ids: tuple[str, ...], lang: str, _catalogs: tuple[object, ...])
 
 
 _SHOWN_MAX = 12  # names an error lists at most (a table may hold many Regions: errors stay short)
+
+
+_NEAR = (
+    0.62  # how alike a name must be to be suggested ("kula-mocy" for "Sfera Mocy": 0.63; "żniwa" for "Zwiad": 0.6, not)
+)
+
+
+def known_thing(key: str, word: str, pos: Position) -> bool:
+    """A Structure type or Skill a question may name by this machine word: one known from the
+    sources, one of the table's, or an invented one (``example-…``)."""
+    ids = _structure_ids(pos) if key == "structure" else _skill_ids(pos)
+    return word in ids or word.startswith("example-")
+
+
+def unknown_thing(key: str, word: str, pos: Position, lang: str) -> str:
+    """A Structure or Skill the question names that names nothing, with the nearest name
+    ("nieznana Budowla „kula-mocy” — czy chodziło o Sferę Mocy?"), in the reader's words, or the
+    known ones when none is near."""
+    words = (structures if key == "structure" else skills)(pos, lang)
+    near = words.near_token(word)
+    name_of = structure_name if key == "structure" else skill_name
+    if key == "structure":
+        if near is not None:
+            return ui("unknown Structure '{name}' — did you mean {near}?", lang).format(
+                name=word, near=name_of(near, lang)
+            )
+        return ui("unknown Structure '{name}'; the known ones: {names}", lang).format(
+            name=word, names=_some([str(name_of(t, lang)) for t in words.shown])
+        )
+    if near is not None:
+        return ui("unknown Skill '{name}' — did you mean {near}?", lang).format(name=word, near=name_of(near, lang))
+    return ui("unknown Skill '{name}'; the known ones: {names}", lang).format(
+        name=word, names=_some([str(name_of(t, lang)) for t in words.shown])
+    )
 
 
 def _some(names: list[str]) -> str:
@@ -381,10 +422,13 @@ class _Reading:
         if kind == "enum" and key in self.lex.values:
             return self.named(key, raw, choices or (), self.lex.values[key])
         # a machine ID is taken as it is, without naming every Structure or Skill of the table
-        if key == "structure" and raw not in _structure_ids(self.pos):
-            return self.look(self.table("structures"), raw) or raw
-        if key == "skill" and raw not in _skill_ids(self.pos):
-            return self.look(self.table("skills"), raw) or raw
+        if key in ("structure", "skill") and not known_thing(key, raw, self.pos):
+            found = self.look(self.table("structures" if key == "structure" else "skills"), raw)
+            # (a machine word in English is said by the question's check, query.parse_query; a word
+            # that is no machine word is said here in every language, not as a malformed ID)
+            if found is None and (self.strict or not _plain_id(raw)):
+                self.say(f"{self.field_word(key)}: " + unknown_thing(key, raw, self.pos, self.lang))
+            return found or raw
         if key == "card-units":
             parts = []
             for part in (w for w in raw.split(",") if w):

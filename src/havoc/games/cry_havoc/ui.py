@@ -99,14 +99,59 @@ def _region_names(keys: tuple[str, ...], lang: str) -> dict[str, Noun]:
     out: dict[str, Noun] = {}
     for key in keys:
         if key in words.KNOWN_REGIONS:
-            out[key] = noun(words.KNOWN_REGIONS[key], lang)
-        elif key in letters:
-            out[key] = noun(words.EXAMPLE_REGION, lang, letter=letters[key])
-        elif _plain_id(key):  # a player's own ID ("north"): declined as "z Regionu north"
-            out[key] = noun(words.EXAMPLE_REGION, lang, letter=key)
+            name = noun(words.KNOWN_REGIONS[key], lang)
+            out[key] = _placed(name, _region_to(key, lang), _region_in(key, lang))
+        elif key in letters or _plain_id(key):  # a player's own ID ("north"): declined as "z Regionu north"
+            letter = letters.get(key, key)
+            name = noun(words.EXAMPLE_REGION, lang, letter=letter)
+            to = ui("to Region {letter}", lang).format(letter=letter)
+            out[key] = _placed(name, to, ui("in Region {letter}", lang).format(letter=letter))
         else:
             out[key] = Noun.plain(key)
     return out
+
+
+def _placed(name: Noun, to: str, in_: str) -> Noun:
+    """A Region's name that also says where to and where, as ``{region:to}`` and ``{region:in}``:
+    the preposition belongs to the name in Polish ("na Wybrzeże Feralas", "do Mgielni"; "na
+    Wybrzeżu Feralas", "w Mgielni"), so the catalog holds both per Region. A sentence's English
+    needs neither (its own "in {region}"); its Polish says ``{region:in}``."""
+    return Noun({**name.forms, "to": to, "in": in_})
+
+
+def _region_to(key: str, lang: str) -> str:
+    """Where to, for a Region known by name: one literal per Region (each its own catalog entry,
+    since the preposition a Polish name takes is the name's own, not the sentence's)."""
+    if key == "foglands":
+        return ui("to Foglands", lang)
+    if key == "feralas-banks":
+        return ui("to Feralas Banks", lang)
+    if key == "sapos-deep":
+        return ui("to Sapos Deep", lang)
+    if key == "scorch":
+        return ui("to Scorch", lang)
+    if key == "camerons-sea":
+        return ui("to Cameron's Sea", lang)
+    if key == "world-caverns":
+        return ui("to World Caverns", lang)
+    return ui("to Region {letter}", lang).format(letter=key)
+
+
+def _region_in(key: str, lang: str) -> str:
+    """Where, for a Region known by name (as :func:`_region_to`: the preposition is the name's)."""
+    if key == "foglands":
+        return ui("in Foglands", lang)
+    if key == "feralas-banks":
+        return ui("in Feralas Banks", lang)
+    if key == "sapos-deep":
+        return ui("in Sapos Deep", lang)
+    if key == "scorch":
+        return ui("in Scorch", lang)
+    if key == "camerons-sea":
+        return ui("in Cameron's Sea", lang)
+    if key == "world-caverns":
+        return ui("in World Caverns", lang)
+    return ui("in Region {letter}", lang).format(letter=key)
 
 
 _ID_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
@@ -125,7 +170,36 @@ def _named(key: str | None, known: dict[str, str], example: str, lang: str) -> N
         return noun(known[key], lang)
     if key.startswith(EXAMPLE_PREFIX):
         return noun(example, lang, letter=lettered([key])[key])
+    if _plain_id(key):  # a table's own ID ("harvest"): named with its kind, "użyć Zdolności harvest", as a Region is
+        return noun(example, lang, letter=key)
     return Noun.plain(key)
+
+
+def faction_flag(faction: str, key: str, value: object, lang: str = "en") -> str | None:
+    """A faction's yes/no flag of a table as a sentence about it: "Pielgrzymi spasowali",
+    "Maszyny spasowały". The verb agrees with the faction's name (Polish past plural has two
+    genders), so each faction's sentence is its own catalog entry. None for any other key."""
+    if key != "passed" or not isinstance(value, bool) or faction not in words.FACTIONS:
+        return None
+    if value:
+        return _passed(faction, lang)
+    if faction == "humans":
+        return ui("The Humans have not passed", lang)
+    if faction == "pilgrims":
+        return ui("The Pilgrims have not passed", lang)
+    if faction == "machines":
+        return ui("The Machines have not passed", lang)
+    return ui("The Trogs have not passed", lang)
+
+
+def _passed(faction: str, lang: str) -> str:
+    if faction == "humans":
+        return ui("The Humans have passed", lang)
+    if faction == "pilgrims":
+        return ui("The Pilgrims have passed", lang)
+    if faction == "machines":
+        return ui("The Machines have passed", lang)
+    return ui("The Trogs have passed", lang)
 
 
 def region_phrase(key: str, regions: Noun, lang: str = "en") -> str | None:
@@ -348,6 +422,7 @@ def _shared_figure_labels(lang: str) -> dict[str, str]:
         "survivors-to-hq": ui("survivors go to the HQ", lang),
         "to": ui("destination", lang),
         "placement": ui("Units on the objectives", lang),
+        "build": ui("the Trogs build", lang),  # the solo Trogs' build decision: {Structure: Region}
         "wins": ui("objectives won", lang),
         "battle": ui("a Battle follows", lang),
         "to-hq": ui("Units sent to the HQ", lang),

@@ -26,8 +26,8 @@ from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.position import Region
 from havoc.games.cry_havoc.retreats import Retreat, _values, retreat_options
 from havoc.games.cry_havoc.subsets import Subset, subset
-from havoc.games.cry_havoc.typed import typed_faction
-from havoc.games.cry_havoc.ui import faction_name, nui, region_names, ui, units_path
+from havoc.games.cry_havoc.typed import typed_faction, typed_word
+from havoc.games.cry_havoc.ui import faction_name, nui, objective_name, region_names, ui, units_path
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.language.grammar import Noun
 
@@ -232,13 +232,13 @@ def resolve(job: Job) -> Answer:
     vp = dict.fromkeys(sides, 0)
     control_vp = _int(control[won], C.F_CONTROL_VP)
     vp[won] += control_vp
-    on_a, on_d = start[attacker]["control"], start[defender]["control"]
+    on_w, on_l = start[won]["control"], start[lost]["control"]
     lines.append(
         _line(
             kept,
-            ("1", won, on_a, on_d, control_vp),
-            lambda: ui("1. Region Control: {faction} win ({a} : {d}), +{vp} VP", lang).format(
-                faction=job.fname(won), a=on_a, d=on_d, vp=control_vp
+            ("1", won, on_w, on_l, control_vp),
+            lambda: ui("1. Region Control: {faction} win ({won}:{lost}), +{vp} VP", lang).format(
+                faction=job.fname(won), won=on_w, lost=on_l, vp=control_vp
             ),
         )
     )
@@ -264,24 +264,32 @@ def resolve(job: Job) -> Answer:
         want = _int(prisoners[taker], C.F_PRISONERS_TAKEN)
         order = ((q.capture_from,) if q.capture_from else ()) + CAPTURE_ORDER
         taken[taker], taken_from[victim] = _remove(state.placed[victim], want, order)
-    on_a, on_d = start[attacker]["prisoners"], start[defender]["prisoners"]
     if takers:
         taker, count = takers[0], taken[takers[0]]
+        on_t, on_v = start[taker]["prisoners"], start[state.opponent(taker)]["prisoners"]
         lines.append(
             _line(
                 kept,
-                ("2", taker, count, on_a, on_d),
-                lambda: ui("2. Capture Prisoners: {faction} take {count} ({a} : {d})", lang).format(
-                    faction=job.fname(taker), count=count, a=on_a, d=on_d
-                ),
+                ("2", taker, count, on_t, on_v),
+                lambda: nui(
+                    "2. Capture Prisoners: {faction} take {count} Prisoner ({taker}:{other})",
+                    "2. Capture Prisoners: {faction} take {count} Prisoners ({taker}:{other})",
+                    count,
+                    lang,
+                ).format(faction=job.fname(taker), count=count, taker=on_t, other=on_v),
             )
         )
+        assumed = _capture_assumed(job, taker, count, taken_from[state.opponent(taker)], start[state.opponent(taker)])
+        if assumed:
+            lines.append(assumed)
     else:
+        assumed = None
+        on_a, on_d = start[attacker]["prisoners"], start[defender]["prisoners"]
         lines.append(
             _line(
                 kept,
                 ("2-", on_a, on_d),
-                lambda: ui("2. Capture Prisoners: nobody takes any ({a} : {d})", lang).format(a=on_a, d=on_d),
+                lambda: ui("2. Capture Prisoners: nobody takes any ({a}:{d})", lang).format(a=on_a, d=on_d),
             )
         )
 
@@ -295,8 +303,8 @@ def resolve(job: Job) -> Answer:
         _line(
             kept,
             ("3", attacker, kills[attacker], defender, kills[defender]),
-            lambda: ui("3. Attrition: {a} kill {ka}, {d} kill {kd}", lang).format(
-                a=job.fname(attacker), ka=kills[attacker], d=job.fname(defender), kd=kills[defender]
+            lambda: ui("3. Attrition: {first}, {second}", lang).format(
+                first=_kills(job, attacker, kills[attacker]), second=_kills(job, defender, kills[defender])
             ),
         )
     )
@@ -377,6 +385,7 @@ def resolve(job: Job) -> Answer:
         "defender": defender,
         "objectives": start,
         "captured-from": taken_from,
+        "capture-assumed": assumed is not None,  # where the Prisoners came from was assumed (capture-from not given)
         "after": {a: dict(state.placed[a]), d: dict(state.placed[d])},
         "crystals": region.crystals + added,
     }
@@ -422,6 +431,10 @@ def _retreat_line(job: Job, lost: str, left: int, retreat: Retreat) -> str:
         return ui("F. The Trog Units leave the board; a Trog Nest token goes on one of: {regions}", lang).format(
             regions=job.rnames(retreat.nest_on)
         )
+    if len(retreat.destinations) == 1:
+        return ui("F. {faction} retreat {count} {units} {region:to}", lang).format(
+            faction=job.fname(lost), count=left, units=t.term("unit", left), region=job.rname(retreat.destinations[0])
+        )
     if retreat.destinations:
         return ui("F. {faction} retreat {count} {units} to one of: {regions}", lang).format(
             faction=job.fname(lost),
@@ -432,6 +445,36 @@ def _retreat_line(job: Job, lost: str, left: int, retreat: Retreat) -> str:
     return ui("F. {faction} send {count} {units} back to the Reserve (no Region qualifies)", lang).format(
         faction=job.fname(lost), count=left, units=t.term("unit", left)
     )
+
+
+def _kills(job: Job, side: str, count: int) -> str:
+    """What one side kills in Attrition: "the Humans kill 2 Units", or "kill no one" (not "kill 0")."""
+    if not count:
+        return ui("{faction} kill no one", job.lang).format(faction=job.fname(side))
+    return nui("{faction} kill {count} Unit", "{faction} kill {count} Units", count, job.lang).format(
+        faction=job.fname(side), count=count
+    )
+
+
+def _capture_assumed(job: Job, taker: str, count: int, source: dict[str, int], placed: dict[str, int]) -> str | None:
+    """The assumption a Battle makes when the question does not say where the Prisoners come
+    from (the book lets the taker choose any objective, and the choice changes Attrition): said,
+    with the field that changes it. None when the question said it (``capture-from``) or there
+    was no choice (no Prisoner, or the enemy's Units stood on no other objective)."""
+    if job.q.capture_from or not count:
+        return None
+    other = next((o for o in CAPTURE_ORDER if o not in source and placed.get(o)), None)
+    if other is None:
+        return None
+    lang = job.lang
+    where = ", ".join(objective_name(o, lang) for o in source)
+    example = f"{typed_word('capture-from', lang)}={typed_word(other, lang)}"
+    return nui(
+        "Assumed: {faction} take the Prisoner from {objectives}; to take it from another objective, add {example}",
+        "Assumed: {faction} take the {count} Prisoners from {objectives}; to take them from another objective, add {example}",
+        count,
+        lang,
+    ).format(faction=job.fname(taker), count=count, objectives=where, example=example)
 
 
 def _heading(job: Job, token: int, attacker: str, defender: str | None) -> str:
@@ -813,7 +856,7 @@ KIND = QuestionKind(
     per_side=("vp-gained", "prisoners-by", "kills-by", "survivors", "units-in-region", "returned", "retreated"),
     no_actor=True,
     handler=resolve,
-    offers=("region", "objectives"),
+    offers=("region", "objectives", "capture-from"),  # where the Prisoners come from: else assumed, and said
     bare=("region",),
     form_label=ui("Who wins the Battle?"),
     verdict="checked",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from havoc.core import record
 from havoc.engine.interpreter.answer import Answer
 from havoc.games.cry_havoc.answering import Job, generic, units_word
 from havoc.games.cry_havoc.facts import Context
@@ -17,9 +16,6 @@ def ask_recruit(job: Job) -> Answer:
     who = q.faction
     assert who is not None
     region = job.region(q.region) or job.pos.hq_of(who)
-    if q.points is None:
-        # No points given: the question is whether the Units could be recruited at all.
-        job.q = q = record.replace(q, points=q.units if q.units is not None else job.pos.reserve(who))
     n = q.units if q.units is not None else 1
     question = ui("Can the {faction} recruit {count} {units}?", job.lang).format(
         faction=job.fname(who), count=n, units=units_word(job, n)

@@ -788,6 +788,8 @@
     // "what can I do", "how does the Battle end", "what do we score" are not yes/no questions
     // (the CLI shows no Yes/No for them either): their report or figures are the answer
     if (!openQuestion(a.kind, sent)) nodes.push(el("p", {"class": "ha-verdict ha-verdict-" + (verdict || "info"), text: a.answer}));
+    // a question the table cannot decide: what the answer needs (never a guessed yes or no)
+    if (a["cannot-tell-without"]) nodes.push(el("p", {"class": "ha-hint"}, [el("strong", {text: W.depends + ": "}), document.createTextNode(a["cannot-tell-without"].map(named).join("; "))]));
     var figs = a.figures || {};
     var keys = Object.keys(figs);
     if (a.verdict === false) {
@@ -821,6 +823,7 @@
       var title = href ? el("a", {href: href, text: d.title, "data-rule": d.id}) : el("span", {text: d.title});
       var mark = d.passed === false ? "✗ " : d.passed ? "✓ " : "• ";
       var li = el("li", {"class": d.passed === false ? "ha-failed" : ""}, [document.createTextNode(mark), title]);
+      if (d["not-given"] && d["for"]) li.append(document.createTextNode(" — " + named(d["for"])));  // not checked: a fact left out
       if (d.passed === false || d.figures || d.conditional) li.append(el("p", {text: d.text}));
       rules.append(li);
     });
