@@ -124,9 +124,9 @@ def test_a_cited_rule_says_the_facts_it_had_read_when_cited(lang: str, monkeypat
         keep(result.facts)
         return real_decision(t, amendments, result, note)
 
-    def add(self: Any, result: Any, note: str | None = None, specific: bool = False) -> None:
+    def add(self: Any, result: Any, note: str | None = None, specific: bool = False, who: Any = None) -> None:
         keep(result.facts)
-        real_add(self, result, note, specific)
+        real_add(self, result, note, specific, who)
 
     for module in (answer_module, answering, battle):  # wherever a kind cites a rule itself
         if hasattr(module, "decision"):

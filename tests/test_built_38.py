@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from phone_text import unwrap
 
 from havoc.cli import main
 
@@ -41,7 +42,7 @@ def battle(tmp_path: Path) -> Path:
 def ask(capsys: pytest.CaptureFixture[str], lang: str, *words: str) -> tuple[int, str, str]:
     code = main(["--lang", lang, "ask", *words])
     out, err = capsys.readouterr()
-    return code, out, err
+    return code, unwrap(out), err  # read across the lines it wraps in at a phone's width
 
 
 def _battle(capsys: pytest.CaptureFixture[str], path: Path, lang: str, *placed: str) -> str:

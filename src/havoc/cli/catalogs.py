@@ -656,8 +656,14 @@ def _compare(where: str, source: str, translation: str, nplurals: int, report: R
     dst = {p.strip("{}").split(":")[0] for p in markup.placeholders(translation)}
     if src != dst:
         report.problems.append(f"{where}: placeholders differ: source {sorted(src)}, translation {sorted(dst)}")
+    from havoc.language.nouns import CASES
+
     for inline in markup.walk(markup.parse(translation)):
-        if isinstance(inline, markup.PluralWord) and len(inline.forms) != nplurals:
+        # a name in a case ({faction:gen}, a fact's player words) is not a plural word
+        is_case = (
+            len(inline.forms) == 1 and inline.forms[0] in CASES if isinstance(inline, markup.PluralWord) else False
+        )
+        if isinstance(inline, markup.PluralWord) and len(inline.forms) != nplurals and not is_case:
             report.problems.append(
                 f"{where}: {{{inline.name}:…}} needs {nplurals} forms in this language, has {len(inline.forms)}"
             )

@@ -65,6 +65,15 @@ def _messages(ruleset: Ruleset) -> Iterator[Message]:
             )
     for fact in ruleset.facts.values():
         yield Message(f"fact:{fact.name}:description", fact.description, f"rules/{ruleset.id}/facts.yaml", 0)
+        if fact.player:
+            yield Message(
+                f"fact:{fact.name}:player",
+                fact.player,
+                f"rules/{ruleset.id}/facts.yaml",
+                0,
+                comment="What a player writes for it, short; keep {faction} and {region}, with the case "
+                "the phrase needs ({faction:gen}, {region:loc}).",
+            )
     from havoc.engine.rulebook import rules_root
     from havoc.quickref.layout import sheet_messages
 

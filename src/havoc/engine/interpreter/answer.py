@@ -12,7 +12,7 @@ from havoc import TYPE_CHECKING
 from havoc.core.record import field, record
 from havoc.engine.interpreter.engine import RuleResult
 from havoc.engine.rulebook.model import Rule, Ruleset
-from havoc.language.i18n import SOURCE_LANGUAGE, translator, ui, yes_no
+from havoc.language.i18n import SOURCE_LANGUAGE, nui, translator, ui, yes_no
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -34,6 +34,7 @@ class Decision:
         "figures",
         "hint",
         "id",
+        "instead",
         "note",
         "open",
         "origin",
@@ -41,6 +42,7 @@ class Decision:
         "specific",
         "text",
         "title",
+        "who",
     )
 
     def __init__(
@@ -74,6 +76,22 @@ class Decision:
         self._said: list[str] | None = [] if said is None else said
         # (the texts, the facts dict, how many of its facts the rule had read when cited)
         self._said_from: tuple[Texts, dict[str, Any], int] | None = None
+        # who and where the rule was checked for, as the game names them ({faction}, {region}
+        # of a fact's player words); a function asked when the answer is shown, or None
+        self.who: Callable[[], dict[str, Any]] | None = None
+        # the rule never allows (requires: false) and gives figures: when it applies, what they
+        # say happens instead (a report shows it as applying, not as failing)
+        self.instead = False
+
+    @property
+    def looked_at(self) -> list[str]:
+        """The facts the rule read in a player's words ("PZ Ludzi: 7"): each fact's player words
+        with the asking faction and the Region filled in, a fact that only chose a branch left
+        out; a fact without player words said as :attr:`said` says it."""
+        if self._said_from is None or self.who is None:
+            return self.said
+        t, facts, n = self._said_from
+        return t.player_facts(_read(facts, n), self.who(), self.open)
 
     @property
     def said(self) -> list[str]:
@@ -82,7 +100,6 @@ class Decision:
         if found is None:
             t, facts, n = self._said_from  # type: ignore[misc]
             found = self._said = t.facts(_read(facts, n))
-            self._said_from = None
         return found
 
     @said.setter
@@ -153,7 +170,7 @@ class Decision:
                     said.append(kept[(name, value.__class__, value)])
                 except (KeyError, TypeError):
                     said.append(t.fact(name, value))
-            self._said, self._said_from = said, None
+            self._said = said  # (its facts kept: shown later, they are also said in a player's words)
         if said:
             out["said"] = said
         return out
@@ -208,7 +225,8 @@ def _answer_dict(
         "kind": a.kind,
         "question": question,
         "verdict": VERDICT_NO_UNLESS if no_unless else verdict,
-        "answer": _no_unless_word(lang) if no_unless else yes_no(verdict, lang),
+        # a report (who wins, what may I do, how many) is not answered yes or no: "see below"
+        "answer": _no_unless_word(lang) if no_unless else yes_no(verdict if a.yes_no else None, lang),
         "figures": a.figures,
         "rules": rules,
         "overlay": overlay,
@@ -240,15 +258,24 @@ class Cites:
     its note, how many facts it had read when cited, and whether it is cited as applying only
     in some situations whatever its check says (an exception rule)."""
 
-    __slots__ = ("amendments", "rows", "t")
+    __slots__ = ("amendments", "rows", "t", "who")
 
     def __init__(self, t: Texts, amendments: dict[str, tuple[Rule, ...]]) -> None:
         self.t = t
         self.amendments = amendments
         self.rows: list[tuple[RuleResult, str | None, int, bool]] = []
+        # per row, who and where it was checked for (:attr:`Decision.who`), when the game says
+        self.who: list[Callable[[], dict[str, Any]] | None] = []
 
-    def add(self, result: RuleResult, note: str | None = None, specific: bool = False) -> None:
+    def add(
+        self,
+        result: RuleResult,
+        note: str | None = None,
+        specific: bool = False,
+        who: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
         self.rows.append((result, note, len(result.facts), specific))
+        self.who.append(who)
 
     def _cite(self, rule: Rule) -> tuple[Any, str, str, str | None, list[dict[str, str]], bool]:
         t, amendments = self.t, self.amendments
@@ -260,9 +287,10 @@ class Cites:
     def decisions(self) -> list[Decision]:
         out = []
         t, amendments = self.t, self.amendments
-        for result, note, n, specific in self.rows:
+        for (result, note, n, specific), who in zip(self.rows, self.who, strict=True):
             d = decision(t, amendments, result, note)
             d._said_from = (t, result.facts, n)
+            d.who = who
             if specific:
                 d.specific = True
             out.append(d)
@@ -600,6 +628,46 @@ class Texts:
                 out.append(self.fact(name, value))
         return out
 
+    def player_facts(
+        self, items: tuple[tuple[str, Any], ...], who: dict[str, Any], open: tuple[str, ...] = ()
+    ) -> list[str]:
+        """What a rule looked at in a player's words: each fact's player words (facts.yaml
+        ``player``, in the asker's language) with ``who``'s names filled in (the game's: who asks,
+        each subject's name; a fact of a subject read as another, ``from.x`` as ``region.x``,
+        names that subject by the other's field) and its value. A fact that only chose a branch
+        of the rule is left out (unless the rule read nothing else), and so is one whose value was
+        not given; one without player words is said as :meth:`fact` says it."""
+        out = []
+        branches = []
+        for name, value in items:
+            head, _, rest = name.partition(".")
+            base = self.rs.vocabulary.get("fact-subjects", {}).get(head)
+            key = f"{base[0]}.{rest}" if base else name
+            fdef = self.rs.facts.get(key)
+            player = fdef.player if fdef is not None else None
+            if player is None:
+                out.append(self.fact(name, value))
+                continue
+            # a fact that chose a branch, or an empty one, decided nothing; one the question left out
+            # that the rule needs (``open``) is said: "not given"
+            if player == "" or (value is None and name not in open) or value == "":
+                branches.append(self.fact(name, value))
+                continue
+            if self.tr is not None:
+                player = self.tr.text(f"fact:{key}:player", player)
+            fields = who if not base else {**who, base[0]: who.get(head)}
+            said = _player_words(player, fields)
+            if said is None:  # a name it needs is not known here: the fact's description
+                out.append(self.fact(name, value))
+                continue
+            values = fdef.values if fdef is not None else None
+            if value is None:  # a fact the question left out (Engine.settle)
+                shown = ui("not given", self.lang)
+            else:
+                shown = self.labels.value(value, self.lang, values) if values else self.labels.value(value, self.lang)
+            out.append(f"{said}: {shown}")
+        return out or branches
+
     def _fact(self, name: str, value: Any) -> str:
         found, values = self._facts.get(name, (None, None))
         if found is None:
@@ -645,6 +713,23 @@ class Texts:
 _SAID_KEPT = 4096  # fact-and-value words kept per ruleset and language
 
 
+def _player_words(player: str, fields: dict[str, Any]) -> str | None:
+    """A fact's player words with the names ``fields`` gives filled in (each in the case the words
+    give it), or None when the words need a name that is not known."""
+    if "{" not in player:
+        return player
+    from _string import formatter_parser
+
+    from havoc.language.i18n import Text
+
+    try:
+        if any(f is not None and fields.get(f) is None for _, f, _, _ in formatter_parser(player)):
+            return None
+        return Text(player).format(**fields)
+    except (KeyError, IndexError, ValueError):  # a translation naming another field, a stray brace
+        return None
+
+
 def _english_plural(n: int) -> int:
     return 0 if abs(n) == 1 else 1
 
@@ -687,6 +772,10 @@ def decision(
     # more into the same dict
     d._said = None
     d._said_from = (t, facts, len(facts))
+    d.who = None
+    check = rule.check
+    # never allows, and says what happens instead (its figures: a Trog Nest placed, not a retreat)
+    d.instead = check is not None and check.requires is False and bool(check.figures)
     return d
 
 
@@ -779,30 +868,122 @@ def _fmt_figure(words: Any, value: Any, lang: str) -> str:
     return str(words.value(value, lang))
 
 
-def _head(a: Answer) -> list[str]:
-    """The question and its verdict; for one the table cannot decide, what it depends on."""
+# The default text answer fits a phone's screen: at most this many lines of this many columns;
+# what does not fit is folded into one line pointing to --explain (issue 38).
+SCREEN_LINES = 25
+SCREEN_COLUMNS = 60
+SHOWN_RULES = 3  # the rules that decided, shown with what they looked at
+
+
+def _head(a: Answer, explain: bool = False) -> list[str]:
+    """The question and its verdict; for one the table cannot decide, what it depends on. The
+    verdict stays on the question's line when both fit a phone's line (or when explaining), else
+    it has a line of its own."""
     if not a.yes_no or (a.verdict is None and not a.needs):
         return [a.question]
-    out = [f"{a.question}  {_verdict_word(a)}"]
+    verdict = _verdict_word(a)
+    head = f"{a.question}  {verdict}"
+    out = [head] if explain or len(head) <= SCREEN_COLUMNS else [a.question, verdict]
     if a.needs:
         out.append("  " + ui("It depends on", a.lang) + ": " + "; ".join(a.needs))
     return out
 
 
 def render_text(a: Answer, explain: bool = False) -> str:
-    """The answer for a person reading a terminal.
+    """The answer for a person reading a terminal (or a phone).
 
-    What each rule looked at is said in words in the asker's language; ``explain`` adds the
-    machine trace (fact names and values, the deciding overlay) for those who check the data; in
-    a translated answer the facts keep their words there too (a Polish reader meets no field path).
+    The verdict and its figures come first, then the one to three rules that decided (a "no": the
+    rules that said no; a "yes": the rules whose checks held, the most specific first; a report:
+    the rules that gave its figures), each with what it looked at in words in the asker's
+    language; everything else is folded into one line pointing to ``--explain``, and the whole fits
+    :data:`SCREEN_LINES` lines of :data:`SCREEN_COLUMNS` columns or says what it folded.
 
-    The rules that said no come first, then those that gave a figure or apply only in some
-    situations (with their text), then the general checks that passed (title and facts).
-    A rule checked several times (once per side or candidate) is shown once.
+    ``explain`` shows every rule cited with the machine trace (fact names and values, the
+    deciding overlay) for those who check the data; in a translated answer the facts keep their
+    words there too (a Polish reader meets no field path). A rule checked several times (once per
+    side or candidate) is shown once.
     """
     lang = a.lang
     words = a.labels or _PlainLabels()
-    out = _head(a)
+    out = _verdict_lines(a, words, explain)
+    grouped: dict[str, list[Decision]] = {}
+    for d in a.rules:
+        grouped.setdefault(d.id, []).append(d)
+    ordered = sorted(grouped.values(), key=lambda ds: _rank(a, ds))
+    if explain:
+        if ordered:
+            out.append("")
+            out.append(nui("Deciding rule", "Deciding rules", len(ordered), lang) + ":")
+        for ds in ordered:
+            out.extend(_rule_lines(a, words, ds, explain=True, text=True))
+        if a.overlay != "base":
+            out.append("")
+            out.append(ui("Decided by overlay", lang) + f": {a.overlay}")
+        return "\n".join(out)
+    top = _wrapped(out)
+    steps_only = len(ordered) > SHOWN_RULES and all(x.passed is None and not x.open for ds in ordered for x in ds)
+    if not a.yes_no and steps_only:
+        # a report made of steps (how a game is set up): no rule allowed or refused anything,
+        # every one is a step of the answer, shown by its title
+        steps = _wrapped([f"  • {ds[0].title}" for ds in ordered])
+        heading = nui("Deciding rule", "Deciding rules", len(ordered), lang) + ":"
+        if len(top) + 2 + len(steps) > SCREEN_LINES:  # every step and figure stays; the steps' texts fold
+            steps.append(ui("+ the rules' full text and checks: havoc ask … --explain", lang))
+        return "\n".join([*top, "", heading, *steps])
+    shown_groups = ordered[:SHOWN_RULES]
+    with_text = True
+    trimmed = False  # what the rules looked at was cut short to fit
+
+    # the stated assumptions: rules not checked for a fact the question left out, after the
+    # rules that decided, always shown (what the answer did not look at)
+    assumed = [ds for ds in ordered[SHOWN_RULES:] if any(x.open for x in ds)]
+
+    def blocks() -> list[str]:
+        lines: list[str] = []
+        for i, ds in enumerate(shown_groups):
+            lines.extend(_rule_lines(a, words, ds, explain=False, text=with_text and i == 0))
+        for ds in assumed:
+            lines.extend(_rule_lines(a, words, ds, explain=False, text=False))
+        return _wrapped(lines)
+
+    def folded_line(rules: int) -> list[str]:
+        if rules:
+            said = nui("+ {n} more rule: havoc ask … --explain", "+ {n} more rules: havoc ask … --explain", rules, lang)
+            return _wrapped([said.format(n=rules)])
+        if trimmed or (not with_text and shown_groups):
+            return _wrapped([ui("+ the rules' full text and checks: havoc ask … --explain", lang)])
+        return []
+
+    def total() -> int:
+        rest = len(ordered) - len(shown_groups) - len(assumed)
+        return len(top) + (2 if shown_groups else 0) + len(body) + len(folded_line(rest))
+
+    body = blocks()
+    while total() > SCREEN_LINES:
+        if with_text and _has_text(a, shown_groups):
+            with_text = False
+        elif len(shown_groups) > 1:
+            shown_groups = shown_groups[:-1]
+        else:
+            break
+        body = blocks()
+    if shown_groups and total() > SCREEN_LINES:  # one rule, still too long: cut what it looked at
+        trimmed = True
+        room = max(1, SCREEN_LINES - len(top) - 2 - len(folded_line(len(ordered) - 1 - len(assumed))))
+        body = body[:room]
+    out = top
+    if shown_groups:
+        out.append("")
+        out.append(nui("Deciding rule", "Deciding rules", len(shown_groups) + len(assumed), lang) + ":")
+        out.extend(body)
+    out.extend(folded_line(len(ordered) - len(shown_groups) - len(assumed)))
+    return "\n".join(out)
+
+
+def _verdict_lines(a: Answer, words: Any, explain: bool) -> list[str]:
+    """The verdict and its figures, the hint and the fixes: what an answer leads with."""
+    lang = a.lang
+    out = _head(a, explain)
     for line in a.lines:
         out.append(f"  {line}")
     if a.figures and not a.lines:
@@ -818,45 +999,115 @@ def render_text(a: Answer, explain: bool = False) -> str:
         out.append(ui("It would be allowed", lang) + ":")
     for fix in a.fixes:
         out.append(f"  - {fix}")
-    grouped: dict[str, list[Decision]] = {}
-    for d in a.rules:
-        grouped.setdefault(d.id, []).append(d)
+    return out
 
-    def weight(ds: list[Decision]) -> int:
-        d = ds[0]
-        return 0 if any(x.passed is False for x in ds) else 1 if (d.figures or d.specific) else 2
 
-    if grouped:
-        out.append("")
-        out.append(ui("Deciding rules", lang) + ":")
-    for ds in sorted(grouped.values(), key=weight):
-        d = next((x for x in ds if x.passed is False), ds[0])
-        mark = "✗" if d.passed is False else "✓" if d.passed else "•"
-        overlay_word = ui("overlay", lang)
-        origin = f" ({overlay_word}: {d.origin})" if d.origin != "base" and explain else ""
-        notes = list(dict.fromkeys(x.note for x in ds if x.note))
-        note = f" — {'; '.join(notes)}" if notes else ""
-        rid = f" [{d.id}]" if explain else ""
-        out.append(f"  {mark} {d.title}{rid}{origin}{note}")
-        if d.passed is False or d.figures or d.specific:
-            for para in d.text.split("\n"):
-                out.append(f"      {para}" if para else "")
-        checked = ui("checked", lang)
-        distinct = [x for i, x in enumerate(ds) if x.facts and all(x.facts != y.facts for y in ds[:i])]
-        for x in distinct if len(distinct) > 1 else [d] if d.facts else []:
-            who = f" ({x.note})" if len(distinct) > 1 and x.note else ""
-            if explain and lang == SOURCE_LANGUAGE:
-                facts = "; ".join(f"{k} = {words.value(v, lang)}" for k, v in x.facts.items())
-                out.append(f"      {checked}{who}: {facts}")
-            elif explain:  # a translated trace names each fact by its words, never by its path (query.deck)
-                out.append(f"      {checked}{who}: " + "; ".join(x.said))
-            else:
-                said = ui("looked at", lang)
-                out.append(f"      {said}{who}: " + "; ".join(x.said))
-        for am in d.amended_by:
-            ref = f" [{am['id']}]" if explain else ""
-            out.append("      " + ui("ruling", lang) + f"{ref}: {am['text']}")
-    if a.overlay != "base" and explain:
-        out.append("")
-        out.append(ui("Decided by overlay", lang) + f": {a.overlay}")
-    return "\n".join(out)
+def _rank(a: Answer, ds: list[Decision]) -> int:
+    """Where a cited rule comes among the rules that decided (lower first).
+
+    A "no": the rules that said no, then those giving a figure or applying only in some
+    situations (an exception), then the rest. A "yes": the rules whose checks held, the most
+    specific first (applies only in some situations, then gives a figure, then a general check),
+    then the rules that did not apply. A report (who wins, what follows in a Battle): the rules
+    that gave its figures (those worked out per side or candidate first), then the specific ones, then those that held; a candidate a rule
+    refused (one retreat destination among several) comes last: it did not make the report."""
+    d = ds[0]
+    failed = any(x.passed is False and not (x.instead and not a.yes_no) for x in ds)
+    held = any(x.passed is True for x in ds)
+    if a.yes_no and a.verdict is False:
+        return 0 if failed else 1 if (d.figures or d.specific) else 2
+    if a.yes_no:
+        if held:
+            return 0 if d.specific else 1 if d.figures else 2
+        return 3 if (d.figures or d.specific) else 4
+    if failed:
+        return 5
+    if d.figures:  # a figure worked out for a side or a candidate (who wins an objective) first
+        return 0 if any(x.note for x in ds) else 1
+    return 2 if d.specific else 3 if held else 4
+
+
+def _has_text(a: Answer, groups: list[list[Decision]]) -> bool:
+    """The first shown rule is shown with its text (it said no, gives a figure or is specific)."""
+    if not groups:
+        return False
+    ds = groups[0]
+    d = next((x for x in ds if x.passed is False), ds[0])
+    return bool(d.passed is False or d.figures or d.specific)
+
+
+def _rule_lines(a: Answer, words: Any, ds: list[Decision], explain: bool, text: bool) -> list[str]:
+    """One cited rule: its mark and title, its text (``text``: when it said no, gives a figure
+    or is specific), what it looked at and the rulings on it."""
+    lang = a.lang
+    out = []
+    d = next((x for x in ds if x.passed is False), ds[0])
+    mark = "✗" if d.passed is False else "✓" if d.passed else "•"
+    if d.instead and not a.yes_no:  # in a report, a rule that never allows says what happens instead
+        mark = "•"
+    overlay_word = ui("overlay", lang)
+    origin = f" ({overlay_word}: {d.origin})" if d.origin != "base" and explain else ""
+    notes = list(dict.fromkeys(x.note for x in ds if x.note))
+    note = f" — {'; '.join(notes)}" if notes else ""
+    rid = f" [{d.id}]" if explain else ""
+    out.append(f"  {mark} {d.title}{rid}{origin}{note}")
+    if text and (d.passed is False or d.figures or d.specific):
+        for para in d.text.split("\n"):  # a paragraph wraps under itself (on a phone)
+            out.extend(([f"      {para}"] if explain else _wrap(para, "      ", "      ")) if para else [""])
+    checked = ui("checked", lang)
+    distinct = [x for i, x in enumerate(ds) if x.facts and all(x.facts != y.facts for y in ds[:i])]
+    for x in distinct if len(distinct) > 1 else [d] if d.facts else []:
+        who = f" ({x.note})" if len(distinct) > 1 and x.note else ""
+        if explain and lang == SOURCE_LANGUAGE:
+            facts = "; ".join(f"{k} = {words.value(v, lang)}" for k, v in x.facts.items())
+            out.append(f"      {checked}{who}: {facts}")
+        elif explain:  # a translated trace names each fact by its words, never by its path (query.deck)
+            out.append(f"      {checked}{who}: " + "; ".join(x.said))
+        else:  # in a player's words: "PZ Ludzi: 7"
+            said = ui("looked at", lang)
+            out.append(f"      {said}{who}: " + "; ".join(x.looked_at))
+    for am in d.amended_by:
+        ref = f" [{am['id']}]" if explain else ""
+        out.append("      " + ui("ruling", lang) + f"{ref}: {am['text']}")
+    return out
+
+
+def _wrapped(lines: list[str]) -> list[str]:
+    """``lines`` wrapped at :data:`SCREEN_COLUMNS`, each keeping its indentation (a continued
+    line indented two more, so it reads as the same item)."""
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= SCREEN_COLUMNS:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        out.extend(_wrap(line.strip(), indent, indent + "  "))
+    return out
+
+
+def _wrap(text: str, first: str, rest: str) -> list[str]:
+    """``text`` in lines of at most :data:`SCREEN_COLUMNS`, broken at spaces (a word longer than
+    a line is cut); the first line indented ``first``, the others ``rest`` (what textwrap does,
+    without importing it and ``re`` into every short process that answers a question)."""
+    out: list[str] = []
+    line = first
+    empty = True
+    for word in text.split():
+        while len(rest) + len(word) > SCREEN_COLUMNS:  # a word no line holds: cut it
+            if not empty:
+                out.append(line)
+                line, empty = rest, True
+            room = SCREEN_COLUMNS - len(line)
+            out.append(line + word[:room])
+            word = word[room:]
+            line = rest
+        if empty:
+            line, empty = line + word, False
+        elif len(line) + 1 + len(word) <= SCREEN_COLUMNS:
+            line += " " + word
+        else:
+            out.append(line)
+            line = rest + word
+    if not empty:
+        out.append(line)
+    return out

@@ -162,6 +162,11 @@ FACTS = Spec(
                     "type": Spec("enum", "Its type.", choices=("bool", "int", "string")),
                     "values": _text("For a string fact: the vocabulary list its values come from."),
                     "description": _text("What it means (the site and the answers show it)."),
+                    "player": _text(
+                        "What a player would write for it, short, shown in answers before its value: "
+                        "{faction} is the asking faction's name, {region} the fact's Region. Empty: a "
+                        "fact that only chooses a branch of a rule, not shown (the full trace keeps it)."
+                    ),
                 },
                 required=("name", "type", "description"),
             ),

@@ -255,8 +255,30 @@ def _read_facts(b: _Build, path: Path) -> None:
             values = None
         if name in b.facts:
             r.problem(line, f"duplicate fact {name!r}", code=Code.ID_DUPLICATE)
-        b.facts[name] = FactDef(name, typ, desc, values)
+        player = d.get("player")
+        if player is not None and (not isinstance(player, str) or not _player_fields_known(player)):
+            r.problem(
+                d.line_of("player"),
+                f"fact {name}.player: expected a short text whose fields are names ({{name}} or {{name:case}}), "
+                f"found {player!r}",
+                code=Code.FIELD_VALUE,
+            )
+            player = None
+        b.facts[name] = FactDef(name, typ, desc, values, player)
         b.texts.append((Loc(r.file, line), f"fact {name}.description", desc))
+
+
+def _player_fields_known(text: str) -> bool:
+    """A fact's player words name their fields by plain names, each maybe with a case
+    ({name:gen}); which names a game fills in, its own check says."""
+    from _string import formatter_parser
+
+    try:
+        return all(
+            f is None or (f.replace("-", "").isalnum() and f[:1].isalpha()) for _, f, _, _ in formatter_parser(text)
+        )
+    except ValueError:  # an unpaired brace
+        return False
 
 
 def _read_meta(b: _Build, path: Path) -> dict[str, Any]:

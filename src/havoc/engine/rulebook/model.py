@@ -166,6 +166,10 @@ class FactDef(NamedTuple):
     type: str  # bool, int or string
     description: str
     values: str | None = None  # a string fact's values: the name of a list in the vocabulary
+    # what a player would write for it ("{faction}' VP"; {faction}: the asking faction, {region}:
+    # the fact's Region), filled in when an answer is shown; "" a fact that only chooses a branch
+    # of a rule (the asking faction is the Trogs): not shown; None: its description is shown
+    player: str | None = None
 
 
 class View(NamedTuple):

@@ -249,7 +249,37 @@ def check_rules(rs: Ruleset) -> list[Any]:
         + kind.check_manifest(kinds, _shared_figure_labels("en"))
         + label_clashes()
         + engine.check()
+        + player_words_check(rs)
     )
+
+
+# The names a fact's player words may fill in (answering.Who gives them when an answer is shown):
+# the asking faction and the fact's Region
+PLAYER_WORD_FIELDS = ("faction", "region")
+
+
+def player_words_check(rs: Ruleset) -> list[Any]:
+    """Each fact's player words (facts.yaml ``player``) name only the fields an answer fills in."""
+    from _string import formatter_parser
+
+    from havoc.core.errors import Code, Problem
+
+    out = []
+    for fact in rs.facts.values():
+        if not fact.player:
+            continue
+        unknown = sorted({f for _, f, _, _ in formatter_parser(fact.player) if f and f not in PLAYER_WORD_FIELDS})
+        if unknown:
+            out.append(
+                Problem(
+                    f"rules/{rs.id}/facts.yaml",
+                    None,
+                    f"fact {fact.name}.player names {unknown}; an answer fills in only "
+                    + ", ".join("{" + f + "}" for f in PLAYER_WORD_FIELDS),
+                    code=Code.FIELD_VALUE,
+                )
+            )
+    return out
 
 
 def docs_pages() -> Sequence[Path]:

@@ -57,8 +57,12 @@ class Job:
     def region(self, rid: str | None) -> Region | None:
         return self.pos.regions.get(rid) if rid else None
 
-    def decide(self, result: RuleResult, note: str | None = None) -> Decision:
-        return decision(self.t, self.eng.view.amendments, result, note)
+    def decide(self, result: RuleResult, note: str | None = None, ctx: Context | None = None) -> Decision:
+        """One rule cited; with ``ctx``, what it looked at is also said in a player's words."""
+        d = decision(self.t, self.eng.view.amendments, result, note)
+        if ctx is not None:
+            d.who = Who(self, ctx)
+        return d
 
     def fname(self, faction: str | None) -> Noun:
         return faction_name(faction, self.lang) if faction else Noun.plain("?")
@@ -186,27 +190,28 @@ def _finish(
         found: list[Bound] = []
         if cited is None:  # one context, no notes (finish_in): the rules as evaluated
             assert ctx is not None
+            who = Who(job, ctx)
             if said_no:
                 for r in said_no:  # cited before their fixes are read (see Cites.add)
-                    add(r)
+                    add(r, who=who)
                 hint = cites.hint()  # only a rule that said no gives its hint
                 for r in said_no:
                     found.extend(_bounds(job, r, ctx))
             else:
                 for r in evaluated:
-                    add(r)
+                    add(r, who=who)
         else:
             results = cited()
             failed = [x for x in results if x[0].passed is False]
             if failed:
-                for r, _, n in failed:
-                    add(r, n)
+                for r, c, n in failed:
+                    add(r, n, who=Who(job, c))
                 hint = cites.hint()
                 for r, c, _ in failed:
                     found.extend(_bounds(job, r, c))
             else:
-                for r, _, n in results:
-                    add(r, n)
+                for r, c, n in results:
+                    add(r, n, who=Who(job, c))
         for rid in unless:
             rule = eng.view.rules.get(rid) or eng.rs.rules.get(rid)
             if rule is not None:
@@ -234,6 +239,31 @@ def _needed(fact: str, lang: str) -> str:
             lang,
         )
     return fact
+
+
+class Who:
+    """Who and where a rule was checked for, named for a player when the answer is shown: the
+    asking faction and the subject Regions of the context (a fact's player words fill them in,
+    "PZ {faction:gen}" → "PZ Ludzi"). Named once, on first use; never for an answer only
+    serialised."""
+
+    __slots__ = ("ctx", "job", "names")
+
+    def __init__(self, job: Job, ctx: Context) -> None:
+        self.job, self.ctx = job, ctx
+        self.names: dict[str, Any] | None = None
+
+    def __call__(self) -> dict[str, Any]:
+        names = self.names
+        if names is None:
+            job, ctx = self.job, self.ctx
+            names = self.names = {
+                "faction": job.fname(ctx.actor) if ctx.actor else None,
+                "region": job.rname(ctx.region.id) if ctx.region is not None else None,
+                "from": job.rname(ctx.frm.id) if ctx.frm is not None else None,
+                "to": job.rname(ctx.to.id) if ctx.to is not None else None,
+            }
+        return names
 
 
 def _exceptions(failed: list[RuleResult]) -> list[str]:
@@ -389,6 +419,7 @@ __all__ = [
     "Cited",
     "Decision",
     "Job",
+    "Who",
     "answer",
     "finish",
     "finish_in",

@@ -184,6 +184,7 @@ class Report:
         self.words: list[tuple[str, str, str]] = []  # each action's label, text and line, for people
         self.nothing = ui("nothing in the position to do it with", job.lang)
         self.label = ""  # the probing kind's label, in the asker's language
+        self.kind = ""  # the probing kind's name: its lines cite its rule (action_rule)
         self.declared: tuple[str, ...] = ()  # the probing kind's figures: the only ones its line may give
         self.bare = Context(job.pos, job.q, self.who)  # the gates' context (no subject Region), reused
 
@@ -199,7 +200,11 @@ class Report:
     ) -> None:
         """One action of the report; ``line`` is its whole sentence where the label and the text
         make one ("Aktywacja Żniwiarki (Region A)"), else the line is "label — text"."""
-        self.actions.append({"action": action, "allowed": allowed, "limits": limits, "refused-by": why})
+        found = {"action": action, "allowed": allowed, "limits": limits, "refused-by": why}
+        rule = action_rule(self.eng, self.kind) if self.kind else None
+        if rule is not None:  # the rule the line cites (its title shown, its ID linked)
+            found["rule"] = rule
+        self.actions.append(found)
         self.words.append((label, text, line))
 
     def gate(self, kind: str, q: Query, label: str) -> bool:
@@ -263,14 +268,15 @@ class Report:
     def probe_all(self) -> None:
         """Every kind that declares a probe, in the vocabulary's order of kinds; each adds its
         lines under its own label (the kind's declared words)."""
-        for label, probe, declared in _probing(self.lang):
+        for label, probe, declared, kind in _probing(self.lang):
             self.label = label
             self.declared = declared
+            self.kind = kind
             probe(self)
 
 
 if TYPE_CHECKING:  # each probing kind's label, probe and figures (no alias made at run time)
-    _Probing = tuple[tuple[str, Callable[[Report], None], tuple[str, ...]], ...]
+    _Probing = tuple[tuple[str, Callable[[Report], None], tuple[str, ...], str], ...]
 _probes_of: tuple[Any, dict[str, _Probing]] = (None, {})
 
 
@@ -286,6 +292,33 @@ def _probing(lang: str) -> _Probing:
     found = by_lang.get(lang)
     if found is None:
         found = by_lang[lang] = tuple(
-            (kind_label(kind.name, lang), kind.probe, kind.figures) for kind in all_kinds() if kind.probe is not None
+            (kind_label(kind.name, lang), kind.probe, kind.figures, kind.name)
+            for kind in all_kinds()
+            if kind.probe is not None
         )
     return found
+
+
+def action_rule(eng: Any, kind: str) -> str | None:
+    """The rule a report's line for ``kind`` cites: the first rule, in reading order, of those
+    that give the kind's figures (its declaration says which: "Recruit points" for Recruit), else
+    of those checked for the fewest kinds (the action's own rule rather than the turn order every
+    action shares)."""
+    key = (id(eng), kind)
+    found = _action_rules.get(key, _MISSING)
+    if found is _MISSING:
+        declared = registry.get(kind)
+        sources = {r for ids in (declared.sources.values() if declared else ()) for r in ids}
+        best: tuple[bool, int, str] | None = None
+        for cr in eng.rules_for(kind):
+            check = cr.rule.check
+            width = len(check.queries) if check is not None and check.queries else 99
+            score = (cr.rule.id not in sources, width, cr.rule.id)
+            if best is None or score[:2] < best[:2]:
+                best = score
+        found = _action_rules[key] = best[2] if best else None
+    return found  # type: ignore[no-any-return]
+
+
+_MISSING: Any = object()
+_action_rules: dict[tuple[int, str], str | None] = {}

@@ -18,7 +18,7 @@ from havoc.core.errors import Code, InputError, Problem, RulebookError
 from havoc.engine.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision
 from havoc.engine.interpreter.engine import CompiledRule, Engine, RuleResult, merge_figures
 from havoc.games.cry_havoc import contract as C
-from havoc.games.cry_havoc.answering import Job
+from havoc.games.cry_havoc.answering import Job, Who
 from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.kept import of as kept_of
 from havoc.games.cry_havoc.kept import put
@@ -667,15 +667,18 @@ def _decide(job: Job, cited: list[Cited]) -> list[Decision]:
     seen: dict[str | None, set[str]] = {}
     decisions: list[Decision] = []
     add = decisions.append
-    for rs, _, note in cited:
+    for rs, ctx, note in cited:
         ids = seen.get(note)
         if ids is None:
             ids = seen[note] = set()
+        who = Who(job, ctx)  # what each rule looked at, said in a player's words
         for r in rs:
             rid = r.rule.id
             if rid not in ids:
                 ids.add(rid)
-                add(decision(t, amendments, r, note))
+                d = decision(t, amendments, r, note)
+                d.who = who
+                add(d)
     return decisions
 
 
@@ -686,7 +689,14 @@ def _decide_steps(job: Job, cited: list[Cited]) -> list[Decision]:
     if len({note for _, _, note in cited}) != len(cited):
         return _decide(job, cited)
     t, amendments = job.t, job.eng.view.amendments
-    return [decision(t, amendments, r, note) for rs, _, note in cited for r in rs]
+    out = []
+    for rs, ctx, note in cited:
+        who = Who(job, ctx)  # what each rule looked at, said in a player's words
+        for r in rs:
+            d = decision(t, amendments, r, note)
+            d.who = who
+            out.append(d)
+    return out
 
 
 def _answer(

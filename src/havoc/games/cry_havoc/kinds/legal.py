@@ -36,16 +36,24 @@ def ask_legal(job: Job) -> Answer:
     allowed = [a for a in actions if a["allowed"]]
     lines = []
     refused: dict[tuple[str, ...], list[str]] = {}
+    cites: dict[tuple[str, ...], list[str]] = {}  # a refused line's own rules, when its reason names none
     for a, (label, text, line) in zip(actions, legal.words, strict=True):
+        rule = a.get("rule")
         if a["allowed"]:
-            lines.append("✓ " + (line or label + (f" — {text}" if text else "")))
+            # each line cites its rule, by title (the JSON gives its ID: the Ask page links it)
+            cited_rule = f" [{job.titles([rule])}]" if rule else ""
+            lines.append("✓ " + (line or label + (f" — {text}" if text else "")) + cited_rule)
         else:
             key = tuple(a["refused-by"]) or (text,)
             refused.setdefault(key, []).append(label)
+            if rule and not a["refused-by"]:
+                cites.setdefault(key, []).append(rule)
     for why_key, labels in refused.items():
         reason = job.titles([w for w in why_key if w]) if any(why_key) and actions_refused_by_rules(why_key) else ""
         reason = reason or ", ".join(w for w in why_key if w)
-        lines.append(f"✗ {', '.join(labels)}" + (f" — {reason}" if reason else ""))
+        own = list(dict.fromkeys(cites.get(why_key, [])))
+        cited_rule = f" [{job.titles(own)}]" if own else ""
+        lines.append(f"✗ {', '.join(labels)}" + (f" — {reason}" if reason else "") + cited_rule)
     figures = merge_figures(general)
     spot = figures.get("upcoming-position")
     if isinstance(spot, int) and not isinstance(spot, bool) and pos.upcoming_initiative and spot >= 1:

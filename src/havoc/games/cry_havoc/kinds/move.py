@@ -26,6 +26,7 @@ def ask_move(job: Job) -> Answer:
     steps = len(path) - 1
     results: Cited = []
     seen: dict[str, int] = {}
+    stepwise: set[str] = set()  # the rules checked at each step (entering its Region)
     for i in range(steps):
         ctx = job.ctx(
             frm=regions[path[i]],
@@ -37,12 +38,18 @@ def ask_move(job: Job) -> Answer:
         # Rules about the start (own Units there, leaving a Battle) and the whole move (turn,
         # points) are checked once; each later step only for entering its Region.
         for r in job.eng.evaluate("move", ctx, only=None if i == 0 else _enters):
+            if i:
+                stepwise.add(r.rule.id)
             at = seen.get(r.rule.id)
             if at is None:
                 seen[r.rule.id] = len(results)
                 results.append((r, ctx, note))
             elif r.passed is False and results[at][0].passed is not False:
                 results[at] = (r, ctx, note)
+    # a rule about the start or the whole move (the turn, the points, leaving a Battle) is
+    # labelled with the whole path, not with its first step
+    whole = " → ".join(str(job.rname(r)) for r in path)
+    results = [(r, c, n if r.rule.id in stepwise else whole) for r, c, n in results]
     return finish(job, results, lambda: _question(job))
 
 

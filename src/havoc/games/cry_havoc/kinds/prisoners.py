@@ -7,7 +7,7 @@ from havoc.games.cry_havoc.answering import Job, generic, units_word
 from havoc.games.cry_havoc.facts import Context
 from havoc.games.cry_havoc.kind import QuestionKind
 from havoc.games.cry_havoc.report import B0, Report, allowed, probe_query, refused_by, verdicts
-from havoc.games.cry_havoc.ui import ui
+from havoc.games.cry_havoc.ui import figure_label, ui, value_text
 
 
 def ask_prisoners(job: Job) -> Answer:
@@ -16,7 +16,16 @@ def ask_prisoners(job: Job) -> Answer:
     question = ui("Can the {faction} buy back {count} {units} held as prisoners?", job.lang).format(
         faction=job.fname(q.faction), count=n, units=units_word(job, n)
     )
-    return generic(job, job.ctx(), question)
+    ans = generic(job, job.ctx(), question)
+    # every figure, the VP the Prisoners held score too: a "no" about buying back still answers
+    # what the faction's Prisoners are worth (a "no" shows only the figures of the rules that
+    # said no, and the Prisoners' VP come from another rule)
+    ans.lines = [
+        f"{figure_label(name, job.lang)}: {value_text(value, job.lang)}"
+        for name in KIND.figures
+        if (value := ans.figures.get(name)) is not None
+    ]
+    return ans
 
 
 def probe(report: Report) -> None:

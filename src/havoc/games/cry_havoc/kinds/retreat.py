@@ -57,7 +57,7 @@ def ask_retreat(job: Job) -> Answer:
     for r, c, cand in opts.results:
         if r.rule.id not in cited or (r.passed is False and cited[r.rule.id][0].passed is not False):
             cited[r.rule.id] = (r, c, cand)
-    decisions = [job.decide(r, str(job.rname(cand)) if cand else None) for r, _, cand in cited.values()]
+    decisions = [job.decide(r, str(job.rname(cand)) if cand else None, c) for r, c, cand in cited.values()]
     figs = merge_figures([r for r, _, _ in opts.results])
     figs.update({"destinations": opts.destinations, C.F_TO_RESERVE: to_reserve})
     if opts.nests:

@@ -19,15 +19,13 @@ if TYPE_CHECKING:
 def ask_winner(job: Job) -> Answer:
     """The winner: most ``final-vp``, then each ``tiebreak-…`` figure in rule order.
 
-    With an asking faction, the verdict says whether it wins and the figures are its own.
+    With an asking faction, the verdict says whether it wins and the figures are its own; the
+    text is a report all the same (who wins, not "yes" or "no": a player asking "who wins?" wants
+    the name). Before the game's end the question says it is asked "if the game ended now".
     """
     pos = job.pos
     asker = job.q.faction
-    question = (
-        ui("Who wins the game?", job.lang)
-        if asker is None
-        else ui("Do the {faction} win the game?", job.lang).format(faction=job.fname(asker))
-    )
+    question = _question(job)
     rules = job.eng.rules_for("winner")
     base = [cr for cr in rules if not any(n.startswith(C.TIEBREAK_PREFIX) for n in cr.figures)]
     breakers = [(cr, n) for cr in rules for n in cr.figures if n.startswith(C.TIEBREAK_PREFIX)]
@@ -92,8 +90,10 @@ def ask_winner(job: Job) -> Answer:
                 if f == asker:
                     mine.update(r.figures)
         best = max(values.values())
-        tied = [f for f in tied if values[f] == best]
-        used_breakers.append(fig)
+        left = [f for f in tied if values[f] == best]
+        if len(left) < len(tied):  # it split the tie: it decided (one that left everyone tied did not)
+            used_breakers.append(fig)
+        tied = left
     if asker in eligible and not used_breakers:
         # The asker's tie-break figures are still worth showing when they exist.
         for cr, _ in breakers:
@@ -111,21 +111,44 @@ def ask_winner(job: Job) -> Answer:
     verdict = (winner == asker) if asker is not None else winner is not None
     ans = finish(job, cited, question, figures, verdict=verdict)
     ans.figures = figures
-    ans.yes_no = asker is not None
+    ans.yes_no = False  # "who wins?" is answered by a name (and the ranking), never by yes or no
     ans.hint = None
     ans.fixes = []
-    ans.lines = [ui("Winner: {faction}", job.lang).format(faction=job.fname(winner) if winner else "—")]
-    for i, f in enumerate(order, 1):
-        vp_word = ui("VP", job.lang)
-        ans.lines.append(f"{i}. {job.fname(f)}: {eligible[f]} {vp_word}")
-    for f, why in excluded.items():
-        ans.lines.append(ui("{faction} cannot win", job.lang).format(faction=job.fname(f)) + f" [{job.titles(why)}]")
-    if used_breakers:
-        ans.lines.append(
-            ui("Tie broken by", job.lang) + ": " + ", ".join(figure_label(b, job.lang) for b in used_breakers)
-        )
+    ans.lines = _report(job, winner, order, eligible, excluded, used_breakers)
     ans.details = {"winner": winner, "ranking": order, "keys": keys, "excluded": excluded}
     return ans
+
+
+def _report(
+    job: Job,
+    winner: str | None,
+    order: list[str],
+    eligible: dict[str, int],
+    excluded: dict[str, list[str]],
+    used_breakers: list[str],
+) -> list[str]:
+    """The answer's lines: the winner, the ranking, who cannot win, the tie-breakers that decided."""
+    lines = [ui("Winner: {faction}", job.lang).format(faction=job.fname(winner) if winner else "—")]
+    vp_word = ui("VP", job.lang)
+    for i, f in enumerate(order, 1):
+        lines.append(f"{i}. {job.fname(f)}: {eligible[f]} {vp_word}")
+    for f, why in excluded.items():
+        lines.append(ui("{faction} cannot win", job.lang).format(faction=job.fname(f)) + f" [{job.titles(why)}]")
+    if used_breakers:
+        lines.append(ui("Tie broken by", job.lang) + ": " + ", ".join(figure_label(b, job.lang) for b in used_breakers))
+    return lines
+
+
+def _question(job: Job) -> str:
+    """The question restated: "who wins?" at the game's end, else "who would win if it ended now?"."""
+    if _game_over(job.pos):
+        return ui("Who wins the game?", job.lang)
+    return ui("Who would win if the game ended now?", job.lang)
+
+
+def _game_over(pos: Any) -> bool:
+    """The game has ended: the Scoring phase of its final round (003: the game ends after it)."""
+    return bool(pos.is_final_round and pos.phase == "scoring")
 
 
 KIND = QuestionKind(

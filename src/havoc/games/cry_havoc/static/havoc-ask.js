@@ -848,7 +848,7 @@
     q = q || {};
     if (["legal", "battle", "score", "discard"].indexOf(kind) >= 0) return true;
     if (kind === "retreat") return !q.to;
-    if (kind === "winner") return !q.faction;
+    if (kind === "winner") return true; // answered by the winner's name, asked for a faction or not
     return false;
   }
   function weight(d) { return d.passed === false ? 0 : (d.figures || d.conditional) ? 1 : 2; }
