@@ -508,6 +508,7 @@ def unit_text(unit: str, n: int, lang: str = "en") -> str:
         "spots": lambda: nui("spot", "spots", n, lang),
         "rounds": lambda: nui("round", "rounds", n, lang),
         "factions": lambda: nui("faction", "factions", n, lang),
+        "decks": lambda: nui("deck", "decks", n, lang),
     }.get(unit)
     return forms() if forms else ""
 

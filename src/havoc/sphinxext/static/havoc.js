@@ -244,11 +244,11 @@
     });
   }
 
-  // A box that scrolls (a wide chart, a long line of code on a phone) is a tab stop, so a
+  // A box that scrolls (a wide chart or table, a long line of code on a phone) is a tab stop, so a
   // keyboard can scroll it too; one that fits is not (a stop that does nothing). Checked again
   // when the width changes, as pydata-sphinx-theme does for its code blocks.
   function tabStops() {
-    document.querySelectorAll("pre, .havoc-chart-scroll").forEach(function (box) {
+    document.querySelectorAll("pre, .havoc-chart-scroll, div.table-wrapper").forEach(function (box) {
       var style = getComputedStyle(box);
       var scrolls = (/auto|scroll/.test(style.overflowX) && box.scrollWidth > box.clientWidth + 1) ||
         (/auto|scroll/.test(style.overflowY) && box.scrollHeight > box.clientHeight + 1);
