@@ -96,9 +96,7 @@ class Context:
         self.steps = steps  # Regions entered by the whole move (1 + those passed through)
         self.retreat_destinations = retreat_destinations  # worked out by the retreat mechanism
         self.cache: dict[str, Any] = {}
-        # the facts the question left out, each with the value farthest from its stand-in
-        # (Engine.settle): points not given are read as 0 and checked again as plenty
-        self.open: dict[str, Any] | None = _POINTS_OPEN if q.points is None else None
+        self.open: dict[str, Any] | None = left_out(q)
         self.used: dict[str, Any] = {}
         self.figs: dict[str, Any] = {}
         self.fig_src: dict[str, Callable[[Context], Any]] = {}
@@ -560,6 +558,14 @@ def _q_points(ctx: Context) -> int:
 # More points than any action can spend: the other end of "points not given".
 _PLENTY = 1_000_000
 _POINTS_OPEN: dict[str, Any] = {"query.points": _PLENTY}
+
+
+def left_out(q: Query) -> dict[str, Any] | None:
+    """The facts question ``q`` leaves out, each with the value farthest from its stand-in
+    (:meth:`~havoc.engine.interpreter.engine.Engine.settle`): points not given are read as 0 and
+    checked again as plenty. A context's ``open`` starts as this (a fact of the table may add
+    itself when read); a context reused for another question is given it again."""
+    return _POINTS_OPEN if q.points is None else None
 
 
 @fact("query.item", "string")

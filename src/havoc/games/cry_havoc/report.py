@@ -15,7 +15,7 @@ from havoc.core import record
 from havoc.engine.interpreter.engine import CompiledRule, Engine, RuleResult
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.answering import Job
-from havoc.games.cry_havoc.facts import _POINTS_OPEN, Context
+from havoc.games.cry_havoc.facts import Context, left_out
 from havoc.games.cry_havoc.kind import all_kinds
 from havoc.games.cry_havoc.position import Position
 from havoc.games.cry_havoc.query import Query
@@ -212,7 +212,7 @@ class Report:
         not, its line names the rules that said no."""
         ctx = self.bare
         ctx.q = q
-        ctx.open = _POINTS_OPEN if q.points is None else None
+        ctx.open = left_out(q)
         ctx.cache = {}
         eng = self.eng
         s = _subsets.get((eng, kind, _FITS_B0)) or _subset(eng, kind, "fits", B0)
