@@ -74,7 +74,14 @@ class Player:
     def ask(self) -> dict[str, str]:
         # a question stopped before asking (a needed field left empty) leaves no "done" behind
         self.page.evaluate("document.getElementById('havoc-answer').removeAttribute('data-state')")
+        still(self.page)
         self.tap("button.ha-ask")
+        # the tap starts the question at once (asking, or the fields it needs marked): a tap that
+        # landed elsewhere is said here, not found as a three-minute wait for an answer
+        try:
+            self.page.wait_for_selector("#havoc-answer[data-state]", state="attached", timeout=15_000)
+        except PlaywrightTimeout:
+            raise AssertionError("the tap on the Ask button started no question") from None
         self.page.wait_for_selector(
             "#havoc-answer[data-state=done], #havoc-answer[data-state=error]", state="attached", timeout=180_000
         )
@@ -85,6 +92,23 @@ class Player:
             "text": self.page.locator("#ha-answer").inner_text()
             + " ".join(self.page.locator(".ha-top-errors, .ha-error").all_inner_texts()),
         }
+
+
+def still(page: Any) -> None:
+    """Wait until the page stops scrolling (its scroll position the same over three frames), as a
+    thumb waits for a page that is still moving before it taps."""
+    page.wait_for_function(
+        """() => new Promise(done => {
+            let last = window.scrollY, same = 0;
+            const look = () => {
+                same = window.scrollY === last ? same + 1 : 0;
+                last = window.scrollY;
+                if (same >= 3) done(true); else requestAnimationFrame(look);
+            };
+            requestAnimationFrame(look);
+        })""",
+        timeout=10_000,
+    )
 
 
 def in_view(page: Any, selector: str) -> bool:

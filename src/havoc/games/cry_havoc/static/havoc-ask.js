@@ -730,6 +730,7 @@
   }
 
   function ask(body, fromForm) {
+    stopSettling();
     clearErrors();
     // the previous answer goes at once: it never stands under a question it did not answer
     answerBox.hidden = true;
@@ -837,10 +838,14 @@
     // the answer at the top of the screen, where the eyes go after the tap
     answerBox.scrollIntoView({block: "start"});
     // once more after the page settles (the sticky header, late fonts), so it stays at the top
-    [150, 600].forEach(function (ms) {
-      setTimeout(function () { if (window.scrollY + 1 < answerTop()) answerBox.scrollIntoView({block: "start"}); }, ms);
+    settling = [150, 600].map(function (ms) {
+      return setTimeout(function () { if (window.scrollY + 1 < answerTop()) answerBox.scrollIntoView({block: "start"}); }, ms);
     });
   }
+  // a later scroll must not move the page under a thumb that already reached for something else
+  var settling = [];
+  function stopSettling() { settling.forEach(clearTimeout); settling = []; }
+  ["touchstart", "pointerdown", "keydown", "wheel"].forEach(function (t) { window.addEventListener(t, stopSettling, {passive: true}); });
   // where the answer's top would put the page (a reader who scrolled on is not pulled back)
   function answerTop() { return answerBox.getBoundingClientRect().top + window.scrollY - 80; }
   // mirrors the interpreter's Answer.yes_no, which the JSON does not carry
