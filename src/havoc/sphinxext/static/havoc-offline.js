@@ -50,6 +50,19 @@
     if (w) w.addEventListener("statechange", function () { if (w.state === "installed" || w.state === "redundant") show(); });
   }
 
+  // The assistant's engine on this page (the Ask page) downloads its files while the service
+  // worker installs: the worker is told how far the engine is, and fetches the engine's files
+  // only once the page has them (then from the browser's HTTP cache), so none crosses the network twice.
+  function engineNews(reg) {
+    var engine = window.havocEngine;
+    if (!engine) return;
+    engine.onstate(function (s) {
+      [reg.installing, reg.waiting, reg.active].forEach(function (w) {
+        if (w) w.postMessage({kind: "havoc-engine", stage: s.stage});
+      });
+    });
+  }
+
   navigator.serviceWorker.addEventListener("message", function (ev) {
     if (ev.data && ev.data.kind === "havoc-offline") show();
   });
@@ -57,6 +70,7 @@
   window.addEventListener("load", function () {
     show();
     navigator.serviceWorker.register(new URL("sw.js", top).href).then(function (reg) {
+      engineNews(reg);
       watch(reg.installing);
       reg.addEventListener("updatefound", function () { watch(reg.installing); });
     }).catch(function () {});

@@ -90,16 +90,56 @@ function record(outcome) {
 // memory while it is checked, so a phone never holds the whole site at once.
 var PARALLEL = 6;
 function fill(cache, olds) {
-  var queue = FILES.slice(), failures = [];
-  function next() {
-    var f = queue.shift();
-    if (!f) return Promise.resolve();
-    return one(cache, olds, f).then(function (failed) { if (failed) failures.push(failed); return next(); });
+  var failures = [];
+  function lanes(queue) {
+    function next() {
+      var f = queue.shift();
+      if (!f) return Promise.resolve();
+      return one(cache, olds, f).then(function (failed) { if (failed) failures.push(failed); return next(); });
+    }
+    var all = [];
+    for (var i = 0; i < PARALLEL; i++) all.push(next());
+    return Promise.all(all);
   }
-  var lanes = [];
-  for (var i = 0; i < PARALLEL; i++) lanes.push(next());
-  return Promise.all(lanes).then(function () {
+  // the pages first (the Ask pages before the rest), the assistant's engine last: a page whose
+  // engine is still downloading it is waited for, so its files come from the browser's cache
+  var engine = FILES.filter(isEngine), pages = FILES.filter(function (f) { return !isEngine(f); });
+  pages.sort(function (a, b) { return isAsk(b) - isAsk(a); });
+  return lanes(pages).then(engineSettled).then(function () { return lanes(engine); }).then(function () {
     if (failures.length) throw Object.assign(new Error("offline copy not ready"), failures[0], {count: failures.length});
+  });
+}
+function isEngine(f) { return f[0].indexOf("_engine/") === 0; }
+function isAsk(f) { return /(^|\/)assistant\.html$/.test(f[0]) ? 1 : 0; }
+
+// Pages whose engine is still downloading (havoc-offline.js reports each stage); the install waits
+// for them at most ENGINE_WAIT ms, and not for a page that has gone.
+var ENGINE_WAIT = 120000;
+var loading = {}, settledWaiters = [];
+self.addEventListener("message", function (ev) {
+  var m = ev.data || {};
+  if (m.kind !== "havoc-engine" || !ev.source) return;
+  if (["idle", "ready", "failed"].indexOf(m.stage) >= 0) delete loading[ev.source.id];
+  else loading[ev.source.id] = true;
+  settledWaiters.splice(0).forEach(function (fn) { fn(); });
+});
+function engineSettled() {
+  var until = Date.now() + ENGINE_WAIT, finished = false, looking = false, timer = null;
+  return new Promise(function (done) {
+    function end() { if (!finished) { finished = true; clearInterval(timer); done(); } }
+    function look() {
+      if (finished || looking) return;
+      var ids = Object.keys(loading);
+      if (!ids.length || Date.now() >= until) return end();
+      looking = true; // one look at a time: a page that closed without a word is noticed here
+      Promise.all(ids.map(function (id) { return self.clients.get(id); })).then(function (found) {
+        ids.forEach(function (id, k) { if (!found[k]) delete loading[id]; });
+        looking = false;
+        if (!Object.keys(loading).length) end(); else settledWaiters.push(look);
+      }, function () { looking = false; end(); });
+    }
+    timer = setInterval(look, 500);
+    look();
   });
 }
 

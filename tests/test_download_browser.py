@@ -1,0 +1,104 @@
+"""The first visit downloads each file once (issue 40): the Ask page's engine and the service
+worker's offline copy share the browser's HTTP cache instead of racing for the same files.
+
+A fresh browser profile with a disk cache (a persistent context, as a phone's browser has; a
+private window's memory cache keeps no 9 MB file, so it proves nothing either way) opens the Ask
+page of the built site, waits until the engine is ready and the service worker controls the page,
+and counts the bytes of every response that came from the network, per URL."""
+
+from __future__ import annotations
+
+import collections
+import gzip
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import ARGS, CHROMIUM, static_host
+from test_engine_browser import ensure_pyodide
+from test_site import Site, real_site  # noqa: F401 - the fixture is shared
+
+from havoc.cli.commands.docs import _offline as docs_offline_step
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: F811
+    ensure_pyodide()
+    out = tmp_path_factory.mktemp("download") / "site"
+    shutil.copytree(real_site.out, out)
+    assert docs_offline_step(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def host(site: Path) -> Iterator[str]:
+    with static_host(site) as base:
+        yield base
+
+
+def first_visit(host: str, profile: Path) -> dict[str, list[int]]:
+    """URL -> the body size of each response to it that crossed the network (cache hits and
+    304s carry no body, and so count nothing)."""
+    from playwright.sync_api import sync_playwright
+
+    seen: dict[str, list[int]] = collections.defaultdict(list)
+    with sync_playwright() as p:
+        ctx = p.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, args=ARGS, headless=True, viewport={"width": 390, "height": 844}
+        )
+
+        def finished(req: Any) -> None:
+            response = req.response()
+            if response is None or response.from_service_worker or response.status == 304:
+                return
+            size = req.sizes()["responseBodySize"]
+            if size > 0:
+                seen[req.url].append(size)
+
+        ctx.on("requestfinished", finished)
+        page = ctx.new_page()
+        page.goto(f"{host}/en/assistant.html")
+        page.wait_for_function(
+            "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)", timeout=240_000
+        )
+        page.wait_for_function(
+            "() => window.havocEngine && window.havocEngine.state().stage === 'ready'", timeout=240_000
+        )
+        ctx.close()
+    return seen
+
+
+def test_the_first_visit_fetches_no_file_twice(host: str, site: Path, tmp_path: Path) -> None:
+    seen = first_visit(host, tmp_path / "profile")
+    twice = {url: sizes for url, sizes in seen.items() if len(sizes) > 1}
+    assert not twice, twice
+    engine = [url for url in seen if "/_engine/" in url]
+    assert any(url.endswith("pyodide.asm.wasm") for url in engine), "the engine was not downloaded at all"
+    # and nothing but the site's own files (and its service worker) came over
+    listed = set(_listed(site)) | {"sw.js"}
+    base = host.rstrip("/") + "/"
+    strays = [url for url in seen if url.split("#")[0].split("?")[0].removeprefix(base) not in listed]
+    assert not [u for u in strays if not u.endswith("/")], strays  # a folder URL is its index.html
+
+
+def _listed(site: Path) -> list[str]:
+    from havoc.web.offline import site_files
+
+    return site_files(site)
+
+
+def test_the_first_visit_size_is_what_the_readme_says(site: Path) -> None:
+    """The README's figure for the first visit (compressed, as a host that gzips sends it) is
+    the built site's, within a tenth."""
+    import re
+
+    from test_site import REPO
+
+    total = sum(len(gzip.compress((site / rel).read_bytes(), 6)) for rel in _listed(site))
+    said = re.search(r"about (\d+(?:\.\d)?) MB compressed on\s+the first visit", (REPO / "README.md").read_text())
+    assert said, "the README no longer states the first visit's size"
+    assert abs(float(said.group(1)) * 1e6 - total) <= total / 10, (said.group(1), total / 1e6)
