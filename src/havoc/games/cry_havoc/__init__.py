@@ -32,6 +32,7 @@ COMMANDS: Mapping[str, str] = {
     "score": "havoc.games.cry_havoc.commands",
     "new": "havoc.games.cry_havoc.new",
     "trogs": "havoc.games.cry_havoc.solo.cli",
+    "understand": "havoc.games.cry_havoc.understand_cli",
 }
 
 # The question kinds with an address of their own, mounted by the engine: `havoc <kind>`,
@@ -51,6 +52,9 @@ SHORTCUTS: Mapping[str, Mapping[str, Any]] = {
 # stored example, POST /api/trogs); each is (rs, position, query mapping, lang) -> a decision.
 EXTRA_ANSWERS: Mapping[str, str] = {"trogs": "havoc.games.cry_havoc.solo:decide"}
 
+# Lookups without a position's answer: a typed question read into the API's (POST /api/understand).
+LOOKUPS: Mapping[str, str] = {"understand": "havoc.games.cry_havoc.understand:lookup"}
+
 # What this game adds to the site extension (a module with setup_site(app)): the Ask page and the table of kinds.
 SITE_EXTENSION = "havoc.games.cry_havoc.site_pages"
 
@@ -60,6 +64,7 @@ OFF_ANSWER_PATH: Sequence[str] = (
     "havoc.games.cry_havoc.commands",
     "havoc.games.cry_havoc.new",
     "havoc.games.cry_havoc.solo.cli",
+    "havoc.games.cry_havoc.understand_cli",
     "havoc.games.cry_havoc.site_pages",
     "havoc.games.cry_havoc.ask_page",
     "havoc.games.cry_havoc.trogs_page",

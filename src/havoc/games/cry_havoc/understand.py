@@ -1,0 +1,492 @@
+"""A question typed in a player's own words, English or Polish, read into the API's question and
+the situation it states (issue 39): ``havoc understand``, ``havoc ask --text`` and
+``POST /api/understand`` (the in-browser engine's too).
+
+Deterministic and offline: the sentence is folded as every name is (:func:`ui.fold`: no case,
+no diacritics), split into words, and read against the game's own names in every case form the
+catalogs give them (factions, Regions, Structures: "z Głębi Sapos", "do Mgielni", "w
+Pogorzelisku"), the kinds' cue words below (the verbs and question words a player uses for each
+kind of question), and numbers as digits or words ("trzy", "three", "6 na 2", "3 of 8",
+"1/1/2"). A word off by a typo from a name (one letter in five) still names it.
+
+It never guesses silently: every word it used is listed with what it took it for
+(``understood``), the words it could not place are listed (``unplaced``), two kinds that fit
+equally are ``alternatives``, and a sentence with no kind of question in it is refused in the
+asker's language. What the answer still needs (a kind's required fields the sentence did not
+give) is ``missing``; the answer itself is asked separately, from the question and the position.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from havoc.core.errors import Code, InputError, Problem
+from havoc.games.cry_havoc.contract import FACTIONS
+from havoc.games.cry_havoc.ui import fold
+from havoc.language.i18n import LANGUAGES, ui
+
+MAX_TEXT = 500  # characters: a question, not an essay (the API refuses longer, naming the field)
+
+# The cue words of each kind of question: folded word beginnings (a Polish verb's every person and
+# aspect starts so: "przesun" is "przesunąć", "przesunie", "przesuną"). A kind scores one per cue
+# present; the highest wins, a tie is an ambiguity. Words, not rule facts: which rule decides is
+# the engine's, from rules/.
+CUES: dict[str, tuple[str, ...]] = {
+    "move": ("move", "moving", "go ", "march", "przesun", "przemiesc", "ruch", "ruszy", "isc", "wejsc"),
+    "retreat": ("retreat", "withdraw", "wycof", "odwrot", "dokad", "where "),
+    "how-many": ("how many", "ile "),
+    "battle": ("who wins the battle", "battle end", "wygra bitw", "kto wygr", "wynik bitwy", "rozstrzyg"),
+    "score": ("score", "vp", "victory point", "punkt", "pz ", "zdobyw", "dostan"),
+    "winner": ("who wins the game", "who won", "winner", "kto wygra gre", "zwyciez"),
+    "legal": ("what may", "what can", "what do", "co moga", "co moze", "co wolno", "co mog"),
+    "build": ("build", "zbud", "budow", "postaw"),
+    "activate": ("activate", "aktyw", "uzyc", "uzyj"),
+    "recruit": ("recruit", "rekrut", "werb"),
+    "setup": ("set up", "setup", "prepare", "przygot", "rozloz", "przygotow"),
+    "prisoners": ("prisoner", "buy back", "jenc", "jeniec", "odbi", "wykup"),
+    "draw-tactics": ("draw tactic", "dobra", "dobier"),
+    "discard": ("discard", "odrzuc"),
+    "turn-order": ("who acts first", "whose turn", "turn order", "czyja kolej", "kto pierwszy", "kolejnosc"),
+}
+# How-many's ``of``: what is counted, by the verb beside "how many"/"ile".
+HOW_MANY_OF: dict[str, tuple[str, ...]] = {
+    "may-leave": ("leave", "retreat", "withdraw", "pull", "wycof", "opusc", "wyjsc"),
+    "may-recruit": ("recruit", "rekrut"),
+    "must-discard": ("discard", "odrzuc"),
+    "may-buy-back": ("buy back", "odkup", "wykup", "odbi"),
+}
+# The little words that say which field a Region name fills.
+FROM_WORDS = ("from", "out of", "z", "ze")
+TO_WORDS = ("to", "into", "onto", "do", "na")
+IN_WORDS = ("in", "at", "on", "w", "we")
+MY_WORDS = ("my", "mine", "moj", "moje", "moich", "moimi", "mojego", "nasz", "nasze", "naszych")
+BATTLE_WORDS = ("battle", "bitw", "bitew")
+ATTACKER_WORDS = ("attacker", "atakuj", "napastnik")
+DEFENDER_WORDS = ("defender", "obronc", "broniac")
+AGAINST_WORDS = ("against", "vs", "versus", "przeciw", "przeciwko", "na")
+OF_WORDS = ("of", "z", "ze")
+NUMBERS: dict[str, int] = {
+    **{w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])},
+    "jeden": 1, "jedna": 1, "jedno": 1, "jednego": 1, "dwa": 2, "dwie": 2, "dwoch": 2, "dwoma": 2,
+    "trzy": 3, "trzech": 3, "cztery": 4, "czterech": 4, "piec": 5, "pieciu": 5, "szesc": 6, "szesciu": 6,
+    "siedem": 7, "siedmiu": 7, "osiem": 8, "osmiu": 8, "dziewiec": 9, "dziewieciu": 9,
+    "dziesiec": 10, "dziesieciu": 10,
+}  # fmt: skip
+
+
+def _words(text: str) -> list[str]:
+    """The sentence folded and split: words and numbers (``1/1/2`` kept whole)."""
+    return re.findall(r"\d+(?:/\d+)+|\w+", fold_text(text))
+
+
+def fold_text(text: str) -> str:
+    """A whole sentence folded as names are (no case, no diacritics), its words kept apart by
+    spaces; a Battle's objectives written ``1/1/2`` stay one word."""
+    out = []
+    for w in re.split(r"(\d+(?:/\d+)+)|\s+", text):
+        if w:
+            out.append(w if re.fullmatch(r"\d+(?:/\d+)+", w) else fold(w).replace("-", " "))
+    return " ".join(out)
+
+
+def _near(a: str, b: str) -> bool:
+    """``a`` is ``b`` but for a typo: one edit in words of five letters or more, two from ten."""
+    if a == b:
+        return True
+    limit = 0 if len(b) < 5 else 1 if len(b) < 10 else 2
+    if not limit or abs(len(a) - len(b)) > limit:
+        return False
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1] <= limit
+
+
+def _names() -> list[tuple[tuple[str, ...], str, str]]:
+    """Every name of a faction, Region and Structure, in every case form of every language, as
+    folded words: (words, what, ID), the longest first (so "glebia sapos" wins over "sapos")."""
+    from havoc.games.cry_havoc.ui import faction_name, region_names, structure_name, vocabulary
+
+    out: set[tuple[tuple[str, ...], str, str]] = set()
+    for what, field in (("regions", "region"), ("factions", "faction"), ("structures", "structure")):
+        for word, ids in vocabulary(what).items():
+            if len(ids) == 1 and not ids[0].startswith("example-"):
+                out.add((tuple(word.split("-")), field, ids[0]))
+    known = [i for ids in vocabulary("regions").values() for i in ids if not i.startswith("example-")]
+    for lang in LANGUAGES:
+        nouns: list[tuple[str, str, Any]] = [("region", k, n) for k, n in region_names(known, lang).items()]
+        nouns += [("faction", f, faction_name(f, lang)) for f in FACTIONS]
+        for ids in vocabulary("structures").values():
+            if not ids[0].startswith("example-"):
+                nouns.append(("structure", ids[0], structure_name(ids[0], lang)))
+        for field, key, noun in nouns:
+            for form in {str(noun), *getattr(noun, "forms", {}).values()}:
+                words = tuple(fold_text(form).split())
+                if words and words[0] in ("na", "do", "w", "we", "z", "ze", "to", "in"):
+                    words = words[1:]  # a Region's phrase ("na Wybrzeże"): the name alone
+                if words:
+                    out.add((words, field, key))
+    return sorted(out, key=lambda x: -len(x[0]))
+
+
+_NAMES: list[tuple[tuple[str, ...], str, str]] = []
+
+
+def names() -> list[tuple[tuple[str, ...], str, str]]:
+    if not _NAMES:
+        _NAMES.extend(_names())
+    return _NAMES
+
+
+def _shown(field: str, key: str, lang: str) -> str:
+    from havoc.games.cry_havoc.ui import faction_name, region_names, structure_name
+
+    if field == "faction":
+        return str(faction_name(key, lang))
+    if field == "structure":
+        return str(structure_name(key, lang))
+    return str(region_names([key], lang)[key])
+
+
+def _has(text: str, cues: tuple[str, ...]) -> int:
+    """How many of ``cues`` the folded sentence has (a cue matches at a word's beginning)."""
+    return sum(1 for c in cues if re.search(r"(?<!\w)" + re.escape(c), text))
+
+
+def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, Any]:  # noqa: C901 - one reading, in the order a sentence is read (to split next)
+    """The question ``text`` asks, read as the module docstring says; a located InputError for a
+    text that is no string or too long."""
+    if not isinstance(text, str):
+        raise InputError([Problem("text", None, ui("expected text", lang), code=Code.FIELD_TYPE)])
+    if len(text) > MAX_TEXT:
+        raise InputError(
+            [Problem("text", None, ui("The question is longer than 500 characters.", lang), code=Code.FIELD_VALUE)]
+        )
+    words = _words(text)
+    flat = " " + " ".join(words) + " "
+    used = [False] * len(words)
+    understood: list[dict[str, Any]] = []
+    question: dict[str, Any] = {}
+    pos: dict[str, Any] = {}
+
+    def took(start: int, end: int, field: str, value: Any, shown: str) -> None:
+        for i in range(start, end):
+            used[i] = True
+        understood.append({"words": " ".join(words[start:end]), "field": field, "value": value, "shown": shown})
+
+    # the kind: the cue words present; a tie between two kinds is a choice for the asker
+    scores = {k: _has(flat, c) for k, c in CUES.items()}
+    if not any(_has(flat, cues) for cues in HOW_MANY_OF.values()):
+        scores["how-many"] = 0  # "how many points": the count is another kind's figure
+    best = max(scores.values())
+    kinds = [k for k, s in scores.items() if s == best and s > 0]
+    if scores["how-many"]:
+        kinds = ["how-many"]
+    elif "battle" in kinds and "winner" in kinds:
+        kinds = ["battle"] if _has(flat, BATTLE_WORDS) else ["winner"]
+    elif "retreat" in kinds and "how-many" not in kinds and len(kinds) > 1:
+        kinds = ["retreat"]
+    if not kinds:
+        return _refused(text, lang, words)
+    kind = kinds[0]
+    question["ask"] = kind
+
+    # names (longest first), each at the place it stands, with the little word before it
+    found: list[tuple[int, int, str, str]] = []
+    i = 0
+    table = names()
+    while i < len(words):
+        hit = None
+        for name, field, key in table:
+            n = len(name)
+            if i + n <= len(words) and all(_near(words[i + k], name[k]) for k in range(n)):
+                hit = (i, i + n, field, key)
+                break
+        if hit:
+            found.append(hit)
+            i = hit[1]
+        else:
+            i += 1
+    numbers = [(i, w) for i, w in enumerate(words) if w.isdigit() or w in NUMBERS or "/" in w]
+
+    def num(w: str) -> int:
+        return int(w) if w.isdigit() else NUMBERS[w]
+
+    factions = [(s, e, key) for s, e, f, key in found if f == "faction"]
+    regions = [(s, e, key) for s, e, f, key in found if f == "region"]
+    structures = [(s, e, key) for s, e, f, key in found if f == "structure"]
+    battle = _has(flat, BATTLE_WORDS) > 0
+    mine = _has(flat, MY_WORDS) > 0
+
+    # who asks: the first faction named as the subject (not after "against", not counted with a number)
+    subject = None
+    for s, e, key in factions:
+        before = words[s - 1] if s else ""
+        if before in AGAINST_WORDS or (before and (before.isdigit() or before in NUMBERS)):
+            continue
+        subject = (s, e, key)
+        break
+    if subject is not None and kind not in ("battle", "winner", "setup", "turn-order"):
+        question["faction"] = subject[2]
+        took(subject[0], subject[1], "question.faction", subject[2], _shown("faction", subject[2], lang))
+
+    turn = position.get("turn") if isinstance(position, dict) else None
+    if "faction" not in question and mine and isinstance(turn, str) and turn in FACTIONS:
+        question["faction"] = turn  # "my Units": the table's faction to act
+        at = next(i for i, w in enumerate(words) if w in MY_WORDS)
+        took(at, at + 1, "question.faction", turn, _shown("faction", turn, lang))
+
+    # Regions: "from X" / "to X" / "in X"
+    for s, e, key in regions:
+        before = words[s - 1] if s else ""
+        if before in FROM_WORDS:
+            field = "from"
+        elif before in TO_WORDS and kind in ("move",):
+            field = "to"
+        elif kind in ("move", "retreat") and "from" not in question:
+            field = "from"
+        else:
+            field = "region"
+        if field == "region" and kind in ("retreat", "how-many"):
+            field = "from"
+        question.setdefault(field, key)
+        took(
+            s - (1 if before in FROM_WORDS + TO_WORDS + IN_WORDS else 0),
+            e,
+            "question." + field,
+            key,
+            _shown("region", key, lang),
+        )
+    for s, e, key in structures:
+        question["structure"] = key
+        took(s, e, "question.structure", key, _shown("structure", key, lang))
+
+    # numbers: "2 units" (the question's), "6 na 2" / "6 against 2 humans" (a Battle's sides), "1/1/2"
+    region = question.get("from") or question.get("region") or "example-a"
+    sides: dict[str, int] = {}
+    opponent: str | None = None  # the faction named with a count after "against"
+    scoresheet: dict[str, dict[str, int]] = {}
+    for k, (i, w) in enumerate(numbers):
+        if "/" in w:
+            whose = next(((s, key) for s, e, key in reversed(factions) if e <= i), None)
+            parts = [int(x) for x in w.split("/")]
+            if whose and len(parts) == 3:
+                start, owner = whose
+                scoresheet[owner] = {"control": parts[0], "prisoners": parts[1], "attrition": parts[2]}
+                took(
+                    start,
+                    i + 1,
+                    f"question.objectives.{owner}",
+                    scoresheet[owner],
+                    f"{_shown('faction', owner, lang)} {w}",
+                )
+            continue
+        after = words[i + 1] if i + 1 < len(words) else ""
+        nxt = numbers[k + 1] if k + 1 < len(numbers) else None
+        if nxt and nxt[0] == i + 2 and after in AGAINST_WORDS + OF_WORDS:
+            first, second = num(w), num(nxt[1])
+            if after in OF_WORDS and kind == "move":
+                question["units"] = first
+                sides["mine"] = second
+            else:
+                sides["mine"], sides["them"] = first, second
+            took(i, i + 3, "position.units", [first, second], f"{first} {after} {second}")
+            continue
+        if any(i in range(s - 1, e + 1) for s, e, _ in factions) and i + 1 < len(words):
+            pass
+        if used[i]:
+            continue
+        n = num(w)
+        them = next((key for s, e, key in factions if s == i + 1), None)
+        if them and (i and words[i - 1] in AGAINST_WORDS):
+            sides["them"] = n
+            opponent = them
+            took(i - 1, i + 1 + 1, f"position.regions.{region}.units.{them}", n, f"{n}")
+        elif kind == "setup":
+            question_players = n
+            pos["players-count"] = question_players
+            took(i, i + 1, "position.players", n, str(n))
+        elif kind == "how-many" and "units" not in question:
+            sides.setdefault("mine", n)
+            took(i, i + 1, "position.units", n, str(n))
+        elif "units" not in question and kind in ("move", "recruit", "retreat"):
+            question["units"] = n
+            took(i, i + 1, "question.units", n, str(n))
+        else:
+            sides.setdefault("mine", n)
+            took(i, i + 1, "position.units", n, str(n))
+    if kind == "how-many":
+        of = next((o for o, cues in HOW_MANY_OF.items() if _has(flat, cues)), None)
+        if of:
+            question["of"] = of
+        if _has(flat, DEFENDER_WORDS) and "faction" not in question:
+            pos["asker-role"] = "defender"
+    if scoresheet:
+        question["objectives"] = scoresheet
+    if kind == "score" and _has(flat, ("this round", "tej rundzie", "w tej rundzie", "runda")):
+        pass
+
+    # the situation the sentence states, as a partial position
+    asker = question.get("faction")
+    them = opponent
+    partial: dict[str, Any] = {}
+    if sides or (battle and region):
+        units: dict[str, int] = {}
+        if asker and "mine" in sides:
+            units[str(asker)] = sides["mine"]
+        if them and "them" in sides:
+            units[them] = sides["them"]
+        regions_out: dict[str, Any] = {region: {}}
+        if units:
+            regions_out[region]["units"] = units
+        if battle:
+            regions_out[region]["battle"] = True
+            if asker and them and kind in ("how-many", "retreat"):
+                regions_out[region]["attacker"] = them  # who leaves is the defender
+        if regions_out[region]:
+            partial["regions"] = regions_out
+    if pos.get("players-count") == len(FACTIONS):
+        partial["players"] = list(FACTIONS)
+    missing = _missing(kind, question, partial, pos, lang, sides)
+    unplaced = [w for w, u in zip(words, used, strict=True) if not u and not _filler(w, flat)]
+    out = {
+        "text": text,
+        "lang": lang,
+        "question": question,
+        "position": partial,
+        "understood": understood,
+        "unplaced": unplaced,
+        "missing": missing,
+        "alternatives": [{"question": {**question, "ask": k}, "position": partial} for k in kinds[1:]],
+        "refusal": None,
+    }
+    out["summary"] = summary(out, lang)
+    return out
+
+
+def _filler(word: str, flat: str) -> bool:
+    """A word that carries no fact of the table (question words, cue words, little words):
+    leaving it unplaced would only be noise."""
+    if len(word) <= 3:
+        return True
+    cues = [c for cs in (*CUES.values(), *HOW_MANY_OF.values()) for c in cs]
+    little = MY_WORDS + BATTLE_WORDS + ATTACKER_WORDS + DEFENDER_WORDS + AGAINST_WORDS
+    return any(word.startswith(c.strip().split()[0]) for c in cues + list(little)) or word in _FILLERS
+
+
+_FILLERS = frozenset(
+    [
+        "wins",
+        "win",
+        "wygra",
+        "units",
+        "unit",
+        "oddzialy",
+        "oddzialow",
+        "oddzial",
+        "czy",
+        "moga",
+        "moze",
+        "mogę",
+        "mog",
+        "czy",
+        "jak",
+        "the",
+        "they",
+        "this",
+        "that",
+        "what",
+        "which",
+        "with",
+        "round",
+        "rundzie",
+        "runde",
+        "rundy",
+        "game",
+        "gry",
+        "gre",
+        "graczy",
+        "players",
+        "player",
+        "humans",
+        "their",
+        "there",
+        "here",
+        "jestem",
+        "have",
+    ]
+)
+
+
+def _missing(
+    kind: str, question: dict[str, Any], partial: dict[str, Any], pos: dict[str, Any], lang: str, sides: dict[str, Any]
+) -> list[dict[str, str]]:
+    """What the answer still needs: the kind's required fields the sentence left out (who asks,
+    where from, how many), each with its label in the asker's language."""
+    from havoc.games.cry_havoc import kind as registry
+
+    declared = registry.get(kind)
+    need: list[str] = []
+    if declared is not None and not declared.no_actor and "faction" not in question:
+        need.append("faction")
+    for name in declared.needs if declared else ():
+        if name not in question:
+            need.append(name)
+    if kind == "setup" and "players" not in partial:
+        need.append("players")
+    words = {
+        "faction": ui("who asks (a faction)", lang),
+        "from": ui("the Region the Units leave", lang),
+        "to": ui("the Region the Units enter", lang),
+        "region": ui("the Region", lang),
+        "structure": ui("the Structure", lang),
+        "skill": ui("the Skill", lang),
+        "of": ui("what is counted", lang),
+        "item": ui("what is placed", lang),
+        "players": ui("which factions play", lang),
+    }
+    return [{"field": ("position." if n == "players" else "question.") + n, "label": words.get(n, n)} for n in need]
+
+
+def summary(out: dict[str, Any], lang: str) -> str:
+    """One line of what was understood, in the asker's language: the kind, then each piece."""
+    from havoc.games.cry_havoc import kind as registry
+
+    if out.get("refusal"):
+        return str(out["refusal"])
+    declared = registry.get(out["question"]["ask"])
+    label = ui(declared.form_label or declared.label, lang) if declared else out["question"]["ask"]
+    pieces = [str(p["shown"]) for p in out["understood"]]
+    return " · ".join([label, *pieces])
+
+
+def _refused(text: str, lang: str, words: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "text": text,
+        "lang": lang,
+        "question": None,
+        "position": {},
+        "understood": [],
+        "unplaced": words,
+        "missing": [],
+        "alternatives": [],
+        "refusal": ui("This is not a question about the rules of the game.", lang),
+    }
+    out["summary"] = out["refusal"]
+    return out
+
+
+def lookup(rs: Any, fields: dict[str, Any], lang: str) -> dict[str, Any]:
+    """``POST /api/understand``: ``{"text", "position"?}`` (the language is the request's)."""
+    unknown = [k for k in fields if k not in ("text", "position")]
+    if unknown:
+        raise InputError(
+            [Problem(unknown[0], None, ui("This field is not part of the request.", lang), code=Code.FIELD_UNKNOWN)]
+        )
+    if "text" not in fields:
+        raise InputError([Problem("text", None, ui("The question's text is missing.", lang), code=Code.FIELD_MISSING)])
+    return understand(fields["text"], lang, fields.get("position"))
