@@ -270,7 +270,8 @@ def _line(a: Version, b: Version, c: Change, lang: str) -> list[str]:
     if c.kind == "removed":
         return [f"- {head} ({c.old})"]
     if c.kind == "retired":
-        return [f"- {head} ({c.old}) → {c.new or ui('no successor', lang)}"]
+        successor = c.new or ui("no successor", lang)
+        return [f"- {head} ({c.old}) → {successor}"]
     if c.kind == "renumbered":
         return [f"{head}: {c.old} → {c.new}"]
     if c.kind == "params":
