@@ -109,7 +109,11 @@ def _polish(v: Version, rid: str, field: str) -> str:
 
 
 def compare(a: Version, b: Version) -> list[Change]:
-    """Every change from ``a`` to ``b``, ordered by :data:`KINDS`, then by B's (or A's) rule order."""
+    """Every change from ``a`` to ``b``, ordered by :data:`KINDS`, then by B's (or A's) rule order.
+
+    Each ruleset must carry its content fingerprint (the numbering is cached by it)."""
+    if not a.ruleset.fingerprint or not b.ruleset.fingerprint:
+        raise ValueError("compare() needs rulesets with their fingerprint (see havoc.engine.rulebook.stored)")
     ra, rb = a.ruleset.rules, b.ruleset.rules
     na, nb = numbers(a.ruleset), numbers(b.ruleset)
     out: list[Change] = []

@@ -83,12 +83,12 @@ def read_version(spec: str, side: str, ruleset: str | None, scratch: str) -> Ver
     import os
     from pathlib import Path
 
-    from havoc.engine.diff import Version
-    from havoc.engine.rulebook import stored
-    from havoc.engine.rulebook.loader import load_ruleset
     from havoc.core.errors import RulebookError
+    from havoc.engine.diff import Version
+    from havoc.engine.rulebook import default_ruleset, stored
+    from havoc.engine.rulebook.loader import load_ruleset
 
-    name = ruleset or "cry-havoc"
+    name = ruleset or default_ruleset()  # data: rules/default-ruleset
     if os.path.isdir(spec):
         top = Path(spec)
         folder = top if (top / "ruleset.yaml").is_file() else top / "rules" / os.path.basename(name)
@@ -104,7 +104,9 @@ def read_version(spec: str, side: str, ruleset: str | None, scratch: str) -> Ver
     except RulebookError as exc:
         first = exc.problems[0] if exc.problems else None
         raise _problem(side, spec, "its rules do not load: {first}", first=str(first)) from None
-    return Version(rs, _polish(folder), spec, stored.fingerprint(folder))
+    # the loader leaves the fingerprint to the cache; the numbering is cached by it, so each side needs its own
+    rs.fingerprint = stored.fingerprint(folder)
+    return Version(rs, _polish(folder), spec, rs.fingerprint)
 
 
 def _polish(folder: Path) -> dict[str, str]:
@@ -151,7 +153,9 @@ def _archive(rev: str, side: str, into: str) -> Path:
     paths = [p for p in ("rules", "locales") if _has(repo, commit, p)]
     if "rules" not in paths:
         raise _problem(side, rev, "this revision has no rules/ folder")
-    got = subprocess.run(["git", "-C", repo, "archive", "--format=tar", commit, *paths], capture_output=True, check=False)
+    got = subprocess.run(
+        ["git", "-C", repo, "archive", "--format=tar", commit, *paths], capture_output=True, check=False
+    )
     if got.returncode != 0 or len(got.stdout) > ARCHIVE_LIMIT:
         raise _problem(side, rev, "its rules/ tree cannot be read from git")
     os.makedirs(into, exist_ok=True)
@@ -296,13 +300,17 @@ def text_report(a: Version, b: Version, changes: list[Change], lang: str) -> str
     shown = diff.for_translator(changes) if lang == "pl" else changes
     counts = diff.summary(shown)
     heads = _headings(lang)
-    out = [ui("Changes in the rules from {a} to {b} ({ruleset})", lang).format(a=a.label, b=b.label, ruleset=b.ruleset.id)]
+    out = [
+        ui("Changes in the rules from {a} to {b} ({ruleset})", lang).format(a=a.label, b=b.label, ruleset=b.ruleset.id)
+    ]
     if lang == "pl":
         out.append(ui("For the translator: rules added, and rules whose English text changed.", lang))
     total = len(shown)
-    out.append(nui("{n} change", "{n} changes", total, lang).format(n=total) + ": " + ", ".join(
-        f"{heads[k]} {n}" for k, n in counts.items() if n
-    ))
+    out.append(
+        nui("{n} change", "{n} changes", total, lang).format(n=total)
+        + ": "
+        + ", ".join(f"{heads[k]} {n}" for k, n in counts.items() if n)
+    )
     for kind in diff.KINDS:
         these = [c for c in shown if c.kind == kind]
         if not these:
@@ -325,7 +333,9 @@ def html_page(a: Version, b: Version, changes: list[Change], lang: str) -> str:
     shown = diff.for_translator(changes) if lang == "pl" else changes
     heads = _headings(lang)
     fields = _field_names(lang)
-    title = ui("Changes in the rules from {a} to {b} ({ruleset})", lang).format(a=a.label, b=b.label, ruleset=b.ruleset.id)
+    title = ui("Changes in the rules from {a} to {b} ({ruleset})", lang).format(
+        a=a.label, b=b.label, ruleset=b.ruleset.id
+    )
     body = [f"<h1>{escape(title)}</h1>"]
     for kind in diff.KINDS:
         these = [c for c in shown if c.kind == kind]
@@ -341,7 +351,9 @@ def html_page(a: Version, b: Version, changes: list[Change], lang: str) -> str:
                 lang_tag, _, name = field.rpartition(":")
                 label = fields.get(name, name) + (" (PL)" if lang_tag else " (EN)")
                 words = " ".join(
-                    escape(w) if op == "=" else f"<{'del' if op == '-' else 'ins'}>{escape(w)}</{'del' if op == '-' else 'ins'}>"
+                    escape(w)
+                    if op == "="
+                    else f"<{'del' if op == '-' else 'ins'}>{escape(w)}</{'del' if op == '-' else 'ins'}>"
                     for op, w in parts
                 )
                 body.append(f"<dt>{escape(label)}</dt><dd>{words}</dd>")
