@@ -58,9 +58,9 @@ class Change(NamedTuple):
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "rule": self.rule, "title": self.title}
         if self.old is not None:
-            out["old"] = self.old
+            out["before"] = self.old
         if self.new is not None:
-            out["new"] = self.new
+            out["after"] = self.new
         if self.detail:
             out["detail"] = self.detail
         if self.words:

@@ -37,8 +37,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "examples whose expected answer changed. With --lang pl: what a translator must read again."
         ),
     )
-    p.add_argument("a", metavar="A", help="the older version: a git revision (e.g. main~3) or a folder")
-    p.add_argument("b", metavar="B", help="the newer version: a git revision or a folder")
+    p.add_argument("a", metavar="EARLIER", help="the older version: a git revision (e.g. main~3) or a folder")
+    p.add_argument("b", metavar="LATER", help="the newer version: a git revision or a folder")
     p.add_argument("--html", metavar="FILE", default=None, help="also write the comparison as an HTML page")
     add_output_options(p, "language of the report", "print JSON for programs")
     p.set_defaults(func=cmd_diff)
