@@ -34,6 +34,7 @@ COMMANDS = {
     "lookup": "havoc.cli.commands.lookup",
     "serve": "havoc.cli.commands.serve",
     "ask": "havoc.cli.commands.ask",
+    "diff": "havoc.cli.commands.diff",
 }
 
 
