@@ -149,3 +149,35 @@ def test_the_command_line_shows_each_piece_in_polish() -> None:
         check=False,
     )
     assert js.returncode == 0 and json.loads(js.stdout)["refusal"]
+
+
+def test_ask_text_answers_on_the_table_or_says_what_is_missing(tmp_path: Any) -> None:
+    """``havoc ask POSITION --text``: the table's own Regions by name ("z Regionu B"), "my" as the
+    faction whose turn it is, and a question short of a field refused naming it (exit 2)."""
+    table = tmp_path / "t.yaml"
+    table.write_text(
+        "players: [humans, pilgrims]\nround: 2\nphase: actions\nturn: humans\n"
+        "regions:\n  example-a: {units: {pilgrims: 2}, adjacent: [example-b]}\n"
+        "  example-b: {units: {humans: 3}, control: humans, adjacent: [example-a]}\n",
+        encoding="utf-8",
+    )
+
+    def ask(*words: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "havoc", *words], capture_output=True, text=True, check=False)
+
+    pl = ask(
+        "--lang",
+        "pl",
+        "ask",
+        str(table),
+        "--text",
+        "czy mogę przesunąć 2 moje oddziały z regionu b do regionu a",
+        "--json",
+    )
+    assert pl.returncode == 0, pl.stderr
+    assert "Zrozumiano: Ruch · Ludzie · Region B · Region A · 2" in pl.stderr
+    assert json.loads(pl.stdout)["question"].startswith("Czy Ludzie mogą przesunąć 2 Oddziały z Regionu B do Regionu")
+    short = ask("--lang", "pl", "ask", str(table), "--text", "czy ludzie mogą przesunąć 2 oddziały")
+    assert short.returncode == 2
+    assert "w pytaniu brakuje: Region, z którego wychodzą Oddziały" in short.stderr
+    assert "Traceback" not in short.stderr

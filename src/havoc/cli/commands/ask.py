@@ -35,6 +35,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("position", metavar="POSITION", help="the position file (YAML or JSON; - for stdin)")
     p.add_argument("words", metavar="QUESTION", nargs="*", default=[], help="the question in compact form (see below)")
     p.add_argument("--query", metavar="FILE", help="read the question from a YAML or JSON file instead")
+    p.add_argument(
+        "--text",
+        metavar="SENTENCE",
+        help="the question in your own words (English or Polish), read as `havoc understand` reads it",
+    )
     add_options(p)
     p.set_defaults(func=cmd_ask)
 
@@ -115,6 +120,22 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     rs, pos = api.prepare(args.position, args.ruleset)
     played = game_of(rs)
+    if getattr(args, "text", None):
+        if args.words or args.query:
+            from havoc.language.i18n import ui
+
+            raise InputError(
+                [
+                    Problem(
+                        "command line",
+                        None,
+                        ui("give the question either as words, with --query or with --text, not more than one", args.lang),
+                        code=Code.REQUEST_USAGE,
+                    )
+                ]
+            )
+        rs, pos, query = _from_text(args, rs, pos, played)
+        return emit(api.answer_for(rs, pos, query, args.lang), args.json, args.explain)
     if args.query:
         from havoc.formats.yamlio import YamlError, load_file
 
@@ -139,6 +160,35 @@ def cmd_ask(args: argparse.Namespace) -> int:
     else:
         query = played.parse_compact(args.words, pos)
     return emit(api.answer_for(rs, pos, query, args.lang), args.json, args.explain)
+
+
+def _from_text(args: argparse.Namespace, rs: Any, pos: Any, played: Any) -> tuple[Any, Any, Any]:
+    """The question of ``--text``, read by the game's ``understand`` lookup with the table as its
+    context; what it understood is said first (stderr), and a question that still needs a field
+    is refused naming what, in the asker's language: never answered from a guess."""
+    import sys
+
+    from havoc.core.errors import Code, InputError, Problem
+    from havoc.engine import game
+    from havoc.language.i18n import ui
+
+    reader = game.lookups(played).get("understand")
+    if reader is None:
+        raise InputError(
+            [Problem("--text", None, ui("This game does not read questions in words.", args.lang), code=Code.REQUEST_USAGE)]
+        )
+    got = reader(rs, {"text": args.text, "position": pos}, args.lang)  # the game reads its own table
+    if got.get("refusal"):
+        raise InputError([Problem("--text", None, str(got["refusal"]), code=Code.FIELD_VALUE)])
+    print(ui("Understood: {summary}", args.lang).format(summary=got["summary"]), file=sys.stderr)
+    if got["missing"]:
+        raise InputError(
+            [
+                Problem(m["field"], None, ui("the question does not say {what}", args.lang).format(what=m["label"]), code=Code.FIELD_MISSING)
+                for m in got["missing"]
+            ]
+        )
+    return rs, pos, played.parse_question(got["question"], pos, "--text")
 
 
 def _path(name: str) -> Any:

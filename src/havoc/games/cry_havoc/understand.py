@@ -133,6 +133,22 @@ def _names() -> list[tuple[tuple[str, ...], str, str]]:
     return sorted(out, key=lambda x: -len(x[0]))
 
 
+def _table_names(keys: tuple[str, ...]) -> list[tuple[tuple[str, ...], str, str]]:
+    """A table's Regions by every form of the names the answers give them, in every language."""
+    from havoc.games.cry_havoc.ui import region_names
+
+    out = []
+    for lang in LANGUAGES:
+        for key, noun in region_names(keys, lang).items():
+            for form in {str(noun), key, *getattr(noun, "forms", {}).values()}:
+                words = tuple(fold_text(form).split())
+                if words and words[0] in ("na", "do", "w", "we", "z", "ze", "to", "in"):
+                    words = words[1:]
+                if words:
+                    out.append((words, "region", key))
+    return out
+
+
 _NAMES: list[tuple[tuple[str, ...], str, str]] = []
 
 
@@ -166,6 +182,8 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
         raise InputError(
             [Problem("text", None, ui("The question is longer than 500 characters.", lang), code=Code.FIELD_VALUE)]
         )
+    if position is not None and not isinstance(position, dict) and hasattr(position, "regions"):
+        position = {"regions": dict.fromkeys(position.regions, {}), "turn": getattr(position, "turn", None)}
     words = _words(text)
     flat = " " + " ".join(words) + " "
     used = [False] * len(words)
@@ -199,6 +217,9 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
     found: list[tuple[int, int, str, str]] = []
     i = 0
     table = names()
+    keys = list((position or {}).get("regions") or {}) if isinstance(position, dict) else []
+    if keys:  # the table's own Regions ("Region A", "z Regionu B", a player's own names)
+        table = sorted(set(table) | set(_table_names(tuple(str(k) for k in keys))), key=lambda x: -len(x[0]))
     while i < len(words):
         hit = None
         for name, field, key in table:
