@@ -183,7 +183,7 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
             [Problem("text", None, ui("The question is longer than 500 characters.", lang), code=Code.FIELD_VALUE)]
         )
     if position is not None and not isinstance(position, dict) and hasattr(position, "regions"):
-        position = {"regions": dict.fromkeys(position.regions, {}), "turn": getattr(position, "turn", None)}
+        position = {"regions": {key: {} for key in position.regions}, "turn": getattr(position, "turn", None)}
     words = _words(text)
     flat = " " + " ".join(words) + " "
     used = [False] * len(words)
