@@ -129,7 +129,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
                     Problem(
                         "command line",
                         None,
-                        ui("give the question either as words, with --query or with --text, not more than one", args.lang),
+                        ui(
+                            "give the question either as words, with --query or with --text, not more than one",
+                            args.lang,
+                        ),
                         code=Code.REQUEST_USAGE,
                     )
                 ]
@@ -175,7 +178,14 @@ def _from_text(args: argparse.Namespace, rs: Any, pos: Any, played: Any) -> tupl
     reader = game.lookups(played).get("understand")
     if reader is None:
         raise InputError(
-            [Problem("--text", None, ui("This game does not read questions in words.", args.lang), code=Code.REQUEST_USAGE)]
+            [
+                Problem(
+                    "--text",
+                    None,
+                    ui("This game does not read questions in words.", args.lang),
+                    code=Code.REQUEST_USAGE,
+                )
+            ]
         )
     got = reader(rs, {"text": args.text, "position": pos}, args.lang)  # the game reads its own table
     if got.get("refusal"):
@@ -184,7 +194,12 @@ def _from_text(args: argparse.Namespace, rs: Any, pos: Any, played: Any) -> tupl
     if got["missing"]:
         raise InputError(
             [
-                Problem(m["field"], None, ui("the question does not say {what}", args.lang).format(what=m["label"]), code=Code.FIELD_MISSING)
+                Problem(
+                    m["field"],
+                    None,
+                    ui("the question does not say {what}", args.lang).format(what=m["label"]),
+                    code=Code.FIELD_MISSING,
+                )
                 for m in got["missing"]
             ]
         )
