@@ -14,6 +14,7 @@ HERE = Path(__file__).resolve().parent
 MODULES = [
     "bench_rulebook",
     "bench_startup",
+    "bench_cli",
     "bench_ask",
     "bench_serve",
     "bench_serve_parts",

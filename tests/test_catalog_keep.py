@@ -333,3 +333,8 @@ def test_a_language_header_babel_does_not_know_keeps_every_plural_form(
     capsys.readouterr()
     assert main(["check", "--ruleset", "mini"]) == 1
     assert "its header says Language: ql, but the file is under pl/" in capsys.readouterr().err
+
+
+# Each test here takes seconds (a fuzzed server, catalogs updated and read again): in `make test`,
+# not in the inner loop (`make test-fast`).
+pytestmark = pytest.mark.slow

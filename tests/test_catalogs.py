@@ -64,6 +64,7 @@ def test_babel_entry_point_extractor_gives_contexts(mini_copy: Path) -> None:
     assert "mini:battle-region-leave:text" in contexts and "mini:ex-leave:title" in contexts
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_missing_translations_fail_then_pass(locales: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rs = rulebook.load("mini")
     catalogs.update(rs)
@@ -101,6 +102,7 @@ def test_broken_translations_are_located(
     assert problem in err and "rules.po:" in err and "[mini:draw-hand-limit:text]" in err
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_stale_catalog_after_a_rule_changes(locales: Path, mini_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
     catalogs.update(rulebook.load("mini"))
     _translate_all(locales / "pl/LC_MESSAGES/rules.po", GOOD)

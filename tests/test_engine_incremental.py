@@ -84,6 +84,7 @@ def entries(cache: Path) -> list[Path]:
     return sorted(cache.glob(f"{BYTECODE_KIND}-*.bin"))
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_after_a_rules_edit_the_engine_reuses_its_bytecode_and_equals_a_clean_build(
     data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -106,12 +106,14 @@ def test_arbitrary_rule_file_text(text: str) -> None:
     _clean(t.rule_file(text.encode("utf-8", "surrogatepass")))
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @BUDGET
 @given(st.randoms(use_true_random=False))
 def test_mutated_catalogs_never_lose_a_translation(rnd: random.Random) -> None:
     _clean(t.catalog(t.mutate(t.catalog_seed(), rnd)))
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @BUDGET
 @given(st.integers(1, 6), st.randoms(use_true_random=False))
 def test_a_changed_plural_count_never_cuts_forms(nplurals: int, rnd: random.Random) -> None:
@@ -120,6 +122,7 @@ def test_a_changed_plural_count_never_cuts_forms(nplurals: int, rnd: random.Rand
     _clean(t.catalog(t.mutate(text.encode(), rnd) if rnd.random() < 0.3 else text.encode()))
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @BUDGET
 @given(st.randoms(use_true_random=False))
 def test_catalog_renames_never_lose_a_translation(rnd: random.Random) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -264,6 +265,7 @@ SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[Heal
 @SETTINGS
 @given(pos=positions, query=queries, lang=st.sampled_from(["en", "pl"]))
 # what unseeded runs found (each run now draws the same examples: tests/conftest.py), kept here
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @example(pos={"players": [], "variant": "solo"}, query={"ask": "score"}, lang="en")  # IndexError in score
 def test_random_positions_and_queries(pos: dict[str, Any], query: dict[str, Any], lang: str) -> None:
     rulebook.load()
@@ -316,6 +318,7 @@ def test_well_typed_positions_and_queries(pos: dict[str, Any], query: dict[str, 
     _check(pos, query, lang)
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @SETTINGS
 @given(case=coherent(), lang=st.sampled_from(["en", "pl"]))
 def test_coherent_positions_and_questions(case: tuple[dict[str, Any], dict[str, Any]], lang: str) -> None:

@@ -136,3 +136,8 @@ def _client() -> Any:
     if not _CLIENT:
         _CLIENT.append(TestClient(create_app(None), raise_server_exceptions=False))
     return _CLIENT[0]
+
+
+# Each test here takes seconds (a fuzzed server, catalogs updated and read again): in `make test`,
+# not in the inner loop (`make test-fast`).
+pytestmark = pytest.mark.slow

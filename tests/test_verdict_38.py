@@ -308,6 +308,7 @@ def fixable(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     return pos, query
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(case=fixable(), lang=st.sampled_from(["en", "pl"]))
 def test_every_fix_on_generated_tables_makes_the_question_legal(

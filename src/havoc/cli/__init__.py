@@ -67,6 +67,29 @@ _QUICK: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ask": (("--json", "--explain"), ("--query", "--lang", "--ruleset")),
     "lookup": (("--json",), ("--limit", "--lang", "--ruleset")),
 }
+# The options of a game's plain command (its QUICK_COMMANDS): those of every answering command.
+_ANSWERING = (("--json", "--explain"), ("--lang", "--ruleset"))
+
+
+def _game_quick(command: str | None) -> tuple[str, tuple[str, ...]] | None:
+    """The module and the optional words after POSITION of a game's command that declares a plain
+    line (the game's ``QUICK_COMMANDS``), or None (argparse reads the line)."""
+    from havoc.core.errors import HavocError
+    from havoc.engine import game
+
+    if command is None or command in COMMANDS:
+        return None
+    try:
+        line = game.command_line(COMMANDS)
+    except HavocError:  # a clash of names: argparse's path says it
+        return None
+    module = line.short.get(command)
+    for one in line.games.values():
+        if one.commands.get(command) == module:
+            words = getattr(sys.modules[one.module], "QUICK_COMMANDS", {}).get(command)
+            if module is not None and words is not None:
+                return module, tuple(words)
+    return None
 
 
 class Arguments:
@@ -93,9 +116,15 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
     elif words[:1] and words[0].startswith("--lang=") and words[0][7:] in CODES:
         at, root_lang = 1, words[0][7:]
     command = words[at] if at < len(words) else None
-    if command not in _QUICK:
-        return None
-    flags, valued = _QUICK[command]
+    optional: tuple[str, ...] = ()
+    if command in _QUICK:
+        flags, valued = _QUICK[command]
+        module = COMMANDS[command]
+    else:
+        found = _game_quick(command)
+        if found is None:
+            return None
+        (module, optional), (flags, valued) = found, _ANSWERING
     given: dict[str, Any] = {}
     positionals: list[str] = []
     i = at + 1
@@ -127,8 +156,14 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
         "json": given.get("--json", False),
         "ruleset": given.get("--ruleset"),
     }
-    __import__(COMMANDS[command])  # importlib.import_module, without importing importlib (and warnings)
-    run = sys.modules[COMMANDS[command]].__dict__[f"cmd_{command}"]
+    __import__(module)  # importlib.import_module, without importing importlib (and warnings)
+    run = sys.modules[module].__dict__[f"cmd_{command}"]
+    if command not in _QUICK:  # a game's command: POSITION [WORD ...]
+        position, *rest = positionals
+        if len(rest) > len(optional):
+            return None
+        named = dict(zip(optional, [*rest, *[None] * len(optional)], strict=False))
+        return Arguments(**common, position=position, explain=given.get("--explain", False), func=run, **named)
     if command == "ask":
         position, *rest = positionals
         return Arguments(

@@ -35,6 +35,11 @@ COMMANDS: Mapping[str, str] = {
     "understand": "havoc.games.cry_havoc.understand_cli",
 }
 
+# The commands among these whose line is POSITION, then these optional words, then only the options
+# every answering command takes (--lang, --json, --ruleset, --explain): `havoc` reads such a plain
+# line without argparse (havoc.cli.quick_parse), as it reads `havoc ask`'s.
+QUICK_COMMANDS: Mapping[str, Sequence[str]] = {"legal": ("faction",), "score": ("faction",)}
+
 # The question kinds with an address of their own, mounted by the engine: `havoc <kind>`,
 # havoc.assistant.api.<kind>(position, *fields) and POST /api/<kind> (with its OpenAPI entry); each with the
 # question fields it takes, in the order of the positional arguments, and what it answers.

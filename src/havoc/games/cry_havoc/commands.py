@@ -6,13 +6,14 @@ commands do not pay for it, and the assistant itself never imports Sphinx or Wea
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 from havoc import TYPE_CHECKING
 from havoc.cli.commands.ask import add_options, emit, speak
 
 if TYPE_CHECKING:
+    import argparse
+
     from havoc.engine.interpreter.answer import Answer
 
 # The examples of ``havoc ask --help``, in machine words; another language's help shows each in
@@ -102,6 +103,8 @@ is malformed (every problem is listed with its field and line).
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    import argparse  # here: a plain `havoc legal` (read by havoc.cli.quick_parse) never imports it
+
     p = sub.add_parser(
         "legal",
         help="list what the player whose turn it is may do now",

@@ -268,14 +268,27 @@ def per_side() -> frozenset[str]:
 # --- the manifest: what every kind declares, without importing the kinds' modules -----------
 
 MANIFEST = "kinds-manifest"  # its entry in the verified cache (havoc.core.cache): plain data, never code
-_MANIFEST_VERSION = 1
+_MANIFEST_VERSION = 2  # 2: each kind says whether it probes
 
 
 class Declared:
     """What the manifest keeps of one kind's declaration: everything that lists kinds (``havoc
     ask --help``, the answers' JSON Schema, the figure labels) reads this, not the kind's module."""
 
-    __slots__ = ("bare", "figures", "help", "label", "line", "module", "name", "needs", "offers", "path", "per_side")
+    __slots__ = (
+        "bare",
+        "figures",
+        "help",
+        "label",
+        "line",
+        "module",
+        "name",
+        "needs",
+        "offers",
+        "path",
+        "per_side",
+        "probes",
+    )
 
     def __init__(self, name: str, entry: Mapping[str, Any]) -> None:
         self.name = name
@@ -289,6 +302,8 @@ class Declared:
         self.needs: tuple[str, ...] = tuple(entry["needs"])
         self.offers: tuple[str, ...] = tuple(entry["offers"])
         self.bare: tuple[str, ...] = tuple(entry["bare"])
+        # whether the kind adds a line to the legal-actions report: `legal` imports only these kinds
+        self.probes: bool = bool(entry["probes"])
 
 
 def _entry(kind: QuestionKind) -> dict[str, Any]:
@@ -304,6 +319,7 @@ def _entry(kind: QuestionKind) -> dict[str, Any]:
         "needs": list(kind.needs),
         "offers": list(kind.offers),
         "bare": list(kind.bare),
+        "probes": kind.probe is not None,
         "words": dict(kind.figure_words),
     }
 

@@ -16,7 +16,6 @@ from havoc.engine.interpreter.engine import CompiledRule, Engine, RuleResult
 from havoc.games.cry_havoc import kind as registry
 from havoc.games.cry_havoc.answering import Job
 from havoc.games.cry_havoc.facts import Context, left_out
-from havoc.games.cry_havoc.kind import all_kinds
 from havoc.games.cry_havoc.position import Position
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.subsets import Subset, _subsets, subset
@@ -283,7 +282,8 @@ _probes_of: tuple[Any, dict[str, _Probing]] = (None, {})
 def _probing(lang: str) -> _Probing:
     """Every kind that declares a probe, in the vocabulary's order, as (its label in ``lang``, its
     probe, its figures): worked out once per language and set of loaded kinds (the registry loads each module
-    once; a kind's label is its declared words)."""
+    once; a kind's label is its declared words). The manifest says which kinds probe, so ``legal``
+    imports those kinds' modules only, not every kind's."""
     global _probes_of
     loaded, by_lang = _probes_of
     if loaded is not registry._loaded:
@@ -293,8 +293,8 @@ def _probing(lang: str) -> _Probing:
     if found is None:
         found = by_lang[lang] = tuple(
             (kind_label(kind.name, lang), kind.probe, kind.figures, kind.name)
-            for kind in all_kinds()
-            if kind.probe is not None
+            for kind in map(registry.get, [d.name for d in registry.declared() if d.probes])
+            if kind is not None and kind.probe is not None
         )
     return found
 

@@ -1,0 +1,90 @@
+"""What each ``havoc`` command imports: a short process's time is mostly its imports, so each
+command has a stated ceiling of modules and the answering commands a player runs most never
+import argparse (each kind's own answer importing no other kind's module is tests/test_kinds.py's
+test_answering_a_kind_imports_no_other_kinds_module). A ceiling is today's count with a few
+modules of headroom: a change that pulls in a package (argparse's 5, every kind's 9) fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+P = "tests/fixtures/assistant/leave-8-vs-3.yaml"
+
+# the command line, the most modules its process may hold at exit, whether it may import argparse
+COMMANDS = [
+    (["ask", P, "move", "humans", "from=example-a", "to=example-b", "units=2"], 96, False),
+    (["--lang", "pl", "ask", P, "move", "humans", "from=example-a", "to=example-b", "units=2"], 96, False),
+    (["lookup", "retreat"], 86, False),
+    (["legal", P, "humans"], 132, False),
+    (["--lang", "pl", "legal", P, "--json"], 138, False),
+    (["score", P], 120, False),
+    (["battle", P], 126, True),
+    (["rule", "game-goal"], 100, True),
+]
+
+_CODE = (
+    "import atexit, sys\n"
+    "from havoc.cli import main\n"
+    "atexit.register(lambda: print(sorted(sys.modules), file=sys.stderr))\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+def _modules(line: list[str], cache: Path) -> list[str]:
+    """The modules a second ``havoc`` process with ``line`` holds at exit (the first filled the caches)."""
+    env = {**os.environ, "HAVOC_CACHE_DIR": str(cache)}
+    run = None
+    for _ in range(2):
+        run = subprocess.run([sys.executable, "-c", _CODE, *line], capture_output=True, text=True, env=env)
+        assert run.returncode == 0, run.stderr
+    assert run is not None
+    found: list[str] = ast.literal_eval(run.stderr.strip().splitlines()[-1])  # the list printed above
+    return found
+
+
+@pytest.mark.parametrize(("line", "ceiling", "argparse"), COMMANDS, ids=[" ".join(c[0][:3]) for c in COMMANDS])
+def test_each_command_imports_no_more_than_its_ceiling(
+    line: list[str], ceiling: int, argparse: bool, tmp_path: Path
+) -> None:
+    modules = _modules(line, tmp_path / "cache")
+    assert len(modules) <= ceiling, f"havoc {' '.join(line)} imported {len(modules)} modules (at most {ceiling})"
+    if not argparse:
+        assert "argparse" not in modules, f"havoc {' '.join(line)} went through argparse"
+
+
+def test_legal_imports_only_the_kinds_that_probe(tmp_path: Path) -> None:
+    """``havoc legal`` runs every probe: it imports the kinds that declare one, and no other kind."""
+    from havoc.games.cry_havoc import kind as registry
+
+    modules = _modules(["legal", P], tmp_path / "cache")
+    kinds = {m for m in modules if m.startswith("havoc.games.cry_havoc.kinds.")}
+    probing = {registry.module_name(k.name) for k in registry.all_kinds() if k.probe is not None}
+    assert kinds == {registry.module_name("legal"), *probing}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [["legal", P, "humans", "--json"], ["score", P, "--lang", "pl"], ["--lang=pl", "legal", P, "--explain"]],
+    ids=" ".join,
+)
+def test_a_plain_legal_or_score_line_reads_as_argparse_reads_it(line: list[str]) -> None:
+    from havoc import cli
+
+    quick = cli.quick_parse(line, "en")
+    assert quick is not None
+    plain = [w for w in line if not w.startswith("-") and w not in ("en", "pl")]
+    assert vars(quick) == vars(cli.build_parser(plain[0], "en").parse_args(line))
+
+
+@pytest.mark.parametrize("line", [["legal", P, "a", "b"], ["legal", P, "-h"], ["score"], ["battle", P]], ids=" ".join)
+def test_any_other_legal_or_score_line_is_left_to_argparse(line: list[str]) -> None:
+    from havoc import cli
+
+    assert cli.quick_parse(line, "en") is None
