@@ -47,7 +47,9 @@ CUES: dict[str, tuple[str, ...]] = {
     "prisoners": ("prisoner", "buy back", "jenc", "jeniec", "odbi", "wykup"),
     "draw-tactics": ("draw tactic", "dobra", "dobier"),
     "discard": ("discard", "odrzuc"),
-    "turn-order": ("who acts first", "whose turn", "turn order", "czyja kolej", "kto pierwszy", "kolejnosc"),
+    "turn-order": ("who acts first", "whose turn", "turn order", "czyja", "kolej", "kto pierwszy", "kolejnosc"),
+    "enable-scoring": ("enable scoring", "scoring", "punktowan", "wlacz"),
+    "use-skill": ("skill", "umiejetn"),
 }
 # How-many's ``of``: what is counted, by the verb beside "how many"/"ile".
 HOW_MANY_OF: dict[str, tuple[str, ...]] = {
@@ -94,6 +96,10 @@ def _near(a: str, b: str) -> bool:
     """``a`` is ``b`` but for a typo: one edit in words of five letters or more, two from ten."""
     if a == b:
         return True
+    # an inflected form: the same stem, a different ending ("jaskiniach" for "jaskinie", "mgielni")
+    stem = max(5, len(b) - 2)
+    if len(a) >= stem and len(b) >= 5 and a[:stem] == b[:stem] and abs(len(a) - len(b)) <= 3:
+        return True
     limit = 0 if len(b) < 5 else 1 if len(b) < 10 else 2
     if not limit or abs(len(a) - len(b)) > limit:
         return False
@@ -112,7 +118,12 @@ def _names() -> list[tuple[tuple[str, ...], str, str]]:
     from havoc.games.cry_havoc.ui import faction_name, region_names, structure_name, vocabulary
 
     out: set[tuple[tuple[str, ...], str, str]] = set()
-    for what, field in (("regions", "region"), ("factions", "faction"), ("structures", "structure")):
+    for what, field in (
+        ("regions", "region"),
+        ("factions", "faction"),
+        ("structures", "structure"),
+        ("skills", "skill"),
+    ):
         for word, ids in vocabulary(what).items():
             if len(ids) == 1 and not ids[0].startswith("example-"):
                 out.add((tuple(word.split("-")), field, ids[0]))
@@ -165,12 +176,21 @@ def _shown(field: str, key: str, lang: str) -> str:
         return str(faction_name(key, lang))
     if field == "structure":
         return str(structure_name(key, lang))
+    if field == "skill":
+        from havoc.games.cry_havoc.ui import skill_name
+
+        return str(skill_name(key, lang))
     return str(region_names([key], lang)[key])
+
+
+# Polish verbs take a prefix for their perfective ("zrekrutować", "przesunąć", "wycofać"): a cue
+# matches after one of them too.
+_PREFIXES = r"(?:z|za|ze|po|prze|wy|u|do|od|s)?"
 
 
 def _has(text: str, cues: tuple[str, ...]) -> int:
     """How many of ``cues`` the folded sentence has (a cue matches at a word's beginning)."""
-    return sum(1 for c in cues if re.search(r"(?<!\w)" + re.escape(c), text))
+    return sum(1 for c in cues if re.search(r"(?<!\w)" + _PREFIXES + re.escape(c), text))
 
 
 def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, Any]:  # noqa: C901 - one reading, in the order a sentence is read (to split next)
@@ -285,6 +305,9 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
     for s, e, key in structures:
         question["structure"] = key
         took(s, e, "question.structure", key, _shown("structure", key, lang))
+    for s, e, key in [(s, e, key) for s, e, f, key in found if f == "skill"]:
+        question["skill"] = key
+        took(s, e, "question.skill", key, _shown("skill", key, lang))
 
     # numbers: "2 units" (the question's), "6 na 2" / "6 against 2 humans" (a Battle's sides), "1/1/2"
     region = question.get("from") or question.get("region") or "example-a"
@@ -396,51 +419,17 @@ def _filler(word: str, flat: str) -> bool:
         return True
     cues = [c for cs in (*CUES.values(), *HOW_MANY_OF.values()) for c in cs]
     little = MY_WORDS + BATTLE_WORDS + ATTACKER_WORDS + DEFENDER_WORDS + AGAINST_WORDS
-    return any(word.startswith(c.strip().split()[0]) for c in cues + list(little)) or word in _FILLERS
+    heads = tuple(c.strip().split()[0] for c in cues + list(little))
+    return word in _FILLERS or _has(word, heads) > 0
 
 
+# Words of a question that state no fact of the table (question words, things counted).
 _FILLERS = frozenset(
-    [
-        "wins",
-        "win",
-        "wygra",
-        "units",
-        "unit",
-        "oddzialy",
-        "oddzialow",
-        "oddzial",
-        "czy",
-        "moga",
-        "moze",
-        "mogę",
-        "mog",
-        "czy",
-        "jak",
-        "the",
-        "they",
-        "this",
-        "that",
-        "what",
-        "which",
-        "with",
-        "round",
-        "rundzie",
-        "runde",
-        "rundy",
-        "game",
-        "gry",
-        "gre",
-        "graczy",
-        "players",
-        "player",
-        "humans",
-        "their",
-        "there",
-        "here",
-        "jestem",
-        "have",
-    ]
-)
+    """wins win wygra wygrywa many much must musza musi back cards card kart karty karta tactics taktyki
+    taktyk jest gdzie where zrobic zrobi zwyciestwa victory ended ends koniec units unit oddzialy
+    oddzialow oddzial czy moga moze mog jak the they this that what which with round rundzie runde
+    rundy game gry gre graczy players player their there here have""".split()  # noqa: SIM905 - a list of words, read as one
+)  # fmt: skip
 
 
 def _missing(
