@@ -845,7 +845,7 @@
   // a later scroll must not move the page under a thumb that already reached for something else
   var settling = [];
   function stopSettling() { settling.forEach(clearTimeout); settling = []; }
-  ["touchstart", "pointerdown", "keydown", "wheel"].forEach(function (t) { window.addEventListener(t, stopSettling, {passive: true}); });
+  ["touchstart", "pointerdown", "keydown", "wheel", "input", "change", "focusin"].forEach(function (t) { window.addEventListener(t, stopSettling, {passive: true, capture: true}); });
   // where the answer's top would put the page (a reader who scrolled on is not pulled back)
   function answerTop() { return answerBox.getBoundingClientRect().top + window.scrollY - 80; }
   // mirrors the interpreter's Answer.yes_no, which the JSON does not carry
