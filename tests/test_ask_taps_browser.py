@@ -27,6 +27,9 @@ from havoc.games.cry_havoc.ask_page import form_kinds
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 MAX_TAPS = 8
+# a question may go over MAX_TAPS only by the taps of a field the player must now state because
+# no template presets it any more (issue 39: "To: Region B" was preset silently): named here
+STATED = {"leave": 2}
 
 
 @pytest.fixture(scope="module")
@@ -136,6 +139,8 @@ def leave(p: Player) -> None:
     p.number('[data-path="region:0.units.humans"]', 8)
     p.number('[data-path="region:0.units.pilgrims"]', 3)
     p.pick("#ha-kind", "move")
+    # the destination is the player's to state: no template presets it (issue 39)
+    p.pick('[data-path="q.to"]', "example-b")
     p.number('[data-path="q.units"]', 3)
 
 
@@ -201,7 +206,7 @@ def test_the_six_questions_in_few_taps(browser: Any, host: str, lang: str) -> No
         assert "Scoring is not enabled" not in got["text"] and "Punktowanie nie" not in got["text"], got["text"]
         assert in_view(page, "#ha-answer"), name  # the answer at the top of the screen
     print(lang, taps)
-    assert max(taps.values()) <= MAX_TAPS, taps
+    assert all(n <= MAX_TAPS + STATED.get(name, 0) for name, n in taps.items()), taps
     context.close()
 
 

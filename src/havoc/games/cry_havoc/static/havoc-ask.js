@@ -207,7 +207,8 @@
     i.addEventListener("input", function () { onChange(i.value); save(); });
     function step(by) {
       var n = parseInt(i.value, 10);
-      n = isNaN(n) ? (by > 0 ? lo : lo) : Math.max(lo, n + by);
+      // an empty count stepped up is the first one (1), stepped down the least there may be
+      n = isNaN(n) ? (by > 0 ? Math.max(lo, 1) : lo) : Math.max(lo, n + by);
       i.value = String(n); onChange(i.value); save();
       i.dispatchEvent(new Event("change", {bubbles: true}));
     }
@@ -271,7 +272,8 @@
               regions: [reg({humans: 3}, {adjacent: B, control: "humans"}), reg({pilgrims: 1}, {adjacent: A})]};
     },
     "tpl-battle": function () {
-      return {phase: "actions", turn: "humans", q: {kind: "battle", region: "example-a", from: "example-a", to: "example-b", obj: {}},
+      // the Battle's Region only: a destination ("To") is the player's to state, never preset
+      return {phase: "actions", turn: "humans", q: {kind: "battle", region: "example-a", from: "example-a", obj: {}},
               regions: [reg({humans: 4, pilgrims: 4}, {battle: "1", attacker: "pilgrims", control: "humans", adjacent: B}),
                         reg({}, {control: "humans", adjacent: A})]};
     },
