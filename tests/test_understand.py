@@ -29,7 +29,7 @@ SENTENCES: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
         "en",
         "how many of my 6 units may leave a battle against 2 humans",
         {"ask": "how-many", "of": "may-leave"},
-        {"regions": {"example-a": {"units": {"humans": 2}, "battle": True}}},
+        {"regions": {"example-a": {"units": {"humans": 2}, "battle": {"token": 1, "attacker": "humans"}}}},
     ),
     (
         "en",

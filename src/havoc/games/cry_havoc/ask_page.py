@@ -143,6 +143,10 @@ WORDS = {
         "yes": "yes",
         "no": "no",
         "kind-legal": "What can I do now?",
+        "text-placeholder": "Ask a rules question…",
+        "understood": "Understood",
+        "text-unplaced": "Words not understood",
+        "text-missing": "Still needed",
         **ENGINE_TEXTS,
     }.items()
 }

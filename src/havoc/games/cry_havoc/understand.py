@@ -388,9 +388,10 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
         if units:
             regions_out[region]["units"] = units
         if battle:
-            regions_out[region]["battle"] = True
-            if asker and them and kind in ("how-many", "retreat"):
-                regions_out[region]["attacker"] = them  # who leaves is the defender
+            token: dict[str, Any] = {"token": 1}  # the position's Battle token: its number and the attacker
+            if them and kind in ("how-many", "retreat"):
+                token["attacker"] = them  # who leaves a Battle is the defender: the other side attacked
+            regions_out[region]["battle"] = token
         if regions_out[region]:
             partial["regions"] = regions_out
     if pos.get("players-count") == len(FACTIONS):
@@ -428,7 +429,7 @@ _FILLERS = frozenset(
     """wins win wygra wygrywa many much must musza musi back cards card kart karty karta tactics taktyki
     taktyk jest gdzie where zrobic zrobi zwyciestwa victory ended ends koniec units unit oddzialy
     oddzialow oddzial czy moga moze mog jak the they this that what which with round rundzie runde
-    rundy game gry gre graczy players player their there here have""".split()  # noqa: SIM905 - a list of words, read as one
+    rundy game gry gre graczy players player their there here have now teraz then""".split()  # noqa: SIM905 - a list of words, read as one
 )  # fmt: skip
 
 

@@ -259,7 +259,16 @@
               el("div", {"class": "ha-buttons"}, [askButton, shareButton]), engineStatus);
   // the stable hook for tools: data-state (asking, done, error), data-verdict, data-engine
   var hook = el("div", {id: "havoc-answer"}, [answerBox]);
-  root.append(form, hook);
+  // The question box first: a question in the player's own words, read by the engine
+  // (POST /api/understand) on the table above; what it understood is shown as chips.
+  var textInput = el("input", {type: "search", id: "ha-text", name: "text", maxLength: 500, autocomplete: "off",
+                               placeholder: W["text-placeholder"], "aria-label": W["text-placeholder"]});
+  var textButton = el("button", {type: "submit", "class": "ha-text-ask", text: W.ask});
+  var understoodBox = el("div", {id: "havoc-understood", "class": "ha-understood", "aria-live": "polite"});
+  var textForm = el("form", {"class": "ha-text", role: "search"},
+                    [el("div", {"class": "ha-text-row"}, [textInput, textButton]), understoodBox]);
+  textForm.addEventListener("submit", function (ev) { ev.preventDefault(); askText(textInput.value); });
+  root.append(textForm, form, hook);
 
   // Starting points: a common situation to change rather than an empty table to fill.
   function reg(units, extra) { return Object.assign(emptyRegion(), {units: units}, extra || {}); }
@@ -886,8 +895,73 @@
       return loadLabels();
     }).catch(function () { if (!online) showOffline(false); });
   }
-  // #q=<base64url of the JSON body of POST /api/ask>: asked at once, without a tap (for tools)
+  // A typed question: understood on the table the form holds, its pieces shown as chips, the
+  // form's question set from it (so a missing field is filled where the form asks it), and asked
+  // at once when nothing is missing, on the table with the sentence's situation merged in.
+  function askText(sentence) {
+    sentence = String(sentence || "").trim();
+    if (!sentence) return;
+    var body = request();
+    var table = typeof body.position === "string" ? null : body.position;
+    understoodBox.replaceChildren();
+    hook.dataset.state = "asking";
+    call("POST", "understand", {text: sentence, lang: D.lang, position: table || undefined}).then(function (res) {
+      var u = res[1] || {};
+      if (res[0] !== 200 || u.refusal) {
+        hook.dataset.state = "error";
+        var why = u.refusal || ((u.problems || [])[0] || {}).message || u.message || String(res[0]);
+        understoodBox.append(el("p", {"class": "ha-error", text: why}));
+        return;
+      }
+      var chips = el("ul", {"class": "ha-chips", "aria-label": W.understood});
+      (u.understood || []).forEach(function (p) {
+        chips.append(el("li", {"class": "ha-chip", "data-field": p.field, "data-value": JSON.stringify(p.value), title: p.words, text: p.shown}));
+      });
+      understoodBox.append(el("p", {"class": "ha-understood-kind", text: u.summary}), chips);
+      if ((u.unplaced || []).length) understoodBox.append(el("p", {"class": "ha-help", text: W["text-unplaced"] + ": " + u.unplaced.join(", ")}));
+      var q = u.question;
+      state.q = Object.assign(initialState().q, {kind: q.ask, obj: {}, extra: {}});
+      Object.keys(q).forEach(function (k) {
+        if (k === "ask") return;
+        var v = q[k];
+        if (k === "objectives") Object.keys(v).forEach(function (f) { state.q.obj[f] = Object.assign({}, v[f]); });
+        else state.q[k] = Array.isArray(v) ? v.join(", ") : typeof v === "number" ? String(v) : v;
+      });
+      save(); renderQuestion();
+      if ((u.missing || []).length) {
+        hook.dataset.state = "error";
+        understoodBox.append(el("p", {"class": "ha-lead", text: W["text-missing"] + ": " + u.missing.map(function (m) { return m.label; }).join("; ")}));
+        u.missing.forEach(function (m) { if (m.field.indexOf("question.") === 0) place({"in": "question", field: m.field.slice(9), message: W.needed}); });
+        return;
+      }
+      ask({lang: D.lang, position: merged(body.position, u.position || {}), question: q}, false);
+    }, function () {
+      hook.dataset.state = "error";
+      understoodBox.append(el("p", {"class": "ha-error", text: useServer ? W.unreachable : W["engine-failed"]}));
+    });
+  }
+  // the table with what a sentence states laid over it (a pasted table is asked as it is)
+  function merged(table, stated) {
+    if (typeof table === "string" || !stated || typeof stated !== "object") return table;
+    var out = JSON.parse(JSON.stringify(table || {}));
+    Object.keys(stated).forEach(function (k) {
+      var v = stated[k];
+      if (v && typeof v === "object" && !Array.isArray(v) && out[k] && typeof out[k] === "object") out[k] = merged(out[k], v);
+      else out[k] = v;
+    });
+    return out;
+  }
+  // #q=<base64url of the JSON body of POST /api/ask>: asked at once, without a tap (for tools);
+  // #t=<percent-encoded sentence>: a question in words, asked as if typed in the question box
   function linkedQuestion() {
+    var t = /[#&]t=([^&]*)/.exec(location.hash);
+    if (t) {
+      var sentence;
+      try { sentence = decodeURIComponent(t[1].replace(/\+/g, " ")); } catch (e) { return; }
+      textInput.value = sentence;
+      askText(sentence);
+      return;
+    }
     var m = /[#&]q=([A-Za-z0-9_-]+)/.exec(location.hash);
     if (!m) {
       // a shared #s= link of a question that was asked opens with its answer
