@@ -181,3 +181,22 @@ def test_ask_text_answers_on_the_table_or_says_what_is_missing(tmp_path: Any) ->
     assert short.returncode == 2
     assert "w pytaniu brakuje: Region, z którego wychodzą Oddziały" in short.stderr
     assert "Traceback" not in short.stderr
+
+
+def test_havoc_serve_reads_a_typed_question_as_the_browser_does() -> None:
+    """POST /api/understand on `havoc serve` gives the in-browser engine's JSON; a long text is a
+    422 naming the field in the asker's language; an unknown field is refused."""
+    from starlette.testclient import TestClient
+
+    from havoc.web.server.app import create_app
+
+    with TestClient(create_app(None), raise_server_exceptions=False) as c:
+        body = {"text": "czy pielgrzymi mogą aktywować sferę mocy w pogorzelisku", "lang": "pl"}
+        r = c.post("/api/understand", json=body)
+        assert r.status_code == 200
+        assert r.json() == understand(body["text"], "pl")
+        long = c.post("/api/understand", json={"text": "x" * 501, "lang": "pl"})
+        assert long.status_code == 422
+        assert long.json()["problems"][0]["message"] == "Pytanie ma więcej niż 500 znaków."
+        odd = c.post("/api/understand", json={"text": "move", "lang": "en", "extra": 1})
+        assert odd.status_code == 422 and odd.json()["problems"][0]["in"] == "extra"

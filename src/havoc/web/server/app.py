@@ -440,7 +440,7 @@ class Api:
         # the position schema (at most rules × languages entries, made on first ask)
         self._made: dict[tuple[str, ...], tuple[bytes, str]] = {}
 
-    async def handle(self, request: Request, allowed: tuple[str, ...], work: Work) -> Response:
+    async def handle(self, request: Request, allowed: tuple[str, ...] | None, work: Work) -> Response:
         """A POST through Starlette's router (the front door answers these itself, see :class:`Front`)."""
         head = Head.of_request(request)
         size = 0
@@ -454,7 +454,9 @@ class Api:
         status, body = await self.answer(head, b"".join(chunks), allowed, work)
         return Response(body, status, media_type=JSON_TYPE)
 
-    async def posted(self, scope: Scope, receive: Receive, send: Send, allowed: tuple[str, ...], work: Work) -> None:
+    async def posted(
+        self, scope: Scope, receive: Receive, send: Send, allowed: tuple[str, ...] | None, work: Work
+    ) -> None:
         """A POST answered straight from the ASGI scope: the same checks, answer and refusals as
         :meth:`handle`, without building Starlette's request, router match and middleware stack
         for each question (the work a bare ``/api/health`` costs)."""
@@ -485,7 +487,7 @@ class Api:
         await send({"type": "http.response.start", "status": status, "headers": _json_head(len(body))})
         await send({"type": "http.response.body", "body": body})
 
-    async def answer(self, head: Head, raw: bytes, allowed: tuple[str, ...], work: Work) -> tuple[int, bytes]:
+    async def answer(self, head: Head, raw: bytes, allowed: tuple[str, ...] | None, work: Work) -> tuple[int, bytes]:
         """Parse, validate and answer: on the event loop when the body is small (a thread hop
         would cost more than the work), in a worker thread when it is large enough that its parse
         and problems could hold up every other client."""
@@ -493,11 +495,11 @@ class Api:
             return self._work(head, raw, allowed, work)
         return await anyio.to_thread.run_sync(self._work, head, raw, allowed, work, limiter=_heavy())
 
-    def _work(self, head: Head, raw: bytes, allowed: tuple[str, ...], work: Work) -> tuple[int, bytes]:
+    def _work(self, head: Head, raw: bytes, allowed: tuple[str, ...] | None, work: Work) -> tuple[int, bytes]:
         # the same JSON values as `havoc ask --json`
         return 200, encode(work(self.parse(head, raw, allowed)))
 
-    def parse(self, head: Head, raw: bytes, allowed: tuple[str, ...]) -> Asked:
+    def parse(self, head: Head, raw: bytes, allowed: tuple[str, ...] | None) -> Asked:
         """The body as a mapping (JSON, or YAML when the Content-Type says so), read by the engine."""
         # the language of the errors found before the body's own ``lang`` is read (the answer's
         # comes from the body): worked out once, here
@@ -555,13 +557,15 @@ class Api:
             if known is None and key and large:
                 self.tables.remember(raw, data)
         deep = too_deep_in if len(raw) <= DEPTH_FROM_TEXT_BYTES else None
-        return self.engine.read(data, allowed, first, head.query_lang, head.accept, key=key, too_deep_in=deep)
+        return self.engine.read(
+            data, allowed, first, head.query_lang, head.accept, position=allowed is not None, key=key, too_deep_in=deep
+        )
 
     # --- endpoints ----------------------------------------------------------------------
     async def health(self, request: Request) -> Response:
         return _json({"status": "ok"}, headers={"Cache-Control": "no-store"})
 
-    def posting(self, allowed: tuple[str, ...], work: Work) -> Handler:
+    def posting(self, allowed: tuple[str, ...] | None, work: Work) -> Handler:
         """The endpoint of a POST whose body ``work`` answers (marked for :class:`Front`)."""
 
         async def endpoint(request: Request) -> Response:
@@ -586,6 +590,15 @@ class Api:
             return self.engine.decide(name, asked)
 
         return self.posting(("position", "question", "lang"), work)
+
+    def lookup(self, name: str) -> Handler:
+        """POST /api/<name> for one of the game's lookups (LOOKUPS, e.g. ``understand``): the body's
+        fields go to the game's function, which checks them itself (no position needed)."""
+
+        def work(asked: Asked) -> dict[str, Any]:
+            return self.engine.lookup(name, asked)
+
+        return self.posting(None, work)
 
     async def rule(self, request: Request) -> Response:
         from havoc.engine.ruledata import rule_data
@@ -763,6 +776,10 @@ def create_app(site: Path | None, ruleset: str | None = None, allowed_hosts: Col
         *(
             Route(f"/api/{name}", guarded(handlers.extra(name)), methods=["POST"])
             for name in (game.extra_answers(game.of(rs)) if rs.game else {})
+        ),
+        *(
+            Route(f"/api/{name}", guarded(handlers.lookup(name)), methods=["POST"])
+            for name in (game.lookups(game.of(rs)) if rs.game else {})
         ),
         Route("/api/rules/{rule_id}", guarded(handlers.rule), methods=["GET"], name="rule"),
         Route("/api/search", guarded(handlers.search), methods=["GET"]),

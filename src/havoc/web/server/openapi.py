@@ -290,6 +290,36 @@ def openapi(rs: Ruleset, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
                 },
             }
         }
+    if "understand" in (game.lookups(game.of(rs)) if rs.game else {}):
+        spec["paths"]["/api/understand"] = {
+            "post": {
+                "summary": ui("Read a question typed in words (like `havoc understand --json`).", lang),
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "text": {"type": "string", "maxLength": 500},
+                                    "position": {"type": "object"},
+                                    "lang": lang_schema,
+                                },
+                                "required": ["text"],
+                                "additionalProperties": False,
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": {
+                        "description": ui("The question read: its pieces, what is missing, any refusal.", lang),
+                        "content": _json_any(),
+                    },
+                    **errors,
+                },
+            }
+        }
     # ``havoc serve`` answers only for the hosts it was told of (DNS rebinding): any operation
     misdirected = _resp(ui("The Host header names a host this server does not answer for.", lang), "Problem")
     for operations in spec["paths"].values():
