@@ -82,3 +82,23 @@ def test_a_sentence_outside_the_rules_is_refused_in_polish(browser: Any, host: s
     assert "To nie jest pytanie o zasady gry." in page.inner_text("#havoc-understood")
     assert chips(page) == []
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_table_is_remembered_in_one_line_until_a_new_table(browser: Any, host: str, lang: str) -> None:  # noqa: F811
+    """The table stays between visits (local storage) and reads as one line above the question
+    box, in the page's language; "New table" clears it."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/{lang}/assistant.html")
+    page.wait_for_selector("[data-template=tpl-battle]", state="attached")
+    page.locator("[data-template=tpl-battle]").first.tap()
+    line = page.inner_text("#ha-table-summary")
+    humans, pilgrims = ("Humans", "Pilgrims") if lang == "en" else ("Ludzie", "Pielgrzymi")
+    assert f"Region A: {humans} 4, {pilgrims} 4" in line, line
+    page.goto(f"{host}/{lang}/assistant.html")  # a later visit, no link: the same table
+    page.wait_for_selector("#ha-table-summary", state="attached")
+    assert page.inner_text("#ha-table-summary") == line
+    page.locator("button.ha-new-table").tap()
+    assert "Region A" not in page.inner_text("#ha-table-summary")
+    context.close()

@@ -147,6 +147,8 @@ WORDS = {
         "understood": "Understood",
         "text-unplaced": "Words not understood",
         "text-missing": "Still needed",
+        "new-table": "New table",
+        "pasted-table": "A pasted table",
         **ENGINE_TEXTS,
     }.items()
 }

@@ -71,6 +71,29 @@
     state.asked = !!asked; // a shared link opens with the answer only when it was asked as it stands
     try { localStorage.setItem(STORE, JSON.stringify(state)); } catch (e) {}
     try { history.replaceState(null, "", "#s=" + encode(state)); } catch (e) {}
+    renderSummary();
+  }
+  // The remembered table in one line ("Runda 2 · Akcje · Czyja tura: Ludzie · Region A: Ludzie 8,
+  // Pielgrzymi 3, Żeton Bitwy"), above the question box, with "New table" to start again.
+  var summaryLine = null;
+  function renderSummary() {
+    if (!summaryLine) return;
+    var parts = [];
+    if (state.usePaste && (state.paste || "").trim()) parts.push(W["pasted-table"]);
+    else {
+      if (state.round) parts.push(W.round + " " + state.round);
+      if (state.phase && D.phases[state.phase]) parts.push(D.phases[state.phase]);
+      if (state.turn) parts.push(W.turn + ": " + (D.factions[state.turn] || state.turn));
+      state.regions.forEach(function (r, i) {
+        var id = rid(r, i);
+        if (!id) return;
+        var units = Object.keys(r.units || {}).filter(function (f) { return int(r.units[f]); })
+          .map(function (f) { return (D.factions[f] || f) + " " + int(r.units[f]); });
+        if (r.battle) units.push(W["battle-token"]);
+        if (units.length) parts.push(shownName(id) + ": " + units.join(", "));
+      });
+    }
+    summaryLine.textContent = parts.join(" · ");
   }
 
   // --- ids of Regions ----------------------------------------------------------------------
@@ -268,7 +291,11 @@
   var textForm = el("form", {"class": "ha-text", role: "search"},
                     [el("div", {"class": "ha-text-row"}, [textInput, textButton]), understoodBox]);
   textForm.addEventListener("submit", function (ev) { ev.preventDefault(); askText(textInput.value); });
-  root.append(textForm, form, hook);
+  summaryLine = el("p", {"class": "ha-summary", id: "ha-table-summary"});
+  var newTable = el("button", {type: "button", "class": "ha-new-table", text: W["new-table"]});
+  newTable.addEventListener("click", function () { startFrom("start-blank"); textInput.value = ""; understoodBox.replaceChildren(); });
+  root.append(el("div", {"class": "ha-summary-row"}, [summaryLine, newTable]), textForm, form, hook);
+  renderSummary();
 
   // Starting points: a common situation to change rather than an empty table to fill.
   function reg(units, extra) { return Object.assign(emptyRegion(), {units: units}, extra || {}); }
