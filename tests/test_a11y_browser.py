@@ -333,6 +333,7 @@ def test_yes_and_no_keep_their_contrast_in_either_theme(browser: Any, host: str,
     page.locator('[data-path="region:0.units.pilgrims"]').fill("3")
     page.locator("#ha-kind").select_option("move")
     page.locator('[data-path="q.units"]').fill("3")  # 8 defenders, 3 attackers: only 2 may leave
+    page.locator('[data-path="q.to"]').select_option("example-b")  # the template leaves "To" to the player
     page.locator("button.ha-ask").first.tap()
     page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=180_000)
     no = page.locator(".ha-verdict-no").count()
