@@ -501,13 +501,13 @@ def test_two_games_commands_of_one_name_each_keep_their_own(
     [
         (
             "en",
-            "Cry Havoc's commands: legal, battle, score, new, trogs (only as havoc cry-havoc …: legal)",
+            "Cry Havoc's commands: legal, battle, score, new, trogs, understand (only as havoc cry-havoc …: legal)",
             "toy-game's commands: legal, toy-only (only as havoc toy-game …: legal)",
             "Each is `havoc toy-game COMMAND`; one no other game has is also `havoc COMMAND`.",
         ),
         (
             "pl",
-            "polecenia gry Cry Havoc: legal, battle, score, new, trogs (tylko jako havoc cry-havoc …: legal)",
+            "polecenia gry Cry Havoc: legal, battle, score, new, trogs, understand (tylko jako havoc cry-havoc …: legal)",
             "polecenia gry toy-game: legal, toy-only (tylko jako havoc toy-game …: legal)",
             "Każde to `havoc toy-game POLECENIE`; to, którego nie ma żadna inna gra, działa też jako `havoc POLECENIE`.",
         ),

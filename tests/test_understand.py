@@ -121,6 +121,18 @@ def test_the_api_reads_the_same_and_bounds_the_text() -> None:
     assert long["body"]["problems"][0]["message"] == "Pytanie ma więcej niż 500 znaków."
     none = json.loads(webapi.handle("POST", "/api/understand", json.dumps({"lang": "en"}), {}))
     assert none["status"] == 422 and none["body"]["problems"][0]["in"] == "text"
+    for table in (None, [None, None], "example-a"):  # no table is sent as an absent field, never as null
+        body = {"text": "", "lang": "pl", "position": table}
+        bad = json.loads(webapi.handle("POST", "/api/understand", json.dumps(body), {}))
+        assert bad["status"] == 422, table
+        assert bad["body"]["problems"] == [
+            {
+                "in": "request",
+                "field": "position",
+                "message": "Opis stołu musi być obiektem (klucz: wartość).",
+                "code": "field.type",
+            }
+        ]
 
 
 def test_the_command_line_shows_each_piece_in_polish() -> None:

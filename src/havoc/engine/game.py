@@ -454,6 +454,14 @@ def lookups(played: Game) -> dict[str, Any]:
     return out
 
 
+def text_reader(played: Game) -> tuple[str, Any] | None:
+    """The game's lookup that reads a question typed in words (``TEXT_READER``, one of its
+    ``LOOKUPS``) as ``(name, function)``, or None for a game that reads only forms."""
+    name = getattr(played, "TEXT_READER", None)
+    found = lookups(played).get(name) if isinstance(name, str) else None
+    return (name, found) if found is not None and isinstance(name, str) else None
+
+
 class Shortcut(NamedTuple):
     """A question kind a game gives an address of its own (``SHORTCUTS``): ``havoc <kind>``,
     ``havoc.assistant.api.<kind>(position, *fields)`` and ``POST /api/<kind>`` ask ``{ask: kind, **fields}``."""

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--text",
         metavar="SENTENCE",
-        help="the question in your own words (English or Polish), read as `havoc understand` reads it",
+        help="the question in your own words (English or Polish), read by the game (if it reads words)",
     )
     add_options(p)
     p.set_defaults(func=cmd_ask)
@@ -166,7 +166,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def _from_text(args: argparse.Namespace, rs: Any, pos: Any, played: Any) -> tuple[Any, Any, Any]:
-    """The question of ``--text``, read by the game's ``understand`` lookup with the table as its
+    """The question of ``--text``, read by the game's text reader (``TEXT_READER``) with the table as its
     context; what it understood is said first (stderr), and a question that still needs a field
     is refused naming what, in the asker's language: never answered from a guess."""
     import sys
@@ -175,8 +175,8 @@ def _from_text(args: argparse.Namespace, rs: Any, pos: Any, played: Any) -> tupl
     from havoc.engine import game
     from havoc.language.i18n import ui
 
-    reader = game.lookups(played).get("understand")
-    if reader is None:
+    found = game.text_reader(played)
+    if found is None:
         raise InputError(
             [
                 Problem(
@@ -187,6 +187,7 @@ def _from_text(args: argparse.Namespace, rs: Any, pos: Any, played: Any) -> tupl
                 )
             ]
         )
+    reader = found[1]
     got = reader(rs, {"text": args.text, "position": pos}, args.lang)  # the game reads its own table
     if got.get("refusal"):
         raise InputError([Problem("--text", None, str(got["refusal"]), code=Code.FIELD_VALUE)])

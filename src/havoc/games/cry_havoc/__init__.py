@@ -60,6 +60,9 @@ EXTRA_ANSWERS: Mapping[str, str] = {"trogs": "havoc.games.cry_havoc.solo:decide"
 # Lookups without a position's answer: a typed question read into the API's (POST /api/understand).
 LOOKUPS: Mapping[str, str] = {"understand": "havoc.games.cry_havoc.understand:lookup"}
 
+# The lookup that reads a question typed in words (``havoc ask --text``, the Ask page's question box).
+TEXT_READER = "understand"
+
 # What this game adds to the site extension (a module with setup_site(app)): the Ask page and the table of kinds.
 SITE_EXTENSION = "havoc.games.cry_havoc.site_pages"
 

@@ -165,11 +165,9 @@ def form_kinds() -> list[str]:
 def form_label(kind: str) -> str:
     """A kind's words in the form's list (English): its declared form label (a question rather
     than the kind's plain name), else its label."""
-    from havoc.games.cry_havoc import kind as registry
+    from havoc.games.cry_havoc.ui import form_label as label
 
-    found = registry.get(kind)
-    assert found is not None, kind
-    return found.form_label or found.label
+    return label(kind)
 
 
 def kind_fields(kind: str) -> list[str]:

@@ -24,6 +24,7 @@ __all__ = [
     "faction_name",
     "faction_owner",
     "fold",
+    "form_label",
     "kind_label",
     "message_language",
     "nui",
@@ -516,6 +517,17 @@ def unit_text(unit: str, n: int, lang: str = "en") -> str:
 def kind_label(kind: str, lang: str = "en") -> str:
     """A question kind as a word in ``lang`` (the ID when unknown)."""
     return _kind_labels(lang).get(kind, kind)
+
+
+def form_label(kind: str, lang: str = "en") -> str:
+    """A question kind as its form names it ("Who wins the Battle?"), else its label, in ``lang``."""
+    from havoc.games.cry_havoc import kind as registry
+
+    found = registry.get(kind)
+    if found is None:
+        return kind
+    label = found.form_label or found.label
+    return ui(label, lang)
 
 
 def has_label(what: str, name: str) -> bool:

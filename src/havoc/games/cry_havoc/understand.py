@@ -23,7 +23,7 @@ from typing import Any
 
 from havoc.core.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.contract import FACTIONS
-from havoc.games.cry_havoc.ui import fold
+from havoc.games.cry_havoc.ui import fold, form_label
 from havoc.language.i18n import LANGUAGES, ui
 
 MAX_TEXT = 500  # characters: a question, not an essay (the API refuses longer, naming the field)
@@ -465,12 +465,9 @@ def _missing(
 
 def summary(out: dict[str, Any], lang: str) -> str:
     """One line of what was understood, in the asker's language: the kind, then each piece."""
-    from havoc.games.cry_havoc import kind as registry
-
     if out.get("refusal"):
         return str(out["refusal"])
-    declared = registry.get(out["question"]["ask"])
-    label = ui(declared.form_label or declared.label, lang) if declared else out["question"]["ask"]
+    label = form_label(out["question"]["ask"], lang)
     pieces = [str(p["shown"]) for p in out["understood"]]
     return " · ".join([label, *pieces])
 
@@ -500,4 +497,9 @@ def lookup(rs: Any, fields: dict[str, Any], lang: str) -> dict[str, Any]:
         )
     if "text" not in fields:
         raise InputError([Problem("text", None, ui("The question's text is missing.", lang), code=Code.FIELD_MISSING)])
-    return understand(fields["text"], lang, fields.get("position"))
+    position = fields.get("position")
+    if "position" in fields and not isinstance(position, dict) and not hasattr(position, "regions"):
+        # a JSON object, or a table the command line has parsed already; null is no table
+        message = "position: " + ui("The table must be a mapping (an object).", lang)
+        raise InputError([Problem("request", None, message, code=Code.FIELD_TYPE)])
+    return understand(fields["text"], lang, position)

@@ -592,7 +592,7 @@ class Api:
         return self.posting(("position", "question", "lang"), work)
 
     def lookup(self, name: str) -> Handler:
-        """POST /api/<name> for one of the game's lookups (LOOKUPS, e.g. ``understand``): the body's
+        """POST /api/<name> for one of the game's lookups (LOOKUPS, e.g. the game's text reader): the body's
         fields go to the game's function, which checks them itself (no position needed)."""
 
         def work(asked: Asked) -> dict[str, Any]:

@@ -290,10 +290,11 @@ def openapi(rs: Ruleset, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
                 },
             }
         }
-    if "understand" in (game.lookups(game.of(rs)) if rs.game else {}):
-        spec["paths"]["/api/understand"] = {
+    reader = game.text_reader(game.of(rs)) if rs.game else None
+    if reader is not None:
+        spec["paths"][f"/api/{reader[0]}"] = {
             "post": {
-                "summary": ui("Read a question typed in words (like `havoc understand --json`).", lang),
+                "summary": ui("Read a question typed in words, as the game reads it.", lang),
                 "requestBody": {
                     "required": True,
                     "content": {
