@@ -418,10 +418,12 @@ class SheetRenderer:
             else:
                 head = f'<header class="runhead"><span class="game">{game}</span> {title}</header>'
             size = f' style="--body: {page.body_pt:g}pt"' if page.body_pt else ""
-            foot = self.footer() + "\n" if n == len(lo.pages) else ""
+            # In print the footer is a running element (sheet.css): it sits in the bottom margin of
+            # every page from the first, taking no line from the rules; on screen it ends page 1.
+            foot = "\n" + self.footer() if n == 1 else ""
             pages.append(
-                f'<section class="page" id="sheet-page-{n}"{size}>\n{head}\n{blocks}\n'
-                f'{foot}<span class="end" id="sheet-page-{n}-end"></span>\n</section>'
+                f'<section class="page" id="sheet-page-{n}"{size}>\n{head}{foot}\n{blocks}\n'
+                f'<span class="end" id="sheet-page-{n}-end"></span>\n</section>'
             )
         css = stylesheet()
         return (
