@@ -110,7 +110,9 @@ def mini_changes(mini_env: tuple[Path, Path], tmp_path: Path) -> Site:  # noqa: 
     source, rules = mini_env
     errata = rules / "mini" / "overlays" / "errata.yaml"
     text = errata.read_text(encoding="utf-8")
-    text = text.replace("  faq: {title: FAQ}\n", '  faq: {title: FAQ}\n  faq2: {title: Second FAQ, date: "2020-05-04"}\n')
+    text = text.replace(
+        "  faq: {title: FAQ}\n", '  faq: {title: FAQ}\n  faq2: {title: Second FAQ, date: "2020-05-04"}\n'
+    )
     errata.write_text(text + MINI_REPLACE, encoding="utf-8")
     po = source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
     po.write_text(po.read_text(encoding="utf-8") + MINI_PL, encoding="utf-8")

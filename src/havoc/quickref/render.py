@@ -385,11 +385,11 @@ class SheetRenderer:
             if overlay.kind != "errata":
                 continue
             cited = {self.rs.rules[rid].source.doc for rid in overlay.rule_ids}
-            for key, meta in overlay.sources.items():
+            for key, cited_meta in overlay.sources.items():
                 if key not in cited:
                     continue
-                title = self.look.text(f"source:{key}:title", str(meta.get("title", key)))
-                when = format_date(meta.get("date"), self.lang, short=True)
+                title = self.look.text(f"source:{key}:title", str(cited_meta.get("title", key)))
+                when = format_date(cited_meta.get("date"), self.lang, short=True)
                 out.append(f"{title} ({when})" if when and when not in title else title)
         return out
 

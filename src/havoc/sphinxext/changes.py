@@ -10,6 +10,7 @@ replaces a rule, the printed text it replaces is shown folded.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,12 +26,13 @@ from havoc.sphinxext.rule import CHANGES_PAGE, change_anchor, labelled, printed_
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+
     from havoc.sphinxext.context import Context
 
 UNSOURCED = ""  # the group of entries that name no source document
 
 
-def source_date(ctx: Context, meta: dict[str, object]) -> str:
+def source_date(ctx: Context, meta: Mapping[str, object]) -> str:
     """A source's date in the reader's language, or the words for "date unknown" (never invented)."""
     return format_date(meta.get("date"), ctx.lang) or ctx.label(L.DATE_UNKNOWN)
 
@@ -53,7 +55,8 @@ class ChangesDirective(HavocDirective):
             groups: dict[str, list[Rule]] = {key: [] for key in overlay.sources}
             for rid in overlay.rule_ids:
                 rule = rs.rules[rid]
-                groups.setdefault(rule.source.doc if rule.source.doc in overlay.sources else UNSOURCED, []).append(rule)
+                doc = rule.source.doc or UNSOURCED
+                groups.setdefault(doc if doc in overlay.sources else UNSOURCED, []).append(rule)
             for key, rules in groups.items():
                 if rules:
                     out.append(self.group(r, overlay, key, rules))

@@ -88,7 +88,7 @@ def printed_text(d: HavocDirective, r: Renderer, rule: Rule) -> details | None:
     head = f"{d.ctx.label(L.PRINTED_TEXT)}: {d.ctx.title(target.id, d.get_location())}"
     box += summary(head, head)
     box.extend(r.blocks(f"{target.id}:text", target.text))
-    return box
+    return cast("details", box)
 
 
 def numbered_title(ctx: Context, ident: str, title: str) -> nodes.title:
@@ -176,7 +176,11 @@ def rule_section(d: HavocDirective, r: Renderer, rule: Rule, group: str, files: 
         note = nodes.note("", nodes.paragraph("", ctx.label(L.INTERPRETATION)), classes=["havoc-interpretation"])
         sec += note
     sec.extend(r.blocks(f"{rule.id}:text", rule.text))
-    printed = printed_text(d, r, rule) if rs.overlays.get(rule.origin, None) and rs.overlays[rule.origin].kind == "errata" else None
+    printed = (
+        printed_text(d, r, rule)
+        if rs.overlays.get(rule.origin, None) and rs.overlays[rule.origin].kind == "errata"
+        else None
+    )
     if printed is not None:
         sec += printed
     if rule.table is not None:
