@@ -8,7 +8,9 @@ something the rules do not.
 
 from __future__ import annotations
 
+import datetime as dt
 import html
+import os
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -16,7 +18,8 @@ from importlib import resources
 from havoc.engine.numbering import numbers
 from havoc.engine.rulebook.model import Ruleset
 from havoc.language import markup
-from havoc.language.i18n import Translator
+from havoc.language.dates import format_date
+from havoc.language.i18n import Translator, ui
 from havoc.language.languages import REGISTRY
 from havoc.quickref.layout import MIN_PT as MIN_PT  # re-exported: the sheet's smallest type
 from havoc.quickref.layout import Block, Item, Layout
@@ -161,8 +164,16 @@ def _ref(number: str) -> str:
 class SheetRenderer:
     """Renders one language's sheet; keeps count of the texts not yet translated."""
 
-    def __init__(self, ruleset: Ruleset, layout: Layout, lang: str, translator: Translator | None = None) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        layout: Layout,
+        lang: str,
+        translator: Translator | None = None,
+        made: dt.date | None = None,
+    ) -> None:
         self.rs = ruleset
+        self.made = made or made_on()
         self.layout = layout
         self.lang = lang
         self.tr = translator or Translator(lang, scope=ruleset.id)
@@ -362,6 +373,32 @@ class SheetRenderer:
         close()
         return "\n".join(out)
 
+    # --- the footer: which rules, as of when ----------------------------------------------------
+    def layers(self) -> list[str]:
+        """The layers the sheet prints, oldest first: the printed rulebook (the ruleset's
+        authority), then each source of the errata in force, with its date where it has one."""
+        out = []
+        for key, meta in self.rs.sources.items():
+            if meta.get("authority"):
+                out.append(self.look.text(f"source:{key}:title", str(meta.get("title", key))))
+        for overlay in self.rs.overlays.values():
+            if overlay.kind != "errata":
+                continue
+            cited = {self.rs.rules[rid].source.doc for rid in overlay.rule_ids}
+            for key, cited_meta in overlay.sources.items():
+                if key not in cited:
+                    continue
+                title = self.look.text(f"source:{key}:title", str(cited_meta.get("title", key)))
+                when = format_date(cited_meta.get("date"), self.lang, short=True)
+                out.append(f"{title} ({when})" if when and when not in title else title)
+        return out
+
+    def footer(self) -> str:
+        """The sheet's last line: the layers it includes and the day it was made."""
+        made = format_date(self.made, self.lang, short=True) or self.made.isoformat()
+        text = ui("Rules: {layers}. As of {date}.", self.lang).format(layers=" + ".join(self.layers()), date=made)
+        return f'<footer class="colophon">{typeset(html.escape(text, quote=False), self.lang)}</footer>'
+
     # --- the document ---------------------------------------------------------------------------
     def document(self) -> str:
         """The whole sheet as one self-contained HTML file (its CSS inlined)."""
@@ -381,8 +418,11 @@ class SheetRenderer:
             else:
                 head = f'<header class="runhead"><span class="game">{game}</span> {title}</header>'
             size = f' style="--body: {page.body_pt:g}pt"' if page.body_pt else ""
+            # In print the footer is a running element (sheet.css): it sits in the bottom margin of
+            # every page from the first, taking no line from the rules; on screen it ends page 1.
+            foot = "\n" + self.footer() if n == 1 else ""
             pages.append(
-                f'<section class="page" id="sheet-page-{n}"{size}>\n{head}\n{blocks}\n'
+                f'<section class="page" id="sheet-page-{n}"{size}>\n{head}{foot}\n{blocks}\n'
                 f'<span class="end" id="sheet-page-{n}-end"></span>\n</section>'
             )
         css = stylesheet()
@@ -393,6 +433,14 @@ class SheetRenderer:
             f'<meta name="generator" content="havoc sheet ({self.rs.id} {self.rs.fingerprint[:12]})">\n'
             f"<style>\n{css}\n</style>\n</head>\n<body>\n" + "\n".join(pages) + "\n</body>\n</html>\n"
         )
+
+
+def made_on() -> dt.date:
+    """The sheet's date: ``SOURCE_DATE_EPOCH`` when set (a reproducible build), else today (UTC)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), dt.UTC).date()
+    return dt.datetime.now(dt.UTC).date()
 
 
 def stylesheet() -> str:

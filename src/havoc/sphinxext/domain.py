@@ -109,6 +109,7 @@ class HavocDomain(Domain):
         "rule": ObjType(LazyLabel("rule"), "rule"),  # type: ignore[arg-type]
         "section": ObjType(LazyLabel("section"), "rule"),  # type: ignore[arg-type]
         "term": ObjType(LazyLabel("term"), "term"),  # type: ignore[arg-type]
+        "change": ObjType(LazyLabel("change"), "change"),  # type: ignore[arg-type]
     }
     roles = {  # noqa: RUF012
         "rule": XRefRole(innernodeclass=nodes.inline, warn_dangling=True),
@@ -118,6 +119,7 @@ class HavocDomain(Domain):
     dangling_warnings = {  # noqa: RUF012
         "rule": "unknown rule or section ID %(target)r",
         "term": "unknown glossary term %(target)r",
+        "change": "no entry %(target)r on the changes page",
         "index": "unknown havoc index %(target)r",
     }
     initial_data = {  # noqa: RUF012
@@ -191,8 +193,8 @@ class HavocDomain(Domain):
     def _key(self, kind: str, target: str) -> tuple[str, str]:
         if kind == "term":
             return ("term", target)
-        if kind == "index":
-            return ("index", target)
+        if kind in ("index", "change"):
+            return (kind, target)
         for k in ("rule", "section"):
             if (k, target) in self.objects:
                 return (k, target)

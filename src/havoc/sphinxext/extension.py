@@ -14,6 +14,7 @@ from sphinx.errors import ConfigError
 from havoc import __version__
 from havoc.core import cache, safeio
 from havoc.core.errors import HavocError
+from havoc.sphinxext.changes import setup_changes
 from havoc.sphinxext.codes import setup_codes
 from havoc.sphinxext.contents import setup_contents
 from havoc.sphinxext.context import build_context
@@ -204,6 +205,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_section(app)
     setup_overlay(app)
     setup_glossary(app)
+    setup_changes(app)
     setup_contents(app)
     setup_pages(app)
     setup_langswitch(app)

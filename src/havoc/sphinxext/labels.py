@@ -114,6 +114,12 @@ EXAMPLE_REGIONS = label("Region A, B, …: invented Regions of an example (the p
 EXAMPLE_REGION_NAME = label("Region {letter}")
 
 CONTENTS_OVERLAYS = label("Glossary, errata and variants")
+# --- the changes since the printed rulebook (havoc.sphinxext.changes) ----------
+CHANGES_TITLE = label("Changes since the printed rulebook")
+CHANGES_LISTED = label("Listed in")
+DATE_UNKNOWN = label("date unknown")
+PRINTED_TEXT = label("The printed text")
+CHANGE_IN_FULL = label("In full")
 # --- what the assistant checks: the expression vocabulary ----------------------
 # The operators' words come from the one operator table (havoc.engine.conditions.OPS).
 OPERATOR_WORDS = [label(w) for op in OPS.values() for w in op.words]

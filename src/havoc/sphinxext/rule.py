@@ -16,10 +16,11 @@ from havoc.language import markup
 from havoc.language.i18n import SOURCE_LANGUAGE
 from havoc.sphinxext import labels as L
 from havoc.sphinxext.domain import Obj
-from havoc.sphinxext.render import Renderer
+from havoc.sphinxext.render import Renderer, xref
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
     from sphinx.writers.html5 import HTML5Translator
 
     from havoc.sphinxext.base import HavocDirective
@@ -53,6 +54,41 @@ def _depart_summary(self: HTML5Translator, node: summary) -> None:
 
 def _pass(self: Any, node: nodes.Node) -> None:
     """Other builders show the content without the wrapper."""
+
+
+CHANGES_PAGE = "changes"  # the default of the Sphinx option havoc_changes_page
+
+
+def change_anchor(entry_id: str) -> str:
+    """An erratum's anchor on the changes page (``havoc.sphinxext.changes``)."""
+    return f"change-{entry_id}"
+
+
+def has_changes_page(env: BuildEnvironment) -> bool:
+    """Whether this site has the changes page (a fixture site may not): only then do rule pages link to it."""
+    return str(env.config.havoc_changes_page) in env.found_docs
+
+
+def change_link(d: HavocDirective, r: Renderer, entry_id: str) -> nodes.paragraph | None:
+    """The line on an amended rule's page leading to its entry on the changes page."""
+    if not has_changes_page(d.env):
+        return None
+    text = d.ctx.label(L.CHANGES_TITLE)
+    link = xref("change", entry_id, [nodes.inline(text, text)], r.docname, explicit=True)
+    return labelled(d.ctx, L.CHANGES_LISTED, link, classes=["havoc-changes-link"])
+
+
+def printed_text(d: HavocDirective, r: Renderer, rule: Rule) -> details | None:
+    """The printed rule an erratum replaces, folded, so the reader can compare."""
+    rs = d.ctx.ruleset
+    target = rs.rules.get(rule.target or "") if rule.op == "replace" else None
+    if target is None:
+        return None
+    box = details(classes=["havoc-printed-text"])
+    head = f"{d.ctx.label(L.PRINTED_TEXT)}: {d.ctx.title(target.id, d.get_location())}"
+    box += summary(head, head)
+    box.extend(r.blocks(f"{target.id}:text", target.text))
+    return cast("details", box)
 
 
 def numbered_title(ctx: Context, ident: str, title: str) -> nodes.title:
@@ -140,6 +176,13 @@ def rule_section(d: HavocDirective, r: Renderer, rule: Rule, group: str, files: 
         note = nodes.note("", nodes.paragraph("", ctx.label(L.INTERPRETATION)), classes=["havoc-interpretation"])
         sec += note
     sec.extend(r.blocks(f"{rule.id}:text", rule.text))
+    printed = (
+        printed_text(d, r, rule)
+        if rs.overlays.get(rule.origin, None) and rs.overlays[rule.origin].kind == "errata"
+        else None
+    )
+    if printed is not None:
+        sec += printed
     if rule.table is not None:
         sec += chart_table(ctx, rule)
     if rule.params:
@@ -215,12 +258,18 @@ def overlay_notes(d: HavocDirective, r: Renderer, rule: Rule, files: set[Path]) 
         box += nodes.title(head, head)
         box.extend(r.blocks(f"{ruling.id}:text", ruling.text))
         box += meta_line(ctx, ruling.id, source_nodes(ctx, ruling.source, rs.overlays.get(ruling.origin)))
+        back = change_link(d, r, ruling.id)
+        if back is not None:
+            box += back
         out.append(box)
     for overlay in rs.overlays.values():
         view = base if overlay.kind == "errata" else rs.view(overlay.id)
         if rule.id in view.replaced_by:
             word = L.REPLACES if overlay.kind == "errata" else L.REPLACED_BY
             out.append(labelled(ctx, word, r.rule_link(view.replaced_by[rule.id].id), classes=["havoc-op-note"]))
+            back = change_link(d, r, view.replaced_by[rule.id].id) if overlay.kind == "errata" else None
+            if back is not None:
+                out.append(back)
         elif rule.id in view.removed:
             out.append(labelled(ctx, L.REMOVED_BY, r.rule_link(overlay.id), classes=["havoc-op-note"]))
     return out
