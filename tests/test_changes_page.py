@@ -208,8 +208,8 @@ FOOTER = {
         " + Designer rulings by Grant Rodiek + Official English rulebook (2016). As of 3 Dec 2026."
     ),
     "pl": (
-        "Zasady: Oficjalna polska instrukcja (Portal Games, 2016) + Oficjalne FAQ i errata v1.0 (19 sie 2016)"
-        " + Wyjaśnienia autora gry, Granta Rodieka + Oficjalna angielska instrukcja (2016). Stan na 3 gru 2026."
+        "Zasady: Oficjalna polska instrukcja (Portal Games, 2016) + Oficjalne FAQ i errata v1.0 (19.08.2016)"
+        " + Wyjaśnienia autora gry, Granta Rodieka + Oficjalna angielska instrukcja (2016). Stan na 3.12.2026."
     ),
 }
 DAY = dt.datetime(2026, 12, 3, 12, tzinfo=dt.UTC)

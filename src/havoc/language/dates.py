@@ -30,10 +30,14 @@ def format_date(value: object, lang: str, short: bool = False) -> str | None:
     month_pattern = "MMM" if short else "MMMM"
     try:
         if day:
-            return _babel_format(dt.date(int(year), int(month), int(day)), f"d {month_pattern} y", locale=locale)
+            when = dt.date(int(year), int(month), int(day))
+            if short and locale != "en":
+                # Polish abbreviates a date in figures ("19.08.2016"), never the month ("19 sie 2016")
+                return _babel_format(when, "short", locale=locale).replace(f".{when:%y}", f".{when.year}")
+            return _babel_format(when, f"d {month_pattern} y", locale=locale)
         if month:
             # a month on its own is the standalone form ("sierpień 2016", not "sierpnia")
-            standalone = "LLL" if short else "LLLL"
+            standalone = "LLL" if short and locale == "en" else "LLLL"
             return _babel_format(dt.date(int(year), int(month), 1), f"{standalone} y", locale=locale)
     except ValueError:
         return None
