@@ -213,7 +213,7 @@ CASES = [
         _with("token: 1", "token: 9"),
         "regions.foglands.battle.token: expected a Battle token from 1 to 8, found 9",
     ),
-    ("missing-players", GOOD.replace("players: [humans, pilgrims]\n", ""), "missing required field 'players'"),
+    ("missing-players", GOOD.replace("players: [humans, pilgrims]\n", ""), "players: required, but not given"),
     (
         "trog-token",
         _with("trog-token: nest", "trog-token: horde"),

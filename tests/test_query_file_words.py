@@ -216,4 +216,4 @@ def test_a_battle_placement_names_its_factions_and_objectives_in_polish(tmp_path
 
 def test_a_polish_file_without_its_kind_is_told_the_key_in_its_words(tmp_path: Path) -> None:
     assert _refused(tmp_path, "frakcja: ludzie\nz: Region A\n") == ["pytanie.yaml:1: brak wymaganego pola 'pytanie'"]
-    assert _refused(tmp_path, "faction: humans\n") == ["pytanie.yaml:1: brak wymaganego pola 'ask'"]
+    assert _refused(tmp_path, "faction: humans\n") == ["pytanie.yaml:1: ask: pole wymagane, a nie podano"]

@@ -566,10 +566,12 @@ class Reader:
                 out[key] = got
         for key in spec.required:
             if key not in value:
+                # located at the field itself, so a form marks the field and a reader sees its
+                # name in words (the path is worded by the format's reader), never a raw key
                 self.problem(
                     _lines(value).line if _is_ldict(value) else line,
-                    path,
-                    ui("missing required field {name}", _ml()).format(name=repr(key)),
+                    f"{path}.{key}" if path else str(key),
+                    ui("required, but not given", _ml()),
                     code=Code.FIELD_MISSING,
                 )
         return out

@@ -15,7 +15,7 @@ from havoc.core.errors import Code, InputError, Problem
 from havoc.engine.interpreter.engine import fact_names
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.kept import reserve as kept_reserve
-from havoc.games.cry_havoc.position import Position, Region
+from havoc.games.cry_havoc.position import Position, Region, attacker_of, defender_of
 from havoc.games.cry_havoc.query import Query
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.games.cry_havoc.ui import region_names, ui
@@ -474,7 +474,7 @@ def _crystals(ctx: Context, r: Region) -> int:
 
 @region_fact("region.actor-is-attacker", "bool")
 def _is_attacker(ctx: Context, r: Region) -> bool:
-    return r.battle is not None and r.battle.attacker == ctx.who()
+    return r.battle is not None and attacker_of(ctx.pos, r) == ctx.who()
 
 
 @region_fact("region.actor-is-defender", "bool")
@@ -483,7 +483,7 @@ def _is_defender(ctx: Context, r: Region) -> bool:
         return False
     if ctx.battle is not None and r is ctx.region:
         return ctx.battle.defender == ctx.who()
-    return r.defender() == ctx.who()
+    return defender_of(ctx.pos, r) == ctx.who()
 
 
 @region_fact("region.actor-to-play-tactics", "bool")
@@ -505,10 +505,11 @@ def _opponent_passed(ctx: Context, r: Region) -> bool:
     if b is None:
         return False
     who = ctx.who()
+    attacker = attacker_of(ctx.pos, r)
     other = (
         (ctx.battle.defender if ctx.battle is not None and r is ctx.region else r.defender())
-        if who == b.attacker
-        else b.attacker
+        if who == attacker
+        else attacker
     )
     return other is not None and ctx.pos.faction(other).passed
 
@@ -677,7 +678,7 @@ def _sides(ctx: Context) -> tuple[str, str | None]:
         return ctx.battle.attacker, ctx.battle.defender
     r = _battle_region(ctx)
     assert r.battle is not None
-    return r.battle.attacker, r.defender()
+    return attacker_of(ctx.pos, r), r.defender()
 
 
 @fact("battle.attacker-units", "int")

@@ -127,7 +127,7 @@ BATTLE = Spec(
             "(left out: not known, and a question it decides cannot be answered)."
         ),
     },
-    required=("token", "attacker"),
+    required=("token",),
 )
 REGION = Spec(
     "object",
@@ -239,8 +239,36 @@ TOP: Final = Spec("object", "A Cry Havoc position.", fields=FIELDS, required=("p
 @record(frozen=True)
 class Battle:
     token: int
-    attacker: str
+    attacker: str | None = None  # None: the table does not say (read it through attacker_of)
     to_play: str | None = None  # whose turn it is in the Tactics exchange (None: not known)
+
+
+def attacker_of(pos: Position, region: Region) -> str:
+    """The attacker of the Battle in ``region``: a table may leave it out (a Build elsewhere needs
+    no attacker), and a question whose answer reads it is then refused naming the field, never
+    answered from a guess."""
+    battle = region.battle
+    assert battle is not None
+    if battle.attacker is None:
+        raise InputError(
+            [
+                Problem(
+                    pos.name,
+                    None,
+                    f"regions.{region.id}.battle.attacker: "
+                    + ui("not given, and this question needs the Battle's attacker", _ml()),
+                    code=Code.POSITION_MISSING,
+                )
+            ]
+        )
+    return battle.attacker
+
+
+def defender_of(pos: Position, region: Region) -> str | None:
+    """The defender of the Battle in ``region`` (None: no other side has Units there); its
+    attacker must be given (:func:`attacker_of`)."""
+    attacker_of(pos, region)
+    return region.defender()
 
 
 @record(frozen=True)
@@ -271,7 +299,9 @@ class Region:
         return [f for f in FACTIONS if self.units.get(f, 0) > 0]
 
     def defender(self) -> str | None:
-        if self.battle is None:
+        """The side that is not the attacker (None without a Battle or with its attacker not
+        given: :func:`defender_of` refuses that instead of guessing)."""
+        if self.battle is None or self.battle.attacker is None:
             return None
         others = [f for f in self.sides() if f != self.battle.attacker]
         return others[0] if others else None
@@ -603,8 +633,8 @@ def _build(d: dict[str, Any], name: str) -> Position:
             ({f: n for f, n in units.items() if n > 0} if 0 in units.values() else units.copy()) if units else {},
             get("control"),
             get("crystals", 0),
-            Battle(battle["token"], battle["attacker"], battle.get("to-play"))
-            if battle and "token" in battle and "attacker" in battle
+            Battle(battle["token"], battle.get("attacker"), battle.get("to-play"))
+            if battle and "token" in battle
             else None,
             tuple(Structure(s["type"], s["owner"]) for s in structures if "type" in s and "owner" in s)
             if structures
@@ -1078,7 +1108,8 @@ class _Checks:
         if region.battle is not None:
             b = region.battle
             bline = line_of("regions", rid, "battle")
-            must_play(b.attacker, f"{base}.battle.attacker", "regions", rid, "battle", "attacker", neutral_ok=True)
+            if b.attacker is not None:
+                must_play(b.attacker, f"{base}.battle.attacker", "regions", rid, "battle", "attacker", neutral_ok=True)
             sides = region.sides()
             if len(sides) > 2:
                 r.problem(
@@ -1103,7 +1134,7 @@ class _Checks:
                     ui("whose turn it is in the Tactics exchange must be one of the Battle's two sides", _ml()),
                     code=Code.POSITION_INVALID,
                 )
-            if b.attacker not in sides and len(sides) == 2:
+            if b.attacker is not None and b.attacker not in sides and len(sides) == 2:
                 r.problem(
                     line_of("regions", rid, "battle", "attacker"),
                     f"{base}.battle.attacker",

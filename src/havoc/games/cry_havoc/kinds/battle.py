@@ -23,7 +23,7 @@ from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.kept import of as kept_of
 from havoc.games.cry_havoc.kept import put
 from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
-from havoc.games.cry_havoc.position import Region
+from havoc.games.cry_havoc.position import Region, attacker_of
 from havoc.games.cry_havoc.retreats import Retreat, _values, retreat_options
 from havoc.games.cry_havoc.subsets import Subset, subset
 from havoc.games.cry_havoc.typed import typed_faction, typed_word
@@ -131,7 +131,7 @@ def resolve(job: Job) -> Answer:
                 )
             ]
         )
-    attacker = region.battle.attacker
+    attacker = attacker_of(pos, region)
     defender = region.defender()
     asker = q.faction
     opening = kept_of(pos).get(("battle", eng, job.t, _values(q)))
@@ -654,7 +654,7 @@ def _order(job: Job) -> Answer:
     for i, rid in enumerate(order, 1):
         r = job.pos.regions[rid]
         assert r.battle is not None
-        lines.append(f"{i}. {job.rname(rid)} — " + _heading(job, r.battle.token, r.battle.attacker, r.defender()))
+        lines.append(f"{i}. {job.rname(rid)} — " + _heading(job, r.battle.token, attacker_of(job.pos, r), r.defender()))
     if not order:
         lines.append(ui("No Battle tokens on the listed Regions.", lang))
     return _answer(job, question, [], {"order": order}, lines, verdict=None, details={"order": order})
@@ -766,7 +766,8 @@ class _Opening:
             ("Q", region.id, named),
             lambda: ui("How does the Battle in {region} end?", lang).format(region=job.rname(region.id)),
         )
-        self.heading = _heading(job, region.battle.token, region.battle.attacker, defender)
+        attacker = attacker_of(job.pos, region)
+        self.heading = _heading(job, region.battle.token, attacker, defender)
         self.added = added = _int(figs, C.F_BATTLE_CRYSTALS)
         total = region.crystals + added
         self.crystals = _line(
@@ -774,7 +775,7 @@ class _Opening:
             ("A", added, total),
             lambda: ui("A. Crystals: +{added} (now {total})", lang).format(added=added, total=total),
         )
-        sides = (region.battle.attacker, defender) if defender else (region.battle.attacker,)
+        sides = (attacker, defender) if defender else (attacker,)
         self.notes = {side: _notes(job, side) for side in sides}
 
     def retreat(self, job: Job, lost: str, region: Region) -> tuple[Retreat, list[Decision]]:

@@ -30,7 +30,7 @@ from havoc.core.record import field, record
 from havoc.engine.rulebook.model import Ruleset
 from havoc.formats.spec import Spec
 from havoc.games.cry_havoc.contract import OBJECTIVES, TROGS
-from havoc.games.cry_havoc.position import Position, Region
+from havoc.games.cry_havoc.position import Position, Region, attacker_of
 from havoc.games.cry_havoc.ui import faction_name, faction_owner, objective_name, region_names
 from havoc.language.grammar import Noun
 from havoc.language.i18n import message_language, nui, ui
@@ -571,7 +571,7 @@ def battle_of(table: Table, query: Mapping[str, Any]) -> tuple[Region, bool]:
                 )
             ]
         )
-    return region, region.battle.attacker != TROGS
+    return region, attacker_of(table.pos, region) != TROGS
 
 
 def placement_of(table: Table, query: Mapping[str, Any], faction: str, total: int | None) -> dict[str, int]:
