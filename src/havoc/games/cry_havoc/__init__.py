@@ -58,7 +58,10 @@ SHORTCUTS: Mapping[str, Mapping[str, Any]] = {
 EXTRA_ANSWERS: Mapping[str, str] = {"trogs": "havoc.games.cry_havoc.solo:decide"}
 
 # Lookups without a position's answer: a typed question read into the API's (POST /api/understand).
-LOOKUPS: Mapping[str, str] = {"understand": "havoc.games.cry_havoc.understand:lookup"}
+LOOKUPS: Mapping[str, str] = {
+    "understand": "havoc.games.cry_havoc.understand:lookup",
+    "interview": "havoc.games.cry_havoc.interview:lookup",  # what an answer read of the table, and assumed
+}
 
 # The lookup that reads a question typed in words (``havoc ask --text``, the Ask page's question box).
 TEXT_READER = "understand"

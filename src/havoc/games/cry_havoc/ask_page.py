@@ -134,6 +134,8 @@ WORDS = {
         "hint": "Hint",
         "fixes": "It would be allowed",
         "depends": "It depends on",
+        "assumed": "Assumed, as the table does not say",
+        "assumed-tap": "Tap one to set it on the table.",
         "rules": "Deciding rules",
         "fix-fields": "Some fields need fixing; see the marks.",
         "unreachable": "The assistant's server did not answer.",

@@ -321,6 +321,25 @@ def openapi(rs: Ruleset, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
                 },
             }
         }
+    # the game's other lookups (its LOOKUPS besides the text reader): a JSON object of their own fields
+    for name in game.lookups(game.of(rs)) if rs.game else {}:
+        if f"/api/{name}" in spec["paths"]:
+            continue
+        spec["paths"][f"/api/{name}"] = {
+            "post": {
+                "summary": ui("One of the game's lookups: its fields as a JSON object.", lang),
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": {"type": "object", "properties": {"lang": lang_schema}}}
+                    },
+                },
+                "responses": {
+                    "200": {"description": ui("The lookup's result.", lang), "content": _json_any()},
+                    **errors,
+                },
+            }
+        }
     # ``havoc serve`` answers only for the hosts it was told of (DNS rebinding): any operation
     misdirected = _resp(ui("The Host header names a host this server does not answer for.", lang), "Problem")
     for operations in spec["paths"].values():

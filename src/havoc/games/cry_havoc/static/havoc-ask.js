@@ -778,10 +778,12 @@
     if (useServer && !online) { hook.dataset.state = "error"; showOffline(true); return; }
     askButton.disabled = true;
     askButton.textContent = W.asking;
-    call("POST", "ask", body)
+    // the answer with what it read of the table (POST /api/interview): what it had to assume is
+    // shown under it, each a tap away from its field, so the player is asked only what mattered
+    call("POST", "interview", {position: body.position, question: body.question, lang: body.lang})
       .then(function (res) { return (labelsLoaded || Promise.resolve()).then(function () { return res; }); })
       .then(function (res) {
-        if (res[0] === 200) { if (fromForm) save(true); return show(res[1], body.question); }
+        if (res[0] === 200) { if (fromForm) save(true); show(res[1].answer, body.question); return showAssumed(res[1].assumed || []); }
         hook.dataset.state = "error";
         var first = null;
         (res[1].problems || []).forEach(function (p) { var i = place(p); first = first || i; });
@@ -879,6 +881,32 @@
     settling = [150, 600].map(function (ms) {
       return setTimeout(function () { if (window.scrollY + 1 < answerTop()) answerBox.scrollIntoView({block: "start"}); }, ms);
     });
+  }
+  // what the answer read but the table did not say: #havoc-assumed, one button per field
+  // (data-field: its API path), which opens that field of the table
+  function showAssumed(items) {
+    if (!items.length) return;
+    var list = el("div", {id: "havoc-assumed", "class": "ha-chips"});
+    items.forEach(function (r) {
+      var chip = el("button", {type: "button", "class": "ha-chip ha-assumed", "data-field": r.field, text: named(r.where) + ": " + r.assumed});
+      chip.addEventListener("click", function () { openField(r.field); });
+      list.append(chip);
+    });
+    answerBox.append(el("h3", {text: W.assumed}), el("p", {"class": "ha-lead", text: W["assumed-tap"]}), list);
+  }
+  function openField(path) {
+    var key = path, id;
+    while (key && !(id = paths[key])) {
+      var up = key.replace(/(\.[^.]*|\[\d+\])$/, "");
+      if (up === key) break;
+      key = up;
+    }
+    var input = id && document.getElementById(id);
+    if (!input) { tableBox.scrollIntoView({block: "start"}); return; }
+    var box = input.closest("details");
+    if (box) box.open = true;
+    input.scrollIntoView({block: "center"});
+    input.focus({preventScroll: true});
   }
   // a later scroll must not move the page under a thumb that already reached for something else
   var settling = [];

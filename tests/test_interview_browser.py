@@ -1,0 +1,89 @@
+"""The Ask page says what the answer assumed (issue 39's interview): under the answer, each field
+of the table the answer read but the table did not say is a button (``#havoc-assumed``,
+``data-field`` its API path) that opens that field of the table, in the page's language."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+import urllib.parse
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is a shared fixture
+from test_engine_browser import ensure_pyodide
+from test_site import Site, real_site  # noqa: F401 - the fixture is shared
+
+from havoc.cli.commands.docs import _offline as docs_offline_step
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+SETTLED = "#havoc-answer[data-state=done], #havoc-answer[data-state=error]"
+TABLE: dict[str, Any] = {
+    "players": ["humans", "pilgrims"],
+    "turn": "humans",
+    "regions": {"example-a": {"units": {"humans": 3}}, "example-b": {"units": {}}},
+}
+MOVE = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 2}
+
+
+@pytest.fixture(scope="module")
+def host(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # noqa: F811
+    ensure_pyodide()
+    out = tmp_path_factory.mktemp("interview") / "site"
+    shutil.copytree(real_site.out, out)
+    assert docs_offline_step(out)
+    with static_host(out) as base:
+        yield base
+
+
+def assumed(page: Any) -> dict[str, str]:
+    found = page.eval_on_selector_all(
+        "#havoc-assumed .ha-assumed", "cs => cs.map(c => [c.dataset.field, c.textContent])"
+    )
+    return dict(found)
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "chip"),
+    [
+        ("en", "Assumed, as the table does not say", "Region A › adjacent: none"),
+        ("pl", "Przyjęte, bo stół tego nie mówi", "Region A › sąsiednie Regiony: brak"),
+    ],
+)
+def test_a_linked_question_shows_what_its_answer_assumed(
+    browser: Any,  # noqa: F811
+    host: str,
+    lang: str,
+    heading: str,
+    chip: str,
+) -> None:
+    body = json.dumps({"position": TABLE, "question": MOVE, "lang": lang}).encode()
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/{lang}/assistant.html#q=" + base64.urlsafe_b64encode(body).decode().rstrip("="))
+    page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
+    assert page.get_attribute("#havoc-answer", "data-state") == "done"
+    chips = assumed(page)
+    assert chips["regions.example-a.adjacent"] == chip
+    assert "regions.example-a.units" not in chips and "turn" not in chips  # the table says those
+    assert heading in page.inner_text("#ha-answer")
+    context.close()
+
+
+def test_tapping_an_assumption_opens_its_field(browser: Any, host: str) -> None:  # noqa: F811
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    sentence = "can the humans move 2 units from region a to region b"
+    page.goto(f"{host}/en/assistant.html#t=" + urllib.parse.quote(sentence))
+    page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
+    chips = assumed(page)
+    assert chips, page.inner_text("#ha-answer")
+    field = next(iter(chips))
+    page.locator(f'#havoc-assumed .ha-assumed[data-field="{field}"]').tap()
+    focused = page.evaluate("() => document.activeElement && document.activeElement.id")
+    assert focused and focused not in ("ha-text", ""), (field, focused)
+    box = page.evaluate("() => document.activeElement.getBoundingClientRect().top")
+    assert 0 <= box <= PHONE["viewport"]["height"]  # on screen
+    context.close()
