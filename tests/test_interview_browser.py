@@ -75,8 +75,11 @@ def test_a_linked_question_shows_what_its_answer_assumed(
 def test_tapping_an_assumption_opens_its_field(browser: Any, host: str) -> None:  # noqa: F811
     context = browser.new_context(**PHONE, service_workers="block")
     page = context.new_page()
-    sentence = "can the humans move 2 units from region a to region b"
-    page.goto(f"{host}/en/assistant.html#t=" + urllib.parse.quote(sentence))
+    # a remembered table (the page's own #s= state) with the Humans in Foglands, then a typed question
+    table = {"regions": [{"name": "Foglands", "units": {"humans": "3"}}, {"name": "Scorch"}]}
+    state = base64.urlsafe_b64encode(json.dumps(table).encode()).decode().rstrip("=")
+    sentence = "can the humans move 2 units from foglands to scorch"
+    page.goto(f"{host}/en/assistant.html#s={state}&t=" + urllib.parse.quote(sentence))
     page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
     chips = assumed(page)
     assert chips, page.inner_text("#ha-answer")
@@ -84,6 +87,9 @@ def test_tapping_an_assumption_opens_its_field(browser: Any, host: str) -> None:
     page.locator(f'#havoc-assumed .ha-assumed[data-field="{field}"]').tap()
     focused = page.evaluate("() => document.activeElement && document.activeElement.id")
     assert focused and focused not in ("ha-text", ""), (field, focused)
-    box = page.evaluate("() => document.activeElement.getBoundingClientRect().top")
-    assert 0 <= box <= PHONE["viewport"]["height"]  # on screen
+    # on screen once the page has scrolled to it (a smooth scroll takes a moment)
+    page.wait_for_function(
+        "() => { const r = document.activeElement.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }",
+        timeout=5_000,
+    )
     context.close()
