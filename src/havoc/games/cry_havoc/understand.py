@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from havoc.core.errors import Code, InputError, Problem
-from havoc.games.cry_havoc.contract import FACTIONS
+from havoc.games.cry_havoc.contract import FACTIONS, TROGS
 from havoc.games.cry_havoc.ui import fold, form_label
 from havoc.language.i18n import LANGUAGES, ui
 
@@ -40,7 +40,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "score": ("score", "vp", "victory point", "punkt", "pz ", "zdobyw", "dostan"),
     "winner": ("who wins the game", "who won", "winner", "kto wygra gre", "zwyciez"),
     "legal": ("what may", "what can", "what do", "co moga", "co moze", "co wolno", "co mog"),
-    "build": ("build", "zbud", "budow", "postaw"),
+    "build": ("build", "zbud", "budow", "postaw", "wznie", "wznos"),  # 003: "Wzniesienie Budowli"
     "activate": ("activate", "aktyw", "uzyc", "uzyj"),
     "recruit": ("recruit", "rekrut", "werb"),
     "setup": ("set up", "setup", "prepare", "przygot", "rozloz", "przygotow"),
@@ -68,6 +68,8 @@ ATTACKER_WORDS = ("attacker", "atakuj", "napastnik")
 DEFENDER_WORDS = ("defender", "obronc", "broniac")
 AGAINST_WORDS = ("against", "vs", "versus", "przeciw", "przeciwko", "na")
 OF_WORDS = ("of", "z", "ze")
+# "2 in their Reserve", "z 2 w rezerwie", "rezerwa 2": a count of the asker's Reserve (folded stems)
+RESERVE_WORDS = ("reserve", "rezerw")
 NUMBERS: dict[str, int] = {
     **{w: i for i, w in enumerate(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])},
     "jeden": 1, "jedna": 1, "jedno": 1, "jednego": 1, "dwa": 2, "dwie": 2, "dwoch": 2, "dwoma": 2,
@@ -345,6 +347,13 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
         if used[i]:
             continue
         n = num(w)
+        near = [j for j in range(max(0, i - 2), min(len(words), i + 4)) if words[j].startswith(RESERVE_WORDS)]
+        if near and "faction" in question:
+            pos["reserve"] = n
+            said = ui("Reserve {n}", lang).format(n=n)
+            took(i, i + 1, f"position.factions.{question['faction']}.reserve", n, said)
+            used[near[0]] = True  # the word saying it is the Reserve's count
+            continue
         them = next((key for s, e, key in factions if s == i + 1), None)
         if them and (i and words[i - 1] in AGAINST_WORDS):
             sides["them"] = n
@@ -394,8 +403,14 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
             regions_out[region]["battle"] = token
         if regions_out[region]:
             partial["regions"] = regions_out
+    if "reserve" in pos and asker:
+        partial["factions"] = {str(asker): {"reserve": pos["reserve"]}}
     if pos.get("players-count") == len(FACTIONS):
         partial["players"] = list(FACTIONS)
+    elif pos.get("players-count") == len(FACTIONS) - 1:
+        # one player fewer: every faction but the neutral one (the Trogs play only with all seats
+        # taken, a rule the table's reader checks), so three players are the same three factions
+        partial["players"] = [f for f in FACTIONS if f != TROGS]
     missing = _missing(kind, question, partial, pos, lang, sides)
     unplaced = [w for w, u in zip(words, used, strict=True) if not u and not _filler(w, flat)]
     out = {
@@ -429,7 +444,7 @@ _FILLERS = frozenset(
     """wins win wygra wygrywa many much must musza musi back cards card kart karty karta tactics taktyki
     taktyk jest gdzie where zrobic zrobi zwyciestwa victory ended ends koniec units unit oddzialy
     oddzialow oddzial czy moga moze mog jak the they this that what which with round rundzie runde
-    rundy game gry gre graczy players player their there here have now teraz then""".split()  # noqa: SIM905 - a list of words, read as one
+    rundy game gry gre graczy players player their there here have now teraz then majac maja ma""".split()  # noqa: SIM905 - a list of words, read as one
 )  # fmt: skip
 
 

@@ -1,0 +1,169 @@
+"""The phone trial's eight questions (issue 39), typed as one sentence in English and in Polish:
+each is read into the API's question and the situation it states, with nothing missing when
+the sentence says it all; ``havoc ask --text`` answers on the table with that situation merged
+in (a Reserve the sentence gives is never set aside)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from havoc.games.cry_havoc.understand import understand
+
+# (sentence, language, the question's fields, the situation stated, what is still missing)
+TRIAL: list[tuple[str, str, dict[str, Any], dict[str, Any], list[str]]] = [
+    (
+        "how many of my 8 units may leave the battle against 3 pilgrims",
+        "en",
+        {"ask": "how-many", "of": "may-leave"},
+        {"regions": {"example-a": {"units": {"pilgrims": 3}, "battle": {"token": 1, "attacker": "pilgrims"}}}},
+        ["question.faction"],  # "my": whose turn it is, which only a table says
+    ),
+    (
+        "ile z moich 8 oddziałów może opuścić bitwę przeciwko 3 pielgrzymom",
+        "pl",
+        {"ask": "how-many", "of": "may-leave"},
+        {"regions": {"example-a": {"units": {"pilgrims": 3}, "battle": {"token": 1, "attacker": "pilgrims"}}}},
+        ["question.faction"],
+    ),
+    ("who wins the battle: humans 1/1/2, pilgrims 2/0/1", "en", {"ask": "battle"}, {}, []),
+    ("kto wygrywa bitwę: ludzie 1/1/2, pielgrzymi 2/0/1", "pl", {"ask": "battle"}, {}, []),
+    ("what may the humans do now", "en", {"ask": "legal", "faction": "humans"}, {}, []),
+    ("co mogą teraz zrobić ludzie", "pl", {"ask": "legal", "faction": "humans"}, {}, []),
+    ("how many VP do the pilgrims score this round", "en", {"ask": "score", "faction": "pilgrims"}, {}, []),
+    ("ile PZ zdobywają pielgrzymi w tej rundzie", "pl", {"ask": "score", "faction": "pilgrims"}, {}, []),
+    (
+        "can the humans build an airfield in foglands",
+        "en",
+        {"ask": "build", "faction": "humans", "region": "foglands", "structure": "airfield"},
+        {},
+        [],
+    ),
+    (
+        "czy ludzie mogą wznieść lotnisko w mgielni",  # 003's verb: "Wzniesienie Budowli"
+        "pl",
+        {"ask": "build", "faction": "humans", "region": "foglands", "structure": "airfield"},
+        {},
+        [],
+    ),
+    (
+        "where can the humans retreat from foglands",
+        "en",
+        {"ask": "retreat", "faction": "humans", "from": "foglands"},
+        {},
+        [],
+    ),
+    (
+        "dokąd mogą się wycofać ludzie z mgielni",
+        "pl",
+        {"ask": "retreat", "faction": "humans", "from": "foglands"},
+        {},
+        [],
+    ),
+    (
+        "can the pilgrims recruit 5 units with 2 in their reserve",
+        "en",
+        {"ask": "recruit", "faction": "pilgrims", "units": 5},
+        {"factions": {"pilgrims": {"reserve": 2}}},
+        [],
+    ),
+    (
+        "czy pielgrzymi mogą zrekrutować 5 oddziałów, mając 2 w rezerwie",
+        "pl",
+        {"ask": "recruit", "faction": "pilgrims", "units": 5},
+        {"factions": {"pilgrims": {"reserve": 2}}},
+        [],
+    ),
+    (
+        "how do we set up a game for 3 players",
+        "en",
+        {"ask": "setup"},
+        {"players": ["humans", "pilgrims", "machines"]},
+        [],
+    ),
+    ("jak przygotować grę dla 3 graczy", "pl", {"ask": "setup"}, {"players": ["humans", "pilgrims", "machines"]}, []),
+]
+
+
+@pytest.mark.parametrize(("text", "lang", "question", "stated", "missing"), TRIAL, ids=[t[0] for t in TRIAL])
+def test_each_trial_question_is_read_whole(
+    text: str, lang: str, question: dict[str, Any], stated: dict[str, Any], missing: list[str]
+) -> None:
+    got = understand(text, lang)
+    assert got["refusal"] is None, got
+    assert {k: got["question"].get(k) for k in question} == question, got["question"]
+    for key, value in stated.items():
+        assert got["position"].get(key) == value, got["position"]
+    assert [m["field"] for m in got["missing"]] == missing
+    assert got["unplaced"] == [], got["unplaced"]
+
+
+TABLE = """players: [humans, pilgrims]
+round: 2
+phase: actions
+turn: pilgrims
+regions:
+  foglands: {units: {pilgrims: 3}, control: pilgrims, hq: pilgrims, adjacent: [scorch]}
+  scorch: {units: {humans: 2}, control: humans, adjacent: [foglands]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence", "said"),
+    [
+        ("en", "can the pilgrims recruit 5 units with 2 in their reserve", "Can the Pilgrims recruit 5 Units?  No"),
+        (
+            "pl",
+            "czy pielgrzymi mogą zrekrutować 5 oddziałów, mając 2 w rezerwie",
+            "Czy Pielgrzymi mogą zrekrutować 5 Oddziałów?  Nie",
+        ),
+    ],
+)
+def test_ask_text_answers_with_the_stated_situation_on_the_table(
+    tmp_path: Path, lang: str, sentence: str, said: str
+) -> None:
+    table = tmp_path / "table.yaml"
+    table.write_text(TABLE, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "havoc", "--lang", lang, "ask", str(table), "--text", sentence, "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["verdict"] is False  # the Reserve of 2 the sentence gives, not the table's 8 and more
+    text = subprocess.run(
+        [sys.executable, "-m", "havoc", "--lang", lang, "ask", str(table), "--text", sentence],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    assert text.startswith(said), text
+
+
+def test_a_stated_situation_with_the_table_on_stdin_is_refused_not_dropped() -> None:
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "havoc",
+            "--lang",
+            "pl",
+            "ask",
+            "-",
+            "--text",
+            "czy pielgrzymi mogą zrekrutować 5 oddziałów, mając 2 w rezerwie",
+        ],
+        input=TABLE,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "podaj stół jako plik" in run.stderr
