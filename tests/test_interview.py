@@ -86,3 +86,12 @@ def test_the_api_answers_the_interview_and_refuses_a_bad_request_in_polish() -> 
     bad = json.loads(webapi.handle("POST", "/api/interview", json.dumps({"position": [], "lang": "pl"}), {}))
     assert bad["status"] == 422
     assert bad["body"]["problems"][0]["field"] == "position"
+
+
+def test_the_interview_answers_as_of_a_layer_too() -> None:
+    body = {"position": TABLE, "question": MOVE, "as-of": "rulebook", "lang": "pl"}
+    out = json.loads(webapi.handle("POST", "/api/interview", json.dumps(body), {}))
+    assert out["status"] == 200 and out["body"]["answer"]["ruleset"]["as-of"] == "rulebook"
+    bad = json.loads(webapi.handle("POST", "/api/interview", json.dumps({**body, "as-of": "jutro"}), {}))
+    assert bad["status"] == 422 and bad["body"]["problems"][0]["field"] == "as-of"
+    assert bad["body"]["problems"][0]["message"].startswith("żadna warstwa tych zasad")

@@ -28,7 +28,7 @@ from havoc.engine.game import Game, declared_shortcuts, shortcuts
 from havoc.engine.game import of as game_of
 from havoc.engine.interpreter.answer import Answer
 from havoc.engine.rulebook.model import Ruleset
-from havoc.language.i18n import LANGUAGES
+from havoc.language.i18n import LANGUAGES, ui
 
 if TYPE_CHECKING:
     from typing import Any
@@ -135,6 +135,21 @@ def load_ruleset(ruleset: str | None = None) -> Ruleset:
         raise InputError(exc.problems) from None
 
 
+def rules_as_of(rs: Ruleset, cut: str, lang: str = "en") -> Ruleset:
+    """The rules of ``rs`` as they stood at ``cut`` (a layer or a date: :meth:`Ruleset.as_of`);
+    an InputError naming ``as-of`` and the layers there are, in ``lang``, for anything else."""
+    try:
+        return rs.as_of(cut)
+    except ValueError:
+        message = ui(
+            "no layer of these rules is called {name}; expected one of {choices}, or a date (YYYY-MM-DD)", lang
+        )
+        choices = ", ".join(rs.layer_names())
+        raise InputError(
+            [Problem("as-of", None, message.format(name=repr(cut), choices=choices), code=Code.FIELD_VALUE)]
+        ) from None
+
+
 def prepare(source: PositionLike, ruleset: str | None = None) -> tuple[Ruleset, Position]:
     """The (cached) ruleset and the validated position.
 
@@ -170,7 +185,10 @@ def load_query(query: QueryLike, pos: Position, rs: Ruleset | None = None) -> Qu
 def answer_for(rs: Ruleset, pos: Position, query: Query, lang: str = "en") -> Answer:
     """Answer a validated query (the fast path the benchmarks measure)."""
     _check_lang(lang)
-    return _game(rs).answer(rs, pos, query, lang)
+    answer = _game(rs).answer(rs, pos, query, lang)
+    variant = getattr(pos, "variant", None)
+    answer.ruleset = rs.provenance(variant if isinstance(variant, str) else None, lang)
+    return answer
 
 
 def ask(position: PositionLike, query: QueryLike, lang: str = "en", ruleset: str | None = None) -> Answer:

@@ -478,11 +478,13 @@ class Engine:
             raise invalid(exc, "position", lang) from None
 
     # --- answering --------------------------------------------------------------------------
-    def answer(self, pos: Any, question: Any, lang: str) -> dict[str, Any]:
-        """The answer's JSON values (as ``havoc ask --json``) to one question about ``pos``."""
+    def answer(self, pos: Any, question: Any, lang: str, rs: Ruleset | None = None) -> dict[str, Any]:
+        """The answer's JSON values (as ``havoc ask --json``) to one question about ``pos``, by
+        the server's rules or the view ``rs`` of them (an ``as-of`` layer)."""
+        rules = rs or self.rs
         try:
-            q = api.load_query(question, pos, self.rs)
-            result = api.answer_for(self.rs, pos, q, lang)
+            q = api.load_query(question, pos, rules)
+            result = api.answer_for(rules, pos, q, lang)
         except InputError as exc:
             raise invalid(exc, "question", lang) from None
         out: dict[str, Any] = result.to_dict()
@@ -506,7 +508,16 @@ class Engine:
         if not isinstance(question, (dict, str, list)):
             message = ui("expected a mapping ({ask: <kind>, …}) or the compact words", lang)
             raise request_problem(lang, "question", message, Code.FIELD_TYPE)
-        return self.answer(pos, question, lang)
+        rs = self.rs
+        if "as-of" in data:  # the rules in force at an earlier layer or date (Ruleset.as_of)
+            cut = data["as-of"]
+            if not isinstance(cut, str):
+                raise request_problem(lang, "as-of", ui("expected text", lang), Code.FIELD_TYPE)
+            try:
+                rs = api.rules_as_of(rs, cut, lang)
+            except InputError as exc:
+                raise request_problem(lang, "as-of", exc.problems[0].message, Code.FIELD_VALUE) from None
+        return self.answer(pos, question, lang, rs)
 
     def fixed(self, kind: str, keys: tuple[str, ...], asked: Asked) -> dict[str, Any]:
         """``POST /api/<kind>`` for a kind the game declares as a shortcut: the question's fields at the top level."""
@@ -572,7 +583,7 @@ class Engine:
             raise Refused(413, "too-large", ui("The request is larger than 256 KiB.", first), lang=first)
         data = decode_json(text, first)
         if name == "ask":
-            return self.ask(self.read(data, ("position", "question", "lang"), first, query.get("lang")))
+            return self.ask(self.read(data, ("position", "question", "as-of", "lang"), first, query.get("lang")))
         if name in shortcuts:
             keys = shortcuts[name].fields
             return self.fixed(name, keys, self.read(data, ("position", *keys, "lang"), first, query.get("lang")))

@@ -64,7 +64,7 @@ def build_parser(command: str | None = None, lang: str = "en", then: str | None 
 # test keeps the two parses equal. Options may come anywhere among the words, as in argparse
 # (havoc.cli.parser intermixes them).
 _QUICK: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "ask": (("--json", "--explain"), ("--query", "--text", "--lang", "--ruleset")),
+    "ask": (("--json", "--explain"), ("--query", "--text", "--as-of", "--lang", "--ruleset")),
     "lookup": (("--json",), ("--limit", "--lang", "--ruleset")),
 }
 # The options of a game's plain command (its QUICK_COMMANDS): those of every answering command.
@@ -172,6 +172,7 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
             words=rest,
             query=given.get("--query"),
             text=given.get("--text"),
+            as_of=given.get("--as-of"),
             explain=given.get("--explain", False),
             func=run,
         )

@@ -40,6 +40,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SENTENCE",
         help="the question in your own words (English or Polish), read by the game (if it reads words)",
     )
+    p.add_argument(
+        "--as-of",
+        metavar="LAYER",
+        help="answer by the rules in force then: rulebook (the printed rules alone), an errata source "
+        "(faq-1-0, …) or a date (YYYY-MM-DD)",
+    )
     add_options(p)
     p.set_defaults(func=cmd_ask)
 
@@ -102,6 +108,19 @@ def emit(answer: Answer, as_json: bool, explain: bool = False) -> int:
         from havoc.engine.interpreter.answer import render_text
 
         print(render_text(answer, explain))
+        source = answer.ruleset or {}
+        if source.get("as-of"):  # an answer by earlier rules says so, naming what it read
+            from havoc.language.dates import format_date
+            from havoc.language.i18n import ui
+
+            layers = " + ".join(str(layer["title"]) for layer in source.get("layers", []))
+            day = format_date(source["as-of"], answer.lang)  # a date; a layer is named by its title
+            said = (
+                ui("Rules as of {date}: {layers}.", answer.lang)
+                if day
+                else ui("Rules then in force: {layers}.", answer.lang)
+            )
+            print(said.format(date=day, layers=layers))
     return 0
 
 
@@ -119,6 +138,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from havoc.engine.game import of as game_of
 
     rs, pos = api.prepare(args.position, args.ruleset)
+    if getattr(args, "as_of", None):
+        rs = api.rules_as_of(rs, args.as_of, args.lang)
     played = game_of(rs)
     if getattr(args, "text", None):
         if args.words or args.query:
@@ -204,7 +225,40 @@ def _from_text(args: argparse.Namespace, rs: Any, pos: Any, played: Any) -> tupl
                 for m in got["missing"]
             ]
         )
+    if got.get("position"):  # the situation the sentence states, on the table: never set aside
+        pos = _with_stated(args, rs, played, got["position"])
     return rs, pos, played.parse_question(got["question"], pos, "--text")
+
+
+def _merged(table: Any, stated: Any) -> Any:
+    """``stated`` (a partial table) over ``table``: mappings merged key by key, the rest replaced
+    (as the Ask page merges a typed question's situation into the table it remembers)."""
+    if not isinstance(stated, dict) or not isinstance(table, dict):
+        return stated
+    out = dict(table)
+    for key, value in stated.items():
+        out[key] = _merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def _with_stated(args: argparse.Namespace, rs: Any, played: Any, stated: dict[str, Any]) -> Any:
+    """The table of ``args.position`` with what the sentence states merged in, validated again
+    (a count the sentence gives that the table cannot hold is then a located error)."""
+    from havoc.core.errors import Code, InputError, Problem
+    from havoc.formats.spec import plain
+    from havoc.formats.yamlio import YamlError, load_file
+    from havoc.language.i18n import ui
+
+    if args.position == "-":
+        message = ui(
+            "the sentence states part of the table: give the table as a file, not on standard input", args.lang
+        )
+        raise InputError([Problem("--text", None, message, code=Code.REQUEST_USAGE)])
+    try:
+        data = plain(load_file(_path(args.position), args.position))
+    except YamlError as exc:
+        raise InputError([exc.problem]) from None
+    return played.parse_position(_merged(data, stated), rs, args.position)
 
 
 def _path(name: str) -> Any:

@@ -197,6 +197,9 @@ class Answer:
     # A question the position cannot decide: what the answer needs to know, in words (the verdict
     # is then None, "cannot tell", never a guess).
     needs: list[str] = field(default_factory=list)
+    # What the answer was computed from (Ruleset.provenance: id, version, fingerprint, layers),
+    # so an answer pasted into a forum says which rules it read; set where answers are made.
+    ruleset: dict[str, Any] | None = None
 
     @property
     def rule_ids(self) -> list[str]:
@@ -245,6 +248,8 @@ def _answer_dict(
     if a.needs:
         out["answer"] = _cannot_tell_word(lang)
         out["cannot-tell-without"] = a.needs
+    if a.ruleset:
+        out["ruleset"] = a.ruleset
     return out
 
 
@@ -506,6 +511,7 @@ def late_answer(
     a.unless = unless
     a.labels = None
     a.needs = []
+    a.ruleset = None
     return a
 
 
@@ -541,6 +547,7 @@ def cited_answer(
     a.unless = []
     a.labels = None
     a.needs = []
+    a.ruleset = None
     return a
 
 

@@ -216,6 +216,7 @@ def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool =
 
         result = _load(Path(folder), snapshot)  # the YAML parser is imported only on a cache miss
         result.fingerprint = key
+        result.content = snapshot.content()
         if use_cache:
             stored.write(folder, result)
     _memo[(folder, key)] = result

@@ -129,6 +129,10 @@ RULESET = Spec(
         "title": _text("The book's title."),
         "publisher": _text("Who published the game."),
         "year": Spec("int", "The year it was published."),
+        "version": _text(
+            "The version of these rules files (raise it when a change alters what a player reads or an answer); "
+            "every answer's JSON carries it with the content fingerprint."
+        ),
         "game": _text(
             "The Python module of its game package (a subpackage of havoc.games, or any importable package)."
         ),

@@ -176,6 +176,7 @@ def load_ruleset(root: Path, snapshot: Snapshot | None = None) -> Ruleset:
         title=meta["title"],
         publisher=meta["publisher"],
         year=meta["year"],
+        version=meta["version"],
         sources=meta["sources"],
         parts=meta["parts"],
         sections=b.sections,
@@ -282,7 +283,16 @@ def _player_fields_known(text: str) -> bool:
 
 
 def _read_meta(b: _Build, path: Path) -> dict[str, Any]:
-    meta: dict[str, Any] = {"id": "", "title": "", "publisher": "", "year": 0, "sources": {}, "parts": (), "game": ""}
+    meta: dict[str, Any] = {
+        "id": "",
+        "title": "",
+        "publisher": "",
+        "year": 0,
+        "version": "",
+        "sources": {},
+        "parts": (),
+        "game": "",
+    }
     data, r = b.read(path)
     if data is None:
         return meta
@@ -292,6 +302,7 @@ def _read_meta(b: _Build, path: Path) -> dict[str, Any]:
     meta["id"] = r.ident(d, "id", "ruleset") or ""
     meta["title"] = r.text(d, "title", "ruleset") or ""
     meta["publisher"] = r.text(d, "publisher", "ruleset") or ""
+    meta["version"] = r.text(d, "version", "ruleset") or ""
     game = d.get("game", "")
     if not isinstance(game, str) or (game and not GAME_RE.match(game)):
         r.problem(

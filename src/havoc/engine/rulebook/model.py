@@ -181,11 +181,27 @@ class View(NamedTuple):
     removed: frozenset[str]
 
 
+LAYER_RULEBOOK = "rulebook"  # the printed rules alone: what ``as_of`` takes for "before any erratum"
+
+
+def _is_iso_date(text: str) -> bool:
+    """YYYY, YYYY-MM or YYYY-MM-DD (without importing re: an answer's process never needs it)."""
+    parts = text.split("-")
+    sizes = [4, 2, 2][: len(parts)]
+    return len(parts) <= 3 and all(
+        len(p) == n and p.isascii() and p.isdigit() for p, n in zip(parts, sizes, strict=True)
+    )
+
+
 class Ruleset:
     """A whole validated ruleset; the one object every view is given."""
 
     __slots__ = (
+        "_as_of",
+        "_provenance",
         "_views",
+        "as_of_cut",
+        "content",
         "facts",
         "fingerprint",
         "game",
@@ -200,6 +216,7 @@ class Ruleset:
         "sources",
         "terms",
         "title",
+        "version",
         "vocabulary",
         "year",
     )
@@ -223,6 +240,7 @@ class Ruleset:
         fingerprint: str = "",
         game: str = "",
         vocabulary: dict[str, Any] | None = None,
+        version: str = "",
     ) -> None:
         self.id = id
         self.title = title
@@ -241,6 +259,11 @@ class Ruleset:
         self.game = game  # the module of the game package ("" for rules without an assistant)
         self.vocabulary = vocabulary or {}  # vocabulary.yaml: the identifiers positions and conditions use
         self._views: dict[str | None, View] = {}
+        self.version = version  # ruleset.yaml's version: with the fingerprint, what an answer was computed from
+        self.content = ""  # a hash of the rule files alone (stored.Snapshot.content): what answers cite
+        self.as_of_cut = ""  # a view of the rules in force at an earlier layer (as_of): that layer's ID or date
+        self._as_of: dict[str, Ruleset] = {}
+        self._provenance: dict[tuple[str | None, str], dict[str, Any]] = {}
 
     @property
     def question_kinds(self) -> tuple[str, ...]:
@@ -260,6 +283,8 @@ class Ruleset:
     def __getstate__(self) -> dict[str, Any]:
         state = {name: getattr(self, name) for name in self.__slots__}
         state["_views"] = {}
+        state["_as_of"] = {}
+        state["_provenance"] = {}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -290,6 +315,113 @@ class Ruleset:
 
     def variants(self) -> list[Overlay]:
         return [o for o in self.overlays.values() if o.kind == "variant"]
+
+    # --- layers: the printed rules, then each later source of the errata ---------------
+    def errata_sources(self) -> list[tuple[str, Mapping[str, Any]]]:
+        """The sources the errata in this ruleset cite, oldest first (an undated one after every
+        dated one: a date it does not give is never guessed)."""
+        found: dict[str, Mapping[str, Any]] = {}
+        for overlay in self.overlays.values():
+            if overlay.kind != "errata":
+                continue
+            cited = {self.rules[rid].source.doc for rid in overlay.rule_ids}
+            for key, meta in overlay.sources.items():
+                if key in cited:
+                    found.setdefault(key, meta)
+        return sorted(found.items(), key=lambda kv: (str(kv[1].get("date") or "\uffff"), kv[0]))
+
+    def layers(self, variant: str | None = None) -> list[dict[str, Any]]:
+        """The layers these rules are made of, in order: the printed rulebook (the authority),
+        each errata source in force, then ``variant`` (id, title, date where the sources give one)."""
+        out: list[dict[str, Any]] = []
+        for key, meta in self.sources.items():
+            if meta.get("authority"):
+                out.append({"id": LAYER_RULEBOOK, "source": key, "title": str(meta.get("title", key))})
+        kept = self._kept_sources()
+        for key, cited in self.errata_sources():
+            if kept is None or key in kept:
+                layer = {"id": key, "title": str(cited.get("title", key))}
+                if cited.get("date"):
+                    layer["date"] = str(cited["date"])
+                out.append(layer)
+        if variant is not None and variant in self.overlays:
+            out.append({"id": variant, "title": self.overlays[variant].title})
+        return out
+
+    def provenance(self, variant: str | None = None, lang: str = "en") -> dict[str, Any]:
+        """What an answer computed from these rules says it read: the ruleset's id, version and
+        content fingerprint, the layers in force with their titles in ``lang`` (and the
+        ``as_of`` cut of a view). Made once per variant and language: every answer carries it."""
+        found = self._provenance.get((variant, lang))
+        if found is not None:
+            return found
+        from havoc.language.i18n import translator
+
+        tr = translator(lang, self.id)
+        layers = []
+        for layer in self.layers(variant):
+            key = layer.get("source", layer["id"])
+            context = f"{variant}:title" if layer["id"] == variant else f"source:{key}:title"
+            layers.append({**layer, "title": tr.text(context, layer["title"])})
+        out: dict[str, Any] = {"id": self.id, "version": self.version, "fingerprint": self.content or self.fingerprint}
+        if self.as_of_cut:
+            out["as-of"] = self.as_of_cut
+        out["layers"] = layers
+        self._provenance[(variant, lang)] = out
+        return out
+
+    def layer_names(self) -> list[str]:
+        """What ``as_of`` takes besides a date: the printed rulebook, then each errata source."""
+        return [LAYER_RULEBOOK, *(key for key, _ in self.errata_sources())]
+
+    def as_of(self, cut: str) -> Ruleset:
+        """The rules as they stood at ``cut``: the printed rulebook (``rulebook``), an errata
+        source (its entries and every dated one up to its date), or an ISO date (every source
+        dated then or before; an undated source is after every date). A view sharing this
+        ruleset's data, with its own fingerprint (so no cache mixes the two); ValueError for a
+        ``cut`` that names no layer and is no date."""
+        found = self._as_of.get(cut)
+        if found is not None:
+            return found
+        keep = self._sources_at(cut)
+        view = object.__new__(Ruleset)
+        for name in self.__slots__:
+            object.__setattr__(view, name, getattr(self, name))
+        view.overlays = {
+            oid: (
+                o
+                if o.kind != "errata"
+                else o._replace(rule_ids=tuple(r for r in o.rule_ids if self.rules[r].source.doc in keep))
+            )
+            for oid, o in self.overlays.items()
+        }
+        view.fingerprint = f"{self.fingerprint}@{cut}"
+        view.content = f"{self.content}@{cut}"
+        view.as_of_cut = cut
+        view._views = {}
+        view._as_of = {}
+        view._provenance = {}
+        self._as_of[cut] = view
+        return view
+
+    def _sources_at(self, cut: str) -> set[str]:
+        sources = self.errata_sources()
+        if cut == LAYER_RULEBOOK:
+            return set()
+        names = [key for key, _ in sources]
+        if cut in names:
+            i = names.index(cut)
+            date = sources[i][1].get("date")
+            if not date:  # an undated source: itself and every dated one
+                return {k for k, m in sources if m.get("date")} | {cut}
+            return {k for k, m in sources if m.get("date") and str(m["date"]) <= str(date)} | {cut}
+        if _is_iso_date(cut):
+            return {k for k, m in sources if m.get("date") and str(m["date"]) <= cut}
+        raise ValueError(cut)
+
+    def _kept_sources(self) -> set[str] | None:
+        """The errata sources of an ``as_of`` view (None: every one)."""
+        return self._sources_at(self.as_of_cut) if self.as_of_cut else None
 
     def view(self, variant: str | None = None) -> View:
         """The rules in force: the base rules, every errata overlay, then ``variant`` if any."""

@@ -118,6 +118,16 @@ class Snapshot:
                 chunks.append(b"\0missing")
         return store.digest(*chunks)
 
+    def content(self) -> str:
+        """A hash of the rule files alone (their names within the folder and their bytes): the
+        same for the same rules wherever they are read (a server, the in-browser bundle), unlike
+        :meth:`key`, which also covers the code that reads them and where they lie."""
+        top = os.fspath(self.root)
+        chunks = []
+        for path in sorted(self._files, key=_parts):
+            chunks += [os.path.relpath(path, top).replace(os.sep, "/").encode(), self._files[path]]
+        return store.digest(*chunks)
+
 
 def fingerprint(root: str | Path) -> str:
     """The key of the ruleset in ``root`` as its files are now."""

@@ -162,12 +162,13 @@ def _attr(key: str, renamed: dict[str, str]) -> str:
 def interview(rs: Ruleset, data: Any, query: Any, lang: str) -> dict[str, Any]:
     """The answer to ``query`` on the table ``data``, with each field of the table it read: given
     or assumed (with the value it assumed), in reading order, in the asker's words."""
-    from havoc.games.cry_havoc import answer, parse_position, parse_question
+    from havoc.assistant.api import answer_for  # the answer as POST /api/ask gives it, its ruleset named
+    from havoc.games.cry_havoc import parse_position, parse_question
 
     pos = parse_position(data, rs)
     question = parse_question(query, pos)
     table, seen = watched(pos)
-    result = answer(rs, table, question, lang)
+    result = answer_for(rs, table, question, lang)
     given = given_fields(data, pos)
     keys = region_keys(data, MAX_REGIONS)
     read = []
@@ -196,8 +197,8 @@ def interview(rs: Ruleset, data: Any, query: Any, lang: str) -> dict[str, Any]:
 
 
 def lookup(rs: Any, fields: dict[str, Any], lang: str) -> dict[str, Any]:
-    """``POST /api/interview``: ``{"position", "question"}`` (the language is the request's)."""
-    unknown = [k for k in fields if k not in ("position", "question")]
+    """``POST /api/interview``: ``{"position", "question", "as-of"?}`` (the language is the request's)."""
+    unknown = [k for k in fields if k not in ("position", "question", "as-of")]
     if unknown:
         raise InputError(
             [
@@ -213,4 +214,15 @@ def lookup(rs: Any, fields: dict[str, Any], lang: str) -> dict[str, Any]:
         if not isinstance(fields.get(name), dict):
             message = f"{name}: " + ui("expected a mapping (key: value)", lang)
             raise InputError([Problem("request", None, message, code=Code.FIELD_TYPE)])
+    cut = fields.get("as-of")
+    if cut is not None:  # the rules of an earlier layer, as POST /api/ask takes them
+        from havoc.assistant.api import rules_as_of
+
+        if not isinstance(cut, str):
+            raise InputError([Problem("request", None, "as-of: " + ui("expected text", lang), code=Code.FIELD_TYPE)])
+        try:
+            rs = rules_as_of(rs, cut, lang)
+        except InputError as exc:
+            message = "as-of: " + exc.problems[0].message
+            raise InputError([Problem("request", None, message, code=Code.FIELD_VALUE)]) from None
     return interview(rs, fields["position"], fields["question"], lang)

@@ -765,7 +765,7 @@ def create_app(site: Path | None, ruleset: str | None = None, allowed_hosts: Col
         Route("/api/health", guarded(handlers.health, by_language=False), methods=["GET"]),
         Route(
             "/api/ask",
-            guarded(handlers.posting(("position", "question", "lang"), handlers.engine.ask)),
+            guarded(handlers.posting(("position", "question", "as-of", "lang"), handlers.engine.ask)),
             methods=["POST"],
         ),
         *(

@@ -181,7 +181,18 @@ def openapi(rs: Ruleset, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
                                 "items": {"type": "string", "minLength": 1},
                             },
                         ],
-                    }
+                    },
+                    "as-of": {
+                        "description": ui(
+                            "Answer by the rules in force then: a layer of the rules (the printed rulebook, "
+                            "an errata source) or a date; the answer's `ruleset` says which.",
+                            lang,
+                        ),
+                        "anyOf": [
+                            {"enum": rs.layer_names()},
+                            {"type": "string", "pattern": r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"},
+                        ],
+                    },
                 },
                 ["question"],
             ),
