@@ -93,3 +93,21 @@ def test_tapping_an_assumption_opens_its_field(browser: Any, host: str) -> None:
         timeout=5_000,
     )
     context.close()
+
+
+def test_a_link_pinned_to_the_printed_rulebook_answers_by_it_in_polish(browser: Any, host: str) -> None:  # noqa: F811
+    body = json.dumps({"position": TABLE, "question": MOVE, "lang": "pl"}).encode()
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    link = "#as-of=rulebook&q=" + base64.urlsafe_b64encode(body).decode().rstrip("=")
+    page.goto(f"{host}/pl/assistant.html{link}")
+    page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
+    assert page.get_attribute("#havoc-answer", "data-state") == "done"
+    said = page.inner_text(".ha-as-of")
+    assert said == "Odpowiedź według zasad obowiązujących wtedy: Oficjalna polska instrukcja (Portal Games, 2016)"
+    assert page.get_attribute(".ha-as-of", "data-as-of") == "rulebook"
+    chosen = page.eval_on_selector("[data-path='as-of']", "s => [s.value, s.options[s.selectedIndex].text]")
+    assert chosen == ["rulebook", "Oficjalna polska instrukcja (Portal Games, 2016)"]
+    options = page.eval_on_selector_all("[data-path='as-of'] option", "os => os.map(o => o.textContent)")
+    assert "Oficjalne FAQ i errata v1.0 (19 sierpnia 2016)" in options
+    context.close()

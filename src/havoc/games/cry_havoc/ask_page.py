@@ -135,6 +135,9 @@ WORDS = {
         "fixes": "It would be allowed",
         "depends": "It depends on",
         "assumed": "Assumed, as the table does not say",
+        "as-of": "Rules as of",
+        "as-of-today": "today: the rulebook with every later ruling",
+        "as-of-said": "Answered by the rules then in force",
         "assumed-tap": "Tap one to set it on the table.",
         "rules": "Deciding rules",
         "fix-fields": "Some fields need fixing; see the marks.",
@@ -241,6 +244,7 @@ class AskDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         from havoc.games.cry_havoc.contract import FACTIONS, OBJECTIVES, PHASES, TROG_TOKENS
         from havoc.games.cry_havoc.ui import vocabulary
+        from havoc.language.dates import format_date
 
         ctx = get_context(self.env)
         loc = self.get_location()
@@ -252,6 +256,15 @@ class AskDirective(SphinxDirective):
             "lang": ctx.lang,
             "words": {k: tr(v) for k, v in WORDS.items()},
             "factions": {f: tr(VALUES[f]) for f in FACTIONS},
+            # the layers an answer may be asked by (the "Rules as of" choice), each titled in the page's language
+            "layers": [
+                {
+                    "id": layer["id"],
+                    "title": ctx.text(f"source:{layer.get('source', layer['id'])}:title", layer["title"])
+                    + (f" ({format_date(layer['date'], ctx.lang)})" if layer.get("date") else ""),
+                }
+                for layer in ctx.ruleset.layers()
+            ],
             "phases": {p: tr(VALUES[p]) for p in PHASES},
             "objectives": list(OBJECTIVES),
             "kinds": {k: tr(form_label(k)) for k in form_kinds()},

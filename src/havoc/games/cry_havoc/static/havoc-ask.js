@@ -35,7 +35,7 @@
     return {
       players: ["humans", "pilgrims"], round: "1", phase: "actions", turn: "humans",
       regions: [emptyRegion(), emptyRegion()], paste: "", usePaste: false, sides: {}, enabledBy: "", finalRound: false, variant: "",
-      asked: false, q: {kind: "legal", obj: {}}
+      asked: false, q: {kind: "legal", obj: {}}, asOf: ""
     };
   }
   function encode(s) {
@@ -67,6 +67,8 @@
     return initialState();
   }
   var state = load();
+  // #as-of=<layer>: a link pinned to the rules of an earlier layer (remembered like the rest)
+  (function () { var m = /[#&]as-of=([a-z0-9-]+)/.exec(location.hash); if (m && (D.layers || []).some(function (l) { return l.id === m[1]; })) state.asOf = m[1]; })();
   function save(asked) {
     state.asked = !!asked; // a shared link opens with the answer only when it was asked as it stands
     try { localStorage.setItem(STORE, JSON.stringify(state)); } catch (e) {}
@@ -401,6 +403,11 @@
     tableBox.append(el("div", {"class": "ha-row"}, [
       field(W["enabled-by"], select(factionOptions(state.players), state.enabledBy, function (v) { state.enabledBy = v; }, true, W.none), "scoring.enabled-by"),
       check("ha-final-round", W["final-round"], state.finalRound, function (v) { state.finalRound = v; })
+    ]));
+    // the rules answered by: today's (every layer), or as they stood at an earlier layer
+    tableBox.append(el("div", {"class": "ha-row"}, [
+      field(W["as-of"], select((D.layers || []).map(function (l) { return [l.id, l.title]; }), state.asOf,
+                               function (v) { state.asOf = v; }, true, W["as-of-today"]), "as-of")
     ]));
     state.sides = state.sides || {};
     state.players.forEach(function (f) {
@@ -780,7 +787,7 @@
     askButton.textContent = W.asking;
     // the answer with what it read of the table (POST /api/interview): what it had to assume is
     // shown under it, each a tap away from its field, so the player is asked only what mattered
-    call("POST", "interview", {position: body.position, question: body.question, lang: body.lang})
+    call("POST", "interview", {position: body.position, question: body.question, lang: body.lang, "as-of": body["as-of"] || state.asOf || undefined})
       .then(function (res) { return (labelsLoaded || Promise.resolve()).then(function () { return res; }); })
       .then(function (res) {
         if (res[0] === 200) { if (fromForm) save(true); show(res[1].answer, body.question); return showAssumed(res[1].assumed || []); }
@@ -869,6 +876,9 @@
       rules.append(li);
     });
     if (order.length) nodes.push(el("h3", {text: W.rules}), rules);
+    var from = a.ruleset || {};
+    if (from["as-of"]) nodes.push(el("p", {"class": "ha-as-of", "data-as-of": from["as-of"], text: W["as-of-said"] + ": " +
+      (from.layers || []).map(function (l) { return l.title; }).join(" + ")}));
     answerBox.replaceChildren.apply(answerBox, nodes);
     // for tools: the JSON verdict (true, false, no-unless), empty for a report
     hook.dataset.verdict = a.verdict === null || a.verdict === undefined || openQuestion(a.kind, sent) ? "" : String(a.verdict);
