@@ -36,11 +36,19 @@ CUES: dict[str, tuple[str, ...]] = {
     "move": ("move", "moving", "go ", "march", "przesun", "przemiesc", "ruch", "ruszy", "isc", "wejsc"),
     "retreat": ("retreat", "withdraw", "wycof", "odwrot", "dokad", "where "),
     "how-many": ("how many", "ile "),
-    "battle": ("who wins the battle", "battle end", "wygra bitw", "kto wygr", "wynik bitwy", "rozstrzyg"),
+    "battle": (
+        "who wins the battle",
+        "battle end",
+        "how does the battle",
+        "wygra bitw",
+        "kto wygr",
+        "wynik bitwy",
+        "rozstrzyg",
+    ),
     "score": ("score", "vp", "victory point", "punkt", "pz ", "zdobyw", "dostan"),
     "winner": ("who wins the game", "who won", "winner", "kto wygra gre", "zwyciez"),
     "legal": ("what may", "what can", "what do", "co moga", "co moze", "co wolno", "co mog"),
-    "build": ("build", "zbud", "budow", "postaw", "wznie", "wznos"),  # 003: "Wzniesienie Budowli"
+    "build": ("build", "put up", "zbud", "budow", "postaw", "wznie", "wznos"),  # 003: "Wzniesienie Budowli"
     "activate": ("activate", "aktyw", "uzyc", "uzyj"),
     "recruit": ("recruit", "rekrut", "werb"),
     "setup": ("set up", "setup", "prepare", "przygot", "rozloz", "przygotow"),
@@ -49,7 +57,21 @@ CUES: dict[str, tuple[str, ...]] = {
     "discard": ("discard", "odrzuc"),
     "turn-order": ("who acts first", "whose turn", "turn order", "czyja", "kolej", "kto pierwszy", "kolejnosc"),
     "enable-scoring": ("enable scoring", "scoring", "punktowan", "wlacz"),
-    "use-skill": ("skill", "umiejetn"),
+    "use-skill": ("skill", "umiejetn", "zdolnos", "uzyc", "uzyj"),  # 003: "Zdolność"; "użyć" a Skill or a Structure
+    "play-tactic": ("play a tactic", "play tactic", "play a card", "zagrac", "zagrac karte", "zagrac taktyk"),
+    "end-of-move": (
+        "end a move",
+        "end their move",
+        "ends a move",
+        "end of",
+        "stop in",
+        "what happens",
+        "koncza ruch",
+        "konczy ruch",
+        "konc",
+        "co sie dzieje",
+    ),
+    "place": ("place a crystal", "put a crystal", "crystal", "krysztal", "polozyc", "umiesc"),
 }
 # How-many's ``of``: what is counted, by the verb beside "how many"/"ile".
 HOW_MANY_OF: dict[str, tuple[str, ...]] = {
@@ -366,7 +388,7 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
         elif kind == "how-many" and "units" not in question:
             sides.setdefault("mine", n)
             took(i, i + 1, "position.units", n, str(n))
-        elif "units" not in question and kind in ("move", "recruit", "retreat"):
+        elif "units" not in question and kind in ("move", "recruit", "retreat", "prisoners"):
             question["units"] = n
             took(i, i + 1, "question.units", n, str(n))
         else:
@@ -444,7 +466,7 @@ _FILLERS = frozenset(
     """wins win wygra wygrywa many much must musza musi back cards card kart karty karta tactics taktyki
     taktyk jest gdzie where zrobic zrobi zwyciestwa victory ended ends koniec units unit oddzialy
     oddzialow oddzial czy moga moze mog jak the they this that what which with round rundzie runde
-    rundy game gry gre graczy players player their there here have now teraz then majac maja ma""".split()  # noqa: SIM905 - a list of words, read as one
+    rundy game gry gre graczy players player their there here have now teraz then majac maja ma happens when""".split()  # noqa: SIM905 - a list of words, read as one
 )  # fmt: skip
 
 
