@@ -238,7 +238,15 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
     def took(start: int, end: int, field: str, value: Any, shown: str) -> None:
         for i in range(start, end):
             used[i] = True
-        understood.append({"words": " ".join(words[start:end]), "field": field, "value": value, "shown": shown})
+        understood.append(
+            {
+                "words": " ".join(words[start:end]),
+                "field": field,
+                "value": value,
+                "shown": shown,
+                "label": _label(field, lang),
+            }
+        )
 
     # the kind: the cue words present; a tie between two kinds is a choice for the asker
     scores = {k: _has(flat, c) for k, c in CUES.items()}
@@ -486,6 +494,15 @@ def _missing(
             need.append(name)
     if kind == "setup" and "players" not in partial:
         need.append("players")
+    return [{"field": ("position." if n == "players" else "question.") + n, "label": _label(n, lang)} for n in need]
+
+
+def _label(field: str, lang: str) -> str:
+    """What a field of the question or the table is, in the asker's words (never its path)."""
+    parts = field.split(".")
+    name = parts[1] if parts[0] == "question" and len(parts) > 1 else parts[-1]
+    if parts[0] == "position" and name not in ("players", "reserve"):
+        name = "position-units"  # a count of Units the sentence puts on the table
     words = {
         "faction": ui("who asks (a faction)", lang),
         "from": ui("the Region the Units leave", lang),
@@ -496,8 +513,12 @@ def _missing(
         "of": ui("what is counted", lang),
         "item": ui("what is placed", lang),
         "players": ui("which factions play", lang),
+        "units": ui("Units", lang),
+        "position-units": ui("Units", lang),
+        "reserve": ui("the Reserve", lang),
+        "objectives": ui("Units on the Battle objectives", lang),
     }
-    return [{"field": ("position." if n == "players" else "question.") + n, "label": words.get(n, n)} for n in need]
+    return words.get(name, name)
 
 
 def summary(out: dict[str, Any], lang: str) -> str:

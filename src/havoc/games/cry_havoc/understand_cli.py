@@ -49,12 +49,14 @@ def cmd_understand(args: argparse.Namespace) -> int:
         print(json.dumps(out, ensure_ascii=False, indent=1))
         return 0
     print(out["summary"])
-    for piece in out["understood"]:
-        print(f"  «{piece['words']}» → {piece['shown']}  ({piece['field']})")
+    for piece in out["understood"]:  # the field in words; its path is in --json
+        print(f"  «{piece['words']}» → {piece['shown']}  ({piece['label']})")
     if out["unplaced"]:
         print(ui("Not understood: {words}", lang).format(words=", ".join(out["unplaced"])))
     for m in out["missing"]:
         print(ui("Still needed: {what}", lang).format(what=m["label"]))
+    from havoc.games.cry_havoc.ui import form_label
+
     for alt in out["alternatives"]:
-        print(ui("Or perhaps: {kind}", lang).format(kind=alt["question"]["ask"]))
+        print(ui("Or perhaps: {kind}", lang).format(kind=form_label(alt["question"]["ask"], lang)))
     return 0
