@@ -21,7 +21,8 @@ from test_site import real_site  # noqa: F401 - the fixture is shared
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-# Every request the page hands the engine, recorded before it goes (the answer is not awaited).
+# Every request the page hands the engine, recorded before it goes (the answer is not awaited);
+# the page asks through POST /api/interview (the answer with what it read of the table).
 RECORD = """() => {
   const engine = window.havocEngine;
   window.__sent = [];
@@ -51,8 +52,8 @@ def _open(browser: Any, host: str, structure: str = "", name: str = "") -> Any: 
 
 def _asked(page: Any) -> dict[str, Any]:
     page.locator("button.ha-ask").first.tap()
-    page.wait_for_function("() => window.__sent.some(s => s[0] === '/api/ask')")
-    sent = [json.loads(body) for path, body in page.evaluate("window.__sent") if path == "/api/ask"]
+    page.wait_for_function("() => window.__sent.some(s => s[0] === '/api/interview')")
+    sent = [json.loads(body) for path, body in page.evaluate("window.__sent") if path == "/api/interview"]
     return dict(sent[-1]["position"])
 
 
@@ -82,7 +83,7 @@ def test_an_unknown_structure_is_an_error_on_its_field(browser: Any, host: str) 
     assert field.get_attribute("aria-invalid") == "true"
     box = page.locator(".ha-field:has([data-path='region:0.structures'])").first
     label, message = box.locator("label").first.inner_text(), box.locator(".ha-error").first.inner_text()
-    sent = page.evaluate("window.__sent.filter(s => s[0] === '/api/ask').length")
+    sent = page.evaluate("window.__sent.filter(s => s[0] === '/api/interview').length")
     page.context.close()
     assert label == "Rodzaj Budowli"  # the error stands under the field's own label
     assert message == "żadna Budowla nie nazywa się „Palisada”: wybierz jedną z listy.", message
@@ -106,10 +107,10 @@ def test_starting_points_name_neighbours_as_the_cards_read(browser: Any, host: s
         )
         before = page.evaluate("window.__sent.length")
         page.locator("button.ha-ask").first.tap()
-        page.wait_for_function(f"() => window.__sent.slice({before}).some(s => s[0] === '/api/ask')")
-        regions = json.loads(page.evaluate("window.__sent.filter(s => s[0] === '/api/ask').pop()[1]"))["position"][
-            "regions"
-        ]
+        page.wait_for_function(f"() => window.__sent.slice({before}).some(s => s[0] === '/api/interview')")
+        regions = json.loads(page.evaluate("window.__sent.filter(s => s[0] === '/api/interview').pop()[1]"))[
+            "position"
+        ]["regions"]
         sent[start] = {name: region.get("adjacent") for name, region in regions.items()}
     context.close()
     for start, values in shown.items():
