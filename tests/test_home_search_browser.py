@@ -3,6 +3,7 @@ the field, on the first screen, in both languages (they opened 555 px lower, off
 
 from __future__ import annotations
 
+import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,4 +39,41 @@ def test_the_results_drop_down_under_the_field(browser: Any, host: str, lang: st
     )
     assert 0 <= place["gap"] <= 8, place  # right under the field
     assert place["first"] <= place["screen"], place  # the first result on the first screen
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "words", "offer"),
+    [
+        (
+            "en",
+            "can the humans build an airfield in foglands",
+            "Answer this question: can the humans build an airfield in foglands",
+        ),
+        (
+            "pl",
+            "czy ludzie mogą wznieść lotnisko w mgielni",
+            "Odpowiedz na to pytanie: czy ludzie mogą wznieść lotnisko w mgielni",
+        ),
+    ],
+)
+def test_a_question_typed_in_the_search_is_offered_to_the_assistant(
+    browser: Any,  # noqa: F811
+    host: str,
+    lang: str,
+    words: str,
+    offer: str,
+) -> None:
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/{lang}/index.html")
+    field = page.locator("form.havoc-home-search input[type=search]")
+    field.tap()
+    field.type(words)
+    first = page.wait_for_selector("form.havoc-home-search .havoc-search-pop:not([hidden]) > a.havoc-search-ask")
+    assert first.text_content() == offer
+    href = first.get_attribute("href") or ""
+    assert href.startswith("assistant.html#t=") and urllib.parse.unquote(href.split("#t=", 1)[1]) == words
+    field.fill("retreat")  # a word or two is a search, not a question: no offer
+    page.wait_for_function("() => !document.querySelector('form.havoc-home-search .havoc-search-ask')")
     context.close()

@@ -153,7 +153,9 @@ def test_the_command_line_shows_each_piece_in_polish() -> None:
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0] == "Ruch · Maszyny · Głębia Sapos · Mgielnia · 2"
-    assert "«do mgielni» → Mgielnia  (Region, do którego wchodzą Oddziały)" in run.stdout  # the field in words, never its path
+    assert (
+        "«do mgielni» → Mgielnia  (Region, do którego wchodzą Oddziały)" in run.stdout
+    )  # the field in words, never its path
     assert "question." not in run.stdout
     js = subprocess.run(
         [sys.executable, "-m", "havoc", "understand", "what is the meaning of life", "--json"],

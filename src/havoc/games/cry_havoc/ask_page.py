@@ -321,9 +321,20 @@ def offered(title: str, ex: Any, lang: str) -> dict[str, Any]:
     return {"title": title, "position": text, "question": question, "players": list(data.get("players", []))}
 
 
+ASK_THIS = L.label("Answer this question")  # the search's offer to ask the assistant the words typed (site.po)
+ASK_DOC = "assistant"  # the Ask page (docsbuild/assistant.md)
+
+
 def on_page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: nodes.document | None
 ) -> None:
+    if app.builder.format == "html" and ASK_DOC in app.env.found_docs:
+        # every page's search offers to ask the typed words (assistant.html#t=…), in the page's language
+        import html
+
+        ask = {"href": app.builder.get_relative_uri(pagename, ASK_DOC), "label": get_context(app.env).label(ASK_THIS)}
+        meta = html.escape(json.dumps(ask, ensure_ascii=False))
+        context["metatags"] = context.get("metatags", "") + f'\n    <meta name="havoc-ask" content="{meta}">'
     body = context.get("body")
     if not isinstance(body, str) or LINKS_MARK not in body:
         return

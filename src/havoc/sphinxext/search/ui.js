@@ -132,6 +132,23 @@
 
   // --- results as you type under a search field -------------------------------------------
 
+  // the game's assistant, as its pages name it (<meta name="havoc-ask">: href, label), or null
+  function askMeta() {
+    var m = document.querySelector('meta[name="havoc-ask"]');
+    if (!m) return null;
+    try { return JSON.parse(m.getAttribute("content")); } catch (e) { return null; }
+  }
+  function askOffer(q) {
+    var ask = askMeta();
+    var words = q.trim().split(/\s+/);
+    if (!ask || !ask.href || (words.length < 3 && q.indexOf("?") < 0)) return null;
+    var a = document.createElement("a");
+    a.className = "havoc-search-ask";
+    a.href = ask.href + "#t=" + encodeURIComponent(q.trim());
+    a.textContent = (ask.label || "Answer this question") + ": " + q.trim();
+    return a;
+  }
+
   function attach(input) {
     var form = input.form;
     var pop = document.createElement("div");
@@ -148,7 +165,7 @@
     (form || input.parentNode).appendChild(pop);
     var active = -1;
 
-    function links() { return pop.querySelectorAll("a.havoc-result-title, a.havoc-search-all"); }
+    function links() { return pop.querySelectorAll("a.havoc-search-ask, a.havoc-result-title, a.havoc-search-all"); }
     function close() { pop.hidden = true; input.setAttribute("aria-expanded", "false"); active = -1; }
 
     function update() {
@@ -159,6 +176,10 @@
         var t0 = window.performance ? performance.now() : 0;
         var results = eng.search(q, POP_LIMIT);
         pop.textContent = "";
+        // words that read as a question (three or more, or a "?") may be asked of the game's
+        // assistant, where the site has one: its page reads them as typed (…#t=<words>)
+        var offer = askOffer(q);
+        if (offer) pop.appendChild(offer);
         var ul = document.createElement("ul");
         ul.className = "search";
         results.forEach(function (r) { ul.appendChild(item(eng, r, 120)); });
