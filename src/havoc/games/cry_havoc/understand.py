@@ -35,7 +35,7 @@ MAX_TEXT = 500  # characters: a question, not an essay (the API refuses longer, 
 CUES: dict[str, tuple[str, ...]] = {
     "move": ("move", "moving", "go ", "march", "przesun", "przemiesc", "ruch", "ruszy", "isc", "wejsc"),
     "retreat": ("retreat", "withdraw", "wycof", "odwrot", "dokad", "where "),
-    "how-many": ("how many", "ile "),
+    "how-many": ("how many", "ile ", "ilu "),  # "ilu jeńców": the count of persons
     "battle": (
         "who wins the battle",
         "battle end",
@@ -56,7 +56,7 @@ CUES: dict[str, tuple[str, ...]] = {
     "draw-tactics": ("draw tactic", "dobra", "dobier"),
     "discard": ("discard", "odrzuc"),
     "turn-order": ("who acts first", "whose turn", "turn order", "czyja", "kolej", "kto pierwszy", "kolejnosc"),
-    "enable-scoring": ("enable scoring", "scoring", "punktowan", "wlacz"),
+    "enable-scoring": ("enable scoring", "scoring", "punktowan", "punktacj", "wlacz", "uruchom"),
     "use-skill": ("skill", "umiejetn", "zdolnos", "uzyc", "uzyj"),  # 003: "Zdolność"; "użyć" a Skill or a Structure
     "play-tactic": ("play a tactic", "play tactic", "play a card", "zagrac", "zagrac karte", "zagrac taktyk"),
     "end-of-move": (
