@@ -35,7 +35,7 @@ MAX_TEXT = 500  # characters: a question, not an essay (the API refuses longer, 
 CUES: dict[str, tuple[str, ...]] = {
     "move": ("move", "moving", "go ", "march", "przesun", "przemiesc", "ruch", "ruszy", "isc", "wejsc"),
     "retreat": ("retreat", "withdraw", "wycof", "odwrot", "dokad", "where "),
-    "how-many": ("how many", "ile "),
+    "how-many": ("how many", "ile ", "ilu "),  # "ilu jeńców": the count of persons
     "battle": (
         "who wins the battle",
         "battle end",
@@ -53,12 +53,12 @@ CUES: dict[str, tuple[str, ...]] = {
     "recruit": ("recruit", "rekrut", "werb"),
     "setup": ("set up", "setup", "prepare", "przygot", "rozloz", "przygotow"),
     "prisoners": ("prisoner", "buy back", "jenc", "jeniec", "odbi", "wykup"),
-    "draw-tactics": ("draw tactic", "dobra", "dobier"),
+    "draw-tactics": ("draw tactic", "draw ", "dobra", "dobier"),
     "discard": ("discard", "odrzuc"),
     "turn-order": ("who acts first", "whose turn", "turn order", "czyja", "kolej", "kto pierwszy", "kolejnosc"),
-    "enable-scoring": ("enable scoring", "scoring", "punktowan", "wlacz"),
+    "enable-scoring": ("enable scoring", "scoring", "punktowan", "punktacj", "wlacz", "uruchom"),
     "use-skill": ("skill", "umiejetn", "zdolnos", "uzyc", "uzyj"),  # 003: "Zdolność"; "użyć" a Skill or a Structure
-    "play-tactic": ("play a tactic", "play tactic", "play a card", "zagrac", "zagrac karte", "zagrac taktyk"),
+    "play-tactic": ("play a tactic", "play tactic", "play a card", "play ", "zagrac", "zagrac karte", "zagrac taktyk"),
     "end-of-move": (
         "end a move",
         "end their move",
@@ -84,6 +84,8 @@ HOW_MANY_OF: dict[str, tuple[str, ...]] = {
 FROM_WORDS = ("from", "out of", "z", "ze")
 TO_WORDS = ("to", "into", "onto", "do", "na")
 IN_WORDS = ("in", "at", "on", "w", "we")
+# Articles a player may put between the little word and a name: "into the Scorch".
+ARTICLES = ("the", "a", "an")
 MY_WORDS = ("my", "mine", "moj", "moje", "moich", "moimi", "mojego", "nasz", "nasze", "naszych")
 BATTLE_WORDS = ("battle", "bitw", "bitew")
 ATTACKER_WORDS = ("attacker", "atakuj", "napastnik")
@@ -315,7 +317,8 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
 
     # Regions: "from X" / "to X" / "in X"
     for s, e, key in regions:
-        before = words[s - 1] if s else ""
+        at = s - 1 if s and words[s - 1] not in ARTICLES else s - 2  # "into the Scorch"
+        before = words[at] if at >= 0 else ""
         if before in FROM_WORDS:
             field = "from"
         elif before in TO_WORDS and kind in ("move",):
@@ -328,7 +331,7 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
             field = "from"
         question.setdefault(field, key)
         took(
-            s - (1 if before in FROM_WORDS + TO_WORDS + IN_WORDS else 0),
+            at if before in FROM_WORDS + TO_WORDS + IN_WORDS else s,
             e,
             "question." + field,
             key,
