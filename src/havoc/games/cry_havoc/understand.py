@@ -23,7 +23,7 @@ from typing import Any
 
 from havoc.core.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.contract import FACTIONS, TROGS
-from havoc.games.cry_havoc.ui import fold, form_label
+from havoc.games.cry_havoc.ui import fold, form_label, value_text
 from havoc.language.i18n import LANGUAGES, ui
 
 MAX_TEXT = 500  # characters: a question, not an essay (the API refuses longer, naming the field)
@@ -84,6 +84,14 @@ HOW_MANY_OF: dict[str, tuple[str, ...]] = {
 FROM_WORDS = ("from", "out of", "z", "ze")
 TO_WORDS = ("to", "into", "onto", "do", "na")
 IN_WORDS = ("in", "at", "on", "w", "we")
+# A setup's experience by its words (the vocabulary's experience levels), and a Crystal's words.
+EXPERIENCE = {
+    "veteran": ("veteran", "weteran", "doswiadczon"),
+    "beginner": ("beginner", "first game", "poczatkuj", "nowicj"),
+}
+CRYSTAL_WORDS = ("crystal", "krysztal")
+# A faction's HQ named as a place ("from their HQ", "ze Sztabu"): the table says which Region.
+HQ_WORDS = ("hq", "headquarters", "sztab")
 # Articles a player may put between the little word and a name: "into the Scorch".
 ARTICLES = ("the", "a", "an")
 MY_WORDS = ("my", "mine", "moj", "moje", "moich", "moimi", "mojego", "nasz", "nasze", "naszych")
@@ -141,7 +149,8 @@ def _near(a: str, b: str) -> bool:
 def _names() -> list[tuple[tuple[str, ...], str, str]]:
     """Every name of a faction, Region and Structure, in every case form of every language, as
     folded words: (words, what, ID), the longest first (so "glebia sapos" wins over "sapos")."""
-    from havoc.games.cry_havoc.ui import faction_name, region_names, structure_name, vocabulary
+    from havoc.games.cry_havoc.ui import deck_name, faction_name, region_names, structure_name, vocabulary
+    from havoc.language.nouns import Noun
 
     out: set[tuple[tuple[str, ...], str, str]] = set()
     for what, field in (
@@ -149,6 +158,7 @@ def _names() -> list[tuple[tuple[str, ...], str, str]]:
         ("factions", "faction"),
         ("structures", "structure"),
         ("skills", "skill"),
+        ("terrains", "terrain"),
     ):
         for word, ids in vocabulary(what).items():
             if len(ids) == 1 and not ids[0].startswith("example-"):
@@ -160,6 +170,10 @@ def _names() -> list[tuple[tuple[str, ...], str, str]]:
         for ids in vocabulary("structures").values():
             if not ids[0].startswith("example-"):
                 nouns.append(("structure", ids[0], structure_name(ids[0], lang)))
+        for key in dict.fromkeys(i for ids in vocabulary("terrains").values() for i in ids):
+            # a terrain as its deck names it, in every case: "z talii Oceanu" is the Ocean
+            deck = deck_name(key, lang)
+            nouns += [("terrain", key, Noun.plain(" ".join(form.split()[1:]) or form)) for form in deck.forms.values()]
         for field, key, noun in nouns:
             for form in {str(noun), *getattr(noun, "forms", {}).values()}:
                 words = tuple(fold_text(form).split())
@@ -229,7 +243,10 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
             [Problem("text", None, ui("The question is longer than 500 characters.", lang), code=Code.FIELD_VALUE)]
         )
     if position is not None and not isinstance(position, dict) and hasattr(position, "regions"):
-        position = {"regions": {key: {} for key in position.regions}, "turn": getattr(position, "turn", None)}
+        position = {
+            "regions": {key: {"hq": r.hq} if getattr(r, "hq", None) else {} for key, r in position.regions.items()},
+            "turn": getattr(position, "turn", None),
+        }
     words = _words(text)
     flat = " " + " ".join(words) + " "
     used = [False] * len(words)
@@ -305,7 +322,12 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
             continue
         subject = (s, e, key)
         break
-    if subject is not None and kind not in ("battle", "winner", "setup", "turn-order"):
+    # a Battle or winner question names its factions as a scoresheet's owners ("humans 1/1/2");
+    # without one, the faction it names is the side asking ("… for the Pilgrims")
+    sides_named = any("/" in w for w in words)
+    if subject is not None and (
+        kind not in ("battle", "winner", "setup", "turn-order") or (kind in ("battle", "winner") and not sides_named)
+    ):
         question["faction"] = subject[2]
         took(subject[0], subject[1], "question.faction", subject[2], _shown("faction", subject[2], lang))
 
@@ -337,12 +359,40 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
             key,
             _shown("region", key, lang),
         )
+    # "from their HQ" / "ze Sztabu": the Region of the asking faction's HQ on the table
+    hq_at = next((i for i, w in enumerate(words) if w.startswith(HQ_WORDS) and not used[i]), None)
+    if hq_at is not None and kind in ("move", "retreat") and "from" not in question and question.get("faction"):
+        table_regions = (position or {}).get("regions") if isinstance(position, dict) else None
+        own = [
+            k
+            for k, r in (table_regions.items() if isinstance(table_regions, dict) else ())
+            if isinstance(r, dict) and r.get("hq") == question["faction"]
+        ]
+        if len(own) == 1:
+            question["from"] = own[0]
+            start = hq_at - 1 if hq_at and words[hq_at - 1] in (*FROM_WORDS, "their", "the", "our") else hq_at
+            start = start - 1 if start and words[start - 1] in FROM_WORDS else start
+            took(start, hq_at + 1, "question.from", own[0], _shown("region", own[0], lang))
     for s, e, key in structures:
         question["structure"] = key
         took(s, e, "question.structure", key, _shown("structure", key, lang))
     for s, e, key in [(s, e, key) for s, e, f, key in found if f == "skill"]:
         question["skill"] = key
         took(s, e, "question.skill", key, _shown("skill", key, lang))
+    # a terrain: the deck a card is drawn from, or the terrain of the Tactics card played
+    terrain_field = {"draw-tactics": "deck", "play-tactic": "card-terrain"}.get(kind)
+    for s, e, key in [(s, e, key) for s, e, f, key in found if f == "terrain"]:
+        if terrain_field:
+            question[terrain_field] = key
+            took(s, e, "question." + terrain_field, key, value_text(key, lang))
+    # the experience a setup is for ("for veterans", "dla weteranów")
+    if kind == "setup":
+        for level, cues in EXPERIENCE.items():
+            if _has(flat, cues):
+                question["experience"] = level
+    # what a place question puts on the table ("a crystal", "kryształ")
+    if kind == "place" and _has(flat, CRYSTAL_WORDS):
+        question["item"] = "crystal"
 
     # numbers: "2 units" (the question's), "6 na 2" / "6 against 2 humans" (a Battle's sides), "1/1/2"
     region = question.get("from") or question.get("region") or "example-a"
