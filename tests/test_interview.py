@@ -95,3 +95,20 @@ def test_the_interview_answers_as_of_a_layer_too() -> None:
     bad = json.loads(webapi.handle("POST", "/api/interview", json.dumps({**body, "as-of": "jutro"}), {}))
     assert bad["status"] == 422 and bad["body"]["problems"][0]["field"] == "as-of"
     assert bad["body"]["problems"][0]["message"].startswith("żadna warstwa tych zasad")
+
+
+def test_a_pasted_table_is_interviewed_and_its_problems_are_placed_as_the_ask_places_them() -> None:
+    text = "players: [humans, pilgrims]\nturn: humans\nregions:\n  example-a: {units: {humans: 3}}\n  example-b: {units: {}}\n"
+    body = {"position": text, "question": MOVE, "lang": "pl"}
+    out = json.loads(webapi.handle("POST", "/api/interview", json.dumps(body), {}))
+    assert out["status"] == 200
+    assert {r["field"] for r in out["body"]["assumed"]} >= {"regions.example-a.adjacent", "phase"}
+    assert "turn" not in {r["field"] for r in out["body"]["assumed"]}  # the pasted text gives it
+    for bad in (
+        "players: [humans\n",
+        {"players": ["humans", "pilgrims"], "regions": {"example-a": {"units": {"humans": -1}}}},
+    ):
+        asked = {"position": bad, "question": MOVE, "lang": "pl"}
+        one = json.loads(webapi.handle("POST", "/api/interview", json.dumps(asked), {}))["body"]["problems"]
+        two = json.loads(webapi.handle("POST", "/api/ask", json.dumps(asked), {}))["body"]["problems"]
+        assert one == two and one[0]["in"] == "position", (one, two)

@@ -117,8 +117,8 @@ def problem_json(where: str, p: Problem, fields: bool = False) -> dict[str, Any]
     field, rest = split_field(p.message)
     # One vocabulary for every endpoint: the part of the request (position, question, request),
     # never the name a message gives the input in the asker's language.
-    if fields:
-        place = where if p.file in ("position", "query", "") else p.file
+    if fields:  # a lookup's own fields by name; a table or a question it reads, as /api/ask names them
+        place = "question" if p.file == "query" else where if p.file == "" else p.file
     else:
         place = p.file if p.file in ("request", "path") else where
     out: dict[str, Any] = {"in": place, "field": field}

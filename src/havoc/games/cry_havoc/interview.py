@@ -165,7 +165,17 @@ def interview(rs: Ruleset, data: Any, query: Any, lang: str) -> dict[str, Any]:
     from havoc.assistant.api import answer_for  # the answer as POST /api/ask gives it, its ruleset named
     from havoc.games.cry_havoc import parse_position, parse_question
 
-    pos = parse_position(data, rs)
+    if isinstance(data, str):  # a pasted table (YAML or JSON text), as POST /api/ask takes it
+        from havoc.formats.yamlio import MOST_VALUES, YamlError, loads
+        from havoc.games.cry_havoc import parse_position_text
+
+        pos = parse_position_text(data, rs)  # its problems located by line, as /api/ask says them
+        try:
+            data = loads(data, "position", lines=False, most=MOST_VALUES)
+        except YamlError as exc:
+            raise InputError([exc.problem]) from None
+    else:
+        pos = parse_position(data, rs)
     question = parse_question(query, pos)
     table, seen = watched(pos)
     result = answer_for(rs, table, question, lang)
@@ -211,7 +221,8 @@ def lookup(rs: Any, fields: dict[str, Any], lang: str) -> dict[str, Any]:
             ]
         )
     for name in ("position", "question"):
-        if not isinstance(fields.get(name), dict):
+        given = fields.get(name)
+        if not isinstance(given, dict) and not (name == "position" and isinstance(given, str)):
             message = f"{name}: " + ui("expected a mapping (key: value)", lang)
             raise InputError([Problem("request", None, message, code=Code.FIELD_TYPE)])
     cut = fields.get("as-of")
