@@ -48,14 +48,15 @@ def _watch(cls: type, renamed: dict[str, str], path: Any) -> type:
         __slots__ = ("_seen",)
 
         def __getattribute__(self, name: str) -> Any:
+            value = object.__getattribute__(self, name)
             if name in watched:
                 try:
                     seen = object.__getattribute__(self, "_seen")
                 except AttributeError:  # a copy made by record.replace: no longer watched
                     seen = None
                 if seen is not None:
-                    seen.setdefault(path(self, _key(name, renamed)), None)
-            return object.__getattribute__(self, name)
+                    seen.setdefault(path(self, _key(name, renamed)), value)  # the value first read
+            return value
 
     Watched.__name__ = Watched.__qualname__ = f"Watched{cls.__name__}"
     return Watched
@@ -94,9 +95,10 @@ def _copy(cls: type, record: Any) -> Any:
     return cls(*(object.__getattribute__(record, n) for n in names))
 
 
-def watched(pos: Position) -> tuple[Position, dict[str, None]]:
-    """A copy of ``pos`` that notes each field an answer reads, and the notes (in reading order)."""
-    seen: dict[str, None] = {}
+def watched(pos: Position) -> tuple[Position, dict[str, Any]]:
+    """A copy of ``pos`` that notes each field an answer reads, and the notes (in reading order):
+    each field's path with the value the answer read."""
+    seen: dict[str, Any] = {}
     regions = {}
     for rid, region in pos.regions.items():
         copy = _copy(_WatchedRegion, region)
@@ -137,26 +139,13 @@ def given_fields(data: Any, pos: Position) -> set[str]:
     return out
 
 
-def _value(path: str, pos: Position, lang: str) -> str:
+def _value(path: str, value: Any, lang: str) -> str:
     """The value the answer read for ``path``, in words (what it assumed)."""
-    steps = path.split(".")
-    obj: Any
-    if steps[0] == "regions":
-        obj = object.__getattribute__(pos.regions[steps[1]], _attr(steps[2], _REGION_KEYS))
-    elif steps[0] == "factions":
-        obj = object.__getattribute__(Position.faction(pos, steps[1]), _attr(steps[2], {}))
-    else:
-        obj = object.__getattribute__(pos, _attr(steps[0], _TOP_KEYS))
-    if obj is None or obj == () or obj == {} or obj == frozenset():
+    if value is None or value == () or value == {} or value == frozenset():
         return ui("none", lang)
-    if isinstance(obj, str) and steps[-1] in ("turn", "control", "hq"):
-        return str(faction_name(obj, lang))
-    return value_text(obj, lang) if isinstance(obj, (bool, int, str, tuple, list)) else ""
-
-
-def _attr(key: str, renamed: dict[str, str]) -> str:
-    back = {v: k for k, v in renamed.items()}
-    return back.get(key, key.replace("-", "_"))
+    if isinstance(value, str) and path.rsplit(".", 1)[-1] in ("turn", "control", "hq"):
+        return str(faction_name(value, lang))
+    return value_text(value, lang) if isinstance(value, (bool, int, str, tuple, list)) else ""
 
 
 def interview(rs: Ruleset, data: Any, query: Any, lang: str) -> dict[str, Any]:
@@ -169,11 +158,13 @@ def interview(rs: Ruleset, data: Any, query: Any, lang: str) -> dict[str, Any]:
         from havoc.formats.yamlio import MOST_VALUES, YamlError, loads
         from havoc.games.cry_havoc import parse_position_text
 
-        pos = parse_position_text(data, rs)  # its problems located by line, as /api/ask says them
+        text = data
         try:
-            data = loads(data, "position", lines=False, most=MOST_VALUES)
-        except YamlError as exc:
-            raise InputError([exc.problem]) from None
+            data = loads(text, "position", lines=False, most=MOST_VALUES)
+            pos = parse_position(data, rs)
+        except (YamlError, InputError):
+            parse_position_text(text, rs)  # read again only to locate its problems by line, as /api/ask does
+            raise
     else:
         pos = parse_position(data, rs)
     question = parse_question(query, pos)
@@ -182,7 +173,7 @@ def interview(rs: Ruleset, data: Any, query: Any, lang: str) -> dict[str, Any]:
     given = given_fields(data, pos)
     keys = region_keys(data, MAX_REGIONS)
     read = []
-    for path in seen:
+    for path, value in seen.items():
         top = path.split(".")[0]
         if top in _SETTINGS:
             continue
@@ -193,7 +184,7 @@ def interview(rs: Ruleset, data: Any, query: Any, lang: str) -> dict[str, Any]:
         words = SEP.join(s.replace("-", " ") if lang == "en" else s for s in steps)
         item: dict[str, Any] = {"field": path, "where": words, "given": is_given}
         if not is_given:
-            item["assumed"] = _value(path, table, lang)
+            item["assumed"] = _value(path, value, lang)
         read.append(item)
     assumed = [r for r in read if not r["given"]]
     summary = (
@@ -229,11 +220,9 @@ def lookup(rs: Any, fields: dict[str, Any], lang: str) -> dict[str, Any]:
     if cut is not None:  # the rules of an earlier layer, as POST /api/ask takes them
         from havoc.assistant.api import rules_as_of
 
-        if not isinstance(cut, str):
-            raise InputError([Problem("request", None, "as-of: " + ui("expected text", lang), code=Code.FIELD_TYPE)])
         try:
             rs = rules_as_of(rs, cut, lang)
         except InputError as exc:
-            message = "as-of: " + exc.problems[0].message
-            raise InputError([Problem("request", None, message, code=Code.FIELD_VALUE)]) from None
+            problem = exc.problems[0]
+            raise InputError([Problem("request", None, "as-of: " + problem.message, code=problem.code)]) from None
     return interview(rs, fields["position"], fields["question"], lang)
