@@ -135,9 +135,11 @@ def load_ruleset(ruleset: str | None = None) -> Ruleset:
         raise InputError(exc.problems) from None
 
 
-def rules_as_of(rs: Ruleset, cut: str, lang: str = "en") -> Ruleset:
+def rules_as_of(rs: Ruleset, cut: object, lang: str = "en") -> Ruleset:
     """The rules of ``rs`` as they stood at ``cut`` (a layer or a date: :meth:`Ruleset.as_of`);
-    an InputError naming ``as-of`` and the layers there are, in ``lang``, for anything else."""
+    an InputError naming ``as-of`` (and the layers there are), in ``lang``, for anything else."""
+    if not isinstance(cut, str):
+        raise InputError([Problem("as-of", None, ui("expected text", lang), code=Code.FIELD_TYPE)])
     try:
         return rs.as_of(cut)
     except ValueError:

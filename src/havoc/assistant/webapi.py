@@ -510,13 +510,11 @@ class Engine:
             raise request_problem(lang, "question", message, Code.FIELD_TYPE)
         rs = self.rs
         if "as-of" in data:  # the rules in force at an earlier layer or date (Ruleset.as_of)
-            cut = data["as-of"]
-            if not isinstance(cut, str):
-                raise request_problem(lang, "as-of", ui("expected text", lang), Code.FIELD_TYPE)
             try:
-                rs = api.rules_as_of(rs, cut, lang)
+                rs = api.rules_as_of(rs, data["as-of"], lang)
             except InputError as exc:
-                raise request_problem(lang, "as-of", exc.problems[0].message, Code.FIELD_VALUE) from None
+                problem = exc.problems[0]
+                raise request_problem(lang, "as-of", problem.message, problem.code) from None
         return self.answer(pos, question, lang, rs)
 
     def fixed(self, kind: str, keys: tuple[str, ...], asked: Asked) -> dict[str, Any]:

@@ -337,13 +337,11 @@ class Ruleset:
         for key, meta in self.sources.items():
             if meta.get("authority"):
                 out.append({"id": LAYER_RULEBOOK, "source": key, "title": str(meta.get("title", key))})
-        kept = self._kept_sources()
-        for key, cited in self.errata_sources():
-            if kept is None or key in kept:
-                layer = {"id": key, "title": str(cited.get("title", key))}
-                if cited.get("date"):
-                    layer["date"] = str(cited["date"])
-                out.append(layer)
+        for key, cited in self.errata_sources():  # (a view's overlays hold only the errata it keeps)
+            layer = {"id": key, "title": str(cited.get("title", key))}
+            if cited.get("date"):
+                layer["date"] = str(cited["date"])
+            out.append(layer)
         if variant is not None and variant in self.overlays:
             out.append({"id": variant, "title": self.overlays[variant].title})
         return out
@@ -418,10 +416,6 @@ class Ruleset:
         if _is_iso_date(cut):
             return {k for k, m in sources if m.get("date") and str(m["date"]) <= cut}
         raise ValueError(cut)
-
-    def _kept_sources(self) -> set[str] | None:
-        """The errata sources of an ``as_of`` view (None: every one)."""
-        return self._sources_at(self.as_of_cut) if self.as_of_cut else None
 
     def view(self, variant: str | None = None) -> View:
         """The rules in force: the base rules, every errata overlay, then ``variant`` if any."""
