@@ -52,7 +52,11 @@ def test_every_stored_example_reads_the_same_and_asks_only_what_it_read() -> Non
 @pytest.mark.parametrize(
     ("lang", "adjacent", "summary"),
     [
-        ("en", "Region A › adjacent", "Assumed (not on the table): phase: Actions phase; Region A › adjacent: none;"),
+        (
+            "en",
+            "Region A › neighbouring Regions",
+            "Assumed (not on the table): Phase: Actions phase; Region A › neighbouring Regions: none;",
+        ),
         (
             "pl",
             "Region A › sąsiednie Regiony",

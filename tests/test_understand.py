@@ -28,7 +28,7 @@ SENTENCES: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     (
         "en",
         "how many of my 6 units may leave a battle against 2 humans",
-        {"ask": "how-many", "of": "may-leave"},
+        {"ask": "how-many", "of": "may-leave", "from": "example-a"},  # the Battle the sentence sets up
         {"regions": {"example-a": {"units": {"humans": 2}, "battle": {"token": 1, "attacker": "humans"}}}},
     ),
     (
@@ -40,8 +40,10 @@ SENTENCES: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
                 "humans": {"control": 1, "prisoners": 1, "attrition": 2},
                 "machines": {"control": 2, "prisoners": 0, "attrition": 1},
             },
+            "region": "example-a",
         },
-        {},
+        # every Unit in a Battle stands on one objective: each side's Units are its sheet's sum
+        {"regions": {"example-a": {"units": {"humans": 4, "machines": 3}, "battle": {"token": 1}}}},
     ),
     ("en", "how many VP do the pilgrims score this round", {"ask": "score", "faction": "pilgrims"}, {}),
     ("en", "what may the humans do now", {"ask": "legal", "faction": "humans"}, {}),
@@ -51,7 +53,7 @@ SENTENCES: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
         {"ask": "move", "faction": "machines", "from": "sapos-deep", "to": "foglands", "units": 2},
         {},
     ),
-    ("pl", "ile oddziałów może wycofać obrońca z bitwy 6 na 2", {"ask": "how-many", "of": "may-leave"}, {}),
+    ("pl", "ile oddziałów może wycofać obrońca z bitwy 6 na 2", {"ask": "how-many", "of": "may-leave", "from": "example-a"}, {}),
     (
         "pl",
         "czy pielgrzymi mogą aktywować sferę mocy w pogorzelisku",

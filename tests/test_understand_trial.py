@@ -20,19 +20,32 @@ TRIAL: list[tuple[str, str, dict[str, Any], dict[str, Any], list[str]]] = [
     (
         "how many of my 8 units may leave the battle against 3 pilgrims",
         "en",
-        {"ask": "how-many", "of": "may-leave"},
+        {"ask": "how-many", "of": "may-leave", "from": "example-a"},
         {"regions": {"example-a": {"units": {"pilgrims": 3}, "battle": {"token": 1, "attacker": "pilgrims"}}}},
         ["question.faction"],  # "my": whose turn it is, which only a table says
     ),
     (
         "ile z moich 8 oddziałów może opuścić bitwę przeciwko 3 pielgrzymom",
         "pl",
-        {"ask": "how-many", "of": "may-leave"},
+        {"ask": "how-many", "of": "may-leave", "from": "example-a"},
         {"regions": {"example-a": {"units": {"pilgrims": 3}, "battle": {"token": 1, "attacker": "pilgrims"}}}},
         ["question.faction"],
     ),
-    ("who wins the battle: humans 1/1/2, pilgrims 2/0/1", "en", {"ask": "battle"}, {}, []),
-    ("kto wygrywa bitwę: ludzie 1/1/2, pielgrzymi 2/0/1", "pl", {"ask": "battle"}, {}, []),
+    # who attacked decides a tied objective, and no sheet says it: asked, not assumed
+    (
+        "who wins the battle: humans 1/1/2, pilgrims 2/0/1",
+        "en",
+        {"ask": "battle", "region": "example-a"},
+        {"regions": {"example-a": {"units": {"humans": 4, "pilgrims": 3}, "battle": {"token": 1}}}},
+        ["position.regions.example-a.battle.attacker"],
+    ),
+    (
+        "kto wygrywa bitwę: ludzie 1/1/2, pielgrzymi 2/0/1",
+        "pl",
+        {"ask": "battle", "region": "example-a"},
+        {"regions": {"example-a": {"units": {"humans": 4, "pilgrims": 3}, "battle": {"token": 1}}}},
+        ["position.regions.example-a.battle.attacker"],
+    ),
     ("what may the humans do now", "en", {"ask": "legal", "faction": "humans"}, {}, []),
     ("co mogą teraz zrobić ludzie", "pl", {"ask": "legal", "faction": "humans"}, {}, []),
     ("how many VP do the pilgrims score this round", "en", {"ask": "score", "faction": "pilgrims"}, {}, []),
@@ -70,14 +83,14 @@ TRIAL: list[tuple[str, str, dict[str, Any], dict[str, Any], list[str]]] = [
         "en",
         {"ask": "recruit", "faction": "pilgrims", "units": 5},
         {"factions": {"pilgrims": {"reserve": 2}}},
-        [],
+        ["question.region"],  # recruited Units go to the HQ's Region, and no table says where
     ),
     (
         "czy pielgrzymi mogą zrekrutować 5 oddziałów, mając 2 w rezerwie",
         "pl",
         {"ask": "recruit", "faction": "pilgrims", "units": 5},
         {"factions": {"pilgrims": {"reserve": 2}}},
-        [],
+        ["question.region"],  # recruited Units go to the HQ's Region, and no table says where
     ),
     (
         "how do we set up a game for 3 players",
@@ -167,3 +180,105 @@ def test_a_stated_situation_with_the_table_on_stdin_is_refused_not_dropped() -> 
     )
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "podaj stół jako plik" in run.stderr
+
+
+def _ask(lang: str, table: Path, sentence: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "havoc", "--lang", lang, "ask", str(table), "--text", sentence, "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_battle_of_two_sheets_is_answered_once_the_attacker_is_said(tmp_path: Path) -> None:
+    """The trial's "who wins" on an empty table: each side's Units are its sheet's sum, the Battle
+    stands in a stand-in Region named in the question, and who attacked is asked, never assumed."""
+    table = tmp_path / "t.yaml"
+    table.write_text("players: [humans, pilgrims]\n", encoding="utf-8")
+    asked = _ask("pl", table, "kto wygrywa bitwę: ludzie 1/1/2, pielgrzymi 2/0/1")
+    assert asked.returncode != 0 and "Traceback" not in asked.stderr
+    assert "kto zaatakował" in asked.stderr and "example-a" not in asked.stderr, asked.stderr
+    run = _ask("en", table, "who wins the battle: humans 1/1/2, pilgrims 2/0/1, the humans attacked")
+    assert run.returncode == 0, run.stderr
+    answer = json.loads(run.stdout)
+    assert answer["kind"] == "battle"
+    # the same reading with the attacker told since, as the Ask page's picker gives it
+    got = understand(
+        "who wins the battle: humans 1/1/2, pilgrims 2/0/1",
+        "en",
+        given={"position.regions.example-a.battle.attacker": "pilgrims"},
+    )
+    assert got["missing"] == []
+    assert got["position"]["regions"]["example-a"]["battle"] == {"token": 1, "attacker": "pilgrims"}
+
+
+def test_a_battle_on_the_table_is_the_one_a_question_is_about() -> None:
+    table = {
+        "players": ["humans", "pilgrims"],
+        "turn": "humans",
+        "regions": {"scorch": {"units": {"humans": 8, "pilgrims": 3}, "battle": {"token": 2, "attacker": "pilgrims"}}},
+    }
+    got = understand("how many of my units may leave the battle", "en", table)
+    assert got["question"] == {"ask": "how-many", "faction": "humans", "of": "may-leave", "from": "scorch"}
+    assert got["missing"] == []
+    assert "battle" not in got["position"].get("regions", {}).get("scorch", {})  # token 2 is kept, not renumbered
+
+
+def test_the_defender_named_by_role_gets_the_counts_once_who_asks_is_told() -> None:
+    table = {"players": ["humans", "pilgrims"]}
+    got = understand("ile oddziałów może wycofać obrońca z bitwy 6 na 2", "pl", table)
+    assert [m["field"] for m in got["missing"]] == ["question.faction"]  # the attacker follows from it
+    got = understand("ile oddziałów może wycofać obrońca z bitwy 6 na 2", "pl", table, {"question.faction": "humans"})
+    assert got["missing"] == []
+    assert got["position"]["regions"]["example-a"] == {
+        "units": {"humans": 6, "pilgrims": 2},
+        "battle": {"token": 1, "attacker": "pilgrims"},
+    }
+
+
+def test_a_region_the_sentence_names_is_put_on_the_table(tmp_path: Path) -> None:
+    """ "build in Foglands" on a table without Foglands: the sentence puts it there (not "unknown Region")."""
+    got = understand("can the humans build an airfield in foglands", "en", {"regions": {"scorch": {}}})
+    assert got["position"] == {"regions": {"foglands": {}}}
+    assert (
+        understand("can the humans build an airfield in foglands", "en", {"regions": {"foglands": {}}})["position"]
+        == {}
+    )
+    table = tmp_path / "t.yaml"
+    table.write_text("players: [humans, pilgrims]\n", encoding="utf-8")
+    for lang, sentence in (
+        ("en", "can the humans build an airfield in foglands"),
+        ("pl", "dokąd mogą się wycofać ludzie z mgielni"),
+    ):
+        run = _ask(lang, table, sentence)
+        assert run.returncode == 0, run.stderr
+
+
+def test_recruiting_asks_where_only_without_an_hq_on_the_table() -> None:
+    sentence = "can the pilgrims recruit 5 units with 2 in their reserve"
+    got = understand(sentence, "en", {"regions": {"foglands": {"hq": "pilgrims"}}})
+    assert got["missing"] == []
+    got = understand(sentence, "en", {"regions": {"foglands": {}}})
+    assert [m["label"] for m in got["missing"]] == ["the Region of their HQ"]
+    got = understand(sentence, "en", {"regions": {"foglands": {}}}, {"question.region": "foglands"})
+    assert got["missing"] == [] and got["question"]["region"] == "foglands"
+
+
+def test_the_interview_lays_the_stated_situation_over_a_pasted_table() -> None:
+    from havoc.core.errors import InputError
+    from havoc.engine import rulebook
+    from havoc.games.cry_havoc.interview import lookup
+
+    rs = rulebook.load()
+    got = understand("can the pilgrims recruit 5 units with 2 in their reserve", "en")
+    fields = {
+        "position": TABLE,  # the text as pasted on the page
+        "question": got["question"],
+        "stated": got["position"],
+    }
+    out = lookup(rs, fields, "en")
+    assert out["answer"]["verdict"] is False  # the stated Reserve of 2, not the table's default
+    with pytest.raises(InputError) as caught:
+        lookup(rs, {**fields, "stated": "reserve 2"}, "en")
+    assert "stated" in str(caught.value)

@@ -50,6 +50,18 @@ def plain(value: Any) -> Any:
     return value
 
 
+def overlaid(table: Any, stated: Any) -> Any:
+    """``stated`` (a partial table: what a typed question says of the table) laid over ``table``:
+    mappings merged key by key, anything else replaced. The one merge of ``havoc ask --text``,
+    the interview's ``stated`` and the Ask page, so a sentence means the same table everywhere."""
+    if not isinstance(stated, dict) or not isinstance(table, dict):
+        return stated
+    out = dict(table)
+    for key, value in stated.items():
+        out[key] = overlaid(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
 class KeySet:
     """The keys a mapping may have (a game's factions, say) and how to say that a key is not one."""
 

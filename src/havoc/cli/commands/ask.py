@@ -217,7 +217,7 @@ def _from_text(args: argparse.Namespace, rs: Any, pos: Any, played: Any) -> tupl
         raise InputError(
             [
                 Problem(
-                    m["field"],
+                    "--text",  # the field's path may hold a stand-in Region's key: the label says it in words
                     None,
                     ui("the question does not say {what}", args.lang).format(what=m["label"]),
                     code=Code.FIELD_MISSING,
@@ -230,22 +230,11 @@ def _from_text(args: argparse.Namespace, rs: Any, pos: Any, played: Any) -> tupl
     return rs, pos, played.parse_question(got["question"], pos, "--text")
 
 
-def _merged(table: Any, stated: Any) -> Any:
-    """``stated`` (a partial table) over ``table``: mappings merged key by key, the rest replaced
-    (as the Ask page merges a typed question's situation into the table it remembers)."""
-    if not isinstance(stated, dict) or not isinstance(table, dict):
-        return stated
-    out = dict(table)
-    for key, value in stated.items():
-        out[key] = _merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
-    return out
-
-
 def _with_stated(args: argparse.Namespace, rs: Any, played: Any, stated: dict[str, Any]) -> Any:
     """The table of ``args.position`` with what the sentence states merged in, validated again
     (a count the sentence gives that the table cannot hold is then a located error)."""
     from havoc.core.errors import Code, InputError, Problem
-    from havoc.formats.spec import plain
+    from havoc.formats.spec import overlaid, plain
     from havoc.formats.yamlio import YamlError, load_file
     from havoc.language.i18n import ui
 
@@ -258,7 +247,7 @@ def _with_stated(args: argparse.Namespace, rs: Any, played: Any, stated: dict[st
         data = plain(load_file(_path(args.position), args.position))
     except YamlError as exc:
         raise InputError([exc.problem]) from None
-    return played.parse_position(_merged(data, stated), rs, args.position)
+    return played.parse_position(overlaid(data, stated), rs, args.position)
 
 
 def _path(name: str) -> Any:

@@ -111,7 +111,7 @@ class Context:
                         self.q.name,
                         None,
                         ui("this {kind} question needs {field} (a Region of the position)", _ml()).format(
-                            kind=self.q.kind, field=repr(name)
+                            kind=_said(self.q.kind), field=repr(_said(name))
                         ),
                         code=Code.QUERY_MISSING,
                     )
@@ -126,7 +126,9 @@ class Context:
                     Problem(
                         self.q.name,
                         None,
-                        ui("this {kind} question needs {field}", _ml()).format(kind=self.q.kind, field="'faction'"),
+                        ui("this {kind} question needs {field}", _ml()).format(
+                            kind=_said(self.q.kind), field=repr(_said("faction"))
+                        ),
                         code=Code.QUERY_MISSING,
                     )
                 ]
@@ -829,3 +831,11 @@ def needs_of(*exprs: Any) -> frozenset[str]:
             if tail in _NEEDS_BY_FACT:
                 needs.add(_NEEDS_BY_FACT[tail])
     return frozenset(needs)
+
+
+def _said(word: str) -> str:
+    """A question's kind or field as a player types it in the message's language (never the
+    machine word in a Polish message)."""
+    from havoc.games.cry_havoc.query import _typed_names  # the typed question's own names
+
+    return _typed_names(_ml())(word)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from havoc import TYPE_CHECKING
 from havoc.core.errors import Code, InputError, Problem
-from havoc.games.cry_havoc.places import SEP, path_steps, region_keys, steps_said
+from havoc.games.cry_havoc.places import SEP, key_label, path_steps, region_keys, steps_said
 from havoc.games.cry_havoc.position import MAX_REGIONS, TOP, FactionState, Position, Region
 from havoc.games.cry_havoc.ui import faction_name, value_text
 from havoc.language.i18n import ui
@@ -148,10 +148,14 @@ def _value(path: str, value: Any, lang: str) -> str:
     return value_text(value, lang) if isinstance(value, (bool, int, str, tuple, list)) else ""
 
 
-def interview(rs: Ruleset, data: Any, query: Any, lang: str) -> dict[str, Any]:
+def interview(rs: Ruleset, data: Any, query: Any, lang: str, stated: Any = None) -> dict[str, Any]:
     """The answer to ``query`` on the table ``data``, with each field of the table it read: given
-    or assumed (with the value it assumed), in reading order, in the asker's words."""
+    or assumed (with the value it assumed), in reading order, in the asker's words.
+
+    ``stated`` is what a typed question says of the table (``POST /api/understand``'s
+    ``position``), laid over ``data`` — a pasted table's too, which the page cannot merge itself."""
     from havoc.assistant.api import answer_for  # the answer as POST /api/ask gives it, its ruleset named
+    from havoc.formats.spec import overlaid, plain
     from havoc.games.cry_havoc import parse_position, parse_question
 
     if isinstance(data, str):  # a pasted table (YAML or JSON text), as POST /api/ask takes it
@@ -161,11 +165,17 @@ def interview(rs: Ruleset, data: Any, query: Any, lang: str) -> dict[str, Any]:
         text = data
         try:
             data = loads(text, "position", lines=False, most=MOST_VALUES)
+            if stated:
+                data = overlaid(plain(data), stated)
             pos = parse_position(data, rs)
         except (YamlError, InputError):
+            if stated:
+                raise
             parse_position_text(text, rs)  # read again only to locate its problems by line, as /api/ask does
             raise
     else:
+        if stated:
+            data = overlaid(data, stated)
         pos = parse_position(data, rs)
     question = parse_question(query, pos)
     table, seen = watched(pos)
@@ -181,7 +191,10 @@ def interview(rs: Ruleset, data: Any, query: Any, lang: str) -> dict[str, Any]:
         steps = steps_said(TOP, path_steps(path), lang, keys, False)
         if top in ("regions", "factions"):
             steps = steps[1:]  # "Region A › Battle", not "Regions › Region A › Battle"
-        words = SEP.join(s.replace("-", " ") if lang == "en" else s for s in steps)
+        if lang == "en":  # a field by its label ("Humans › VP"), as Polish says it, not by its file key
+            raw = {str(x) for x in path_steps(path)}
+            steps = [(key_label(s, lang) or s.replace("-", " ")) if s in raw else s for s in steps]
+        words = SEP.join(steps)
         item: dict[str, Any] = {"field": path, "where": words, "given": is_given}
         if not is_given:
             item["assumed"] = _value(path, value, lang)
@@ -198,8 +211,9 @@ def interview(rs: Ruleset, data: Any, query: Any, lang: str) -> dict[str, Any]:
 
 
 def lookup(rs: Any, fields: dict[str, Any], lang: str) -> dict[str, Any]:
-    """``POST /api/interview``: ``{"position", "question", "as-of"?}`` (the language is the request's)."""
-    unknown = [k for k in fields if k not in ("position", "question", "as-of")]
+    """``POST /api/interview``: ``{"position", "question", "as-of"?, "stated"?}`` (the language is
+    the request's; ``stated``: a typed question's situation, laid over the table)."""
+    unknown = [k for k in fields if k not in ("position", "question", "as-of", "stated")]
     if unknown:
         raise InputError(
             [
@@ -216,6 +230,10 @@ def lookup(rs: Any, fields: dict[str, Any], lang: str) -> dict[str, Any]:
         if not isinstance(given, dict) and not (name == "position" and isinstance(given, str)):
             message = f"{name}: " + ui("expected a mapping (key: value)", lang)
             raise InputError([Problem("request", None, message, code=Code.FIELD_TYPE)])
+    stated = fields.get("stated")
+    if stated is not None and not isinstance(stated, dict):
+        message = "stated: " + ui("expected a mapping (key: value)", lang)
+        raise InputError([Problem("request", None, message, code=Code.FIELD_TYPE)])
     cut = fields.get("as-of")
     if cut is not None:  # the rules of an earlier layer, as POST /api/ask takes them
         from havoc.assistant.api import rules_as_of
@@ -225,4 +243,4 @@ def lookup(rs: Any, fields: dict[str, Any], lang: str) -> dict[str, Any]:
         except InputError as exc:
             problem = exc.problems[0]
             raise InputError([Problem("request", None, "as-of: " + problem.message, code=problem.code)]) from None
-    return interview(rs, fields["position"], fields["question"], lang)
+    return interview(rs, fields["position"], fields["question"], lang, stated)

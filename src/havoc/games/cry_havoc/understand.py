@@ -96,7 +96,7 @@ HQ_WORDS = ("hq", "headquarters", "sztab")
 ARTICLES = ("the", "a", "an")
 MY_WORDS = ("my", "mine", "moj", "moje", "moich", "moimi", "mojego", "nasz", "nasze", "naszych")
 BATTLE_WORDS = ("battle", "bitw", "bitew")
-ATTACKER_WORDS = ("attacker", "atakuj", "napastnik")
+ATTACKER_WORDS = ("attack", "atak", "agresor", "napastnik", "napadl", "napadaj")
 DEFENDER_WORDS = ("defender", "obronc", "broniac")
 AGAINST_WORDS = ("against", "vs", "versus", "przeciw", "przeciwko", "na")
 OF_WORDS = ("of", "z", "ze")
@@ -233,9 +233,15 @@ def _has(text: str, cues: tuple[str, ...]) -> int:
     return sum(1 for c in cues if re.search(r"(?<!\w)" + _PREFIXES + re.escape(c), text))
 
 
-def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, Any]:  # noqa: C901 - one reading, in the order a sentence is read (to split next)
+def understand(  # noqa: C901 - one reading, in the order a sentence is read (to split next)
+    text: Any, lang: str = "en", position: Any = None, given: Any = None
+) -> dict[str, Any]:
     """The question ``text`` asks, read as the module docstring says; a located InputError for a
-    text that is no string or too long."""
+    text that is no string or too long.
+
+    ``given`` holds what the player has since told of the facts ``missing`` listed (each missing
+    entry's ``field`` with the value chosen: ``{"question.faction": "humans"}``): read as if the
+    sentence had said it, so the page asks the reader again rather than repeat its logic."""
     if not isinstance(text, str):
         raise InputError([Problem("text", None, ui("expected text", lang), code=Code.FIELD_TYPE)])
     if len(text) > MAX_TEXT:
@@ -243,10 +249,8 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
             [Problem("text", None, ui("The question is longer than 500 characters.", lang), code=Code.FIELD_VALUE)]
         )
     if position is not None and not isinstance(position, dict) and hasattr(position, "regions"):
-        position = {
-            "regions": {key: {"hq": r.hq} if getattr(r, "hq", None) else {} for key, r in position.regions.items()},
-            "turn": getattr(position, "turn", None),
-        }
+        position = _as_table(position)
+    given = _given(given, lang)
     words = _words(text)
     flat = " " + " ".join(words) + " "
     used = [False] * len(words)
@@ -337,6 +341,9 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
         at = next(i for i, w in enumerate(words) if w in MY_WORDS)
         took(at, at + 1, "question.faction", turn, _shown("faction", turn, lang))
 
+    if "faction" not in question and isinstance(given.get("question.faction"), str):
+        question["faction"] = given["question.faction"]  # told since: who asks
+
     # Regions: "from X" / "to X" / "in X"
     for s, e, key in regions:
         at = s - 1 if s and words[s - 1] not in ARTICLES else s - 2  # "into the Scorch"
@@ -395,10 +402,16 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
         question["item"] = "crystal"
 
     # numbers: "2 units" (the question's), "6 na 2" / "6 against 2 humans" (a Battle's sides), "1/1/2"
-    region = question.get("from") or question.get("region") or "example-a"
+    on_table = _table_battle(position)  # the table's one Battle Region, if it has exactly one
+    for slot in ("from", "region"):
+        told = given.get("question." + slot)
+        if slot not in question and isinstance(told, str) and kind in ("how-many", "battle", "recruit", "build"):
+            question[slot] = told
+    region = question.get("from") or question.get("region") or (on_table[0] if on_table else "example-a")
     sides: dict[str, int] = {}
     opponent: str | None = None  # the faction named with a count after "against"
     scoresheet: dict[str, dict[str, int]] = {}
+    sheet_units: dict[str, int] = {}
     for k, (i, w) in enumerate(numbers):
         if "/" in w:
             whose = next(((s, key) for s, e, key in reversed(factions) if e <= i), None)
@@ -406,6 +419,7 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
             if whose and len(parts) == 3:
                 start, owner = whose
                 scoresheet[owner] = {"control": parts[0], "prisoners": parts[1], "attrition": parts[2]}
+                sheet_units[owner] = sum(parts)  # every Unit in a Battle stands on one objective
                 took(
                     start,
                     i + 1,
@@ -463,6 +477,10 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
             pos["asker-role"] = "defender"
     if scoresheet:
         question["objectives"] = scoresheet
+    for path, value in given.items():  # the rest of what was told since: as if said
+        slot = path[len("question.") :] if path.startswith("question.") else ""
+        if slot and slot not in question and slot != "ask":
+            question[slot] = value
     if kind == "score" and _has(flat, ("this round", "tej rundzie", "w tej rundzie", "runda")):
         pass
 
@@ -470,8 +488,28 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
     asker = question.get("faction")
     them = opponent
     partial: dict[str, Any] = {}
-    if sides or (battle and region):
-        units: dict[str, int] = {}
+    named_attacker = _attacker(words, factions, given, region)
+    attacker = named_attacker[0] if named_attacker else None
+    if named_attacker and named_attacker[1] is not None:
+        took(
+            named_attacker[1],
+            named_attacker[2],
+            f"position.regions.{region}.battle.attacker",
+            named_attacker[0],
+            _shown("faction", named_attacker[0], lang),
+        )
+    players = (position or {}).get("players") if isinstance(position, dict) else None
+    if them is None and "them" in sides and asker and isinstance(players, list) and len(players) == 2:
+        them = next((p for p in players if p != asker), None)  # two at the table: the other one
+    table_region = _table_region(position, region)
+    if kind == "battle" and (scoresheet or on_table):
+        battle = True
+        question.setdefault("region", region)  # the Battle the sheets are of
+    if kind == "how-many" and question.get("of") == "may-leave" and (battle or on_table):
+        battle = True
+        question.setdefault("from", region)  # the Battle the Units leave
+    if sides or sheet_units or (battle and region):
+        units: dict[str, int] = dict(sheet_units)
         if asker and "mine" in sides:
             units[str(asker)] = sides["mine"]
         if them and "them" in sides:
@@ -480,12 +518,23 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
         if units:
             regions_out[region]["units"] = units
         if battle:
-            token: dict[str, Any] = {"token": 1}  # the position's Battle token: its number and the attacker
-            if them and kind in ("how-many", "retreat"):
+            token: dict[str, Any] = {}
+            if not isinstance(table_region.get("battle"), dict) or "token" not in table_region["battle"]:
+                token["token"] = 1  # the position's Battle token: its number and the attacker
+            if attacker:
+                token["attacker"] = attacker
+            elif them and kind in ("how-many", "retreat") and asker != them:
                 token["attacker"] = them  # who leaves a Battle is the defender: the other side attacked
-            regions_out[region]["battle"] = token
+            if token:
+                regions_out[region]["battle"] = token
         if regions_out[region]:
             partial["regions"] = regions_out
+    # a Region the sentence names that the table does not hold: on the table, as it says
+    table_keys = set((position or {}).get("regions") or {}) if isinstance(position, dict) else set()
+    for slot in ("from", "to", "region"):
+        named = question.get(slot)
+        if isinstance(named, str) and named not in table_keys and not named.startswith("example-"):
+            partial.setdefault("regions", {}).setdefault(named, {})
     if "reserve" in pos and asker:
         partial["factions"] = {str(asker): {"reserve": pos["reserve"]}}
     if pos.get("players-count") == len(FACTIONS):
@@ -494,7 +543,7 @@ def understand(text: Any, lang: str = "en", position: Any = None) -> dict[str, A
         # one player fewer: every faction but the neutral one (the Trogs play only with all seats
         # taken, a rule the table's reader checks), so three players are the same three factions
         partial["players"] = [f for f in FACTIONS if f != TROGS]
-    missing = _missing(kind, question, partial, pos, lang, sides)
+    missing = _missing(kind, question, partial, position, lang)
     unplaced = [w for w, u in zip(words, used, strict=True) if not u and not _filler(w, flat)]
     out = {
         "text": text,
@@ -532,29 +581,100 @@ _FILLERS = frozenset(
 
 
 def _missing(
-    kind: str, question: dict[str, Any], partial: dict[str, Any], pos: dict[str, Any], lang: str, sides: dict[str, Any]
+    kind: str, question: dict[str, Any], partial: dict[str, Any], table: Any, lang: str
 ) -> list[dict[str, str]]:
     """What the answer still needs: the kind's required fields the sentence left out (who asks,
-    where from, how many), each with its label in the asker's language."""
+    where from, how many), and the facts of the table the answer will read that neither the
+    sentence nor the table gives (a Battle's attacker, where a faction recruits without an HQ on
+    the table), each with its label in the asker's language: asked, never assumed."""
     from havoc.games.cry_havoc import kind as registry
 
     declared = registry.get(kind)
     need: list[str] = []
     if declared is not None and not declared.no_actor and "faction" not in question:
-        need.append("faction")
+        need.append("question.faction")
     for name in declared.needs if declared else ():
         if name not in question:
-            need.append(name)
+            need.append("question." + name)
     if kind == "setup" and "players" not in partial:
-        need.append("players")
-    return [{"field": ("position." if n == "players" else "question.") + n, "label": _label(n, lang)} for n in need]
+        need.append("position.players")
+    where = question.get("region") if kind == "battle" else question.get("from") if kind == "how-many" else None
+    if isinstance(where, str) and "question.faction" not in need:  # who asks first: the attacker may follow
+        stated = ((partial.get("regions") or {}).get(where) or {}).get("battle") or {}
+        held = _table_region(table, where).get("battle")
+        if (stated or held) and not stated.get("attacker") and not (isinstance(held, dict) and held.get("attacker")):
+            need.append(f"position.regions.{where}.battle.attacker")
+    if kind == "recruit" and "region" not in question and isinstance(question.get("faction"), str):
+        regions = (table or {}).get("regions") if isinstance(table, dict) else None
+        hqs = [r for r in (regions or {}).values() if isinstance(r, dict) and r.get("hq") == question["faction"]]
+        if not hqs:  # recruited Units go to the HQ's Region: without one on the table, where
+            need.append("question.region")
+    labels = {"question.region": ui("the Region of their HQ", lang)} if kind == "recruit" else {}
+    return [{"field": n, "label": labels.get(n) or _label(n, lang)} for n in need]
+
+
+def _as_table(position: Any) -> dict[str, Any]:
+    """A table the command line has read (a Position), as the mapping the page and the API send:
+    the facts the reader looks at (each Region's HQ, Units and Battle token, whose turn)."""
+    regions: dict[str, Any] = {}
+    for key, r in position.regions.items():
+        out: dict[str, Any] = {}
+        if getattr(r, "hq", None):
+            out["hq"] = r.hq
+        if getattr(r, "units", None):
+            out["units"] = dict(r.units)
+        if getattr(r, "battle", None) is not None:
+            out["battle"] = {"token": r.battle.token, **({"attacker": r.battle.attacker} if r.battle.attacker else {})}
+        regions[key] = out
+    return {"regions": regions, "turn": getattr(position, "turn", None), "players": list(position.players)}
+
+
+def _given(given: Any, lang: str) -> dict[str, Any]:
+    """What the player told since (``given``): a mapping of a missing field to its value."""
+    if given is None:
+        return {}
+    if not isinstance(given, dict):
+        raise InputError([Problem("given", None, ui("expected a mapping (key: value)", lang), code=Code.FIELD_TYPE)])
+    return given
+
+
+def _table_region(table: Any, key: str) -> dict[str, Any]:
+    regions = table.get("regions") if isinstance(table, dict) else None
+    region = regions.get(key) if isinstance(regions, dict) else None
+    return region if isinstance(region, dict) else {}
+
+
+def _table_battle(table: Any) -> tuple[str, dict[str, Any]] | None:
+    """The table's Battle Region when it has exactly one (a Battle question is about it)."""
+    regions = table.get("regions") if isinstance(table, dict) else None
+    held = [
+        (str(k), r)
+        for k, r in (regions.items() if isinstance(regions, dict) else ())
+        if isinstance(r, dict) and isinstance(r.get("battle"), dict) and r["battle"].get("token")
+    ]
+    return held[0] if len(held) == 1 else None
+
+
+def _attacker(
+    words: list[str], factions: list[tuple[int, int, str]], given: dict[str, Any], region: str
+) -> tuple[str, int | None, int] | None:
+    """The Battle's attacker as the sentence says it ("the humans attack", "atakują ludzie",
+    "attacker: humans"), with the words that say it, or as the player told since (no words)."""
+    for i, w in enumerate(words):
+        if w.startswith(ATTACKER_WORDS):
+            near = [(s, e, key) for s, e, key in factions if e == i or s == i + 1]
+            if len(near) == 1:
+                s, e, key = near[0]
+                return key, min(s, i), max(e, i + 1)
+    told = given.get(f"position.regions.{region}.battle.attacker")
+    return (told, None, 0) if isinstance(told, str) else None
 
 
 def _label(field: str, lang: str) -> str:
     """What a field of the question or the table is, in the asker's words (never its path)."""
     parts = field.split(".")
     name = parts[1] if parts[0] == "question" and len(parts) > 1 else parts[-1]
-    if parts[0] == "position" and name not in ("players", "reserve"):
+    if parts[0] == "position" and name not in ("players", "reserve", "attacker"):
         name = "position-units"  # a count of Units the sentence puts on the table
     words = {
         "faction": ui("who asks (a faction)", lang),
@@ -570,6 +690,7 @@ def _label(field: str, lang: str) -> str:
         "position-units": ui("Units", lang),
         "reserve": ui("the Reserve", lang),
         "objectives": ui("Units on the Battle objectives", lang),
+        "attacker": ui("who attacked (the Battle's attacker)", lang),
     }
     return words.get(name, name)
 
@@ -600,8 +721,9 @@ def _refused(text: str, lang: str, words: list[str]) -> dict[str, Any]:
 
 
 def lookup(rs: Any, fields: dict[str, Any], lang: str) -> dict[str, Any]:
-    """``POST /api/understand``: ``{"text", "position"?}`` (the language is the request's)."""
-    unknown = [k for k in fields if k not in ("text", "position")]
+    """``POST /api/understand``: ``{"text", "position"?, "given"?}`` (the language is the request's;
+    ``given``: what the player has told since of the facts ``missing`` listed)."""
+    unknown = [k for k in fields if k not in ("text", "position", "given")]
     if unknown:
         raise InputError(
             [Problem(unknown[0], None, ui("This field is not part of the request.", lang), code=Code.FIELD_UNKNOWN)]
@@ -613,4 +735,4 @@ def lookup(rs: Any, fields: dict[str, Any], lang: str) -> dict[str, Any]:
         # a JSON object, or a table the command line has parsed already; null is no table
         message = "position: " + ui("The table must be a mapping (an object).", lang)
         raise InputError([Problem("request", None, message, code=Code.FIELD_TYPE)])
-    return understand(fields["text"], lang, position)
+    return understand(fields["text"], lang, position, fields.get("given"))
