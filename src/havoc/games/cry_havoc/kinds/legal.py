@@ -62,6 +62,14 @@ def ask_legal(job: Job) -> Answer:
         order.insert(min(spot, len(order) + 1) - 1, who)
         figures["upcoming-order"] = order
     figures["actions"] = [a["action"] for a in allowed]
+    # each line's rule cited too (the JSON's rules: the Ask page links them), once, in line order
+    seen = {r.rule.id for r, _, _ in cited}
+    for a in actions:
+        for rid in [a.get("rule"), *a["refused-by"]]:
+            rule = eng.view.rules.get(rid) if isinstance(rid, str) and " " not in rid else None
+            if rule is not None and rid not in seen:
+                seen.add(rid)
+                cited.append((RuleResult(rule, None, {}, {}), ctx, None))
     ans = finish(job, cited, question, figures, verdict=bool(allowed))
     ans.lines = lines
     ans.details = {
