@@ -20,7 +20,7 @@ from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 from havoc.cli.commands.docs import _offline as docs_offline_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-SETTLED = "#havoc-answer[data-state=done], #havoc-answer[data-state=error]"
+SETTLED = "#havoc-answer[data-state=done], #havoc-answer[data-state=error], #havoc-answer[data-state=needs]"
 
 
 @pytest.fixture(scope="module")
@@ -64,10 +64,13 @@ def test_a_typed_question_short_of_a_field_names_it_and_sets_the_form(browser: A
     page.fill("#ha-text", "can the humans move 2 units")
     page.locator("button.ha-text-ask").tap()
     page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
-    assert page.get_attribute("#havoc-answer", "data-state") == "error"
+    assert page.get_attribute("#havoc-answer", "data-state") == "needs"
     assert chips(page) == [("question.faction", "humans", "Humans"), ("question.units", 2, "2")]
     said = page.inner_text("#havoc-understood")
-    assert "Still needed: the Region the Units leave; the Region the Units enter" in said
+    assert "Still needed" in said
+    assert "The Region the Units leave" in said and "The Region the Units enter" in said
+    fields = page.eval_on_selector_all("#havoc-missing .ha-missing-field", "rs => rs.map(r => r.dataset.field)")
+    assert fields == ["question.from", "question.to"]  # each asked by a list of Regions, right there
     assert page.input_value("#ha-kind") == "move"  # the form now holds the question, to finish there
     assert not page.is_visible("#ha-answer")  # never an answer from a guess
     context.close()
@@ -101,4 +104,89 @@ def test_the_table_is_remembered_in_one_line_until_a_new_table(browser: Any, hos
     assert page.inner_text("#ha-table-summary") == line
     page.locator("button.ha-new-table").tap()
     assert "Region A" not in page.inner_text("#ha-table-summary")
+    context.close()
+
+
+# The phone trial's eight questions (issue 39), each typed once on a new table: the player's
+# choices for what the sentence leaves out (a tap on a faction, a Region from the list), and
+# the verdict, where it is a yes/no, that the answer must give.
+TRIAL: dict[str, list[tuple[str, dict[str, str], str]]] = {
+    "en": [
+        ("how many of my 8 units may leave the battle against 3 pilgrims", {}, ""),
+        ("who wins the battle: humans 1/1/2, pilgrims 2/0/1", {"attacker": "pilgrims"}, ""),
+        ("what may the humans do now", {}, ""),
+        ("how many VP do the pilgrims score this round", {}, ""),
+        ("can the humans build an airfield in foglands", {}, "false"),
+        ("where can the humans retreat from foglands", {}, ""),
+        ("can the pilgrims recruit 5 units with 2 in their reserve", {"region": "foglands"}, "false"),
+        ("how do we set up a game for 3 players", {}, ""),
+    ],
+    "pl": [
+        ("ile z moich 8 oddziałów może opuścić bitwę przeciwko 3 pielgrzymom", {}, ""),
+        ("kto wygrywa bitwę: ludzie 1/1/2, pielgrzymi 2/0/1", {"attacker": "pilgrims"}, ""),
+        ("co mogą teraz zrobić ludzie", {}, ""),
+        ("ile PZ zdobywają pielgrzymi w tej rundzie", {}, ""),
+        ("czy ludzie mogą wznieść lotnisko w mgielni", {}, "false"),
+        ("dokąd mogą się wycofać ludzie z mgielni", {}, ""),
+        ("czy pielgrzymi mogą zrekrutować 5 oddziałów, mając 2 w rezerwie", {"region": "foglands"}, "false"),
+        ("jak przygotować grę dla 3 graczy", {}, ""),
+    ],
+}
+MAX_TAPS = 4  # plus the one typed sentence
+MAX_SCREENS = 1.5  # the answer's top, counted from the page's top, in screen heights
+
+
+@pytest.mark.parametrize("width", [390, 320])
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_trial_questions_typed_take_few_taps_and_little_scrolling(
+    browser: Any,  # noqa: F811
+    host: str,
+    lang: str,
+    width: int,
+) -> None:
+    """Each trial question, typed on a new table: answered within four taps (the Ask button and
+    each choice the sentence left open: a faction one tap, a native list two), its answer's top
+    within 1.5 screens of the page's top, with no error on the way."""
+    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": 844}}, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/{lang}/assistant.html")
+    page.wait_for_selector("#ha-text", state="attached")
+    counted: dict[str, tuple[int, float]] = {}
+    for sentence, choices, verdict in TRIAL[lang]:
+        page.locator("button.ha-new-table").tap()  # a new table: not one of the question's taps
+        page.evaluate("window.scrollTo(0, 0)")
+        page.fill("#ha-text", sentence)
+        page.locator("button.ha-text-ask").tap()
+        taps = 1
+        for _ in range(MAX_TAPS):
+            page.wait_for_selector(
+                "#havoc-answer[data-state=done], #havoc-answer[data-state=error], #havoc-answer[data-state=needs]",
+                state="attached",
+                timeout=180_000,
+            )
+            if page.get_attribute("#havoc-answer", "data-state") != "needs":
+                break
+            row = page.locator("#havoc-missing .ha-missing-field").first
+            leaf = (row.get_attribute("data-field") or "").split(".")[-1]
+            assert leaf in choices, (sentence, leaf, page.inner_text("#havoc-understood"))
+            page.evaluate("document.getElementById('havoc-answer').removeAttribute('data-state')")
+            if row.locator("select").count():
+                row.locator("select").select_option(choices[leaf])
+                taps += 2  # a native list: open it, pick
+            else:
+                row.locator(f"button[data-value={choices[leaf]}]").tap()
+                taps += 1
+        state = page.get_attribute("#havoc-answer", "data-state")
+        assert state == "done", (sentence, page.inner_text("#havoc-understood"))
+        assert page.get_attribute("#havoc-answer", "data-verdict") == verdict, sentence
+        assert page.is_visible("#ha-answer") and page.inner_text("#ha-answer").strip()
+        assert not page.locator("#havoc-understood .ha-error").count(), page.inner_text("#havoc-understood")
+        top = page.evaluate("document.getElementById('ha-answer').getBoundingClientRect().top + window.scrollY")
+        screens = top / 844
+        counted[sentence] = (taps, round(screens, 2))
+        assert taps <= MAX_TAPS, (sentence, taps)
+        assert screens <= MAX_SCREENS, (sentence, screens)
+        right = page.evaluate("document.documentElement.scrollWidth")
+        assert right <= width, (sentence, right)  # nothing wider than the phone
+    print(f"\n{lang} {width}px:", counted)  # the closing note's figures (pytest -s)
     context.close()

@@ -48,7 +48,7 @@ def assumed(page: Any) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("lang", "heading", "chip"),
     [
-        ("en", "Assumed, as the table does not say", "Region A › adjacent: none"),
+        ("en", "Assumed, as the table does not say", "Region A › neighbouring Regions: none"),
         ("pl", "Przyjęte, bo stół tego nie mówi", "Region A › sąsiednie Regiony: brak"),
     ],
 )

@@ -84,3 +84,31 @@ def test_a_trogs_decision_is_answered_on_the_page(browser: Any, host: str, lang:
     for line in decision.lines:
         assert line in text, (line, text)
     assert decision.titles[decision.rule] in text
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_the_table_described_on_the_ask_page_is_a_start_here(browser: Any, host: str, lang: str) -> None:  # noqa: F811
+    """No YAML on a phone: a solo table described with taps on the Ask page (and asked about
+    there) is the Trogs page's first start, and a decision is answered on it."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/{lang}/assistant.html")
+    page.wait_for_selector("[data-template=tpl-solo]", state="attached")
+    page.locator("[data-template=tpl-solo]").first.tap()
+    page.fill("#ha-text", "what may the humans do now" if lang == "en" else "co mogą teraz zrobić ludzie")
+    page.locator("button.ha-text-ask").tap()
+    page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=180_000)
+    page.goto(f"{host}/{lang}/trogs.html")
+    page.wait_for_selector("#ht-decision", state="attached")
+    start = page.locator("#havoc-trogs select").first
+    assert start.input_value() == "ask"  # a solo table: where the page starts
+    table = json.loads(page.input_value("#havoc-trogs textarea"))
+    assert table["variant"] == "solo" and table["players"] == ["humans"]
+    assert page.get_attribute("#ht-describe", "href") == "assistant.html"
+    page.locator("#ht-decision").select_option("initiative")
+    page.locator("button.ha-ask").tap()
+    page.wait_for_selector(
+        "#havoc-trogs[data-state=done], #havoc-trogs[data-state=error]", state="attached", timeout=180_000
+    )
+    assert page.get_attribute("#havoc-trogs", "data-state") == "done", page.inner_text("#havoc-trogs")
+    context.close()

@@ -36,6 +36,8 @@ WORDS = {
         "that decided it and what it set aside.",
         "link": "The solo Trogs' decisions, worked out for you",
         "example": "Start from a rulebook example",
+        "from-ask": "The table of your last question on the Ask page",
+        "describe": "Describe your own table with taps on the Ask page; it is offered here afterwards.",
         "decision": "Decision",
         "move": "Where the Trogs move",
         "place": "Where the Trogs place their Units on the Battle objectives",

@@ -281,8 +281,9 @@
   var datalist = el("datalist", {id: "ha-known"});
   Object.keys(D.known).forEach(function (id) { datalist.append(el("option", {value: D.known[id]})); });
   form.append(datalist, renderStart(), tableBox, regionsBox, pasteBox, questionBox, topErrors,
-              el("div", {"class": "ha-buttons"}, [askButton, shareButton]), engineStatus);
-  // the stable hook for tools: data-state (asking, done, error), data-verdict, data-engine
+              el("div", {"class": "ha-buttons"}, [askButton, shareButton]));
+  // the stable hook for tools: data-state (asking, done, error; needs: a typed question waits for a
+  // fact it left out, asked under its chips), data-verdict, data-engine
   var hook = el("div", {id: "havoc-answer"}, [answerBox]);
   // The question box first: a question in the player's own words, read by the engine
   // (POST /api/understand) on the table above; what it understood is shown as chips.
@@ -295,14 +296,18 @@
   textForm.addEventListener("submit", function (ev) { ev.preventDefault(); askText(textInput.value); });
   summaryLine = el("p", {"class": "ha-summary", id: "ha-table-summary"});
   var newTable = el("button", {type: "button", "class": "ha-new-table", text: W["new-table"]});
-  newTable.addEventListener("click", function () { startFrom("start-blank"); textInput.value = ""; understoodBox.replaceChildren(); });
-  root.append(el("div", {"class": "ha-summary-row"}, [summaryLine, newTable]), textForm, form, hook);
+  newTable.addEventListener("click", function () {
+    startFrom("start-blank"); textInput.value = ""; told = {}; understoodBox.replaceChildren();
+    answerBox.hidden = true; answerBox.replaceChildren(); delete hook.dataset.state;
+  });
+  // the answer right under the question box (and the engine's progress beside it), the form after
+  root.append(el("div", {"class": "ha-summary-row"}, [summaryLine, newTable]), textForm, engineStatus, hook, form);
   renderSummary();
 
   // Starting points: a common situation to change rather than an empty table to fill.
   function reg(units, extra) { return Object.assign(emptyRegion(), {units: units}, extra || {}); }
   // a neighbour as the reader sees the card ("Region B"), not by its ID
-  var A = letterName("example-a"), B = letterName("example-b");
+  var A = letterName("example-a"), B = letterName("example-b"), C = letterName("example-c");
   var TEMPLATES = {
     "tpl-actions": function () {
       return {phase: "actions", turn: "humans", q: {kind: "legal", region: "example-a", from: "example-a", to: "example-b", obj: {}},
@@ -326,7 +331,10 @@
     },
     "tpl-solo": function () {
       return {players: ["humans"], variant: "solo", phase: "actions", turn: "humans",
-              q: {kind: "legal", obj: {}}, regions: [reg({humans: 3}, {adjacent: B}), reg({trogs: 2}, {trog: "nest", adjacent: A})]};
+              q: {kind: "legal", obj: {}},
+              // the solo Trogs keep their HQ (the centre Region): their decisions start from it
+              regions: [reg({humans: 3}, {adjacent: B}), reg({trogs: 2}, {trog: "nest", adjacent: A + ", " + C}),
+                        reg({trogs: 3}, {hq: "trogs", adjacent: B})]};
     }
   };
   function stored() { try { return !!localStorage.getItem(STORE); } catch (e) { return false; } }
@@ -774,7 +782,7 @@
     return !!first || unread;
   }
 
-  function ask(body, fromForm) {
+  function ask(body, fromForm, fromText) {
     stopSettling();
     clearErrors();
     // the previous answer goes at once: it never stands under a question it did not answer
@@ -787,13 +795,23 @@
     askButton.textContent = W.asking;
     // the answer with what it read of the table (POST /api/interview): what it had to assume is
     // shown under it, each a tap away from its field, so the player is asked only what mattered
-    call("POST", "interview", {position: body.position, question: body.question, lang: body.lang, "as-of": body["as-of"] || state.asOf || undefined})
+    call("POST", "interview", {position: body.position, question: body.question, lang: body.lang, stated: body.stated,
+                               "as-of": body["as-of"] || state.asOf || undefined})
       .then(function (res) { return (labelsLoaded || Promise.resolve()).then(function () { return res; }); })
       .then(function (res) {
-        if (res[0] === 200) { if (fromForm) save(true); show(res[1].answer, body.question); return showAssumed(res[1].assumed || []); }
+        if (res[0] === 200) {
+          if (fromForm) save(true);
+          remember(body.position);
+          show(res[1].answer, body.question);
+          return showAssumed(res[1].assumed || []);
+        }
         hook.dataset.state = "error";
         var first = null;
         (res[1].problems || []).forEach(function (p) { var i = place(p); first = first || i; });
+        if (fromText) {  // said where the eyes are: under the question asked in words
+          var said = (res[1].problems || []).map(function (p) { return placeWords(p) + ": " + p.message; });
+          understoodBox.append(el("p", {"class": "ha-error", role: "alert", text: said.join("; ") || res[1].message || String(res[0])}));
+        }
         if (!(res[1].problems || []).length) { topErrors.hidden = false; topErrors.append(el("p", {text: res[1].message || String(res[0])})); }
         else { topErrors.hidden = false; topErrors.prepend(el("p", {"class": "ha-lead", text: W["fix-fields"]})); }
         (first || topErrors).focus && (first || topErrors).focus();
@@ -904,6 +922,11 @@
     });
     answerBox.append(el("h3", {text: W.assumed}), el("p", {"class": "ha-lead", text: W["assumed-tap"]}), list);
   }
+  // the table of the last question answered, for the solo Trogs' page to start from (no YAML)
+  function remember(table) {
+    if (!table || typeof table !== "object") return;
+    try { localStorage.setItem("havoc-table", JSON.stringify({position: table, summary: summaryLine ? summaryLine.textContent : ""})); } catch (e) {}
+  }
   function openField(path) {
     var key = path, id;
     while (key && !(id = paths[key])) {
@@ -960,61 +983,170 @@
       return loadLabels();
     }).catch(function () { if (!online) showOffline(false); });
   }
-  // A typed question: understood on the table the form holds, its pieces shown as chips, the
-  // form's question set from it (so a missing field is filled where the form asks it), and asked
-  // at once when nothing is missing, on the table with the sentence's situation merged in.
-  function askText(sentence) {
+  // A typed question: understood on the table the page remembers, its pieces shown as chips,
+  // each fact the answer still needs asked right under them (a tap on a faction, a Region from a
+  // list), the situation it states put on the table (and said), and the answer asked at once.
+  var told = {}, toldFor = "";  // what the player told since of the sentence's missing facts
+  function askText(sentence, again) {
     sentence = String(sentence || "").trim();
     if (!sentence) return;
+    if (!again || sentence !== toldFor) told = {};
+    toldFor = sentence;
     var body = request();
-    var table = typeof body.position === "string" ? null : body.position;
+    var pasted = typeof body.position === "string";
     understoodBox.replaceChildren();
     hook.dataset.state = "asking";
-    call("POST", "understand", {text: sentence, lang: D.lang, position: table || undefined}).then(function (res) {
+    call("POST", "understand", {text: sentence, lang: D.lang, position: pasted ? undefined : body.position, given: told}).then(function (res) {
       var u = res[1] || {};
       if (res[0] !== 200 || u.refusal) {
         hook.dataset.state = "error";
         var why = u.refusal || ((u.problems || [])[0] || {}).message || u.message || String(res[0]);
-        understoodBox.append(el("p", {"class": "ha-error", text: why}));
+        understoodBox.append(el("p", {"class": "ha-error", role: "alert", text: why}));
         return;
       }
       var chips = el("ul", {"class": "ha-chips", "aria-label": W.understood});
       (u.understood || []).forEach(function (p) {
-        chips.append(el("li", {"class": "ha-chip", "data-field": p.field, "data-value": JSON.stringify(p.value), title: p.words, text: p.shown}));
+        chips.append(el("li", {"class": "ha-chip", "data-field": p.field, "data-value": JSON.stringify(p.value), title: p.words, text: named(p.shown)}));
       });
-      understoodBox.append(el("p", {"class": "ha-understood-kind", text: u.summary}), chips);
+      understoodBox.append(el("p", {"class": "ha-understood-kind", text: named(u.summary)}), chips);
       if ((u.unplaced || []).length) understoodBox.append(el("p", {"class": "ha-help", text: W["text-unplaced"] + ": " + u.unplaced.join(", ")}));
       var q = u.question;
-      state.q = Object.assign(initialState().q, {kind: q.ask, obj: {}, extra: {}});
-      Object.keys(q).forEach(function (k) {
-        if (k === "ask") return;
-        var v = q[k];
-        if (k === "objectives") Object.keys(v).forEach(function (f) { state.q.obj[f] = Object.assign({}, v[f]); });
-        else state.q[k] = Array.isArray(v) ? v.join(", ") : typeof v === "number" ? String(v) : v;
-      });
-      save(); renderQuestion();
-      if ((u.missing || []).length) {
-        hook.dataset.state = "error";
-        understoodBox.append(el("p", {"class": "ha-lead", text: W["text-missing"] + ": " + u.missing.map(function (m) { return m.label; }).join("; ")}));
-        u.missing.forEach(function (m) { if (m.field.indexOf("question.") === 0) place({"in": "question", field: m.field.slice(9), message: W.needed}); });
+      var missing = u.missing || [];
+      if (missing.length) {
+        hook.dataset.state = "needs";
+        askMissing(sentence, missing, u, q);
         return;
       }
-      ask({lang: D.lang, position: merged(body.position, u.position || {}), question: q}, false);
+      var stated = u.position || {};
+      var put = pasted ? [] : adopt(stated, q);
+      formQuestion(q);
+      save(); renderTable(); renderRegions(); renderQuestion(); renderSummary();
+      if (put.length) understoodBox.append(el("p", {"class": "ha-put", id: "havoc-put", text: W["text-put"] + ": " + put.join("; ")}));
+      var asked = request();
+      asked.question = q;
+      if (pasted) asked.stated = stated;  // a pasted table: the engine lays the situation over it
+      ask(asked, false, true);
     }, function () {
       hook.dataset.state = "error";
       understoodBox.append(el("p", {"class": "ha-error", text: useServer ? W.unreachable : W["engine-failed"]}));
     });
   }
-  // the table with what a sentence states laid over it (a pasted table is asked as it is)
-  function merged(table, stated) {
-    if (typeof table === "string" || !stated || typeof stated !== "object") return table;
-    var out = JSON.parse(JSON.stringify(table || {}));
-    Object.keys(stated).forEach(function (k) {
-      var v = stated[k];
-      if (v && typeof v === "object" && !Array.isArray(v) && out[k] && typeof out[k] === "object") out[k] = merged(out[k], v);
-      else out[k] = v;
+  // the form's question set from a typed one (so the form shows what was asked)
+  function formQuestion(q) {
+    state.q = Object.assign(initialState().q, {kind: q.ask, obj: {}, extra: {}});
+    Object.keys(q).forEach(function (k) {
+      if (k === "ask") return;
+      var v = q[k];
+      if (k === "objectives") Object.keys(v).forEach(function (f) { state.q.obj[f] = Object.assign({}, v[f]); });
+      else state.q[k] = Array.isArray(v) ? v.join(", ") : typeof v === "number" ? String(v) : v;
     });
+  }
+  // Each missing fact as one control under the chips: factions as buttons (one tap), Regions
+  // from a list, a count as a number; every choice reads the sentence again with it told.
+  function askMissing(sentence, missing, u, q) {
+    var box = el("div", {"class": "ha-missing", id: "havoc-missing"}, [el("p", {"class": "ha-lead", text: W["text-missing"] + ":"})]);
+    var placed = false;
+    missing.forEach(function (m) {
+      var row = el("div", {"class": "ha-missing-field", "data-field": m.field}, [el("span", {"class": "ha-missing-label", text: capital(named(m.label))})]);
+      var choose = function (v) { told[m.field] = v; askText(sentence, true); };
+      var leaf = m.field.split(".").pop();
+      if (leaf === "faction" || leaf === "attacker") {
+        var among = leaf === "attacker" ? sidesOf(u.position, m.field) : unitFactions();
+        var buttons = el("div", {"class": "ha-chips"});
+        among.forEach(function (f) {
+          var b = el("button", {type: "button", "class": "ha-chip ha-pick", "data-value": f, text: D.factions[f] || f});
+          b.addEventListener("click", function () { choose(f); });
+          buttons.append(b);
+        });
+        row.append(buttons);
+      } else if (["region", "from", "to"].indexOf(leaf) >= 0 && m.field.indexOf("question.") === 0) {
+        row.append(select(regionChoices(), "", function (v) { if (v) choose(v); }, true, W.pick));
+      } else if (leaf === "units") {
+        var n = el("input", {type: "number", min: "0", inputMode: "numeric", "class": "ha-missing-number", "aria-label": m.label});
+        n.addEventListener("change", function () { if (int(n.value) !== undefined) choose(int(n.value)); });
+        row.append(n);
+      } else {  // no control of its own here: the form below asks it
+        if (m.field.indexOf("question.") === 0) place({"in": "question", field: m.field.slice(9), message: W.needed});
+        placed = true;
+      }
+      box.append(row);
+    });
+    if (placed) box.append(el("p", {"class": "ha-help", text: W["text-missing-form"]}));
+    understoodBox.append(box);
+    formQuestion(q);
+    renderQuestion();
+    var first = box.querySelector("button, select, input");
+    if (first) first.focus({preventScroll: true});
+  }
+  // a Battle's sides as the sentence states them (the attacker is one of them), else the players
+  function sidesOf(stated, field) {
+    var id = field.split(".")[2];  // position.regions.<id>.battle.attacker
+    var r = ((stated || {}).regions || {})[id] || {};
+    var card = state.regions.filter(function (x, i) { return rid(x, i) === id; })[0];
+    var sides = Object.keys(r.units || {}).concat(card ? Object.keys(card.units).filter(function (f) { return int(card.units[f]); }) : []);
+    sides = sides.filter(function (f, i) { return sides.indexOf(f) === i; });
+    return sides.length >= 2 ? sides : unitFactions();
+  }
+  // the table's Regions, then every known Region by its name in this language
+  function regionChoices() {
+    var out = [], seen = {};
+    regionIds().forEach(function (id) { if (!seen[id]) { seen[id] = 1; out.push([id, shownName(id)]); } });
+    Object.keys(D.known).forEach(function (id) { if (!seen[id]) { seen[id] = 1; out.push([id, D.known[id]]); } });
     return out;
+  }
+  function joinPlayer(f) {
+    if (unitFactions().indexOf(f) < 0) state.players = FACTIONS.filter(function (g) { return g === f || state.players.indexOf(g) >= 0; });
+  }
+  // What a sentence states (a partial table) put on the page's table, Region by Region; what
+  // changed is returned in words ("Region A: Humans 8, Pilgrims 3, Battle token 1").
+  function adopt(stated, q) {
+    var put = [];
+    if (stated.players) {
+      state.players = FACTIONS.filter(function (f) { return stated.players.indexOf(f) >= 0; });
+      put.push(W.players + ": " + state.players.map(function (f) { return D.factions[f]; }).join(", "));
+    }
+    Object.keys(stated.factions || {}).forEach(function (f) {
+      var side = (state.sides[f] = state.sides[f] || {prisoners: {}});
+      var v = stated.factions[f];
+      joinPlayer(f);
+      if (v.reserve !== undefined) { side.reserve = String(v.reserve); put.push(D.factions[f] + ": " + W.reserve + " " + v.reserve); }
+    });
+    Object.keys(stated.regions || {}).forEach(function (id) {
+      var v = stated.regions[id], said = [];
+      var at = cardFor(id);
+      var r = state.regions[at];
+      Object.keys(v.units || {}).forEach(function (f) {
+        joinPlayer(f);
+        r.units[f] = String(v.units[f]);
+        said.push((D.factions[f] || f) + " " + v.units[f]);
+      });
+      if (v.battle) {
+        if (v.battle.token !== undefined) { r.battle = String(v.battle.token); said.push(W["battle-token"] + " " + v.battle.token); }
+        if (v.battle.attacker) { r.attacker = v.battle.attacker; said.push(W.attacker + ": " + (D.factions[v.battle.attacker] || v.battle.attacker)); }
+      }
+      var now = rid(r, at);
+      if (now !== id) {  // the card holding it reads otherwise ("Region C"): the question follows it
+        ["from", "to", "region"].forEach(function (k) { if (q[k] === id) q[k] = now; });
+      }
+      put.push(shownName(now) + (said.length ? ": " + said.join(", ") : ""));
+    });
+    return put;
+  }
+  // the index of the card that is the Region ``id``, made when the table has none: a named
+  // Region gets its name on the first free card, a stand-in "example-b" the second card
+  function cardFor(id) {
+    for (var i = 0; i < state.regions.length; i++) if (rid(state.regions[i], i) === id) return i;
+    var free = function (i) { return state.regions[i] && !filled(state.regions[i]) && !String(state.regions[i].name || "").trim(); };
+    var m = /^example-([a-z])$/.exec(id);
+    if (m) {
+      var k = LETTERS.indexOf(m[1]);
+      while (state.regions.length <= k) state.regions.push(emptyRegion());
+      if (free(k)) return k;
+    } else {
+      for (var j = 0; j < state.regions.length; j++) if (free(j)) { state.regions[j].name = D.known[id] || id; return j; }
+    }
+    state.regions.push(Object.assign(emptyRegion(), {name: m ? "" : (D.known[id] || id)}));
+    return state.regions.length - 1;
   }
   // #q=<base64url of the JSON body of POST /api/ask>: asked at once, without a tap (for tools);
   // #t=<percent-encoded sentence>: a question in words, asked as if typed in the question box

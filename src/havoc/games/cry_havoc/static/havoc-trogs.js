@@ -101,7 +101,14 @@
 
   // --- the form, from the declaration ------------------------------------------------------------
   var form = el("form", {"class": "ha-form", novalidate: "novalidate"});
-  var examplePick = select(D.examples.map(function (x, i) { return [String(i), x.title]; }), "0");
+  // The table of the player's last question on the Ask page (described there with taps, no YAML),
+  // offered first when there is one; a solo table of it is where the page starts.
+  var asked = null;
+  try { asked = JSON.parse(localStorage.getItem("havoc-table") || "null"); } catch (e) { asked = null; }
+  if (!asked || typeof asked.position !== "object" || !asked.position) asked = null;
+  var starts = D.examples.map(function (x, i) { return [String(i), x.title]; });
+  if (asked) starts.unshift(["ask", W["from-ask"] + (asked.summary ? ": " + asked.summary : "")]);
+  var examplePick = select(starts, asked && asked.position.variant === "solo" ? "ask" : "0");
   var area = el("textarea", {rows: "6", spellcheck: "false"});
   var decision = select(D.decisions.map(function (k) { return [k, W[k]]; }), D.decisions[0]);
   decision.id = "ht-decision";
@@ -159,6 +166,11 @@
     return el("div", {"class": "ha-field ha-wide"}, [table, el("span", {"class": "ha-error", id: "ht-objectives-err", hidden: true})]);
   }
   function useExample(i) {
+    if (i === "ask" && asked) {
+      area.value = JSON.stringify(asked.position, null, 1);
+      renderFields(question());
+      return;
+    }
     var x = D.examples[i];
     if (!x) return;
     area.value = typeof x.position === "string" ? x.position : JSON.stringify(x.position, null, 1);
@@ -267,10 +279,12 @@
     });
   });
 
-  examplePick.addEventListener("change", function () { useExample(parseInt(examplePick.value, 10)); });
+  examplePick.addEventListener("change", function () { useExample(examplePick.value === "ask" ? "ask" : parseInt(examplePick.value, 10)); });
   decision.addEventListener("change", function () { renderFields(question()); });
   area.addEventListener("change", function () { renderFields(question()); });
   form.appendChild(field(W.example, examplePick));
+  // a table of one's own is described on the Ask page, with taps; it comes back here as a start
+  form.appendChild(el("p", {"class": "ha-help"}, [el("a", {href: "assistant.html", id: "ht-describe", text: W.describe})]));
   form.appendChild(field(W.decision, decision));
   form.appendChild(fieldsBox);
   var paste = el("details", {"class": "ha-paste"}, [el("summary", {text: W.position})]);
@@ -280,7 +294,7 @@
   form.appendChild(askButton);
   box.appendChild(form);
   box.appendChild(answerBox);
-  useExample(0);
+  useExample(examplePick.value === "ask" ? "ask" : 0);
 
   if (!engine || location.protocol === "file:") {
     useServer = true;
