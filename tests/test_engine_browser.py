@@ -180,6 +180,12 @@ def test_the_bytecode_is_pyodides(engine: Path) -> None:
     assert "json/decoder.py" not in stdlib  # the bytecode replaces the source: a smaller download
     assert "email/parser.py" in stdlib and "email/parser.pyc" not in stdlib  # never imported: source only
     assert manifest["bytecode"]["stdlib"] == sum(n.endswith(".pyc") for n in stdlib)
+    # no import of the engine's can reach these (doctest only from heapq's own self-test): not
+    # downloaded at all; the codecs a text may come in stay
+    for unreachable in ("doctest.py", "pdb.py", "unittest/__init__.py", "sqlite3/__init__.py", "encodings/cp1250.py"):
+        assert unreachable not in stdlib, unreachable
+    assert manifest["bytecode"]["dropped"] > 100
+    assert {"encodings/cp437.py", "encodings/idna.py"} <= set(stdlib) or "encodings/cp437.pyc" in stdlib
 
 
 def test_the_bundle_leaves_out_what_the_answer_path_does_not_need(engine: Path) -> None:

@@ -9,12 +9,12 @@
 //   stemmers) those the engine imports (the bundle is mounted at /havoc, where the worker unpacks
 //   it, so the code objects name the paths the phone runs);
 // - <stdlib out> is Pyodide's python_stdlib.zip with each standard module the engine imports to
-//   start and to answer as bytecode instead of source (the rest stays source only: the download
-//   grows little).
+//   start and to answer as bytecode instead of source; the modules no import of the engine can
+//   reach are left out (the rest stays source only: the download grows little).
 // The .pyc files are unchecked-hash: Python loads them without comparing them with the source
 // (an archive keeps no reliable dates); each is made from the very source shipped beside it (or,
 // in the standard library, replaced).
-// Prints one JSON line: {bundle: n, stdlib: n, tag}.
+// Prints one JSON line: {bundle: n, stdlib: n, dropped: n, tag}.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -95,11 +95,81 @@ used = {
     for m in list(sys.modules.values())
     if getattr(m, "__spec__", None) and (m.__spec__.origin or "").startswith(root)
 }
+# What the engine could ever import from the standard library: every module imported above,
+# and every module any source of the bundle or of those modules names in an import statement,
+# anywhere (inside a function too; a module's "if __name__ == '__main__'" self-test aside),
+# followed to the end. A standard module outside it is left out of the download altogether;
+# Pyodide's own packages stay whole, and the codecs a text can be read or written in here
+# (looked up by name at run time, so no import names them).
+import ast
+
+MAIN = {"__name__ == '__main__'", "'__main__' == __name__"}
+
+
+def imported(source, name, package):
+    """The modules an import statement of the module NAME names, and their parents."""
+    out = set()
+    nodes = [ast.parse(source)]
+    while nodes:
+        node = nodes.pop()
+        test = getattr(node, "test", None)
+        if isinstance(node, ast.If) and isinstance(test, ast.Compare) and ast.unparse(test) in MAIN:
+            nodes.extend(node.orelse)  # a module's own self-test, run as a script: never by the engine
+            continue
+        nodes.extend(ast.iter_child_nodes(node))
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = name if package else name.rpartition(".")[0]
+            for _ in range(max(node.level - 1, 0)):
+                base = base.rpartition(".")[0]
+            mod = (base + "." if node.level and base else "") + (node.module or "") if node.level else node.module or ""
+            mod = mod.strip(".")
+            out.add(mod)
+            out.update(mod + "." + a.name for a in node.names)  # "from json import decoder": a module too
+    return {".".join(m.split(".")[:i]) for m in out if m for i in range(1, m.count(".") + 2)}
+
+with zipfile.ZipFile("/tmp/stdlib-in.zip") as zin:
+    listed = set(zin.namelist())
+
+    def file_of(mod):
+        stem = mod.replace(".", "/")
+        return next((f for f in (stem + ".py", stem + "/__init__.py") if f in listed), None)
+
+    todo = set(used)
+    for folder, dirs, files in os.walk("/havoc"):
+        for fname in files:
+            if fname.endswith(".py"):
+                with open(os.path.join(folder, fname), "rb") as fh:
+                    try:
+                        todo |= {f for f in map(file_of, imported(fh.read(), "", False)) if f}
+                    except SyntaxError:
+                        pass
+    reach = set()
+    while todo:
+        f = todo.pop()
+        if f in reach:
+            continue
+        reach.add(f)
+        name = f[:-3].removesuffix("/__init__").replace("/", ".")
+        try:
+            found = imported(zin.read(f), name, f.endswith("/__init__.py"))
+        except SyntaxError:
+            continue
+        todo |= {g for g in map(file_of, found) if g} - reach
+keep = ("pyodide/", "_pyodide/") + tuple(
+    "encodings/" + c + ".py"
+    for c in "__init__ aliases utf_8 utf_8_sig utf_16 utf_16_le utf_16_be utf_32 utf_32_le utf_32_be ascii latin_1 cp437 cp1252 charmap idna punycode raw_unicode_escape unicode_escape".split()
+)
 stdlib = 0
+dropped = 0
 with zipfile.ZipFile("/tmp/stdlib-in.zip") as zin, zipfile.ZipFile(
     "/tmp/stdlib-out.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9
 ) as zout:
     for info in zin.infolist():
+        if info.filename.endswith(".py") and info.filename not in reach and not info.filename.startswith(keep):
+            dropped += 1  # no import of the engine's can reach it: not downloaded at all
+            continue
         data = zin.read(info)
         if info.filename not in used:
             zout.writestr(info, data)
@@ -110,7 +180,7 @@ with zipfile.ZipFile("/tmp/stdlib-in.zip") as zin, zipfile.ZipFile(
         extra.compress_type = zipfile.ZIP_DEFLATED
         zout.writestr(extra, pyc(data, root + info.filename))
         stdlib += 1
-json.dumps({"bundle": bundle, "stdlib": stdlib, "tag": sys.implementation.cache_tag})
+json.dumps({"bundle": bundle, "stdlib": stdlib, "dropped": dropped, "tag": sys.implementation.cache_tag})
 `);
 writeFileSync(stdlibOut, py.FS.readFile("/tmp/stdlib-out.zip"));
 console.log(out);

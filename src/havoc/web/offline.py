@@ -505,13 +505,16 @@ def install_engine(top: Path, stage: Path | None) -> Path:
 
 
 def site_files(top: Path) -> list[str]:
-    """Every file a reader may open, relative to ``top`` (no dot-files, build folders, sources)."""
+    """Every file a reader may open, relative to ``top`` (no dot-files, build folders, sources,
+    source maps)."""
     out = []
     for path in sorted(top.rglob("*")):
         rel = path.relative_to(top)
         if not path.is_file() or any(p.startswith(".") or p == "_sources" for p in rel.parts):
             continue
         if rel.as_posix() in ("sw.js", "objects.inv") or rel.name == "objects.inv":
+            continue
+        if rel.suffix == ".map":  # the theme's source maps: only a developer's tools ask for them
             continue
         out.append(rel.as_posix())
     return out
