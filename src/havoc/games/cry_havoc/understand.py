@@ -23,7 +23,7 @@ from typing import Any
 
 from havoc.core.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.contract import FACTIONS, TROGS
-from havoc.games.cry_havoc.ui import fold, form_label, value_text
+from havoc.games.cry_havoc.ui import fold, form_label, kind_label, value_text
 from havoc.language.i18n import LANGUAGES, ui
 
 MAX_TEXT = 500  # characters: a question, not an essay (the API refuses longer, naming the field)
@@ -48,7 +48,17 @@ CUES: dict[str, tuple[str, ...]] = {
     "score": ("score", "vp", "victory point", "punkt", "pz ", "zdobyw", "dostan"),
     "winner": ("who wins the game", "who won", "winner", "kto wygra gre", "zwyciez"),
     "legal": ("what may", "what can", "what do", "co moga", "co moze", "co wolno", "co mog"),
-    "build": ("build", "put up", "zbud", "budow", "postaw", "wznie", "wznos"),  # 003: "Wzniesienie Budowli"
+    "build": (
+        "build",
+        "put up",
+        "zbud",
+        "budowa",
+        "buduj",
+        "budu",
+        "postaw",
+        "wznie",
+        "wznos",
+    ),  # 003: "Wzniesienie Budowli"
     "activate": ("activate", "aktyw", "uzyc", "uzyj"),
     "recruit": ("recruit", "rekrut", "werb"),
     "setup": ("set up", "setup", "prepare", "przygot", "rozloz", "przygotow"),
@@ -108,7 +118,32 @@ NUMBERS: dict[str, int] = {
     "trzy": 3, "trzech": 3, "cztery": 4, "czterech": 4, "piec": 5, "pieciu": 5, "szesc": 6, "szesciu": 6,
     "siedem": 7, "siedmiu": 7, "osiem": 8, "osmiu": 8, "dziewiec": 9, "dziewieciu": 9,
     "dziesiec": 10, "dziesieciu": 10,
+    "jednym": 1, "trzema": 3, "czterema": 4, "piecioma": 5, "szescioma": 6, "siedmioma": 7, "osmioma": 8,
+    "dziewiecioma": 9, "dziesiecioma": 10,
 }  # fmt: skip
+# An action's points, said with their count: "5 move points", "1 punkt budowy" (the question's
+# points, never a score's Victory Points)
+POINT_WORDS = ("point", "points", "punkt", "punkty", "punktow", "punktami")
+POINT_KINDS = ("move", "recruit", "recruitment", "build", "ruchu", "rekrutacji", "budowy", "budowania")
+# The question words of a modal question ("can the X …", "czy X mogą …"): its subject comes after.
+MODAL_WORDS = ("can", "may", "could", "might", "czy", "moga", "moze", "mozna")
+# A faction counted, not asking: "how many humans", "ilu Ludzi".
+COUNTED_WORDS = ("many", "ilu", "ile")
+# What the automated Trogs of the solo variant decide (the Trogs' page's decisions), by their
+# words; the first that fits is the decision, in this order ("where do they move" last: "where"
+# is any decision's word).
+TROG_DECISIONS: dict[str, tuple[str, ...]] = {
+    "initiative": ("initiative", "inicjatyw"),
+    "place": ("place their", "put their units", "rozstaw", "oddzialy", "units"),
+    "tactics": ("tactic", "taktyk"),
+    "prisoner": ("prisoner", "jenc"),
+    "build": ("build", "trap", "zbud", "postaw", "pulapk", "buduj", "budu"),
+    "recruit": ("recruit", "rekrut"),
+    "move": ("move", "go ", "where", "dokad", "rusz", "pojd", "ida", "idzie", "region"),
+}
+# The table's one Structure or Skill said without its name: "their structure", "swoją Zdolność".
+STRUCTURE_WORDS = ("structure", "budowl")
+SKILL_WORDS = ("skill", "zdolnos", "umiejetn")
 
 
 def _words(text: str) -> list[str]:
@@ -143,6 +178,11 @@ def _near(a: str, b: str) -> bool:
         for j, cb in enumerate(b, 1):
             cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
         prev = cur
+    if prev[-1] > limit and len(a) == len(b):  # two letters swapped ("regoin"): one typo
+        swaps = [k for k in range(len(a)) if a[k] != b[k]]
+        return (
+            len(swaps) == 2 and swaps[1] == swaps[0] + 1 and a[swaps[0]] == b[swaps[1]] and a[swaps[1]] == b[swaps[0]]
+        )
     return prev[-1] <= limit
 
 
@@ -271,10 +311,29 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
             }
         )
 
+    # an action's points with their count ("5 move points", "1 punkt budowy"): the question's
+    # points, and no cue of a score's Victory Points
+    points_at: tuple[int, int, int] | None = None
+    for i, w in enumerate(words):
+        if (w.isdigit() or w in NUMBERS) and i + 1 < len(words):
+            rest = words[i + 1 : i + 3]
+            if rest and (
+                (rest[0] in POINT_WORDS and len(rest) > 1 and rest[1] in POINT_KINDS)
+                or (rest[0] in POINT_KINDS and len(rest) > 1 and rest[1] in POINT_WORDS)
+            ):
+                points_at = (i, i + 3, int(w) if w.isdigit() else NUMBERS[w])
+                break
+    cued = flat
+    if points_at:
+        cued = " " + " ".join(w for k, w in enumerate(words) if not points_at[0] <= k < points_at[1]) + " "
+    sheets = any("/" in w for w in words)  # a Battle's objectives written "1/1/2"
+
     # the kind: the cue words present; a tie between two kinds is a choice for the asker
-    scores = {k: _has(flat, c) for k, c in CUES.items()}
-    if not any(_has(flat, cues) for cues in HOW_MANY_OF.values()):
+    scores = {k: _has(cued, c) for k, c in CUES.items()}
+    if not any(_has(cued, cues) for cues in HOW_MANY_OF.values()):
         scores["how-many"] = 0  # "how many points": the count is another kind's figure
+    if points_at:  # a count of points is the action's, whose verb is in the sentence
+        scores["how-many"] = 0
     best = max(scores.values())
     kinds = [k for k, s in scores.items() if s == best and s > 0]
     if scores["how-many"]:
@@ -283,18 +342,18 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
         kinds = ["battle"] if _has(flat, BATTLE_WORDS) else ["winner"]
     elif "retreat" in kinds and "how-many" not in kinds and len(kinds) > 1:
         kinds = ["retreat"]
-    if not kinds:
-        return _refused(text, lang, words)
-    kind = kinds[0]
-    question["ask"] = kind
+    elif "activate" in kinds and "use-skill" in kinds:
+        kinds = ["use-skill"] if _has(flat, SKILL_WORDS) else ["activate"]  # "użyć" a Skill or a Structure
 
     # names (longest first), each at the place it stands, with the little word before it
     found: list[tuple[int, int, str, str]] = []
     i = 0
     table = names()
     keys = list((position or {}).get("regions") or {}) if isinstance(position, dict) else []
-    if keys:  # the table's own Regions ("Region A", "z Regionu B", a player's own names)
-        table = sorted(set(table) | set(_table_names(tuple(str(k) for k in keys))), key=lambda x: -len(x[0]))
+    things = _table_things(position)
+    if keys or things:  # the table's own Regions ("Region A", "z Regionu B"), Structures and Skills
+        extra = set(_table_names(tuple(str(k) for k in keys))) | set(things)
+        table = sorted(set(table) | extra, key=lambda x: -len(x[0]))
     while i < len(words):
         hit = None
         for name, field, key in table:
@@ -318,20 +377,61 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
     battle = _has(flat, BATTLE_WORDS) > 0
     mine = _has(flat, MY_WORDS) > 0
 
-    # who asks: the first faction named as the subject (not after "against", not counted with a number)
-    subject = None
-    for s, e, key in factions:
+    # who asks: the faction named as the subject: after the question's modal word when there is
+    # one ("the humans took Region A, can the Machines …"), never one after "against", counted
+    # ("how many Humans"), with a number, or owning a scoresheet ("humans 1/1/2")
+    modal = next((i for i, w in enumerate(words) if w in MODAL_WORDS), None)
+
+    def subject_like(s: int, e: int) -> bool:
         before = words[s - 1] if s else ""
-        if before in AGAINST_WORDS or (before and (before.isdigit() or before in NUMBERS)):
-            continue
-        subject = (s, e, key)
-        break
-    # a Battle or winner question names its factions as a scoresheet's owners ("humans 1/1/2");
-    # without one, the faction it names is the side asking ("… for the Pilgrims")
-    sides_named = any("/" in w for w in words)
-    if subject is not None and (
-        kind not in ("battle", "winner", "setup", "turn-order") or (kind in ("battle", "winner") and not sides_named)
+        after = words[e] if e < len(words) else ""
+        if before in AGAINST_WORDS or before in COUNTED_WORDS or (before and (before.isdigit() or before in NUMBERS)):
+            return False
+        return "/" not in after
+
+    candidates = [(s, e, key) for s, e, key in factions if subject_like(s, e)]
+    if modal is not None and any(s > modal for s, _, _ in candidates):
+        candidates = [c for c in candidates if c[0] > modal]
+    subject = candidates[0] if candidates else None
+
+    # the solo Trogs, who no player leads: "where do the 4 Trogs move", "co zbudują Trogi" asks
+    # what they decide (the Trogs' page's question), not what a player may do
+    variant = position.get("variant") if isinstance(position, dict) else None
+    trogs_named = next(
+        ((s, e, key) for s, e, key in factions if key == TROGS and (not s or words[s - 1] not in AGAINST_WORDS)), None
+    )
+    decision = None
+    if (
+        trogs_named is not None
+        and (subject is None or subject[2] == TROGS or sheets)
+        and (variant == "solo" or _has(flat, ("solo",)))
+        and modal is None
+        and (not kinds or kinds[0] not in ("battle", "score", "winner", "setup", "end-of-move"))
     ):
+        decision = next((d for d, cues in TROG_DECISIONS.items() if _has(flat, cues)), None)
+        if decision == "place" and not sheets and not _has(flat, ("place", "rozstaw")):
+            decision = "move" if _has(flat, TROG_DECISIONS["move"]) else None
+    if decision:
+        kinds = ["trogs"]
+        subject = trogs_named
+    # a Battle's sheets make it a Battle question ("how many VP … humans 1/1/1, trogs 1/0/2")
+    elif sheets and (not kinds or kinds[0] in ("score", "prisoners", "winner", "legal", "retreat")):
+        kinds = ["battle"]
+    if not kinds:
+        return _refused(text, lang, words)
+    kind = kinds[0]
+    question["ask"] = kind
+    if decision:
+        question["decide"] = decision
+    if points_at:
+        question["points"] = points_at[2]
+        took(points_at[0], points_at[1], "question.points", points_at[2], str(points_at[2]))
+
+    # a Battle or winner question names its factions as a scoresheet's owners ("humans 1/1/2");
+    # the faction it names otherwise is the side asking ("… for the Pilgrims")
+    if subject is not None and kind == "trogs":
+        took(subject[0], subject[1], "question.decide", decision, _shown("faction", subject[2], lang))
+    elif subject is not None and kind not in ("setup", "turn-order"):
         question["faction"] = subject[2]
         took(subject[0], subject[1], "question.faction", subject[2], _shown("faction", subject[2], lang))
 
@@ -350,7 +450,7 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
         before = words[at] if at >= 0 else ""
         if before in FROM_WORDS:
             field = "from"
-        elif before in TO_WORDS and kind in ("move",):
+        elif before in TO_WORDS and kind in ("move", "retreat"):
             field = "to"
         elif kind in ("move", "retreat") and "from" not in question:
             field = "from"
@@ -368,7 +468,13 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
         )
     # "from their HQ" / "ze Sztabu": the Region of the asking faction's HQ on the table
     hq_at = next((i for i, w in enumerate(words) if w.startswith(HQ_WORDS) and not used[i]), None)
-    if hq_at is not None and kind in ("move", "retreat") and "from" not in question and question.get("faction"):
+    hq_field = "region" if kind == "recruit" else "from"
+    if (
+        hq_at is not None
+        and kind in ("move", "retreat", "recruit")
+        and hq_field not in question
+        and question.get("faction")
+    ):
         table_regions = (position or {}).get("regions") if isinstance(position, dict) else None
         own = [
             k
@@ -376,19 +482,30 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
             if isinstance(r, dict) and r.get("hq") == question["faction"]
         ]
         if len(own) == 1:
-            question["from"] = own[0]
-            start = hq_at - 1 if hq_at and words[hq_at - 1] in (*FROM_WORDS, "their", "the", "our") else hq_at
-            start = start - 1 if start and words[start - 1] in FROM_WORDS else start
-            took(start, hq_at + 1, "question.from", own[0], _shown("region", own[0], lang))
-    for s, e, key in structures:
+            question[hq_field] = own[0]
+            start = (
+                hq_at - 1 if hq_at and words[hq_at - 1] in (*FROM_WORDS, *TO_WORDS, "their", "the", "our") else hq_at
+            )
+            start = start - 1 if start and words[start - 1] in FROM_WORDS + TO_WORDS else start
+            took(start, hq_at + 1, "question." + hq_field, own[0], _shown("region", own[0], lang))
+    for s, e, key in structures[:1]:  # the first named is the one asked about ("a Harvester and an Orb")
         question["structure"] = key
         took(s, e, "question.structure", key, _shown("structure", key, lang))
-    for s, e, key in [(s, e, key) for s, e, f, key in found if f == "skill"]:
+    for s, e, key in [(s, e, key) for s, e, f, key in found if f == "skill"][:1]:
         question["skill"] = key
         took(s, e, "question.skill", key, _shown("skill", key, lang))
+    # "their Structure", "swoją Zdolność": the asker's one Structure or Skill on the table
+    for slot, thing_words, held in (("structure", STRUCTURE_WORDS, "structures"), ("skill", SKILL_WORDS, "skills")):
+        spot = next((i for i, w in enumerate(words) if w.startswith(thing_words) and not used[i]), None)
+        if spot is None or slot in question or kind not in ("activate", "use-skill", "build"):
+            continue
+        theirs = _owned(position, held, question.get("faction"))
+        if len(theirs) == 1:
+            question[slot] = theirs[0]
+            took(spot, spot + 1, "question." + slot, theirs[0], _shown(slot, theirs[0], lang))
     # a terrain: the deck a card is drawn from, or the terrain of the Tactics card played
     terrain_field = {"draw-tactics": "deck", "play-tactic": "card-terrain"}.get(kind)
-    for s, e, key in [(s, e, key) for s, e, f, key in found if f == "terrain"]:
+    for s, e, key in [(s, e, key) for s, e, f, key in found if f == "terrain"][:1]:  # the card's, not the Region's
         if terrain_field:
             question[terrain_field] = key
             took(s, e, "question." + terrain_field, key, value_text(key, lang))
@@ -414,7 +531,9 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
     sheet_units: dict[str, int] = {}
     for k, (i, w) in enumerate(numbers):
         if "/" in w:
-            whose = next(((s, key) for s, e, key in reversed(factions) if e <= i), None)
+            # its owner named right before it ("humans 1/1/2", "ludzie: 1/1/2"); a sheet after any
+            # other word is nobody's, and stays unplaced rather than go to a faction named earlier
+            whose = next(((s, key) for s, e, key in reversed(factions) if e <= i and i - e <= 1), None)
             parts = [int(x) for x in w.split("/")]
             if whose and len(parts) == 3:
                 start, owner = whose
@@ -463,7 +582,9 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
         elif kind == "how-many" and "units" not in question:
             sides.setdefault("mine", n)
             took(i, i + 1, "position.units", n, str(n))
-        elif "units" not in question and kind in ("move", "recruit", "retreat", "prisoners"):
+        elif "units" not in question and (
+            kind in ("move", "recruit", "retreat", "prisoners") or question.get("decide") in ("move", "recruit")
+        ):
             question["units"] = n
             took(i, i + 1, "question.units", n, str(n))
         else:
@@ -625,8 +746,21 @@ def _as_table(position: Any) -> dict[str, Any]:
             out["units"] = dict(r.units)
         if getattr(r, "battle", None) is not None:
             out["battle"] = {"token": r.battle.token, **({"attacker": r.battle.attacker} if r.battle.attacker else {})}
+        if getattr(r, "structures", None):
+            out["structures"] = [{"type": st.type, "owner": st.owner} for st in r.structures]
         regions[key] = out
-    return {"regions": regions, "turn": getattr(position, "turn", None), "players": list(position.players)}
+    factions = {
+        who: {"skills": dict(state.skills)}
+        for who, state in position.factions.items()
+        if getattr(state, "skills", None)
+    }
+    return {
+        "regions": regions,
+        "turn": getattr(position, "turn", None),
+        "players": list(position.players),
+        "variant": getattr(position, "variant", None),
+        "factions": factions,
+    }
 
 
 def _given(given: Any, lang: str) -> dict[str, Any]:
@@ -636,6 +770,50 @@ def _given(given: Any, lang: str) -> dict[str, Any]:
     if not isinstance(given, dict):
         raise InputError([Problem("given", None, ui("expected a mapping (key: value)", lang), code=Code.FIELD_TYPE)])
     return given
+
+
+def _table_things(table: Any) -> list[tuple[tuple[str, ...], str, str]]:
+    """The table's own Structures and Skills (a rulebook example's "Structure A") by every form
+    of their names, in every language: (words, field, ID)."""
+    from havoc.games.cry_havoc.ui import skill_name, structure_name
+
+    out: list[tuple[tuple[str, ...], str, str]] = []
+    for field, key in {("structure", k) for k in _owned(table, "structures", None)} | {
+        ("skill", k) for k in _owned(table, "skills", None)
+    }:
+        for lang in LANGUAGES:
+            noun = structure_name(key, lang) if field == "structure" else skill_name(key, lang)
+            for form in {str(noun), *getattr(noun, "forms", {}).values()}:
+                words = tuple(fold_text(form).split())
+                if words:
+                    out.append((words, field, key))
+    return out
+
+
+def _owned(table: Any, things: str, faction: Any) -> list[str]:
+    """The IDs of the table's Structures (``things`` "structures": on its Regions) or Skills
+    ("skills": in its factions), of ``faction`` only when it is given."""
+    if not isinstance(table, dict):
+        return []
+    out: list[str] = []
+    if things == "structures":
+        for region in (table.get("regions") or {}).values() if isinstance(table.get("regions"), dict) else ():
+            for st in region.get("structures") or () if isinstance(region, dict) else ():
+                if (
+                    isinstance(st, dict)
+                    and isinstance(st.get("type"), str)
+                    and (faction is None or st.get("owner") == faction)
+                ):
+                    out.append(st["type"])
+    else:
+        for who, state in (table.get("factions") or {}).items() if isinstance(table.get("factions"), dict) else ():
+            if (
+                isinstance(state, dict)
+                and isinstance(state.get("skills"), dict)
+                and (faction is None or who == faction)
+            ):
+                out += [str(k) for k in state["skills"]]
+    return list(dict.fromkeys(out))
 
 
 def _table_region(table: Any, key: str) -> dict[str, Any]:
@@ -699,7 +877,10 @@ def summary(out: dict[str, Any], lang: str) -> str:
     """One line of what was understood, in the asker's language: the kind, then each piece."""
     if out.get("refusal"):
         return str(out["refusal"])
-    label = form_label(out["question"]["ask"], lang)
+    kind = out["question"]["ask"]
+    label = form_label(kind, lang)
+    if label == kind:  # no question kind of the form (the solo Trogs' decider): its own words
+        label = kind_label(kind, lang)
     pieces = [str(p["shown"]) for p in out["understood"]]
     return " · ".join([label, *pieces])
 
