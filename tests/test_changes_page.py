@@ -202,14 +202,15 @@ def test_real_page_and_rules_link_both_ways(real_site: Site) -> None:  # noqa: F
 
 # --- the quick-reference sheet's footer ------------------------------------------------------------
 
+# the layers in the order every answer names them (Ruleset.layers: by date, an undated source last)
 FOOTER = {
     "en": (
-        "Rules: Official Polish rulebook (Portal Games, 2016) + Official FAQ/Errata v1.0 (19 Aug 2016)"
-        " + Designer rulings by Grant Rodiek + Official English rulebook (2016). As of 3 Dec 2026."
+        "Rules: Official Polish rulebook (Portal Games, 2016) + Official English rulebook (2016)"
+        " + Official FAQ/Errata v1.0 (19 Aug 2016) + Designer rulings by Grant Rodiek. As of 3 Dec 2026."
     ),
     "pl": (
-        "Zasady: Oficjalna polska instrukcja (Portal Games, 2016) + Oficjalne FAQ i errata v1.0 (19.08.2016)"
-        " + Wyjaśnienia autora gry, Granta Rodieka + Oficjalna angielska instrukcja (2016). Stan na 3.12.2026."
+        "Zasady: Oficjalna polska instrukcja (Portal Games, 2016) + Oficjalna angielska instrukcja (2016)"
+        " + Oficjalne FAQ i errata v1.0 (19.08.2016) + Wyjaśnienia autora gry, Granta Rodieka. Stan na 3.12.2026."
     ),
 }
 DAY = dt.datetime(2026, 12, 3, 12, tzinfo=dt.UTC)

@@ -112,3 +112,34 @@ def test_the_table_described_on_the_ask_page_is_a_start_here(browser: Any, host:
     )
     assert page.get_attribute("#havoc-trogs", "data-state") == "done", page.inner_text("#havoc-trogs")
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence", "said"),
+    [("en", "where do the 3 trogs move", "The Trogs move"), ("pl", "dokąd pójdą 3 trogowie", "Trogi przesuwają")],
+)
+def test_a_typed_question_for_the_solo_trogs_is_decided_on_the_ask_page(
+    browser: Any,  # noqa: F811
+    host: str,  # noqa: F811
+    lang: str,
+    sentence: str,
+    said: str,
+) -> None:
+    """ "Where do the Trogs move?" typed on the Ask page, on a solo table: the Trogs' decision
+    (POST /api/trogs), with the rule that decided it linked, not a refused question kind."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/{lang}/assistant.html")
+    page.wait_for_selector("[data-template=tpl-solo]", state="attached")
+    page.locator("[data-template=tpl-solo]").first.tap()
+    page.fill("#ha-text", sentence)
+    page.locator("button.ha-text-ask").tap()
+    page.wait_for_selector(
+        "#havoc-answer[data-state=done], #havoc-answer[data-state=error], #havoc-answer[data-state=needs]",
+        state="attached",
+        timeout=180_000,
+    )
+    assert page.get_attribute("#havoc-answer", "data-state") == "done", page.inner_text("#havoc-understood")
+    assert said in page.inner_text("#ha-answer")
+    assert page.locator("#ha-answer .ha-rules a[data-rule]").count() >= 1
+    context.close()

@@ -282,3 +282,38 @@ def test_the_interview_lays_the_stated_situation_over_a_pasted_table() -> None:
     with pytest.raises(InputError) as caught:
         lookup(rs, {**fields, "stated": "reserve 2"}, "en")
     assert "stated" in str(caught.value)
+
+
+def test_a_typed_question_for_the_solo_trogs_gets_their_decision(tmp_path: Path) -> None:
+    """ "where do the 4 trogs move" on a solo table: the solo Trogs' decision, as ``havoc trogs``
+    gives it, in the asker's language; never a refused question kind."""
+    table = tmp_path / "solo.yaml"
+    table.write_text(
+        """players: [humans]
+variant: solo
+round: 2
+phase: actions
+regions:
+  world-caverns: {hq: trogs, units: {trogs: 4}, adjacent: [example-a, example-b]}
+  example-a: {units: {humans: 2}, control: humans, adjacent: [world-caverns]}
+  example-b: {crystals: 3, adjacent: [world-caverns]}
+""",
+        encoding="utf-8",
+    )
+    for lang, sentence, said in (
+        ("en", "where do the 4 trogs move", "The Trogs move 4 Units"),
+        ("pl", "dokąd pójdą 4 trogowie", "Trogi przesuwają 4 Oddziały"),
+    ):
+        run = subprocess.run(
+            [sys.executable, "-m", "havoc", "--lang", lang, "ask", str(table), "--text", sentence],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert run.returncode == 0, run.stderr
+        assert said in run.stdout, run.stdout
+        assert "trogs ·" not in run.stderr  # the decider said in words, not by its machine name
+    got = understand("where do the 4 trogs move", "en", {"variant": "solo", "players": ["humans"]})
+    assert got["question"] == {"ask": "trogs", "decide": "move", "units": 4}
+    # with a modal verb it is a player's question about the Trogs' rules, not their decision
+    assert understand("can the trogs move 2 units", "en", {"variant": "solo"})["question"]["ask"] == "move"

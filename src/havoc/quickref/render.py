@@ -375,22 +375,14 @@ class SheetRenderer:
 
     # --- the footer: which rules, as of when ----------------------------------------------------
     def layers(self) -> list[str]:
-        """The layers the sheet prints, oldest first: the printed rulebook (the ruleset's
-        authority), then each source of the errata in force, with its date where it has one."""
+        """The layers the sheet prints, in the order an answer names them (the ruleset's
+        ``layers``: the printed rulebook, then each errata source in force by date), each titled
+        in the sheet's language, with its date where it has one."""
         out = []
-        for key, meta in self.rs.sources.items():
-            if meta.get("authority"):
-                out.append(self.look.text(f"source:{key}:title", str(meta.get("title", key))))
-        for overlay in self.rs.overlays.values():
-            if overlay.kind != "errata":
-                continue
-            cited = {self.rs.rules[rid].source.doc for rid in overlay.rule_ids}
-            for key, cited_meta in overlay.sources.items():
-                if key not in cited:
-                    continue
-                title = self.look.text(f"source:{key}:title", str(cited_meta.get("title", key)))
-                when = format_date(cited_meta.get("date"), self.lang, short=True)
-                out.append(f"{title} ({when})" if when and when not in title else title)
+        for layer in self.rs.provenance(None, self.lang)["layers"]:
+            title = str(layer["title"])
+            when = format_date(layer.get("date"), self.lang, short=True)
+            out.append(f"{title} ({when})" if when and when not in title else title)
         return out
 
     def footer(self) -> str:

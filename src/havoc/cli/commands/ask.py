@@ -159,6 +159,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
                 ]
             )
         rs, pos, query = _from_text(args, rs, pos, played)
+        if isinstance(query, dict):  # one of the game's other deciders (the solo Trogs): its decision
+            import json
+
+            decision = api.decide(pos, str(query["ask"]), query, lang=args.lang, ruleset=args.ruleset)
+            print(json.dumps(decision.to_json(), ensure_ascii=False, indent=2) if args.json else decision.to_text())
+            return 0
         return emit(api.answer_for(rs, pos, query, args.lang), args.json, args.explain)
     if args.query:
         from havoc.formats.yamlio import YamlError, load_file
@@ -227,6 +233,8 @@ def _from_text(args: argparse.Namespace, rs: Any, pos: Any, played: Any) -> tupl
         )
     if got.get("position"):  # the situation the sentence states, on the table: never set aside
         pos = _with_stated(args, rs, played, got["position"])
+    if got["question"].get("ask") in game.extra_answers(played):
+        return rs, pos, dict(got["question"])  # asked of that decider, not of the rules interpreter
     return rs, pos, played.parse_question(got["question"], pos, "--text")
 
 

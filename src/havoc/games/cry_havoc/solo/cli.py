@@ -226,23 +226,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(d: TrogDecision) -> str:
-    """The decision for people: what, decided by which rule, what lost and why, readings used."""
-    lang = d.lang
-    out = [d.question]
-    out.extend("  " + line for line in d.lines)
-    if d.rule:
-        out.append(ui("Decided by", lang) + ": " + d.titles.get(d.rule, d.rule))
-    also = [r for r in d.also if r != d.rule]
-    if also:
-        out.append(ui("Also applied", lang) + ": " + "; ".join(d.titles.get(r, r) for r in also))
-    if d.set_aside:
-        out.append(ui("Set aside", lang) + ":")
-        for s in d.set_aside:
-            out.append(f"  {d.option_name(s.option)} — {d.titles.get(s.rule, s.rule)}: {s.reason}")
-    if d.interpretations:
-        out.append(ui("Our readings of open points that applied", lang) + ":")
-        out.extend("  " + d.titles.get(i, i) for i in d.interpretations)
-    return "\n".join(out)
+    """The decision for people (:meth:`TrogDecision.to_text`)."""
+    return d.to_text()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -117,6 +117,27 @@ class TrogDecision:
         ids = ([self.rule] if self.rule else []) + self.also + self.interpretations
         return list(dict.fromkeys(ids))
 
+    def to_text(self) -> str:
+        """The decision for people, as ``havoc trogs`` and ``havoc ask --text`` print it: what,
+        decided by which rule, what lost and why, the readings used."""
+        d = self
+        lang = d.lang
+        out = [d.question]
+        out.extend("  " + line for line in d.lines)
+        if d.rule:
+            out.append(ui("Decided by", lang) + ": " + d.titles.get(d.rule, d.rule))
+        also = [r for r in d.also if r != d.rule]
+        if also:
+            out.append(ui("Also applied", lang) + ": " + "; ".join(d.titles.get(r, r) for r in also))
+        if d.set_aside:
+            out.append(ui("Set aside", lang) + ":")
+            for s in d.set_aside:
+                out.append(f"  {d.option_name(s.option)} — {d.titles.get(s.rule, s.rule)}: {s.reason}")
+        if d.interpretations:
+            out.append(ui("Our readings of open points that applied", lang) + ":")
+            out.extend("  " + d.titles.get(i, i) for i in d.interpretations)
+        return "\n".join(out)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,

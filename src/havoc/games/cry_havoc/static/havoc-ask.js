@@ -1025,7 +1025,42 @@
       var asked = request();
       asked.question = q;
       if (pasted) asked.stated = stated;  // a pasted table: the engine lays the situation over it
+      if (!D.forms[q.ask]) return decide(asked);  // one of the game's other deciders (the solo Trogs)
       ask(asked, false, true);
+    }, function () {
+      hook.dataset.state = "error";
+      understoodBox.append(el("p", {"class": "ha-error", text: useServer ? W.unreachable : W["engine-failed"]}));
+    });
+  }
+  // A question for one of the game's other deciders (POST /api/<name>: the solo Trogs), its
+  // decision shown as the Trogs' page shows it: the lines, then the rules that decided it.
+  function decide(body) {
+    stopSettling();
+    answerBox.hidden = true;
+    answerBox.replaceChildren();
+    hook.dataset.verdict = "";
+    call("POST", body.question.ask, {position: body.position, question: body.question, lang: D.lang}).then(function (res) {
+      var d = res[1] || {};
+      if (res[0] !== 200) {
+        hook.dataset.state = "error";
+        var said = (d.problems || []).map(function (p) { return named(p.message); });
+        understoodBox.append(el("p", {"class": "ha-error", role: "alert", text: said.join("; ") || d.message || String(res[0])}));
+        return;
+      }
+      remember(body.position);
+      var lines = el("ul", {"class": "ha-report"});
+      (d.lines || []).forEach(function (line) { lines.append(el("li", {text: named(line)})); });
+      var rules = el("ul", {"class": "ha-rules"});
+      [{rule: d.rule, title: d["rule-title"]}].concat(d.interpretations || []).forEach(function (r) {
+        if (!r.rule) return;
+        var href = D.links[r.rule];
+        rules.append(el("li", {}, [href ? el("a", {href: href, text: r.title || r.rule, "data-rule": r.rule}) : el("span", {text: r.title || r.rule})]));
+      });
+      answerBox.replaceChildren(el("h2", {text: W.answer}), el("p", {"class": "ha-question-text", text: named(d.question)}), lines,
+                                el("h3", {text: W.rules}), rules);
+      hook.dataset.state = "done";
+      answerBox.hidden = false;
+      answerBox.scrollIntoView({block: "start"});
     }, function () {
       hook.dataset.state = "error";
       understoodBox.append(el("p", {"class": "ha-error", text: useServer ? W.unreachable : W["engine-failed"]}));
@@ -1033,6 +1068,7 @@
   }
   // the form's question set from a typed one (so the form shows what was asked)
   function formQuestion(q) {
+    if (!D.forms[q.ask]) return;  // not a question of the form (the solo Trogs' decider)
     state.q = Object.assign(initialState().q, {kind: q.ask, obj: {}, extra: {}});
     Object.keys(q).forEach(function (k) {
       if (k === "ask") return;
