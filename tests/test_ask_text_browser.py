@@ -190,3 +190,39 @@ def test_the_trial_questions_typed_take_few_taps_and_little_scrolling(
         assert right <= width, (sentence, right)  # nothing wider than the phone
     print(f"\n{lang} {width}px:", counted)  # the closing note's figures (pytest -s)
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence", "other"),
+    [
+        ("en", "can the humans build an airfield in foglands", "Pilgrims"),
+        ("pl", "czy ludzie mogą wznieść lotnisko w mgielni", "Pielgrzymi"),
+    ],
+)
+def test_a_chip_read_wrong_is_put_right_with_two_taps(
+    browser: Any,  # noqa: F811
+    host: str,
+    lang: str,
+    sentence: str,
+    other: str,
+) -> None:
+    """Each understood piece is a button: a tap opens the same choice a missing fact gets, a
+    second tap picks, and the question is read and answered again with it (marked as told)."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/{lang}/assistant.html")
+    page.wait_for_selector("#ha-text", state="attached")
+    page.fill("#ha-text", sentence)
+    page.locator("button.ha-text-ask").tap()
+    page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
+    assert page.get_attribute("#havoc-answer", "data-state") == "done"
+    page.evaluate("document.getElementById('havoc-answer').removeAttribute('data-state')")
+    page.locator('#havoc-understood .ha-chip[data-field="question.faction"] button').tap()
+    assert page.is_visible("#havoc-edit")
+    page.locator("#havoc-edit button[data-value=pilgrims]").tap()
+    page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
+    assert page.get_attribute("#havoc-answer", "data-state") == "done"
+    assert ("question.faction", "pilgrims", other) in chips(page)
+    assert page.locator('#havoc-understood .ha-chip.ha-told[data-field="question.faction"]').count() == 1
+    assert other in page.inner_text("#ha-answer .ha-question-text")
+    context.close()

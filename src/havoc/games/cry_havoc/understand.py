@@ -441,8 +441,8 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
         at = next(i for i, w in enumerate(words) if w in MY_WORDS)
         took(at, at + 1, "question.faction", turn, _shown("faction", turn, lang))
 
-    if "faction" not in question and isinstance(given.get("question.faction"), str):
-        question["faction"] = given["question.faction"]  # told since: who asks
+    if isinstance(given.get("question.faction"), str):
+        question["faction"] = given["question.faction"]  # told since (or a chip changed): who asks
 
     # Regions: "from X" / "to X" / "in X"
     for s, e, key in regions:
@@ -581,7 +581,8 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
             took(i, i + 1, "position.players", n, str(n))
         elif kind == "how-many" and "units" not in question:
             sides.setdefault("mine", n)
-            took(i, i + 1, "position.units", n, str(n))
+            asking = question.get("faction")  # the asker's own Units, by their place on the table
+            took(i, i + 1, f"position.regions.{region}.units.{asking}" if asking else "position.units", n, str(n))
         elif "units" not in question and (
             kind in ("move", "recruit", "retreat", "prisoners") or question.get("decide") in ("move", "recruit")
         ):
@@ -598,9 +599,9 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
             pos["asker-role"] = "defender"
     if scoresheet:
         question["objectives"] = scoresheet
-    for path, value in given.items():  # the rest of what was told since: as if said
+    for path, value in given.items():  # the rest of what was told since (or a chip changed): as if said
         slot = path[len("question.") :] if path.startswith("question.") else ""
-        if slot and slot not in question and slot != "ask":
+        if slot and "." not in slot and slot != "ask":
             question[slot] = value
     if kind == "score" and _has(flat, ("this round", "tej rundzie", "w tej rundzie", "runda")):
         pass
@@ -664,6 +665,7 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
         # one player fewer: every faction but the neutral one (the Trogs play only with all seats
         # taken, a rule the table's reader checks), so three players are the same three factions
         partial["players"] = [f for f in FACTIONS if f != TROGS]
+    _told(given, partial, understood, lang)
     missing = _missing(kind, question, partial, position, lang)
     unplaced = [w for w, u in zip(words, used, strict=True) if not u and not _filler(w, flat)]
     out = {
@@ -732,6 +734,37 @@ def _missing(
             need.append("question.region")
     labels = {"question.region": ui("the Region of their HQ", lang)} if kind == "recruit" else {}
     return [{"field": n, "label": labels.get(n) or _label(n, lang)} for n in need]
+
+
+def _told(given: dict[str, Any], partial: dict[str, Any], understood: list[dict[str, Any]], lang: str) -> None:
+    """What the player told since laid over the reading: a fact of the table (``position.…``: a
+    Battle's attacker, a side's Units) put in the stated situation, and each chip whose value
+    the player changed showing the new one (``told``)."""
+    for path, value in given.items():
+        parts = path.split(".")
+        if parts[0] == "position" and len(parts) > 2 and parts[1] in ("regions", "factions"):
+            node = partial
+            for step in parts[1:-1]:
+                nxt = node.get(step)
+                node = node.setdefault(step, {}) if nxt is None else nxt
+                if not isinstance(node, dict):
+                    break
+            else:
+                node[parts[-1]] = value
+    for piece in understood:
+        if piece["field"] in given and given[piece["field"]] != piece["value"]:
+            value = given[piece["field"]]
+            leaf = piece["field"].rsplit(".", 1)[-1]
+            is_faction = isinstance(value, str) and value in FACTIONS and leaf in ("faction", "attacker")
+            piece.update(
+                value=value,
+                told=True,
+                shown=_shown("faction", value, lang)
+                if is_faction
+                else _shown("region", value, lang)
+                if isinstance(value, str)
+                else str(value),
+            )
 
 
 def _as_table(position: Any) -> dict[str, Any]:

@@ -1005,10 +1005,31 @@
         return;
       }
       var chips = el("ul", {"class": "ha-chips", "aria-label": W.understood});
+      var editBox = el("div", {"class": "ha-missing ha-edit", id: "havoc-edit", hidden: true});
       (u.understood || []).forEach(function (p) {
-        chips.append(el("li", {"class": "ha-chip", "data-field": p.field, "data-value": JSON.stringify(p.value), title: p.words, text: named(p.shown)}));
+        var chip = el("li", {"class": "ha-chip" + (p.told ? " ha-told" : ""), "data-field": p.field, "data-value": JSON.stringify(p.value), title: p.words});
+        // a piece read wrong is put right with a tap: its chip opens the same choice a missing fact gets
+        var edit = control({field: p.field, label: p.label}, u, function (v) { told[p.field] = v; askText(sentence, true); }, p.value);
+        if (edit) {
+          var b = el("button", {type: "button", "class": "ha-chip-edit", "aria-expanded": "false", text: named(p.shown)});
+          b.addEventListener("click", function () {
+            var open = b.getAttribute("aria-expanded") !== "true";
+            chips.querySelectorAll(".ha-chip-edit").forEach(function (x) { x.setAttribute("aria-expanded", "false"); });
+            editBox.replaceChildren();
+            editBox.hidden = !open;
+            if (!open) return;
+            b.setAttribute("aria-expanded", "true");
+            editBox.append(el("div", {"class": "ha-missing-field", "data-field": p.field}, [el("span", {"class": "ha-missing-label", text: capital(named(p.label))}), edit]));
+            var first = editBox.querySelector("button, select, input");
+            if (first) first.focus({preventScroll: true});
+          });
+          chip.append(b);
+        } else {
+          chip.textContent = named(p.shown);
+        }
+        chips.append(chip);
       });
-      understoodBox.append(el("p", {"class": "ha-understood-kind", text: named(u.summary)}), chips);
+      understoodBox.append(el("p", {"class": "ha-understood-kind", text: named(u.summary)}), chips, editBox);
       if ((u.unplaced || []).length) understoodBox.append(el("p", {"class": "ha-help", text: W["text-unplaced"] + ": " + u.unplaced.join(", ")}));
       var q = u.question;
       var missing = u.missing || [];
@@ -1084,24 +1105,9 @@
     var placed = false;
     missing.forEach(function (m) {
       var row = el("div", {"class": "ha-missing-field", "data-field": m.field}, [el("span", {"class": "ha-missing-label", text: capital(named(m.label))})]);
-      var choose = function (v) { told[m.field] = v; askText(sentence, true); };
-      var leaf = m.field.split(".").pop();
-      if (leaf === "faction" || leaf === "attacker") {
-        var among = leaf === "attacker" ? sidesOf(u.position, m.field) : unitFactions();
-        var buttons = el("div", {"class": "ha-chips"});
-        among.forEach(function (f) {
-          var b = el("button", {type: "button", "class": "ha-chip ha-pick", "data-value": f, text: D.factions[f] || f});
-          b.addEventListener("click", function () { choose(f); });
-          buttons.append(b);
-        });
-        row.append(buttons);
-      } else if (["region", "from", "to"].indexOf(leaf) >= 0 && m.field.indexOf("question.") === 0) {
-        row.append(select(regionChoices(), "", function (v) { if (v) choose(v); }, true, W.pick));
-      } else if (leaf === "units") {
-        var n = el("input", {type: "number", min: "0", inputMode: "numeric", "class": "ha-missing-number", "aria-label": m.label});
-        n.addEventListener("change", function () { if (int(n.value) !== undefined) choose(int(n.value)); });
-        row.append(n);
-      } else {  // no control of its own here: the form below asks it
+      var asked = control(m, u, function (v) { told[m.field] = v; askText(sentence, true); });
+      if (asked) row.append(asked);
+      else {  // no control of its own here: the form below asks it
         if (m.field.indexOf("question.") === 0) place({"in": "question", field: m.field.slice(9), message: W.needed});
         placed = true;
       }
@@ -1113,6 +1119,34 @@
     renderQuestion();
     var first = box.querySelector("button, select, input");
     if (first) first.focus({preventScroll: true});
+  }
+  // The control that asks for one fact of a typed question (m.field: its API path): a faction
+  // as buttons (one tap), a Region from a list, a count as a number; null when the form asks it.
+  function control(m, u, choose, now) {
+    var leaf = m.field.split(".").pop();
+    var question = m.field.indexOf("question.") === 0;
+    if (leaf === "faction" || leaf === "attacker") {
+      var among = leaf === "attacker" ? sidesOf(u.position, m.field) : unitFactions();
+      var buttons = el("div", {"class": "ha-chips"});
+      among.forEach(function (f) {
+        var b = el("button", {type: "button", "class": "ha-pick", "data-value": f, "aria-pressed": String(f === now), text: D.factions[f] || f});
+        b.addEventListener("click", function () { choose(f); });
+        buttons.append(b);
+      });
+      return buttons;
+    }
+    if (question && ["region", "from", "to"].indexOf(leaf) >= 0) {
+      return select(regionChoices(), now || "", function (v) { if (v) choose(v); }, true, W.pick);
+    }
+    var count = (question && leaf === "units") || /^position\.regions\.[^.]+\.units\.[a-z-]+$/.test(m.field) ||
+      /^position\.factions\.[a-z-]+\.reserve$/.test(m.field);
+    if (count) {
+      var n = el("input", {type: "number", min: "0", inputMode: "numeric", "class": "ha-missing-number", "aria-label": m.label,
+                           value: typeof now === "number" ? String(now) : ""});
+      n.addEventListener("change", function () { if (int(n.value) !== undefined) choose(int(n.value)); });
+      return n;
+    }
+    return null;
   }
   // a Battle's sides as the sentence states them (the attacker is one of them), else the players
   function sidesOf(stated, field) {
