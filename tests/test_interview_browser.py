@@ -111,3 +111,26 @@ def test_a_link_pinned_to_the_printed_rulebook_answers_by_it_in_polish(browser: 
     options = page.eval_on_selector_all("[data-path='as-of'] option", "os => os.map(o => o.textContent)")
     assert "Oficjalne FAQ i errata v1.0 (19 sierpnia 2016)" in options
     context.close()
+
+
+def test_changing_an_assumed_fact_answers_again_without_a_tap(browser: Any, host: str) -> None:  # noqa: F811
+    """Live answering: with an answer shown, a fact it assumed (the Humans' Reserve) set in the
+    form is asked again at once, and the answer follows it (Recruit refused with 0 in Reserve)."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/en/assistant.html")
+    page.wait_for_selector("#ha-text", state="attached")
+    page.fill("#ha-text", "what may the humans do now")
+    page.locator("button.ha-text-ask").tap()
+    page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=180_000)
+    assert "✓ Recruit" in page.inner_text("#ha-answer .ha-report")
+    assumed = page.eval_on_selector_all("#havoc-assumed [data-field]", "cs => cs.map(c => c.dataset.field)")
+    assert "factions.humans.reserve" in assumed
+    page.evaluate("document.getElementById('havoc-answer').removeAttribute('data-state')")
+    page.locator('#havoc-assumed [data-field="factions.humans.reserve"]').tap()  # opens the field
+    field = page.locator(":focus")
+    field.fill("0")
+    field.dispatch_event("change")
+    page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=60_000)
+    assert "✗ Recruit" in page.inner_text("#ha-answer .ha-report")  # an empty Reserve: refused now
+    context.close()

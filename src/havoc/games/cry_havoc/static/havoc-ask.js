@@ -298,7 +298,7 @@
   var newTable = el("button", {type: "button", "class": "ha-new-table", text: W["new-table"]});
   newTable.addEventListener("click", function () {
     startFrom("start-blank"); textInput.value = ""; told = {}; understoodBox.replaceChildren();
-    answerBox.hidden = true; answerBox.replaceChildren(); delete hook.dataset.state;
+    answerBox.hidden = true; answerBox.replaceChildren(); delete hook.dataset.state; live = {};
   });
   // the answer right under the question box (and the engine's progress beside it), the form after
   root.append(el("div", {"class": "ha-summary-row"}, [summaryLine, newTable]), textForm, engineStatus, hook, form);
@@ -788,6 +788,7 @@
     // the previous answer goes at once: it never stands under a question it did not answer
     answerBox.hidden = true;
     answerBox.replaceChildren();
+    live = {};
     hook.dataset.state = "asking";
     hook.dataset.verdict = "";
     if (useServer && !online) { hook.dataset.state = "error"; showOffline(true); return; }
@@ -913,6 +914,8 @@
   // what the answer read but the table did not say: #havoc-assumed, one button per field
   // (data-field: its API path), which opens that field of the table
   function showAssumed(items) {
+    live = {};
+    items.forEach(function (r) { var id = fieldIdOf(r.field); if (id) live[id] = 1; });
     if (!items.length) return;
     var list = el("div", {id: "havoc-assumed", "class": "ha-chips"});
     items.forEach(function (r) {
@@ -927,13 +930,27 @@
     if (!table || typeof table !== "object") return;
     try { localStorage.setItem("havoc-table", JSON.stringify({position: table, summary: summaryLine ? summaryLine.textContent : ""})); } catch (e) {}
   }
-  function openField(path) {
+  // the form's field of an API path (a field's own, else the nearest one above it)
+  function fieldIdOf(path) {
     var key = path, id;
     while (key && !(id = paths[key])) {
       var up = key.replace(/(\.[^.]*|\[\d+\])$/, "");
       if (up === key) break;
       key = up;
     }
+    return id || "";
+  }
+  // Answering live: once an answer stands, changing a fact it had to assume asks again at once
+  // (no second tap on Ask), on the table as it now is
+  var live = {}, liveTimer = null;
+  form.addEventListener("change", function (ev) {
+    var id = ev.target && ev.target.id;
+    if (!id || !live[id]) return;  // (live holds only the fields of the answer standing now)
+    clearTimeout(liveTimer);
+    liveTimer = setTimeout(function () { if (live[id]) ask(request(), true); }, 400);
+  });
+  function openField(path) {
+    var id = fieldIdOf(path);
     var input = id && document.getElementById(id);
     if (!input) { tableBox.scrollIntoView({block: "start"}); return; }
     var box = input.closest("details");
@@ -1057,6 +1074,7 @@
   // decision shown as the Trogs' page shows it: the lines, then the rules that decided it.
   function decide(body) {
     stopSettling();
+    live = {};
     answerBox.hidden = true;
     answerBox.replaceChildren();
     hook.dataset.verdict = "";
