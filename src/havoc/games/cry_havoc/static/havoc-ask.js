@@ -854,7 +854,8 @@
     nodes.push(el("p", {"class": "ha-question-text", text: named(a.question)}));
     // "what can I do", "how does the Battle end", "what do we score" are not yes/no questions
     // (the CLI shows no Yes/No for them either): their report or figures are the answer
-    if (!openQuestion(a.kind, sent)) nodes.push(el("p", {"class": "ha-verdict ha-verdict-" + (verdict || "info"), text: a.answer}));
+    // (no verdict: a count, a setup, "cannot tell": the lines below are the answer, never a big "See below")
+    if (!openQuestion(a.kind, sent) && verdict) nodes.push(el("p", {"class": "ha-verdict ha-verdict-" + verdict, text: a.answer}));
     // a question the table cannot decide: what the answer needs (never a guessed yes or no)
     if (a["cannot-tell-without"]) nodes.push(el("p", {"class": "ha-hint"}, [el("strong", {text: W.depends + ": "}), document.createTextNode(a["cannot-tell-without"].map(named).join("; "))]));
     var figs = a.figures || {};
