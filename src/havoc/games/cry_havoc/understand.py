@@ -349,7 +349,7 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
     found: list[tuple[int, int, str, str]] = []
     i = 0
     table = names()
-    keys = list((position or {}).get("regions") or {}) if isinstance(position, dict) else []
+    keys = list(_table_regions(position))
     things = _table_things(position)
     if keys or things:  # the table's own Regions ("Region A", "z Regionu B"), Structures and Skills
         extra = set(_table_names(tuple(str(k) for k in keys))) | set(things)
@@ -441,8 +441,15 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
         at = next(i for i, w in enumerate(words) if w in MY_WORDS)
         took(at, at + 1, "question.faction", turn, _shown("faction", turn, lang))
 
-    if isinstance(given.get("question.faction"), str):
-        question["faction"] = given["question.faction"]  # told since (or a chip changed): who asks
+    def tell(*slots: str) -> None:
+        """What the player told since (or a chip changed) of the question's ``slots`` (all of
+        them when none is named), as if the sentence said it: each applied before it is read."""
+        for path, value in given.items():
+            slot = path[len("question.") :] if path.startswith("question.") else ""
+            if slot and "." not in slot and slot != "ask" and (not slots or slot in slots):
+                question[slot] = value
+
+    tell("faction")  # who asks: before the counts are given to a side
 
     # Regions: "from X" / "to X" / "in X"
     for s, e, key in regions:
@@ -475,12 +482,7 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
         and hq_field not in question
         and question.get("faction")
     ):
-        table_regions = (position or {}).get("regions") if isinstance(position, dict) else None
-        own = [
-            k
-            for k, r in (table_regions.items() if isinstance(table_regions, dict) else ())
-            if isinstance(r, dict) and r.get("hq") == question["faction"]
-        ]
+        own = _hq_regions(position, question["faction"])
         if len(own) == 1:
             question[hq_field] = own[0]
             start = (
@@ -520,10 +522,7 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
 
     # numbers: "2 units" (the question's), "6 na 2" / "6 against 2 humans" (a Battle's sides), "1/1/2"
     on_table = _table_battle(position)  # the table's one Battle Region, if it has exactly one
-    for slot in ("from", "region"):
-        told = given.get("question." + slot)
-        if slot not in question and isinstance(told, str) and kind in ("how-many", "battle", "recruit", "build"):
-            question[slot] = told
+    tell("from", "region")  # where: before the stated situation is placed
     region = question.get("from") or question.get("region") or (on_table[0] if on_table else "example-a")
     sides: dict[str, int] = {}
     opponent: str | None = None  # the faction named with a count after "against"
@@ -599,10 +598,7 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
             pos["asker-role"] = "defender"
     if scoresheet:
         question["objectives"] = scoresheet
-    for path, value in given.items():  # the rest of what was told since (or a chip changed): as if said
-        slot = path[len("question.") :] if path.startswith("question.") else ""
-        if slot and "." not in slot and slot != "ask":
-            question[slot] = value
+    tell()  # the rest, once the sentence's own numbers are placed
     if kind == "score" and _has(flat, ("this round", "tej rundzie", "w tej rundzie", "runda")):
         pass
 
@@ -652,7 +648,7 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
         if regions_out[region]:
             partial["regions"] = regions_out
     # a Region the sentence names that the table does not hold: on the table, as it says
-    table_keys = set((position or {}).get("regions") or {}) if isinstance(position, dict) else set()
+    table_keys = set(_table_regions(position))
     for slot in ("from", "to", "region"):
         named = question.get(slot)
         if isinstance(named, str) and named not in table_keys and not named.startswith("example-"):
@@ -727,11 +723,9 @@ def _missing(
         held = _table_region(table, where).get("battle")
         if (stated or held) and not stated.get("attacker") and not (isinstance(held, dict) and held.get("attacker")):
             need.append(f"position.regions.{where}.battle.attacker")
-    if kind == "recruit" and "region" not in question and isinstance(question.get("faction"), str):
-        regions = (table or {}).get("regions") if isinstance(table, dict) else None
-        hqs = [r for r in (regions or {}).values() if isinstance(r, dict) and r.get("hq") == question["faction"]]
-        if not hqs:  # recruited Units go to the HQ's Region: without one on the table, where
-            need.append("question.region")
+    faction = question.get("faction")
+    if kind == "recruit" and "region" not in question and isinstance(faction, str) and not _hq_regions(table, faction):
+        need.append("question.region")  # recruited Units go to the HQ's Region: with none on the table, where
     labels = {"question.region": ui("the Region of their HQ", lang)} if kind == "recruit" else {}
     return [{"field": n, "label": labels.get(n) or _label(n, lang)} for n in need]
 
@@ -830,8 +824,8 @@ def _owned(table: Any, things: str, faction: Any) -> list[str]:
         return []
     out: list[str] = []
     if things == "structures":
-        for region in (table.get("regions") or {}).values() if isinstance(table.get("regions"), dict) else ():
-            for st in region.get("structures") or () if isinstance(region, dict) else ():
+        for region in _table_regions(table).values():
+            for st in region.get("structures") or ():
                 if (
                     isinstance(st, dict)
                     and isinstance(st.get("type"), str)
@@ -849,19 +843,31 @@ def _owned(table: Any, things: str, faction: Any) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _table_region(table: Any, key: str) -> dict[str, Any]:
+def _table_regions(table: Any) -> dict[str, dict[str, Any]]:
+    """The table's Regions by key, each as a mapping (one written as anything else holds nothing;
+    a table sent as anything else has none): the one reading of a table's Regions every
+    question about it goes through."""
     regions = table.get("regions") if isinstance(table, dict) else None
-    region = regions.get(key) if isinstance(regions, dict) else None
-    return region if isinstance(region, dict) else {}
+    if not isinstance(regions, dict):
+        return {}
+    return {str(k): r if isinstance(r, dict) else {} for k, r in regions.items()}
+
+
+def _table_region(table: Any, key: str) -> dict[str, Any]:
+    return _table_regions(table).get(key, {})
+
+
+def _hq_regions(table: Any, faction: str) -> list[str]:
+    """The table's Regions holding ``faction``'s HQ."""
+    return [k for k, r in _table_regions(table).items() if r.get("hq") == faction]
 
 
 def _table_battle(table: Any) -> tuple[str, dict[str, Any]] | None:
     """The table's Battle Region when it has exactly one (a Battle question is about it)."""
-    regions = table.get("regions") if isinstance(table, dict) else None
     held = [
-        (str(k), r)
-        for k, r in (regions.items() if isinstance(regions, dict) else ())
-        if isinstance(r, dict) and isinstance(r.get("battle"), dict) and r["battle"].get("token")
+        (k, r)
+        for k, r in _table_regions(table).items()
+        if isinstance(r.get("battle"), dict) and r["battle"].get("token")
     ]
     return held[0] if len(held) == 1 else None
 

@@ -66,7 +66,7 @@ def ask_legal(job: Job) -> Answer:
     seen = {r.rule.id for r, _, _ in cited}
     for a in actions:
         for rid in [a.get("rule"), *a["refused-by"]]:
-            rule = eng.view.rules.get(rid) if isinstance(rid, str) and " " not in rid else None
+            rule = eng.view.rules.get(rid) if isinstance(rid, str) else None  # (a reason in words is no rule)
             if rule is not None and rid not in seen:
                 seen.add(rid)
                 cited.append((RuleResult(rule, None, {}, {}), ctx, None))

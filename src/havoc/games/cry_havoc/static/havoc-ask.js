@@ -1037,7 +1037,7 @@
             editBox.hidden = !open;
             if (!open) return;
             b.setAttribute("aria-expanded", "true");
-            editBox.append(el("div", {"class": "ha-missing-field", "data-field": p.field}, [el("span", {"class": "ha-missing-label", text: capital(named(p.label))}), edit]));
+            editBox.append(factRow(p.field, p.label, edit));
             var first = editBox.querySelector("button, select, input");
             if (first) first.focus({preventScroll: true});
           });
@@ -1123,10 +1123,9 @@
     var box = el("div", {"class": "ha-missing", id: "havoc-missing"}, [el("p", {"class": "ha-lead", text: W["text-missing"] + ":"})]);
     var placed = false;
     missing.forEach(function (m) {
-      var row = el("div", {"class": "ha-missing-field", "data-field": m.field}, [el("span", {"class": "ha-missing-label", text: capital(named(m.label))})]);
       var asked = control(m, u, function (v) { told[m.field] = v; askText(sentence, true); });
-      if (asked) row.append(asked);
-      else {  // no control of its own here: the form below asks it
+      var row = factRow(m.field, m.label, asked);
+      if (!asked) {  // no control of its own here: the form below asks it
         if (m.field.indexOf("question.") === 0) place({"in": "question", field: m.field.slice(9), message: W.needed});
         placed = true;
       }
@@ -1138,6 +1137,10 @@
     renderQuestion();
     var first = box.querySelector("button, select, input");
     if (first) first.focus({preventScroll: true});
+  }
+  // one fact of a typed question asked under its chips: its words, then its control (if any)
+  function factRow(field, label, input) {
+    return el("div", {"class": "ha-missing-field", "data-field": field}, [el("span", {"class": "ha-missing-label", text: capital(named(label))}), input]);
   }
   // The control that asks for one fact of a typed question (m.field: its API path): a faction
   // as buttons (one tap), a Region from a list, a count as a number; null when the form asks it.
