@@ -9,7 +9,6 @@ and counts the bytes of every response that came from the network, per URL."""
 from __future__ import annotations
 
 import collections
-import gzip
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,9 +39,9 @@ def host(site: Path) -> Iterator[str]:
         yield base
 
 
-def first_visit(host: str, profile: Path) -> dict[str, list[int]]:
+def first_visit(host: str, profile: Path, then: Any = None) -> dict[str, list[int]]:
     """URL -> the body size of each response to it that crossed the network (cache hits and
-    304s carry no body, and so count nothing)."""
+    304s carry no body, and so count nothing); ``then(context, page)`` runs after, offline."""
     from playwright.sync_api import sync_playwright
 
     seen: dict[str, list[int]] = collections.defaultdict(list)
@@ -68,14 +67,42 @@ def first_visit(host: str, profile: Path) -> dict[str, list[int]]:
         page.wait_for_function(
             "() => window.havocEngine && window.havocEngine.state().stage === 'ready'", timeout=240_000
         )
+        if then is not None:
+            then(ctx, page)
         ctx.close()
     return seen
 
 
 def test_the_first_visit_fetches_no_file_twice(host: str, site: Path, tmp_path: Path) -> None:
-    seen = first_visit(host, tmp_path / "profile")
+    """No URL comes twice, and no content either: each site's identical copy of the theme's files
+    is downloaded once. A rule's permanent link (a page that only sends the reader on, not
+    downloaded at all) still lands on its section offline."""
+    import hashlib
+
+    from havoc.web.offline import precached
+
+    kept, moved = precached(site)
+    stub = next(rel for rel in moved if rel.startswith("pl/rule/"))
+    landed: list[str] = []
+
+    def offline_link(ctx: Any, page: Any) -> None:
+        ctx.set_offline(True)
+        page.goto(f"{host}/{stub}")
+        page.wait_for_load_state()
+        landed.append(page.url)
+
+    seen = first_visit(host, tmp_path / "profile", offline_link)
     twice = {url: sizes for url, sizes in seen.items() if len(sizes) > 1}
     assert not twice, twice
+    base = host.rstrip("/") + "/"
+    by_content: dict[str, list[str]] = {}
+    for url in seen:
+        rel = url.split("#")[0].split("?")[0].removeprefix(base)
+        if rel in kept:
+            by_content.setdefault(hashlib.sha256((site / rel).read_bytes()).hexdigest(), []).append(rel)
+    assert not [rels for rels in by_content.values() if len(rels) > 1]
+    assert not [url for url in seen if "/rule/" in url], "a rule's link page was downloaded"
+    assert landed == [f"{base}{moved[stub]}"], (landed, moved[stub])
     engine = [url for url in seen if "/_engine/" in url]
     assert any(url.endswith("pyodide.asm.wasm") for url in engine), "the engine was not downloaded at all"
     # and nothing but the site's own files (and its service worker) came over
@@ -86,9 +113,9 @@ def test_the_first_visit_fetches_no_file_twice(host: str, site: Path, tmp_path: 
 
 
 def _listed(site: Path) -> list[str]:
-    from havoc.web.offline import site_files
+    from havoc.web.offline import precached
 
-    return site_files(site)
+    return precached(site)[0]
 
 
 def test_the_first_visit_size_is_what_the_readme_says(site: Path) -> None:
@@ -98,7 +125,9 @@ def test_the_first_visit_size_is_what_the_readme_says(site: Path) -> None:
 
     from test_site import REPO
 
-    total = sum(len(gzip.compress((site / rel).read_bytes(), 6)) for rel in _listed(site))
+    from havoc.web.offline import first_visit as downloaded
+
+    total = downloaded(site)["total"]
     said = re.search(r"about (\d+(?:\.\d)?) MB compressed on\s+the first visit", (REPO / "README.md").read_text())
     assert said, "the README no longer states the first visit's size"
     assert abs(float(said.group(1)) * 1e6 - total) <= total / 10, (said.group(1), total / 1e6)

@@ -30,8 +30,24 @@ import importlib.util, json, os, sys, zipfile
 from importlib._bootstrap_external import _code_to_hash_pyc
 
 
+import ast
+
+
+def _undocumented(source, path):
+    """The module's tree without its own and its functions' docstrings: most of what bytecode
+    weighs beyond the code (the download), and never read by the engine. A class keeps its
+    docstring: a dataclass without one builds it from inspect.signature, on every start."""
+    tree = ast.parse(source, path)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.copy_location(ast.Pass(), body[0])]
+    return tree
+
+
 def pyc(source, path):
-    code = compile(source, path, "exec", dont_inherit=True)
+    code = compile(_undocumented(source, path), path, "exec", dont_inherit=True)
     return bytes(_code_to_hash_pyc(code, importlib.util.source_hash(source), False))
 
 
@@ -95,19 +111,23 @@ used = {
     for m in list(sys.modules.values())
     if getattr(m, "__spec__", None) and (m.__spec__.origin or "").startswith(root)
 }
-# What the engine could ever import from the standard library: every module imported above,
-# and every module any source of the bundle or of those modules names in an import statement,
-# anywhere (inside a function too; a module's "if __name__ == '__main__'" self-test aside),
-# followed to the end. A standard module outside it is left out of the download altogether;
-# Pyodide's own packages stay whole, and the codecs a text can be read or written in here
-# (looked up by name at run time, so no import names them).
-import ast
-
+# What the engine could ever import from the standard library: every module imported above;
+# every module an import statement anywhere in the bundle's sources or in those modules names
+# (inside a function too: any of their functions may be called); and, for a module reached only
+# that way, what its import statements outside functions name (importing it runs those; its
+# functions' own imports run only if the engine calls them, and no run above did), followed to
+# the end. A module's command line (its "if __name__ == '__main__'" block, a main() or _test()
+# function) is never run by the engine. A standard module outside it is left out of the
+# download altogether; Pyodide's own packages stay whole, and the codecs a text can be read or
+# written in here (looked up by name at run time, so no import names them).
 MAIN = {"__name__ == '__main__'", "'__main__' == __name__"}
+SCRIPT = {"main", "_main", "_test", "test"}
+FUNCTION = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
-def imported(source, name, package):
-    """The modules an import statement of the module NAME names, and their parents."""
+def imported(source, name, package, deep=True, scripts=SCRIPT):
+    """The modules an import statement of the module NAME names (with deep, inside its
+    functions too, but for the functions named in scripts), and their parents."""
     out = set()
     nodes = [ast.parse(source)]
     while nodes:
@@ -115,6 +135,8 @@ def imported(source, name, package):
         test = getattr(node, "test", None)
         if isinstance(node, ast.If) and isinstance(test, ast.Compare) and ast.unparse(test) in MAIN:
             nodes.extend(node.orelse)  # a module's own self-test, run as a script: never by the engine
+            continue
+        if isinstance(node, FUNCTION) and (not deep or getattr(node, "name", "") in scripts):
             continue
         nodes.extend(ast.iter_child_nodes(node))
         if isinstance(node, ast.Import):
@@ -129,6 +151,36 @@ def imported(source, name, package):
             out.update(mod + "." + a.name for a in node.names)  # "from json import decoder": a module too
     return {".".join(m.split(".")[:i]) for m in out if m for i in range(1, m.count(".") + 2)}
 
+# What an import statement names but the engine never runs, whatever it is asked: left out
+# unless a run above imported it. Why, for each: WebAssembly has no processes, threads of
+# another interpreter or Windows; the engine fetches nothing (pathlib's file: URLs and asyncio's
+# Windows loops lead there); and the rest is a module's own command line or debugging aid.
+NEVER = {
+    "multiprocessing": "no processes in WebAssembly",
+    "concurrent.futures.process": "no processes in WebAssembly",
+    "concurrent.futures.interpreter": "no subinterpreters in Pyodide",
+    "concurrent.interpreters": "no subinterpreters in Pyodide",
+    "asyncio.windows_events": "Windows only",
+    "asyncio.windows_utils": "Windows only",
+    "asyncio.proactor_events": "Windows only",
+    "encodings._win_cp_codecs": "Windows only",
+    "urllib.request": "the engine fetches nothing",
+    "http": "the engine fetches nothing",
+    "email": "the engine fetches and mails nothing",
+    "argparse": "a module's command line (random, zipfile, ast, dis, inspect, tokenize)",
+    "statistics": "random's command-line self-test",
+    "py_compile": "zipfile's command line and PyZipFile",
+    "tracemalloc": "a debugging aid, never started",
+    "tarfile": "Pyodide unpacks the engine as a zip; it loads no package",
+}
+
+
+def never(f):
+    """Whether the standard module in file F is one of NEVER (or inside one of them)."""
+    name = f[:-3].removesuffix("/__init__").replace("/", ".")
+    return any(name == n or name.startswith(n + ".") for n in NEVER) and f not in used
+
+
 with zipfile.ZipFile("/tmp/stdlib-in.zip") as zin:
     listed = set(zin.namelist())
 
@@ -142,7 +194,7 @@ with zipfile.ZipFile("/tmp/stdlib-in.zip") as zin:
             if fname.endswith(".py"):
                 with open(os.path.join(folder, fname), "rb") as fh:
                     try:
-                        todo |= {f for f in map(file_of, imported(fh.read(), "", False)) if f}
+                        todo |= {f for f in map(file_of, imported(fh.read(), "", False, scripts=())) if f and not never(f)}
                     except SyntaxError:
                         pass
     reach = set()
@@ -153,10 +205,10 @@ with zipfile.ZipFile("/tmp/stdlib-in.zip") as zin:
         reach.add(f)
         name = f[:-3].removesuffix("/__init__").replace("/", ".")
         try:
-            found = imported(zin.read(f), name, f.endswith("/__init__.py"))
+            found = imported(zin.read(f), name, f.endswith("/__init__.py"), f in used)
         except SyntaxError:
             continue
-        todo |= {g for g in map(file_of, found) if g} - reach
+        todo |= {g for g in map(file_of, found) if g and not never(g)} - reach
 keep = ("pyodide/", "_pyodide/") + tuple(
     "encodings/" + c + ".py"
     for c in "__init__ aliases utf_8 utf_8_sig utf_16 utf_16_le utf_16_be utf_32 utf_32_le utf_32_be ascii latin_1 cp437 cp1252 charmap idna punycode raw_unicode_escape unicode_escape".split()

@@ -16,9 +16,13 @@
  */
 "use strict";
 var VERSION = "@VERSION@";
-// [path, SHA-256 of its bytes (hex)] for every file of the site
+// [path, SHA-256 of its bytes (hex), and the query the pages load it with, if any] for every
+// file of the site
 var FILES = [/*@FILES@*/];
 var CACHE = "havoc-" + VERSION;
+// path -> where that page only sends the reader (a rule's permanent link -> its section): such a
+// page is not kept; the redirect is made here, with or without a network
+var MOVED = {/*@MOVED@*/};
 var BASE = new URL("./", self.location.href);
 var INDEX = new URL("havoc-cache-index.json", BASE).href; // in each cache: path -> digest
 // The last install's outcome, for the pages: not named "havoc-…", so no build's cleanup deletes it.
@@ -101,9 +105,19 @@ function fill(cache, olds) {
     for (var i = 0; i < PARALLEL; i++) all.push(next());
     return Promise.all(all);
   }
+  // files with the same bytes (each site's copy of the theme's scripts and styles) are
+  // downloaded once and kept under each of their paths: one file per digest is queued
+  var twins = {}, firsts = [];
+  FILES.forEach(function (f) {
+    if (twins[f[1]]) twins[f[1]].push(f[0]);
+    else { twins[f[1]] = [f[0]]; firsts.push(f); }
+  });
+  var query = {};
+  FILES.forEach(function (f) { if (f[2]) query[f[0]] = f[2]; });
+  function one(cache, olds, f) { return oneOf(cache, olds, twins[f[1]], f[1], query); }
   // the pages first (the Ask pages before the rest), the assistant's engine last: a page whose
   // engine is still downloading it is waited for, so its files come from the browser's cache
-  var engine = FILES.filter(isEngine), pages = FILES.filter(function (f) { return !isEngine(f); });
+  var engine = firsts.filter(isEngine), pages = firsts.filter(function (f) { return !isEngine(f); });
   pages.sort(function (a, b) { return isAsk(b) - isAsk(a); });
   return lanes(pages).then(engineSettled).then(function () { return lanes(engine); }).then(function () {
     if (failures.length) throw Object.assign(new Error("offline copy not ready"), failures[0], {count: failures.length});
@@ -143,16 +157,44 @@ function engineSettled() {
   });
 }
 
-// One file into the cache: null, or why it could not be ({why, file}).
-function one(cache, olds, f) {
-  var rel = f[0], digest = f[1], url = new URL(rel, BASE).href;
-  var same = olds.filter(function (o) { return o.index[rel] === digest; })[0];
-  return (same ? same.cache.match(url) : Promise.resolve(null)).then(function (hit) {
-    return hit ? checked(hit, digest).catch(function () { return null; }) : null; // an old cache's copy is checked too
-  }).then(function (copy) {
+// A copy of one of `rels` (all with the bytes `digest`) that needs no download, or null: an old
+// build's cache's, else the browser's HTTP cache's (what the open page has just loaded); checked.
+function kept(rels, digest, olds, query) {
+  var tries = [];
+  rels.forEach(function (rel) {
+    var url = new URL(rel, BASE).href;
+    olds.forEach(function (o) { if (o.index[rel] === digest) tries.push(function () { return o.cache.match(url); }); });
+  });
+  rels.forEach(function (rel) {
+    var url = new URL(rel + (query[rel] || ""), BASE).href;
+    tries.push(function () {
+      return fetch(new Request(url, {cache: "only-if-cached", mode: "same-origin"})).then(function (r) {
+        return r.ok ? r : null;
+      }, function () { return null; });
+    });
+  });
+  function next(i) {
+    if (i >= tries.length) return Promise.resolve(null);
+    return tries[i]().then(function (hit) {
+      return hit ? checked(hit, digest).catch(function () { return null; }) : null;
+    }).then(function (copy) { return copy || next(i + 1); });
+  }
+  return next(0);
+}
+
+// One file (and its twins: the same bytes at other paths) into the cache: null, or why it could
+// not be ({why, file}).
+function oneOf(cache, olds, rels, digest, query) {
+  var rel = rels[0], url = new URL(rel + (query[rel] || ""), BASE).href;
+  return kept(rels, digest, olds, query).then(function (copy) {
     return copy || download(rel, url, digest);
   }).then(function (res) {
-    return cache.put(url, res);
+    return res.arrayBuffer().then(function (body) {
+      return Promise.all(rels.map(function (r) {
+        var copy = new Response(body, {status: res.status, statusText: res.statusText, headers: res.headers});
+        return cache.put(new URL(r, BASE).href, copy);
+      }));
+    });
   }).then(function () { return null; }, function (err) {
     return {why: err.why || (err && err.name === "QuotaExceededError" ? "storage" : "unreachable"), file: err.file || rel};
   });
@@ -195,6 +237,10 @@ self.addEventListener("fetch", function (ev) {
   var rel = url.pathname.slice(BASE.pathname.length);
   if (rel.indexOf("api/") === 0) return;
   if (rel === "" || rel.slice(-1) === "/") rel += "index.html";
+  if (Object.prototype.hasOwnProperty.call(MOVED, rel)) {
+    ev.respondWith(Response.redirect(new URL(MOVED[rel], BASE).href, 302));
+    return;
+  }
   var fromCache = function () {
     return caches.open(CACHE).then(function (cache) { return cache.match(new URL(rel, BASE).href, {ignoreSearch: true}); });
   };
