@@ -172,6 +172,10 @@ def _near(a: str, b: str) -> bool:
     limit = 0 if len(b) < 5 else 1 if len(b) < 10 else 2
     if not limit or abs(len(a) - len(b)) > limit:
         return False
+    # each edit brings at most one letter the other word lacks (a swap, none): more is no typo,
+    # and two sets cost a fraction of the table below, for nearly every word of a sentence
+    if len(set(a) - set(b)) > limit or len(set(b) - set(a)) > limit:
+        return False
     prev = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         cur = [i]
@@ -270,7 +274,18 @@ _PREFIXES = r"(?:z|za|ze|po|prze|wy|u|do|od|s)?"
 
 def _has(text: str, cues: tuple[str, ...]) -> int:
     """How many of ``cues`` the folded sentence has (a cue matches at a word's beginning)."""
-    return sum(1 for c in cues if re.search(r"(?<!\w)" + _PREFIXES + re.escape(c), text))
+    return sum(1 for pattern in _cue_patterns(cues) if pattern.search(text))
+
+
+_patterns: dict[tuple[str, ...], list[re.Pattern[str]]] = {}
+
+
+def _cue_patterns(cues: tuple[str, ...]) -> list[re.Pattern[str]]:
+    """Each cue's pattern, compiled once per process (a sentence is matched against some 300)."""
+    found = _patterns.get(cues)
+    if found is None:
+        found = _patterns[cues] = [re.compile(r"(?<!\w)" + _PREFIXES + re.escape(c)) for c in cues]
+    return found
 
 
 def understand(  # noqa: C901 - one reading, in the order a sentence is read (to split next)
