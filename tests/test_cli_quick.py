@@ -38,6 +38,8 @@ READ_QUICKLY = [
     ["ask", P, "move", "--json", "humans"],  # options anywhere among the words, as argparse reads them
     ["ask", P, "move", "--lang", "pl", "humans", "--explain", "from=example-a"],
     ["lookup", "a", "--json", "b"],
+    ["rule", "1.1"],
+    ["rule", "game-goal", "--json", "--lang", "pl"],
 ]
 
 LEFT_TO_ARGPARSE = [
@@ -59,7 +61,7 @@ LEFT_TO_ARGPARSE = [
     ["en", "ask", P],
     ["--lang", "de", "ask", P],
     ["askk", P],
-    ["rule", "1.1"],
+    ["rule", "1.1", "1.2"],
     ["lookup"],
     ["lookup", "--limit", "0", "x"],
     ["lookup", "--limit", "x", "x"],
