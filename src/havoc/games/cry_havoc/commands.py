@@ -272,9 +272,10 @@ def cmd_legal(args: argparse.Namespace) -> int:
 def cmd_battle(args: argparse.Namespace) -> int:
     speak(args.lang)
     from havoc.assistant import api
+
+    rs, pos = api.prepare(args.position, args.ruleset)  # before the game's names: the rules are loaded once
     from havoc.games.cry_havoc.query import parse_compact
 
-    rs, pos = api.prepare(args.position, args.ruleset)
     words = ["battle"] + ([f"region={args.region}"] if args.region else []) + list(args.placement)
     if args.faction:
         words.append(f"faction={args.faction}")
