@@ -29,6 +29,7 @@ COMMANDS = [
     (["battle", P], 105, False),
     (["battle", P, "example-a", "humans=4/2/2", "pilgrims=1/1/1", "--as", "humans"], 105, False),
     (["rule", "game-goal"], 65, False),
+    (["rules"], 70, False),
 ]
 
 _CODE = (

@@ -40,6 +40,8 @@ READ_QUICKLY = [
     ["lookup", "a", "--json", "b"],
     ["rule", "1.1"],
     ["rule", "game-goal", "--json", "--lang", "pl"],
+    ["rules"],
+    ["rules", "--lang", "pl", "--json"],
 ]
 
 LEFT_TO_ARGPARSE = [
@@ -62,6 +64,7 @@ LEFT_TO_ARGPARSE = [
     ["--lang", "de", "ask", P],
     ["askk", P],
     ["rule", "1.1", "1.2"],
+    ["rules", "x"],
     ["lookup"],
     ["lookup", "--limit", "0", "x"],
     ["lookup", "--limit", "x", "x"],

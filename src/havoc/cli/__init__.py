@@ -67,7 +67,10 @@ _QUICK: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ask": (("--json", "--explain"), ("--query", "--text", "--as-of", "--lang", "--ruleset")),
     "lookup": (("--json",), ("--limit", "--lang", "--ruleset")),
     "rule": (("--json",), ("--lang", "--ruleset")),
+    "rules": (("--json",), ("--lang", "--ruleset")),
 }
+# how many words each of those takes besides its options: (at least, at most; None: any number)
+_POSITIONALS: dict[str, tuple[int, int | None]] = {"rule": (1, 1), "rules": (0, 0)}
 # The options of a game's plain command (its QUICK_COMMANDS): those of every answering command.
 _ANSWERING = (("--json", "--explain"), ("--lang", "--ruleset"))
 
@@ -150,7 +153,8 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
             given[name] = value
         else:
             return None
-    if not positionals:
+    least, most = _POSITIONALS.get(str(command), (1, None))
+    if len(positionals) < least or (most is not None and len(positionals) > most):
         return None
     common = {
         "root_lang": root_lang,
@@ -167,9 +171,9 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
             return None
         return Arguments(**common, position=positionals[0], explain=given.get("--explain", False), func=run, **named)
     if command == "rule":
-        if len(positionals) != 1:
-            return None
         return Arguments(**common, id=positionals[0], func=run)
+    if command == "rules":
+        return Arguments(**common, func=run)
     if command == "ask":
         position, *rest = positionals
         return Arguments(
