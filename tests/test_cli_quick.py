@@ -38,6 +38,10 @@ READ_QUICKLY = [
     ["ask", P, "move", "--json", "humans"],  # options anywhere among the words, as argparse reads them
     ["ask", P, "move", "--lang", "pl", "humans", "--explain", "from=example-a"],
     ["lookup", "a", "--json", "b"],
+    ["rule", "1.1"],
+    ["rule", "game-goal", "--json", "--lang", "pl"],
+    ["rules"],
+    ["rules", "--lang", "pl", "--json"],
 ]
 
 LEFT_TO_ARGPARSE = [
@@ -59,7 +63,8 @@ LEFT_TO_ARGPARSE = [
     ["en", "ask", P],
     ["--lang", "de", "ask", P],
     ["askk", P],
-    ["rule", "1.1"],
+    ["rule", "1.1", "1.2"],
+    ["rules", "x"],
     ["lookup"],
     ["lookup", "--limit", "0", "x"],
     ["lookup", "--limit", "x", "x"],

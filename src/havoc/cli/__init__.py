@@ -66,14 +66,20 @@ def build_parser(command: str | None = None, lang: str = "en", then: str | None 
 _QUICK: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "ask": (("--json", "--explain"), ("--query", "--text", "--as-of", "--lang", "--ruleset")),
     "lookup": (("--json",), ("--limit", "--lang", "--ruleset")),
+    "rule": (("--json",), ("--lang", "--ruleset")),
+    "rules": (("--json",), ("--lang", "--ruleset")),
 }
+# how many words each of those takes besides its options: (at least, at most; None: any number)
+_POSITIONALS: dict[str, tuple[int, int | None]] = {"rule": (1, 1), "rules": (0, 0)}
 # The options of a game's plain command (its QUICK_COMMANDS): those of every answering command.
 _ANSWERING = (("--json", "--explain"), ("--lang", "--ruleset"))
 
 
 def _game_quick(command: str | None) -> tuple[str, tuple[str, ...]] | None:
-    """The module and the optional words after POSITION of a game's command that declares a plain
-    line (the game's ``QUICK_COMMANDS``), or None (argparse reads the line)."""
+    """The module and the words after POSITION of a game's command that declares a plain line
+    (the game's ``QUICK_COMMANDS``: each optional positional's name in order, ``*NAME`` the list
+    of all the words left, ``--OPTION=NAME`` an option that takes a value), or None (argparse
+    reads the line)."""
     from havoc.core.errors import HavocError
     from havoc.engine import game
 
@@ -110,13 +116,10 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
     or None when argparse must read the line (help, errors, anything unusual)."""
     from havoc.language.languages import CODES
 
-    at, root_lang = 0, None
-    if words[:1] == ["--lang"] and len(words) > 1 and words[1] in CODES:
-        at, root_lang = 2, words[1]
-    elif words[:1] and words[0].startswith("--lang=") and words[0][7:] in CODES:
-        at, root_lang = 1, words[0][7:]
+    at, root_lang = _root_lang(words, CODES)
     command = words[at] if at < len(words) else None
     optional: tuple[str, ...] = ()
+    options: dict[str, str] = {}  # a game's own valued options -> their names in the arguments
     if command in _QUICK:
         flags, valued = _QUICK[command]
         module = COMMANDS[command]
@@ -124,7 +127,10 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
         found = _game_quick(command)
         if found is None:
             return None
-        (module, optional), (flags, valued) = found, _ANSWERING
+        module, declared = found
+        options = {w.partition("=")[0]: w.partition("=")[2] for w in declared if w.startswith("--")}
+        optional = tuple(w for w in declared if not w.startswith("--"))
+        flags, valued = _ANSWERING[0], (*_ANSWERING[1], *options)
     given: dict[str, Any] = {}
     positionals: list[str] = []
     i = at + 1
@@ -147,7 +153,8 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
             given[name] = value
         else:
             return None
-    if not positionals:
+    least, most = _POSITIONALS.get(str(command), (1, None))
+    if len(positionals) < least or (most is not None and len(positionals) > most):
         return None
     common = {
         "root_lang": root_lang,
@@ -158,12 +165,15 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
     }
     __import__(module)  # importlib.import_module, without importing importlib (and warnings)
     run = sys.modules[module].__dict__[f"cmd_{command}"]
-    if command not in _QUICK:  # a game's command: POSITION [WORD ...]
-        position, *rest = positionals
-        if len(rest) > len(optional):
+    if command not in _QUICK:  # a game's command: POSITION [WORD ...] [REST ...]
+        named = _game_words(positionals[1:], optional, {name: given.get(o) for o, name in options.items()})
+        if named is None:
             return None
-        named = dict(zip(optional, [*rest, *[None] * len(optional)], strict=False))
-        return Arguments(**common, position=position, explain=given.get("--explain", False), func=run, **named)
+        return Arguments(**common, position=positionals[0], explain=given.get("--explain", False), func=run, **named)
+    if command == "rule":
+        return Arguments(**common, id=positionals[0], func=run)
+    if command == "rules":
+        return Arguments(**common, func=run)
     if command == "ask":
         position, *rest = positionals
         return Arguments(
@@ -185,6 +195,28 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
         if limit < 1:
             return None
     return Arguments(**common, text=positionals, limit=limit, func=run)
+
+
+def _root_lang(words: Sequence[str], codes: Sequence[str]) -> tuple[int, str | None]:
+    """Where the command's name is, and the ``--lang`` before it (``havoc --lang pl ask …``), if any."""
+    if words[:1] == ["--lang"] and len(words) > 1 and words[1] in codes:
+        return 2, words[1]
+    if words[:1] and words[0].startswith("--lang=") and words[0][7:] in codes:
+        return 1, words[0][7:]
+    return 0, None
+
+
+def _game_words(rest: list[str], optional: tuple[str, ...], named: dict[str, Any]) -> dict[str, Any] | None:
+    """The arguments a game's plain line gives by the words after POSITION (its ``QUICK_COMMANDS``
+    entry's positionals, in order; ``*NAME`` takes the words left, as argparse's ``nargs="*"``
+    does), added to ``named``; None when there are more words than it takes."""
+    single = [w for w in optional if not w.startswith("*")]
+    many = [w[1:] for w in optional if w.startswith("*")]
+    if len(rest) > len(single) and not many:
+        return None
+    named.update(zip(single, [*rest, *[None] * len(single)], strict=False))
+    named.update({name: rest[len(single) :] for name in many})
+    return named
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -21,9 +21,9 @@ made another way (by keyword, with a default), which compiles ``namedtuple``'s o
 
 from __future__ import annotations
 
-from types import GenericAlias
-
 from havoc import TYPE_CHECKING
+
+GenericAlias = type(list[int])  # types.GenericAlias, without importing types (start-up time)
 
 if TYPE_CHECKING:
     from typing import Any

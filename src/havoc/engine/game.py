@@ -419,10 +419,10 @@ GAMES_PACKAGE = "havoc.games"  # where installed game packages live (each a subp
 
 def installed() -> list[str]:
     """The game packages shipped with havoc (subpackages of ``havoc.games``), by module name."""
-    import importlib
     import os
 
-    namespace = importlib.import_module(GAMES_PACKAGE)
+    __import__(GAMES_PACKAGE)  # importlib.import_module, without importing importlib (and warnings)
+    namespace = sys.modules[GAMES_PACKAGE]
     found: set[str] = set()
     for folder in namespace.__path__:  # not pkgutil: it imports inspect, a cost on every `havoc ask`
         with os.scandir(folder) as entries:
@@ -522,13 +522,12 @@ def command_line(taken: Mapping[str, str] | None = None) -> CommandLine:
     """The commands: ``taken`` (the engine's) and those each installed game declares in its
     ``COMMANDS``, under the game's name. A game whose name is a command (the engine's or a short
     one), or a game's command named like a game, is a RulebookError naming both."""
-    import importlib
-
     short = dict(taken or {})
     games: dict[str, GameCommands] = {}
     claims: dict[str, list[str]] = {}
     for module in installed():
-        package = importlib.import_module(module)
+        __import__(module)  # importlib.import_module, without importing importlib (and warnings)
+        package = sys.modules[module]
         declared = dict(getattr(package, "COMMANDS", {}))
         if not declared:
             continue

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from havoc import TYPE_CHECKING
 
-from havoc.engine.rulebook.model import ParamDef, Rule, Ruleset
-from havoc.language.i18n import Translator
+if TYPE_CHECKING:  # annotations only: `havoc rule` imports no typing
+    from typing import Any
+
+    from havoc.engine.rulebook.model import ParamDef, Rule, Ruleset
+    from havoc.language.i18n import Translator
 
 
 def rule_data(rs: Ruleset, tr: Translator, rule: Rule) -> dict[str, Any]:

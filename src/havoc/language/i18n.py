@@ -6,7 +6,7 @@ The list of every translatable string of a ruleset is :func:`havoc.translation.m
 from __future__ import annotations
 
 import os
-from contextvars import ContextVar
+from _contextvars import ContextVar  # contextvars' own, without contextvars.py (start-up time)
 
 import havoc
 from havoc import TYPE_CHECKING

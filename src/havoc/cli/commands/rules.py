@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
-from typing import Any
 
+from havoc import TYPE_CHECKING
 from havoc.cli.commands import add_output_options, add_ruleset_option
 from havoc.engine import rulebook
-from havoc.engine.rulebook.model import Ruleset
 from havoc.engine.ruledata import rule_data
 from havoc.language.i18n import Translator, nui, ui
+
+if TYPE_CHECKING:  # a plain `havoc rule ID` (read by havoc.cli.quick_parse) imports neither argparse nor typing
+    import argparse
+    from typing import Any
+
+    from havoc.engine.rulebook.model import Ruleset
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -9,8 +9,6 @@ nothing to make.
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from havoc import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -22,7 +20,7 @@ else:
     Any = object  # named only in annotations and aliases
 
 
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_EMPTY: Mapping[str, Any] = type(type.__dict__)({})  # types.MappingProxyType({}), without importing types
 
 # The kinds of question a rule's check can be consulted for; the loader rejects others and the
 # interpreter answers each (see rules/README.md, "Conditions").

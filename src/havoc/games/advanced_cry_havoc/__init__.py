@@ -7,10 +7,11 @@ lookups (:mod:`.lookups`, the ``havoc charts`` command, :mod:`.api`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from havoc import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from havoc.core.errors import Problem as _P
     from havoc.engine.rulebook.model import Ruleset
 

@@ -35,10 +35,15 @@ COMMANDS: Mapping[str, str] = {
     "understand": "havoc.games.cry_havoc.understand_cli",
 }
 
-# The commands among these whose line is POSITION, then these optional words, then only the options
-# every answering command takes (--lang, --json, --ruleset, --explain): `havoc` reads such a plain
-# line without argparse (havoc.cli.quick_parse), as it reads `havoc ask`'s.
-QUICK_COMMANDS: Mapping[str, Sequence[str]] = {"legal": ("faction",), "score": ("faction",)}
+# The commands among these whose line is POSITION, then these optional words (`*NAME`: all the words
+# left, as a list), then only the options every answering command takes (--lang, --json, --ruleset,
+# --explain) and those named here (`--OPTION=NAME`, one that takes a value): `havoc` reads such a
+# plain line without argparse (havoc.cli.quick_parse), as it reads `havoc ask`'s.
+QUICK_COMMANDS: Mapping[str, Sequence[str]] = {
+    "legal": ("faction",),
+    "score": ("faction",),
+    "battle": ("region", "*placement", "--as=faction"),
+}
 
 # The question kinds with an address of their own, mounted by the engine: `havoc <kind>`,
 # havoc.assistant.api.<kind>(position, *fields) and POST /api/<kind> (with its OpenAPI entry); each with the

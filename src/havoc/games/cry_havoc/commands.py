@@ -6,13 +6,12 @@ commands do not pay for it, and the assistant itself never imports Sphinx or Wea
 
 from __future__ import annotations
 
-from typing import Any
-
 from havoc import TYPE_CHECKING
 from havoc.cli.commands.ask import add_options, emit, speak
 
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
     from havoc.engine.interpreter.answer import Answer
 
@@ -251,15 +250,17 @@ def _for_faction(args: argparse.Namespace, kind: str) -> Answer:
     language, by name ("Frakcja: nieznana wartość 'orki'; oczekiwano jednej z: Ludzie (humans), …"),
     as ``havoc ask`` says it."""
     from havoc.assistant import api
+
+    # The ruleset is loaded (its files read and hashed) once, here, before the game's names are
+    # imported: the contract then reads the rules this load made instead of loading them again.
+    rs, pos = api.prepare(args.position, args.ruleset)
     from havoc.games.cry_havoc.contract import FACTIONS
 
-    if args.faction is None or args.faction in FACTIONS:
-        ask = getattr(api, kind)
-        found: Answer = ask(args.position, args.faction, lang=args.lang, ruleset=args.ruleset)
-        return found
+    if args.faction is None or args.faction in FACTIONS:  # as the shortcut (api.legal, api.score) asks it
+        query = api.load_query({"ask": kind, **({"faction": args.faction} if args.faction else {})}, pos, rs)
+        return api.answer_for(rs, pos, query, args.lang)
     from havoc.games.cry_havoc.query import parse_compact
 
-    rs, pos = api.prepare(args.position, args.ruleset)
     return api.answer_for(rs, pos, parse_compact([kind, f"faction={args.faction}"], pos), args.lang)
 
 
@@ -271,9 +272,10 @@ def cmd_legal(args: argparse.Namespace) -> int:
 def cmd_battle(args: argparse.Namespace) -> int:
     speak(args.lang)
     from havoc.assistant import api
+
+    rs, pos = api.prepare(args.position, args.ruleset)  # before the game's names: the rules are loaded once
     from havoc.games.cry_havoc.query import parse_compact
 
-    rs, pos = api.prepare(args.position, args.ruleset)
     words = ["battle"] + ([f"region={args.region}"] if args.region else []) + list(args.placement)
     if args.faction:
         words.append(f"faction={args.faction}")

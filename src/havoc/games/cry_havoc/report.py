@@ -8,7 +8,7 @@ kind's module (``tests/test_kinds.py`` checks it for every kind).
 
 from __future__ import annotations
 
-from operator import attrgetter
+from _operator import attrgetter  # operator's own, without operator.py (start-up time)
 
 from havoc import TYPE_CHECKING
 from havoc.core import record

@@ -11,8 +11,6 @@ exceptions) overrides an earlier one's figure.
 
 from __future__ import annotations
 
-from functools import partial
-
 from havoc import TYPE_CHECKING
 from havoc.core.errors import Code, InputError, Problem, RulebookError
 from havoc.engine.interpreter.answer import Answer, Decision, Texts, deciding_overlay, decision
@@ -26,7 +24,6 @@ from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.position import Region, attacker_of
 from havoc.games.cry_havoc.retreats import Retreat, _values, retreat_options
 from havoc.games.cry_havoc.subsets import Subset, subset
-from havoc.games.cry_havoc.typed import typed_faction, typed_word
 from havoc.games.cry_havoc.ui import faction_name, nui, objective_name, region_names, ui, units_path
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.language.grammar import Noun
@@ -60,13 +57,19 @@ def _stage(names: frozenset[str]) -> Callable[[CompiledRule], bool]:
 _steps: dict[int, tuple[Engine, dict[frozenset[str], Subset]]] = {}
 
 
+def _later(fn: Callable[..., Any], *args: Any) -> Callable[[], Any]:
+    """``fn(*args)``, called later (functools.partial, without importing functools and the
+    collections it imports: a Battle's answer is a short process)."""
+    return lambda: fn(*args)
+
+
 def _steps_of(eng: Engine) -> dict[frozenset[str], Subset]:
     """Each step's rules of an engine (looked up once per Battle, not once per step and side)."""
     found = _steps.get(id(eng))
     if found is None or found[0] is not eng:
         found = _steps[id(eng)] = (
             eng,
-            {names: subset(eng, "battle", names, partial(_stage, names)) for names in STEPS},
+            {names: subset(eng, "battle", names, _later(_stage, names)) for names in STEPS},
         )
     return found[1]
 
@@ -194,6 +197,8 @@ def resolve(job: Job) -> Answer:
     lines.append(opening.crystals)
     sides = (attacker, defender)
     if not q.objectives:
+        from havoc.games.cry_havoc.typed import typed_faction  # only when the Units are not given
+
         lines.append(
             ui("Give the Units on the objectives to resolve it, e.g. {example}", lang).format(
                 example=" ".join(f"{typed_faction(side, lang)}=2/1/1" for side in (attacker, defender))
@@ -466,6 +471,8 @@ def _capture_assumed(job: Job, taker: str, count: int, source: dict[str, int], p
     other = next((o for o in CAPTURE_ORDER if o not in source and placed.get(o)), None)
     if other is None:
         return None
+    from havoc.games.cry_havoc.typed import typed_word  # only when an assumption is said
+
     lang = job.lang
     where = ", ".join(objective_name(o, lang) for o in source)
     example = f"{typed_word('capture-from', lang)}={typed_word(other, lang)}"
@@ -792,7 +799,17 @@ class _Opening:
                 if n is last:
                     cited[-1][0].append(r)
                 else:
-                    cited.append(([r], c, _line(kept, ("to", lost, n, named), partial(_retreat_note, job, lost, n))))
+                    cited.append(
+                        (
+                            [r],
+                            c,
+                            _line(
+                                kept,
+                                ("to", lost, n, named),
+                                _later(_retreat_note, job, lost, n),
+                            ),
+                        )
+                    )
                     last = n
             found = self.retreats[lost] = (retreat, _decide(job, cited))
         return found
