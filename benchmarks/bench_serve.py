@@ -235,12 +235,17 @@ def _cpu_seconds(pid: int) -> float | None:
 
 
 @contextlib.contextmanager
-def served() -> Iterator[tuple[int, subprocess.Popen[str]] | None]:
+def served(keep_answers: bool = False) -> Iterator[tuple[int, subprocess.Popen[str]] | None]:
     """A real `havoc serve` (uvicorn, one worker) over a stub site on a free loopback port, for as
     long as the block runs: its port and process, or None (its error printed) if it did not start.
-    The benchmarks' requests say "Host: 127.0.0.1" without the port, which it allows on any port."""
+    The benchmarks' requests say "Host: 127.0.0.1" without the port, which it allows on any port.
+
+    It keeps no answers (``HAVOC_ANSWERS_KEPT=0``) unless ``keep_answers``: a benchmark that sends
+    one body again and again (bench_hostile.py's) then measures answering it, not remembering it."""
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)
+        if not keep_answers:
+            env["HAVOC_ANSWERS_KEPT"] = "0"
         env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
         env["HAVOC_CACHE_DIR"] = str(Path(tmp) / "cache")
         port = _free_port()
@@ -399,7 +404,7 @@ def main() -> int:
     legal_all = _legal_bodies(different)
     understand = _understand_bodies()
     print(f"machine before: {_load()}")
-    with served() as started:
+    with served(keep_answers=True) as started:  # as `havoc serve` runs
         if started is None:
             return 1
         port, server = started

@@ -133,3 +133,25 @@ def test_the_memory_keeps_its_bounds_and_forgets_the_least_recently_asked() -> N
     answers.put(3, 0, b"v" * 10, rules)  # the same key again: replaced, counted once
     assert answers.size == 60 and answers.get(3, rules) == b"v" * 10
     assert answers.get(3, object()) is None and len(answers) == 0 and answers.size == 0
+
+
+def test_the_count_kept_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from havoc.web.server.answers import MOST_ANSWERS, MOST_ENV, most_answers
+
+    for value, want in (
+        ("0", 0),
+        ("17", 17),
+        (" 5 ", 5),
+        ("", MOST_ANSWERS),
+        ("-1", MOST_ANSWERS),
+        ("²", MOST_ANSWERS),
+    ):
+        monkeypatch.setenv(MOST_ENV, value)
+        assert most_answers() == want, value
+    monkeypatch.setenv(MOST_ENV, "0")
+    app = create_app(None)
+    with TestClient(app) as c:
+        path, body = _examples()[0]
+        raw = json.dumps(body).encode()
+        assert _post(c, path, raw).content == _post(c, path, raw).content
+    assert app.handlers.answers.hits == 0 and len(app.handlers.answers) == 0

@@ -12,12 +12,24 @@ memory is bounded both in entries and in bytes, the least recently asked going f
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 
 MOST_ANSWERS = 2048
 """Answers kept at most (the rules' stored examples in both languages are some 150)."""
+MOST_ENV = "HAVOC_ANSWERS_KEPT"
+"""Answers ``havoc serve`` keeps at most, instead of :data:`MOST_ANSWERS`; 0 keeps none, so that
+a benchmark sending one body again and again measures answering it, not remembering it."""
+
+
+def most_answers() -> int:
+    """:data:`MOST_ENV` as a count of answers (a value that is no count: :data:`MOST_ANSWERS`)."""
+    value = os.environ.get(MOST_ENV, "").strip()
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else MOST_ANSWERS
+
+
 MOST_BYTES = 16 * 1024 * 1024
 """Bytes kept at most, requests' and answers' together (a Battle's answer is about 13 KB)."""
 LARGEST = 64 * 1024

@@ -58,7 +58,7 @@ from havoc.engine import game
 from havoc.engine.rulebook.model import Ruleset
 from havoc.language.i18n import LANGUAGES, ui
 from havoc.web import policy as webpolicy
-from havoc.web.server.answers import Answers
+from havoc.web.server.answers import Answers, most_answers
 from havoc.web.server.site import Kept, SiteFiles, prepare, same_site, send
 
 __all__ = ["MAX_BODY", "MAX_DEPTH", "MAX_PROBLEMS", "Refused", "create_app"]
@@ -441,7 +441,7 @@ class Api:
         self.engine = Engine(rs)
         self.tables = TableTexts()
         # answers to requests asked before, for these rules (bounded, in memory only)
-        self.answers = Answers()
+        self.answers = Answers(most_answers())
         # responses that depend only on the rules and the language: a rule's texts, the labels,
         # the position schema (at most rules × languages entries, made on first ask)
         self._made: dict[tuple[str, ...], tuple[bytes, str]] = {}
