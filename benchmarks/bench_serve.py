@@ -19,7 +19,7 @@ rounds, on the same server:
 - ask: POST /api/ask, all different (:func:`_bodies`: a Battle Region's leave question, moves
   across a 20-Region table, the legal-actions list, Battle resolutions, about some 1,300 tables,
   a few questions a table); no body is sent twice in a run, so nothing is answered from memory;
-- understand: POST /api/understand, typed questions in both languages (a few hundred texts);
+- understand: POST /api/understand, typed questions in both languages, none sent twice in a run;
 - legal: POST /api/legal, each about a table of its own (:func:`_legal_bodies`);
 - page: a 40 KB static page, gzip accepted.
 
