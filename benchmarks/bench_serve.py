@@ -453,10 +453,12 @@ def main() -> int:
                     missed.append(f"{name} {what}: {figure}")
     h, h2 = rounds["health"], rounds["health-2w"]
     share = _median(h, "server_share")
+    client_us, server_us = _median(h, "client_us"), _median(h, "server_us")
     print(
         f"is the client the bottleneck? on health the server used {share:.0%} of a core (one thread), the client "
-        f"{_median(h, 'client_us'):.0f} µs of CPU a request against the server's {_median(h, 'server_us'):.0f}; "
-        f"two autocannon workers gave {_median(h2, 'rate') / health:.0%} of one worker's rate"
+        f"{client_us:.0f} µs of CPU a request against the server's {server_us:.0f}: on a core each, the client could "
+        f"send {1e6 / client_us:.0f} req/s and the server answer {1e6 / server_us:.0f}; two autocannon workers gave "
+        f"{_median(h2, 'rate') / health:.0%} of one worker's rate"
     )
     per_round = ", ".join(f"{p.rate:.0f}" for p in h)
     print(f"health req/s in each round: {per_round}")
