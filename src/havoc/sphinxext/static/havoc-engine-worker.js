@@ -4,16 +4,33 @@
  * `havoc serve`. Nothing is fetched from outside this site. The worker's name ("havoc:<ruleset>",
  * from havocEngine.start) says the ruleset of the page shown: it is loaded before the worker
  * reports ready and its game compiled right after, not the default ruleset's. Messages in: {id, method, path,
- * body, query}; out: {kind: "progress", stage}, {kind: "ready", ms}, {kind: "failed", reason,
- * detail}, {id, status, body}. tests/engine_parity.mjs runs the same steps under Node.
+ * body, query}; out: {kind: "progress", stage}, {kind: "ready", ms, from}, {kind: "snapshot", ...},
+ * {kind: "failed", reason, detail}, {id, status, body}. tests/engine_parity.mjs runs the same steps under Node.
  * The bundle must have the SHA-256 engine.json lists (Web Crypto) and unpack: one that does not (a
  * download cut short, a stale copy in the HTTP cache) is fetched once more from the host itself
  * (cache: "reload", which the service worker passes to the network), never kept; if that one is
  * wrong too, the start fails with the reason "damaged" (the page says so in its language).
+ *
+ * The snapshot start (issue 40). Starting Python and reading the rules is most of a start, and the
+ * same on every visit; so the first start on a device, once its rules are loaded and its game
+ * compiled, copies Python's memory (Pyodide's memory snapshot), gzips it in the background (the
+ * worker answers meanwhile) and keeps it in IndexedDB ("havoc-engine", one entry per ruleset),
+ * under the build's fingerprint: the bundle's SHA-256, the Pyodide version and SNAPSHOT_FORMAT (the
+ * steps below). A later start restores that memory instead of starting Python from nothing, then
+ * unpacks the bundle again and re-runs webapi.setup (the files are not in the memory). Any doubt
+ * is a normal start: no entry, another build's entry, one that does not decompress whole (gzip's
+ * CRC), one Pyodide refuses (its own magic and build id), or a restored Python without the engine
+ * in it (the private option ignored, as after a Pyodide upgrade); a bad entry is deleted, and
+ * the normal start makes a new one. "ready" says from: "snapshot" or "start"; the
+ * "snapshot" messages say what became of it (the page keeps the last: havocEngine.snapshot()).
  */
 const here = new URL("./", import.meta.url);
 const ruleset = (self.name || "").replace(/^havoc:/, ""); // "": the default ruleset (the Ask page's)
+const SNAPSHOT_FORMAT = 1; // raise when the steps the memory holds (below) change
+const DB = "havoc-engine", STORE = "snapshots", KEY = ruleset || "default";
 let engine = null;
+const marks = {}; // ms since the worker began, at each step of the start (the benchmark prints them)
+function mark(name) { marks[name] = Math.round(performance.now()); }
 
 function post(msg) { self.postMessage(msg); }
 
@@ -38,36 +55,164 @@ function unpacked(py, data) {
   try { py.unpackArchive(data, "zip", {extractDir: "/havoc"}); return true; } catch (e) { return false; }
 }
 
+// --- the snapshot's store: IndexedDB, one entry {fingerprint, bytes, gzip: Blob} per ruleset --------
+function fingerprint(manifest) {
+  return [manifest.sha256 || manifest.bundle, manifest.pyodide || "", SNAPSHOT_FORMAT].join("|");
+}
+
+function snapshotsUsable() {
+  return typeof indexedDB === "object" && indexedDB !== null && typeof CompressionStream === "function" &&
+    typeof DecompressionStream === "function";
+}
+
+function database() {
+  return new Promise(function (resolve, reject) {
+    const open = indexedDB.open(DB, 1);
+    open.onupgradeneeded = function () { open.result.createObjectStore(STORE); };
+    open.onsuccess = function () { resolve(open.result); };
+    open.onerror = function () { reject(open.error); };
+    open.onblocked = function () { reject(new Error("blocked")); };
+  });
+}
+
+function stored(mode, act) {
+  return database().then(function (db) {
+    return new Promise(function (resolve, reject) {
+      const tx = db.transaction(STORE, mode);
+      const req = act(tx.objectStore(STORE));
+      tx.oncomplete = function () { db.close(); resolve(req.result); };
+      tx.onerror = tx.onabort = function () { db.close(); reject(tx.error || new Error("aborted")); };
+    });
+  });
+}
+
+function drop() { return stored("readwrite", function (s) { return s.delete(KEY); }).catch(function () {}); }
+
+function pause() { return new Promise(function (resolve) { setTimeout(resolve, 0); }); }
+
+// gzip in slices, yielding between them: a question asked meanwhile is answered at once
+async function gzipped(bytes) {
+  const cs = new CompressionStream("gzip");
+  const out = new Response(cs.readable).blob();
+  const w = cs.writable.getWriter();
+  for (let i = 0; i < bytes.length; i += 1 << 20) {
+    await w.write(bytes.subarray(i, i + (1 << 20)));
+    await pause();
+  }
+  await w.close();
+  return out;
+}
+
+// The stored memory, whole, or null (no entry, another build's, damaged: those are deleted)
+async function restorable(entry, manifest) {
+  if (!entry) return {bytes: null, why: "none"};
+  if (entry.fingerprint !== fingerprint(manifest)) { await drop(); return {bytes: null, why: "stale"}; }
+  try {
+    mark("read");
+    const raw = new Uint8Array(await new Response(entry.gzip.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+    if (raw.length !== entry.bytes) throw new Error("truncated");
+    return {bytes: raw, why: ""};
+  } catch (e) {
+    await drop();
+    return {bytes: null, why: "damaged"};
+  }
+}
+
+async function keep(py, why) {
+  const t0 = performance.now();
+  let bytes;
+  try { bytes = py.makeMemorySnapshot(); }
+  catch (e) { post({kind: "snapshot", state: "unsupported", why: why, detail: String(e)}); return; }
+  const copyMs = performance.now() - t0;
+  try {
+    const blob = await gzipped(bytes);
+    const entry = {fingerprint: fingerprint(engine.manifest), bytes: bytes.length, gzip: blob};
+    await stored("readwrite", function (s) { return s.put(entry, KEY); });
+    post({kind: "snapshot", state: "stored", why: why, bytes: bytes.length, gzip: blob.size, copyMs: copyMs, ms: performance.now() - t0});
+  } catch (e) {
+    post({kind: "snapshot", state: "not-stored", why: why, detail: String(e)}); // no room, private mode: the next start is normal
+  }
+}
+
+// --- the start ------------------------------------------------------------------------------------
+async function python(loadPyodide, extra) {
+  return loadPyodide(Object.assign({indexURL: new URL("pyodide/", here).href, packages: []}, extra));
+}
+
+// The bundle unpacked into py, havoc pointed at it, the page's rules loaded: the engine, ready
+async function engineIn(py, manifest, first, restored) {
+  let data = await first.catch(function () { return null; });
+  mark("bundle");
+  if (!data || !unpacked(py, data)) {
+    data = await bundle(manifest, "reload");
+    if (!unpacked(py, data)) throw damaged("the engine bundle does not unpack");
+  }
+  mark("unpacked");
+  if (restored) {
+    py.runPython("from havoc.assistant import webapi; webapi.setup('/havoc')"); // the files, the folder, the key's modes
+  } else {
+    py.runPython("import sys; sys.path.insert(0, '/havoc'); from havoc.assistant import webapi; webapi.setup('/havoc')");
+    post({kind: "progress", stage: "rules"});
+  }
+  const webapi = py.pyimport("havoc.assistant.webapi");
+  // loads the rules from the bundle's cache (after a restore: loaded already; a check that the engine answers)
+  const query = py.toPy(ruleset ? {lang: "en", ruleset: ruleset} : {lang: "en"});
+  const labels = JSON.parse(webapi.handle("GET", "/api/labels", "", query));
+  query.destroy();
+  if (labels.status !== 200) throw new Error("labels " + labels.status);
+  mark("labels");
+  return {py: py, handle: webapi.handle, preload: webapi.preload, manifest: manifest};
+}
+
 async function start() {
   const t0 = performance.now();
   if (typeof WebAssembly !== "object") throw Object.assign(new Error("no WebAssembly"), {reason: "no-wasm"});
   post({kind: "progress", stage: "runtime"});
   const runtime = import(new URL("pyodide/pyodide.mjs", here).href); // meanwhile: the manifest, the bundle
   runtime.catch(function () {}); // a failure is reported where it is awaited
+  const usable = snapshotsUsable();
+  const entry = usable ? stored("readonly", function (s) { return s.get(KEY); }).catch(function () { return null; }) : null;
   const manifest = await (await fetch(new URL("engine.json", here))).json();
   const first = bundle(manifest, "default");
   first.catch(function () {}); // awaited below
   const {loadPyodide} = await runtime;
-  // no packages: the bundle has all the engine needs (its standard modules come with bytecode)
-  const py = await loadPyodide({indexURL: new URL("pyodide/", here).href, packages: []});
-  post({kind: "progress", stage: "engine"});
-  let data = await first.catch(function () { return null; });
-  if (!data || !unpacked(py, data)) {
-    data = await bundle(manifest, "reload");
-    if (!unpacked(py, data)) throw damaged("the engine bundle does not unpack");
+  mark("runtime");
+  const old = usable ? await restorable(await entry, manifest) : {bytes: null, why: "unsupported"};
+  mark("snapshot");
+  let why = old.why;
+  if (old.bytes) {
+    try {
+      const py = await python(loadPyodide, {_loadSnapshot: old.bytes});
+      mark("python");
+      // the option honoured: the engine is imported already (an ignored option gives a bare Python)
+      if (!py.runPython("import sys; 'havoc.assistant.webapi' in sys.modules")) throw new Error("the snapshot was not restored");
+      post({kind: "progress", stage: "engine"});
+      engine = Object.assign(await engineIn(py, manifest, first, true), {from: "snapshot"});
+      return performance.now() - t0;
+    } catch (e) {
+      if (e.reason === "damaged") throw e; // the bundle, not the snapshot
+      why = "refused";
+      await drop();
+      post({kind: "snapshot", state: "refused", detail: String(e)});
+    }
   }
-  py.runPython("import sys; sys.path.insert(0, '/havoc'); from havoc.assistant import webapi; webapi.setup('/havoc')");
-  const handle = py.pyimport("havoc.assistant.webapi").handle;
-  post({kind: "progress", stage: "rules"});
-  handle("GET", "/api/labels", "", py.toPy(ruleset ? {lang: "en", ruleset: ruleset} : {lang: "en"})); // loads the rules from the bundle's cache
-  engine = {py: py, handle: handle, preload: py.pyimport("havoc.assistant.webapi").preload};
+  // no packages: the bundle has all the engine needs (its standard modules come with bytecode)
+  const py = await python(loadPyodide, usable ? {_makeSnapshot: true} : {});
+  mark("python");
+  post({kind: "progress", stage: "engine"});
+  engine = Object.assign(await engineIn(py, manifest, first, false), {from: "start", why: why, make: usable});
   return performance.now() - t0;
 }
 
 const ready = start().then(
   function (ms) {
-    post({kind: "ready", ms: ms});
+    post({kind: "ready", ms: ms, from: engine.from, marks: marks});
+    if (engine.from === "snapshot") { post({kind: "snapshot", state: "restored"}); return; }
     engine.preload(ruleset); // before any question: the page's game's modules, compiled while the reader types
+    if (engine.make) {
+      post({kind: "snapshot", state: "making", why: engine.why});
+      keep(engine.py, engine.why); // its memory copied now, before any question; gzipped and stored in the background
+    } else post({kind: "snapshot", state: engine.why});
   },
   function (err) {
     post({kind: "failed", reason: err.reason || (/memory|quota|storage/i.test(String(err)) ? "storage" : "start"), detail: String(err)});
