@@ -13,16 +13,17 @@
  *
  * The snapshot start (issue 40). Starting Python and reading the rules is most of a start, and the
  * same on every visit; so the first start on a device, once its rules are loaded and its game
- * compiled, copies Python's memory (Pyodide's memory snapshot), gzips it in the background (the
- * worker answers meanwhile) and keeps it in IndexedDB ("havoc-engine", one entry per ruleset),
- * under the build's fingerprint: the bundle's SHA-256, the Pyodide version and SNAPSHOT_FORMAT (the
- * steps below). A later start restores that memory instead of starting Python from nothing, then
- * unpacks the bundle again and re-runs webapi.setup (the files are not in the memory). Any doubt
- * is a normal start: no entry, another build's entry, one that does not decompress whole (gzip's
- * CRC), one Pyodide refuses (its own magic and build id), or a restored Python without the engine
- * in it (the private option ignored, as after a Pyodide upgrade); a bad entry is deleted, and
- * the normal start makes a new one. "ready" says from: "snapshot" or "start"; the
- * "snapshot" messages say what became of it (the page keeps the last: havocEngine.snapshot()).
+ * compiled, copies Python's memory (Pyodide's memory snapshot) and the engine's files, and keeps
+ * them in IndexedDB ("havoc-engine", one entry per ruleset) in the background (the worker answers
+ * meanwhile), under the build's fingerprint: the bundle's SHA-256, the Pyodide version and
+ * SNAPSHOT_FORMAT (the steps below). A later start restores that memory instead of starting Python
+ * from nothing, writes the files back (they are not in the memory) and re-runs webapi.setup; it
+ * does not fetch or unpack the bundle. Any doubt is a normal start: no entry, another build's entry,
+ * one whose SHA-256 or lengths do not match (damaged, cut short), one Pyodide refuses (its own magic
+ * and build id), or a restored Python without the engine in it (the private option ignored, as
+ * after a Pyodide upgrade); a bad entry is deleted, and the normal start stores a new one. "ready"
+ * says from: "snapshot" or "start"; the "snapshot" messages say what became of it (the page keeps
+ * the last: havocEngine.snapshot()).
  */
 const here = new URL("./", import.meta.url);
 const ruleset = (self.name || "").replace(/^havoc:/, ""); // "": the default ruleset (the Ask page's)
@@ -55,14 +56,18 @@ function unpacked(py, data) {
   try { py.unpackArchive(data, "zip", {extractDir: "/havoc"}); return true; } catch (e) { return false; }
 }
 
-// --- the snapshot's store: IndexedDB, one entry {fingerprint, bytes, gzip: Blob} per ruleset --------
+// --- the snapshot's store: IndexedDB, one entry per ruleset ------------------------------------------
+// {fingerprint, bytes: the memory's length, pages: Uint32Array (the memory's pages not all zero, about
+// half), files: [[path, size]] (the engine's folder as it was), data: Blob (those pages, then those
+// files), sha256: of data}. Kept raw: reading and hashing it takes less than gunzipping the memory.
+const PAGE = 4096;
+
 function fingerprint(manifest) {
   return [manifest.sha256 || manifest.bundle, manifest.pyodide || "", SNAPSHOT_FORMAT].join("|");
 }
 
 function snapshotsUsable() {
-  return typeof indexedDB === "object" && indexedDB !== null && typeof CompressionStream === "function" &&
-    typeof DecompressionStream === "function";
+  return typeof indexedDB === "object" && indexedDB !== null && !!(self.crypto && crypto.subtle);
 }
 
 function database() {
@@ -90,45 +95,72 @@ function drop() { return stored("readwrite", function (s) { return s.delete(KEY)
 
 function pause() { return new Promise(function (resolve) { setTimeout(resolve, 0); }); }
 
-// gzip in slices, yielding between them: a question asked meanwhile is answered at once
-async function gzipped(bytes) {
-  const cs = new CompressionStream("gzip");
-  const out = new Response(cs.readable).blob();
-  const w = cs.writable.getWriter();
-  for (let i = 0; i < bytes.length; i += 1 << 20) {
-    await w.write(bytes.subarray(i, i + (1 << 20)));
-    await pause();
-  }
-  await w.close();
+function zero(bytes, from, to) {
+  for (let i = from; i < to; i++) if (bytes[i] !== 0) return false;
+  return true;
+}
+
+// The files under root (the unpacked bundle and whatever the engine wrote there), read now
+function filesUnder(FS, root) {
+  const out = [];
+  (function walk(dir) {
+    FS.readdir(dir).sort().forEach(function (name) {
+      if (name === "." || name === "..") return;
+      const path = dir + "/" + name, mode = FS.stat(path).mode;
+      if (FS.isDir(mode)) walk(path);
+      else if (FS.isFile(mode)) out.push([path, FS.readFile(path)]);
+    });
+  })(root);
   return out;
 }
 
-// The stored memory, whole, or null (no entry, another build's, damaged: those are deleted)
+// The stored memory and files, whole, or why not (no entry, another build's, damaged: deleted)
 async function restorable(entry, manifest) {
-  if (!entry) return {bytes: null, why: "none"};
-  if (entry.fingerprint !== fingerprint(manifest)) { await drop(); return {bytes: null, why: "stale"}; }
+  if (!entry) return {why: "none"};
+  if (entry.fingerprint !== fingerprint(manifest)) { await drop(); return {why: "stale"}; }
   try {
     mark("read");
-    const raw = new Uint8Array(await new Response(entry.gzip.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
-    if (raw.length !== entry.bytes) throw new Error("truncated");
-    return {bytes: raw, why: ""};
+    const data = new Uint8Array(await entry.data.arrayBuffer());
+    if (hex(await crypto.subtle.digest("SHA-256", data)) !== entry.sha256) throw new Error("damaged");
+    const memory = new Uint8Array(entry.bytes);
+    let at = 0;
+    entry.pages.forEach(function (page, i) {
+      if (i && page <= entry.pages[i - 1]) throw new Error("damaged");
+      const part = data.subarray(at, at + Math.min(PAGE, memory.length - page * PAGE));
+      memory.set(part, page * PAGE);
+      at += part.length;
+    });
+    const files = entry.files.map(function (f) { const part = data.subarray(at, at + f[1]); at += f[1]; return [f[0], part]; });
+    if (at !== data.length) throw new Error("damaged");
+    return {memory: memory, files: files, why: ""};
   } catch (e) {
     await drop();
-    return {bytes: null, why: "damaged"};
+    return {why: "damaged"};
   }
 }
 
+// Python's memory and the engine's files, now (before any question); stored in the background
 async function keep(py, why) {
   const t0 = performance.now();
-  let bytes;
-  try { bytes = py.makeMemorySnapshot(); }
+  let memory, files;
+  try { memory = py.makeMemorySnapshot(); files = filesUnder(py.FS, "/havoc"); }
   catch (e) { post({kind: "snapshot", state: "unsupported", why: why, detail: String(e)}); return; }
   const copyMs = performance.now() - t0;
   try {
-    const blob = await gzipped(bytes);
-    const entry = {fingerprint: fingerprint(engine.manifest), bytes: bytes.length, gzip: blob};
+    const pages = [], parts = [];
+    for (let page = 0; page * PAGE < memory.length; page++) {
+      const from = page * PAGE, to = Math.min(from + PAGE, memory.length);
+      if (!zero(memory, from, to)) { pages.push(page); parts.push(memory.subarray(from, to)); }
+      if (page % 1024 === 1023) await pause(); // a question asked meanwhile is answered at once
+    }
+    files.forEach(function (f) { parts.push(f[1]); });
+    const data = new Blob(parts);
+    const sha256 = hex(await crypto.subtle.digest("SHA-256", await data.arrayBuffer()));
+    const entry = {fingerprint: fingerprint(engine.manifest), bytes: memory.length, pages: new Uint32Array(pages),
+      files: files.map(function (f) { return [f[0], f[1].length]; }), data: data, sha256: sha256};
     await stored("readwrite", function (s) { return s.put(entry, KEY); });
-    post({kind: "snapshot", state: "stored", why: why, bytes: bytes.length, gzip: blob.size, copyMs: copyMs, ms: performance.now() - t0});
+    post({kind: "snapshot", state: "stored", why: why, bytes: memory.length, stored: data.size, files: files.length,
+      copyMs: copyMs, ms: performance.now() - t0});
   } catch (e) {
     post({kind: "snapshot", state: "not-stored", why: why, detail: String(e)}); // no room, private mode: the next start is normal
   }
@@ -139,13 +171,21 @@ async function python(loadPyodide, extra) {
   return loadPyodide(Object.assign({indexURL: new URL("pyodide/", here).href, packages: []}, extra));
 }
 
-// The bundle unpacked into py, havoc pointed at it, the page's rules loaded: the engine, ready
+// The engine's files in py (the bundle unpacked, or after a restore the files kept with the memory),
+// havoc pointed at them, the page's rules loaded: the engine, ready
 async function engineIn(py, manifest, first, restored) {
-  let data = await first.catch(function () { return null; });
-  mark("bundle");
-  if (!data || !unpacked(py, data)) {
-    data = await bundle(manifest, "reload");
-    if (!unpacked(py, data)) throw damaged("the engine bundle does not unpack");
+  if (restored) {
+    restored.forEach(function (f) {
+      py.FS.mkdirTree(f[0].slice(0, f[0].lastIndexOf("/")));
+      py.FS.writeFile(f[0], f[1]);
+    });
+  } else {
+    let data = await first().catch(function () { return null; });
+    mark("bundle");
+    if (!data || !unpacked(py, data)) {
+      data = await bundle(manifest, "reload");
+      if (!unpacked(py, data)) throw damaged("the engine bundle does not unpack");
+    }
   }
   mark("unpacked");
   if (restored) {
@@ -173,29 +213,31 @@ async function start() {
   const usable = snapshotsUsable();
   const entry = usable ? stored("readonly", function (s) { return s.get(KEY); }).catch(function () { return null; }) : null;
   const manifest = await (await fetch(new URL("engine.json", here))).json();
-  const first = bundle(manifest, "default");
-  first.catch(function () {}); // awaited below
+  let fetched = null; // the bundle, fetched once and only when needed (a restore needs none)
+  function first() { if (!fetched) fetched = bundle(manifest, "default"); return fetched; }
+  const kept = usable ? await entry : null;
+  if (!kept) first().catch(function () {}); // fetched while Python loads; awaited below
   const {loadPyodide} = await runtime;
   mark("runtime");
-  const old = usable ? await restorable(await entry, manifest) : {bytes: null, why: "unsupported"};
+  const old = usable ? await restorable(kept, manifest) : {why: "unsupported"};
   mark("snapshot");
   let why = old.why;
-  if (old.bytes) {
+  if (old.memory) {
     try {
-      const py = await python(loadPyodide, {_loadSnapshot: old.bytes});
+      const py = await python(loadPyodide, {_loadSnapshot: old.memory});
       mark("python");
       // the option honoured: the engine is imported already (an ignored option gives a bare Python)
       if (!py.runPython("import sys; 'havoc.assistant.webapi' in sys.modules")) throw new Error("the snapshot was not restored");
       post({kind: "progress", stage: "engine"});
-      engine = Object.assign(await engineIn(py, manifest, first, true), {from: "snapshot"});
+      engine = Object.assign(await engineIn(py, manifest, first, old.files), {from: "snapshot"});
       return performance.now() - t0;
     } catch (e) {
-      if (e.reason === "damaged") throw e; // the bundle, not the snapshot
       why = "refused";
       await drop();
       post({kind: "snapshot", state: "refused", detail: String(e)});
     }
   }
+  first().catch(function () {}); // awaited below
   // no packages: the bundle has all the engine needs (its standard modules come with bytecode)
   const py = await python(loadPyodide, usable ? {_makeSnapshot: true} : {});
   mark("python");
@@ -211,7 +253,7 @@ const ready = start().then(
     engine.preload(ruleset); // before any question: the page's game's modules, compiled while the reader types
     if (engine.make) {
       post({kind: "snapshot", state: "making", why: engine.why});
-      keep(engine.py, engine.why); // its memory copied now, before any question; gzipped and stored in the background
+      keep(engine.py, engine.why); // its memory copied now, before any question; stored in the background
     } else post({kind: "snapshot", state: engine.why});
   },
   function (err) {
