@@ -114,11 +114,12 @@ SPOIL = """async (how) => {
         b[Math.floor(b.length / 3)] ^= 0xff;
         entry.data = new Blob([b]);
     }
+    if (how === "moved") entry.files[0][0] = "/elsewhere";  // the data whole, a file's name not
     if (how === "stale") entry.fingerprint = "another build|" + entry.fingerprint;
     if (how === "refused") {  // whole (its SHA-256 matches) and of this build, but no memory Pyodide made
         const junk = new Uint8Array(entry.data.size).fill(7);
         entry.data = new Blob([junk]);
-        entry.sha256 = hex(await crypto.subtle.digest("SHA-256", junk));
+        entry.sha256 = hex(await crypto.subtle.digest("SHA-256", junk)) + ":" + entry.sha256.split(":")[1];
     }
     await new Promise((ok, no) => { const r = store("readwrite").put(entry, "default"); r.onsuccess = ok; r.onerror = no; });
     db.close();
@@ -166,7 +167,13 @@ def test_the_second_start_restores_the_snapshot_and_a_bad_one_falls_back(host: s
         assert page.evaluate("() => window.havocEngine.state().from") == "snapshot"
         assert "Nie" in page.inner_text("#ha-answer")
 
-        for how, why in (("truncated", "damaged"), ("flipped", "damaged"), ("stale", "stale"), ("refused", "refused")):
+        for how, why in (
+            ("truncated", "damaged"),
+            ("flipped", "damaged"),
+            ("moved", "damaged"),
+            ("stale", "stale"),
+            ("refused", "refused"),
+        ):
             page.evaluate(SPOIL, how)
             state, fallen = start(page, url)
             assert state["from"] == "start", how

@@ -59,7 +59,7 @@ function unpacked(py, data) {
 // --- the snapshot's store: IndexedDB, one entry per ruleset ------------------------------------------
 // {fingerprint, bytes: the memory's length, pages: Uint32Array (the memory's pages not all zero, about
 // half), files: [[path, size]] (the engine's folder as it was), data: Blob (those pages, then those
-// files), sha256: of data}. Kept raw: reading and hashing it takes less than gunzipping the memory.
+// files), sha256: of data, and of the rest}. Kept raw: reading and hashing it takes less than gunzipping the memory.
 const PAGE = 4096;
 
 function fingerprint(manifest) {
@@ -114,14 +114,19 @@ function filesUnder(FS, root) {
   return out;
 }
 
+// The SHA-256 of an entry's data, and of what says where its parts go (lengths, pages, file names)
+async function digest(data, entry) {
+  const where = new TextEncoder().encode(JSON.stringify([entry.bytes, Array.from(entry.pages), entry.files]));
+  return hex(await crypto.subtle.digest("SHA-256", data)) + ":" + hex(await crypto.subtle.digest("SHA-256", where));
+}
+
 // The stored memory and files, whole, or why not (no entry, another build's, damaged: deleted)
 async function restorable(entry, manifest) {
   if (!entry) return {why: "none"};
   if (entry.fingerprint !== fingerprint(manifest)) { await drop(); return {why: "stale"}; }
   try {
-    mark("read");
     const data = new Uint8Array(await entry.data.arrayBuffer());
-    if (hex(await crypto.subtle.digest("SHA-256", data)) !== entry.sha256) throw new Error("damaged");
+    if (await digest(data, entry) !== entry.sha256) throw new Error("damaged");
     const memory = new Uint8Array(entry.bytes);
     let at = 0;
     entry.pages.forEach(function (page, i) {
@@ -155,9 +160,9 @@ async function keep(py, why) {
     }
     files.forEach(function (f) { parts.push(f[1]); });
     const data = new Blob(parts);
-    const sha256 = hex(await crypto.subtle.digest("SHA-256", await data.arrayBuffer()));
     const entry = {fingerprint: fingerprint(engine.manifest), bytes: memory.length, pages: new Uint32Array(pages),
-      files: files.map(function (f) { return [f[0], f[1].length]; }), data: data, sha256: sha256};
+      files: files.map(function (f) { return [f[0], f[1].length]; }), data: data};
+    entry.sha256 = await digest(new Uint8Array(await data.arrayBuffer()), entry);
     await stored("readwrite", function (s) { return s.put(entry, KEY); });
     post({kind: "snapshot", state: "stored", why: why, bytes: memory.length, stored: data.size, files: files.length,
       copyMs: copyMs, ms: performance.now() - t0});
@@ -217,9 +222,10 @@ async function start() {
   function first() { if (!fetched) fetched = bundle(manifest, "default"); return fetched; }
   const kept = usable ? await entry : null;
   if (!kept) first().catch(function () {}); // fetched while Python loads; awaited below
+  const checked = usable ? restorable(kept, manifest) : Promise.resolve({why: "unsupported"}); // while Pyodide's script loads
   const {loadPyodide} = await runtime;
   mark("runtime");
-  const old = usable ? await restorable(kept, manifest) : {why: "unsupported"};
+  const old = await checked;
   mark("snapshot");
   let why = old.why;
   if (old.memory) {
