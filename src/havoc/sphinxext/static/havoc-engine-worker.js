@@ -258,6 +258,15 @@ const ready = start().then(
     if (engine.from === "snapshot") { post({kind: "snapshot", state: "restored"}); return; }
     engine.preload(ruleset); // before any question: the page's game's modules, compiled while the reader types
     if (engine.make) {
+      // every language's words read too (the first question of a Polish page loads the Polish
+      // catalog otherwise): in the memory kept, a restored engine has them all
+      const langs = engine.py.runPython("from havoc.language.i18n import LANGUAGES; list(LANGUAGES)");
+      langs.toJs().forEach(function (lang) {
+        const q = engine.py.toPy(ruleset ? {lang: lang, ruleset: ruleset} : {lang: lang});
+        engine.handle("GET", "/api/labels", "", q);
+        q.destroy();
+      });
+      langs.destroy();
       post({kind: "snapshot", state: "making", why: engine.why});
       keep(engine.py, engine.why); // its memory copied now, before any question; stored in the background
     } else post({kind: "snapshot", state: engine.why});
