@@ -222,25 +222,32 @@ async function start() {
   function first() { if (!fetched) fetched = bundle(manifest, "default"); return fetched; }
   const kept = usable ? await entry : null;
   if (!kept) first().catch(function () {}); // fetched while Python loads; awaited below
-  const checked = usable ? restorable(kept, manifest) : Promise.resolve({why: "unsupported"}); // while Pyodide's script loads
+  const checked = kept ? restorable(kept, manifest) : null; // read and checked while Pyodide's scripts load
   const {loadPyodide} = await runtime;
   mark("runtime");
-  const old = await checked;
-  mark("snapshot");
-  let why = old.why;
-  if (old.memory) {
+  let why = !usable ? "unsupported" : kept ? "" : "none";
+  if (checked) {
     try {
-      const py = await python(loadPyodide, {_loadSnapshot: old.memory});
+      // Pyodide awaits the memory only once its own script is in: the two load side by side
+      const memory = checked.then(function (old) {
+        mark("snapshot");
+        if (!old.memory) throw Object.assign(new Error("no snapshot: " + old.why), {why: old.why});
+        return old.memory;
+      });
+      const py = await python(loadPyodide, {_loadSnapshot: memory});
       mark("python");
       // the option honoured: the engine is imported already (an ignored option gives a bare Python)
       if (!py.runPython("import sys; 'havoc.assistant.webapi' in sys.modules")) throw new Error("the snapshot was not restored");
       post({kind: "progress", stage: "engine"});
-      engine = Object.assign(await engineIn(py, manifest, first, old.files), {from: "snapshot"});
+      engine = Object.assign(await engineIn(py, manifest, first, (await checked).files), {from: "snapshot"});
       return performance.now() - t0;
     } catch (e) {
-      why = "refused";
-      await drop();
-      post({kind: "snapshot", state: "refused", detail: String(e)});
+      if (e.why) why = e.why; // another build's, or damaged: deleted already
+      else {
+        why = "refused";
+        await drop();
+        post({kind: "snapshot", state: "refused", detail: String(e)});
+      }
     }
   }
   first().catch(function () {}); // awaited below
