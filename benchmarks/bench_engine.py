@@ -14,7 +14,17 @@ with a phone viewport. Prints:
 - the same under Node (the engine alone: tests/engine_parity.mjs), with CPU time, which a busy
   machine does not inflate as it does wall time, and how many modules were compiled from
   source on the way (0: the bytecode the build makes with Pyodide's Python is used);
-- the same question through ``havoc serve`` over loopback, for comparison.
+- the same question through ``havoc serve`` over loopback, for comparison;
+- the snapshot start (issue 40), each figure against a bare ``loadPyodide()`` of the same Pyodide
+  in a worker of the same page (a file served beside the site, not part of it), runs interleaved
+  (engine, bare, engine, bare ...) and medians: the engine ready on a later visit (restored from
+  the snapshot; goal ≤ 0.6× bare) and on a first visit (a fresh browser profile, the snapshot made
+  after ready; goal ≤ 1.3× bare), the first answer asked at once after a restore (goal ≤ 150 ms),
+  and back from a rule link to the answer on screen (the back/forward cache on, as on a phone;
+  goal ≤ 300 ms); under Node, what Pyodide's ``_makeSnapshot`` option costs a start, interleaved.
+
+``--snapshot``: only the snapshot start's figures; ``--snapshot --back``: only the way back from a
+rule link; ``--site DIR``: another built site.
 
 Goals: first visit ≤ 12 MB compressed; ready from a warm cache ≤ 2 s; first answer ≤ 300 ms;
 later answers ≤ 50 ms. The machine is not a phone: no CPU throttling is applied; on a shared,
@@ -31,6 +41,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -47,6 +58,8 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 LEAVE = yaml.safe_load((REPO / "tests" / "fixtures" / "assistant" / "leave-8-vs-3.yaml").read_text(encoding="utf-8"))
 LATER = 20
 THINK_MS = 2000  # between the engine's "ready" and the first question
+# functions, not expressions: Playwright evals an expression, which the site's CSP refuses
+ENGINE_READY = "() => document.querySelector('#havoc-answer').dataset.engine === 'ready'"
 
 
 def body(units: int, lang: str = "pl") -> dict[str, Any]:
@@ -131,9 +144,9 @@ def chromium(base: str) -> None:
         page.on("request", lambda r: seen.add(r.url.split("?")[0]))
         started = time.perf_counter()
         page.goto(f"{base}/pl/assistant.html")
-        page.wait_for_function("document.querySelector('#havoc-answer').dataset.engine === 'ready'", timeout=300_000)
+        page.wait_for_function(ENGINE_READY, timeout=300_000)
         cold = time.perf_counter() - started
-        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=300_000)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=300_000)
         files = {f for u in seen if (f := local_file(u, base))}
         page_bytes = sum(gz(f) for f in files)
         sw = (SITE / "sw.js").read_text(encoding="utf-8")
@@ -152,9 +165,7 @@ def chromium(base: str) -> None:
             page.goto("about:blank")
             t0 = time.perf_counter()
             page.goto(f"{base}/pl/assistant.html")
-            page.wait_for_function(
-                "document.querySelector('#havoc-answer').dataset.engine === 'ready'", timeout=120_000, polling=10
-            )
+            page.wait_for_function(ENGINE_READY, timeout=120_000, polling=10)
             readies.append(time.perf_counter() - t0)
             page.wait_for_timeout(THINK_MS)  # a player fills in the form meanwhile; the worker compiles the game
             times = page.evaluate(
@@ -188,6 +199,196 @@ def chromium(base: str) -> None:
             linked.append(time.perf_counter() - t0)
         print(f"    a #q= link opened to its answer on screen: median {statistics.median(linked):.2f} s")
         browser.close()
+
+
+BARE_JS = """// a bare loadPyodide() of the site's Pyodide, for comparison (benchmarks/bench_engine.py)
+const here = new URL("../_engine/pyodide/", import.meta.url).href;
+const { loadPyodide } = await import(here + "pyodide.mjs");
+const py = await loadPyodide({ indexURL: here, packages: [] });
+py.runPython("1 + 1");
+postMessage("loaded");
+"""
+# the page's clock from new Worker() to its message, as havoc-engine.js times the engine's "ready"
+BARE = """() => new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const w = new Worker("/_bench/bare.js", {type: "module"});
+    w.onmessage = () => { resolve(performance.now() - t0); w.terminate(); };
+    w.onerror = (e) => reject(new Error(e.message || "bare worker"));
+})"""
+READY = "() => window.havocEngine && window.havocEngine.state().stage === 'ready'"
+KEPT = "() => ['stored', 'restored', 'not-stored', 'unsupported'].includes(window.havocEngine.snapshot().state)"
+FIRST = """async (b) => {
+    const t = performance.now();
+    const r = await window.havocEngine.request("POST", "/api/ask", JSON.stringify(b), {});
+    if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+    return performance.now() - t;
+}"""
+ROUNDS = 5
+
+
+def bench_root(tmp: Path) -> Path:
+    """The site as links, plus /_bench/ (the bare worker and an empty page to run it in)."""
+    (tmp / "_bench").mkdir(parents=True)
+    for entry in SITE.iterdir():
+        (tmp / entry.name).symlink_to(entry)
+    (tmp / "_bench" / "bare.js").write_text(BARE_JS, encoding="utf-8")
+    (tmp / "_bench" / "index.html").write_text("<!doctype html><title>bench</title>", encoding="utf-8")
+    return tmp
+
+
+def ratio(a: list[float], b: list[float]) -> str:
+    return f"{statistics.median(a) / 1000:.2f} s vs {statistics.median(b) / 1000:.2f} s: {statistics.median(a) / statistics.median(b):.2f}×"
+
+
+def snapshot_start(base: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    ask = f"{base}/pl/assistant.html"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        # first visits: a fresh profile each (no HTTP cache, no snapshot), engine and bare in turn
+        cold: list[float] = []
+        cold_bare: list[float] = []
+        stored: list[dict[str, Any]] = []
+        for _ in range(3):
+            ctx = browser.new_context(**PHONE, service_workers="block")
+            page = ctx.new_page()
+            page.goto(ask)
+            page.wait_for_function(READY, timeout=300_000, polling=10)
+            state = page.evaluate("() => window.havocEngine.state()")
+            assert state["from"] == "start", state
+            cold.append(state["waited"])
+            page.wait_for_function(KEPT, timeout=300_000)
+            stored.append(page.evaluate("() => window.havocEngine.snapshot()"))
+            ctx.close()
+            ctx = browser.new_context(**PHONE, service_workers="block")
+            page = ctx.new_page()
+            page.goto(f"{base}/_bench/index.html")
+            cold_bare.append(page.evaluate(BARE))
+            ctx.close()
+        kept = stored[-1]
+        print(f"Chromium (phone viewport), the snapshot start on {base} ({ROUNDS} rounds interleaved, medians):")
+        print(
+            f"  the snapshot: {kept['state']}, memory {mb(kept.get('bytes', 0))}, stored "
+            f"{mb(kept.get('stored', 0))} (zero pages left out, with the {kept.get('files', 0)} files); "
+            f"copied in {kept.get('copyMs', 0):.0f} ms at ready, stored {kept.get('ms', 0):.0f} ms later in the background"
+        )
+        print(f"  first visit, engine ready (snapshot made after): {ratio(cold, cold_bare)} bare (goal: ≤ 1.3×)")
+
+        ctx = browser.new_context(**PHONE, service_workers="allow")
+        page = ctx.new_page()
+        page.goto(ask)
+        page.wait_for_function(READY, timeout=300_000)
+        page.wait_for_function(KEPT, timeout=300_000)
+        warm: list[float] = []
+        warm_bare: list[float] = []
+        firsts: list[float] = []
+        marks: list[dict[str, int]] = []
+        for _ in range(ROUNDS):
+            page.goto("about:blank")
+            page.goto(ask)
+            page.wait_for_function(READY, timeout=120_000, polling=10)
+            firsts.append(page.evaluate(FIRST, body(8)))  # asked at once: nothing compiled meanwhile
+            state = page.evaluate("() => window.havocEngine.state()")
+            assert state["from"] == "snapshot", state
+            warm.append(state["waited"])
+            marks.append(state["marks"])
+            warm_bare.append(page.evaluate(BARE))
+        print(f"  later visit, engine ready (restored): {ratio(warm, warm_bare)} bare (goal: ≤ 0.6×)")
+        steps = {k: statistics.median(m[k] for m in marks) for k in marks[0]}
+        print(
+            "    the restore's steps (ms since the worker began, medians): "
+            + ", ".join(f"{k} {v:.0f}" for k, v in steps.items())
+        )
+        print(
+            f"  first answer (8 vs 3) asked at once after a restore: median {statistics.median(firsts):.0f} ms (goal: ≤ 150 ms)"
+        )
+        ctx.close()
+        browser.close()
+
+
+def back_to_answer(base: str, profile: Path) -> None:
+    """Back from a rule link: the page from the back/forward cache, its answer on screen (timed from
+    here: Playwright's own round trips, a few ms, are in the figure)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        ctx = p.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=CHROMIUM,
+            args=ARGS,
+            headless=True,
+            ignore_default_args=["--disable-back-forward-cache"],
+            **PHONE,
+        )
+        # the answer on screen: the second frame after the page is shown again (the first one painted)
+        ctx.add_init_script(
+            "window.addEventListener('pageshow', e => { window.__restored = e.persisted;"
+            " requestAnimationFrame(() => requestAnimationFrame(() => { window.__painted = true; })); });"
+        )
+        page = ctx.new_page()
+        reasons: list[str] = []
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Page.enable")
+        cdp.on("Page.backForwardCacheNotUsed", lambda e: reasons.append(json.dumps(e.get("notRestoredExplanations"))))
+        page.goto(f"{base}/en/assistant.html")
+        page.wait_for_function(READY, timeout=300_000)
+        page.locator("[data-template=tpl-battle]").first.click()
+        page.locator("button.ha-ask").first.click()
+        page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=120_000)
+        times, kept = [], []
+        for _ in range(ROUNDS):
+            page.locator("#havoc-answer a[href*='rules/']").first.click()
+            page.wait_for_load_state("load")
+            t0 = time.perf_counter()
+            page.go_back(wait_until="commit")
+            page.wait_for_function(
+                "() => window.__painted && document.querySelector('#havoc-answer').dataset.state === 'done'"
+                " && document.querySelector('#ha-answer').getBoundingClientRect().height > 0",
+                polling=5,
+                timeout=120_000,
+            )
+            times.append((time.perf_counter() - t0) * 1000)
+            kept.append(page.evaluate("() => window.__restored"))
+            page.evaluate("() => { window.__restored = undefined; window.__painted = false; }")
+        print(
+            f"  back from a rule link to the answer on screen: median {statistics.median(times):.0f} ms, "
+            f"max {max(times):.0f} ms (goal: ≤ 300 ms); from the back/forward cache {sum(kept)} of {len(kept)}"
+        )
+        for why in reasons:
+            print(f"    not from the back/forward cache: {why[:400]}")
+        ctx.close()
+
+
+def node_snapshot(tmp: Path) -> None:
+    """What Pyodide's _makeSnapshot option costs a start, and a restore, under Node (interleaved)."""
+    runner = REPO / "tests" / "snapshot_node.mjs"
+    snap = tmp / "engine.snapshot"
+    runs: dict[str, list[dict[str, Any]]] = {"bare": [], "make": [], "restore": []}
+    for _ in range(5):
+        for mode in ("bare", "make", "restore"):
+            proc = subprocess.run(
+                ["node", str(runner), str(SITE / "_engine"), str(snap), mode],
+                input="[]",
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            runs[mode].append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    med = {
+        m: (statistics.median(r["loadMs"] for r in rs), statistics.median(r["readyMs"] for r in rs))
+        for m, rs in runs.items()
+    }
+    print("Node, the snapshot options (5 rounds interleaved, medians; loadPyodide / ready with the rules):")
+    print(f"  normal start: {med['bare'][0] / 1000:.2f} s / {med['bare'][1] / 1000:.2f} s")
+    print(
+        f"  with _makeSnapshot: {med['make'][0] / 1000:.2f} s / {med['make'][1] / 1000:.2f} s "
+        f"({med['make'][1] / med['bare'][1]:.2f}× the normal start)"
+    )
+    print(
+        f"  restored (_loadSnapshot, the bundle unpacked again): {med['restore'][0] / 1000:.2f} s / "
+        f"{med['restore'][1] / 1000:.2f} s ({med['restore'][1] / med['bare'][1]:.2f}×)"
+    )
 
 
 def node() -> None:
@@ -248,25 +449,35 @@ def server() -> None:
 
 def main() -> int:
     global SITE
-    if len(sys.argv) > 2 and sys.argv[1] == "--site":  # another built site (a copy, another build)
-        SITE = Path(sys.argv[2]).resolve()
+    if "--site" in sys.argv:  # another built site (a copy, another build)
+        SITE = Path(sys.argv[sys.argv.index("--site") + 1]).resolve()
     ensure_site()
     print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     sizes()
-    port = free_port()
-    host = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(SITE)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for(f"http://127.0.0.1:{port}/index.html")
-        chromium(f"http://127.0.0.1:{port}")
-    finally:
-        host.terminate()
-        host.wait(timeout=10)
-    node()
-    server()
+    only_snapshot = "--snapshot" in sys.argv  # just the snapshot start's figures (issue 40)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = bench_root(Path(tmp) / "root")
+        port = free_port()
+        host = subprocess.Popen(
+            [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(root)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_for(f"http://127.0.0.1:{port}/index.html")
+            if not only_snapshot:
+                chromium(f"http://127.0.0.1:{port}")
+            if "--back" not in sys.argv:
+                snapshot_start(f"http://127.0.0.1:{port}")
+            back_to_answer(f"http://127.0.0.1:{port}", Path(tmp) / "profile")
+        finally:
+            host.terminate()
+            host.wait(timeout=10)
+        if "--back" not in sys.argv:
+            node_snapshot(Path(tmp))
+    if not only_snapshot:
+        node()
+        server()
     return 0
 
 

@@ -4,16 +4,34 @@
  * `havoc serve`. Nothing is fetched from outside this site. The worker's name ("havoc:<ruleset>",
  * from havocEngine.start) says the ruleset of the page shown: it is loaded before the worker
  * reports ready and its game compiled right after, not the default ruleset's. Messages in: {id, method, path,
- * body, query}; out: {kind: "progress", stage}, {kind: "ready", ms}, {kind: "failed", reason,
- * detail}, {id, status, body}. tests/engine_parity.mjs runs the same steps under Node.
+ * body, query}; out: {kind: "progress", stage}, {kind: "ready", ms, from}, {kind: "snapshot", ...},
+ * {kind: "failed", reason, detail}, {id, status, body}. tests/engine_parity.mjs runs the same steps under Node.
  * The bundle must have the SHA-256 engine.json lists (Web Crypto) and unpack: one that does not (a
  * download cut short, a stale copy in the HTTP cache) is fetched once more from the host itself
  * (cache: "reload", which the service worker passes to the network), never kept; if that one is
  * wrong too, the start fails with the reason "damaged" (the page says so in its language).
+ *
+ * The snapshot start (issue 40). Starting Python and reading the rules is most of a start, and the
+ * same on every visit; so the first start on a device, once its rules are loaded and its game
+ * compiled, copies Python's memory (Pyodide's memory snapshot) and the engine's files, and keeps
+ * them in IndexedDB ("havoc-engine", one entry per ruleset) in the background (the worker answers
+ * meanwhile), under the build's fingerprint: the bundle's SHA-256, the Pyodide version and
+ * SNAPSHOT_FORMAT (the steps below). A later start restores that memory instead of starting Python
+ * from nothing, writes the files back (they are not in the memory) and re-runs webapi.setup; it
+ * does not fetch or unpack the bundle. Any doubt is a normal start: no entry, another build's entry,
+ * one whose SHA-256 or lengths do not match (damaged, cut short), one Pyodide refuses (its own magic
+ * and build id), or a restored Python without the engine in it (the private option ignored, as
+ * after a Pyodide upgrade); a bad entry is deleted, and the normal start stores a new one. "ready"
+ * says from: "snapshot" or "start"; the "snapshot" messages say what became of it (the page keeps
+ * the last: havocEngine.snapshot()).
  */
 const here = new URL("./", import.meta.url);
 const ruleset = (self.name || "").replace(/^havoc:/, ""); // "": the default ruleset (the Ask page's)
+const SNAPSHOT_FORMAT = 1; // raise when the steps the memory holds (below) change
+const DB = "havoc-engine", STORE = "snapshots", KEY = ruleset || "default";
 let engine = null;
+const marks = {}; // ms since the worker began, at each step of the start (the benchmark prints them)
+function mark(name) { marks[name] = Math.round(performance.now()); }
 
 function post(msg) { self.postMessage(msg); }
 
@@ -38,36 +56,227 @@ function unpacked(py, data) {
   try { py.unpackArchive(data, "zip", {extractDir: "/havoc"}); return true; } catch (e) { return false; }
 }
 
+// --- the snapshot's store: IndexedDB, one entry per ruleset ------------------------------------------
+// {fingerprint, bytes: the memory's length, pages: Uint32Array (the memory's pages not all zero, about
+// half), files: [[path, size]] (the engine's folder as it was), data: Blob (those pages, then those
+// files), sha256: of data, and of the rest}. Kept raw: reading and hashing it takes less than gunzipping the memory.
+const PAGE = 4096;
+
+function fingerprint(manifest) {
+  return [manifest.sha256 || manifest.bundle, manifest.pyodide || "", SNAPSHOT_FORMAT].join("|");
+}
+
+function snapshotsUsable() {
+  return typeof indexedDB === "object" && indexedDB !== null && !!(self.crypto && crypto.subtle);
+}
+
+function database() {
+  return new Promise(function (resolve, reject) {
+    const open = indexedDB.open(DB, 1);
+    open.onupgradeneeded = function () { open.result.createObjectStore(STORE); };
+    open.onsuccess = function () { resolve(open.result); };
+    open.onerror = function () { reject(open.error); };
+    open.onblocked = function () { reject(new Error("blocked")); };
+  });
+}
+
+function stored(mode, act) {
+  return database().then(function (db) {
+    return new Promise(function (resolve, reject) {
+      const tx = db.transaction(STORE, mode);
+      const req = act(tx.objectStore(STORE));
+      tx.oncomplete = function () { db.close(); resolve(req.result); };
+      tx.onerror = tx.onabort = function () { db.close(); reject(tx.error || new Error("aborted")); };
+    });
+  });
+}
+
+function drop() { return stored("readwrite", function (s) { return s.delete(KEY); }).catch(function () {}); }
+
+function pause() { return new Promise(function (resolve) { setTimeout(resolve, 0); }); }
+
+function zero(bytes, from, to) {
+  for (let i = from; i < to; i++) if (bytes[i] !== 0) return false;
+  return true;
+}
+
+// The files under root (the unpacked bundle and whatever the engine wrote there), read now
+function filesUnder(FS, root) {
+  const out = [];
+  (function walk(dir) {
+    FS.readdir(dir).sort().forEach(function (name) {
+      if (name === "." || name === "..") return;
+      const path = dir + "/" + name, mode = FS.stat(path).mode;
+      if (FS.isDir(mode)) walk(path);
+      else if (FS.isFile(mode)) out.push([path, FS.readFile(path)]);
+    });
+  })(root);
+  return out;
+}
+
+// The SHA-256 of an entry's data, and of what says where its parts go (lengths, pages, file names)
+async function digest(data, entry) {
+  const where = new TextEncoder().encode(JSON.stringify([entry.bytes, Array.from(entry.pages), entry.files]));
+  return hex(await crypto.subtle.digest("SHA-256", data)) + ":" + hex(await crypto.subtle.digest("SHA-256", where));
+}
+
+// The stored memory and files, whole, or why not (no entry, another build's, damaged: deleted)
+async function restorable(entry, manifest) {
+  if (!entry) return {why: "none"};
+  if (entry.fingerprint !== fingerprint(manifest)) { await drop(); return {why: "stale"}; }
+  try {
+    const data = new Uint8Array(await entry.data.arrayBuffer());
+    if (await digest(data, entry) !== entry.sha256) throw new Error("damaged");
+    const memory = new Uint8Array(entry.bytes);
+    let at = 0;
+    entry.pages.forEach(function (page, i) {
+      if (i && page <= entry.pages[i - 1]) throw new Error("damaged");
+      const part = data.subarray(at, at + Math.min(PAGE, memory.length - page * PAGE));
+      memory.set(part, page * PAGE);
+      at += part.length;
+    });
+    const files = entry.files.map(function (f) { const part = data.subarray(at, at + f[1]); at += f[1]; return [f[0], part]; });
+    if (at !== data.length) throw new Error("damaged");
+    return {memory: memory, files: files, why: ""};
+  } catch (e) {
+    await drop();
+    return {why: "damaged"};
+  }
+}
+
+// Python's memory and the engine's files, now (before any question); stored in the background
+async function keep(py, why) {
+  const t0 = performance.now();
+  let memory, files;
+  try { memory = py.makeMemorySnapshot(); files = filesUnder(py.FS, "/havoc"); }
+  catch (e) { post({kind: "snapshot", state: "unsupported", why: why, detail: String(e)}); return; }
+  const copyMs = performance.now() - t0;
+  try {
+    const pages = [], parts = [];
+    for (let page = 0; page * PAGE < memory.length; page++) {
+      const from = page * PAGE, to = Math.min(from + PAGE, memory.length);
+      if (!zero(memory, from, to)) { pages.push(page); parts.push(memory.subarray(from, to)); }
+      if (page % 1024 === 1023) await pause(); // a question asked meanwhile is answered at once
+    }
+    files.forEach(function (f) { parts.push(f[1]); });
+    const data = new Blob(parts);
+    const entry = {fingerprint: fingerprint(engine.manifest), bytes: memory.length, pages: new Uint32Array(pages),
+      files: files.map(function (f) { return [f[0], f[1].length]; }), data: data};
+    entry.sha256 = await digest(new Uint8Array(await data.arrayBuffer()), entry);
+    await stored("readwrite", function (s) { return s.put(entry, KEY); });
+    post({kind: "snapshot", state: "stored", why: why, bytes: memory.length, stored: data.size, files: files.length,
+      copyMs: copyMs, ms: performance.now() - t0});
+  } catch (e) {
+    post({kind: "snapshot", state: "not-stored", why: why, detail: String(e)}); // no room, private mode: the next start is normal
+  }
+}
+
+// --- the start ------------------------------------------------------------------------------------
+async function python(loadPyodide, extra) {
+  return loadPyodide(Object.assign({indexURL: new URL("pyodide/", here).href, packages: []}, extra));
+}
+
+// The engine's files in py (the bundle unpacked, or after a restore the files kept with the memory),
+// havoc pointed at them, the page's rules loaded: the engine, ready
+async function engineIn(py, manifest, first, restored) {
+  if (restored) {
+    restored.forEach(function (f) {
+      py.FS.mkdirTree(f[0].slice(0, f[0].lastIndexOf("/")));
+      py.FS.writeFile(f[0], f[1]);
+    });
+  } else {
+    let data = await first().catch(function () { return null; });
+    mark("bundle");
+    if (!data || !unpacked(py, data)) {
+      data = await bundle(manifest, "reload");
+      if (!unpacked(py, data)) throw damaged("the engine bundle does not unpack");
+    }
+  }
+  mark("unpacked");
+  if (restored) {
+    py.runPython("from havoc.assistant import webapi; webapi.setup('/havoc')"); // the files, the folder, the key's modes
+  } else {
+    py.runPython("import sys; sys.path.insert(0, '/havoc'); from havoc.assistant import webapi; webapi.setup('/havoc')");
+    post({kind: "progress", stage: "rules"});
+  }
+  const webapi = py.pyimport("havoc.assistant.webapi");
+  // loads the rules from the bundle's cache (after a restore: loaded already; a check that the engine answers)
+  const query = py.toPy(ruleset ? {lang: "en", ruleset: ruleset} : {lang: "en"});
+  const labels = JSON.parse(webapi.handle("GET", "/api/labels", "", query));
+  query.destroy();
+  if (labels.status !== 200) throw new Error("labels " + labels.status);
+  mark("labels");
+  return {py: py, handle: webapi.handle, preload: webapi.preload, manifest: manifest};
+}
+
 async function start() {
   const t0 = performance.now();
   if (typeof WebAssembly !== "object") throw Object.assign(new Error("no WebAssembly"), {reason: "no-wasm"});
   post({kind: "progress", stage: "runtime"});
   const runtime = import(new URL("pyodide/pyodide.mjs", here).href); // meanwhile: the manifest, the bundle
   runtime.catch(function () {}); // a failure is reported where it is awaited
+  const usable = snapshotsUsable();
+  const entry = usable ? stored("readonly", function (s) { return s.get(KEY); }).catch(function () { return null; }) : null;
   const manifest = await (await fetch(new URL("engine.json", here))).json();
-  const first = bundle(manifest, "default");
-  first.catch(function () {}); // awaited below
+  let fetched = null; // the bundle, fetched once and only when needed (a restore needs none)
+  function first() { if (!fetched) fetched = bundle(manifest, "default"); return fetched; }
+  const kept = usable ? await entry : null;
+  if (!kept) first().catch(function () {}); // fetched while Python loads; awaited below
+  const checked = kept ? restorable(kept, manifest) : null; // read and checked while Pyodide's scripts load
   const {loadPyodide} = await runtime;
-  // no packages: the bundle has all the engine needs (its standard modules come with bytecode)
-  const py = await loadPyodide({indexURL: new URL("pyodide/", here).href, packages: []});
-  post({kind: "progress", stage: "engine"});
-  let data = await first.catch(function () { return null; });
-  if (!data || !unpacked(py, data)) {
-    data = await bundle(manifest, "reload");
-    if (!unpacked(py, data)) throw damaged("the engine bundle does not unpack");
+  mark("runtime");
+  let why = !usable ? "unsupported" : kept ? "" : "none";
+  if (checked) {
+    try {
+      // Pyodide awaits the memory only once its own script is in: the two load side by side
+      const memory = checked.then(function (old) {
+        mark("snapshot");
+        if (!old.memory) throw Object.assign(new Error("no snapshot: " + old.why), {why: old.why});
+        return old.memory;
+      });
+      const py = await python(loadPyodide, {_loadSnapshot: memory});
+      mark("python");
+      // the option honoured: the engine is imported already (an ignored option gives a bare Python)
+      if (!py.runPython("import sys; 'havoc.assistant.webapi' in sys.modules")) throw new Error("the snapshot was not restored");
+      post({kind: "progress", stage: "engine"});
+      engine = Object.assign(await engineIn(py, manifest, first, (await checked).files), {from: "snapshot"});
+      return performance.now() - t0;
+    } catch (e) {
+      if (e.why) why = e.why; // another build's, or damaged: deleted already
+      else {
+        why = "refused";
+        await drop();
+        post({kind: "snapshot", state: "refused", detail: String(e)});
+      }
+    }
   }
-  py.runPython("import sys; sys.path.insert(0, '/havoc'); from havoc.assistant import webapi; webapi.setup('/havoc')");
-  const handle = py.pyimport("havoc.assistant.webapi").handle;
-  post({kind: "progress", stage: "rules"});
-  handle("GET", "/api/labels", "", py.toPy(ruleset ? {lang: "en", ruleset: ruleset} : {lang: "en"})); // loads the rules from the bundle's cache
-  engine = {py: py, handle: handle, preload: py.pyimport("havoc.assistant.webapi").preload};
+  first().catch(function () {}); // awaited below
+  // no packages: the bundle has all the engine needs (its standard modules come with bytecode)
+  const py = await python(loadPyodide, usable ? {_makeSnapshot: true} : {});
+  mark("python");
+  post({kind: "progress", stage: "engine"});
+  engine = Object.assign(await engineIn(py, manifest, first, false), {from: "start", why: why, make: usable});
   return performance.now() - t0;
 }
 
 const ready = start().then(
   function (ms) {
-    post({kind: "ready", ms: ms});
+    post({kind: "ready", ms: ms, from: engine.from, marks: marks});
+    if (engine.from === "snapshot") { post({kind: "snapshot", state: "restored"}); return; }
     engine.preload(ruleset); // before any question: the page's game's modules, compiled while the reader types
+    if (engine.make) {
+      // every language's words read too (the first question of a Polish page loads the Polish
+      // catalog otherwise): in the memory kept, a restored engine has them all
+      const langs = engine.py.runPython("from havoc.language.i18n import LANGUAGES; list(LANGUAGES)");
+      langs.toJs().forEach(function (lang) {
+        const q = engine.py.toPy(ruleset ? {lang: lang, ruleset: ruleset} : {lang: lang});
+        engine.handle("GET", "/api/labels", "", q);
+        q.destroy();
+      });
+      langs.destroy();
+      post({kind: "snapshot", state: "making", why: engine.why});
+      keep(engine.py, engine.why); // its memory copied now, before any question; stored in the background
+    } else post({kind: "snapshot", state: engine.why});
   },
   function (err) {
     post({kind: "failed", reason: err.reason || (/memory|quota|storage/i.test(String(err)) ? "storage" : "start"), detail: String(err)});

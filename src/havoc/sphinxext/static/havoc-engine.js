@@ -1,12 +1,15 @@
 /* havoc: the page's side of the in-browser assistant. Starts the Web Worker of <site>/_engine/
  * (Pyodide + the engine bundle) and passes it the Ask page's API requests; the worker answers
  * with the same JSON as `havoc serve`. window.havocEngine: start(engineURL, ruleset), request(method,
- * path, body, query) -> Promise<{status, body}>, onstate(fn) with {stage, ms, reason, detail}.
+ * path, body, query) -> Promise<{status, body}>, onstate(fn) with {stage, ms, reason, detail}; when
+ * ready also from ("snapshot": restored from the memory a first start kept, or "start") and
+ * waited (ms from the worker's creation, as the page saw it); snapshot(): what became of that
+ * memory this time ({state: "restored", "stored", "making", "refused", "stale", "damaged", ...}).
  */
 (function () {
   "use strict";
   var worker = null, next = 0, pending = {}, listeners = [];
-  var state = {stage: "idle"};
+  var state = {stage: "idle"}, snapshot = {state: "none"}, t0 = 0;
   function set(s) { state = s; listeners.forEach(function (fn) { fn(s); }); }
   function fail(reason, detail) {
     set({stage: "failed", reason: reason, detail: detail});
@@ -16,12 +19,14 @@
     if (worker || state.stage === "failed") return;
     if (typeof WebAssembly !== "object" || typeof Worker !== "function") { fail("no-wasm", ""); return; }
     set({stage: "loading"});
+    t0 = performance.now();
     try { worker = new Worker(new URL("worker.js", new URL(base, location.href)), {type: "module", name: "havoc:" + (ruleset || "")}); }
     catch (e) { fail("start", String(e)); return; }
     worker.onmessage = function (ev) {
       var m = ev.data || {};
       if (m.kind === "progress") set({stage: m.stage});
-      else if (m.kind === "ready") set({stage: "ready", ms: m.ms});
+      else if (m.kind === "ready") set({stage: "ready", ms: m.ms, from: m.from, marks: m.marks, waited: performance.now() - t0});
+      else if (m.kind === "snapshot") snapshot = m;
       else if (m.kind === "failed") fail(m.reason, m.detail);
       else if (pending[m.id]) {
         var p = pending[m.id]; delete pending[m.id];
@@ -41,6 +46,7 @@
   window.havocEngine = {
     start: start, request: request,
     state: function () { return state; },
+    snapshot: function () { return snapshot; },
     onstate: function (fn) { listeners.push(fn); fn(state); }
   };
 })();
