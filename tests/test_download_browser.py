@@ -39,9 +39,11 @@ def host(site: Path) -> Iterator[str]:
         yield base
 
 
-def first_visit(host: str, profile: Path, then: Any = None) -> dict[str, list[int]]:
+def first_visit(host: str, profile: Path, then: Any = None, said: list[str] | None = None) -> dict[str, list[int]]:
     """URL -> the body size of each response to it that crossed the network (cache hits and
-    304s carry no body, and so count nothing); ``then(context, page)`` runs after, offline."""
+    304s carry no body, and so count nothing); ``then(context, page)`` runs after, offline;
+    ``said`` gets what the engine's status line showed, in order."""
+    said = [] if said is None else said
     from playwright.sync_api import sync_playwright
 
     seen: dict[str, list[int]] = collections.defaultdict(list)
@@ -60,6 +62,15 @@ def first_visit(host: str, profile: Path, then: Any = None) -> dict[str, list[in
 
         ctx.on("requestfinished", finished)
         page = ctx.new_page()
+        # every text the engine's status line shows, in order (the progress is over in seconds)
+        page.add_init_script(
+            """window.havocSaid = [];
+            new MutationObserver(() => {
+              const p = document.getElementById('ha-engine');
+              const said = window.havocSaid;
+              if (p && p.textContent && said[said.length - 1] !== p.textContent) said.push(p.textContent);
+            }).observe(document, {subtree: true, childList: true, characterData: true});"""
+        )
         page.goto(f"{host}/en/assistant.html")
         page.wait_for_function(
             "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)", timeout=240_000
@@ -67,6 +78,8 @@ def first_visit(host: str, profile: Path, then: Any = None) -> dict[str, list[in
         page.wait_for_function(
             "() => window.havocEngine && window.havocEngine.state().stage === 'ready'", timeout=240_000
         )
+        page.wait_for_function("() => window.havocSaid.some(t => t.endsWith('works without a network.'))")
+        said.extend(page.evaluate("window.havocSaid"))
         if then is not None:
             then(ctx, page)
         ctx.close()
@@ -91,7 +104,15 @@ def test_the_first_visit_fetches_no_file_twice(host: str, site: Path, tmp_path: 
         page.wait_for_load_state()
         landed.append(page.url)
 
-    seen = first_visit(host, tmp_path / "profile", offline_link)
+    said: list[str] = []
+    seen = first_visit(host, tmp_path / "profile", offline_link, said)
+    # the status line said how much had arrived, then that the offline copy was being kept, then ready
+    import re
+
+    percents = [int(m.group(1)) for t in said if (m := re.match(r"Downloading the assistant: (\d+)%", t))]
+    assert percents and percents == sorted(percents) and len(set(percents)) > 3, said
+    assert said[-1] == "The assistant runs on this device and works without a network.", said
+    assert "The assistant runs on this device. Keeping it for use without a network…" in said, said
     twice = {url: sizes for url, sizes in seen.items() if len(sizes) > 1}
     assert not twice, twice
     base = host.rstrip("/") + "/"

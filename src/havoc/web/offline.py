@@ -76,6 +76,8 @@ LEFT_OUT = (
     "havoc.web.policy",
 )
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
+# Pyodide's files the worker fetches (besides the bundle) and counts for the page's progress line
+DOWNLOADED = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip")
 
 
 class EngineBuildError(Exception):
@@ -497,6 +499,8 @@ def prepare_engine(top: Path, clean: bool = False) -> Path | None:
         "sha256": hashlib.sha256(bundle).hexdigest(),
         "pyodide": pyodide_version(source),
         "bytecode": compiled,
+        # what the worker downloads on a first visit, for the page's progress line (the rest is small)
+        "download": {rel: (stage / rel).stat().st_size for rel in (name, *DOWNLOADED)},
     }
     (stage / "engine.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     made = {p.relative_to(stage).as_posix(): _file_digest(p) for p in sorted(stage.rglob("*")) if p.is_file()}

@@ -4,7 +4,7 @@
  * `havoc serve`. Nothing is fetched from outside this site. The worker's name ("havoc:<ruleset>",
  * from havocEngine.start) says the ruleset of the page shown: it is loaded before the worker
  * reports ready and its game compiled right after, not the default ruleset's. Messages in: {id, method, path,
- * body, query}; out: {kind: "progress", stage}, {kind: "ready", ms, from}, {kind: "snapshot", ...},
+ * body, query}; out: {kind: "progress", stage, and while the engine downloads done and total (bytes)}, {kind: "ready", ms, from}, {kind: "snapshot", ...},
  * {kind: "failed", reason, detail}, {id, status, body}. tests/engine_parity.mjs runs the same steps under Node.
  * The bundle must have the SHA-256 engine.json lists (Web Crypto) and unpack: one that does not (a
  * download cut short, a stale copy in the HTTP cache) is fetched once more from the host itself
@@ -209,6 +209,32 @@ async function engineIn(py, manifest, first, restored) {
   return {py: py, handle: webapi.handle, preload: webapi.preload, manifest: manifest};
 }
 
+// The page's progress line on a first visit: how much of the engine's download has arrived
+// (engine.json's "download": its large files, by path, and their sizes), counted as each body
+// streams in, Pyodide's own fetches included; told at each whole percent.
+function counting(manifest) {
+  const sizes = manifest.download || {};
+  const total = Object.keys(sizes).reduce(function (sum, name) { return sum + sizes[name]; }, 0);
+  if (!total || typeof TransformStream !== "function" || typeof ReadableStream !== "function") return;
+  const real = self.fetch.bind(self);
+  let done = 0, told = -1;
+  self.fetch = function (input, init) {
+    return real(input, init).then(function (res) {
+      const name = (res.url || new URL(String(input.url || input), here).href).split(/[?#]/)[0].slice(here.href.length);
+      if (!res.ok || !res.body || !Object.prototype.hasOwnProperty.call(sizes, name)) return res;
+      const counted = res.body.pipeThrough(new TransformStream({
+        transform: function (chunk, out) {
+          done += chunk.byteLength;
+          const percent = Math.min(99, Math.floor(done * 100 / total));
+          if (percent !== told) { told = percent; post({kind: "progress", stage: "runtime", done: done, total: total}); }
+          out.enqueue(chunk);
+        }
+      }));
+      return new Response(counted, {status: res.status, statusText: res.statusText, headers: res.headers});
+    });
+  };
+}
+
 async function start() {
   const t0 = performance.now();
   if (typeof WebAssembly !== "object") throw Object.assign(new Error("no WebAssembly"), {reason: "no-wasm"});
@@ -218,6 +244,7 @@ async function start() {
   const usable = snapshotsUsable();
   const entry = usable ? stored("readonly", function (s) { return s.get(KEY); }).catch(function () { return null; }) : null;
   const manifest = await (await fetch(new URL("engine.json", here))).json();
+  counting(manifest);
   let fetched = null; // the bundle, fetched once and only when needed (a restore needs none)
   function first() { if (!fetched) fetched = bundle(manifest, "default"); return fetched; }
   const kept = usable ? await entry : null;

@@ -1,7 +1,8 @@
 /* havoc: the page's side of the in-browser assistant. Starts the Web Worker of <site>/_engine/
  * (Pyodide + the engine bundle) and passes it the Ask page's API requests; the worker answers
  * with the same JSON as `havoc serve`. window.havocEngine: start(engineURL, ruleset), request(method,
- * path, body, query) -> Promise<{status, body}>, onstate(fn) with {stage, ms, reason, detail}; when
+ * path, body, query) -> Promise<{status, body}>, onstate(fn) with {stage, ms, reason, detail, and
+ * while the engine downloads done and total: bytes}; when
  * ready also from ("snapshot": restored from the memory a first start kept, or "start") and
  * waited (ms from the worker's creation, as the page saw it); snapshot(): what became of that
  * memory this time ({state: "restored", "stored", "making", "refused", "stale", "damaged", ...}).
@@ -24,7 +25,7 @@
     catch (e) { fail("start", String(e)); return; }
     worker.onmessage = function (ev) {
       var m = ev.data || {};
-      if (m.kind === "progress") set({stage: m.stage});
+      if (m.kind === "progress") set({stage: m.stage, done: m.done, total: m.total});
       else if (m.kind === "ready") set({stage: "ready", ms: m.ms, from: m.from, marks: m.marks, waited: performance.now() - t0});
       else if (m.kind === "snapshot") snapshot = m;
       else if (m.kind === "failed") fail(m.reason, m.detail);
@@ -43,8 +44,24 @@
       worker.postMessage({id: id, method: method, path: path, body: body || "", query: query || {}});
     });
   }
+  // The status line for state `s` in a page's words (its "engine-<stage>" texts): while the engine
+  // downloads, how much has arrived ("engine-download", {percent}); once ready but before the
+  // service worker keeps the site (a first visit), that it is not yet ready for use without a
+  // network ("engine-ready-keeping"); the line is told again when the worker takes over.
+  function say(s, words) {
+    if (s.stage === "runtime" && s.total && words["engine-download"]) {
+      return words["engine-download"].replace("{percent}", String(Math.min(99, Math.floor(100 * s.done / s.total))));
+    }
+    if (s.stage === "ready" && navigator.serviceWorker && !navigator.serviceWorker.controller && words["engine-ready-keeping"]) {
+      return words["engine-ready-keeping"];
+    }
+    return words["engine-" + (s.stage === "idle" ? "loading" : s.stage)] || words["engine-loading"];
+  }
+  if (navigator.serviceWorker) {
+    navigator.serviceWorker.addEventListener("controllerchange", function () { set(state); });
+  }
   window.havocEngine = {
-    start: start, request: request,
+    start: start, request: request, say: say,
     state: function () { return state; },
     snapshot: function () { return snapshot; },
     onstate: function (fn) { listeners.push(fn); fn(state); }

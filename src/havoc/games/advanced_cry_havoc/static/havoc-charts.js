@@ -206,8 +206,8 @@
       var warm = {chart: "range", weapon: D.weapons[0], distance: "1", lang: D.lang};
       engine.request("POST", "/api/charts", JSON.stringify(warm), {ruleset: D.ruleset, lang: D.lang}).catch(function () {});
     }
-    var key = s.stage === "failed" ? "engine-" + (s.reason === "no-wasm" || s.reason === "storage" || s.reason === "damaged" ? s.reason : "start")
-      : "engine-" + (s.stage === "idle" ? "loading" : s.stage);
+    if (s.stage !== "failed") { stateEl.textContent = engine.say(s, W); return; }
+    var key = "engine-" + (s.reason === "no-wasm" || s.reason === "storage" || s.reason === "damaged" ? s.reason : "start");
     if (W[key]) stateEl.textContent = W[key];
   });
   engine.start(D.engine, D.ruleset); // the worker loads this ruleset first, not the default one

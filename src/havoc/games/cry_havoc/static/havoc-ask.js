@@ -1265,16 +1265,17 @@
   renderTable(); renderRegions(); renderPaste(); renderQuestion();
   if (location.protocol === "file:") { showOffline(false); return; }
   if (!engine) { tryServer().then(linkedQuestion); return; }
+  var labelsAsked = false; // a state told again (the service worker took over) asks nothing again
   engine.onstate(function (s) {
     hook.dataset.engine = s.stage;
     if (s.stage === "failed") {
       engineStatus.textContent = W["engine-" + s.reason] || W["engine-start"];
       tryServer().then(linkedQuestion);
     } else if (s.stage === "ready") {
-      engineStatus.textContent = W["engine-ready"];
-      loadLabels();
+      engineStatus.textContent = engine.say(s, W);
+      if (!labelsAsked) { labelsAsked = true; loadLabels(); }
     } else if (s.stage !== "idle") {
-      engineStatus.textContent = W["engine-" + s.stage] || W["engine-loading"];
+      engineStatus.textContent = engine.say(s, W);
     }
   });
   linkedQuestion(); // the engine keeps it until it is ready

@@ -310,8 +310,7 @@
       stateEl.textContent = (why ? why + " " : "") + W["engine-server"];
       return;
     }
-    var key = "engine-" + (s.stage === "idle" ? "loading" : s.stage);
-    if (W[key]) stateEl.textContent = W[key];
+    stateEl.textContent = engine.say(s, W);
   });
   engine.start(ENGINE);
 })();
