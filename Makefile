@@ -41,14 +41,20 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
+# Tests run in two processes (pytest-xdist; PYTEST_WORKERS=1 for one), each test file whole in
+# one of them, so a file's shared setup (a server, a browser, a built site) is made once; the
+# real site is built once for both (tests/conftest.py built_once).
+PYTEST_WORKERS ?= 2
+PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
+
 test: lint
 	bash scripts/ensure-system-deps
 	$(MAKE) --no-print-directory $(NODE_STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
 
 # The inner loop: no browser, no whole-site build.
 test-fast: $(STAMP)
-	$(BIN)/pytest -q -m "not slow and not browser"
+	$(BIN)/pytest -q $(PARALLEL) -m "not slow and not browser"
 
 serve: site
 	$(BIN)/havoc serve

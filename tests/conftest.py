@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import pickle
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
+from filelock import FileLock
 from hypothesis import settings
 
 # Every run tries the same examples, on every machine: Hypothesis seeds each property test from
@@ -23,6 +26,39 @@ settings.load_profile("explore" if os.environ.get("HAVOC_HYPOTHESIS") == "explor
 REPO = Path(__file__).resolve().parents[1]
 RULES = REPO / "rules"
 MINI = Path(__file__).parent / "fixtures" / "mini"
+
+T = TypeVar("T")
+
+
+def shared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder of the whole run: under pytest-xdist (``make test`` runs two
+    workers) each worker has its own basetemp inside the controller's one, which all share."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], T]) -> T:
+    """What ``build(folder)`` returns, built once per run however many xdist workers ask.
+
+    The whole real site takes minutes to build: two workers each building it would cost more
+    than running the tests in parallel saves. The first worker to ask builds it under a file lock
+    in a folder of the run's own temporary root (so nothing outlives the run or is reused from an
+    older checkout) and pickles what ``build`` returned; the others wait on the lock and read it.
+    A build that raises leaves nothing behind: the next worker that asks tries again and fails
+    the same way, so each worker's tests report the failure.
+    """
+    folder = shared_root(tmp_path_factory) / f"shared-{name}"
+    done = folder.with_suffix(".pickle")
+    with FileLock(str(folder.with_suffix(".lock"))):
+        if done.exists():
+            loaded: T = pickle.loads(done.read_bytes())
+            return loaded
+        if folder.exists():  # a build that failed half-way in another worker
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        value = build(folder)
+        done.write_bytes(pickle.dumps(value))
+        return value
 
 
 @pytest.fixture(autouse=True)

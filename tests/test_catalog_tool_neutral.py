@@ -34,12 +34,21 @@ def _as_another_tool_wrote_it(root: Path) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-@pytest.fixture
-def locales(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "locales"
+@pytest.fixture(scope="module")
+def rewritten(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real catalogs with their templates extracted, as another tool wrote them: made once
+    (extracting the templates is the slow part), copied afresh for each test."""
+    root = tmp_path_factory.mktemp("rewritten") / "locales"
     shutil.copytree(REPO / "locales", root)
     catalogs.extract(rulebook.load("cry-havoc"), root)  # the templates, derived (not kept in git)
     _as_another_tool_wrote_it(root)
+    return root
+
+
+@pytest.fixture
+def locales(rewritten: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "locales"
+    shutil.copytree(rewritten, root)  # copy2: the same bytes and times, as if written there
     monkeypatch.setenv("HAVOC_LOCALES", str(root))
     return root
 
