@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import itertools
 import os
 import pickle
 import shutil
@@ -59,6 +61,55 @@ def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Calla
         value = build(folder)
         done.write_bytes(pickle.dumps(value))
         return value
+
+
+# Markers a test may carry (pyproject.toml, --strict-markers): what a -m expression can select.
+MARKERS = frozenset({"browser", "slow"})
+
+
+def _module_marks(path: Path) -> frozenset[str]:
+    """The markers a test module's ``pytestmark`` puts on every test in it (read, not imported)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return frozenset()
+    marks: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+            for sub in ast.walk(node.value):
+                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Attribute) and sub.value.attr == "mark":
+                    marks.add(sub.attr)
+    return frozenset(marks & MARKERS)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A module none of whose tests the -m expression can select is not even imported.
+
+    `make test-fast` (-m "not slow and not browser") would otherwise import every browser and
+    site module (Playwright, Schemathesis building its cases at import) only to deselect all
+    their tests: seconds per worker of a run meant to take under a minute. A module is left out
+    only when the expression is false for its own markers whatever markers a test in it adds,
+    so no test that the expression selects is ever lost; anything unclear is collected.
+    """
+    markexpr = config.getoption("markexpr", default="")
+    if not markexpr or collection_path.suffix != ".py" or not collection_path.name.startswith("test_"):
+        return None
+    marks = _module_marks(collection_path)
+    if not marks:
+        return None
+    try:
+        from _pytest.mark.expression import Expression
+
+        expression = Expression.compile(markexpr)
+        others = sorted(MARKERS - marks)
+        for n in range(len(others) + 1):
+            for added in itertools.combinations(others, n):
+                on = marks | set(added)
+                if expression.evaluate(lambda name, /, on=on, **_kw: name in on):
+                    return None
+    except Exception:  # pytest's expression API is internal: if it moves, collect as before
+        return None
+    return True
 
 
 @pytest.fixture(autouse=True)

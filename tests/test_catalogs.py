@@ -80,6 +80,7 @@ def test_missing_translations_fail_then_pass(locales: Path, capsys: pytest.Captu
     assert tr.term_name(rs, "unit", 5) == "Oddziałów"
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @pytest.mark.parametrize(
     ("translation", "problem"),
     [
@@ -119,6 +120,7 @@ def test_stale_catalog_after_a_rule_changes(locales: Path, mini_copy: Path, caps
     assert "fuzzy" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_translation_may_add_a_plural_word(locales: Path, capsys: pytest.CaptureFixture[str]) -> None:
     catalogs.update(rulebook.load("mini"))
     fill = dict(GOOD)

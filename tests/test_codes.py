@@ -67,6 +67,7 @@ def test_every_code_named_in_src_exists() -> None:
     assert sorted(f"{p}: Code.{a}" for p, a in used if a not in known) == []
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_sphinx_warning_of_havoc_is_coded() -> None:
     """``suppress_warnings = ["havoc.<code>"]`` works only for a warning whose subtype is a code."""
     warned = [
@@ -159,6 +160,7 @@ def _build(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, check=False)
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_strict_build_leaves_out_a_warning_suppressed_by_its_code(tmp_path: Path) -> None:
     (tmp_path / "conf.py").write_text(_CONF)
     (tmp_path / "untranslated_check.py").write_text(_EXT)

@@ -320,6 +320,7 @@ def test_rule_overlay_line_has_no_empty_parentheses(capsys: pytest.CaptureFixtur
 # --- the completeness gate: every rule is checked, or says why it is text only -------------------
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_check_counts_enforced_and_text_only_rules(capsys: pytest.CaptureFixture[str]) -> None:
     from havoc.cli import main
     from havoc.engine import game, rulebook
