@@ -48,7 +48,7 @@ lint: $(STAMP)
 # havoc in hundreds of fresh processes, each of which would otherwise compile it from source
 # again, and pytest keeps its rewritten test modules only as bytecode.
 PYTEST_WORKERS ?= 2
-PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
+PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest
 
 test: lint

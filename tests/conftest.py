@@ -112,6 +112,43 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return True
 
 
+# The test files that take longest (a whole `make test` run, --durations, longest first). Under
+# xdist (`make test`, --dist loadfile --no-loadscope-reorder) each worker takes the next file
+# when it runs out, so starting with the longest leaves no long file to finish alone at the end.
+# Only the order of files changes, never the order of tests in a file; a file not named here
+# keeps its place after these. A stale list costs time, never a result.
+LONGEST_FIRST = (
+    "test_ask_taps_browser.py",
+    "test_docs_publish.py",
+    "test_a11y_browser.py",
+    "test_site.py",
+    "test_engine_incremental.py",
+    "test_engine_apart.py",
+    "test_fuzz.py",
+    "test_ask_text_browser.py",
+    "test_acharts_webapi.py",
+    "test_offline_browser.py",
+    "test_ask_names_browser.py",
+    "test_verdict_38.py",
+    "test_trogs_browser.py",
+    "test_browser.py",
+    "test_sheet_pdf.py",
+    "test_back_browser.py",
+    "test_acharts_lookup_browser.py",
+    "test_csp_browser.py",
+    "test_server_fuzz.py",
+    "test_download_browser.py",
+    "test_engine_browser.py",
+    "test_understand_sentences.py",
+    "test_understand_examples.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: a file's tests keep their order
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Each test session gets its own cache so tests never see a developer's cache."""

@@ -107,8 +107,8 @@ def test_the_engine_names_no_faction_phase_or_ruleset() -> None:
 
 def test_the_scan_finds_a_planted_name(tmp_path: Path) -> None:
     """The scan is not blind: a faction named in a generic module is found, a docstring is not."""
-    fake = tmp_path / "havoc"
-    shutil.copytree(SRC, fake, ignore=shutil.ignore_patterns("__pycache__", "games"))
+    fake = tmp_path / "havoc"  # the planted module alone: the scan reads each file on its own
+    fake.mkdir()
     (fake / "planted.py").write_text('"""Docstrings may say humans."""\nFACTION = "pilgrims"\n')
     hits = [h for h in _generic_hits(_game_names(), fake) if h.startswith("planted.py")]
     assert hits == ["planted.py:2: ['pilgrims'] in 'pilgrims'"]
@@ -187,8 +187,8 @@ def test_the_engine_names_no_kind_or_command_of_a_game() -> None:
 
 
 def test_the_kind_scan_finds_a_planted_route(tmp_path: Path) -> None:
-    fake = tmp_path / "havoc"
-    shutil.copytree(SRC, fake, ignore=shutil.ignore_patterns("__pycache__", "games"))
+    fake = tmp_path / "havoc"  # the planted module alone: the scan reads each file on its own
+    fake.mkdir()
     (fake / "planted.py").write_text(
         '"""Docstrings may say legal."""\nROUTE = "/api/battle"\nHELP = "like `havoc score --json`"\nOK = "a legal move"\n'
         'ERROR = "expected a mapping ({ask: move, …})"\nPAGE = "ask_page.py"\nOWN = "cli.py"\n'
