@@ -25,6 +25,16 @@ settings.register_profile("havoc", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile("explore" if os.environ.get("HAVOC_HYPOTHESIS") == "explore" else "havoc")
 
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """Says at the top of each run where its examples come from. Every other random choice in the
+    tests is a random.Random with a fixed seed written in the test (tests/fuzz_targets.py's
+    mutations draw from Hypothesis's seeded randoms), so a failure replays with the same command."""
+    if settings.default.derandomize:
+        return "hypothesis: profile havoc, derandomized (the same examples every run and in every xdist worker)"
+    return "hypothesis: profile explore (fresh examples: a failure prints its seed, --hypothesis-seed=N replays it)"
+
+
 REPO = Path(__file__).resolve().parents[1]
 RULES = REPO / "rules"
 MINI = Path(__file__).parent / "fixtures" / "mini"
