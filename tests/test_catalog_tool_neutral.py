@@ -53,23 +53,27 @@ def locales(rewritten: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     return root
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_rewrite_really_changed_the_headers(locales: Path) -> None:
     po = (locales / "pl/LC_MESSAGES/havoc.po").read_text(encoding="utf-8")
     assert "Babel 9.99.0" in po and "n % 100 < 12" in po
     assert "Babel 9.99.0" in (locales / "havoc.pot").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_check_judges_messages_not_the_tool(locales: Path) -> None:
     report = catalogs.check_all(rulebook.load("cry-havoc"), locales)
     assert report.problems == []
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_an_update_after_a_tool_change_rewrites_no_file(locales: Path) -> None:
     before = {p: p.read_bytes() for p in locales.rglob("*.po*")}
     catalogs.update(rulebook.load("cry-havoc"), locales)
     assert {p: p.read_bytes() for p in locales.rglob("*.po*")} == before
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_real_message_change_is_still_out_of_date(locales: Path) -> None:
     po = locales / "pl/LC_MESSAGES/havoc.po"
     po.write_text(po.read_text(encoding="utf-8").replace('msgid "A Cry Havoc position."', 'msgid "X"', 1), "utf-8")

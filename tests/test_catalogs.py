@@ -141,6 +141,7 @@ def test_moving_a_line_does_not_make_the_template_stale(
     assert main(["catalog", "check", "--ruleset", "mini"]) == 0, capsys.readouterr().err
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_templates_are_derived_not_required(
     locales: Path, mini_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -156,6 +157,7 @@ def test_the_templates_are_derived_not_required(
     assert "/locales/havoc.pot" in ignored and "/locales/rules.pot" in ignored
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_moving_code_or_yaml_changes_no_catalog(locales: Path, mini_copy: Path) -> None:
     """A template or catalog names no file or line: an update after a move writes the same bytes."""
     catalogs.update(rulebook.load("mini"))

@@ -55,6 +55,7 @@ def test_every_problem_made_in_src_names_its_code() -> None:
     assert uncoded == []
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_code_named_in_src_exists() -> None:
     known = set(_constants())
     used = {
@@ -175,6 +176,7 @@ def test_a_strict_build_leaves_out_a_warning_suppressed_by_its_code(tmp_path: Pa
     assert _build(tmp_path, "-D", f"suppress_warnings={other}").returncode != 0, "another code leaves it"
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_codes_page_says_every_code_once_in_the_build_language(tmp_path: Path) -> None:
     """The ``havoc-codes`` directive, alone in a small Polish build: every code, its meaning in Polish."""
     (tmp_path / "conf.py").write_text(_CONF.replace("untranslated_check", "codes_only"))

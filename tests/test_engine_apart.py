@@ -98,6 +98,7 @@ def _generic_hits(names: set[str], src: Path = SRC) -> list[str]:
     return hits
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_engine_names_no_faction_phase_or_ruleset() -> None:
     names = _game_names()
     assert {"humans", "trogs", "battle-resolution", "cry-havoc", "cry_havoc"} <= names
@@ -178,6 +179,7 @@ def _kind_hits(names: set[str], src: Path = SRC) -> list[str]:
     return hits
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_engine_names_no_kind_or_command_of_a_game() -> None:
     """Kinds, commands and shortcuts are the game's: the engine mounts them from its declarations."""
     names = _kind_names()
@@ -229,6 +231,7 @@ def test_a_toy_game_validates_and_answers(toy: Path) -> None:
     assert no.rules[0].facts == {"game.points": 12, "game.colour": "blue"}
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_toy_game_builds_its_site_page(toy: Path, tmp_path: Path) -> None:
     from havoc.cli.commands.docs import build_languages
 

@@ -419,6 +419,7 @@ def _try(pos: dict[str, Any], query: dict[str, Any]) -> Answer | None:
         return None  # a question the position cannot ask is a located error, not an answer
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables())
 def test_nothing_for_a_faction_without_units_there(table: tuple[dict[str, Any], str]) -> None:

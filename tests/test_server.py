@@ -512,6 +512,7 @@ def test_a_kept_position_answers_like_a_fresh_one(site: Path) -> None:
             assert json.loads(json.dumps(fresh)) == again, ex.id
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_server_message_has_a_polish_translation() -> None:
     from babel.messages.pofile import read_po
 
