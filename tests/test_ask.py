@@ -327,6 +327,7 @@ def test_every_ui_string_has_a_polish_translation() -> None:
         assert found is not None and found.string and not found.fuzzy, f"no Polish for {msg.id!r}"
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_ui_strings_are_literal_calls() -> None:
     """Babel extracts ui("…") calls: a non-literal argument would never be translated."""
     import ast

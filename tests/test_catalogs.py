@@ -42,6 +42,7 @@ GOOD = {
 }
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_extract_keeps_context_without_locations(locales: Path) -> None:
     rs = rulebook.load("mini")
     catalogs.update(rs)
@@ -130,6 +131,7 @@ def test_a_translation_may_add_a_plural_word(locales: Path, capsys: pytest.Captu
     assert main(["catalog", "check", "--ruleset", "mini"]) == 0, capsys.readouterr().err
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_moving_a_line_does_not_make_the_template_stale(
     locales: Path, mini_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -45,6 +45,7 @@ def test_every_code_has_a_meaning_and_every_meaning_a_code() -> None:
         assert re.fullmatch(r"[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+", code), code
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_problem_made_in_src_names_its_code() -> None:
     """A new ``Problem(…)`` without ``code=`` fails here, at its file and line."""
     uncoded = [

@@ -291,6 +291,7 @@ def test_a_game_that_is_not_a_package_fails_check(mini_copy: Path) -> None:
     assert "'havoc.core.errors' is not a game package" in err
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_rule_chart_is_shown_as_a_table(toy: Path, tmp_path: Path) -> None:
     from havoc.cli.commands.docs import build_languages
 

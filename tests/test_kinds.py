@@ -208,6 +208,7 @@ def test_a_listed_kind_without_a_module_names_the_file_to_write(monkeypatch: pyt
     assert p.code == Code.KIND_MODULE and "'toy-count'" in p.message
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_declared_kind_with_a_bad_handler_fails_havoc_check(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -266,6 +267,7 @@ def test_kind_labels_come_from_the_kind_declarations() -> None:
     assert kind_label("trogs") == "What do the solo Trogs do?"
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_kind_label_is_in_the_ui_catalog_with_polish() -> None:
     """A kind's label is a literal ui("…") in its module, so extraction finds it (and Polish has it)."""
     from havoc.cli import catalogs
