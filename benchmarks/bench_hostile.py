@@ -11,11 +11,15 @@ Three figures:
    top-level YAML list, YAML aliases, duplicate keys);
 3. p90/p99 of a normal ask at a real ``havoc serve`` (uvicorn, one worker, loopback, as
    bench_serve.py starts it) while four hostile clients send it the costliest bodies of 1 and 2
-   without a pause.
+   without a pause;
+4. at the same server, how long a fresh client waits for ``/api/health`` while 200 slowloris
+   connections trickle their heads, and how long SIGTERM then takes to end the process
+   (tests/test_server_abuse.py checks that both happen, not how fast: the budgets are here).
 
 1 and 2 are measured in this process through the ASGI application (``time.process_time``: this
 thread and the worker threads the server answers large bodies in), the best of a few runs.
-Goals: the costliest accepted body at most 20 ms of CPU, the normal ask's p99 under 20 ms.
+Goals: the costliest accepted body at most 20 ms of CPU, the normal ask's p99 under 20 ms, a
+fresh client under the slowloris attack answered within 1 s, SIGTERM ending the server within 5 s.
 ``HAVOC_BENCH_SECONDS`` sets how long the loaded phase runs (default 8 s).
 """
 
@@ -41,6 +45,9 @@ HOSTILE_CLIENTS = 4
 CPU_GOAL_MS = 20.0
 P99_GOAL_MS = 20.0
 RUNS = 3
+FRESH_GOAL_S = 1.0
+STOP_GOAL_S = 5.0
+SLOWLORIS = 200
 
 STRUCTURES = ("harvester", "airfield", "artillery", "power-orb", "watchtower")
 REGIONS, NEIGHBOURS, STRUCTURES_MOST, SKILLS, VIA, WORDS, YAML_VALUES = 64, 16, 16, 64, 16, 64, 1536
@@ -470,6 +477,58 @@ def _serve(normal: list[bytes], hostile: list[bytes]) -> tuple[float, float, flo
         return q[49] * 1000, q[89] * 1000, q[98] * 1000
 
 
+async def _slowloris_wait(port: int) -> float:
+    """The longest of five fresh clients' waits for /api/health while SLOWLORIS connections each
+    trickle a head a byte every 0.1 s (the server's real head deadline is far longer)."""
+    end = asyncio.Event()
+
+    async def slow() -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        head = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 10_000
+        try:
+            for i in range(len(head)):
+                if end.is_set() or reader.at_eof():
+                    return
+                writer.write(head[i : i + 1])
+                await asyncio.sleep(0.1)
+        except OSError:
+            pass
+        finally:
+            writer.close()
+
+    attack = [asyncio.ensure_future(slow()) for _ in range(SLOWLORIS)]
+    await asyncio.sleep(0.5)  # every connection open and trickling
+    waits = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        status = await _one(reader, writer, b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        waits.append(time.perf_counter() - t0)
+        writer.close()
+        if abs(status) != 200:
+            raise SystemExit(f"a fresh client was answered {status} under the slowloris attack")
+    end.set()
+    await asyncio.gather(*attack)
+    return max(waits)
+
+
+def _attacked() -> tuple[float, float] | None:
+    """(the longest fresh-client wait under slowloris, seconds from SIGTERM to the end), or None."""
+    import signal
+
+    from bench_serve import served
+
+    with served() as started:
+        if started is None:
+            return None
+        port, server = started
+        wait = asyncio.run(_slowloris_wait(port))
+        t0 = time.perf_counter()
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=60)
+        return wait, time.perf_counter() - t0
+
+
 def main() -> int:
     import logging
 
@@ -506,6 +565,14 @@ def main() -> int:
     p50, p90, p99 = figures
     print(f"normal ask under {HOSTILE_CLIENTS} hostile clients: p50 {p50:.2f} ms, p90 {p90:.2f} ms, p99 {p99:.2f} ms")
     print(f"goal: p99 < {P99_GOAL_MS:.0f} ms: {'ok' if p99 < P99_GOAL_MS else 'MISSED'}")
+    attacked = _attacked()
+    if attacked is None:
+        return 1
+    wait, stop = attacked
+    print(f"fresh client under {SLOWLORIS} slowloris connections: longest wait of 5 {wait * 1000:.1f} ms")
+    print(f"goal: within {FRESH_GOAL_S:.0f} s: {'ok' if wait <= FRESH_GOAL_S else 'MISSED'}")
+    print(f"SIGTERM to the end of the process: {stop:.2f} s")
+    print(f"goal: within {STOP_GOAL_S:.0f} s: {'ok' if stop <= STOP_GOAL_S else 'MISSED'}")
     return 0
 
 

@@ -88,6 +88,7 @@ def _same_kept_and_afresh(asked: list[tuple[Any, Any]], lang: str) -> set[str]:
     return kinds
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @pytest.mark.parametrize("lang", ["en", "pl"])
 def test_stored_examples_answer_the_same_from_kept_pieces_and_afresh(lang: str) -> None:
     asked = _stored_examples()
@@ -95,6 +96,7 @@ def test_stored_examples_answer_the_same_from_kept_pieces_and_afresh(lang: str) 
     assert len(_same_kept_and_afresh(asked, lang)) > 10
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @pytest.mark.parametrize("lang", ["en", "pl"])
 def test_bench_answers_are_the_same_from_kept_pieces_and_afresh(lang: str) -> None:
     rs = api.load_ruleset()

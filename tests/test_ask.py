@@ -311,6 +311,7 @@ def test_polish_answer(polish: Path, pos_file: Path, capsys: pytest.CaptureFixtu
     assert json.loads(out)["answer"] == "Zobacz niżej"
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_ui_string_has_a_polish_translation() -> None:
     from babel.messages.pofile import read_po
 
@@ -326,6 +327,7 @@ def test_every_ui_string_has_a_polish_translation() -> None:
         assert found is not None and found.string and not found.fuzzy, f"no Polish for {msg.id!r}"
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_ui_strings_are_literal_calls() -> None:
     """Babel extracts ui("…") calls: a non-literal argument would never be translated."""
     import ast
@@ -421,6 +423,7 @@ def _question_values() -> Any:
     return st.one_of(words, numbers, st.lists(words, max_size=3), per_side, st.none())
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_plain_question_reads_as_the_reader_reads_it() -> None:
     """The quick read of a plain question gives what the format's Reader gives, or leaves the
     question to the Reader (which then says what is wrong): never another value, never a pass

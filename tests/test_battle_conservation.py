@@ -61,6 +61,7 @@ def battles(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any], dict[str, 
     return pos, query, {attacker: a_units, defender: d_units + change.get(defender, 0)}
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @settings(max_examples=150, deadline=None)
 @given(battles())
 def test_units_are_conserved(case: tuple[dict[str, Any], dict[str, Any], dict[str, int]]) -> None:

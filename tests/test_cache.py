@@ -62,6 +62,7 @@ def test_an_edit_between_key_and_parse_is_never_cached_under_the_old_key(
     assert rulebook.load("mini").rules["draw-hand-limit"].title == "Hand limit"
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_edits_during_cold_loads_never_give_wrong_rules(mini_copy: Path) -> None:
     draw = mini_copy / "mini/sections/01-draw.yaml"
     original = draw.read_text()

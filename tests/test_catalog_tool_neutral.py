@@ -34,33 +34,46 @@ def _as_another_tool_wrote_it(root: Path) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-@pytest.fixture
-def locales(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "locales"
+@pytest.fixture(scope="module")
+def rewritten(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real catalogs with their templates extracted, as another tool wrote them: made once
+    (extracting the templates is the slow part), copied afresh for each test."""
+    root = tmp_path_factory.mktemp("rewritten") / "locales"
     shutil.copytree(REPO / "locales", root)
     catalogs.extract(rulebook.load("cry-havoc"), root)  # the templates, derived (not kept in git)
     _as_another_tool_wrote_it(root)
+    return root
+
+
+@pytest.fixture
+def locales(rewritten: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "locales"
+    shutil.copytree(rewritten, root)  # copy2: the same bytes and times, as if written there
     monkeypatch.setenv("HAVOC_LOCALES", str(root))
     return root
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_rewrite_really_changed_the_headers(locales: Path) -> None:
     po = (locales / "pl/LC_MESSAGES/havoc.po").read_text(encoding="utf-8")
     assert "Babel 9.99.0" in po and "n % 100 < 12" in po
     assert "Babel 9.99.0" in (locales / "havoc.pot").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_check_judges_messages_not_the_tool(locales: Path) -> None:
     report = catalogs.check_all(rulebook.load("cry-havoc"), locales)
     assert report.problems == []
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_an_update_after_a_tool_change_rewrites_no_file(locales: Path) -> None:
     before = {p: p.read_bytes() for p in locales.rglob("*.po*")}
     catalogs.update(rulebook.load("cry-havoc"), locales)
     assert {p: p.read_bytes() for p in locales.rglob("*.po*")} == before
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_real_message_change_is_still_out_of_date(locales: Path) -> None:
     po = locales / "pl/LC_MESSAGES/havoc.po"
     po.write_text(po.read_text(encoding="utf-8").replace('msgid "A Cry Havoc position."', 'msgid "X"', 1), "utf-8")

@@ -42,6 +42,7 @@ GOOD = {
 }
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_extract_keeps_context_without_locations(locales: Path) -> None:
     rs = rulebook.load("mini")
     catalogs.update(rs)
@@ -80,6 +81,7 @@ def test_missing_translations_fail_then_pass(locales: Path, capsys: pytest.Captu
     assert tr.term_name(rs, "unit", 5) == "Oddziałów"
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @pytest.mark.parametrize(
     ("translation", "problem"),
     [
@@ -119,6 +121,7 @@ def test_stale_catalog_after_a_rule_changes(locales: Path, mini_copy: Path, caps
     assert "fuzzy" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_translation_may_add_a_plural_word(locales: Path, capsys: pytest.CaptureFixture[str]) -> None:
     catalogs.update(rulebook.load("mini"))
     fill = dict(GOOD)
@@ -128,6 +131,7 @@ def test_a_translation_may_add_a_plural_word(locales: Path, capsys: pytest.Captu
     assert main(["catalog", "check", "--ruleset", "mini"]) == 0, capsys.readouterr().err
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_moving_a_line_does_not_make_the_template_stale(
     locales: Path, mini_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -139,6 +143,7 @@ def test_moving_a_line_does_not_make_the_template_stale(
     assert main(["catalog", "check", "--ruleset", "mini"]) == 0, capsys.readouterr().err
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_templates_are_derived_not_required(
     locales: Path, mini_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -154,6 +159,7 @@ def test_the_templates_are_derived_not_required(
     assert "/locales/havoc.pot" in ignored and "/locales/rules.pot" in ignored
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_moving_code_or_yaml_changes_no_catalog(locales: Path, mini_copy: Path) -> None:
     """A template or catalog names no file or line: an update after a move writes the same bytes."""
     catalogs.update(rulebook.load("mini"))

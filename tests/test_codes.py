@@ -45,6 +45,7 @@ def test_every_code_has_a_meaning_and_every_meaning_a_code() -> None:
         assert re.fullmatch(r"[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+", code), code
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_problem_made_in_src_names_its_code() -> None:
     """A new ``Problem(…)`` without ``code=`` fails here, at its file and line."""
     uncoded = [
@@ -55,6 +56,7 @@ def test_every_problem_made_in_src_names_its_code() -> None:
     assert uncoded == []
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_code_named_in_src_exists() -> None:
     known = set(_constants())
     used = {
@@ -67,6 +69,7 @@ def test_every_code_named_in_src_exists() -> None:
     assert sorted(f"{p}: Code.{a}" for p, a in used if a not in known) == []
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_sphinx_warning_of_havoc_is_coded() -> None:
     """``suppress_warnings = ["havoc.<code>"]`` works only for a warning whose subtype is a code."""
     warned = [
@@ -159,6 +162,7 @@ def _build(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, check=False)
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_strict_build_leaves_out_a_warning_suppressed_by_its_code(tmp_path: Path) -> None:
     (tmp_path / "conf.py").write_text(_CONF)
     (tmp_path / "untranslated_check.py").write_text(_EXT)
@@ -173,6 +177,7 @@ def test_a_strict_build_leaves_out_a_warning_suppressed_by_its_code(tmp_path: Pa
     assert _build(tmp_path, "-D", f"suppress_warnings={other}").returncode != 0, "another code leaves it"
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_codes_page_says_every_code_once_in_the_build_language(tmp_path: Path) -> None:
     """The ``havoc-codes`` directive, alone in a small Polish build: every code, its meaning in Polish."""
     (tmp_path / "conf.py").write_text(_CONF.replace("untranslated_check", "codes_only"))

@@ -98,6 +98,7 @@ def _generic_hits(names: set[str], src: Path = SRC) -> list[str]:
     return hits
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_engine_names_no_faction_phase_or_ruleset() -> None:
     names = _game_names()
     assert {"humans", "trogs", "battle-resolution", "cry-havoc", "cry_havoc"} <= names
@@ -107,8 +108,8 @@ def test_the_engine_names_no_faction_phase_or_ruleset() -> None:
 
 def test_the_scan_finds_a_planted_name(tmp_path: Path) -> None:
     """The scan is not blind: a faction named in a generic module is found, a docstring is not."""
-    fake = tmp_path / "havoc"
-    shutil.copytree(SRC, fake, ignore=shutil.ignore_patterns("__pycache__", "games"))
+    fake = tmp_path / "havoc"  # the planted module alone: the scan reads each file on its own
+    fake.mkdir()
     (fake / "planted.py").write_text('"""Docstrings may say humans."""\nFACTION = "pilgrims"\n')
     hits = [h for h in _generic_hits(_game_names(), fake) if h.startswith("planted.py")]
     assert hits == ["planted.py:2: ['pilgrims'] in 'pilgrims'"]
@@ -178,6 +179,7 @@ def _kind_hits(names: set[str], src: Path = SRC) -> list[str]:
     return hits
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_engine_names_no_kind_or_command_of_a_game() -> None:
     """Kinds, commands and shortcuts are the game's: the engine mounts them from its declarations."""
     names = _kind_names()
@@ -187,8 +189,8 @@ def test_the_engine_names_no_kind_or_command_of_a_game() -> None:
 
 
 def test_the_kind_scan_finds_a_planted_route(tmp_path: Path) -> None:
-    fake = tmp_path / "havoc"
-    shutil.copytree(SRC, fake, ignore=shutil.ignore_patterns("__pycache__", "games"))
+    fake = tmp_path / "havoc"  # the planted module alone: the scan reads each file on its own
+    fake.mkdir()
     (fake / "planted.py").write_text(
         '"""Docstrings may say legal."""\nROUTE = "/api/battle"\nHELP = "like `havoc score --json`"\nOK = "a legal move"\n'
         'ERROR = "expected a mapping ({ask: move, …})"\nPAGE = "ask_page.py"\nOWN = "cli.py"\n'
@@ -229,6 +231,7 @@ def test_a_toy_game_validates_and_answers(toy: Path) -> None:
     assert no.rules[0].facts == {"game.points": 12, "game.colour": "blue"}
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_toy_game_builds_its_site_page(toy: Path, tmp_path: Path) -> None:
     from havoc.cli.commands.docs import build_languages
 
@@ -288,6 +291,7 @@ def test_a_game_that_is_not_a_package_fails_check(mini_copy: Path) -> None:
     assert "'havoc.core.errors' is not a game package" in err
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_rule_chart_is_shown_as_a_table(toy: Path, tmp_path: Path) -> None:
     from havoc.cli.commands.docs import build_languages
 

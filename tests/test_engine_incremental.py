@@ -110,6 +110,7 @@ def test_after_a_rules_edit_the_engine_reuses_its_bytecode_and_equals_a_clean_bu
     assert sw[0] == sw[1]
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_an_unchanged_engine_is_left_as_it_is_and_a_changed_file_in_it_is_made_again(
     data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -126,6 +127,7 @@ def test_an_unchanged_engine_is_left_as_it_is_and_a_changed_file_in_it_is_made_a
     assert bundles == [1] and tree(built) == before and len(calls) == 1  # made again, bytecode reused
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_python_source_edit_makes_the_bytecode_again(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = counting(monkeypatch, fake=True)
     build_engine(data / "site")
@@ -144,6 +146,7 @@ def test_a_python_source_edit_makes_the_bytecode_again(data: Path, monkeypatch: 
     assert pyc == b"pyc of " + hashlib.sha256(edited.read_bytes()).digest()
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @pytest.mark.parametrize("damage", ["flipped", "truncated"])
 def test_a_damaged_bytecode_entry_is_refused_and_made_again(
     data: Path, monkeypatch: pytest.MonkeyPatch, damage: str

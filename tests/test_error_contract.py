@@ -193,6 +193,7 @@ def test_the_preview_serves_built_pages_only(preview: str, path: str, status: in
 # --- all-or-nothing outputs ---------------------------------------------------------------
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_failed_build_keeps_the_previous_site(tmp_path: Path) -> None:
     from havoc.cli.commands.docs import build_languages
 

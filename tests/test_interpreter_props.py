@@ -272,6 +272,7 @@ def test_random_positions_and_queries(pos: dict[str, Any], query: dict[str, Any]
     _check(pos, query, lang)
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @SETTINGS
 @given(
     pos=positions,
@@ -311,6 +312,7 @@ PLAYABLE = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @SETTINGS
 @given(pos=clean_positions, query=clean_queries, lang=st.sampled_from(["en", "pl"]))
 def test_well_typed_positions_and_queries(pos: dict[str, Any], query: dict[str, Any], lang: str) -> None:
@@ -326,6 +328,7 @@ def test_coherent_positions_and_questions(case: tuple[dict[str, Any], dict[str, 
     _check(case[0], case[1], lang)
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @SETTINGS
 @given(pos=PLAYABLE, query=clean_queries)
 def test_valid_positions_answer_or_name_the_problem(pos: dict[str, Any], query: dict[str, Any]) -> None:

@@ -208,6 +208,7 @@ def test_a_listed_kind_without_a_module_names_the_file_to_write(monkeypatch: pyt
     assert p.code == Code.KIND_MODULE and "'toy-count'" in p.message
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_declared_kind_with_a_bad_handler_fails_havoc_check(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -266,6 +267,7 @@ def test_kind_labels_come_from_the_kind_declarations() -> None:
     assert kind_label("trogs") == "What do the solo Trogs do?"
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_kind_label_is_in_the_ui_catalog_with_polish() -> None:
     """A kind's label is a literal ui("…") in its module, so extraction finds it (and Polish has it)."""
     from havoc.cli import catalogs
@@ -399,29 +401,44 @@ def _first_examples() -> dict[str, object]:
     return found
 
 
+def _asking(examples: list[object]) -> str:
+    """Python code that answers each example as a player's question is answered (in Polish)."""
+    from havoc.formats.spec import plain
+
+    lines = ["from havoc.assistant import api", "from havoc.engine.interpreter.answer import render_text"]
+    for ex in examples:
+        lines.append(f"a = api.ask({plain(ex.position)!r}, {plain(ex.query)!r}, 'pl')")  # type: ignore[attr-defined]
+        lines.append("render_text(a, True); a.to_dict()")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache filled by one earlier process that asked every kind's example: each kind's own
+    process then starts as a player's second question does. (One filling process for all the
+    kinds rather than one per kind: the same caches, a process start each kind saved.)"""
+    cache = tmp_path_factory.mktemp("kinds-cache")
+    env = {**os.environ, "HAVOC_CACHE_DIR": str(cache)}
+    code = _asking(list(_first_examples().values()))
+    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    return cache
+
+
 @pytest.mark.parametrize("name", [k.name for k in registry.all_kinds()])
-def test_answering_a_kind_imports_no_other_kinds_module(name: str, tmp_path: Path) -> None:
+def test_answering_a_kind_imports_no_other_kinds_module(name: str, warm_cache: Path) -> None:
     """An answer of each kind (its first stored example, in a fresh process, the caches filled by
     an earlier one as for a player's second question) loads that kind's module and no other
     kind's, nor any module of HEAVY_STDLIB: naming a figure reads the kinds' manifest, never
     every kind's module."""
-    from havoc.formats.spec import plain
-
     ex = _first_examples()[name]
     heavy = HEAVY_STDLIB if name in _FUNCTOOLS_KINDS else (*HEAVY_STDLIB, "functools", "collections")
     code = (
         "import sys\n"
-        "from havoc.assistant import api\n"
-        "from havoc.engine.interpreter.answer import render_text\n"
-        f"a = api.ask({plain(ex.position)!r}, {plain(ex.query)!r}, 'pl')\n"
-        "render_text(a, True); a.to_dict()\n"
-        "print(sorted(m for m in sys.modules if m.startswith('havoc.games.cry_havoc.kinds.')))\n"
-        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+        + _asking([ex])
+        + "print(sorted(m for m in sys.modules if m.startswith('havoc.games.cry_havoc.kinds.')))\n"
+        + f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
     )
-    env = {**os.environ, "HAVOC_CACHE_DIR": str(tmp_path / "cache")}
-    subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
-    )  # fills the caches
+    env = {**os.environ, "HAVOC_CACHE_DIR": str(warm_cache)}
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     kinds, stdlib = run.stdout.strip().splitlines()[-2:]
     own = f"havoc.games.cry_havoc.kinds.{name.replace('-', '_')}"

@@ -320,6 +320,7 @@ def test_rule_overlay_line_has_no_empty_parentheses(capsys: pytest.CaptureFixtur
 # --- the completeness gate: every rule is checked, or says why it is text only -------------------
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_check_counts_enforced_and_text_only_rules(capsys: pytest.CaptureFixture[str]) -> None:
     from havoc.cli import main
     from havoc.engine import game, rulebook
@@ -418,6 +419,7 @@ def _try(pos: dict[str, Any], query: dict[str, Any]) -> Answer | None:
         return None  # a question the position cannot ask is a located error, not an answer
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables())
 def test_nothing_for_a_faction_without_units_there(table: tuple[dict[str, Any], str]) -> None:

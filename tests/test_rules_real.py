@@ -64,6 +64,7 @@ def _norm(text: str) -> str:
     return re.sub(r"[^\w]+", " ", text).strip()
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_real_rules_check_clean(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check"]) == 0, capsys.readouterr().err
     assert capsys.readouterr().out.startswith("ok: Cry Havoc")

@@ -491,6 +491,7 @@ def test_english_stemmer_in_the_browser_equals_python() -> None:
     assert not wrong, wrong[:5]
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_browser_query_script_ranks_exactly_like_python() -> None:
     """Every query of the set and some typing states: same documents, scores, snippets, marks."""
     from havoc.search.query import Engine
@@ -543,6 +544,7 @@ def test_browser_query_script_ranks_exactly_like_python() -> None:
         assert not different, f"{lang}: the browser ranks differently for {different}"
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_browser_loads_the_other_language_only_when_a_query_needs_it() -> None:
     """With only the site's first index script, a query in the site's language is answered as
     by the whole index; a word of the other language asks for the second script, and with it

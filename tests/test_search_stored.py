@@ -25,6 +25,7 @@ def _analysed(*args: object) -> None:
     raise AssertionError(f"analysed again: {args!r}")
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_second_process_reads_the_index_it_would_build(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rs = rulebook.load()
     built = {lang: index.for_language(index.build(rs), lang) for lang in ("en", "pl")}

@@ -489,6 +489,7 @@ def test_serve_binds_to_loopback_by_default() -> None:
     assert args.host == "127.0.0.1" and args.port == 8000 and args.workers == 1
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_a_kept_position_answers_like_a_fresh_one(site: Path) -> None:
     """The server keeps validated positions between questions: the answers must not depend on
     what was asked about the same table before (the interpreter must not change a position)."""
@@ -512,6 +513,7 @@ def test_a_kept_position_answers_like_a_fresh_one(site: Path) -> None:
             assert json.loads(json.dumps(fresh)) == again, ex.id
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_server_message_has_a_polish_translation() -> None:
     from babel.messages.pofile import read_po
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import built_once
 
 from havoc.cli.commands.docs import SOURCE, build_languages, sphinx_command, write_root
 from havoc.engine import rulebook
@@ -95,14 +96,19 @@ def mini_site(mini_env: tuple[Path, Path], tmp_path: Path) -> Site:
 _REAL: list[Site] = []
 
 
+def _build_real(folder: Path) -> Site:
+    site = build_site(SOURCE, folder / "site", rulebook.default_ruleset(), rulebook.rules_root())
+    write_root(site.out)
+    return site
+
+
 @pytest.fixture(scope="session")
 def real_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    """The real site from rules/ and locales/, both languages, as ``havoc docs`` builds it (once)."""
+    """The real site from rules/ and locales/, both languages, as ``havoc docs`` builds it: once
+    per run, shared by every module that imports this fixture and by every xdist worker. Tests
+    read it; a test that changes a site builds or copies its own."""
     if not _REAL:
-        out = tmp_path_factory.mktemp("real") / "site"
-        site = build_site(SOURCE, out, rulebook.default_ruleset(), rulebook.rules_root())
-        write_root(out)
-        _REAL.append(site)
+        _REAL.append(built_once(tmp_path_factory, "real-site", _build_real))
     return _REAL[0]
 
 

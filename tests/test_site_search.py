@@ -68,6 +68,7 @@ def test_synonyms_join_a_terms_forms() -> None:
     assert lang.stem("oddziałami") == search_pl.stem("oddziałami")
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_built_site_ships_the_tested_stemmer(tmp_path: Path) -> None:
     """The site's search script carries the Polish stemmer the Python search uses, word for word."""
     import os

@@ -538,6 +538,7 @@ JUNK = st.recursive(
 FIELDS = ["decide", "units", "from", "steps", "region", "objectives", "both", "tactic-text", "shifted-priorities"]
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 @settings(max_examples=300, deadline=None)
 @given(
     decide=st.sampled_from([*KINDS, "fly"]) | JUNK,

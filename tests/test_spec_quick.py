@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import fuzz_targets as t
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -98,6 +99,7 @@ def _replaced(tree: Any, path: tuple[Any, ...], value: Any) -> Any:
     return copy
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_every_value_in_every_place_of_a_seed_reads_the_same_both_ways() -> None:
     """Each seed position with each nasty value put in each of its places (bounds, types, IDs)."""
     for i in range(min(4, len(t.position_seeds()))):

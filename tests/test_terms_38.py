@@ -363,6 +363,7 @@ def rendered_polish() -> str:
     return "\n".join(out + polish_texts())
 
 
+@pytest.mark.slow  # seconds of work: in `make test`, not the inner loop (`make test-fast`)
 def test_the_term_list() -> None:
     corpus = rendered_polish()
     missing = [form for form in REQUIRED if form not in corpus]

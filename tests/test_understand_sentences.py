@@ -26,10 +26,18 @@ POSITIONS = {ex.id: plain(ex.position) for ex in examples(rulebook.load(), extra
 SENTENCES = [(e["example"], s) for e in ENTRIES for s in e["sentences"]]
 
 
+_READ: dict[tuple[str, str, str], bool] = {}
+"""Each sentence's verdict, kept: the rate test counts the verdicts the sentence tests reached
+(in the same process: a test file runs whole in one) rather than reading all 290 again."""
+
+
 def _right(example: str, sentence: dict[str, Any]) -> bool:
     """Whether the sentence is read as exactly the question it states."""
-    read = understand(sentence["text"], sentence["lang"], POSITIONS[example])
-    return bool(read["question"] == sentence["question"])
+    key = (example, sentence["lang"], sentence["text"])
+    if key not in _READ:
+        read = understand(sentence["text"], sentence["lang"], POSITIONS[example])
+        _READ[key] = bool(read["question"] == sentence["question"])
+    return _READ[key]
 
 
 def test_every_stored_example_is_listed() -> None:
