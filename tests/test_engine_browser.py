@@ -44,6 +44,18 @@ def ensure_pyodide() -> None:
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=REPO, check=True, capture_output=True)
 
 
+def offline_copy(built: Path, tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A copy of the built site ``built`` with its engine and service worker, as `havoc docs`
+    makes them after the pages: one a test may change without touching the shared build."""
+    from havoc.cli.commands.docs import _offline as docs_offline_step
+
+    ensure_pyodide()
+    out = tmp_path_factory.mktemp(name) / "site"
+    shutil.copytree(built, out)
+    assert docs_offline_step(out)
+    return out
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ensure_pyodide()
@@ -58,8 +70,13 @@ def client() -> Iterator[TestClient]:
 
 def run_engine(engine: Path, requests: list[dict[str, Any]], ruleset: str = "") -> dict[str, Any]:
     """The requests through the bundle under Node, started as a page of ``ruleset`` starts it."""
+    return run_node(RUNNER, [str(engine), *([ruleset] if ruleset else [])], requests)
+
+
+def run_node(script: Path, args: list[str], requests: list[dict[str, Any]]) -> dict[str, Any]:
+    """A Node script of the tests given ``requests`` as JSON on its input: the JSON of its last line."""
     proc = subprocess.run(
-        ["node", str(RUNNER), str(engine), *([ruleset] if ruleset else [])],
+        ["node", str(script), *args],
         input=json.dumps(requests),
         capture_output=True,
         text=True,

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import base64
 import json
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,10 +23,8 @@ from typing import Any
 import pytest
 import yaml
 from test_browser import ARGS, CHROMIUM, static_host
-from test_engine_browser import ensure_pyodide
+from test_engine_browser import offline_copy, run_node
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
-
-from havoc.cli.commands.docs import _offline as docs_offline_step
 
 pytestmark = [pytest.mark.slow]
 
@@ -51,25 +47,11 @@ REQUESTS = [ask(8, "pl"), ask(3, "en"), {"method": "GET", "path": "/api/labels",
 
 @pytest.fixture(scope="module")
 def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: F811
-    ensure_pyodide()
-    out = tmp_path_factory.mktemp("snapshot") / "site"
-    shutil.copytree(real_site.out, out)
-    assert docs_offline_step(out)
-    return out
+    return offline_copy(real_site.out, tmp_path_factory, "snapshot")
 
 
 def node(site: Path, snapshot: Path, mode: str) -> dict[str, Any]:
-    proc = subprocess.run(
-        ["node", str(RUNNER), str(site / "_engine"), str(snapshot), mode],
-        input=json.dumps(REQUESTS),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
+    return run_node(RUNNER, [str(site / "_engine"), str(snapshot), mode], REQUESTS)
 
 
 def test_a_restored_engine_answers_as_a_started_one_under_node(site: Path, tmp_path: Path) -> None:
