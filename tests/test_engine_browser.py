@@ -187,16 +187,17 @@ def test_the_bytecode_is_pyodides(engine: Path) -> None:
     assert tag == "cpython-" + "".join(python.split(".")[:2])  # Pyodide's Python, not the build machine's
     bundle = zipfile.ZipFile(engine / manifest["bundle"])
     names = set(bundle.namelist())
-    sources = [n for n in names if n.startswith("havoc/") and n.endswith(".py")]
-    assert len(sources) > 30 and manifest["bytecode"]["bundle"] >= len(sources)
-    for src in sources:
-        folder, _, file = src.rpartition("/")
-        pyc = bundle.read(f"{folder}/__pycache__/{file[:-3]}.{tag}.pyc")
-        assert pyc[4:8] == b"\x01\0\0\0"  # unchecked-hash: an archive's dates are not compared
+    # sealed: each of havoc's modules is its bytecode alone, in the source's place (Python imports
+    # it without a source, and refuses one of another Python's magic number: the runs above)
+    compiled = [n for n in names if n.startswith("havoc/") and n.endswith(".pyc")]
+    assert len(compiled) > 30 and manifest["bytecode"]["bundle"] >= len(compiled)
+    assert not [n for n in names if n.startswith("havoc/") and (n.endswith(".py") or "__pycache__" in n)]
+    for name in compiled:
+        assert bundle.read(name)[4:8] == b"\x01\0\0\0"  # unchecked-hash: an archive's dates are not compared
     # the bytecode leaves out the docstrings of modules and functions (a tenth of the download),
     # and keeps a class's (a dataclass without one would build it on every start)
-    webapi = bundle.read(f"havoc/assistant/__pycache__/webapi.{tag}.pyc")
-    doc = ast.get_docstring(ast.parse(bundle.read("havoc/assistant/webapi.py")))
+    webapi = bundle.read("havoc/assistant/webapi.pyc")
+    doc = ast.get_docstring(ast.parse((REPO / "src" / "havoc" / "assistant" / "webapi.py").read_bytes()))
     assert doc and doc.split("\n")[0].encode() not in webapi
     stdlib = zipfile.ZipFile(engine / "pyodide" / "python_stdlib.zip").namelist()
     assert "asyncio/base_events.pyc" in stdlib and "json/decoder.pyc" in stdlib
@@ -220,12 +221,59 @@ def test_the_bundle_leaves_out_what_the_answer_path_does_not_need(engine: Path) 
 
     manifest = json.loads((engine / "engine.json").read_text())
     names = zipfile.ZipFile(engine / manifest["bundle"]).namelist()
-    assert "havoc/assistant/webapi.py" in names and "cache/key" in names
+    assert "havoc/assistant/webapi.pyc" in names and "cache/key" in names
     assert any(n.startswith("cache/rules-cry-havoc-") for n in names)
     assert not [
         n for n in names if n.startswith(("havoc/sphinxext/", "havoc/web/server/", "havoc/quickref/", "babel/"))
     ]
     assert (engine / "pyodide" / "pyodide.asm.wasm").is_file() and (engine / "worker.js").is_file()
+
+
+def test_the_bundle_is_sealed(engine: Path) -> None:
+    """The phone takes its keys from the bundle's manifest (havoc.core.sealed), so the sources
+    they are made from are left out, and every key names an entry the bundle's cache holds."""
+    import zipfile
+
+    from havoc.language.i18n import LANGUAGES, SOURCE_LANGUAGE
+    from havoc.search.text import STEMMER_NAMES
+
+    manifest = json.loads((engine / "engine.json").read_text())
+    bundle = zipfile.ZipFile(engine / manifest["bundle"])
+    names = set(bundle.namelist())
+    assert not [n for n in names if n.endswith((".po", ".yaml"))]
+    assert "rules/default-ruleset" in names
+    assert not [n for n in names if n.endswith(".pyc") and n[:-1] in names]  # no source beside bytecode
+    stemmers = {n.rsplit("/", 1)[1].split(".")[0] for n in names if "_stemmer." in n}
+    assert stemmers == {f"{name}_stemmer" for name in STEMMER_NAMES.values()}
+    values = json.loads(bundle.read("sealed.json"))["values"]
+    assert set(values["rules"]) == {f"rules/{name}" for name in rulebook.ruleset_names()}
+    for folder, key in values["rules"].items():
+        assert f"cache/rules-{folder.rsplit('/', 1)[1]}-{key}.bin" in names
+    assert set(values["catalog"]) == {f"locales/{lang}" for lang in LANGUAGES if lang != SOURCE_LANGUAGE}
+    for folder, key in values["catalog"].items():
+        assert f"cache/catalog-{folder.rsplit('/', 1)[1]}-{key}.bin" in names
+    assert values["games"]["havoc.games"] == game.installed()
+    assert manifest["bytecode"]["left_out"] > 200
+
+
+def test_a_sealed_bundle_without_an_entry_fails_loudly(engine: Path, tmp_path: Path) -> None:
+    """A sealed engine never falls back on files it does not have: with the Polish catalog's entry
+    gone, a Polish question is an internal error (500), not an answer in English."""
+    import zipfile
+
+    copy = tmp_path / "_engine"
+    shutil.copytree(engine, copy)
+    manifest = json.loads((copy / "engine.json").read_text())
+    with zipfile.ZipFile(engine / manifest["bundle"]) as zin, zipfile.ZipFile(copy / manifest["bundle"], "w") as zout:
+        for info in zin.infolist():
+            if not info.filename.startswith("cache/catalog-pl-"):
+                zout.writestr(info, zin.read(info))
+    leave = yaml.safe_load((FIXTURES / "leave-8-vs-3.yaml").read_text(encoding="utf-8"))
+    q = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-b", "units": 8}
+    asked = [post("/api/ask", {"position": leave, "question": q, "lang": lang}) for lang in ("en", "pl")]
+    english, polish = run_engine(copy, asked)["answers"]
+    assert english["status"] == 200 and english["body"]["answer"] == "No"
+    assert polish["status"] == 500 and polish["body"]["error"] == "internal"
 
 
 def test_a_failed_engine_build_leaves_the_previous_one(

@@ -104,12 +104,7 @@ def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
     except safeio.ReadError as exc:
         raise InputError([Problem(str(path), None, str(exc), code=exc.code)]) from None
     chunks = [data, (rs.fingerprint if rs is not None else "no rules").encode()]
-    for code in game.code_files():
-        try:
-            with open(code, "rb") as fh:
-                chunks.append(fh.read())
-        except OSError:
-            chunks.append(b"\0missing")
+    chunks.extend(cache.code_bytes(code) for code in game.code_files())
     key = cache.digest(*chunks)
     cached: Any = cache.get("position", key, object)
     if cached is not None and game.is_position(cached):

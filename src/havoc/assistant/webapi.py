@@ -615,8 +615,12 @@ def handle(method: str, path: str, body: str = "", query: Mapping[str, str] | No
 
 
 def setup(root: str) -> None:
-    """Point havoc at the unpacked bundle in ``root`` (rules, locales, the prebuilt cache)."""
+    """Point havoc at the unpacked bundle in ``root`` (rules, locales, the prebuilt cache) and,
+    when the bundle is sealed, read the keys the build made for it (:mod:`havoc.core.sealed`)."""
+    from havoc.core import sealed
+
     os.chdir(root)
+    sealed.open_manifest(".")
     os.environ["HAVOC_RULES"] = "rules"  # relative: the cache keys name the files as the build did
     os.environ["HAVOC_LOCALES"] = "locales"
     os.environ["HAVOC_CACHE_DIR"] = "cache"

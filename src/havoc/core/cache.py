@@ -126,10 +126,14 @@ def sources(*modules: str) -> list[str]:
     return [os.path.join(src, *name.split(".")) + ".py" for name in modules]
 
 
-def code_bytes(path: str) -> bytes:
+def code_bytes(path: str | Path) -> bytes:
     """The bytes of the code at ``path`` (a module's ``__file__``), for the key of an entry that
     code makes: checkouts of different code may share the cache folder, and one must never be
-    answered from (or write over) an entry the other made in its own way."""
+    answered from (or write over) an entry the other made in its own way. A sealed bundle ships
+    no source to read (its keys come from its manifest): SealedError there."""
+    from havoc.core import sealed
+
+    sealed.refuse(f"the source {path}")
     try:
         with open(path, "rb") as fh:
             return fh.read()

@@ -419,6 +419,13 @@ GAMES_PACKAGE = "havoc.games"  # where installed game packages live (each a subp
 
 def installed() -> list[str]:
     """The game packages shipped with havoc (subpackages of ``havoc.games``), by module name."""
+    from havoc.core import sealed
+
+    return list(sealed.value("games", GAMES_PACKAGE, _installed))
+
+
+def _installed() -> list[str]:
+    """:func:`installed`, found from the files (a sealed bundle ships no ``__init__.py``)."""
     import os
 
     __import__(GAMES_PACKAGE)  # importlib.import_module, without importing importlib (and warnings)

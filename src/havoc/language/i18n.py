@@ -92,7 +92,11 @@ def _po_files(lang: str, root: str) -> list[str]:
 
 
 def catalog_sources(lang: str, root: Path | None = None) -> list[tuple[str, bytes]]:
-    """The bytes of a language's readable .po files, by name: what its catalog is made from."""
+    """The bytes of a language's readable .po files, by name: what its catalog is made from (a
+    sealed bundle has none: :func:`load_catalog`)."""
+    from havoc.core import sealed
+
+    sealed.refuse(f"the catalogs of {lang}")
     files: list[tuple[str, bytes]] = []
     for p in _po_files(lang, safeio.plain_path(root) if root else _locales()):
         try:
@@ -109,21 +113,37 @@ def load_catalog(lang: str, root: Path | None = None) -> Catalog:
     this module's own code, which parses them: checkouts of different code sharing one cache
     folder then never store their catalogs under one name (an older havoc deleted the newer one's
     entry on sight, a newer parser would otherwise be answered from the older parser's catalog).
+    A sealed bundle ships the catalog, not its .po files: the key is the one the build recorded
+    (:mod:`havoc.core.sealed`), and a catalog missing from its cache is an error, never an empty one.
     """
+    from havoc.core import cache, sealed
+
+    name = os.path.join(safeio.plain_path(root) if root else _locales(), lang)
+    files: list[tuple[str, bytes]] = []
+    if sealed.active():
+        key = sealed.get("catalog", name)
+    else:
+        files = catalog_sources(lang, root)
+        key = sealed.value("catalog", name, lambda: _catalog_key(lang, files))
+    cached = cache.get(f"catalog-{lang}", key, tuple)  # plain data: read with marshal, the fastest
+    if cached is not None and len(cached) == len(Catalog._fields):
+        return Catalog(*cached)
+    if sealed.active():
+        raise sealed.SealedError(f"the sealed bundle's cache has no valid catalog for {name}")
+    catalog = _read_catalog(lang, files)
+    cache.put(f"catalog-{lang}", key, tuple(catalog))
+    return catalog
+
+
+def _catalog_key(lang: str, files: list[tuple[str, bytes]]) -> str:
+    """A catalog's cache key: its language, this module's code and its files' names and bytes."""
     from havoc.core import cache
 
-    files = catalog_sources(lang, root)
-    key = cache.digest(
+    return cache.digest(
         lang.encode(),
         cache.code_bytes(__file__),
         *(x for p, data in files for x in (os.path.basename(p).encode(), data)),
     )
-    cached = cache.get(f"catalog-{lang}", key, tuple)  # plain data: read with marshal, the fastest
-    if cached is not None and len(cached) == len(Catalog._fields):
-        return Catalog(*cached)
-    catalog = _read_catalog(lang, files)
-    cache.put(f"catalog-{lang}", key, tuple(catalog))
-    return catalog
 
 
 def read_po_bytes(data: bytes, lang: str, *, strict: bool = False) -> Any:

@@ -189,7 +189,9 @@ def _game_packages() -> list[tuple[str, Path]]:
 # The bundle's cache warmed by the staged code itself (the folder it runs in comes first on the
 # path), except for PyYAML: the installed one, with its LibYAML parser where there is one, reads
 # the rules in half the time of the bundle's pure-Python copy and gives the same data (the
-# server and the command line read them with it too).
+# server and the command line read them with it too). It records, with every source there, what
+# the engine derives from them (the keys of the cache's entries, the rulesets, games and kinds:
+# havoc.core.sealed) into the bundle's manifest, so the sealed bundle ships none of them.
 WARM = """import sys
 here = sys.path.pop(0)
 try:
@@ -197,9 +199,17 @@ try:
 except ImportError:
     pass
 sys.path.insert(0, here)
+from havoc.core import sealed
+sealed.record()
 from havoc.assistant import webapi
 webapi.setup(".")
 webapi.warm()
+from havoc.engine import game, rulebook
+game.installed()
+for name in rulebook.ruleset_names():
+    rulebook.fingerprint(name)
+    rulebook.declared_kinds(rulebook.load(name).game)
+sealed.write(".")
 """
 
 
@@ -246,6 +256,7 @@ def build_bundle(
     if compiled is None:
         compiled = compile_bytecode(stage, stdlib_out, packages)
         _keep_bytecode(key, stage, stdlib_out, compiled)
+    compiled = {**compiled, "left_out": seal(stage)}
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
         for path in sorted(p for p in stage.rglob("*") if p.is_file()):
@@ -254,6 +265,39 @@ def build_bundle(
             info.external_attr = 0o600 << 16
             zf.writestr(info, path.read_bytes())
     return buf.getvalue(), compiled
+
+
+def seal(stage: Path) -> int:
+    """Leave out of the staged bundle, once its cache is warm, its bytecode made and its manifest
+    written (:mod:`havoc.core.sealed`), every source the engine then never reads: each module's
+    ``.py`` where it has bytecode (which takes the source's place: ``__pycache__/x.<tag>.pyc``
+    becomes ``x.pyc``, which Python imports without a source), the catalogs' ``.po`` and the rules'
+    YAML (their validated forms are in the cache; ``rules/default-ruleset`` stays, a few bytes read
+    on each start), and the Snowball stemmers of languages havoc does not speak. A module kept as
+    source alone (one the engine was never seen to import) still imports. How many files went."""
+    from havoc.search.text import STEMMER_NAMES
+
+    gone = 0
+    for pyc in sorted(stage.rglob("__pycache__/*.pyc")):
+        source = pyc.parent.parent / f"{pyc.name.split('.')[0]}.py"
+        if source.is_file():
+            source.unlink()
+            gone += 1
+        pyc.replace(source.with_suffix(".pyc"))
+    for folder in sorted(stage.rglob("__pycache__"), reverse=True):
+        folder.rmdir()
+    for path in sorted((stage / "locales").rglob("*.po")) + sorted((stage / "rules").rglob("*.yaml")):
+        path.unlink()
+        gone += 1
+    spoken = {f"{name}_stemmer.py" for name in STEMMER_NAMES.values()}
+    for path in sorted((stage / "snowballstemmer").glob("*_stemmer.py")):
+        if path.name not in spoken:
+            path.unlink()
+            gone += 1
+    for folder in sorted((p for p in stage.rglob("*") if p.is_dir()), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    return gone
 
 
 def engine_packages() -> list[str]:

@@ -7,6 +7,7 @@ import sys
 
 import havoc
 from havoc import TYPE_CHECKING
+from havoc.core import sealed
 from havoc.core.errors import Code, Problem, RulebookError
 from havoc.core.safeio import plain_path as _plain
 from havoc.engine.rulebook import stored
@@ -38,8 +39,19 @@ DEFAULT_FILE = "default-ruleset"
 
 def _with_ruleset(root: str | Path) -> list[str]:
     """The folders under ``root`` holding a ruleset.yaml, by name (listed, not ``Path.glob``:
-    no pattern is compiled on every start-up)."""
+    no pattern is compiled on every start-up); in a sealed bundle, which ships no rule files,
+    those the build recorded (:mod:`havoc.core.sealed`)."""
+    if sealed.active():
+        top = os.fspath(root)
+        return sorted(os.path.basename(f) for f in sealed.names("rules") if os.path.dirname(f) == top)
     return sorted(n for n in os.listdir(root) if os.path.exists(os.path.join(root, n, "ruleset.yaml")))
+
+
+def _is_ruleset(folder: str) -> bool:
+    """Whether ``folder`` holds a ruleset (its ruleset.yaml; sealed: one the build recorded)."""
+    if sealed.active():
+        return folder in sealed.names("rules")
+    return os.path.isfile(os.path.join(folder, "ruleset.yaml"))
 
 
 def default_ruleset(root: Path | None = None) -> str:
@@ -175,7 +187,7 @@ def _folder(ruleset: str, root: str | None = None) -> str:
         )
     folder = _plain(os.path.join(root, ruleset)) if _is_name(ruleset) else _plain(ruleset)
     try:
-        ok = os.path.isfile(os.path.join(folder, "ruleset.yaml"))
+        ok = _is_ruleset(folder)
     except (OSError, ValueError):
         ok = False
     if ok:
@@ -203,13 +215,14 @@ def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool =
     disk cache when unchanged."""
     top = _plain(root) if root else _root()
     folder = _folder(ruleset or _default(top), top)
-    snapshot = stored.Snapshot(folder)  # read once: the key and the rules come from these bytes
-    key = snapshot.key()
+    snapshot, key = stored.keyed(folder)  # read once: the key and the rules come from these bytes
     memo = _memo.get((folder, key))
     if memo is not None and use_cache:
         return memo
     result = stored.read(folder, key) if use_cache else None
     if result is None:
+        if snapshot is None:  # sealed: no rule files to fall back on
+            raise sealed.SealedError(f"the sealed bundle's cache has no valid entry for the ruleset {folder}")
         from pathlib import Path
 
         from havoc.engine.rulebook.loader import load_ruleset as _load
@@ -295,7 +308,12 @@ def order_of(text: str) -> int | None:
 def declared_kinds(game: str) -> tuple[str, ...]:
     """The question kinds ``game`` declares, one per module of its kinds folder, in their order
     (each module's ``order=``, then the name; a module without a number comes after those with
-    one). Empty when the game has no kinds folder."""
+    one). Empty when the game has no kinds folder. A sealed bundle ships the modules' bytecode,
+    not their text: there the build's list (:mod:`havoc.core.sealed`)."""
+    return tuple(sealed.value("kinds", game, lambda: list(_declared_kinds(game))))
+
+
+def _declared_kinds(game: str) -> tuple[str, ...]:
     folder = kinds_folder(game)
     if folder is None:
         return ()

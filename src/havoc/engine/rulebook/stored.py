@@ -46,8 +46,9 @@ class Snapshot:
     """Every file of one ruleset, read once: the loader parses these bytes, the key hashes them."""
 
     def __init__(self, root: str | Path) -> None:
-        from havoc.core import safeio
+        from havoc.core import safeio, sealed
 
+        sealed.refuse(f"the rule files of {root}")
         self.root = root
         self._files: dict[str, bytes] = {}
         self._errors: dict[str, str] = {}
@@ -110,12 +111,7 @@ class Snapshot:
             chunks += [path.encode(), self._files[path]]
         for path in sorted(self._errors, key=_parts):
             chunks += [path.encode(), b"\0unreadable"]
-        for code in _CODE:
-            try:
-                with open(code, "rb") as fh:
-                    chunks.append(fh.read())
-            except OSError:
-                chunks.append(b"\0missing")
+        chunks.extend(store.code_bytes(code) for code in _CODE)
         return store.digest(*chunks)
 
     def content(self) -> str:
@@ -129,9 +125,20 @@ class Snapshot:
         return store.digest(*chunks)
 
 
-def fingerprint(root: str | Path) -> str:
+def keyed(root: str) -> tuple[Snapshot | None, str]:
+    """The ruleset's files in ``root`` read once, and their key; in a sealed bundle, which ships
+    no rule files (:mod:`havoc.core.sealed`), no files and the key the build recorded for them."""
+    from havoc.core import sealed
+
+    if sealed.active():
+        return None, sealed.get("rules", root)
+    snapshot = Snapshot(root)
+    return snapshot, sealed.value("rules", root, snapshot.key)
+
+
+def fingerprint(root: str) -> str:
     """The key of the ruleset in ``root`` as its files are now."""
-    return Snapshot(root).key()
+    return keyed(root)[1]
 
 
 def read(root: str | Path, key: str) -> Ruleset | None:

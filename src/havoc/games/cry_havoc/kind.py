@@ -336,7 +336,14 @@ def build_manifest() -> dict[str, Any]:
 
 def _manifest_key() -> str:
     """The manifest's key: the bytes of the code it is made from (this module and every listed
-    kind's module) and the list of kinds; an edit of any makes it stale."""
+    kind's module) and the list of kinds; an edit of any makes it stale. A sealed bundle ships
+    that code as bytecode only: there the key the build recorded (:mod:`havoc.core.sealed`)."""
+    from havoc.core import sealed
+
+    return sealed.value("kinds-manifest", __name__, _code_key)
+
+
+def _code_key() -> str:
     import os
 
     from havoc.core import cache
