@@ -202,7 +202,11 @@ def test_the_bytecode_is_pyodides(engine: Path) -> None:
     stdlib = zipfile.ZipFile(engine / "pyodide" / "python_stdlib.zip").namelist()
     assert "asyncio/base_events.pyc" in stdlib and "json/decoder.pyc" in stdlib
     assert "json/decoder.py" not in stdlib  # the bytecode replaces the source: a smaller download
-    assert "_pydatetime.py" in stdlib and "_pydatetime.pyc" not in stdlib  # never imported: source only
+    assert "gettext.py" in stdlib and "gettext.pyc" not in stdlib  # never imported: source only
+    # frozen into Pyodide's Python, or the pure-Python twin of a C module it has built in: never
+    # read, whoever imports it
+    for built_in in ("os.py", "codecs.py", "importlib/_bootstrap.py", "importlib/util.py", "_pydatetime.py"):
+        assert built_in not in stdlib and built_in + "c" not in stdlib, built_in
     assert manifest["bytecode"]["stdlib"] == sum(n.endswith(".pyc") for n in stdlib)
     # no import of the engine's can reach these (doctest only from heapq's own self-test): not
     # downloaded at all; the codecs a text may come in stay

@@ -21,7 +21,9 @@ import { pathToFileURL } from "node:url";
 
 const [pyodideDir, stage, stdlibOut, whole] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(join(pyodideDir, "pyodide.mjs")).href);
-const py = await loadPyodide({ indexURL: pyodideDir + "/", packages: [] });
+// PYTHONNODEBUGRANGES: the bytecode keeps each instruction's line but not its columns (only a
+// traceback's ^^^ marks use them), a quarter less bytecode to download
+const py = await loadPyodide({ indexURL: pyodideDir + "/", packages: [], env: { PYTHONNODEBUGRANGES: "1" } });
 py.FS.mkdirTree("/havoc");
 py.FS.mount(py.FS.filesystems.NODEFS, { root: stage }, "/havoc");
 py.FS.writeFile("/tmp/stdlib-in.zip", readFileSync(join(pyodideDir, "python_stdlib.zip")));
@@ -49,6 +51,10 @@ def _undocumented(source, path):
 def pyc(source, path):
     code = compile(_undocumented(source, path), path, "exec", dont_inherit=True)
     return bytes(_code_to_hash_pyc(code, importlib.util.source_hash(source), False))
+
+
+if any(p[2] is not None for p in compile("a + b", "<check>", "eval").co_positions()):
+    raise SystemExit("PYTHONNODEBUGRANGES was not honoured: the bytecode would keep its columns")
 
 
 whole = set(${JSON.stringify(whole)}.split(","))
@@ -175,10 +181,22 @@ NEVER = {
 }
 
 
+# Sources Pyodide's Python never reads, whoever imports them: the modules frozen into it (its
+# start-up's own: os, codecs, importlib's bootstrap, ...), and the pure-Python twins of C modules
+# it has built in, imported only when importing the C one fails (checked here: it is built in).
+import _imp
+
+FROZEN = {"_frozen_importlib": "importlib._bootstrap", "_frozen_importlib_external": "importlib._bootstrap_external"}
+BUILT_IN = {m: FROZEN.get(m, m) for m in _imp._frozen_module_names() if _imp.is_frozen(m)}
+TWINS = {"_pydatetime": "_datetime", "_py_abc": "_abc", "_threading_local": "_thread", "_pydecimal": "_decimal"}
+NOT_READ = {*BUILT_IN.values(), *(py for py, c in TWINS.items() if c in sys.builtin_module_names)}
+
+
 def never(f):
-    """Whether the standard module in file F is one of NEVER (or inside one of them)."""
+    """Whether the standard module in file F is one of NEVER (or inside one of them), or a
+    source Python never reads (NOT_READ)."""
     name = f[:-3].removesuffix("/__init__").replace("/", ".")
-    return any(name == n or name.startswith(n + ".") for n in NEVER) and f not in used
+    return (name in NOT_READ or any(name == n or name.startswith(n + ".") for n in NEVER)) and f not in used
 
 
 with zipfile.ZipFile("/tmp/stdlib-in.zip") as zin:
