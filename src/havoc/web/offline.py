@@ -7,11 +7,13 @@
   nothing is fetched from a third party at run time; in its standard library the modules the
   engine imports are bytecode instead of source;
 - ``engine-<fingerprint>.zip``: havoc's answer path (no site, sheet, server or search code),
-  PyYAML's pure-Python package (for pasted YAML positions), ``rules/``, ``locales/`` and a
-  verified cache with every ruleset and catalog already validated, so the phone parses no
-  YAML and no .po file and Babel stays out of the bundle; and the bytecode of its modules,
-  made under Node by Pyodide's own Python (``engine_bytecode.mjs``), so the phone compiles no
-  source on start (that halves the engine's start-up CPU time);
+  PyYAML's pure-Python package (for pasted YAML positions) and a verified cache with every
+  ruleset and catalog already validated, so the phone parses no YAML and no .po file and Babel
+  stays out of the bundle; and the bytecode of its modules, made under Node by Pyodide's own
+  Python (``engine_bytecode.mjs``), so the phone compiles no source on start (that halves the
+  engine's start-up CPU time). It is sealed (:func:`seal`, :mod:`havoc.core.sealed`): the keys
+  and listings the engine would derive from the sources are in its ``sealed.json``, and the
+  sources (``.py`` beside ``.pyc``, ``.po``, the rules' YAML) are left out;
 - ``engine.json``: which bundle and Pyodide version the page loads, and what was compiled;
   ``worker.js``.
 
