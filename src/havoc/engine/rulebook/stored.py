@@ -125,18 +125,18 @@ class Snapshot:
         return store.digest(*chunks)
 
 
-def keyed(root: str) -> tuple[Snapshot | None, str]:
+def keyed(root: str | Path) -> tuple[Snapshot | None, str]:
     """The ruleset's files in ``root`` read once, and their key; in a sealed bundle, which ships
     no rule files (:mod:`havoc.core.sealed`), no files and the key the build recorded for them."""
     from havoc.core import sealed
 
     if sealed.active():
-        return None, sealed.get("rules", root)
+        return None, sealed.get("rules", os.fspath(root))
     snapshot = Snapshot(root)
-    return snapshot, sealed.value("rules", root, snapshot.key)
+    return snapshot, sealed.value("rules", os.fspath(root), snapshot.key)
 
 
-def fingerprint(root: str) -> str:
+def fingerprint(root: str | Path) -> str:
     """The key of the ruleset in ``root`` as its files are now."""
     return keyed(root)[1]
 
