@@ -104,8 +104,11 @@ def test_after_a_rules_edit_the_engine_reuses_its_bytecode_and_equals_a_clean_bu
     assert manifest["sha256"] == hashlib.sha256((data / "inc" / "_engine" / bundle).read_bytes()).hexdigest()
     import zipfile
 
-    rules = zipfile.ZipFile(data / "inc" / "_engine" / bundle).read("rules/cry-havoc/sections/01-overview.yaml")
-    assert b"Whoever really holds" in rules  # the edit is in the bundle
+    archive = zipfile.ZipFile(data / "inc" / "_engine" / bundle)
+    [entry] = [n for n in archive.namelist() if n.startswith("cache/rules-cry-havoc-")]  # sealed: no YAML
+    assert b"Whoever really holds" in archive.read(entry)  # the edit is in the bundle's validated rules
+    key = json.loads(archive.read("sealed.json"))["values"]["rules"]["rules/cry-havoc"]
+    assert entry == f"cache/rules-cry-havoc-{key}.bin"  # under the key the sealed engine takes
     sw = [write_service_worker(data / top).read_bytes() for top in ("inc", "clean")]
     assert sw[0] == sw[1]
 
@@ -142,7 +145,7 @@ def test_a_python_source_edit_makes_the_bytecode_again(data: Path, monkeypatch: 
     bundle = json.loads((built / "engine.json").read_text())["bundle"]
     import zipfile
 
-    pyc = zipfile.ZipFile(built / bundle).read("havoc/assistant/__pycache__/webapi.cpython-314.pyc")
+    pyc = zipfile.ZipFile(built / bundle).read("havoc/assistant/webapi.pyc")  # sealed: in the source's place
     assert pyc == b"pyc of " + hashlib.sha256(edited.read_bytes()).digest()
 
 

@@ -523,7 +523,8 @@ def test_a_kinds_order_not_written_as_a_number_is_a_located_problem(monkeypatch:
 
 
 def test_the_browsers_bundle_ships_every_kinds_module() -> None:
-    """In the browser the kinds are found by listing the same folder: the engine's bundle has it whole."""
+    """The engine's bundle has the kinds folder whole (as bytecode; the build lists the kinds for
+    its sealed manifest from these very files)."""
     from havoc.web import offline
 
     names = {name for name, _path in offline._bundle_files()}

@@ -4,10 +4,11 @@
 //
 // node engine_bytecode.mjs <pyodide dir> <staged bundle dir> <stdlib out> <packages>
 //
-// - every .py of the staged bundle's <packages> (comma-separated: havoc and the games) gets its
-//   __pycache__/<name>.<tag>.pyc beside it, and the other modules of the bundle (PyYAML, the
-//   stemmers) those the engine imports (the bundle is mounted at /havoc, where the worker unpacks
-//   it, so the code objects name the paths the phone runs);
+// - every .py of the staged bundle's <packages> (comma-separated: havoc, the games, the stemmers) gets its
+//   __pycache__/<name>.<tag>.pyc beside it, and the other modules of the bundle (PyYAML)
+//   those the engine imports (the bundle is mounted at /havoc, where the worker unpacks
+//   it, so the code objects name the paths the phone runs; offline.seal then puts each .pyc in its
+//   source's place and leaves the source out);
 // - <stdlib out> is Pyodide's python_stdlib.zip with each standard module the engine imports to
 //   start and to answer as bytecode instead of source; the modules no import of the engine can
 //   reach are left out (the rest stays source only: the download grows little).

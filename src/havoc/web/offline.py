@@ -112,8 +112,7 @@ def _bundle_files() -> list[tuple[str, Path]]:
     out += [(name, path) for name, path in _game_packages() if path.resolve() not in games_off]
     yaml_dir = Path(yaml.__file__).parent
     out += [(f"yaml/{p.name}", p) for p in sorted(yaml_dir.glob("*.py"))]
-    stem_dir = Path(snowballstemmer.__file__).parent  # pure Python, the stemmer search.text uses
-    out += [(f"snowballstemmer/{p.name}", p) for p in sorted(stem_dir.glob("*.py"))]
+    out += _stemmer_files(Path(snowballstemmer.__file__).parent)
     from havoc.engine.rulebook import rules_root
     from havoc.language.i18n import locales_root
 
@@ -126,6 +125,19 @@ def _bundle_files() -> list[tuple[str, Path]]:
     locales = locales_root()
     out += [(f"locales/{p.relative_to(locales).as_posix()}", p) for p in sorted(locales.glob("*/LC_MESSAGES/*.po"))]
     return out
+
+
+def _stemmer_files(folder: Path) -> list[tuple[str, Path]]:
+    """The pure-Python Snowball stemmers ``havoc.search.text`` imports, by name, for the languages
+    havoc speaks (with the package's shared modules), not the other 30-odd languages'."""
+    from havoc.search.text import STEMMER_NAMES
+
+    spoken = {f"{name}_stemmer.py" for name in STEMMER_NAMES.values()}
+    return [
+        (f"snowballstemmer/{p.name}", p)
+        for p in sorted(folder.glob("*.py"))
+        if not p.name.endswith("_stemmer.py") or p.name in spoken
+    ]
 
 
 def _game_modules() -> set[str]:
@@ -275,10 +287,8 @@ def seal(stage: Path) -> int:
     ``.py`` where it has bytecode (which takes the source's place: ``__pycache__/x.<tag>.pyc``
     becomes ``x.pyc``, which Python imports without a source), the catalogs' ``.po`` and the rules'
     YAML (their validated forms are in the cache; ``rules/default-ruleset`` stays, a few bytes read
-    on each start), and the Snowball stemmers of languages havoc does not speak. A module kept as
-    source alone (one the engine was never seen to import) still imports. How many files went."""
-    from havoc.search.text import STEMMER_NAMES
-
+    on each start). A module kept as source alone (one the engine was never seen to import) still
+    imports. How many files went."""
     gone = 0
     for pyc in sorted(stage.rglob("__pycache__/*.pyc")):
         source = pyc.parent.parent / f"{pyc.name.split('.')[0]}.py"
@@ -291,11 +301,6 @@ def seal(stage: Path) -> int:
     for path in sorted((stage / "locales").rglob("*.po")) + sorted((stage / "rules").rglob("*.yaml")):
         path.unlink()
         gone += 1
-    spoken = {f"{name}_stemmer.py" for name in STEMMER_NAMES.values()}
-    for path in sorted((stage / "snowballstemmer").glob("*_stemmer.py")):
-        if path.name not in spoken:
-            path.unlink()
-            gone += 1
     for folder in sorted((p for p in stage.rglob("*") if p.is_dir()), reverse=True):
         if not any(folder.iterdir()):
             folder.rmdir()
@@ -303,8 +308,10 @@ def seal(stage: Path) -> int:
 
 
 def engine_packages() -> list[str]:
-    """The packages whose every module gets bytecode: havoc and the games installed elsewhere."""
-    return ["havoc", *sorted({name.split("/")[0].removesuffix(".py") for name, _src in _game_packages()})]
+    """The packages whose every module gets bytecode: havoc, the games installed elsewhere, and
+    the stemmers (imported by name when a game matches names, which the build's run never asks)."""
+    games = sorted({name.split("/")[0].removesuffix(".py") for name, _src in _game_packages()})
+    return ["havoc", *games, "snowballstemmer"]
 
 
 def _bundle_cache_key(folder: Path, files: list[tuple[str, bytes]]) -> None:
@@ -411,7 +418,7 @@ def _cached_bytecode(key: str, stage: Path, stdlib: Path) -> dict[str, Any] | No
 
 def compile_bytecode(stage: Path, stdlib_out: Path, packages: list[str]) -> dict[str, Any]:
     """Bytecode for the phone, made under Node by Pyodide's own Python (``engine_bytecode.mjs``):
-    ``__pycache__`` beside every module of ``packages`` (havoc and the games) and beside the other
+    ``__pycache__`` beside every module of ``packages`` (:func:`engine_packages`) and beside the other
     modules of the staged bundle the engine imports, and ``stdlib_out``, Pyodide's standard
     library with the modules the engine imports as bytecode instead of source. Without it the
     phone compiles every module from source on each start (seconds of CPU)."""
