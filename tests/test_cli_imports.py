@@ -22,6 +22,7 @@ P = "tests/fixtures/assistant/leave-8-vs-3.yaml"
 COMMANDS = [
     (["ask", P, "move", "humans", "from=example-a", "to=example-b", "units=2"], 96, False),
     (["--lang", "pl", "ask", P, "move", "humans", "from=example-a", "to=example-b", "units=2"], 96, False),
+    (["ask", P, "--text", "may the humans move 2 units from region a to region b"], 98, False),
     (["lookup", "retreat"], 86, False),
     (["legal", P, "humans"], 108, False),
     (["--lang", "pl", "legal", P, "--json"], 128, False),
