@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
 from havoc.games.cry_havoc import understand as u
 from havoc.games.cry_havoc.ui import fold
 
+REPO = Path(__file__).resolve().parents[1]
 SEED = 40
 PREFIXES = r"(?:z|za|ze|po|prze|wy|u|do|od|s)?"
 ALPHABET = "abzeoprwydsu ąéŁł1/2/٣\t\u00a0_-.,"
@@ -61,3 +64,29 @@ def test_a_sentence_folds_and_splits_as_the_patterns_did() -> None:
         folded = _fold_text(text)
         assert u.fold_text(text) == folded, (SEED, text)
         assert u._words(text) == re.findall(r"\d+(?:/\d+)+|\w+", folded), (SEED, text)
+
+
+def test_the_names_a_sentence_is_read_against_are_kept_by_what_they_are_made_of(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The declined names come from the verified cache when nothing they are made of changed:
+    the same list as made afresh; another table's Regions, or an edited catalog, is another entry."""
+    monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path / "cache"))
+
+    def entries() -> int:
+        return len(list((tmp_path / "cache").glob(f"{u.READING_NAMES}-*.bin")))
+
+    table = {"regions": {"example-a": {}, "example-b": {"structures": [{"type": "example-a"}]}}}
+    made = u._reading_names(table)
+    assert entries() == 1
+    assert u._reading_names(table) == made
+    assert set(made) >= set(u.names()) and (("region", "a"), "region", "example-a") in made
+    u._reading_names({"regions": {"north": {}}})
+    assert entries() == 2
+    locales = tmp_path / "locales"
+    shutil.copytree(REPO / "locales", locales)
+    with (locales / "pl" / "LC_MESSAGES" / "havoc.po").open("a", encoding="utf-8") as po:
+        po.write("\n# an edit\n")
+    monkeypatch.setenv("HAVOC_LOCALES", str(locales))
+    assert u._reading_names(table) == made
+    assert entries() == 3

@@ -308,6 +308,44 @@ def names() -> list[tuple[tuple[str, ...], str, str]]:
     return _NAMES
 
 
+def _reading_names(position: Any) -> list[tuple[tuple[str, ...], str, str]]:
+    """The names a sentence about ``position`` is read against (longest first): :func:`names`
+    and the table's own Regions ("Region A", "z Regionu B"), Structures and Skills.
+
+    Kept in the verified cache (plain data) for each table: making them declines every name in
+    every language, which loads every language's catalog and was most of a short ``havoc ask
+    --text``. The key is made of what they are made of: the game's rules, each language's
+    catalog (its files' bytes), the code that declines and folds, and the table's IDs."""
+    from havoc.core import cache
+    from havoc.games.cry_havoc import code_files
+    from havoc.games.cry_havoc.contract import FINGERPRINT
+    from havoc.language import grammar, i18n, markup, nouns
+
+    keys = tuple(str(k) for k in _table_regions(position))
+    owned = sorted(
+        {("structure", k) for k in _owned(position, "structures", None)}
+        | {("skill", k) for k in _owned(position, "skills", None)}
+    )
+    chunks = [FINGERPRINT.encode(), "\0".join(keys).encode(), "\0".join(f"{f}:{k}" for f, k in owned).encode()]
+    chunks += [i18n.catalog_key(lang).encode() for lang in LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
+    for path in (__file__, *code_files(), grammar.__file__, i18n.__file__, markup.__file__, nouns.__file__):
+        chunks.append(cache.code_bytes(str(path)))
+    key = cache.digest(*chunks)
+    found = cache.get(READING_NAMES, key, list)
+    if found is not None:
+        return found
+    table = names()
+    things = _table_things(position)
+    if keys or things:
+        extra = set(_table_names(keys)) | set(things)
+        table = sorted(set(table) | extra, key=lambda x: -len(x[0]))
+    cache.put(READING_NAMES, key, table)
+    return table
+
+
+READING_NAMES = "sentence-names"  # the cache's kind of entry for them
+
+
 def _shown(field: str, key: str, lang: str) -> str:
     from havoc.games.cry_havoc.ui import faction_name, region_names, structure_name
 
@@ -426,12 +464,7 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
     # names (longest first), each at the place it stands, with the little word before it
     found: list[tuple[int, int, str, str]] = []
     i = 0
-    table = names()
-    keys = list(_table_regions(position))
-    things = _table_things(position)
-    if keys or things:  # the table's own Regions ("Region A", "z Regionu B"), Structures and Skills
-        extra = set(_table_names(tuple(str(k) for k in keys))) | set(things)
-        table = sorted(set(table) | extra, key=lambda x: -len(x[0]))
+    table = _reading_names(position)
     while i < len(words):
         hit = None
         for name, field, key in table:
