@@ -29,6 +29,10 @@ COMMANDS = [
     (["score", P], 95, False),
     (["battle", P], 105, False),
     (["battle", P, "example-a", "humans=4/2/2", "pilgrims=1/1/1", "--as", "humans"], 105, False),
+    (["trogs", "tests/fixtures/solo/move.yaml", "move"], 92, False),
+    (["trogs", "tests/fixtures/solo/move.yaml", "move", "--units", "4", "--json"], 110, False),
+    (["charts", "range", "English longbow", "3"], 96, False),
+    (["charts", "status", "scared", "--json", "--lang", "pl"], 100, False),
     (["rule", "game-goal"], 65, False),
     (["rules"], 70, False),
 ]
@@ -86,10 +90,19 @@ def test_legal_imports_only_the_kinds_that_probe(tmp_path: Path) -> None:
         ["rule", "game-goal"],
         ["rule", "--lang", "pl", "game-goal", "--json"],
         ["--lang=pl", "rule", "game-goal", "--ruleset", "cry-havoc"],
+        ["trogs", "solo.yaml", "move"],
+        ["trogs", "solo.yaml", "move", "--units", "4", "--from=example-a", "--steps", "2", "--json"],
+        ["trogs", "solo.yaml", "place", "example-a", "humans=1/1/1", "--lang", "pl", "trogs=0/1/2"],
+        ["trogs", "solo.yaml", "tactics", "--no-tactic-text", "example-a", "--ruleset", "cry-havoc"],
+        ["--lang", "pl", "trogs", "solo.yaml", "prisoner", "--shifted-priorities", "--both"],
+        ["charts", "range", "English longbow", "3"],
+        ["charts", "range", "--json", "luk", "45", "--lang=pl"],
+        ["charts", "status", "scared", "--ruleset", "advanced-cry-havoc"],
+        ["--lang=pl", "charts", "status", "-"],
     ],
     ids=" ".join,
 )
-def test_a_plain_legal_score_battle_or_rule_line_reads_as_argparse_reads_it(line: list[str]) -> None:
+def test_a_plain_legal_score_battle_rule_trogs_or_charts_line_reads_as_argparse_reads_it(line: list[str]) -> None:
     from havoc import cli
 
     quick = cli.quick_parse(line, "en")
@@ -112,6 +125,20 @@ def test_a_plain_legal_score_battle_or_rule_line_reads_as_argparse_reads_it(line
         ["rule", "a", "b"],
         ["rule", "game-goal", "--lang", "all"],
         ["rule", "-h"],
+        ["trogs", "solo.yaml"],
+        ["trogs", "solo.yaml", "move", "--units", "four"],
+        ["trogs", "solo.yaml", "move", "--units", "٤"],
+        ["trogs", "solo.yaml", "move", "--unit", "4"],
+        ["trogs", "solo.yaml", "move", "--both=yes"],
+        ["trogs", "solo.yaml", "move", "--explain"],
+        ["trogs", "solo.yaml", "move", "--lang", "de"],
+        ["trogs", "solo.yaml", "move", "--from"],
+        ["charts", "range", "English longbow"],
+        ["charts", "range", "bow", "3", "4"],
+        ["charts", "courage", "12", "--foot"],
+        ["charts", "waking", "5", "--if", "aid"],
+        ["charts", "--lang", "pl", "range", "bow", "3"],
+        ["charts", "status", "scared", "--explain"],
     ],
     ids=" ".join,
 )

@@ -75,6 +75,104 @@ _POSITIONALS: dict[str, tuple[int, int | None]] = {"rule": (1, 1), "rules": (0, 
 _ANSWERING = (("--json", "--explain"), ("--lang", "--ruleset"))
 
 
+def _game_line(command: str | None, then: str | None) -> tuple[str, dict[str, Any]] | None:
+    """The module and the declared plain line of a game's command whose options are its own (the
+    game's ``QUICK_LINES``, by the command's name, or by it and the word after it: ``"charts
+    range"``), or None (argparse reads the line)."""
+    from havoc.core.errors import HavocError
+    from havoc.engine import game
+
+    if command is None or command in COMMANDS:
+        return None
+    try:
+        line = game.command_line(COMMANDS)
+    except HavocError:  # a clash of names: argparse's path says it
+        return None
+    module = line.short.get(command)
+    for one in line.games.values():
+        if module is not None and one.commands.get(command) == module:
+            lines = getattr(sys.modules[one.module], "QUICK_LINES", {})
+            spec = lines.get(f"{command} {then}") or lines.get(command)
+            if spec is not None:
+                return module, dict(spec)
+    return None
+
+
+def _read_line(words: Sequence[str], spec: dict[str, Any], lang: str) -> dict[str, Any] | None:
+    """The arguments of the words after a command's name (and its ``set`` words) by its declared
+    plain line, as argparse would give them, or None for anything argparse must read.
+
+    ``words``: the positionals' names in order (``?NAME`` one that may be left out, ``*NAME`` a
+    list of the words left); ``options``: each option's ``DEST:KIND`` (``flag``; ``int``, whole
+    numbers in ASCII digits; ``lang``, a language's code; else a value as written); ``defaults``:
+    the values of the options left out (else None, False for a flag); ``set``: fixed values."""
+    from havoc.language.languages import CODES
+
+    options: dict[str, str] = spec.get("options", {})
+    kinds = {o: v.partition(":") for o, v in options.items()}
+    given: dict[str, Any] = {dest: (False if kind == "flag" else None) for dest, _, kind in kinds.values()}
+    given.update(spec.get("defaults", {}))
+    positionals: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word == "-" or not word.startswith("-"):
+            positionals.append(word)
+            continue
+        name, eq, value = word.partition("=")
+        if name not in kinds:
+            return None  # an abbreviation, -h, "--", a typo: argparse's
+        dest, _, kind = kinds[name]
+        if kind == "flag":
+            if eq:
+                return None
+            given[dest] = True
+            continue
+        if not eq:
+            if i >= len(words):
+                return None
+            value, i = words[i], i + 1
+        if value.startswith("-"):
+            return None
+        if kind == "int":
+            if not (value.isascii() and value.isdigit()):
+                return None
+            given[dest] = int(value)
+        elif kind == "lang":
+            if value not in CODES:
+                return None
+            given[dest] = value
+        else:
+            given[dest] = value
+    names: tuple[str, ...] = spec.get("words", ())
+    single = [w for w in names if not w.startswith("*")]
+    required = [w for w in single if not w.startswith("?")]
+    rest = [w[1:] for w in names if w.startswith("*")]
+    if len(positionals) < len(required) or (len(positionals) > len(single) and not rest):
+        return None
+    given.update((w.lstrip("?"), v) for w, v in zip(single, [*positionals, *[None] * len(single)], strict=False))
+    given.update({name: positionals[len(single) :] for name in rest})
+    given.update(spec.get("set", {}))
+    if given.get("lang", "") is None:
+        given["lang"] = lang
+    return given
+
+
+def _declared_parse(
+    words: Sequence[str], declared: tuple[str, dict[str, Any]], lang: str, **common: Any
+) -> Arguments | None:
+    """The arguments of a game's command line by its declared plain line (:func:`_game_line`),
+    or None: argparse reads it."""
+    module, spec = declared
+    skip = len(spec.get("set", {}))  # the words the line's name holds ("charts range": range)
+    named = _read_line(words[skip:], spec, lang)
+    if named is None:
+        return None
+    __import__(module)
+    return Arguments(**common, func=sys.modules[module].__dict__[spec["function"]], **named)
+
+
 def _game_quick(command: str | None) -> tuple[str, tuple[str, ...]] | None:
     """The module and the words after POSITION of a game's command that declares a plain line
     (the game's ``QUICK_COMMANDS``: each optional positional's name in order, ``*NAME`` the list
@@ -112,8 +210,9 @@ class Arguments:
 
 
 def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
-    """The arguments of a plain ``havoc ask``/``havoc lookup`` line, as argparse would give them,
-    or None when argparse must read the line (help, errors, anything unusual)."""
+    """The arguments of a plain ``havoc ask``/``havoc lookup`` line (or a game's command's that
+    declares its plain line), as argparse would give them, or None when argparse must read the
+    line (help, errors, anything unusual)."""
     from havoc.language.languages import CODES
 
     at, root_lang = _root_lang(words, CODES)
@@ -123,6 +222,8 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
     if command in _QUICK:
         flags, valued = _QUICK[command]
         module = COMMANDS[command]
+    elif (line := _game_line(command, words[at + 1] if at + 1 < len(words) else None)) is not None:
+        return _declared_parse(words[at + 1 :], line, lang, root_lang=root_lang, command=command)
     else:
         found = _game_quick(command)
         if found is None:
