@@ -325,12 +325,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is not None:
         return _main(argv)
     try:
-        return _main(sys.argv[1:])
+        code = _main(sys.argv[1:])
     finally:
         # The process exits next: what the command made (the rules, the modules) is frozen, so
         # that the collector does not walk all of it once more while the interpreter shuts down
         # (a fifth of a short havoc ask's time). Memory is returned at exit as ever.
         gc.freeze()
+    if _quick:
+        _exit_now(code)
+    return code
+
+
+# A plain answering line (read without argparse: :func:`quick_parse`) only printed its answer.
+_quick: list[bool] = []
+
+
+def _exit_now(code: int) -> None:
+    """End the process of a plain answering line at once, its output written: the interpreter's
+    shutdown (every module's objects and the cached rules taken apart one by one, only for the
+    system to free the memory anyway) was a tenth of a short ``havoc ask``. Only when nothing
+    else waits for the exit: no exit handler (a coverage run's), no other thread, and output
+    that flushes (a closed pipe is left to the usual exit, which says so as before)."""
+    import atexit
+    import os
+
+    threading = sys.modules.get("threading")
+    if atexit._ncallbacks() or (threading is not None and threading.active_count() > 1):
+        return
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
 
 
 def _main(argv: Sequence[str]) -> int:
@@ -350,6 +378,7 @@ def _main(argv: Sequence[str]) -> int:
     try:
         args: Any = quick_parse(words, lang)
         if args is not None:
+            _quick.append(True)
             return _run(args, lang)
     finally:
         if collecting:
