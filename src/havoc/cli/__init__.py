@@ -75,10 +75,9 @@ _POSITIONALS: dict[str, tuple[int, int | None]] = {"rule": (1, 1), "rules": (0, 
 _ANSWERING = (("--json", "--explain"), ("--lang", "--ruleset"))
 
 
-def _game_line(command: str | None, then: str | None) -> tuple[str, dict[str, Any]] | None:
-    """The module and the declared plain line of a game's command whose options are its own (the
-    game's ``QUICK_LINES``, by the command's name, or by it and the word after it: ``"charts
-    range"``), or None (argparse reads the line)."""
+def _game_command(command: str | None) -> tuple[str, Any] | None:
+    """The module of a game's command and the game's package (what it declares of its lines:
+    ``QUICK_LINES``, ``QUICK_COMMANDS``), or None (no game's command: argparse reads the line)."""
     from havoc.core.errors import HavocError
     from havoc.engine import game
 
@@ -91,11 +90,17 @@ def _game_line(command: str | None, then: str | None) -> tuple[str, dict[str, An
     module = line.short.get(command)
     for one in line.games.values():
         if module is not None and one.commands.get(command) == module:
-            lines = getattr(sys.modules[one.module], "QUICK_LINES", {})
-            spec = lines.get(f"{command} {then}") or lines.get(command)
-            if spec is not None:
-                return module, dict(spec)
+            return module, sys.modules[one.module]
     return None
+
+
+def _declared_line(package: Any, command: str, then: Sequence[str]) -> dict[str, Any] | None:
+    """The declared plain line of a game's command whose options are its own (the game's
+    ``QUICK_LINES``, by the command's name, or by it and the word after it, ``then``: ``"charts
+    range"``)."""
+    lines = getattr(package, "QUICK_LINES", {})
+    spec = lines.get(" ".join([command, *then])) or lines.get(command)
+    return dict(spec) if spec is not None else None
 
 
 def _read_line(words: Sequence[str], spec: dict[str, Any], lang: str) -> dict[str, Any] | None:
@@ -162,7 +167,7 @@ def _read_line(words: Sequence[str], spec: dict[str, Any], lang: str) -> dict[st
 def _declared_parse(
     words: Sequence[str], declared: tuple[str, dict[str, Any]], lang: str, **common: Any
 ) -> Arguments | None:
-    """The arguments of a game's command line by its declared plain line (:func:`_game_line`),
+    """The arguments of a game's command line by its declared plain line (:func:`_declared_line`),
     or None: argparse reads it."""
     module, spec = declared
     skip = len(spec.get("set", {}))  # the words the line's name holds ("charts range": range)
@@ -171,29 +176,6 @@ def _declared_parse(
         return None
     __import__(module)
     return Arguments(**common, func=sys.modules[module].__dict__[spec["function"]], **named)
-
-
-def _game_quick(command: str | None) -> tuple[str, tuple[str, ...]] | None:
-    """The module and the words after POSITION of a game's command that declares a plain line
-    (the game's ``QUICK_COMMANDS``: each optional positional's name in order, ``*NAME`` the list
-    of all the words left, ``--OPTION=NAME`` an option that takes a value), or None (argparse
-    reads the line)."""
-    from havoc.core.errors import HavocError
-    from havoc.engine import game
-
-    if command is None or command in COMMANDS:
-        return None
-    try:
-        line = game.command_line(COMMANDS)
-    except HavocError:  # a clash of names: argparse's path says it
-        return None
-    module = line.short.get(command)
-    for one in line.games.values():
-        if one.commands.get(command) == module:
-            words = getattr(sys.modules[one.module], "QUICK_COMMANDS", {}).get(command)
-            if module is not None and words is not None:
-                return module, tuple(words)
-    return None
 
 
 class Arguments:
@@ -209,7 +191,7 @@ class Arguments:
         return f"Arguments({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
 
 
-def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
+def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:  # noqa: C901 - one line read in order
     """The arguments of a plain ``havoc ask``/``havoc lookup`` line (or a game's command's that
     declares its plain line), as argparse would give them, or None when argparse must read the
     line (help, errors, anything unusual)."""
@@ -222,13 +204,19 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
     if command in _QUICK:
         flags, valued = _QUICK[command]
         module = COMMANDS[command]
-    elif (line := _game_line(command, words[at + 1] if at + 1 < len(words) else None)) is not None:
-        return _declared_parse(words[at + 1 :], line, lang, root_lang=root_lang, command=command)
     else:
-        found = _game_quick(command)
+        found = _game_command(command)
         if found is None:
             return None
-        module, declared = found
+        module, package = found
+        spec = _declared_line(package, str(command), words[at + 1 : at + 2])
+        if spec is not None:
+            return _declared_parse(words[at + 1 :], (module, spec), lang, root_lang=root_lang, command=command)
+        # the words after POSITION (QUICK_COMMANDS: each optional positional's name in order,
+        # ``*NAME`` the list of all the words left, ``--OPTION=NAME`` an option that takes a value)
+        declared = getattr(package, "QUICK_COMMANDS", {}).get(command)
+        if declared is None:
+            return None
         options = {w.partition("=")[0]: w.partition("=")[2] for w in declared if w.startswith("--")}
         optional = tuple(w for w in declared if not w.startswith("--"))
         flags, valued = _ANSWERING[0], (*_ANSWERING[1], *options)
