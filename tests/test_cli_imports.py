@@ -146,3 +146,33 @@ def test_any_other_legal_score_battle_or_rule_line_is_left_to_argparse(line: lis
     from havoc import cli
 
     assert cli.quick_parse(line, "en") is None
+
+
+@pytest.mark.parametrize(
+    ("line", "unneeded"),
+    [
+        # a table read before comes from the cache: neither the YAML reader nor the table's checks
+        (
+            ["ask", P, "move", "humans", "from=example-a", "to=example-b", "units=2"],
+            ("havoc.formats.yamlio", "havoc.games.cry_havoc.position_read"),
+        ),
+        # the sentence reader: its names from the cache, no pattern compiled, no other lookup or decider
+        (
+            ["ask", P, "--text", "may the humans move 2 units from region a to region b"],
+            ("re", "typing", "havoc.games.cry_havoc.solo.engine", "havoc.games.cry_havoc.interview"),
+        ),
+        # a chart's spellings from the cache: no stemmer; results as records: no dataclasses
+        (
+            ["charts", "range", "English longbow", "3"],
+            ("dataclasses", "_havoc_snowballstemmer.english_stemmer", "typing"),
+        ),
+        # machine words only: no typed words (every catalog), no argparse's typing
+        (["trogs", "tests/fixtures/solo/move.yaml", "move"], ("typing", "pathlib", "collections", "json")),
+    ],
+    ids=lambda v: " ".join(v[:3]) if isinstance(v, list) else "",
+)
+def test_a_command_imports_no_module_it_does_not_need(
+    line: list[str], unneeded: tuple[str, ...], tmp_path: Path
+) -> None:
+    modules = set(_modules(line, tmp_path / "cache"))
+    assert not modules & set(unneeded), f"havoc {' '.join(line)} imported {sorted(modules & set(unneeded))}"

@@ -136,7 +136,9 @@ def position_schema(rs: Ruleset | None) -> dict[str, Any]:
 def code_files() -> Sequence[str | Path]:
     """The code a validated position depends on (a cached one is stale when it changes): also
     the names a table may give instead of IDs (words.py, read as ui.py folds them)."""
-    return tuple(os.path.join(_HERE, f) for f in ("position.py", "contract.py", "words.py", "ui.py"))
+    return tuple(
+        os.path.join(_HERE, f) for f in ("position.py", "position_read.py", "contract.py", "words.py", "ui.py")
+    )
 
 
 def parse_question(data: Mapping[str, Any], pos: Any, name: str = "query") -> Any:
