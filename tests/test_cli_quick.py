@@ -163,8 +163,9 @@ def test_an_exit_handler_or_another_thread_keeps_the_usual_exit() -> None:
     handler = "import atexit; atexit.register(lambda: print('handler ran')); " + _AS_THE_SCRIPT
     run = subprocess.run([sys.executable, "-c", handler, "rule", "game-goal"], capture_output=True, text=True)
     assert run.returncode == 0 and run.stdout.endswith("handler ran\n")
+    # the thread prints once the main thread is done: only an exit that waits for it lets it
     thread = (
-        "import threading, time; threading.Thread(target=lambda: (time.sleep(0.2), print('thread ran'))).start(); "
+        "import threading; threading.Thread(target=lambda: (threading.main_thread().join(), print('thread ran'))).start(); "
         + _AS_THE_SCRIPT
     )
     run = subprocess.run([sys.executable, "-c", thread, "rule", "game-goal"], capture_output=True, text=True)
