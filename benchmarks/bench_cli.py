@@ -6,8 +6,10 @@ warm-up that fills the caches a player's second command finds filled. CPU time (
 what a shared machine disturbs least, so the target is read from it; wall time is printed beside.
 
 ``--against SCRIPT`` also times another checkout's ``havoc`` (a launcher script that puts its
-``src`` first on sys.path) in the same interleaved rounds: a before/after table from one run, under
-the same load, rather than two runs an hour apart.
+``src`` first on sys.path and calls ``main()`` with no arguments, as the ``havoc`` script does:
+``main(argv)`` is the library's call, which leaves the interpreter's shutdown as it is, several
+milliseconds) in the same interleaved rounds: a before/after table from one run, under the same
+load, rather than two runs an hour apart.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ in English and Polish.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from havoc.cli import main
@@ -181,3 +183,19 @@ def test_candidates_are_shown_in_the_language_the_name_was_typed_in(capsys: pyte
     assert code == 2 and "Krótki łuk (konny)" in err and "Mounted short bow" not in err
     code, _, err = run(capsys, "range", "bow", "3", "--lang", "pl")
     assert code == 2 and err.startswith("błąd: broń: 'bow' jest niejednoznaczne") and "Mounted short bow" in err
+
+
+def test_a_charts_spellings_come_from_the_verified_cache_as_they_were_made(
+    rs: Ruleset, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A later process reads each chart's spellings from the cache (no stemming, no catalog read):
+    the same spellings as made afresh, and a ruleset made in memory keeps no entry."""
+    monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path))
+    N._spellings.cache_clear()
+    made = N.spellings(rs, T.WEAPONS, 0)
+    entries = list(tmp_path.glob(f"{N.SPELLINGS}-*.bin"))
+    assert len(entries) == 1
+    N._spellings.cache_clear()
+    assert N.spellings(rs, T.WEAPONS, 0) == made
+    assert made == [list(forms) for forms in N._spelled(rs, T.WEAPONS, 0)]
+    N._spellings.cache_clear()

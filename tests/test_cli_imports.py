@@ -22,12 +22,17 @@ P = "tests/fixtures/assistant/leave-8-vs-3.yaml"
 COMMANDS = [
     (["ask", P, "move", "humans", "from=example-a", "to=example-b", "units=2"], 96, False),
     (["--lang", "pl", "ask", P, "move", "humans", "from=example-a", "to=example-b", "units=2"], 96, False),
+    (["ask", P, "--text", "may the humans move 2 units from region a to region b"], 98, False),
     (["lookup", "retreat"], 86, False),
     (["legal", P, "humans"], 108, False),
     (["--lang", "pl", "legal", P, "--json"], 128, False),
     (["score", P], 95, False),
     (["battle", P], 105, False),
     (["battle", P, "example-a", "humans=4/2/2", "pilgrims=1/1/1", "--as", "humans"], 105, False),
+    (["trogs", "tests/fixtures/solo/move.yaml", "move"], 92, False),
+    (["trogs", "tests/fixtures/solo/move.yaml", "move", "--units", "4", "--json"], 110, False),
+    (["charts", "range", "English longbow", "3"], 96, False),
+    (["charts", "status", "scared", "--json", "--lang", "pl"], 100, False),
     (["rule", "game-goal"], 65, False),
     (["rules"], 70, False),
 ]
@@ -85,10 +90,19 @@ def test_legal_imports_only_the_kinds_that_probe(tmp_path: Path) -> None:
         ["rule", "game-goal"],
         ["rule", "--lang", "pl", "game-goal", "--json"],
         ["--lang=pl", "rule", "game-goal", "--ruleset", "cry-havoc"],
+        ["trogs", "solo.yaml", "move"],
+        ["trogs", "solo.yaml", "move", "--units", "4", "--from=example-a", "--steps", "2", "--json"],
+        ["trogs", "solo.yaml", "place", "example-a", "humans=1/1/1", "--lang", "pl", "trogs=0/1/2"],
+        ["trogs", "solo.yaml", "tactics", "--no-tactic-text", "example-a", "--ruleset", "cry-havoc"],
+        ["--lang", "pl", "trogs", "solo.yaml", "prisoner", "--shifted-priorities", "--both"],
+        ["charts", "range", "English longbow", "3"],
+        ["charts", "range", "--json", "luk", "45", "--lang=pl"],
+        ["charts", "status", "scared", "--ruleset", "advanced-cry-havoc"],
+        ["--lang=pl", "charts", "status", "-"],
     ],
     ids=" ".join,
 )
-def test_a_plain_legal_score_battle_or_rule_line_reads_as_argparse_reads_it(line: list[str]) -> None:
+def test_a_plain_legal_score_battle_rule_trogs_or_charts_line_reads_as_argparse_reads_it(line: list[str]) -> None:
     from havoc import cli
 
     quick = cli.quick_parse(line, "en")
@@ -111,6 +125,20 @@ def test_a_plain_legal_score_battle_or_rule_line_reads_as_argparse_reads_it(line
         ["rule", "a", "b"],
         ["rule", "game-goal", "--lang", "all"],
         ["rule", "-h"],
+        ["trogs", "solo.yaml"],
+        ["trogs", "solo.yaml", "move", "--units", "four"],
+        ["trogs", "solo.yaml", "move", "--units", "٤"],
+        ["trogs", "solo.yaml", "move", "--unit", "4"],
+        ["trogs", "solo.yaml", "move", "--both=yes"],
+        ["trogs", "solo.yaml", "move", "--explain"],
+        ["trogs", "solo.yaml", "move", "--lang", "de"],
+        ["trogs", "solo.yaml", "move", "--from"],
+        ["charts", "range", "English longbow"],
+        ["charts", "range", "bow", "3", "4"],
+        ["charts", "courage", "12", "--foot"],
+        ["charts", "waking", "5", "--if", "aid"],
+        ["charts", "--lang", "pl", "range", "bow", "3"],
+        ["charts", "status", "scared", "--explain"],
     ],
     ids=" ".join,
 )
@@ -118,3 +146,33 @@ def test_any_other_legal_score_battle_or_rule_line_is_left_to_argparse(line: lis
     from havoc import cli
 
     assert cli.quick_parse(line, "en") is None
+
+
+@pytest.mark.parametrize(
+    ("line", "unneeded"),
+    [
+        # a table read before comes from the cache: neither the YAML reader nor the table's checks
+        (
+            ["ask", P, "move", "humans", "from=example-a", "to=example-b", "units=2"],
+            ("havoc.formats.yamlio", "havoc.games.cry_havoc.position_read"),
+        ),
+        # the sentence reader: its names from the cache, no pattern compiled, no other lookup or decider
+        (
+            ["ask", P, "--text", "may the humans move 2 units from region a to region b"],
+            ("re", "typing", "havoc.games.cry_havoc.solo.engine", "havoc.games.cry_havoc.interview"),
+        ),
+        # a chart's spellings from the cache: no stemmer; results as records: no dataclasses
+        (
+            ["charts", "range", "English longbow", "3"],
+            ("dataclasses", "_havoc_snowballstemmer.english_stemmer", "typing"),
+        ),
+        # machine words only: no typed words (every catalog), no argparse's typing
+        (["trogs", "tests/fixtures/solo/move.yaml", "move"], ("typing", "pathlib", "collections", "json")),
+    ],
+    ids=lambda v: " ".join(v[:3]) if isinstance(v, list) else "",
+)
+def test_a_command_imports_no_module_it_does_not_need(
+    line: list[str], unneeded: tuple[str, ...], tmp_path: Path
+) -> None:
+    modules = set(_modules(line, tmp_path / "cache"))
+    assert not modules & set(unneeded), f"havoc {' '.join(line)} imported {sorted(modules & set(unneeded))}"

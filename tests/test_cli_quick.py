@@ -131,3 +131,42 @@ def test_the_collector_paused_for_a_plain_ask_runs_again_after_it(capsys: pytest
     assert cli.main(["ask", "missing.yaml", *Q]) == 2  # an error on the way out too
     assert gc.isenabled()
     capsys.readouterr()
+
+
+_AS_THE_SCRIPT = "import sys; from havoc.cli import main; sys.argv[0] = 'havoc'; sys.exit(main())"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["ask", P, *Q],
+        ["ask", P, "move", "humans", "from=nowhere"],  # refused: exit 2, the problems on stderr
+        ["rule", "game-goal", "--json"],
+        ["rule", "no-such-rule"],
+        ["trogs", "tests/fixtures/solo/move.yaml", "move", "--lang", "pl"],
+    ],
+    ids=" ".join,
+)
+def test_a_plain_line_ends_its_process_at_once_with_all_its_output_and_its_status(
+    line: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The havoc command ends a plain answering line without the interpreter's shutdown: what it
+    prints and its exit status are those of the same line run in-process (no early exit)."""
+    run = subprocess.run([sys.executable, "-c", _AS_THE_SCRIPT, *line], capture_output=True, text=True)
+    status = cli.main(line)
+    out, err = capsys.readouterr()
+    assert (run.returncode, run.stdout, run.stderr) == (status, out, err)
+
+
+def test_an_exit_handler_or_another_thread_keeps_the_usual_exit() -> None:
+    """Something that waits for the exit (a coverage run's handler, a thread) still runs."""
+    handler = "import atexit; atexit.register(lambda: print('handler ran')); " + _AS_THE_SCRIPT
+    run = subprocess.run([sys.executable, "-c", handler, "rule", "game-goal"], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.endswith("handler ran\n")
+    # the thread prints once the main thread is done: only an exit that waits for it lets it
+    thread = (
+        "import threading; threading.Thread(target=lambda: (threading.main_thread().join(), print('thread ran'))).start(); "
+        + _AS_THE_SCRIPT
+    )
+    run = subprocess.run([sys.executable, "-c", thread, "rule", "game-goal"], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.endswith("thread ran\n")

@@ -27,8 +27,7 @@ with warnings.catch_warnings():
 from havoc import cli
 from havoc.assistant import webapi
 from havoc.formats import spec, yamlio
-from havoc.games.cry_havoc import position as position_module
-from havoc.games.cry_havoc import typed
+from havoc.games.cry_havoc import position_read, typed
 from havoc.web.server import create_app
 
 FIXTURES = Path(__file__).parent / "fixtures" / "assistant"
@@ -178,7 +177,7 @@ def test_a_long_list_is_refused_before_any_name_in_it_is_read(
     """50,000 names as neighbours or via: not one is looked up (each lookup folds, searches the
     vocabulary and may suggest a near name)."""
     looked: list[str] = []
-    for cls, name in ((position_module._Names, "name"), (typed._Reading, "region")):
+    for cls, name in ((position_read._Names, "name"), (typed._Reading, "region")):
         real = getattr(cls, name)
 
         def counting(self: Any, *args: Any, _real: Callable[..., Any] = real) -> Any:

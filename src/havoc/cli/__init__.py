@@ -75,11 +75,9 @@ _POSITIONALS: dict[str, tuple[int, int | None]] = {"rule": (1, 1), "rules": (0, 
 _ANSWERING = (("--json", "--explain"), ("--lang", "--ruleset"))
 
 
-def _game_quick(command: str | None) -> tuple[str, tuple[str, ...]] | None:
-    """The module and the words after POSITION of a game's command that declares a plain line
-    (the game's ``QUICK_COMMANDS``: each optional positional's name in order, ``*NAME`` the list
-    of all the words left, ``--OPTION=NAME`` an option that takes a value), or None (argparse
-    reads the line)."""
+def _game_command(command: str | None) -> tuple[str, Any] | None:
+    """The module of a game's command and the game's package (what it declares of its lines:
+    ``QUICK_LINES``, ``QUICK_COMMANDS``), or None (no game's command: argparse reads the line)."""
     from havoc.core.errors import HavocError
     from havoc.engine import game
 
@@ -91,11 +89,93 @@ def _game_quick(command: str | None) -> tuple[str, tuple[str, ...]] | None:
         return None
     module = line.short.get(command)
     for one in line.games.values():
-        if one.commands.get(command) == module:
-            words = getattr(sys.modules[one.module], "QUICK_COMMANDS", {}).get(command)
-            if module is not None and words is not None:
-                return module, tuple(words)
+        if module is not None and one.commands.get(command) == module:
+            return module, sys.modules[one.module]
     return None
+
+
+def _declared_line(package: Any, command: str, then: Sequence[str]) -> dict[str, Any] | None:
+    """The declared plain line of a game's command whose options are its own (the game's
+    ``QUICK_LINES``, by the command's name, or by it and the word after it, ``then``: ``"charts
+    range"``)."""
+    lines = getattr(package, "QUICK_LINES", {})
+    spec = lines.get(" ".join([command, *then])) or lines.get(command)
+    return dict(spec) if spec is not None else None
+
+
+def _read_line(words: Sequence[str], spec: dict[str, Any], lang: str) -> dict[str, Any] | None:
+    """The arguments of the words after a command's name (and its ``set`` words) by its declared
+    plain line, as argparse would give them, or None for anything argparse must read.
+
+    ``words``: the positionals' names in order (``?NAME`` one that may be left out, ``*NAME`` a
+    list of the words left); ``options``: each option's ``DEST:KIND`` (``flag``; ``int``, whole
+    numbers in ASCII digits; ``lang``, a language's code; else a value as written); ``defaults``:
+    the values of the options left out (else None, False for a flag); ``set``: fixed values."""
+    from havoc.language.languages import CODES
+
+    options: dict[str, str] = spec.get("options", {})
+    kinds = {o: v.partition(":") for o, v in options.items()}
+    given: dict[str, Any] = {dest: (False if kind == "flag" else None) for dest, _, kind in kinds.values()}
+    given.update(spec.get("defaults", {}))
+    positionals: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word == "-" or not word.startswith("-"):
+            positionals.append(word)
+            continue
+        name, eq, value = word.partition("=")
+        if name not in kinds:
+            return None  # an abbreviation, -h, "--", a typo: argparse's
+        dest, _, kind = kinds[name]
+        if kind == "flag":
+            if eq:
+                return None
+            given[dest] = True
+            continue
+        if not eq:
+            if i >= len(words):
+                return None
+            value, i = words[i], i + 1
+        if value.startswith("-"):
+            return None
+        if kind == "int":
+            if not (value.isascii() and value.isdigit()):
+                return None
+            given[dest] = int(value)
+        elif kind == "lang":
+            if value not in CODES:
+                return None
+            given[dest] = value
+        else:
+            given[dest] = value
+    names: tuple[str, ...] = spec.get("words", ())
+    single = [w for w in names if not w.startswith("*")]
+    required = [w for w in single if not w.startswith("?")]
+    rest = [w[1:] for w in names if w.startswith("*")]
+    if len(positionals) < len(required) or (len(positionals) > len(single) and not rest):
+        return None
+    given.update((w.lstrip("?"), v) for w, v in zip(single, [*positionals, *[None] * len(single)], strict=False))
+    given.update({name: positionals[len(single) :] for name in rest})
+    given.update(spec.get("set", {}))
+    if given.get("lang", "") is None:
+        given["lang"] = lang
+    return given
+
+
+def _declared_parse(
+    words: Sequence[str], declared: tuple[str, dict[str, Any]], lang: str, **common: Any
+) -> Arguments | None:
+    """The arguments of a game's command line by its declared plain line (:func:`_declared_line`),
+    or None: argparse reads it."""
+    module, spec = declared
+    skip = len(spec.get("set", {}))  # the words the line's name holds ("charts range": range)
+    named = _read_line(words[skip:], spec, lang)
+    if named is None:
+        return None
+    __import__(module)
+    return Arguments(**common, func=sys.modules[module].__dict__[spec["function"]], **named)
 
 
 class Arguments:
@@ -111,9 +191,10 @@ class Arguments:
         return f"Arguments({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
 
 
-def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
-    """The arguments of a plain ``havoc ask``/``havoc lookup`` line, as argparse would give them,
-    or None when argparse must read the line (help, errors, anything unusual)."""
+def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:  # noqa: C901 - one line read in order
+    """The arguments of a plain ``havoc ask``/``havoc lookup`` line (or a game's command's that
+    declares its plain line), as argparse would give them, or None when argparse must read the
+    line (help, errors, anything unusual)."""
     from havoc.language.languages import CODES
 
     at, root_lang = _root_lang(words, CODES)
@@ -124,10 +205,18 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
         flags, valued = _QUICK[command]
         module = COMMANDS[command]
     else:
-        found = _game_quick(command)
+        found = _game_command(command)
         if found is None:
             return None
-        module, declared = found
+        module, package = found
+        spec = _declared_line(package, str(command), words[at + 1 : at + 2])
+        if spec is not None:
+            return _declared_parse(words[at + 1 :], (module, spec), lang, root_lang=root_lang, command=command)
+        # the words after POSITION (QUICK_COMMANDS: each optional positional's name in order,
+        # ``*NAME`` the list of all the words left, ``--OPTION=NAME`` an option that takes a value)
+        declared = getattr(package, "QUICK_COMMANDS", {}).get(command)
+        if declared is None:
+            return None
         options = {w.partition("=")[0]: w.partition("=")[2] for w in declared if w.startswith("--")}
         optional = tuple(w for w in declared if not w.startswith("--"))
         flags, valued = _ANSWERING[0], (*_ANSWERING[1], *options)
@@ -224,12 +313,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is not None:
         return _main(argv)
     try:
-        return _main(sys.argv[1:])
+        code = _main(sys.argv[1:])
     finally:
         # The process exits next: what the command made (the rules, the modules) is frozen, so
         # that the collector does not walk all of it once more while the interpreter shuts down
         # (a fifth of a short havoc ask's time). Memory is returned at exit as ever.
         gc.freeze()
+    if _quick:
+        _exit_now(code)
+    return code
+
+
+# A plain answering line (read without argparse: :func:`quick_parse`) only printed its answer.
+_quick: list[bool] = []
+
+
+def _exit_now(code: int) -> None:
+    """End the process of a plain answering line at once, its output written: the interpreter's
+    shutdown (every module's objects and the cached rules taken apart one by one, only for the
+    system to free the memory anyway) was a tenth of a short ``havoc ask``. Only when nothing
+    else waits for the exit: no exit handler (a coverage run's), no other thread, and output
+    that flushes (a closed pipe is left to the usual exit, which says so as before)."""
+    import atexit
+    import os
+
+    threading = sys.modules.get("threading")
+    if atexit._ncallbacks() or (threading is not None and threading.active_count() > 1):
+        return
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
 
 
 def _main(argv: Sequence[str]) -> int:
@@ -249,6 +366,7 @@ def _main(argv: Sequence[str]) -> int:
     try:
         args: Any = quick_parse(words, lang)
         if args is not None:
+            _quick.append(True)
             return _run(args, lang)
     finally:
         if collecting:

@@ -440,32 +440,35 @@ def _installed() -> list[str]:
 def extra_answers(played: Game) -> dict[str, Any]:
     """The game's deciders besides its question kinds (``EXTRA_ANSWERS``: name -> "module:function"),
     each ``(rs, position, query mapping, lang) -> a decision with .to_json()``, loaded."""
-    import importlib
+    return {name: _target(target) for name, target in getattr(played, "EXTRA_ANSWERS", {}).items()}
 
-    out: dict[str, Any] = {}
-    for name, target in getattr(played, "EXTRA_ANSWERS", {}).items():
-        module, _, func = str(target).partition(":")
-        out[name] = getattr(importlib.import_module(module), func)
-    return out
+
+def extra_answer_names(played: Game) -> list[str]:
+    """The names of the game's :func:`extra_answers`, none of their modules imported (a question
+    of another kind need not import the solo Trogs' engine to learn it is not theirs)."""
+    return list(getattr(played, "EXTRA_ANSWERS", {}))
 
 
 def lookups(played: Game) -> dict[str, Any]:
     """The game's lookups without a position (``LOOKUPS``: name -> "module:function"), each
     ``(rs, request mapping, lang) -> JSON-ready dict``, loaded (the site's engine answers them)."""
-    import importlib
+    return {name: _target(target) for name, target in getattr(played, "LOOKUPS", {}).items()}
 
-    out: dict[str, Any] = {}
-    for name, target in getattr(played, "LOOKUPS", {}).items():
-        module, _, func = str(target).partition(":")
-        out[name] = getattr(importlib.import_module(module), func)
-    return out
+
+def _target(target: object) -> Any:
+    """The function a ``"module:function"`` names, its module imported."""
+    module, _, func = str(target).partition(":")
+    __import__(module)  # importlib.import_module, without importing importlib (and warnings)
+    return getattr(sys.modules[module], func)
 
 
 def text_reader(played: Game) -> tuple[str, Any] | None:
     """The game's lookup that reads a question typed in words (``TEXT_READER``, one of its
-    ``LOOKUPS``) as ``(name, function)``, or None for a game that reads only forms."""
+    ``LOOKUPS``) as ``(name, function)``, or None for a game that reads only forms; only that
+    lookup's module is imported."""
     name = getattr(played, "TEXT_READER", None)
-    found = lookups(played).get(name) if isinstance(name, str) else None
+    target = getattr(played, "LOOKUPS", {}).get(name) if isinstance(name, str) else None
+    found = _target(target) if target is not None else None
     return (name, found) if found is not None and isinstance(name, str) else None
 
 

@@ -125,6 +125,8 @@ def load_catalog(lang: str, root: Path | None = None) -> Catalog:
     else:
         files = catalog_sources(lang, root)
         key = sealed.value("catalog", name, lambda: _catalog_key(lang, files))
+    if root is None:
+        _keys[(lang, _locales())] = key
     cached = cache.get(f"catalog-{lang}", key, tuple)  # plain data: read with marshal, the fastest
     if cached is not None and len(cached) == len(Catalog._fields):
         return Catalog(*cached)
@@ -144,6 +146,24 @@ def _catalog_key(lang: str, files: list[tuple[str, bytes]]) -> str:
         cache.code_bytes(__file__),
         *(x for p, data in files for x in (os.path.basename(p).encode(), data)),
     )
+
+
+_keys: dict[tuple[str, str], str] = {}  # (language, locales folder) -> its catalog's key as last read
+
+
+def catalog_key(lang: str) -> str:
+    """The key of ``lang``'s catalog as :func:`load_catalog` makes it (its files' bytes and the
+    code that reads them), read once per process: what a cache entry made from the catalog's
+    texts is keyed by, so that the entry is found without loading the catalog itself."""
+    from havoc.core import sealed
+
+    at = (lang, _locales())
+    found = _keys.get(at)
+    if found is None:
+        name = os.path.join(at[1], lang)
+        found = sealed.get("catalog", name) if sealed.active() else _catalog_key(lang, catalog_sources(lang))
+        _keys[at] = found
+    return found
 
 
 def read_po_bytes(data: bytes, lang: str, *, strict: bool = False) -> Any:

@@ -233,7 +233,7 @@ def _from_text(args: argparse.Namespace, rs: Any, pos: Any, played: Any) -> tupl
         )
     if got.get("position"):  # the situation the sentence states, on the table: never set aside
         pos = _with_stated(args, rs, played, got["position"])
-    if got["question"].get("ask") in game.extra_answers(played):
+    if got["question"].get("ask") in game.extra_answer_names(played):
         return rs, pos, dict(got["question"])  # asked of that decider, not of the rules interpreter
     return rs, pos, played.parse_question(got["question"], pos, "--text")
 

@@ -11,11 +11,26 @@ from havoc import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Any
 
     from havoc.core.errors import Problem as _P
     from havoc.engine.rulebook.model import Ruleset
 
 COMMANDS: Mapping[str, str] = {"charts": "havoc.games.advanced_cry_havoc.cli"}
+RULESET = "advanced-cry-havoc"  # the charts' ruleset, unless --ruleset names another
+# The charts whose plain line `havoc` reads without argparse (havoc.cli.quick_parse; a test
+# keeps each equal to argparse's reading): the chart's words, and the options every chart takes.
+_CHART_OPTIONS = {"--lang": "lang:lang", "--json": "json:flag", "--ruleset": "ruleset:"}
+QUICK_LINES: Mapping[str, Mapping[str, Any]] = {
+    f"charts {chart}": {
+        "function": "run",
+        "set": {"chart": chart},
+        "words": words,
+        "options": _CHART_OPTIONS,
+        "defaults": {"ruleset": RULESET},
+    }
+    for chart, words in (("range", ("weapon", "distance")), ("status", ("name",)))
+}
 # The lookups the site's in-browser engine answers (``POST /api/charts?ruleset=…``, see
 # havoc.assistant.webapi): the same function, and so the same JSON, as ``havoc charts … --json``.
 LOOKUPS: Mapping[str, str] = {"charts": "havoc.games.advanced_cry_havoc.charts:lookup"}

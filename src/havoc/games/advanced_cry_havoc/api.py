@@ -9,10 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from havoc.engine.rulebook.model import Ruleset
-from havoc.games.advanced_cry_havoc import lookups
+from havoc.games.advanced_cry_havoc import RULESET, lookups
 from havoc.games.advanced_cry_havoc.lookups import CombatResult, ModifierResult, RangeResult, RowResult
-
-RULESET = "advanced-cry-havoc"
 
 
 def load(ruleset: str = RULESET) -> Ruleset:

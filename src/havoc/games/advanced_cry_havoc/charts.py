@@ -9,10 +9,12 @@ typed them) and get the same answer from :func:`lookup`: the structured result o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from havoc import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
     from havoc.engine.rulebook.model import Ruleset
     from havoc.games.advanced_cry_havoc.lookups import Applied
     from havoc.language.i18n import Translator

@@ -6,15 +6,17 @@ line and prints, in English or Polish. Bad input is a located message and exit s
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-from typing import TYPE_CHECKING, Any
+
+from havoc import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import argparse
+    from typing import Any
+
     from havoc.engine.rulebook.model import Ruleset
 
-RULESET = "advanced-cry-havoc"
+from havoc.games.advanced_cry_havoc import RULESET
 
 
 def _epilog() -> str:
@@ -41,21 +43,28 @@ Exit status: 0 answered (a refusal is an answer), 1 the rules are broken, 2 bad 
     )
 
 
-class _Parser(argparse.ArgumentParser):
-    """A charts command's parser: its own help texts in the language of ``--lang`` (read from
-    the words before parsing, so ``-h`` is in it too). argparse's own words are the CLI's."""
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """The class of a charts command's parser (made when a parser is built: a plain ``havoc
+    charts range …`` line is read without argparse, see the game's ``QUICK_LINES``)."""
+    import argparse
 
-    lang = "en"
+    class _Parser(argparse.ArgumentParser):
+        """A charts command's parser: its own help texts in the language of ``--lang`` (read from
+        the words before parsing, so ``-h`` is in it too). argparse's own words are the CLI's."""
 
-    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
-        words = list(sys.argv[1:] if args is None else args)
-        _Parser.lang = "en"
-        for i, w in enumerate(words):
-            if w == "--lang" and i + 1 < len(words):
-                _Parser.lang = words[i + 1]
-            elif w.startswith("--lang="):
-                _Parser.lang = w.partition("=")[2]
-        return super().parse_known_args(args, namespace)
+        lang = "en"
+
+        def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+            words = list(sys.argv[1:] if args is None else args)
+            _Parser.lang = "en"
+            for i, w in enumerate(words):
+                if w == "--lang" and i + 1 < len(words):
+                    _Parser.lang = words[i + 1]
+                elif w.startswith("--lang="):
+                    _Parser.lang = w.partition("=")[2]
+            return super().parse_known_args(args, namespace)
+
+    return _Parser
 
 
 def _languages() -> tuple[str, ...]:
@@ -65,7 +74,11 @@ def _languages() -> tuple[str, ...]:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    import argparse
+
     from havoc.language.i18n import LANGUAGES, ui
+
+    _Parser = _parser_class()
 
     # The help texts are ui() strings (so the catalog has them); _Parser shows them in --lang.
     p = sub.add_parser(
@@ -168,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
 
     out = lookup(_ruleset(args.ruleset), request(args), args.lang)
     if args.json:
+        import json
+
         sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
     else:
         sys.stdout.write(out["text"] + "\n")

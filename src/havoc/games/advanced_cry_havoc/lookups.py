@@ -6,24 +6,25 @@ summary or a cell of the table of open cases): it never fills a gap the source l
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
-
+from havoc import TYPE_CHECKING
 from havoc.core.errors import Code, InputError, Problem, RulebookError
+from havoc.core.record import record
 from havoc.games.advanced_cry_havoc import names as N
 from havoc.games.advanced_cry_havoc import tables as T
 from havoc.games.advanced_cry_havoc.names import Match
 from havoc.language.i18n import message_language, ui
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
     from havoc.engine.rulebook.model import Ruleset, Table
 
 FOUND, OUT_OF_RANGE, NO_BAND, REFUSED = "found", "out-of-range", "no-band", "refused"
 NOT_COVERED = "not-covered"  # a number the chart has no line for
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RangeResult:
     status: str  # found | out-of-range | no-band | refused
     weapon: str  # the weapon's name as printed in the chart (English)
@@ -36,7 +37,7 @@ class RangeResult:
     rules: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RowResult:
     status: str  # found | not-covered
     value: int  # the number looked up (DEF factor or modified roll)
@@ -47,7 +48,7 @@ class RowResult:
     applied: tuple[Applied, ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Applied:
     """One modifier row that was asked for, what it counts for, and why not if it does not."""
 
@@ -60,7 +61,7 @@ class Applied:
     why_not: str | None = None  # "not-cumulative" | "not-animal"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CombatResult:
     shifts: tuple[Applied, ...]
     modifiers: tuple[Applied, ...]
@@ -68,12 +69,24 @@ class CombatResult:
     modifier_total: int
     status: str = REFUSED  # the combat table itself cannot be read
     reason: str | None = None
-    rules: tuple[str, ...] = field(default=())
+    rules: tuple[str, ...] = ()
 
 
 def as_dict(result: Any) -> dict[str, Any]:
-    out: dict[str, Any] = asdict(result)
-    return out
+    """A result as plain data, each field by name, the records in it as dicts too (as
+    :func:`dataclasses.asdict` gives them; the results are records, so that a short ``havoc
+    charts`` never imports dataclasses and inspect)."""
+    return {name: _plain(getattr(result, name)) for name in type(result).__record_fields__}
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(type(value), "__record_fields__"):
+        return as_dict(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    return value
 
 
 def field_label(name: str) -> str:
@@ -203,7 +216,7 @@ def range_lookup(rs: Ruleset, weapon: str, distance: int) -> RangeResult:
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StatusResult:
     status: str  # found | refused
     name: str  # the status line as printed (English)
@@ -358,7 +371,7 @@ def waking(
 CHECKS = ("morale", "recovery")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ModifierResult:
     applied: tuple[Applied, ...]
     total: int

@@ -17,20 +17,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING
 
+from havoc import TYPE_CHECKING
+from havoc.core.memo import memo
+from havoc.core.record import record
 from havoc.search.text import fold, is_stopword, key, words
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from havoc.engine.rulebook.model import Ruleset
 
 _BRACKETS = re.compile(r"\([^()]*\)?|\[[^\[\]]*\]?")  # a note, closed or left open at the end
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Spelling:
     """One line's name in one language: the whole name and its words outside brackets."""
 
@@ -48,7 +49,7 @@ def spelling(text: str, lang: str) -> Spelling:
     return Spelling(lang, text, ws, folded, tuple(stem(w, lang) for w in ws), tuple(stem(f, lang) for f in folded))
 
 
-@lru_cache(maxsize=1 << 14)
+@memo(1 << 14)
 def stem(word: str, lang: str) -> str:
     """The search's key of a word (cached: a lookup stems the same few words again and again)."""
     return key(word, lang)
@@ -63,8 +64,37 @@ def spellings(rs: Ruleset, rule_id: str, column: int = 0) -> list[list[Spelling]
     return [list(s) for s in _spellings(rs, rule_id, column)]
 
 
-@lru_cache(maxsize=64)
+SPELLINGS = "chart-spellings"  # the cache's kind of entry for a table's spellings
+
+
+@memo(64)
 def _spellings(rs: Ruleset, rule_id: str, column: int) -> tuple[tuple[Spelling, ...], ...]:
+    """Kept in the verified cache (plain data): spelling every row stems each word in every
+    language and loads every language's catalog, most of a short ``havoc charts`` process. The
+    key is made of what they are made of: the rules (their fingerprint), each catalog (its
+    files' bytes), and the code that splits, folds and stems. A sealed bundle (the browser) has
+    no sources to key by and keeps them in memory for the page's life: it spells them."""
+    from havoc.core import cache, sealed
+    from havoc.language import i18n
+    from havoc.language.languages import CODES, SOURCE
+    from havoc.search import text
+
+    if not rs.fingerprint or sealed.active():  # a ruleset made in memory (tests), a sealed bundle
+        return _spelled(rs, rule_id, column)
+    chunks = [rs.fingerprint.encode(), rule_id.encode(), str(column).encode()]
+    chunks += [i18n.catalog_key(lang).encode() for lang in CODES if lang != SOURCE]
+    chunks += [cache.code_bytes(path) for path in (__file__, text.__file__, i18n.__file__)]
+    key = cache.digest(*chunks)
+    found = cache.get(SPELLINGS, key, tuple)
+    if found is not None:
+        return tuple(tuple(Spelling(*s) for s in forms) for forms in found)
+    made = _spelled(rs, rule_id, column)
+    names = Spelling.__record_fields__  # type: ignore[attr-defined]
+    cache.put(SPELLINGS, key, tuple(tuple(tuple(getattr(s, n) for n in names) for s in forms) for forms in made))
+    return made
+
+
+def _spelled(rs: Ruleset, rule_id: str, column: int) -> tuple[tuple[Spelling, ...], ...]:
     from havoc.language.i18n import translator
     from havoc.language.languages import CODES, SOURCE
 
@@ -95,7 +125,7 @@ def _query_words(query: str) -> list[str]:
     return meant or typed
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Match:
     """The rows a name finds: one row, several (ambiguous), or none."""
 

@@ -7,9 +7,14 @@ knows the *shape* of each chart (which column holds what), never a value.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
 
+from havoc import TYPE_CHECKING
 from havoc.core.errors import Code, Problem, RulebookError
+
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from havoc.core.tuples import NamedTuple
 
 if TYPE_CHECKING:
     from havoc.engine.rulebook.model import Ruleset, Table

@@ -45,6 +45,28 @@ QUICK_COMMANDS: Mapping[str, Sequence[str]] = {
     "battle": ("region", "*placement", "--as=faction"),
 }
 
+# The commands with options of their own whose plain line `havoc` reads without argparse too: the
+# function that runs it, its words (`?NAME` optional, `*NAME` the rest) and each option's
+# DEST:KIND, as havoc.cli.quick_parse reads them (a test keeps each equal to argparse's reading).
+QUICK_LINES: Mapping[str, Mapping[str, Any]] = {
+    "trogs": {
+        "function": "run",
+        "words": ("position", "kind", "*words"),
+        "options": {
+            "--units": "units:int",
+            "--from": "source:",
+            "--steps": "steps:int",
+            "--both": "both:flag",
+            "--no-tactic-text": "no_tactic_text:flag",
+            "--shifted-priorities": "shifted_priorities:flag",
+            "--lang": "lang:lang",
+            "--json": "json:flag",
+            "--ruleset": "ruleset:",
+        },
+        "defaults": {"ruleset": "cry-havoc"},
+    },
+}
+
 # The question kinds with an address of their own, mounted by the engine: `havoc <kind>`,
 # havoc.assistant.api.<kind>(position, *fields) and POST /api/<kind> (with its OpenAPI entry); each with the
 # question fields it takes, in the order of the positional arguments, and what it answers.
@@ -114,7 +136,9 @@ def position_schema(rs: Ruleset | None) -> dict[str, Any]:
 def code_files() -> Sequence[str | Path]:
     """The code a validated position depends on (a cached one is stale when it changes): also
     the names a table may give instead of IDs (words.py, read as ui.py folds them)."""
-    return tuple(os.path.join(_HERE, f) for f in ("position.py", "contract.py", "words.py", "ui.py"))
+    return tuple(
+        os.path.join(_HERE, f) for f in ("position.py", "position_read.py", "contract.py", "words.py", "ui.py")
+    )
 
 
 def parse_question(data: Mapping[str, Any], pos: Any, name: str = "query") -> Any:

@@ -66,6 +66,7 @@ ITEMS: Final = tuple[str, ...](VOCABULARY["items"])
 EXPERIENCE: Final = tuple[str, ...](VOCABULARY["experience"])
 # one per module of kinds/, in each declaration's order= (havoc.engine.rulebook.declared_kinds): no list kept by hand
 QUESTION_KINDS: Final = _ruleset().question_kinds
+FINGERPRINT: Final = _ruleset().fingerprint  # the key of the rules these names come from (of what is made of them)
 HOW_MANY: Final = tuple[str, ...](VOCABULARY["how-many"])
 
 # --- parameters the mechanisms read (values come from rules/) ----------------------

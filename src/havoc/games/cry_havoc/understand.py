@@ -18,13 +18,14 @@ give) is ``missing``; the answer itself is asked separately, from the question a
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
+from havoc import TYPE_CHECKING
 from havoc.core.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.contract import FACTIONS, TROGS
 from havoc.games.cry_havoc.ui import fold, form_label, kind_label, value_text
 from havoc.language.i18n import LANGUAGES, ui
+
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_TEXT = 500  # characters: a question, not an essay (the API refuses longer, naming the field)
 
@@ -148,17 +149,71 @@ SKILL_WORDS = ("skill", "zdolnos", "umiejetn")
 
 def _words(text: str) -> list[str]:
     """The sentence folded and split: words and numbers (``1/1/2`` kept whole)."""
-    return re.findall(r"\d+(?:/\d+)+|\w+", fold_text(text))
+    folded = fold_text(text)
+    out = []
+    i, n = 0, len(folded)
+    while i < n:
+        end = _objectives_end(folded, i)
+        if end is None and _word_char(folded[i]):
+            end = i + 1
+            while end < n and _word_char(folded[end]):
+                end += 1
+        if end is None:
+            i += 1
+        else:
+            out.append(folded[i:end])
+            i = end
+    return out
 
 
 def fold_text(text: str) -> str:
     """A whole sentence folded as names are (no case, no diacritics), its words kept apart by
     spaces; a Battle's objectives written ``1/1/2`` stay one word."""
     out = []
-    for w in re.split(r"(\d+(?:/\d+)+)|\s+", text):
-        if w:
-            out.append(w if re.fullmatch(r"\d+(?:/\d+)+", w) else fold(w).replace("-", " "))
+    piece = i = 0  # where the piece of text now read begins; where the reading is
+    n = len(text)
+
+    def folded(end: int) -> None:
+        if end > piece:
+            out.append(fold(text[piece:end]).replace("-", " "))
+
+    while i < n:
+        end = _objectives_end(text, i)
+        if end is not None:  # objectives: kept as they are, a word of their own
+            folded(i)
+            out.append(text[i:end])
+            piece = i = end
+        elif text[i].isspace():
+            folded(i)
+            while i < n and text[i].isspace():
+                i += 1
+            piece = i
+        elif text[i].isdecimal():  # digits with no "/" after: none of them begins objectives
+            while i < n and text[i].isdecimal():
+                i += 1
+        else:
+            i += 1
+    folded(n)
     return " ".join(out)
+
+
+def _objectives_end(text: str, at: int) -> int | None:
+    """Where objectives written as ``1/1/2`` (digits, then "/" and digits, once or more) that
+    begin at ``at`` end, or None. Read by hand, not by a regular expression: importing ``re``
+    and compiling patterns is a measurable part of a short process."""
+    n = len(text)
+    end = at
+    while end < n and text[end].isdecimal():
+        end += 1
+    if end == at:
+        return None
+    parts = 0
+    while end + 1 < n and text[end] == "/" and text[end + 1].isdecimal():
+        end += 2
+        while end < n and text[end].isdecimal():
+            end += 1
+        parts += 1
+    return end if parts else None
 
 
 def _near(a: str, b: str) -> bool:
@@ -253,6 +308,54 @@ def names() -> list[tuple[tuple[str, ...], str, str]]:
     return _NAMES
 
 
+def _reading_names(position: Any) -> list[tuple[tuple[str, ...], str, str]]:
+    """The names a sentence about ``position`` is read against (longest first): :func:`names`
+    and the table's own Regions ("Region A", "z Regionu B"), Structures and Skills.
+
+    Kept in the verified cache (plain data) for each table: making them declines every name in
+    every language, which loads every language's catalog and was most of a short ``havoc ask
+    --text``. The key is made of what they are made of: the game's rules, each language's
+    catalog (its files' bytes), the code that declines and folds, and the table's IDs. A sealed
+    bundle (the browser) has no sources to key by, and its engine lives for the whole page:
+    it makes them, as the first question about a table always did."""
+    from havoc.core import cache, sealed
+    from havoc.games.cry_havoc import code_files
+    from havoc.games.cry_havoc.contract import FINGERPRINT
+    from havoc.language import grammar, i18n, markup, nouns
+
+    keys = tuple(str(k) for k in _table_regions(position))
+    if sealed.active():
+        return _made_names(position, keys)
+    owned = sorted(
+        {("structure", k) for k in _owned(position, "structures", None)}
+        | {("skill", k) for k in _owned(position, "skills", None)}
+    )
+    chunks = [FINGERPRINT.encode(), "\0".join(keys).encode(), "\0".join(f"{f}:{k}" for f, k in owned).encode()]
+    chunks += [i18n.catalog_key(lang).encode() for lang in LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
+    for path in (__file__, *code_files(), grammar.__file__, i18n.__file__, markup.__file__, nouns.__file__):
+        chunks.append(cache.code_bytes(str(path)))
+    key = cache.digest(*chunks)
+    found = cache.get(READING_NAMES, key, list)
+    if found is not None:
+        return found
+    table = _made_names(position, keys)
+    cache.put(READING_NAMES, key, table)
+    return table
+
+
+def _made_names(position: Any, keys: tuple[str, ...]) -> list[tuple[tuple[str, ...], str, str]]:
+    """:func:`_reading_names` made afresh: the game's names and the table's own."""
+    table = names()
+    things = _table_things(position)
+    if keys or things:
+        extra = set(_table_names(keys)) | set(things)
+        table = sorted(set(table) | extra, key=lambda x: -len(x[0]))
+    return table
+
+
+READING_NAMES = "sentence-names"  # the cache's kind of entry for them
+
+
 def _shown(field: str, key: str, lang: str) -> str:
     from havoc.games.cry_havoc.ui import faction_name, region_names, structure_name
 
@@ -269,23 +372,31 @@ def _shown(field: str, key: str, lang: str) -> str:
 
 # Polish verbs take a prefix for their perfective ("zrekrutować", "przesunąć", "wycofać"): a cue
 # matches after one of them too.
-_PREFIXES = r"(?:z|za|ze|po|prze|wy|u|do|od|s)?"
+_PREFIXES = ("", "z", "za", "ze", "po", "prze", "wy", "u", "do", "od", "s")
 
 
 def _has(text: str, cues: tuple[str, ...]) -> int:
     """How many of ``cues`` the folded sentence has (a cue matches at a word's beginning)."""
-    return sum(1 for pattern in _cue_patterns(cues) if pattern.search(text))
+    return sum(1 for cue in cues if _cue_at(text, cue))
 
 
-_patterns: dict[tuple[str, ...], list[re.Pattern[str]]] = {}
+def _cue_at(text: str, cue: str) -> bool:
+    """``cue`` stands in ``text`` at a word's beginning, or after one of the verbs' prefixes that
+    does. String searches, not a regular expression per cue: a sentence is matched against some
+    300 cues, and compiling their patterns was most of a ``havoc ask --text`` process."""
+    at = text.find(cue)
+    while at >= 0:
+        for prefix in _PREFIXES:
+            start = at - len(prefix)
+            if start >= 0 and text.startswith(prefix, start) and not (start and _word_char(text[start - 1])):
+                return True
+        at = text.find(cue, at + 1)
+    return False
 
 
-def _cue_patterns(cues: tuple[str, ...]) -> list[re.Pattern[str]]:
-    """Each cue's pattern, compiled once per process (a sentence is matched against some 300)."""
-    found = _patterns.get(cues)
-    if found is None:
-        found = _patterns[cues] = [re.compile(r"(?<!\w)" + _PREFIXES + re.escape(c)) for c in cues]
-    return found
+def _word_char(c: str) -> bool:
+    """What a regular expression's ``\\w`` matches (Unicode letters and digits, and ``_``)."""
+    return c.isalnum() or c == "_"
 
 
 def understand(  # noqa: C901 - one reading, in the order a sentence is read (to split next)
@@ -363,12 +474,7 @@ def understand(  # noqa: C901 - one reading, in the order a sentence is read (to
     # names (longest first), each at the place it stands, with the little word before it
     found: list[tuple[int, int, str, str]] = []
     i = 0
-    table = names()
-    keys = list(_table_regions(position))
-    things = _table_things(position)
-    if keys or things:  # the table's own Regions ("Region A", "z Regionu B"), Structures and Skills
-        extra = set(_table_names(tuple(str(k) for k in keys))) | set(things)
-        table = sorted(set(table) | extra, key=lambda x: -len(x[0]))
+    table = _reading_names(position)
     while i < len(words):
         hit = None
         for name, field, key in table:

@@ -7,11 +7,7 @@ documented readings it relied on, as text in English or Polish or as JSON.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-from collections.abc import Sequence
-from typing import Any
 
 from havoc import TYPE_CHECKING
 from havoc.core.errors import Code, HavocError, InputError, Problem
@@ -20,6 +16,10 @@ from havoc.games.cry_havoc.solo.engine import FIELDS, KINDS, TrogDecision
 from havoc.language.i18n import ui
 
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
     from havoc.games.cry_havoc.position import Position
     from havoc.games.cry_havoc.typed import Words
 
@@ -47,6 +47,19 @@ def solo_lexicon(lang: str) -> SoloLexicon:
 @memo(8)
 def _solo_lexicon(lang: str, _catalogs: tuple[object, ...]) -> SoloLexicon:
     return SoloLexicon(lang)
+
+
+def _when_needed(lang: str) -> Callable[[], SoloLexicon]:
+    """:func:`solo_lexicon`, made on the first call: a line of machine words ("move", "units=2")
+    never needs it, and making it reads every language's catalog."""
+    made: list[SoloLexicon] = []
+
+    def solo() -> SoloLexicon:
+        if not made:
+            made.append(solo_lexicon(lang))
+        return made[0]
+
+    return solo
 
 
 def solo_tokens() -> list[str]:
@@ -92,6 +105,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    import argparse
+
     p = sub.add_parser(
         "trogs",
         help="what the solo variant's automated Trogs do, and why",
@@ -121,7 +136,7 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
     from havoc.language.i18n import SOURCE_LANGUAGE
 
     lang = args.lang
-    solo = solo_lexicon(lang)
+    solo = _when_needed(lang)
     where = question_where()  # "pytanie" to a Polish reader, as havoc ask says it
     reading = _Reading(pos, where, lang) if pos is not None else None
 
@@ -130,9 +145,9 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
 
     kind = args.kind
     if kind not in KINDS:
-        found = look(solo.decisions, kind)
+        found = look(solo().decisions, kind)
         if found is None:
-            hint = solo.decisions.near(kind)
+            hint = solo().decisions.near(kind)
             raise InputError(
                 [
                     Problem(
@@ -141,7 +156,7 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
                         ui("unknown decision {name}{hint}; expected one of {choices}", lang).format(
                             name=repr(kind),
                             hint=" " + ui("(did you mean {name}?)", lang).format(name=repr(hint)) if hint else "",
-                            choices=solo.decisions.listing(),
+                            choices=solo().decisions.listing(),
                         ),
                         code=Code.REQUEST_USAGE,
                     )
@@ -171,7 +186,7 @@ def query_from(args: argparse.Namespace, pos: Position | None = None) -> dict[st
             q["region"] = region("region", word)
             continue
         key, _, raw = word.partition("=")
-        field = key if key in FIELDS else None if key in FACTIONS else look(solo.fields, key)
+        field = key if key in FIELDS else None if key in FACTIONS else look(solo().fields, key)
         if field is not None and field in FIELDS:
             given[field] = region("from", raw) if field == "from" else _word_value(raw, FIELDS[field])
             continue
@@ -219,6 +234,8 @@ def run(args: argparse.Namespace) -> int:
     _, pos = api.prepare(args.position, args.ruleset)  # the table first: its Regions' names are read
     decision = api.decide(pos, "trogs", query_from(args, pos), lang=args.lang, ruleset=args.ruleset)
     if args.json:
+        import json
+
         print(json.dumps(decision.to_json(), ensure_ascii=False, indent=2))
     else:
         print(render(decision))
@@ -232,6 +249,8 @@ def render(d: TrogDecision) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``havoc trogs`` with ``argv`` (the words after ``trogs``); located errors exit 2."""
+    import argparse
+
     from havoc.language.i18n import set_message_language
 
     parser = argparse.ArgumentParser(

@@ -19,12 +19,11 @@ what they share: the table as the Trogs see it, the priorities, reading a questi
 
 from __future__ import annotations
 
+import os
 import sys
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from pathlib import Path
-from typing import Any, Final
+from _collections_abc import Mapping  # collections.abc's own, without importing collections (start-up time)
 
+from havoc import TYPE_CHECKING
 from havoc.core.errors import Code, InputError, Problem, RulebookError
 from havoc.core.record import field, record
 from havoc.engine.rulebook.model import Ruleset
@@ -34,6 +33,10 @@ from havoc.games.cry_havoc.position import Position, Region, attacker_of
 from havoc.games.cry_havoc.ui import faction_name, faction_owner, objective_name, region_names
 from havoc.language.grammar import Noun
 from havoc.language.i18n import message_language, nui, ui
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Any, Final
 
 VARIANT = "solo"
 TRAP = "trap"  # Structure type IDs of the position format
@@ -314,9 +317,11 @@ class Table:
         found = self._dist.get(key)
         if found is None:
             found = {s: 0 for s in sources}
-            todo = deque(sources)
-            while todo:
-                here = todo.popleft()
+            todo = list(sources)  # the queue, read from its front (a list: no collections.deque to import)
+            at = 0
+            while at < len(todo):
+                here = todo[at]
+                at += 1
                 for nxt in sorted(self.links(here)):
                     if nxt in self.pos.regions and nxt not in found:
                         found[nxt] = found[here] + 1
@@ -731,16 +736,15 @@ def module_path(name: str) -> str:
     """Where a decision's module is (or should be), relative to the repository."""
     from havoc.games.cry_havoc.kind import _where as where
 
-    return where(str(Path(__file__).resolve().parent / "decisions" / f"{name}.py"))
+    return where(os.path.join(os.path.dirname(os.path.realpath(__file__)), "decisions", f"{name}.py"))
 
 
 def get(name: str) -> Decision:
     """The declared decision ``name`` (one of KINDS), from its module; a located RulebookError
     (as ``havoc check`` reports it) when the module is missing, does not load or declares none."""
-    import importlib
-
     try:
-        found = getattr(importlib.import_module(f"{PACKAGE}.{name}"), "DECISION", None)
+        __import__(f"{PACKAGE}.{name}")  # importlib.import_module, without importing importlib (and warnings)
+        found = getattr(sys.modules[f"{PACKAGE}.{name}"], "DECISION", None)
     except Exception as exc:  # a decision's module that fails to load is a located problem, not a traceback
         raise RulebookError(
             [

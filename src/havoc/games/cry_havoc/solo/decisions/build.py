@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from havoc import TYPE_CHECKING
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.solo.engine import (
     BROODING_POOL,
@@ -102,3 +100,7 @@ def decide_build(table: Table, query: Mapping[str, Any]) -> TrogDecision:
 DECISION = Decision(
     name="build", handler=decide_build, fields=("both",), defaults={"both": False}, what=ui("what they build")
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from havoc import TYPE_CHECKING
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.solo.engine import R_TURN, Decision, Table, TrogDecision, add_titles, start_decision
 from havoc.language.i18n import ui
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 
 def decide_initiative(table: Table, query: Mapping[str, Any]) -> TrogDecision:

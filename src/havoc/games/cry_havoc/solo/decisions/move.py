@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from havoc import TYPE_CHECKING
 from havoc.core.errors import Code, InputError, Problem
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.solo.engine import (
@@ -26,6 +24,10 @@ from havoc.games.cry_havoc.solo.engine import (
 )
 from havoc.games.cry_havoc.ui import units_path
 from havoc.language.i18n import nui, ui
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 
 def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:

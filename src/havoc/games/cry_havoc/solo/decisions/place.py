@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from havoc import TYPE_CHECKING
 from havoc.games.cry_havoc.contract import OBJECTIVES
 from havoc.games.cry_havoc.solo.engine import (
     I_LEFTOVER,
@@ -20,6 +18,10 @@ from havoc.games.cry_havoc.solo.engine import (
     units_needed,
 )
 from havoc.language.i18n import ui
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 
 def decide_place(table: Table, query: Mapping[str, Any]) -> TrogDecision:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from havoc import TYPE_CHECKING
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.solo.engine import (
     R_PRISONERS,
@@ -64,3 +62,7 @@ DECISION = Decision(
     battle="optional",
     what=ui("where they take a Prisoner from"),
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any

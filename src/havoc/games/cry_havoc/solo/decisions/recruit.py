@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from havoc import TYPE_CHECKING
 from havoc.games.cry_havoc.contract import TROGS
 from havoc.games.cry_havoc.solo.engine import (
     R_RECRUIT,
@@ -51,3 +49,7 @@ def decide_recruit(table: Table, query: Mapping[str, Any]) -> TrogDecision:
 DECISION = Decision(
     name="recruit", handler=decide_recruit, fields=("units",), needed=("units",), what=ui("where recruits go")
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
