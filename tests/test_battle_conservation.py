@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from havoc.core.errors import InputError
 from havoc.engine import rulebook
-from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc import position_read
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.contract import FACTIONS
 from havoc.games.cry_havoc.query import parse_compact, parse_query
@@ -67,7 +67,7 @@ def battles(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any], dict[str, 
 def test_units_are_conserved(case: tuple[dict[str, Any], dict[str, Any], dict[str, int]]) -> None:
     pos_data, query_data, involved = case
     rs = rulebook.load()
-    pos = position.parse(pos_data, rs)
+    pos = position_read.parse(pos_data, rs)
     got = answer(rs, pos, parse_query(query_data, pos))
     f = got.figures
     sides = list(involved)
@@ -89,7 +89,7 @@ POS = {
 
 def _ask(words: list[str]) -> Any:
     rs = rulebook.load()
-    pos = position.parse(POS, rs)
+    pos = position_read.parse(POS, rs)
     return answer(rs, pos, parse_compact(words, pos))
 
 
@@ -123,7 +123,7 @@ def test_card_units_need_the_card_named() -> None:
 )
 def test_counts_are_checked_against_the_table(words: list[str], field: str) -> None:
     rs = rulebook.load()
-    pos = position.parse(
+    pos = position_read.parse(
         {
             "players": ["humans", "pilgrims"],
             "turn": "humans",

@@ -13,7 +13,7 @@ import yaml
 
 from havoc.engine import rulebook
 from havoc.engine.interpreter.answer import render_text
-from havoc.games.cry_havoc import kept, position
+from havoc.games.cry_havoc import kept, position_read
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.query import parse_query
 
@@ -47,7 +47,7 @@ def _said(rs: Any, pos: Any, extra: dict[str, Any], lang: str) -> tuple[Any, str
 def _fresh(rs: Any, table: dict[str, Any], extra: dict[str, Any], lang: str) -> tuple[Any, str]:
     """The answer on a table asked nothing before (a new object, nothing kept)."""
     kept._tables.clear()
-    return _said(rs, position.parse(copy.deepcopy(table), rs), extra, lang)
+    return _said(rs, position_read.parse(copy.deepcopy(table), rs), extra, lang)
 
 
 def _tables() -> list[dict[str, Any]]:
@@ -66,7 +66,7 @@ def test_one_table_asked_other_questions_answers_as_fresh(monkeypatch: pytest.Mo
     table = _tables()[0]
     fresh = [_fresh(rs, table, extra, lang) for extra, lang in QUESTIONS]
     kept._tables.clear()
-    pos = position.parse(copy.deepcopy(table), rs)
+    pos = position_read.parse(copy.deepcopy(table), rs)
     asked = [_said(rs, pos, extra, lang) for extra, lang in QUESTIONS]
     assert kept.of(pos)  # the opening was kept with the table
     assert asked == fresh
@@ -85,7 +85,7 @@ def test_tables_that_differ_in_one_unit_answer_as_fresh(monkeypatch: pytest.Monk
     ]
     fresh = [_fresh(rs, t, extra, "en") for t, extra in asks]
     kept._tables.clear()
-    asked = [_said(rs, position.parse(copy.deepcopy(t), rs), extra, "en") for t, extra in asks]  # in turn
+    asked = [_said(rs, position_read.parse(copy.deepcopy(t), rs), extra, "en") for t, extra in asks]  # in turn
     assert asked == fresh
     routes = [a[0]["figures"]["retreat-to"] for a in asked]
     assert routes[0] != routes[1]  # the enemy Control token next door closes the way out
@@ -97,11 +97,11 @@ def test_kept_tables_are_their_own_and_bounded(monkeypatch: pytest.MonkeyPatch) 
     rs = rulebook.load()
     monkeypatch.setattr(kept, "_tables", {})
     table = _tables()[0]
-    first, equal = (position.parse(copy.deepcopy(table), rs) for _ in range(2))
+    first, equal = (position_read.parse(copy.deepcopy(table), rs) for _ in range(2))
     assert first == equal and kept.of(first) is not kept.of(equal)  # an equal table is another table
     kept.of(first)["x"] = 1
     assert kept.of(first) == {"x": 1} and kept.of(equal) == {}
-    more = [position.parse(copy.deepcopy(table), rs) for _ in range(kept.TABLES_KEPT)]
+    more = [position_read.parse(copy.deepcopy(table), rs) for _ in range(kept.TABLES_KEPT)]
     for pos in more:
         kept.of(pos)
     assert len(kept._tables) <= kept.TABLES_KEPT

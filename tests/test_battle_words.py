@@ -14,7 +14,7 @@ import yaml
 
 from havoc.engine import rulebook
 from havoc.engine.interpreter.answer import render_text
-from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc import position_read
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.kinds import battle
 from havoc.games.cry_havoc.query import parse_query
@@ -50,7 +50,7 @@ def _answers(cases: list[tuple[dict[str, Any], dict[str, Any], str]]) -> list[tu
     rs = rulebook.load()
     out = []
     for table, query, lang in cases:
-        pos = position.parse(table, rs)
+        pos = position_read.parse(table, rs)
         got = answer(rs, pos, parse_query(query, pos), lang)
         out.append((got.to_dict(), render_text(got, explain=True)))
     return out

@@ -17,7 +17,7 @@ from test_polish_voice import problems as polish_problems
 from havoc.assistant import webapi
 from havoc.cli import main
 from havoc.core.errors import InputError, Problem
-from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc import position_read
 from havoc.games.cry_havoc.places import where
 from havoc.games.cry_havoc.position import TOP
 from havoc.games.cry_havoc.question_places import where as question_where
@@ -180,7 +180,7 @@ def test_a_problem_without_a_field_has_no_where_and_str_keeps_the_machine_path()
     set_message_language("pl")
     try:
         with pytest.raises(InputError) as caught:
-            position.parse({"players": ["humans"], "round": 0, "zzz": 1}, None, "stół")
+            position_read.parse({"players": ["humans"], "round": 0, "zzz": 1}, None, "stół")
     finally:
         set_message_language("en")
     by_field = {p.message.split(":")[0]: p for p in caught.value.problems}

@@ -13,7 +13,7 @@ import yaml
 
 from havoc.engine import rulebook
 from havoc.engine.interpreter.answer import render_text
-from havoc.games.cry_havoc import kept, position
+from havoc.games.cry_havoc import kept, position_read
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.query import parse_compact
 
@@ -27,7 +27,7 @@ def _said(rs: Any, pos: Any, question: str) -> tuple[Any, str]:
 
 def _fresh(rs: Any, table: dict[str, Any], question: str) -> tuple[Any, str]:
     kept._tables.clear()
-    return _said(rs, position.parse(copy.deepcopy(table), rs), question)
+    return _said(rs, position_read.parse(copy.deepcopy(table), rs), question)
 
 
 def _recruits(said: tuple[Any, str]) -> Any:
@@ -48,8 +48,8 @@ def test_reserve_kept_per_table_and_faction(monkeypatch: pytest.MonkeyPatch) -> 
     asks = [(table, LEGAL), (table, PILGRIMS), (one_more, LEGAL)]
     fresh = [_fresh(rs, t, question) for t, question in asks]
     kept._tables.clear()
-    pos = position.parse(copy.deepcopy(table), rs)
-    other = position.parse(copy.deepcopy(one_more), rs)
+    pos = position_read.parse(copy.deepcopy(table), rs)
+    other = position_read.parse(copy.deepcopy(one_more), rs)
     asked = [_said(rs, pos, LEGAL), _said(rs, pos, PILGRIMS), _said(rs, other, LEGAL)]
     assert asked == fresh
     assert ("reserve", "humans") in kept.of(pos) and ("reserve", "pilgrims") in kept.of(pos)

@@ -452,12 +452,12 @@ def test_answering_a_kind_imports_no_other_kinds_module(name: str, warm_cache: P
 
 def test_asking_a_kind_whose_module_does_not_load_is_a_located_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """`havoc ask` on a broken kind module gets the same located problem as `havoc check`."""
-    from havoc.games.cry_havoc import position
+    from havoc.games.cry_havoc import position_read
     from havoc.games.cry_havoc.answering import answer
     from havoc.games.cry_havoc.query import parse_query
 
     rs = rulebook.load()
-    pos = position.parse({"players": ["humans", "pilgrims"], "turn": "humans", "regions": {}}, rs)
+    pos = position_read.parse({"players": ["humans", "pilgrims"], "turn": "humans", "regions": {}}, rs)
     query = parse_query({"ask": "setup"}, pos)
     monkeypatch.setattr(registry, "_loaded", {"setup": None})
     where = Problem("src/havoc/games/cry_havoc/kinds/setup.py", 9, "question kind 'setup': its module does not load")

@@ -10,8 +10,9 @@ import stored_examples
 
 from havoc.core.errors import InputError
 from havoc.engine import rulebook
-from havoc.games.cry_havoc import position
-from havoc.games.cry_havoc.position import parse_text, position_schema
+from havoc.games.cry_havoc import position_read
+from havoc.games.cry_havoc.position import position_schema
+from havoc.games.cry_havoc.position_read import parse_text
 
 GOOD = """\
 players: [humans, pilgrims]
@@ -284,7 +285,7 @@ def test_oversized_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "big.yaml"
     path.write_text("players: [humans, pilgrims]\n" + "# padding\n" * 200_000)
     with pytest.raises(InputError) as caught:
-        position.load(path, rulebook.load())
+        position_read.load(path, rulebook.load())
     assert "limit" in str(caught.value)
 
 
@@ -299,7 +300,7 @@ def test_json_positions_are_read_with_lines() -> None:
 
 def test_plain_mapping_input_has_no_lines() -> None:
     with pytest.raises(InputError) as caught:
-        position.parse({"players": ["humans", "pilgrims"], "round": 0}, rulebook.load(), "api")
+        position_read.parse({"players": ["humans", "pilgrims"], "round": 0}, rulebook.load(), "api")
     assert str(caught.value.problems[0]) == "api: round: expected a whole number ≥ 1, found 0"
 
 
@@ -423,7 +424,7 @@ def test_a_table_with_every_kind_of_problem_lists_them_all_in_order(lang: str) -
     set_message_language(lang)
     try:
         with pytest.raises(InputError) as caught:
-            position.parse(MANY_WRONG, rs)
+            position_read.parse(MANY_WRONG, rs)
     finally:
         set_message_language("en")
     assert [p.message for p in caught.value.problems] == (MANY_EN if lang == "en" else MANY_PL)
@@ -484,7 +485,7 @@ def test_many_unknown_regions_get_a_near_name_in_the_first_problems_only() -> No
     it once cost a 256 KiB table a minute of CPU. The first problems still offer one."""
     regions = {f"zone-{i}": {"adjacent": [f"zone-{i}x"]} for i in range(40)}
     with pytest.raises(InputError) as caught:
-        position.parse({"players": ["humans", "pilgrims"], "regions": regions}, rulebook.load())
+        position_read.parse({"players": ["humans", "pilgrims"], "regions": regions}, rulebook.load())
     said = [str(p) for p in caught.value.problems]
     assert len(said) == 40 and "(did you mean 'zone-0'?)" in said[0]
     assert all("unknown Region" in s for s in said) and not any("did you mean" in s for s in said[25:])

@@ -16,7 +16,7 @@ from havoc.assistant import api, webapi
 from havoc.core.errors import InputError
 from havoc.engine import rulebook
 from havoc.formats.spec import plain
-from havoc.games.cry_havoc import position, words
+from havoc.games.cry_havoc import position, position_read, words
 from havoc.games.cry_havoc.query import parse_query
 from havoc.games.cry_havoc.ui import fold, set_message_language
 from havoc.language.grammar import noun
@@ -76,24 +76,26 @@ def _same(a: position.Position, b: position.Position) -> None:
 
 
 def test_a_polish_table_reads_as_the_table_in_ids(rs: Any) -> None:
-    _same(position.parse_text(IDS, rs), position.parse_text(POLISH, rs))
+    _same(position_read.parse_text(IDS, rs), position_read.parse_text(POLISH, rs))
 
 
 def test_names_and_ids_mix(rs: Any) -> None:
     mixed = POLISH.replace("  Pogorzelisko: {adjacent: [MGIELNIA]", "  scorch: {adjacent: [foglands]").replace(
         "players: [Ludzie, pielgrzymi]", "players: [humans, Pielgrzymi]"
     )
-    _same(position.parse_text(IDS, rs), position.parse_text(mixed, rs))
+    _same(position_read.parse_text(IDS, rs), position_read.parse_text(mixed, rs))
 
 
 def test_the_ask_page_words_are_names_too(rs: Any) -> None:
     """The form's phase list says "Akcje" (site catalog): a pasted table may too."""
-    _same(position.parse_text(IDS, rs), position.parse_text(POLISH.replace("faza Akcji", "Akcje"), rs))
+    _same(position_read.parse_text(IDS, rs), position_read.parse_text(POLISH.replace("faza Akcji", "Akcje"), rs))
 
 
 def test_a_name_of_ones_own_is_folded_as_the_form_folds_it(rs: Any) -> None:
     text = IDS + "  Północ: {adjacent: [example-a]}\n"
-    pos = position.parse_text(text.replace("example-a: {adjacent: [foglands]", "example-a: {adjacent: [polnoc]"), rs)
+    pos = position_read.parse_text(
+        text.replace("example-a: {adjacent: [foglands]", "example-a: {adjacent: [polnoc]"), rs
+    )
     assert pos.regions["polnoc"].neighbours == {"example-a"}
     assert fold("Głębia Sapos") == "glebia-sapos" and fold("sapos-deep") == "sapos-deep"
 
@@ -184,7 +186,7 @@ def test_every_stored_example_in_polish_names_answers_the_same(rs: Any) -> None:
     for ex in stored_examples.examples(rs):
         data = plain(ex.position)
         named = polish(data)
-        pos, pos_pl = position.parse(data, rs, ex.id), position.parse(named, rs, ex.id)
+        pos, pos_pl = position_read.parse(data, rs, ex.id), position_read.parse(named, rs, ex.id)
         _same(pos, pos_pl)
         for lang in ("en", "pl"):
             a = api.answer_for(rs, pos, parse_query(ex.query, pos, ex.id), lang)
@@ -236,7 +238,7 @@ def _errors(text: str, lang: str = "pl") -> list[str]:
     set_message_language(lang)
     try:
         with pytest.raises(InputError) as caught:
-            position.parse_text(text, rulebook.load(), "stół.yaml")
+            position_read.parse_text(text, rulebook.load(), "stół.yaml")
     finally:
         set_message_language("en")
     return [str(p) for p in caught.value.problems]
@@ -426,9 +428,9 @@ def test_a_variant_named_by_its_title_in_any_case_or_language_reads_as_its_id(ty
     text = (Path(__file__).parent / "fixtures" / "solo" / "battle.yaml").read_text(encoding="utf-8")
     assert "\nvariant: solo\n" in text
     rs = rulebook.load()
-    named = position.parse_text(text.replace("\nvariant: solo\n", f"\nvariant: {typed}\n"), rs, "stół.yaml")
+    named = position_read.parse_text(text.replace("\nvariant: solo\n", f"\nvariant: {typed}\n"), rs, "stół.yaml")
     assert named.variant == "solo"
-    assert named == position.parse_text(text, rs, "stół.yaml")
+    assert named == position_read.parse_text(text, rs, "stół.yaml")
 
 
 def test_havoc_new_takes_names_and_its_template_says_names_work(capsys: pytest.CaptureFixture[str]) -> None:
@@ -469,7 +471,7 @@ def test_the_ask_page_reads_pasted_region_keys_as_the_engine_does(rs: Any) -> No
         f"console.log(JSON.stringify([pastedIds(), pastedNames, {json.dumps(odd)}.map(fold)]));"
     )
     ids, shown, folded = _run_node(code)
-    assert ids == list(position.parse_text(text, rs).regions)
+    assert ids == list(position_read.parse_text(text, rs).regions)
     assert shown["sapos-deep"] == "Głębia Sapos" and shown["polnoc"] == "Północ" and shown["example-a"] == "Region A"
     assert folded == [fold(t) for t in odd]
 

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from havoc.engine import rulebook
-from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc import position_read
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.figures import FIGURES
 from havoc.games.cry_havoc.query import parse_compact
@@ -48,7 +48,7 @@ def test_every_template_states_an_answer() -> None:
 @pytest.mark.parametrize(("body", "words", "want"), CASES, ids=[c[1] for c in CASES])
 def test_template_answers_as_the_page_says(body: str, words: str, want: str) -> None:
     rs = rulebook.load()
-    pos = position.parse(yaml.safe_load(body), rs, "positions.md")
+    pos = position_read.parse(yaml.safe_load(body), rs, "positions.md")
     got = answer(rs, pos, parse_compact(words.split(), pos))
     key, _, value = want.partition("=")
     actual: Any = got.verdict_value if key == "verdict" else got.figures.get(key)
@@ -75,8 +75,8 @@ def test_the_polish_page_shows_the_template_in_polish_names(body: str, words: st
     rs = rulebook.load()
     data = yaml.safe_load(body)
     shown = as_written(data, "pl")
-    pos = position.parse(data, rs, "positions.md")
-    pos_pl = position.parse_text(shown, rs, "positions.md")
+    pos = position_read.parse(data, rs, "positions.md")
+    pos_pl = position_read.parse_text(shown, rs, "positions.md")
     pos_pl.name = pos.name
     assert pos_pl == pos, shown
     if "Ludzie" not in body:  # (the names section's table is written in names already)

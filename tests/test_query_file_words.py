@@ -18,7 +18,7 @@ from havoc.core.errors import InputError
 from havoc.engine import rulebook
 from havoc.engine.rulebook.model import Example
 from havoc.formats.yamlio import load_file
-from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc import position_read
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.query import QFIELDS, parse_query
 from havoc.games.cry_havoc.typed import typed_word
@@ -108,7 +108,7 @@ def test_there_are_examples_with_typed_words() -> None:
 @pytest.mark.parametrize("ex", EXAMPLES, ids=[ex.id for ex in EXAMPLES])
 def test_a_stored_examples_question_as_a_polish_file_is_its_machine_question(ex: Example, tmp_path: Path) -> None:
     rs = rulebook.load()
-    pos = position.parse(ex.position, rs, ex.id)
+    pos = position_read.parse(ex.position, rs, ex.id)
     machine = parse_query(_file(tmp_path, "q.yaml", dict(ex.query)), pos, "pytanie.yaml")
     polish = _polish(dict(ex.query))
     assert polish != ex.query
@@ -137,7 +137,7 @@ def _refused(tmp_path: Path, text: str) -> list[str]:
     path = tmp_path / "pytanie.yaml"
     path.write_text(text, encoding="utf-8")
     rs = rulebook.load()
-    pos = position.load(ASSIST, rs)
+    pos = position_read.load(ASSIST, rs)
     with pytest.raises(InputError) as exc:
         parse_query(load_file(path, "pytanie.yaml"), pos, "pytanie.yaml")
     return [str(p) for p in exc.value.problems]
@@ -181,7 +181,7 @@ def test_the_helps_file_examples_read_back_to_the_machine_examples(lang: str, tm
 
     table = tmp_path / "stół.yaml"
     table.write_text(HELP_TABLE, encoding="utf-8")
-    pos = position.load(table, rulebook.load())
+    pos = position_read.load(table, rulebook.load())
     shown = [file_example(q, lang) for q in FILE_EXAMPLES]
     assert all(f"  {line}\n" in ask_epilog(lang) for line in shown)
     if lang == PL:
@@ -204,7 +204,7 @@ def test_a_machine_files_problems_name_its_machine_keys_and_the_names_to_write(t
 def test_a_battle_placement_names_its_factions_and_objectives_in_polish(tmp_path: Path) -> None:
     path = tmp_path / "pytanie.yaml"
     path.write_text("pytanie: bitwa\nregion: Region A\ncele:\n  ludzi: {kontrola: 4}\n  pielgrzymi: {kontrol: 4}\n")
-    pos = position.load("tests/fixtures/assistant/battle-walkthrough.yaml", rulebook.load())
+    pos = position_read.load("tests/fixtures/assistant/battle-walkthrough.yaml", rulebook.load())
     with pytest.raises(InputError) as exc:
         parse_query(load_file(path, "pytanie.yaml"), pos, "pytanie.yaml")
     said = [str(p) for p in exc.value.problems]

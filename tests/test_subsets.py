@@ -15,7 +15,7 @@ import yaml
 from havoc.engine import rulebook
 from havoc.engine.interpreter import engine as engine_module
 from havoc.games import cry_havoc
-from havoc.games.cry_havoc import position, retreats
+from havoc.games.cry_havoc import position_read, retreats
 from havoc.games.cry_havoc.facts import BattleState, Context
 from havoc.games.cry_havoc.kinds import battle
 from havoc.games.cry_havoc.query import parse_query
@@ -60,7 +60,7 @@ def _evaluations(monkeypatch: pytest.MonkeyPatch, uses: int) -> tuple[list[Any],
     monkeypatch.setattr(engine_module, "_engines", {})
     monkeypatch.setattr(engine_module, "_CLOSURE_USES", uses)
     rs = rulebook.load()
-    pos = position.parse(yaml.safe_load(FIXTURE.read_text()), rs, "battle")
+    pos = position_read.parse(yaml.safe_load(FIXTURE.read_text()), rs, "battle")
     q = parse_query({"ask": "battle", "region": "example-battle"}, pos)
     eng = engine_module.engine(rs, pos.variant, cry_havoc)
     tests: list[tuple[str, Any, Any]] = [

@@ -19,7 +19,7 @@ from havoc import cli
 from havoc.core.errors import Code, InputError
 from havoc.engine import rulebook
 from havoc.engine.interpreter.answer import render_text
-from havoc.games.cry_havoc import position
+from havoc.games.cry_havoc import position_read
 from havoc.games.cry_havoc.answering import answer
 from havoc.games.cry_havoc.figures import FIGURES, answer_schema
 from havoc.games.cry_havoc.query import KINDS, parse_compact
@@ -41,7 +41,7 @@ PILGRIMS = {
 
 def ask(pos_data: dict[str, Any], words: list[str], lang: str = "en") -> Any:
     rs = rulebook.load()
-    pos = position.parse(pos_data, rs)
+    pos = position_read.parse(pos_data, rs)
     return answer(rs, pos, parse_compact(words, pos), lang)
 
 
@@ -72,7 +72,7 @@ def test_the_cost_follows_the_rules_parameter(rules_copy: Path) -> None:
     path = rules_copy / "cry-havoc" / "sections" / "26-factions.yaml"
     path.write_text(path.read_text().replace("harvester-build-cost: {value: 2", "harvester-build-cost: {value: 3"))
     rs = rulebook.load()
-    pos = position.parse(PILGRIMS, rs)
+    pos = position_read.parse(PILGRIMS, rs)
     got = answer(rs, pos, parse_compact(["build", "pilgrims", "example-a", "structure=harvester", "points=5"], pos))
     assert got.figures["points-left"] == 2
 
@@ -310,7 +310,7 @@ def test_errors_are_polish_with_lang_pl(capsys: pytest.CaptureFixture[str], tmp_
 def test_an_outer_region_with_a_terrain_is_refused() -> None:
     """Every position field is honoured or refused: `outer` contradicts a `terrain`."""
     with pytest.raises(InputError, match=r"regions\.camerons-sea\.terrain: ") as info:
-        position.parse(
+        position_read.parse(
             {"players": ["humans", "pilgrims"], "regions": {"camerons-sea": {"outer": True, "terrain": "ocean"}}},
             rulebook.load(),
         )

@@ -110,15 +110,15 @@ OFF_ANSWER_PATH: Sequence[str] = (
 
 
 def parse_position(data: Any, rs: Ruleset | None, name: str = "position") -> Any:
-    from havoc.games.cry_havoc import position
+    from havoc.games.cry_havoc import position_read
 
-    return position.parse(data, rs, name)
+    return position_read.parse(data, rs, name)
 
 
 def parse_position_text(text: str, rs: Ruleset | None, name: str = "position") -> Any:
-    from havoc.games.cry_havoc import position
+    from havoc.games.cry_havoc import position_read
 
-    return position.parse_text(text, rs, name)
+    return position_read.parse_text(text, rs, name)
 
 
 def is_position(value: object) -> bool:

@@ -148,7 +148,7 @@ def _faction_id(word: str) -> str:
 def cmd_new(args: argparse.Namespace) -> int:
     from havoc.core.errors import Code, InputError, Problem
     from havoc.engine import rulebook
-    from havoc.games.cry_havoc import position
+    from havoc.games.cry_havoc import position_read
     from havoc.games.cry_havoc.contract import FACTIONS
     from havoc.games.cry_havoc.ui import set_message_language, ui
 
@@ -173,7 +173,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     from havoc.games.cry_havoc.contract import P_MAX_ROUNDS
 
     text = template(players, args.lang, rs.param(P_MAX_ROUNDS), rs.param("max-players"))
-    position.parse_text(text, rs, "--players")  # a bad --players is reported like a bad position
+    position_read.parse_text(text, rs, "--players")  # a bad --players is reported like a bad position
     if args.output == "-":
         sys.stdout.write(text)
         return 0

@@ -42,7 +42,6 @@ from havoc.language.i18n import ui
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from pathlib import Path
     from typing import Any, Final
 
     from havoc.engine.rulebook.model import Ruleset
@@ -373,48 +372,6 @@ def _param_int(rs: Ruleset | None, name: str) -> int | None:
         return None
     value = rs.param(name)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Position:
-    """Validate position data (plain or line-aware) into a :class:`Position`, or raise InputError.
-
-    The reading and its checks are :mod:`.position_read`'s, imported on the first table read:
-    a table from the cache (nearly every question) never loads them."""
-    from havoc.games.cry_havoc.position_read import parse as read
-
-    return read(data, rs, name)
-
-
-def load(path: str | Path, rs: Ruleset | None = None) -> Position:
-    """Read and validate a position file (YAML or JSON)."""
-    from pathlib import Path
-
-    from havoc.formats.yamlio import YamlError, load_file
-
-    p = Path(path)
-    try:
-        data = load_file(p, str(path))
-    except YamlError as exc:
-        raise InputError([exc.problem]) from None
-    return parse(data, rs, str(path))
-
-
-def parse_text(text: str, rs: Ruleset | None = None, name: str = "position") -> Position:
-    """Read and validate position text (YAML or JSON)."""
-    from havoc.formats.yamlio import MOST_VALUES, YamlError, loads
-
-    try:
-        data = loads(text, name, lines=False, most=MOST_VALUES)
-    except YamlError as exc:
-        raise InputError([exc.problem]) from None
-    try:
-        return parse(data, rs, name)
-    except InputError:
-        # A position with problems is read again, keeping lines, only to say where they are.
-        return parse(loads(text, name), rs, name)
-
-
-# --- JSON Schema ------------------------------------------------------------------
 
 
 def position_schema(rs: Ruleset | None = None) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from havoc.language.i18n import ui
 from havoc.language.markup import is_id
 
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from havoc.engine.rulebook.model import Ruleset
@@ -95,6 +96,35 @@ def parse(data: Any, rs: Ruleset | None = None, name: str = "position") -> Posit
     if r.problems:
         raise InputError(_worded(names.located(r.problems) if names else r.problems, data))
     return pos
+
+
+def load(path: str | Path, rs: Ruleset | None = None) -> Position:
+    """Read and validate a position file (YAML or JSON)."""
+    from pathlib import Path
+
+    from havoc.formats.yamlio import YamlError, load_file
+
+    p = Path(path)
+    try:
+        data = load_file(p, str(path))
+    except YamlError as exc:
+        raise InputError([exc.problem]) from None
+    return parse(data, rs, str(path))
+
+
+def parse_text(text: str, rs: Ruleset | None = None, name: str = "position") -> Position:
+    """Read and validate position text (YAML or JSON)."""
+    from havoc.formats.yamlio import MOST_VALUES, YamlError, loads
+
+    try:
+        data = loads(text, name, lines=False, most=MOST_VALUES)
+    except YamlError as exc:
+        raise InputError([exc.problem]) from None
+    try:
+        return parse(data, rs, name)
+    except InputError:
+        # A position with problems is read again, keeping lines, only to say where they are.
+        return parse(loads(text, name), rs, name)
 
 
 def _worded(problems: list[Problem], data: Any) -> list[Problem]:
