@@ -25,6 +25,7 @@ from havoc.engine import rulebook
 from havoc.engine.rulebook.model import Ruleset
 from havoc.formats.yamlio import YamlError
 from havoc.games.cry_havoc import position as positions
+from havoc.games.cry_havoc import position_read
 from havoc.language import pofile
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,13 +60,13 @@ def position_seeds() -> tuple[bytes, ...]:
 @lru_cache(maxsize=1)
 def base_position() -> positions.Position:
     """The table the question fuzzer asks about (answering may add defaults to it)."""
-    return positions.parse_text((FIXTURES / "assistant" / "twenty.yaml").read_text(), ruleset(), "twenty")
+    return position_read.parse_text((FIXTURES / "assistant" / "twenty.yaml").read_text(), ruleset(), "twenty")
 
 
 @lru_cache(maxsize=1)
 def stored_position() -> positions.Position:
     """The value the cache fuzzer stores: its own object, never asked anything."""
-    return positions.parse_text((FIXTURES / "assistant" / "twenty.yaml").read_text(), ruleset(), "twenty")
+    return position_read.parse_text((FIXTURES / "assistant" / "twenty.yaml").read_text(), ruleset(), "twenty")
 
 
 QUERY_SEEDS = (
@@ -124,7 +125,7 @@ def position(data: bytes) -> Outcome:
     rs = ruleset()
     try:
         text = safeio.decode_utf8(data)
-        pos = positions.parse_text(text, rs, "fuzz")
+        pos = position_read.parse_text(text, rs, "fuzz")
     except (HavocError, safeio.ReadError):
         return REFUSED
     if not _possible(pos) or any(

@@ -252,12 +252,12 @@ def _legal_lists() -> list[str]:
     """The legal-actions list of every faction on the assistant's fixture tables, en and pl."""
     from pathlib import Path
 
-    from havoc.games.cry_havoc import position as positions
+    from havoc.games.cry_havoc import position_read
 
     rs = rulebook.load()
     out = []
     for path in sorted((Path(__file__).parent / "fixtures" / "assistant").glob("*.yaml")):
-        pos = positions.parse_text(path.read_text(encoding="utf-8"), rs, path.stem)
+        pos = position_read.parse_text(path.read_text(encoding="utf-8"), rs, path.stem)
         for faction in pos.players:
             query = api.load_query({"ask": "legal", "faction": faction}, pos, rs)
             for lang in ("en", "pl"):
