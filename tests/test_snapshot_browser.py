@@ -123,7 +123,7 @@ def start(page: Any, url: str) -> tuple[dict[str, Any], list[Any]]:
 
 
 @pytest.mark.browser
-def test_the_second_start_restores_the_snapshot_and_a_bad_one_falls_back(host: str, tmp_path: Path) -> None:
+def test_the_second_start_restores_the_snapshot_and_a_bad_one_falls_back(host: str, site: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     url = f"{host}/pl/assistant.html"
@@ -133,6 +133,8 @@ def test_the_second_start_restores_the_snapshot_and_a_bad_one_falls_back(host: s
         page = ctx.new_page()
         state, first = start(page, url)
         assert state["from"] == "start" and page.evaluate("() => window.havocEngine.snapshot().why") == "none"
+        # the bundle inflated by the browser while Python loaded, not by Python after it
+        assert state["unpack"] == "browser", state
         assert [a["status"] for a in first] == [200, 200, 200] and first[0]["body"]["answer"] == "Nie"
         page.wait_for_function(STORED, timeout=120_000)
         kept = page.evaluate("() => window.havocEngine.snapshot()")
@@ -141,6 +143,7 @@ def test_the_second_start_restores_the_snapshot_and_a_bad_one_falls_back(host: s
 
         state, again = start(page, url)
         assert state["from"] == "snapshot" and page.evaluate("() => window.havocEngine.snapshot().state") == "restored"
+        assert state["unpack"] == "kept", state
         assert again == first
         # and a reader's shared question (#q=) is answered on screen by the restored engine
         linked = base64.urlsafe_b64encode(REQUESTS[0]["body"].encode()).decode().rstrip("=")
