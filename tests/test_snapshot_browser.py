@@ -15,6 +15,7 @@ right answer, and a good entry in its place.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -140,6 +141,13 @@ def test_the_second_start_restores_the_snapshot_and_a_bad_one_falls_back(host: s
         kept = page.evaluate("() => window.havocEngine.snapshot()")
         # the memory without its zero pages, and the engine's files
         assert kept["bytes"] > 10_000_000 and 0 < kept["stored"] < kept["bytes"] and kept["files"] > 100, kept
+
+        # the entry is kept under the bundle's SHA-256, the Pyodide version and the worker's own
+        # SHA-256 (a change of the worker's steps is another build)
+        manifest = json.loads((site / "_engine" / "engine.json").read_text(encoding="utf-8"))
+        worker = hashlib.sha256((site / "_engine" / "worker.js").read_bytes()).hexdigest()
+        assert manifest["worker"] == worker
+        assert page.evaluate(SPOIL, "")[0] == "|".join([manifest["sha256"], manifest["pyodide"], worker])
 
         state, again = start(page, url)
         assert state["from"] == "snapshot" and page.evaluate("() => window.havocEngine.snapshot().state") == "restored"

@@ -17,9 +17,10 @@
  * compiled, copies Python's memory (Pyodide's memory snapshot) and the engine's files, and keeps
  * them in IndexedDB ("havoc-engine", one entry per ruleset) in the background (the worker answers
  * meanwhile), under the build's fingerprint: the bundle's SHA-256, the Pyodide version and
- * SNAPSHOT_FORMAT (the steps below). A later start restores that memory instead of starting Python
- * from nothing, writes the files back (they are not in the memory) and re-runs webapi.setup; it
- * does not fetch or unpack the bundle. Any doubt is a normal start: no entry, another build's entry,
+ * this worker's SHA-256 (engine.json lists it: a change of the steps below is another build). A
+ * later start restores that memory instead of starting Python from nothing, writes the files
+ * back (they are not in the memory) and re-runs webapi.setup; it does not fetch or unpack the
+ * bundle. Any doubt is a normal start: no entry, another build's entry,
  * one whose SHA-256 or lengths do not match (damaged, cut short), one Pyodide refuses (its own magic
  * and build id), or a restored Python without the engine in it (the private option ignored, as
  * after a Pyodide upgrade); a bad entry is deleted, and the normal start stores a new one. "ready"
@@ -28,7 +29,6 @@
  */
 const here = new URL("./", import.meta.url);
 const ruleset = (self.name || "").replace(/^havoc:/, ""); // "": the default ruleset (the Ask page's)
-const SNAPSHOT_FORMAT = 1; // raise when the steps the memory holds (below) change
 const DB = "havoc-engine", STORE = "snapshots", KEY = ruleset || "default";
 let engine = null;
 const marks = {}; // ms since the worker began, at each step of the start (the benchmark prints them)
@@ -119,8 +119,10 @@ function write(py, files) {
 // files), sha256: of data, and of the rest}. Kept raw: reading and hashing it takes less than gunzipping the memory.
 const PAGE = 4096;
 
+// The build's fingerprint: what the memory holds depends on the bundle, the Pyodide and this very
+// code (the steps it took before copying the memory), whose SHA-256 the build lists in engine.json
 function fingerprint(manifest) {
-  return [manifest.sha256 || manifest.bundle, manifest.pyodide || "", SNAPSHOT_FORMAT].join("|");
+  return [manifest.sha256 || manifest.bundle, manifest.pyodide || "", manifest.worker || ""].join("|");
 }
 
 function snapshotsUsable() {
