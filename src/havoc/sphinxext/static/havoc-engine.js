@@ -53,13 +53,22 @@
     if (s.stage === "runtime" && s.total && words["engine-download"]) {
       return words["engine-download"].replace("{percent}", String(Math.min(99, Math.floor(100 * s.done / s.total))));
     }
-    if (s.stage === "ready" && navigator.serviceWorker && !navigator.serviceWorker.controller && words["engine-ready-keeping"]) {
+    if (s.stage === "ready" && navigator.serviceWorker && !navigator.serviceWorker.controller && !kept && words["engine-ready-keeping"]) {
       return words["engine-ready-keeping"];
     }
     return words["engine-" + (s.stage === "idle" ? "loading" : s.stage)] || words["engine-loading"];
   }
+  // A page back from the back/forward cache may be left uncontrolled by a worker that took over
+  // meanwhile (sw.js: it does not claim a page there); the site is kept all the same
+  var kept = false;
   if (navigator.serviceWorker) {
     navigator.serviceWorker.addEventListener("controllerchange", function () { set(state); });
+    window.addEventListener("pageshow", function (ev) {
+      if (!ev.persisted || navigator.serviceWorker.controller) return;
+      navigator.serviceWorker.getRegistration().then(function (reg) {
+        if (reg && reg.active && !kept) { kept = true; set(state); }
+      }).catch(function () {});
+    });
   }
   window.havocEngine = {
     start: start, request: request, say: say,
