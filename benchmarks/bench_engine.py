@@ -24,7 +24,8 @@ with a phone viewport. Prints:
   goal ≤ 300 ms); under Node, what Pyodide's ``_makeSnapshot`` option costs a start, interleaved.
 
 ``--snapshot``: only the snapshot start's figures; ``--snapshot --back``: only the way back from a
-rule link; ``--site DIR``: another built site.
+rule link (with, interleaved, the same steps between two empty pages: the harness's and the
+browser's own floor); ``--site DIR``: another built site; ``--rounds N``: N rounds instead of 5.
 
 Goals: first visit ≤ 8 MB compressed; ready from a warm cache ≤ 2 s; first answer ≤ 300 ms;
 later answers ≤ 50 ms. The machine is not a phone: no CPU throttling is applied; on a shared,
@@ -235,11 +236,24 @@ def bench_root(tmp: Path) -> Path:
         (tmp / entry.name).symlink_to(entry)
     (tmp / "_bench" / "bare.js").write_text(BARE_JS, encoding="utf-8")
     (tmp / "_bench" / "index.html").write_text("<!doctype html><title>bench</title>", encoding="utf-8")
+    (tmp / "_bench" / "other.html").write_text("<!doctype html><title>elsewhere</title>", encoding="utf-8")
     return tmp
 
 
 def ratio(a: list[float], b: list[float]) -> str:
-    return f"{statistics.median(a) / 1000:.2f} s vs {statistics.median(b) / 1000:.2f} s: {statistics.median(a) / statistics.median(b):.2f}×"
+    """Medians, their ratio, and the range of the ratios of each interleaved pair (a run against
+    the bare run right after it): how dependable the median is on a loaded machine."""
+    pairs = [x / y for x, y in zip(a, b, strict=True)]
+    return (
+        f"{statistics.median(a) / 1000:.2f} s vs {statistics.median(b) / 1000:.2f} s: "
+        f"{statistics.median(a) / statistics.median(b):.2f}× (pairs {min(pairs):.2f}–{max(pairs):.2f}×)"
+    )
+
+
+def steps(marks: list[dict[str, int]]) -> str:
+    """The worker's steps (ms since it began), medians over the runs, in the order they came."""
+    names = sorted({k for m in marks for k in m}, key=lambda k: statistics.median(m.get(k, 0) for m in marks))
+    return ", ".join(f"{k} {statistics.median(m[k] for m in marks if k in m):.0f}" for k in names)
 
 
 def snapshot_start(base: str) -> None:
@@ -251,15 +265,20 @@ def snapshot_start(base: str) -> None:
         # first visits: a fresh profile each (no HTTP cache, no snapshot), engine and bare in turn
         cold: list[float] = []
         cold_bare: list[float] = []
+        cold_marks: list[dict[str, int]] = []
+        cold_firsts: list[float] = []
         stored: list[dict[str, Any]] = []
-        for _ in range(3):
+        for _ in range(ROUNDS):
             ctx = browser.new_context(**PHONE, service_workers="block")
             page = ctx.new_page()
             page.goto(ask)
             page.wait_for_function(READY, timeout=300_000, polling=10)
+            # asked at once: the snapshot is made after ready, and must not hold up the answer long
+            cold_firsts.append(page.evaluate(FIRST, body(8)))
             state = page.evaluate("() => window.havocEngine.state()")
             assert state["from"] == "start", state
             cold.append(state["waited"])
+            cold_marks.append(state["marks"])
             page.wait_for_function(KEPT, timeout=300_000)
             stored.append(page.evaluate("() => window.havocEngine.snapshot()"))
             ctx.close()
@@ -276,6 +295,11 @@ def snapshot_start(base: str) -> None:
             f"copied in {kept.get('copyMs', 0):.0f} ms at ready, stored {kept.get('ms', 0):.0f} ms later in the background"
         )
         print(f"  first visit, engine ready (snapshot made after): {ratio(cold, cold_bare)} bare (goal: ≤ 1.3×)")
+        print(f"    the first start's steps (ms since the worker began, medians): {steps(cold_marks)}")
+        print(
+            f"    first answer (8 vs 3) asked at once after ready, the snapshot being made: median "
+            f"{statistics.median(cold_firsts):.0f} ms, {min(cold_firsts):.0f}–{max(cold_firsts):.0f} ms"
+        )
 
         ctx = browser.new_context(**PHONE, service_workers="allow")
         page = ctx.new_page()
@@ -297,13 +321,10 @@ def snapshot_start(base: str) -> None:
             marks.append(state["marks"])
             warm_bare.append(page.evaluate(BARE))
         print(f"  later visit, engine ready (restored): {ratio(warm, warm_bare)} bare (goal: ≤ 0.6×)")
-        steps = {k: statistics.median(m[k] for m in marks) for k in marks[0]}
+        print(f"    the restore's steps (ms since the worker began, medians): {steps(marks)}")
         print(
-            "    the restore's steps (ms since the worker began, medians): "
-            + ", ".join(f"{k} {v:.0f}" for k, v in steps.items())
-        )
-        print(
-            f"  first answer (8 vs 3) asked at once after a restore: median {statistics.median(firsts):.0f} ms (goal: ≤ 150 ms)"
+            f"  first answer (8 vs 3) asked at once after a restore: median {statistics.median(firsts):.0f} ms, "
+            f"{min(firsts):.0f}–{max(firsts):.0f} ms (goal: ≤ 150 ms)"
         )
         ctx.close()
         browser.close()
@@ -338,7 +359,11 @@ def back_to_answer(base: str, profile: Path) -> None:
         page.locator("[data-template=tpl-battle]").first.click()
         page.locator("button.ha-ask").first.click()
         page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=120_000)
-        times, kept = [], []
+        # the floor: the same steps between two empty pages (Playwright's round trips, the
+        # browser's own restore), interleaved with the Ask page's
+        floor_page = ctx.new_page()
+        floor_page.goto(f"{base}/_bench/index.html")
+        times, kept, floor = [], [], []
         for _ in range(ROUNDS):
             page.locator("#havoc-answer a[href*='rules/']").first.click()
             page.wait_for_load_state("load")
@@ -353,9 +378,17 @@ def back_to_answer(base: str, profile: Path) -> None:
             times.append((time.perf_counter() - t0) * 1000)
             kept.append(page.evaluate("() => window.__restored"))
             page.evaluate("() => { window.__restored = undefined; window.__painted = false; }")
+            floor_page.goto(f"{base}/_bench/other.html")
+            t0 = time.perf_counter()
+            floor_page.go_back(wait_until="commit")
+            floor_page.wait_for_function("() => window.__painted", polling=5, timeout=120_000)
+            floor.append((time.perf_counter() - t0) * 1000)
+            floor_page.evaluate("() => { window.__painted = false; }")
         print(
             f"  back from a rule link to the answer on screen: median {statistics.median(times):.0f} ms, "
-            f"max {max(times):.0f} ms (goal: ≤ 300 ms); from the back/forward cache {sum(kept)} of {len(kept)}"
+            f"{min(times):.0f}–{max(times):.0f} ms (goal: ≤ 300 ms); from the back/forward cache {sum(kept)} of "
+            f"{len(kept)}; the same between two empty pages: median {statistics.median(floor):.0f} ms, "
+            f"{min(floor):.0f}–{max(floor):.0f} ms"
         )
         for why in reasons:
             print(f"    not from the back/forward cache: {why[:400]}")
@@ -450,7 +483,9 @@ def server() -> None:
 
 
 def main() -> int:
-    global SITE
+    global SITE, ROUNDS
+    if "--rounds" in sys.argv:  # more rounds: a steadier median on a loaded machine
+        ROUNDS = int(sys.argv[sys.argv.index("--rounds") + 1])
     if "--site" in sys.argv:  # another built site (a copy, another build)
         SITE = Path(sys.argv[sys.argv.index("--site") + 1]).resolve()
     ensure_site()

@@ -15,6 +15,7 @@ right answer, and a good entry in its place.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -123,7 +124,7 @@ def start(page: Any, url: str) -> tuple[dict[str, Any], list[Any]]:
 
 
 @pytest.mark.browser
-def test_the_second_start_restores_the_snapshot_and_a_bad_one_falls_back(host: str, tmp_path: Path) -> None:
+def test_the_second_start_restores_the_snapshot_and_a_bad_one_falls_back(host: str, site: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     url = f"{host}/pl/assistant.html"
@@ -133,14 +134,24 @@ def test_the_second_start_restores_the_snapshot_and_a_bad_one_falls_back(host: s
         page = ctx.new_page()
         state, first = start(page, url)
         assert state["from"] == "start" and page.evaluate("() => window.havocEngine.snapshot().why") == "none"
+        # the bundle inflated by the browser while Python loaded, not by Python after it
+        assert state["unpack"] == "browser", state
         assert [a["status"] for a in first] == [200, 200, 200] and first[0]["body"]["answer"] == "Nie"
         page.wait_for_function(STORED, timeout=120_000)
         kept = page.evaluate("() => window.havocEngine.snapshot()")
         # the memory without its zero pages, and the engine's files
         assert kept["bytes"] > 10_000_000 and 0 < kept["stored"] < kept["bytes"] and kept["files"] > 100, kept
 
+        # the entry is kept under the bundle's SHA-256, the Pyodide version and the worker's own
+        # SHA-256 (a change of the worker's steps is another build)
+        manifest = json.loads((site / "_engine" / "engine.json").read_text(encoding="utf-8"))
+        worker = hashlib.sha256((site / "_engine" / "worker.js").read_bytes()).hexdigest()
+        assert manifest["worker"] == worker
+        assert page.evaluate(SPOIL, "")[0] == "|".join([manifest["sha256"], manifest["pyodide"], worker])
+
         state, again = start(page, url)
         assert state["from"] == "snapshot" and page.evaluate("() => window.havocEngine.snapshot().state") == "restored"
+        assert state["unpack"] == "kept", state
         assert again == first
         # and a reader's shared question (#q=) is answered on screen by the restored engine
         linked = base64.urlsafe_b64encode(REQUESTS[0]["body"].encode()).decode().rstrip("=")

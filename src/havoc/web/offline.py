@@ -552,6 +552,9 @@ def prepare_engine(top: Path, clean: bool = False) -> Path | None:
         "sha256": hashlib.sha256(bundle).hexdigest(),
         "pyodide": pyodide_version(source),
         "bytecode": compiled,
+        # the worker's own code: part of the key its memory snapshots are kept under (what the
+        # memory holds is what the worker did before taking it)
+        "worker": hashlib.sha256(worker).hexdigest(),
         # what the worker downloads on a first visit, for the page's progress line (the rest is small)
         "download": {rel: (stage / rel).stat().st_size for rel in (name, *DOWNLOADED)},
     }

@@ -4,7 +4,8 @@
  * `havoc serve`. Nothing is fetched from outside this site. The worker's name ("havoc:<ruleset>",
  * from havocEngine.start) says the ruleset of the page shown: it is loaded before the worker
  * reports ready and its game compiled right after, not the default ruleset's. Messages in: {id, method, path,
- * body, query}; out: {kind: "progress", stage, and while the engine downloads done and total (bytes)}, {kind: "ready", ms, from}, {kind: "snapshot", ...},
+ * body, query}; out: {kind: "progress", stage, and while the engine downloads done and total (bytes)},
+ * {kind: "ready", ms, from, marks (ms since the worker began, at each step), unpack}, {kind: "snapshot", ...},
  * {kind: "failed", reason, detail}, {id, status, body}. tests/engine_parity.mjs runs the same steps under Node.
  * The bundle must have the SHA-256 engine.json lists (Web Crypto) and unpack: one that does not (a
  * download cut short, a stale copy in the HTTP cache) is fetched once more from the host itself
@@ -16,9 +17,10 @@
  * compiled, copies Python's memory (Pyodide's memory snapshot) and the engine's files, and keeps
  * them in IndexedDB ("havoc-engine", one entry per ruleset) in the background (the worker answers
  * meanwhile), under the build's fingerprint: the bundle's SHA-256, the Pyodide version and
- * SNAPSHOT_FORMAT (the steps below). A later start restores that memory instead of starting Python
- * from nothing, writes the files back (they are not in the memory) and re-runs webapi.setup; it
- * does not fetch or unpack the bundle. Any doubt is a normal start: no entry, another build's entry,
+ * this worker's SHA-256 (engine.json lists it: a change of the steps below is another build). A
+ * later start restores that memory instead of starting Python from nothing, writes the files
+ * back (they are not in the memory) and re-runs webapi.setup; it does not fetch or unpack the
+ * bundle. Any doubt is a normal start: no entry, another build's entry,
  * one whose SHA-256 or lengths do not match (damaged, cut short), one Pyodide refuses (its own magic
  * and build id), or a restored Python without the engine in it (the private option ignored, as
  * after a Pyodide upgrade); a bad entry is deleted, and the normal start stores a new one. "ready"
@@ -27,7 +29,6 @@
  */
 const here = new URL("./", import.meta.url);
 const ruleset = (self.name || "").replace(/^havoc:/, ""); // "": the default ruleset (the Ask page's)
-const SNAPSHOT_FORMAT = 1; // raise when the steps the memory holds (below) change
 const DB = "havoc-engine", STORE = "snapshots", KEY = ruleset || "default";
 let engine = null;
 const marks = {}; // ms since the worker began, at each step of the start (the benchmark prints them)
@@ -56,14 +57,72 @@ function unpacked(py, data) {
   try { py.unpackArchive(data, "zip", {extractDir: "/havoc"}); return true; } catch (e) { return false; }
 }
 
+// The bundle's files, [[path, bytes]], inflated by the browser's own zlib (DecompressionStream)
+// while Python is still loading: Pyodide's unpackArchive does it in Python once Python is up, and
+// that was a third of a first start's time beyond a bare Python's (300-900 ms for 6 MB in 359
+// files). Only for a bundle whose SHA-256 was checked (its bytes are the build's, so no file's
+// CRC needs checking again); null where this cannot be done (no "deflate-raw" in this browser, a
+// ZIP64 or an unusual entry): then unpackArchive unpacks it, as before.
+async function inflated(data) {
+  if (typeof DecompressionStream !== "function") return null;
+  try { new DecompressionStream("deflate-raw"); } catch (e) { return null; }
+  try {
+    const bytes = new Uint8Array(data), view = new DataView(data), names = new TextDecoder();
+    let end = -1; // the end of the central directory: the last "PK\5\6" (a comment may follow it)
+    for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 65535) && end < 0; i--) {
+      if (view.getUint32(i, true) === 0x06054b50) end = i;
+    }
+    if (end < 0) return null;
+    const count = view.getUint16(end + 10, true);
+    let at = view.getUint32(end + 16, true);
+    if (count === 0xffff || at === 0xffffffff) return null; // ZIP64
+    const files = [];
+    for (let n = 0; n < count; n++) {
+      if (view.getUint32(at, true) !== 0x02014b50) return null;
+      const method = view.getUint16(at + 10, true), packed = view.getUint32(at + 20, true), size = view.getUint32(at + 24, true);
+      const nameLength = view.getUint16(at + 28, true), local = view.getUint32(at + 42, true);
+      const name = names.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+      at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+      if (name.slice(-1) === "/") continue; // a folder: made with its files
+      if (name[0] === "/" || name.split("/").some(function (part) { return part === "" || part === "." || part === ".."; })) return null;
+      if (view.getUint32(local, true) !== 0x04034b50) return null;
+      const from = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+      const raw = bytes.subarray(from, from + packed);
+      if (method === 0 && packed === size) files.push(Promise.resolve(["/havoc/" + name, raw]));
+      else if (method === 8) {
+        const out = new Blob([raw]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+        files.push(new Response(out).arrayBuffer().then(function (b) {
+          if (b.byteLength !== size) throw new Error("size");
+          return ["/havoc/" + name, new Uint8Array(b)];
+        }));
+      } else return null;
+    }
+    return await Promise.all(files);
+  } catch (e) {
+    return null;
+  }
+}
+
+// [[path, bytes]] written into Python's file system (the bundle inflated, or the files kept with a snapshot)
+function write(py, files) {
+  const made = {};
+  files.forEach(function (f) {
+    const dir = f[0].slice(0, f[0].lastIndexOf("/"));
+    if (!made[dir]) { py.FS.mkdirTree(dir); made[dir] = true; }
+    py.FS.writeFile(f[0], f[1]);
+  });
+}
+
 // --- the snapshot's store: IndexedDB, one entry per ruleset ------------------------------------------
 // {fingerprint, bytes: the memory's length, pages: Uint32Array (the memory's pages not all zero, about
 // half), files: [[path, size]] (the engine's folder as it was), data: Blob (those pages, then those
 // files), sha256: of data, and of the rest}. Kept raw: reading and hashing it takes less than gunzipping the memory.
 const PAGE = 4096;
 
+// The build's fingerprint: what the memory holds depends on the bundle, the Pyodide and this very
+// code (the steps it took before copying the memory), whose SHA-256 the build lists in engine.json
 function fingerprint(manifest) {
-  return [manifest.sha256 || manifest.bundle, manifest.pyodide || "", SNAPSHOT_FORMAT].join("|");
+  return [manifest.sha256 || manifest.bundle, manifest.pyodide || "", manifest.worker || ""].join("|");
 }
 
 function snapshotsUsable() {
@@ -178,16 +237,18 @@ async function python(loadPyodide, extra) {
 
 // The engine's files in py (the bundle unpacked, or after a restore the files kept with the memory),
 // havoc pointed at them, the page's rules loaded: the engine, ready
+// (unpack: how the files came: "kept" with the memory, "browser": inflated by DecompressionStream,
+// "python": by unpackArchive)
 async function engineIn(py, manifest, first, restored) {
-  if (restored) {
-    restored.forEach(function (f) {
-      py.FS.mkdirTree(f[0].slice(0, f[0].lastIndexOf("/")));
-      py.FS.writeFile(f[0], f[1]);
-    });
-  } else {
-    let data = await first().catch(function () { return null; });
+  let unpack = "kept";
+  if (restored) write(py, restored);
+  else {
+    const got = await first().catch(function () { return null; });
     mark("bundle");
-    if (!data || !unpacked(py, data)) {
+    let data = got && got.data;
+    unpack = got && got.files ? "browser" : "python";
+    if (got && got.files) write(py, got.files);
+    else if (!data || !unpacked(py, data)) {
       data = await bundle(manifest, "reload");
       if (!unpacked(py, data)) throw damaged("the engine bundle does not unpack");
     }
@@ -200,13 +261,14 @@ async function engineIn(py, manifest, first, restored) {
     post({kind: "progress", stage: "rules"});
   }
   const webapi = py.pyimport("havoc.assistant.webapi");
+  mark("imported");
   // loads the rules from the bundle's cache (after a restore: loaded already; a check that the engine answers)
   const query = py.toPy(ruleset ? {lang: "en", ruleset: ruleset} : {lang: "en"});
   const labels = JSON.parse(webapi.handle("GET", "/api/labels", "", query));
   query.destroy();
   if (labels.status !== 200) throw new Error("labels " + labels.status);
   mark("labels");
-  return {py: py, handle: webapi.handle, preload: webapi.preload, manifest: manifest};
+  return {py: py, handle: webapi.handle, preload: webapi.preload, manifest: manifest, unpack: unpack};
 }
 
 // The page's progress line on a first visit: how much of the engine's download has arrived
@@ -244,9 +306,20 @@ async function start() {
   const usable = snapshotsUsable();
   const entry = usable ? stored("readonly", function (s) { return s.get(KEY); }).catch(function () { return null; }) : null;
   const manifest = await (await fetch(new URL("engine.json", here))).json();
+  mark("manifest");
   counting(manifest);
-  let fetched = null; // the bundle, fetched once and only when needed (a restore needs none)
-  function first() { if (!fetched) fetched = bundle(manifest, "default"); return fetched; }
+  // the bundle, fetched once and only when needed (a restore needs none), and inflated as soon as
+  // it is in: {data, files (null: for unpackArchive)}
+  let fetched = null;
+  function first() {
+    if (!fetched) {
+      fetched = bundle(manifest, "default").then(function (data) {
+        const checked = !!(manifest.sha256 && self.crypto && crypto.subtle);
+        return (checked ? inflated(data) : Promise.resolve(null)).then(function (files) { return {data: data, files: files}; });
+      });
+    }
+    return fetched;
+  }
   const kept = usable ? await entry : null;
   if (!kept) first().catch(function () {}); // fetched while Python loads; awaited below
   const checked = kept ? restorable(kept, manifest) : null; // read and checked while Pyodide's scripts load
@@ -261,7 +334,8 @@ async function start() {
         if (!old.memory) throw Object.assign(new Error("no snapshot: " + old.why), {why: old.why});
         return old.memory;
       });
-      const py = await python(loadPyodide, {_loadSnapshot: memory});
+      const waited = {then: function (ok, no) { mark("awaited"); return memory.then(ok, no); }};
+      const py = await python(loadPyodide, {_loadSnapshot: waited});
       mark("python");
       // the option honoured: the engine is imported already (an ignored option gives a bare Python)
       if (!py.runPython("import sys; 'havoc.assistant.webapi' in sys.modules")) throw new Error("the snapshot was not restored");
@@ -288,7 +362,7 @@ async function start() {
 
 const ready = start().then(
   function (ms) {
-    post({kind: "ready", ms: ms, from: engine.from, marks: marks});
+    post({kind: "ready", ms: ms, from: engine.from, marks: marks, unpack: engine.unpack});
     if (engine.from === "snapshot") { post({kind: "snapshot", state: "restored"}); return; }
     engine.preload(ruleset); // before any question: the page's game's modules, compiled while the reader types
     if (engine.make) {

@@ -3,8 +3,9 @@
  * with the same JSON as `havoc serve`. window.havocEngine: start(engineURL, ruleset), request(method,
  * path, body, query) -> Promise<{status, body}>, onstate(fn) with {stage, ms, reason, detail, and
  * while the engine downloads done and total: bytes}; when
- * ready also from ("snapshot": restored from the memory a first start kept, or "start") and
- * waited (ms from the worker's creation, as the page saw it); snapshot(): what became of that
+ * ready also from ("snapshot": restored from the memory a first start kept, or "start"), unpack
+ * (how the engine's files came: "kept" with that memory, "browser", "python"), marks (the worker's
+ * steps) and waited (ms from the worker's creation, as the page saw it); snapshot(): what became of that
  * memory this time ({state: "restored", "stored", "making", "refused", "stale", "damaged", ...}).
  */
 (function () {
@@ -26,7 +27,7 @@
     worker.onmessage = function (ev) {
       var m = ev.data || {};
       if (m.kind === "progress") set({stage: m.stage, done: m.done, total: m.total});
-      else if (m.kind === "ready") set({stage: "ready", ms: m.ms, from: m.from, marks: m.marks, waited: performance.now() - t0});
+      else if (m.kind === "ready") set({stage: "ready", ms: m.ms, from: m.from, marks: m.marks, unpack: m.unpack, waited: performance.now() - t0});
       else if (m.kind === "snapshot") snapshot = m;
       else if (m.kind === "failed") fail(m.reason, m.detail);
       else if (pending[m.id]) {
@@ -52,13 +53,22 @@
     if (s.stage === "runtime" && s.total && words["engine-download"]) {
       return words["engine-download"].replace("{percent}", String(Math.min(99, Math.floor(100 * s.done / s.total))));
     }
-    if (s.stage === "ready" && navigator.serviceWorker && !navigator.serviceWorker.controller && words["engine-ready-keeping"]) {
+    if (s.stage === "ready" && navigator.serviceWorker && !navigator.serviceWorker.controller && !kept && words["engine-ready-keeping"]) {
       return words["engine-ready-keeping"];
     }
     return words["engine-" + (s.stage === "idle" ? "loading" : s.stage)] || words["engine-loading"];
   }
+  // A page back from the back/forward cache may be left uncontrolled by a worker that took over
+  // meanwhile (sw.js: it does not claim a page there); the site is kept all the same
+  var kept = false;
   if (navigator.serviceWorker) {
     navigator.serviceWorker.addEventListener("controllerchange", function () { set(state); });
+    window.addEventListener("pageshow", function (ev) {
+      if (!ev.persisted || navigator.serviceWorker.controller) return;
+      navigator.serviceWorker.getRegistration().then(function (reg) {
+        if (reg && reg.active && !kept) { kept = true; set(state); }
+      }).catch(function () {});
+    });
   }
   window.havocEngine = {
     start: start, request: request, say: say,

@@ -46,8 +46,17 @@
     });
   }
 
-  function watch(w) {
-    if (w) w.addEventListener("statechange", function () { if (w.state === "installed" || w.state === "redundant") show(); });
+  var registration = null;
+  function changed(ev) { if (ev.target.state === "installed" || ev.target.state === "redundant") show(); }
+  function found() { if (registration.installing) registration.installing.addEventListener("statechange", changed); }
+  // The page hears of the install's progress only while it is shown: an event it would hear in the
+  // back/forward cache (a worker's state changing) would make Chromium drop it from that cache
+  // ("JavaScriptExecution"); back, it looks again.
+  function listen(on) {
+    if (!registration) return;
+    var how = on ? "addEventListener" : "removeEventListener";
+    registration[how]("updatefound", found);
+    [registration.installing, registration.waiting, registration.active].forEach(function (w) { if (w) w[how]("statechange", changed); });
   }
 
   // The assistant's engine on this page (the Ask page) downloads its files while the service
@@ -63,6 +72,17 @@
     });
   }
 
+  // The worker is told when this page goes into the back/forward cache and when it comes back
+  // out, so that it neither messages nor claims it meanwhile (either would drop it from that
+  // cache: sw.js says why)
+  function parked(shown) {
+    var workers = registration ? [registration.installing, registration.waiting, registration.active] : [];
+    if (navigator.serviceWorker.controller) workers.push(navigator.serviceWorker.controller);
+    workers.forEach(function (w) { if (w) w.postMessage({kind: "havoc-page", shown: shown}); });
+  }
+  window.addEventListener("pagehide", function (ev) { if (ev.persisted) { listen(false); parked(false); } });
+  window.addEventListener("pageshow", function (ev) { if (ev.persisted) { listen(true); parked(true); show(); } });
+
   navigator.serviceWorker.addEventListener("message", function (ev) {
     if (ev.data && ev.data.kind === "havoc-offline") show();
   });
@@ -70,9 +90,9 @@
   window.addEventListener("load", function () {
     show();
     navigator.serviceWorker.register(new URL("sw.js", top).href).then(function (reg) {
+      registration = reg;
       engineNews(reg);
-      watch(reg.installing);
-      reg.addEventListener("updatefound", function () { watch(reg.installing); });
+      listen(true);
     }).catch(function () {});
   });
 })();

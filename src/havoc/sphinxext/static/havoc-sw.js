@@ -74,10 +74,37 @@ function previous() {
   }).then(function (found) { return found.filter(function (x) { return x; }); });
 }
 
-// Tell the site's open pages (controlled or not) to look at STATUS again.
+// Pages of the site in the back/forward cache (havoc-offline.js says when a page goes there and
+// when it comes back: {kind: "havoc-page", shown}). Chromium drops such a page when anything would
+// run its scripts ("JavaScriptExecution": a message from here) or when a worker claims it
+// ("ServiceWorkerClaim"), and going back to it then loads it afresh, the Ask page's engine and
+// answer included. So a parked page is sent nothing (it looks again when it comes back), and the
+// open pages are claimed when this build takes over only while none is parked, else once the
+// last has come back; a page is taken as parked for at most PARKED_MS (a browser keeps one there
+// for minutes, and one it dropped never says so). A page left unclaimed is still served by this
+// worker from its next navigation on.
+var PARKED_MS = 600000;
+var parked = {}, claimLater = false;
+function isParked(id) {
+  if (parked[id] && Date.now() - parked[id] > PARKED_MS) delete parked[id];
+  return !!parked[id];
+}
+function claimUnlessParked() {
+  claimLater = Object.keys(parked).filter(isParked).length > 0;
+  return claimLater ? Promise.resolve() : self.clients.claim();
+}
+self.addEventListener("message", function (ev) {
+  var m = ev.data || {};
+  if (m.kind !== "havoc-page" || !ev.source) return;
+  if (m.shown) delete parked[ev.source.id];
+  else parked[ev.source.id] = Date.now();
+  if (claimLater && m.shown) ev.waitUntil(claimUnlessParked());
+});
+
+// Tell the site's open pages (controlled or not; not those parked) to look at STATUS again.
 function tell() {
   return self.clients.matchAll({type: "window", includeUncontrolled: true}).then(function (all) {
-    all.forEach(function (c) { c.postMessage({kind: "havoc-offline", version: VERSION}); });
+    all.forEach(function (c) { if (!isParked(c.id)) c.postMessage({kind: "havoc-offline", version: VERSION}); });
   });
 }
 
@@ -222,7 +249,7 @@ self.addEventListener("activate", function (ev) {
   ev.waitUntil(caches.keys().then(function (keys) {
     return Promise.all(keys.filter(function (k) { return k.indexOf("havoc-") === 0 && k !== CACHE; })
       .map(function (k) { return caches.delete(k); }));
-  }).then(function () { return self.clients.claim(); }));
+  }).then(claimUnlessParked));
 });
 
 // Answers come from this build's cache, whose every entry was checked at install. Nothing is ever
