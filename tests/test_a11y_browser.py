@@ -18,7 +18,6 @@ phone-wide page meets furo's menu button (made one) and never the closed menu's 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +25,7 @@ from typing import Any
 
 import pytest
 from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is a shared fixture
-from test_engine_browser import ensure_pyodide
+from test_engine_browser import offline_copy
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
 
 from havoc.cli import main
@@ -51,10 +50,9 @@ def ensure_axe() -> Path:
 
 @pytest.fixture(scope="module")
 def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: F811
-    """The real site with the chart ruleset's site and the in-browser engine beside it."""
-    ensure_pyodide()
-    out = tmp_path_factory.mktemp("a11y") / "site"
-    shutil.copytree(real_site.out, out)
+    """The real site with the chart ruleset's site and the in-browser engine beside it (the run's
+    engine, which `havoc docs` finds current and keeps)."""
+    out = offline_copy(real_site.out, tmp_path_factory, "a11y")
     assert main(["docs", "--ruleset", "advanced-cry-havoc", "--lang", "all", "-o", str(out)]) == 0
     return out
 

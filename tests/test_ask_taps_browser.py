@@ -18,10 +18,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is a shared fixture
-from test_engine_browser import ensure_pyodide
+from test_engine_browser import offline_copy
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
-from havoc.cli.commands.docs import _offline as docs_offline_step
 from havoc.games.cry_havoc.ask_page import form_kinds
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -34,13 +33,7 @@ STATED = {"leave": 2}
 
 @pytest.fixture(scope="module")
 def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: F811
-    import shutil
-
-    ensure_pyodide()
-    out = tmp_path_factory.mktemp("taps") / "site"
-    shutil.copytree(real_site.out, out)
-    assert docs_offline_step(out)
-    return out
+    return offline_copy(real_site.out, tmp_path_factory, "taps")
 
 
 @pytest.fixture(scope="module")
