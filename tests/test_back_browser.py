@@ -8,28 +8,21 @@ engine: the test then fails, naming the reasons Chromium gives."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_browser import ARGS, CHROMIUM, static_host
-from test_engine_browser import ensure_pyodide
+from test_engine_browser import offline_copy
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
-
-from havoc.cli.commands.docs import _offline as docs_offline_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
 def host(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # noqa: F811
-    ensure_pyodide()
-    out = tmp_path_factory.mktemp("back") / "site"
-    shutil.copytree(real_site.out, out)
-    assert docs_offline_step(out)
-    with static_host(out) as base:
+    with static_host(offline_copy(real_site.out, tmp_path_factory, "back")) as base:
         yield base
 
 
