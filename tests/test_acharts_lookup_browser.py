@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from typing import Any
 
 import pytest
 from test_browser import ARGS, CHROMIUM, PHONE, SCREENSHOTS
-from test_engine_browser import ensure_pyodide
+from test_engine_browser import ensure_pyodide, shared_engine
 
 from havoc.cli import main
 from havoc.engine import rulebook
@@ -41,6 +42,8 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     ensure_pyodide()
     out = tmp_path_factory.mktemp("acharts-offline") / "site"
+    # the run's engine, as a second `havoc docs` finds the one it made: checked, found current, kept
+    shutil.copytree(shared_engine(tmp_path_factory), out / "_engine")
     assert main(["docs", "--ruleset", RULESET, "--lang", "all", "-o", str(out)]) == 0
     assert (out / "sw.js").is_file() and (out / rulebook.site_path(RULESET) / "pl" / "lookup.html").is_file()
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))

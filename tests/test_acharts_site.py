@@ -11,13 +11,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_site import Site, real_site  # noqa: F401 - the session's real site, shared
+from test_browser import browser  # noqa: F401 - one Chromium for the file
+from test_site import Site, acv_site, real_site  # noqa: F401 - the session's sites, shared
 
-from havoc.cli import main
 from havoc.engine import rulebook
 
 RULESET = "advanced-cry-havoc"
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
@@ -48,12 +47,11 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    out = tmp_path_factory.mktemp("acharts-site")
-    assert main(["docs", "--ruleset", RULESET, "--lang", "en", "-o", str(out)]) == 0
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
+def site(acv_site: Site) -> Iterator[str]:  # noqa: F811
+    """The run's Advanced Cry Havoc 2 site (tests/test_site.py), its English pages served."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(acv_site.out)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/{RULESET}/en"
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/en"
     httpd.shutdown()
     httpd.server_close()
 
@@ -64,13 +62,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     ("page_name", "row", "tall"), [("status", 10, True), ("close-combat", 15, True), ("combat-table", 12, False)]
 )
 def test_a_chart_keeps_its_header_row_and_first_column_in_view_on_a_phone(
-    site: str, page_name: str, row: int, tall: bool
+    browser: Any,  # noqa: F811
+    site: str,
+    page_name: str,
+    row: int,
+    tall: bool,
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"], headless=True)
-        page = browser.new_page(**PHONE)
+    page = browser.new_page(**PHONE)
+    try:
         page.goto(f"{site}/rules/{page_name}.html")
         box = page.locator(".havoc-chart-scroll").first
         box.scroll_into_view_if_needed()
@@ -81,7 +80,8 @@ def test_a_chart_keeps_its_header_row_and_first_column_in_view_on_a_phone(
         frame = box.bounding_box()
         head = box.locator("thead th").last.bounding_box()
         first = box.locator("tbody tr").nth(row).locator("td").first.bounding_box()
-        browser.close()
+    finally:
+        page.close()
     assert frame and head and first
     assert scrolled[0] > 0  # wider than a phone: it scrolls sideways in its box
     assert (scrolled[1] > 0) == tall  # a tall chart scrolls down in its box too (at most 80% of the screen)

@@ -167,12 +167,9 @@ def test_the_real_bundle_under_pyodide_answers_every_lookup_as_the_cli(
 ) -> None:
     """The same lookups through the site's engine bundle in WebAssembly Python (Node), as the
     lookup page's worker runs them: every answer and every refusal equal to the CLI's."""
-    from test_engine_browser import ensure_pyodide, run_engine
+    from test_engine_browser import run_engine, shared_engine
 
-    from havoc.web.offline import build_engine
-
-    ensure_pyodide()
-    engine = build_engine(tmp_path_factory.mktemp("acharts-engine"))
+    engine = shared_engine(tmp_path_factory)  # the bundle the site ships, built once per run
     cases = [(argv, lang) for argv in LOOKUPS for lang in ("en", "pl")]
     sent = []
     for argv, lang in cases:

@@ -18,10 +18,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is a shared fixture
-from test_engine_browser import ensure_pyodide
+from test_engine_browser import offline_copy
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
-from havoc.cli.commands.docs import _offline as docs_offline_step
 from havoc.games.cry_havoc.ask_page import form_kinds
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -34,13 +33,7 @@ STATED = {"leave": 2}
 
 @pytest.fixture(scope="module")
 def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: F811
-    import shutil
-
-    ensure_pyodide()
-    out = tmp_path_factory.mktemp("taps") / "site"
-    shutil.copytree(real_site.out, out)
-    assert docs_offline_step(out)
-    return out
+    return offline_copy(real_site.out, tmp_path_factory, "taps")
 
 
 @pytest.fixture(scope="module")
@@ -192,8 +185,10 @@ def test_the_six_questions_in_few_taps(browser: Any, host: str, lang: str) -> No
     page = context.new_page()
     taps: dict[str, int] = {}
     for name, (steps, words) in QUESTIONS.items():
-        page.goto(f"{host}/{lang}/assistant.html")
-        page.evaluate("localStorage.clear()")
+        # each question on a fresh page, remembering nothing: what the previous question's page
+        # stored is cleared there (the context starts with none), then the page is loaded again
+        if taps:
+            page.evaluate("localStorage.clear()")
         page.goto(f"{host}/{lang}/assistant.html")
         page.wait_for_selector("#havoc-answer", state="attached")
         p = Player(page)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,21 +23,15 @@ from typing import Any
 
 import pytest
 from test_browser import ARGS, CHROMIUM, static_host
-from test_engine_browser import ensure_pyodide
+from test_engine_browser import offline_copy
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
-
-from havoc.cli.commands.docs import _offline as docs_offline_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
 def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: F811
-    ensure_pyodide()
-    out = tmp_path_factory.mktemp("back") / "site"
-    shutil.copytree(real_site.out, out)
-    assert docs_offline_step(out)
-    return out
+    return offline_copy(real_site.out, tmp_path_factory, "back")
 
 
 @pytest.fixture(scope="module")

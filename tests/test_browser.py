@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
+from test_site import REPO, Site, acv_site, real_site  # noqa: F401 - the fixtures are shared
 
 from havoc.engine import rulebook
 
@@ -264,15 +264,9 @@ ACV = "advanced-cry-havoc"
 
 
 @pytest.fixture(scope="module")
-def acv_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def acv_server(acv_site: Site) -> Iterator[str]:  # noqa: F811
     """The Advanced Cry Havoc 2 site, both languages, served like the main one."""
-    from test_site import build_site
-
-    from havoc.cli.commands.docs import source_for
-
-    out = tmp_path_factory.mktemp("acv") / "site"
-    site = build_site(source_for(ACV), out, ACV, rulebook.rules_root())
-    handler = functools.partial(_QuietHandler, directory=str(site.out))
+    handler = functools.partial(_QuietHandler, directory=str(acv_site.out))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"

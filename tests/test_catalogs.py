@@ -169,3 +169,28 @@ def test_moving_code_or_yaml_changes_no_catalog(locales: Path, mini_copy: Path) 
     draw.write_text("# a comment that moves every line down\n" + draw.read_text())
     catalogs.update(rulebook.load("mini"))
     assert {p: catalogs._strip_dates(p.read_bytes()) for p in files} == before
+
+
+def test_the_ui_strings_are_extracted_again_whenever_a_source_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The extraction kept in havoc's cache is what Babel finds in the package as it is now: an
+    edited, an added or a removed file extracts again; an unchanged package is not read again."""
+    package = tmp_path / "havoc"
+    (package / "kinds").mkdir(parents=True)
+    (package / "a.py").write_text('ui("One")\n', encoding="utf-8")
+    monkeypatch.setattr(catalogs, "SRC", package)
+
+    def strings() -> list[object]:
+        return [message for _file, _line, message, _comments in catalogs.ui_strings()]
+
+    assert strings() == ["One"]
+    (package / "a.py").write_text('ui("Two")\n', encoding="utf-8")
+    assert strings() == ["Two"]
+    (package / "kinds" / "b.py").write_text('# TRANSLATORS: counted\nnui("Unit", "Units")\n', encoding="utf-8")
+    assert sorted(map(str, strings())) == ["('Unit', 'Units')", "Two"]
+    assert ("kinds/b.py", 2, ("Unit", "Units"), ["TRANSLATORS: counted"]) in catalogs.ui_strings()
+    (package / "a.py").unlink()
+    assert strings() == [("Unit", "Units")]
+    monkeypatch.setattr(catalogs, "extract_from_dir", lambda *a, **k: pytest.fail("read again"))
+    assert strings() == [("Unit", "Units")]  # kept: nothing changed

@@ -15,7 +15,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -27,10 +26,8 @@ from typing import Any
 import pytest
 import yaml
 from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is a shared fixture
-from test_engine_browser import ensure_pyodide
+from test_engine_browser import offline_copy
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
-
-from havoc.cli.commands.docs import _offline as docs_offline_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -62,11 +59,7 @@ def sha256(text: str) -> str:
 @pytest.fixture(scope="module")
 def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: F811
     """The real site as `havoc docs` finishes it: with the engine and the service worker."""
-    ensure_pyodide()
-    out = tmp_path_factory.mktemp("csp") / "site"
-    shutil.copytree(real_site.out, out)
-    assert docs_offline_step(out)
-    return out
+    return offline_copy(real_site.out, tmp_path_factory, "csp")
 
 
 @pytest.fixture(scope="module")

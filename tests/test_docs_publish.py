@@ -104,23 +104,61 @@ class Project:
         return self.source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Project:
-    rules = tmp_path / "rules"
+def make_project(tmp: Path) -> Project:
+    rules = tmp / "rules"
     shutil.copytree(MINI_RULES, rules)
-    source = tmp_path / "test-mini"
+    source = tmp / "test-mini"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns("rules", "*.mo"))
     with (source / "conf.py").open("a", encoding="utf-8") as fh:
         fh.write(SLOW_CONF)
-    return Project(tmp_path, tmp_path / "public" / "site", source, rules)
+    return Project(tmp, tmp / "public" / "site", source, rules)
 
 
 @pytest.fixture
-def published(project: Project) -> Iterator[Project]:
-    """The project with a site built and published once (both languages, engine "engine 1")."""
+def project(tmp_path: Path) -> Project:
+    return make_project(tmp_path)
+
+
+def copy_keeping_links(src: Path, dest: Path) -> None:
+    """``src`` copied to ``dest`` as it is: files with their dates, symbolic links as links, and
+    files hard-linked to each other (a published page and its twin in the build's work folder)
+    hard-linked in the copy too, so a build that wrote into a shared file would still be seen."""
+    first: dict[tuple[int, int], str] = {}
+
+    def copy(a: str, b: str) -> str:
+        st = os.stat(a, follow_symlinks=False)
+        if st.st_nlink > 1 and (st.st_dev, st.st_ino) in first:
+            os.link(first[(st.st_dev, st.st_ino)], b)
+        else:
+            shutil.copy2(a, b)
+            first[(st.st_dev, st.st_ino)] = b
+        return b
+
+    shutil.copytree(src, dest, symlinks=True, copy_function=copy)
+
+
+@pytest.fixture(scope="module")
+def published_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The project built and published once for the whole file (a minute of builds saved), kept
+    aside: (the folder each test's project is in, the kept copy)."""
+    work = tmp_path_factory.getbasetemp() / "published"  # this worker's own: one test at a time
+    project = make_project(work)
     proc = project.docs()
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    yield project
+    kept = tmp_path_factory.mktemp("published-kept") / "project"
+    copy_keeping_links(work, kept)
+    return work, kept
+
+
+@pytest.fixture
+def published(published_once: tuple[Path, Path]) -> Iterator[Project]:
+    """The project with a site built and published once (both languages, engine "engine 1"):
+    each test gets it as the build left it, at the same place (the build's saved doctrees and
+    work folder name their absolute paths, so a later build is the same incremental one)."""
+    work, kept = published_once
+    shutil.rmtree(work)
+    copy_keeping_links(kept, work)
+    yield Project(work, work / "public" / "site", work / "test-mini", work / "rules")
 
 
 def snapshot(top: Path) -> dict[str, str]:

@@ -44,22 +44,46 @@ def ensure_pyodide() -> None:
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=REPO, check=True, capture_output=True)
 
 
+def shared_engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The in-browser engine (a site's ``_engine``), built once per run for every test file and
+    every xdist worker (conftest ``built_once``); read it, or copy it to change it.
+
+    The engine is made from havoc's code, rules and catalogs, never from a site's pages, so one
+    build serves every site of the run. Each file making it again (the bundle, its cache, the
+    bytecode when the cache is cold) cost seconds to a minute and a half of Node each."""
+    from conftest import built_once
+
+    def build(folder: Path) -> Path:
+        ensure_pyodide()
+        return build_engine(folder)
+
+    return built_once(tmp_path_factory, "engine", build)
+
+
 def offline_copy(built: Path, tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
     """A copy of the built site ``built`` with its engine and service worker, as `havoc docs`
-    makes them after the pages: one a test may change without touching the shared build."""
+    makes them after the pages: one a test may change without touching the shared build.
+
+    The run's engine (:func:`shared_engine`) is put in first, as a later ``havoc docs`` finds
+    the one it built before: the offline step checks every file of it against its stamp, keeps
+    it, and writes the service worker over the whole copy."""
     from havoc.cli.commands.docs import _offline as docs_offline_step
 
     ensure_pyodide()
     out = tmp_path_factory.mktemp(name) / "site"
     shutil.copytree(built, out)
+    if not (out / "_engine").exists():
+        shutil.copytree(shared_engine(tmp_path_factory), out / "_engine")
     assert docs_offline_step(out)
     return out
 
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    ensure_pyodide()
-    return build_engine(tmp_path_factory.mktemp("site"))
+    """A copy of the run's engine (:func:`shared_engine`), this file's own."""
+    out = tmp_path_factory.mktemp("site") / "_engine"
+    shutil.copytree(shared_engine(tmp_path_factory), out)
+    return out
 
 
 @pytest.fixture(scope="module")

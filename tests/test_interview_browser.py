@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import base64
 import json
-import shutil
 import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is a shared fixture
-from test_engine_browser import ensure_pyodide
+from test_engine_browser import offline_copy
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
-
-from havoc.cli.commands.docs import _offline as docs_offline_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SETTLED = "#havoc-answer[data-state=done], #havoc-answer[data-state=error]"
@@ -30,11 +27,7 @@ MOVE = {"ask": "move", "faction": "humans", "from": "example-a", "to": "example-
 
 @pytest.fixture(scope="module")
 def host(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # noqa: F811
-    ensure_pyodide()
-    out = tmp_path_factory.mktemp("interview") / "site"
-    shutil.copytree(real_site.out, out)
-    assert docs_offline_step(out)
-    with static_host(out) as base:
+    with static_host(offline_copy(real_site.out, tmp_path_factory, "interview")) as base:
         yield base
 
 

@@ -23,10 +23,8 @@ from typing import Any
 import pytest
 import yaml
 from test_browser import PHONE, SCREENSHOTS, browser, static_host  # noqa: F401 - browser is a shared fixture
-from test_engine_browser import ensure_pyodide
+from test_engine_browser import offline_copy
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
-
-from havoc.cli.commands.docs import _offline as docs_offline_step
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -44,10 +42,7 @@ def linked(lang: str, units: int = 8) -> str:
 @pytest.fixture(scope="module")
 def site(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: F811
     """The real site as `havoc docs` finishes it: with the engine and the service worker."""
-    ensure_pyodide()
-    out = tmp_path_factory.mktemp("offline") / "site"
-    shutil.copytree(real_site.out, out)
-    assert docs_offline_step(out)  # what `havoc docs` runs after the pages: the engine, then sw.js
+    out = offline_copy(real_site.out, tmp_path_factory, "offline")  # what `havoc docs` runs after the pages
     assert (out / "sw.js").is_file() and (out / "_engine" / "engine.json").is_file()
     return out
 

@@ -22,9 +22,6 @@ from pathlib import Path
 
 import pytest
 
-from havoc import quickref
-from havoc.engine import rulebook
-
 pytest.importorskip("weasyprint")
 pytestmark = pytest.mark.slow
 
@@ -157,18 +154,12 @@ class Built:
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[tuple[str, str], Built]]:
     if shutil.which("pdftotext") is None:
         pytest.fail("pdftotext is missing: apt-get install -y poppler-utils (scripts/ensure-system-deps)")
-    out = tmp_path_factory.mktemp("sheet-layout")
+    from test_sheet_pdf import real_sheets
+
     from havoc.quickref.render import stylesheet
 
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HAVOC_CACHE_DIR", str(out / "cache"))
-        sheets = {}
-        for name, lang in SHEETS:
-            rs = rulebook.load(name)
-            pdf = out / name / f"{lang}.pdf"
-            sheet = quickref.build(lang, pdf, None, ruleset=rs, ruleset_root=rulebook.ruleset_folder(name))
-            sheets[(name, lang)] = Built(pdf, sheet.columns, stylesheet())
-        yield sheets
+    made = real_sheets(tmp_path_factory)  # the run's sheets, shared with tests/test_sheet_pdf.py
+    yield {(name, lang): Built(*made[(name, lang)], stylesheet()) for name, lang in SHEETS}
 
 
 @pytest.mark.parametrize(("ruleset", "lang"), SHEETS)

@@ -1,7 +1,8 @@
 """The printed sheets: two A4 pages, embedded fonts, extractable text in both languages.
 
-Builds the real sheets once per module with WeasyPrint (about 2 s each) and reads the PDFs
-back with pypdf, as a reader's PDF viewer would.
+Builds the real sheets once per run with WeasyPrint (about 2 s each; :func:`real_sheets`, shared
+with tests/test_sheet_layout_pdf.py) and reads the PDFs back with pypdf, as a reader's PDF viewer
+would.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import built_once
 
 from havoc import quickref
 from havoc.cli import main
@@ -42,17 +44,34 @@ def contains(text: str, phrase: str) -> bool:
     return re.sub(r"\s+", " ", phrase).casefold() in text.casefold()
 
 
+RULESETS = ("cry-havoc", "advanced-cry-havoc")
+
+
+def _build_sheets(folder: Path) -> dict[tuple[str, str], tuple[Path, tuple[int, ...]]]:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HAVOC_CACHE_DIR", str(folder / "cache"))
+        built = {}
+        for name in RULESETS:
+            rs = rulebook.load(name)
+            for lang in ("en", "pl"):
+                pdf = folder / name / f"{lang}.pdf"
+                sheet = quickref.build(lang, pdf, pdf.with_suffix(".html"), rs, rulebook.ruleset_folder(name))
+                built[(name, lang)] = (pdf, sheet.columns)
+        return built
+
+
+def real_sheets(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], tuple[Path, tuple[int, ...]]]:
+    """Every ruleset's real sheet in both languages, (ruleset, lang) -> (its PDF, with its HTML
+    beside it; its pages' columns): built once per run for both sheet test files and both xdist
+    workers (conftest ``built_once``), into a scratch folder with a scratch cache. Read them only."""
+    return built_once(tmp_path_factory, "sheets", _build_sheets)
+
+
 @pytest.fixture(scope="module")
 def sheets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
-    """Both real sheets, built once into a scratch folder with a scratch cache."""
-    out = tmp_path_factory.mktemp("sheets")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("HAVOC_CACHE_DIR", str(out / "cache"))
-        built = {}
-        for lang in ("en", "pl"):
-            quickref.build(lang, out / f"{lang}.pdf", out / f"{lang}.html")
-            built[lang] = out / f"{lang}.pdf"
-        yield built
+    """Both real sheets of the default ruleset (cry-havoc), by language."""
+    built = real_sheets(tmp_path_factory)
+    yield {lang: built[(rulebook.default_ruleset(), lang)][0] for lang in ("en", "pl")}
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])

@@ -112,6 +112,23 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     return _REAL[0]
 
 
+ACV = "advanced-cry-havoc"
+
+
+def _build_acv(folder: Path) -> Site:
+    from havoc.cli.commands.docs import source_for
+
+    return build_site(source_for(ACV), folder / "site", ACV, rulebook.rules_root())
+
+
+@pytest.fixture(scope="session")
+def acv_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The Advanced Cry Havoc 2 site, both languages, Sphinx's pages alone (``out/<lang>/``, no
+    engine, no printable sheet): built once per run for every module and xdist worker, as
+    :func:`real_site` is. Tests read it; a test that changes a site builds or copies its own."""
+    return built_once(tmp_path_factory, "acv-site", _build_acv)
+
+
 def anchors(html: str) -> set[str]:
     return set(re.findall(r'\sid="([^"]+)"', html))
 

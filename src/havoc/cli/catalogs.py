@@ -76,13 +76,43 @@ def rules_template(ruleset: Ruleset) -> Catalog:
     return cat
 
 
+UI_STRINGS_KIND = "ui-strings"  # havoc's verified cache (havoc.core.cache): the kind of these entries
+
+
+def ui_strings() -> list[tuple[str, int, str | tuple[str, ...], list[str]]]:
+    """Every ``ui("…")``/``nui("…", "…")``/``said("…")`` call in the package as Babel extracts it:
+    (file under the package, line, message, translator comments), in Babel's order.
+
+    Babel tokenizes the whole package (seconds), and ``havoc catalog update`` and the checks of
+    the catalogs ask for it on every run: the result is kept in havoc's verified cache (plain
+    values, tagged, written atomically) under a key of every ``.py`` file's path and bytes and
+    Babel's version, so any edit, added or removed file of the package extracts again."""
+    import babel
+
+    from havoc.core import cache
+
+    chunks = [b"havoc ui strings 1", babel.__version__.encode()]
+    for path in sorted(SRC.rglob("*.py")):
+        chunks += [path.relative_to(SRC).as_posix().encode(), path.read_bytes()]
+    key = cache.digest(*chunks)
+    kept = cache.get(UI_STRINGS_KIND, key, list)
+    if kept is not None:
+        return [(str(f), int(n), tuple(m) if isinstance(m, (tuple, list)) else str(m), list(c)) for f, n, m, c in kept]
+    keywords = {"ui": None, "nui": (1, 2), "said": None}  # said: havoc.cli.commands' status lines
+    found = [
+        (filename, lineno, message, list(comments))
+        for filename, lineno, message, comments, _ctx in extract_from_dir(
+            str(SRC), method_map=[("**.py", "python")], keywords=keywords, comment_tags=("TRANSLATORS:",)
+        )
+    ]
+    cache.put(UI_STRINGS_KIND, key, found)
+    return found
+
+
 def ui_template() -> Catalog:
     """The template of the ``havoc`` domain: every ``ui("…")``/``nui("…", "…")`` string in the package."""
     cat = Catalog(project=HEADER_PROJECT, version="", fuzzy=False)
-    keywords = {"ui": None, "nui": (1, 2), "said": None}  # said: havoc.cli.commands' status lines
-    for filename, lineno, message, comments, _ctx in extract_from_dir(
-        str(SRC), method_map=[("**.py", "python")], keywords=keywords, comment_tags=("TRANSLATORS:",)
-    ):
+    for filename, lineno, message, comments in ui_strings():
         loc = (f"src/havoc/{filename}", lineno)
         key = message[0] if isinstance(message, tuple) else message
         # Counted words (nui) have a context of their own, so "Crystal" may be both a label
