@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from havoc.core.errors import HavocError
 
@@ -103,21 +103,16 @@ def _declared_line(package: Any, command: str, then: Sequence[str]) -> dict[str,
     return dict(spec) if spec is not None else None
 
 
-def _read_line(words: Sequence[str], spec: dict[str, Any], lang: str) -> dict[str, Any] | None:
-    """The arguments of the words after a command's name (and its ``set`` words) by its declared
-    plain line, as argparse would give them, or None for anything argparse must read.
-
-    ``words``: the positionals' names in order (``?NAME`` one that may be left out, ``*NAME`` a
-    list of the words left); ``options``: each option's ``DEST:KIND`` (``flag``; ``int``, whole
-    numbers in ASCII digits; ``lang``, a language's code; else a value as written); ``defaults``:
-    the values of the options left out (else None, False for a flag); ``set``: fixed values."""
+def _scan(words: Sequence[str], kind_of: Callable[[str], str | None]) -> tuple[list[str], dict[str, Any]] | None:
+    """The words of a plain line split into its positionals and its options (each option's name
+    -> True for a flag, else its value as written), or None for anything argparse must read: an
+    option ``kind_of`` does not know (None: an abbreviation, -h, "--", a typo), a flag given a
+    value, a value missing or looking like an option, or not of its kind (``"int"``, whole
+    numbers in ASCII digits; ``"lang"``, a language's code; ``"flag"``; any other: as written)."""
     from havoc.language.languages import CODES
 
-    options: dict[str, str] = spec.get("options", {})
-    kinds = {o: v.partition(":") for o, v in options.items()}
-    given: dict[str, Any] = {dest: (False if kind == "flag" else None) for dest, _, kind in kinds.values()}
-    given.update(spec.get("defaults", {}))
     positionals: list[str] = []
+    given: dict[str, Any] = {}
     i = 0
     while i < len(words):
         word = words[i]
@@ -126,13 +121,11 @@ def _read_line(words: Sequence[str], spec: dict[str, Any], lang: str) -> dict[st
             positionals.append(word)
             continue
         name, eq, value = word.partition("=")
-        if name not in kinds:
-            return None  # an abbreviation, -h, "--", a typo: argparse's
-        dest, _, kind = kinds[name]
+        kind = kind_of(name)
+        if kind is None or (kind == "flag" and eq):
+            return None
         if kind == "flag":
-            if eq:
-                return None
-            given[dest] = True
+            given[name] = True
             continue
         if not eq:
             if i >= len(words):
@@ -140,16 +133,31 @@ def _read_line(words: Sequence[str], spec: dict[str, Any], lang: str) -> dict[st
             value, i = words[i], i + 1
         if value.startswith("-"):
             return None
-        if kind == "int":
-            if not (value.isascii() and value.isdigit()):
-                return None
-            given[dest] = int(value)
-        elif kind == "lang":
-            if value not in CODES:
-                return None
-            given[dest] = value
-        else:
-            given[dest] = value
+        if (kind == "int" and not (value.isascii() and value.isdigit())) or (kind == "lang" and value not in CODES):
+            return None
+        given[name] = value
+    return positionals, given
+
+
+def _read_line(words: Sequence[str], spec: dict[str, Any], lang: str) -> dict[str, Any] | None:
+    """The arguments of the words after a command's name (and its ``set`` words) by its declared
+    plain line, as argparse would give them, or None for anything argparse must read.
+
+    ``words``: the positionals' names in order (``?NAME`` one that may be left out, ``*NAME`` a
+    list of the words left); ``options``: each option's ``DEST:KIND`` (``flag``; ``int``, whole
+    numbers in ASCII digits; ``lang``, a language's code; else a value as written); ``defaults``:
+    the values of the options left out (else None, False for a flag); ``set``: fixed values."""
+    options: dict[str, str] = spec.get("options", {})
+    kinds = {o: v.partition(":") for o, v in options.items()}
+    given: dict[str, Any] = {dest: (False if kind == "flag" else None) for dest, _, kind in kinds.values()}
+    given.update(spec.get("defaults", {}))
+    scanned = _scan(words, lambda name: kinds[name][2] if name in kinds else None)
+    if scanned is None:
+        return None
+    positionals, found = scanned
+    for name, value in found.items():
+        dest, _, kind = kinds[name]
+        given[dest] = int(value) if kind == "int" else value
     names: tuple[str, ...] = spec.get("words", ())
     single = [w for w in names if not w.startswith("*")]
     required = [w for w in single if not w.startswith("?")]
@@ -191,7 +199,7 @@ class Arguments:
         return f"Arguments({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
 
 
-def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:  # noqa: C901 - one line read in order
+def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:
     """The arguments of a plain ``havoc ask``/``havoc lookup`` line (or a game's command's that
     declares its plain line), as argparse would give them, or None when argparse must read the
     line (help, errors, anything unusual)."""
@@ -220,28 +228,13 @@ def quick_parse(words: Sequence[str], lang: str) -> Arguments | None:  # noqa: C
         options = {w.partition("=")[0]: w.partition("=")[2] for w in declared if w.startswith("--")}
         optional = tuple(w for w in declared if not w.startswith("--"))
         flags, valued = _ANSWERING[0], (*_ANSWERING[1], *options)
-    given: dict[str, Any] = {}
-    positionals: list[str] = []
-    i = at + 1
-    while i < len(words):
-        word = words[i]
-        i += 1
-        if word == "-" or not word.startswith("-"):
-            positionals.append(word)
-            continue
-        name, eq, value = word.partition("=")
-        if name in flags and not eq:
-            given[name] = True
-        elif name in valued:
-            if not eq:
-                if i >= len(words):
-                    return None
-                value, i = words[i], i + 1
-            if value.startswith("-") or (name == "--lang" and value not in CODES):
-                return None
-            given[name] = value
-        else:
-            return None
+    scanned = _scan(
+        words[at + 1 :],
+        lambda name: "flag" if name in flags else ("lang" if name == "--lang" else "") if name in valued else None,
+    )
+    if scanned is None:
+        return None
+    positionals, given = scanned
     least, most = _POSITIONALS.get(str(command), (1, None))
     if len(positionals) < least or (most is not None and len(positionals) > most):
         return None
