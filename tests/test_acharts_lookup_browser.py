@@ -9,17 +9,14 @@ request the page sent.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import shutil
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_browser import ARGS, CHROMIUM, PHONE, SCREENSHOTS
+from test_browser import ARGS, CHROMIUM, PHONE, SCREENSHOTS, served
 from test_engine_browser import ensure_pyodide, shared_engine
 
 from havoc.cli import main
@@ -33,11 +30,6 @@ READY = {"en": "work without a network", "pl": "także bez sieci"}
 FIX = {"en": "distance: expected", "pl": "odległość: oczekiwano"}
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     ensure_pyodide()
@@ -46,11 +38,8 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     shutil.copytree(shared_engine(tmp_path_factory), out / "_engine")
     assert main(["docs", "--ruleset", RULESET, "--lang", "all", "-o", str(out)]) == 0
     assert (out / "sw.js").is_file() and (out / rulebook.site_path(RULESET) / "pl" / "lookup.html").is_file()
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with served(out) as base:
+        yield base
 
 
 def answer(pg: Any, lang: str) -> tuple[dict[str, Any], str]:

@@ -3,15 +3,12 @@ header row and first column in view on a phone (built into a scratch folder, rea
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_browser import browser  # noqa: F401 - one Chromium for the file
+from test_browser import browser, served  # noqa: F401 - one Chromium for the file
 from test_site import Site, acv_site, real_site  # noqa: F401 - the session's sites, shared
 
 from havoc.engine import rulebook
@@ -41,19 +38,11 @@ def test_the_introduction_comes_first_and_names_every_open_case() -> None:
     assert set(re.findall(r"\(rule:([a-z0-9-]+)\)", polish)) >= open_cases
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def site(acv_site: Site) -> Iterator[str]:  # noqa: F811
     """The run's Advanced Cry Havoc 2 site (tests/test_site.py), its English pages served."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(acv_site.out)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/en"
-    httpd.shutdown()
-    httpd.server_close()
+    with served(acv_site.out) as base:
+        yield base + "/en"
 
 
 @pytest.mark.browser

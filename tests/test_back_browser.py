@@ -14,7 +14,6 @@ that the worker takes over while the reader is there or on the way back."""
 
 from __future__ import annotations
 
-import functools
 import http.server
 import threading
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import ARGS, CHROMIUM, static_host
+from test_browser import ARGS, CHROMIUM, served, static_host
 from test_engine_browser import offline_copy
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
@@ -62,15 +61,11 @@ class _Holding(http.server.SimpleHTTPRequestHandler):
 @pytest.fixture()
 def holding(site: Path) -> Iterator[tuple[str, type[_Holding]]]:
     handler = type("Holding", (_Holding,), {"release": threading.Event(), "asked": threading.Event()})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", handler
-    finally:
-        handler.release.set()
-        httpd.shutdown()
-        httpd.server_close()
+    with served(site, handler) as base:
+        try:
+            yield base, handler
+        finally:
+            handler.release.set()  # before the host shuts down: no request is left held
 
 
 def browse(p: Any, profile: Path) -> Any:

@@ -68,20 +68,30 @@ def static_host(folder: Path) -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Python's static file handler without a log line per request."""
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
+@contextlib.contextmanager
+def served(folder: Path, handler: type[http.server.SimpleHTTPRequestHandler] = QuietHandler) -> Iterator[str]:
+    """``folder`` served by ``handler`` on a thread of this process (which a test can watch or
+    hold, unlike :func:`static_host`'s process), until the block ends; yields its base URL."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 @pytest.fixture(scope="module")
 def server(real_site: Site) -> Iterator[str]:  # noqa: F811
-    handler = functools.partial(_QuietHandler, directory=str(real_site.out))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with served(real_site.out) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -266,12 +276,8 @@ ACV = "advanced-cry-havoc"
 @pytest.fixture(scope="module")
 def acv_server(acv_site: Site) -> Iterator[str]:  # noqa: F811
     """The Advanced Cry Havoc 2 site, both languages, served like the main one."""
-    handler = functools.partial(_QuietHandler, directory=str(acv_site.out))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with served(acv_site.out) as base:
+        yield base
 
 
 def _settled(page: Any) -> None:

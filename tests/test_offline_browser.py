@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import functools
 import http.server
 import json
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from test_browser import PHONE, SCREENSHOTS, browser, static_host  # noqa: F401 - browser is a shared fixture
+from test_browser import PHONE, SCREENSHOTS, browser, served, static_host  # noqa: F401 - browser is a shared fixture
 from test_engine_browser import offline_copy
 from test_site import REPO, Site, real_site  # noqa: F401 - the fixture is shared
 
@@ -201,14 +199,8 @@ def recorded_host(folder: Path, max_age: int = 0) -> Iterator[tuple[str, list[tu
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", seen
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with served(folder, Handler) as base:
+        yield base, seen
 
 
 # the end of the service worker's install under way, if any: its last state
