@@ -848,17 +848,17 @@ def test_a_faction_that_does_not_play_is_named_not_typed(capsys: pytest.CaptureF
     [
         (
             ["ask", LEAVE, "move", "humans", "from=example-a", "to=example-b", "units=9"],
-            "(regions.Region A.units.Ludzie)",
+            "(Region A › Oddziały (units) › Ludzie)",
             "(regions.example-a.units.humans)",
         ),
         (
             ["ask", LEAVE, "battle", "example-a", "humans=1/1/1", "pilgrims=1/1/1"],
-            "(regions.Region A.units.Ludzie)",
+            "(Region A › Oddziały (units) › Ludzie)",
             "(regions.example-a.units.humans)",
         ),
         (
             ["trogs", str(SOLO / "move.yaml"), "move", "--from", "example-a"],
-            "(regions.Region A.units.Trogi)",
+            "(Region A › Oddziały (units) › Trogi)",
             "(regions.example-a.units.trogs)",
         ),
     ],
@@ -867,8 +867,8 @@ def test_where_the_units_stand_is_said_by_names(
     capsys: pytest.CaptureFixture[str], words_: list[str], place: str, english: str
 ) -> None:
     """An error that shows where a table lists a faction's Units names the Region and the faction
-    in Polish, as a table may write them (``regions.Region A.units.Ludzie``), not by machine
-    names; the English message keeps the IDs."""
+    in Polish, worded as every other table error words a place ("Region A › Oddziały (units) ›
+    Ludzie"), not by a dotted path of English keys; the English message keeps the file's path."""
     code, out = run_cli(capsys, *words_, "--lang", "pl")
     assert code != 0 and place in out, out
     assert not problems(out), problems(out)  # (the battle's card hint too: "karta= i oddziały-karty=")
@@ -877,21 +877,23 @@ def test_where_the_units_stand_is_said_by_names(
 
 
 def test_the_polish_place_of_units_is_where_a_table_reads_them(tmp_path: Path) -> None:
-    """``regions.Mgielnia.units.Ludzie``, as an error shows it, is a place a table may write."""
+    """"Mgielnia › Oddziały (units) › Ludzie", as a Polish error shows it, leads to a place a table
+    may write: the Region's and the faction's names as keys, the field's key after its label."""
     from havoc.games.cry_havoc.ui import units_path
 
     place = units_path("foglands", "humans", "pl")
-    assert place == "regions.Mgielnia.units.Ludzie"
-    _, region, _, faction = place.split(".")
+    assert place == "Mgielnia › Oddziały (units) › Ludzie"
+    region, field, faction = place.split(" › ")
+    key = field.split("(", 1)[1].rstrip(")")
     table = tmp_path / "t.yaml"
     table.write_text(
-        f"players: [humans, pilgrims]\nregions:\n  {region}: {{units: {{{faction}: 3}}, adjacent: [scorch]}}\n"
+        f"players: [humans, pilgrims]\nregions:\n  {region}: {{{key}: {{{faction}: 3}}, adjacent: [scorch]}}\n"
         "  scorch: {units: {pilgrims: 1}, adjacent: [foglands]}\n",
         encoding="utf-8",
     )
     assert api.load_position(table).regions["foglands"].units == {"humans": 3}  # type: ignore[attr-defined]
-    assert units_path("example-b", "trogs", "pl") == "regions.Region B.units.Trogi"
-    assert units_path("north", "machines", "pl") == "regions.north.units.Maszyny"  # a player's own key
+    assert units_path("example-b", "trogs", "pl", ["example-a", "example-b"]) == "Region B › Oddziały (units) › Trogi"
+    assert "regions" not in units_path("north", "machines", "pl") and "Maszyny" in units_path("north", "machines", "pl")
 
 
 @pytest.mark.parametrize("command", ["legal", "score"])

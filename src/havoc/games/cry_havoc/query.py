@@ -385,7 +385,7 @@ def _check_counts(
                     faction=faction_name(faction, _ml()),
                     have=have,
                     region=region_names(pos.regions, _ml())[d["from"]],
-                    path=units_path(d["from"], faction, _ml()),
+                    path=units_path(d["from"], faction, _ml(), pos.regions),
                 ),
                 code=Code.POSITION_UNITS,
             )

@@ -628,7 +628,7 @@ def _checked_placement(job: Job, region: Region, sides: tuple[str, str]) -> dict
                     + ui(
                         "place exactly {want} ({path}); a card that adds or removes Units is named with card= and card-units=",
                         _ml(),
-                    ).format(want=want, path=units_path(region.id, side, _ml())),
+                    ).format(want=want, path=units_path(region.id, side, _ml(), job.pos.regions)),
                     code=Code.POSITION_UNITS,
                 )
             )

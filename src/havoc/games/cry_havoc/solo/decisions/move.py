@@ -42,7 +42,7 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
                     None,
                     "from: "
                     + ui("{region} holds no Trog Units ({path})", lang).format(
-                        region=table.rname(src.id), path=units_path(src.id, "trogs", lang)
+                        region=table.rname(src.id), path=units_path(src.id, "trogs", lang, table.pos.regions)
                     ),
                     code=Code.POSITION_UNITS,
                 )
