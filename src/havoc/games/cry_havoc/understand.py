@@ -280,7 +280,13 @@ def _names() -> list[tuple[tuple[str, ...], str, str]]:
                     words = words[1:]  # a Region's phrase ("na Wybrzeże"): the name alone
                 if words:
                     out.add((words, field, key))
-    return sorted(out, key=lambda x: -len(x[0]))
+    return sorted(out, key=_longest_first)
+
+
+def _longest_first(name: tuple[tuple[str, ...], str, str]) -> tuple[int, tuple[tuple[str, ...], str, str]]:
+    """Names longest first, those of one length in a fixed order: a set's order follows the hash
+    seed, and so would which of two names read at one place wins."""
+    return (-len(name[0]), name)
 
 
 def _table_names(keys: tuple[str, ...]) -> list[tuple[tuple[str, ...], str, str]]:
@@ -349,7 +355,7 @@ def _made_names(position: Any, keys: tuple[str, ...]) -> list[tuple[tuple[str, .
     things = _table_things(position)
     if keys or things:
         extra = set(_table_names(keys)) | set(things)
-        table = sorted(set(table) | extra, key=lambda x: -len(x[0]))
+        table = sorted(set(table) | extra, key=_longest_first)
     return table
 
 
