@@ -28,6 +28,7 @@ from havoc.engine.game import Game, declared_shortcuts, shortcuts
 from havoc.engine.game import of as game_of
 from havoc.engine.interpreter.answer import Answer
 from havoc.engine.rulebook.model import Ruleset
+from havoc.language import i18n
 from havoc.language.i18n import LANGUAGES, ui
 
 if TYPE_CHECKING:
@@ -105,8 +106,11 @@ def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
         raise InputError([Problem(str(path), None, str(exc), code=exc.code)]) from None
     chunks = [data, (rs.fingerprint if rs is not None else "no rules").encode()]
     chunks.extend(cache.code_bytes(code) for code in game.code_files())
+    chunks.append(cache.code_bytes(__file__))  # (how the entries are laid out: see _named_key)
     key = cache.digest(*chunks)
     cached: Any = cache.get("position", key, object)
+    if _is_languages(cached):  # read through names: kept under a key of the catalogs read too
+        cached = cache.get("position", _named_key(key, cached), object)
     if cached is not None and game.is_position(cached):
         cached.name = str(path)
         return cached
@@ -115,8 +119,31 @@ def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
     except safeio.ReadError as exc:
         raise InputError([Problem(str(path), None, str(exc), code=exc.code)]) from None
     pos = game.parse_position_text(text, rs, str(path))
-    cache.put("position", key, pos)
+    read = i18n.catalogs_read()
+    if read:
+        languages = tuple(sorted(read))
+        cache.put("position", key, languages)
+        cache.put("position", _named_key(key, languages), pos)
+    else:
+        cache.put("position", key, pos)
     return pos
+
+
+def _is_languages(value: object) -> bool:
+    return isinstance(value, tuple) and all(isinstance(lang, str) for lang in value)
+
+
+def _named_key(key: str, languages: tuple[str, ...]) -> str:
+    """The key of a position whose reading may have gone through the catalogs of ``languages``
+    (names in place of IDs: "Mgielnia", "Ludzie"): its own key and each catalog's, as now.
+
+    A table written in IDs (nearly all) is read without a catalog and keyed by its bytes, its
+    rules and the code alone; it never pays for hashing the catalogs. One read while a catalog
+    was loaded is taken to depend on it: a translator's edit of a name must reach a table
+    that uses the name, which a cached copy read with the old name would hide."""
+    from havoc.core import cache
+
+    return cache.digest(key.encode(), *(f"{lang}:{i18n.catalog_key(lang)}".encode() for lang in languages))
 
 
 def load_ruleset(ruleset: str | None = None) -> Ruleset:
