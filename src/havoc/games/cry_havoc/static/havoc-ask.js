@@ -782,30 +782,61 @@
     return !!first || unread;
   }
 
-  function ask(body, fromForm, fromText) {
+  // The last answer of this tab, with the very request it answers: a page the browser loaded
+  // afresh on the way back (its back/forward cache refused it) shows it at once, before the
+  // engine is up, then asks again and redraws only if the engine answers otherwise (a new
+  // build). sessionStorage: this tab's, gone with it; shown as text, as every answer is.
+  var KEPT = "havoc-ask-answer";
+  function keptAnswer(key) {
+    try {
+      var kept = JSON.parse(sessionStorage.getItem(KEPT) || "null");
+      return kept && kept.key === key && kept.res && kept.res.answer ? kept.res : null;
+    } catch (e) { return null; }
+  }
+  function keepAnswer(key, res) {
+    try { sessionStorage.setItem(KEPT, JSON.stringify({key: key, res: res})); } catch (e) {}
+  }
+  function shown(res, body, fromForm) {
+    if (fromForm) save(true);
+    remember(body.position);
+    show(res.answer, body.question);
+    showAssumed(res.assumed || []);
+  }
+
+  function ask(body, fromForm, fromText, again) {
     stopSettling();
     clearErrors();
-    // the previous answer goes at once: it never stands under a question it did not answer
-    answerBox.hidden = true;
-    answerBox.replaceChildren();
-    live = {};
-    hook.dataset.state = "asking";
-    hook.dataset.verdict = "";
-    if (useServer && !online) { hook.dataset.state = "error"; showOffline(true); return; }
-    askButton.disabled = true;
-    askButton.textContent = W.asking;
     // the answer with what it read of the table (POST /api/interview): what it had to assume is
     // shown under it, each a tap away from its field, so the player is asked only what mattered
-    call("POST", "interview", {position: body.position, question: body.question, lang: body.lang, stated: body.stated,
-                               "as-of": body["as-of"] || state.asOf || undefined})
+    var sent = {position: body.position, question: body.question, lang: body.lang, stated: body.stated,
+                "as-of": body["as-of"] || state.asOf || undefined};
+    var key = JSON.stringify(sent);
+    var kept = again ? keptAnswer(key) : null; // ("again": the question this page stood at, asked anew)
+    live = {};
+    if (kept) {
+      shown(kept, body, false);
+      hook.dataset.kept = "shown";
+    } else {
+      // the previous answer goes at once: it never stands under a question it did not answer
+      answerBox.hidden = true;
+      answerBox.replaceChildren();
+      hook.dataset.state = "asking";
+      hook.dataset.verdict = "";
+      delete hook.dataset.kept;
+    }
+    if (useServer && !online) { if (kept) return; hook.dataset.state = "error"; showOffline(true); return; }
+    askButton.disabled = true;
+    if (!kept) askButton.textContent = W.asking;
+    call("POST", "interview", sent)
       .then(function (res) { return (labelsLoaded || Promise.resolve()).then(function () { return res; }); })
       .then(function (res) {
         if (res[0] === 200) {
-          if (fromForm) save(true);
-          remember(body.position);
-          show(res[1].answer, body.question);
-          return showAssumed(res[1].assumed || []);
+          keepAnswer(key, res[1]);
+          if (kept && JSON.stringify(res[1]) === JSON.stringify(kept)) { hook.dataset.kept = "confirmed"; return; }
+          if (kept) hook.dataset.kept = "redrawn";
+          return shown(res[1], body, fromForm);
         }
+        if (kept) { answerBox.hidden = true; answerBox.replaceChildren(); delete hook.dataset.kept; }
         hook.dataset.state = "error";
         var first = null;
         (res[1].problems || []).forEach(function (p) { var i = place(p); first = first || i; });
@@ -818,6 +849,7 @@
         (first || topErrors).focus && (first || topErrors).focus();
       })
       .catch(function () {
+        if (kept) return; // the answer this tab had stays: nothing could ask it again here
         hook.dataset.state = "error";
         topErrors.hidden = false;
         topErrors.append(el("p", {text: useServer ? W.unreachable : W["engine-failed"]}));
@@ -1254,7 +1286,7 @@
     var m = /[#&]q=([A-Za-z0-9_-]+)/.exec(location.hash);
     if (!m) {
       // a shared #s= link of a question that was asked opens with its answer
-      if (/[#&]s=/.test(location.hash) && state.asked && !hook.dataset.state) ask(request(), true);
+      if (/[#&]s=/.test(location.hash) && state.asked && !hook.dataset.state) ask(request(), true, false, true);
       return;
     }
     var body;
