@@ -6,6 +6,10 @@ and Polish. Every tap is counted (a native picker is two: open it, pick), typed 
 be a number, and a question may take at most 8 taps. The answers are checked where the issue
 found them wrong (scoring, setup, end of a move onto a Trog token). The answer must be on screen
 after asking, and a shared link (``#s=…``) must open with it shown.
+
+Each test asks on a page of the file's one phone (test_browser.phone_page): its storage emptied
+first, as a new phone's, and its engine restored from the snapshot kept on that phone, which answers
+exactly as a started one (test_snapshot_browser).
 """
 
 from __future__ import annotations

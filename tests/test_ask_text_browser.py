@@ -2,7 +2,11 @@
 the browser, its pieces shown as chips (``#havoc-understood``: ``data-field``, ``data-value``),
 answered at once when nothing is missing, or the missing fields named and marked in the form;
 ``assistant.html#t=<sentence>`` asks as if typed; a sentence outside the rules is refused in the
-page's language."""
+page's language.
+
+Each test asks on a page of the file's one phone (test_browser.phone_page): its storage emptied
+first, as a new phone's, and its engine restored from the snapshot kept on that phone, which answers
+exactly as a started one (test_snapshot_browser)."""
 
 from __future__ import annotations
 

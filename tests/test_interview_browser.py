@@ -1,6 +1,10 @@
 """The Ask page says what the answer assumed (issue 39's interview): under the answer, each field
 of the table the answer read but the table did not say is a button (``#havoc-assumed``,
-``data-field`` its API path) that opens that field of the table, in the page's language."""
+``data-field`` its API path) that opens that field of the table, in the page's language.
+
+Each test asks on a page of the file's one phone (test_browser.phone_page): its storage emptied
+first, as a new phone's, and its engine restored from the snapshot kept on that phone, which answers
+exactly as a started one (test_snapshot_browser)."""
 
 from __future__ import annotations
 

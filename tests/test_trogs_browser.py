@@ -4,6 +4,10 @@ The built site with its in-browser engine (the taps test's fixtures). The form i
 declaration (each decision's own, solo.engine.form): every decision is offered, and a decision's fields are the ones
 it declares. A stored solo example is picked, its decision asked, and the page must show what
 ``havoc trogs`` (``havoc.assistant.api.decide``) says for the request the page sent.
+
+Each test asks on a page of the file's one phone (test_browser.phone_page): its storage emptied
+first, as a new phone's, and its engine restored from the snapshot kept on that phone, which answers
+exactly as a started one (test_snapshot_browser).
 """
 
 from __future__ import annotations
