@@ -6,6 +6,10 @@ and Polish. Every tap is counted (a native picker is two: open it, pick), typed 
 be a number, and a question may take at most 8 taps. The answers are checked where the issue
 found them wrong (scoring, setup, end of a move onto a Trog token). The answer must be on screen
 after asking, and a shared link (``#s=…``) must open with it shown.
+
+Each test asks on a page of the file's one phone (test_browser.phone_page): its storage emptied
+first, as a new phone's, and its engine restored from the snapshot kept on that phone, which answers
+exactly as a started one (test_snapshot_browser).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is a shared fixture
+from test_browser import browser, phone_page, static_host, warm_phone  # noqa: F401 - shared fixtures
 from test_engine_browser import offline_copy
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
@@ -180,13 +184,12 @@ QUESTIONS: dict[str, tuple[Callable[[Player], None], dict[str, list[str]]]] = {
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])
-def test_the_six_questions_in_few_taps(browser: Any, host: str, lang: str) -> None:  # noqa: F811
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+def test_the_six_questions_in_few_taps(phone_page: Any, host: str, lang: str) -> None:  # noqa: F811
+    page = phone_page
     taps: dict[str, int] = {}
     for name, (steps, words) in QUESTIONS.items():
         # each question on a fresh page, remembering nothing: what the previous question's page
-        # stored is cleared there (the context starts with none), then the page is loaded again
+        # stored is cleared there (the phone starts with none), then the page is loaded again
         if taps:
             page.evaluate("localStorage.clear()")
         page.goto(f"{host}/{lang}/assistant.html")
@@ -202,12 +205,10 @@ def test_the_six_questions_in_few_taps(browser: Any, host: str, lang: str) -> No
         assert in_view(page, "#ha-answer"), name  # the answer at the top of the screen
     print(lang, taps)
     assert all(n <= MAX_TAPS + STATED.get(name, 0) for name, n in taps.items()), taps
-    context.close()
 
 
-def test_a_shared_link_opens_with_the_answer_shown(browser: Any, host: str) -> None:  # noqa: F811
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+def test_a_shared_link_opens_with_the_answer_shown(phone_page: Any, host: str) -> None:  # noqa: F811
+    page = phone_page
     page.goto(f"{host}/en/assistant.html")
     page.wait_for_selector("#ha-kind", state="attached")
     p = Player(page)
@@ -215,30 +216,33 @@ def test_a_shared_link_opens_with_the_answer_shown(browser: Any, host: str) -> N
     assert p.ask()["state"] == "done"
     link = str(page.evaluate("location.href"))
     assert "#s=" in link
-    other = context.new_page()
+    other = page.context.new_page()
     other.goto(link)
     other.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=180_000)
     assert in_view(other, "#ha-answer"), (other.locator("#ha-answer").bounding_box(), other.evaluate("scrollY"))
-    context.close()
 
 
-def test_every_question_kind_is_on_the_page(browser: Any, host: str) -> None:  # noqa: F811
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+def test_every_question_kind_is_on_the_page(phone_page: Any, host: str) -> None:  # noqa: F811
+    page = phone_page
     for lang in ("en", "pl"):
         page.goto(f"{host}/{lang}/assistant.html")
         page.wait_for_selector("#ha-kind", state="attached")
         offered = page.eval_on_selector_all("#ha-kind option", "os => os.map(o => o.value)")
         assert offered == form_kinds()
-    context.close()
 
 
-def test_every_rulebook_example_is_a_starting_point(browser: Any, host: str) -> None:  # noqa: F811
-    """Each stored example fills the form (its position pasted, its question picked) and is answered."""
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+def test_every_rulebook_example_is_a_starting_point(phone_page: Any, host: str) -> None:  # noqa: F811
+    """Each stored example fills the form (its position pasted, its question picked) and is answered.
+
+    The page scrolls to each answer at once rather than smoothly (furo's ``scroll-behavior:
+    smooth``, which Player.ask waits out before each tap): the property here is the examples'
+    answers, not where the screen stops, which the six questions and the shared link check with
+    the page's own smooth scrolling. Waiting out two smooth scrolls per example was over half the
+    time of each of its ~70 questions."""
+    page = phone_page
     page.goto(f"{host}/en/assistant.html")
     page.wait_for_selector("#ha-example", state="attached")
+    page.evaluate("document.documentElement.style.scrollBehavior = 'auto'")
     titles = page.eval_on_selector_all("#ha-example option", "os => os.filter(o => o.value).map(o => o.value)")
     assert len(titles) > 30
     failed = []
@@ -249,10 +253,9 @@ def test_every_rulebook_example_is_a_starting_point(browser: Any, host: str) -> 
         if got["state"] != "done":
             failed.append((page.locator(f"#ha-example option[value='{value}']").inner_text(), got["text"]))
     assert not failed, failed
-    context.close()
 
 
-def test_a_polish_rulebook_example_is_pasted_in_polish_names(browser: Any, host: str) -> None:  # noqa: F811
+def test_a_polish_rulebook_example_is_pasted_in_polish_names(phone_page: Any, host: str) -> None:  # noqa: F811
     """The Polish page's example fills the paste box with the table a Polish player writes (YAML,
     "Mgielnia", "Ludzie", "Region A"), no machine ID, and is answered as the stored example says."""
     import json
@@ -263,8 +266,7 @@ def test_a_polish_rulebook_example_is_pasted_in_polish_names(browser: Any, host:
     from havoc.engine import rulebook
 
     ex = next(x for x in rulebook.load().rules["battle-region-no-entry"].examples if x.id == "ex-no-entry-battle")
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+    page = phone_page
     page.goto(f"{host}/pl/assistant.html")
     page.wait_for_selector("#ha-example", state="attached")
     data = json.loads(page.inner_text("#havoc-ask-data"))
@@ -276,6 +278,5 @@ def test_a_polish_rulebook_example_is_pasted_in_polish_names(browser: Any, host:
     assert not [s for s in said if s in _ids("pl") or s.startswith("example-")], box
     assert {"Ludzie", "Mgielnia", "Region A"} <= set(said), box
     got = p.ask()
-    context.close()
     assert got["state"] == "done", got["text"]
     assert got["verdict"] == str(ex.expect["verdict"]).lower(), got

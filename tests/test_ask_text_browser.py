@@ -2,7 +2,11 @@
 the browser, its pieces shown as chips (``#havoc-understood``: ``data-field``, ``data-value``),
 answered at once when nothing is missing, or the missing fields named and marked in the form;
 ``assistant.html#t=<sentence>`` asks as if typed; a sentence outside the rules is refused in the
-page's language."""
+page's language.
+
+Each test asks on a page of the file's one phone (test_browser.phone_page): its storage emptied
+first, as a new phone's, and its engine restored from the snapshot kept on that phone, which answers
+exactly as a started one (test_snapshot_browser)."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is a shared fixture
+from test_browser import browser, phone_page, static_host, warm_phone  # noqa: F401 - shared fixtures
 from test_engine_browser import offline_copy
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
@@ -34,9 +38,9 @@ def chips(page: Any) -> list[tuple[str, Any, str]]:
 
 
 @pytest.mark.parametrize("width", [390, 320])
-def test_a_linked_sentence_is_understood_and_answered(browser: Any, host: str, width: int) -> None:  # noqa: F811
-    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": 844}}, service_workers="block")
-    page = context.new_page()
+def test_a_linked_sentence_is_understood_and_answered(phone_page: Any, host: str, width: int) -> None:  # noqa: F811
+    page = phone_page
+    page.set_viewport_size({"width": width, "height": 844})  # before the page loads: a phone this wide
     page.goto(f"{host}/pl/assistant.html#t=" + urllib.parse.quote("co mogą teraz zrobić ludzie"))
     page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
     assert page.get_attribute("#havoc-answer", "data-state") == "done"
@@ -46,12 +50,10 @@ def test_a_linked_sentence_is_understood_and_answered(browser: Any, host: str, w
     # the box fits the phone: nothing of it off-screen
     right = page.eval_on_selector(".ha-text-row", "e => e.getBoundingClientRect().right")
     assert right <= width
-    context.close()
 
 
-def test_a_typed_question_short_of_a_field_names_it_and_sets_the_form(browser: Any, host: str) -> None:  # noqa: F811
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+def test_a_typed_question_short_of_a_field_names_it_and_sets_the_form(phone_page: Any, host: str) -> None:  # noqa: F811
+    page = phone_page
     page.goto(f"{host}/en/assistant.html")
     page.wait_for_selector("#ha-text", state="attached")
     page.fill("#ha-text", "can the humans move 2 units")
@@ -66,26 +68,22 @@ def test_a_typed_question_short_of_a_field_names_it_and_sets_the_form(browser: A
     assert fields == ["question.from", "question.to"]  # each asked by a list of Regions, right there
     assert page.input_value("#ha-kind") == "move"  # the form now holds the question, to finish there
     assert not page.is_visible("#ha-answer")  # never an answer from a guess
-    context.close()
 
 
-def test_a_sentence_outside_the_rules_is_refused_in_polish(browser: Any, host: str) -> None:  # noqa: F811
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+def test_a_sentence_outside_the_rules_is_refused_in_polish(phone_page: Any, host: str) -> None:  # noqa: F811
+    page = phone_page
     page.goto(f"{host}/pl/assistant.html#t=" + urllib.parse.quote("jaki jest sens życia"))
     page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
     assert page.get_attribute("#havoc-answer", "data-state") == "error"
     assert "To nie jest pytanie o zasady gry." in page.inner_text("#havoc-understood")
     assert chips(page) == []
-    context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])
-def test_the_table_is_remembered_in_one_line_until_a_new_table(browser: Any, host: str, lang: str) -> None:  # noqa: F811
+def test_the_table_is_remembered_in_one_line_until_a_new_table(phone_page: Any, host: str, lang: str) -> None:  # noqa: F811
     """The table stays between visits (local storage) and reads as one line above the question
     box, in the page's language; "New table" clears it."""
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+    page = phone_page
     page.goto(f"{host}/{lang}/assistant.html")
     page.wait_for_selector("[data-template=tpl-battle]", state="attached")
     page.locator("[data-template=tpl-battle]").first.tap()
@@ -97,7 +95,6 @@ def test_the_table_is_remembered_in_one_line_until_a_new_table(browser: Any, hos
     assert page.inner_text("#ha-table-summary") == line
     page.locator("button.ha-new-table").tap()
     assert "Region A" not in page.inner_text("#ha-table-summary")
-    context.close()
 
 
 # The phone trial's eight questions (issue 39), each typed once on a new table: the player's
@@ -132,7 +129,7 @@ MAX_SCREENS = 1.5  # the answer's top, counted from the page's top, in screen he
 @pytest.mark.parametrize("width", [390, 320])
 @pytest.mark.parametrize("lang", ["en", "pl"])
 def test_the_trial_questions_typed_take_few_taps_and_little_scrolling(
-    browser: Any,  # noqa: F811
+    phone_page: Any,  # noqa: F811
     host: str,
     lang: str,
     width: int,
@@ -140,8 +137,8 @@ def test_the_trial_questions_typed_take_few_taps_and_little_scrolling(
     """Each trial question, typed on a new table: answered within four taps (the Ask button and
     each choice the sentence left open: a faction one tap, a native list two), its answer's top
     within 1.5 screens of the page's top, with no error on the way."""
-    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": 844}}, service_workers="block")
-    page = context.new_page()
+    page = phone_page
+    page.set_viewport_size({"width": width, "height": 844})  # before the page loads: a phone this wide
     page.goto(f"{host}/{lang}/assistant.html")
     page.wait_for_selector("#ha-text", state="attached")
     counted: dict[str, tuple[int, float]] = {}
@@ -182,7 +179,6 @@ def test_the_trial_questions_typed_take_few_taps_and_little_scrolling(
         right = page.evaluate("document.documentElement.scrollWidth")
         assert right <= width, (sentence, right)  # nothing wider than the phone
     print(f"\n{lang} {width}px:", counted)  # the closing note's figures (pytest -s)
-    context.close()
 
 
 @pytest.mark.parametrize(
@@ -193,7 +189,7 @@ def test_the_trial_questions_typed_take_few_taps_and_little_scrolling(
     ],
 )
 def test_a_chip_read_wrong_is_put_right_with_two_taps(
-    browser: Any,  # noqa: F811
+    phone_page: Any,  # noqa: F811
     host: str,
     lang: str,
     sentence: str,
@@ -201,8 +197,7 @@ def test_a_chip_read_wrong_is_put_right_with_two_taps(
 ) -> None:
     """Each understood piece is a button: a tap opens the same choice a missing fact gets, a
     second tap picks, and the question is read and answered again with it (marked as told)."""
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+    page = phone_page
     page.goto(f"{host}/{lang}/assistant.html")
     page.wait_for_selector("#ha-text", state="attached")
     page.fill("#ha-text", sentence)
@@ -218,4 +213,3 @@ def test_a_chip_read_wrong_is_put_right_with_two_taps(
     assert ("question.faction", "pilgrims", other) in chips(page)
     assert page.locator('#havoc-understood .ha-chip.ha-told[data-field="question.faction"]').count() == 1
     assert other in page.inner_text("#ha-answer .ha-question-text")
-    context.close()

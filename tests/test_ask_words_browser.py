@@ -46,8 +46,8 @@ def shots() -> str:
 
 
 def open_template(page: Any, host: str, lang: str, template: str) -> None:
-    page.goto(f"{host}/{lang}/assistant.html")
-    page.evaluate("localStorage.clear()")
+    """The Ask page from ``template`` on ``page``, a new phone's (:func:`phone`): it remembers no
+    table (a new browser context starts with empty storage, so one load is a first visit)."""
     page.goto(f"{host}/{lang}/assistant.html")
     page.wait_for_selector(f"[data-template={template}]")
     page.locator(f"[data-template={template}]").first.tap()

@@ -104,6 +104,55 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+# --- a phone whose in-browser engine has started once -------------------------------------------
+
+ENGINE_READY = "() => window.havocEngine && window.havocEngine.state().stage === 'ready'"
+SNAPSHOT_SETTLED = "() => ['stored', 'not-stored', 'unsupported'].includes(window.havocEngine.snapshot().state)"
+
+
+@pytest.fixture(scope="module")
+def warm_phone(browser: Any, host: str) -> Iterator[Any]:
+    """A phone (one browser context, for every test of the module that takes :func:`phone_page`)
+    whose in-browser engine has started once on the module's ``host`` and kept its memory snapshot.
+
+    Starting Python afresh is most of an engine start (12-15 s on the test machine, plus seconds
+    storing the snapshot); a later start on the same phone restores the snapshot (3-4 s). A fresh
+    phone for each test started afresh every time, and a page left before its snapshot was stored
+    kept none, so each reload of the Ask page started afresh too. The snapshot is the engine's
+    memory, not the reader's: a restored engine answers exactly as a started one
+    (test_snapshot_browser), so a test on this phone asks the same questions of the same engine."""
+    context = browser.new_context(**PHONE, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{host}/en/assistant.html")
+    page.wait_for_function(ENGINE_READY, timeout=240_000)
+    page.wait_for_function(SNAPSHOT_SETTLED, timeout=240_000)
+    assert page.evaluate("window.havocEngine.snapshot().state") == "stored"
+    page.close()
+    yield context
+    context.close()
+
+
+def forget(context: Any, host: str) -> None:
+    """Empty what the site keeps in ``context`` for the reader (its local storage: the Ask page's
+    table and form, the theme), as on a phone that never opened it; the engine's snapshot stays."""
+    page = context.new_page()
+    page.goto(f"{host}/_engine/engine.json")  # any file of the site's origin: the smallest load
+    page.evaluate("localStorage.clear()")
+    page.close()
+
+
+@pytest.fixture
+def phone_page(warm_phone: Any, host: str) -> Iterator[Any]:
+    """A new page of :func:`warm_phone` for one test, the reader's storage empty (:func:`forget`):
+    the Ask page on it starts with nothing remembered, as on a fresh phone, and its engine restores
+    the snapshot. Every page the test opened on the phone is closed after it."""
+    forget(warm_phone, host)
+    page = warm_phone.new_page()
+    yield page
+    for opened in warm_phone.pages:
+        opened.close()
+
+
 def test_switcher_leads_to_the_same_page(browser: Any, server: str) -> None:
     page = browser.new_page(**PHONE)
     page.goto(f"{server}/pl/{RULE_PAGE}")

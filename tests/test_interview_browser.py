@@ -1,6 +1,10 @@
 """The Ask page says what the answer assumed (issue 39's interview): under the answer, each field
 of the table the answer read but the table did not say is a button (``#havoc-assumed``,
-``data-field`` its API path) that opens that field of the table, in the page's language."""
+``data-field`` its API path) that opens that field of the table, in the page's language.
+
+Each test asks on a page of the file's one phone (test_browser.phone_page): its storage emptied
+first, as a new phone's, and its engine restored from the snapshot kept on that phone, which answers
+exactly as a started one (test_snapshot_browser)."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_browser import PHONE, browser, static_host  # noqa: F401 - browser is a shared fixture
+from test_browser import browser, phone_page, static_host, warm_phone  # noqa: F401 - shared fixtures
 from test_engine_browser import offline_copy
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
@@ -46,15 +50,14 @@ def assumed(page: Any) -> dict[str, str]:
     ],
 )
 def test_a_linked_question_shows_what_its_answer_assumed(
-    browser: Any,  # noqa: F811
+    phone_page: Any,  # noqa: F811
     host: str,
     lang: str,
     heading: str,
     chip: str,
 ) -> None:
     body = json.dumps({"position": TABLE, "question": MOVE, "lang": lang}).encode()
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+    page = phone_page
     page.goto(f"{host}/{lang}/assistant.html#q=" + base64.urlsafe_b64encode(body).decode().rstrip("="))
     page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
     assert page.get_attribute("#havoc-answer", "data-state") == "done"
@@ -62,12 +65,10 @@ def test_a_linked_question_shows_what_its_answer_assumed(
     assert chips["regions.example-a.adjacent"] == chip
     assert "regions.example-a.units" not in chips and "turn" not in chips  # the table says those
     assert heading in page.inner_text("#ha-answer")
-    context.close()
 
 
-def test_tapping_an_assumption_opens_its_field(browser: Any, host: str) -> None:  # noqa: F811
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+def test_tapping_an_assumption_opens_its_field(phone_page: Any, host: str) -> None:  # noqa: F811
+    page = phone_page
     # a remembered table (the page's own #s= state) with the Humans in Foglands, then a typed question
     table = {"regions": [{"name": "Foglands", "units": {"humans": "3"}}, {"name": "Scorch"}]}
     state = base64.urlsafe_b64encode(json.dumps(table).encode()).decode().rstrip("=")
@@ -85,13 +86,11 @@ def test_tapping_an_assumption_opens_its_field(browser: Any, host: str) -> None:
         "() => { const r = document.activeElement.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }",
         timeout=5_000,
     )
-    context.close()
 
 
-def test_a_link_pinned_to_the_printed_rulebook_answers_by_it_in_polish(browser: Any, host: str) -> None:  # noqa: F811
+def test_a_link_pinned_to_the_printed_rulebook_answers_by_it_in_polish(phone_page: Any, host: str) -> None:  # noqa: F811
     body = json.dumps({"position": TABLE, "question": MOVE, "lang": "pl"}).encode()
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+    page = phone_page
     link = "#as-of=rulebook&q=" + base64.urlsafe_b64encode(body).decode().rstrip("=")
     page.goto(f"{host}/pl/assistant.html{link}")
     page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
@@ -103,14 +102,12 @@ def test_a_link_pinned_to_the_printed_rulebook_answers_by_it_in_polish(browser: 
     assert chosen == ["rulebook", "Oficjalna polska instrukcja (Portal Games, 2016)"]
     options = page.eval_on_selector_all("[data-path='as-of'] option", "os => os.map(o => o.textContent)")
     assert "Oficjalne FAQ i errata v1.0 (19 sierpnia 2016)" in options
-    context.close()
 
 
-def test_changing_an_assumed_fact_answers_again_without_a_tap(browser: Any, host: str) -> None:  # noqa: F811
+def test_changing_an_assumed_fact_answers_again_without_a_tap(phone_page: Any, host: str) -> None:  # noqa: F811
     """Live answering: with an answer shown, a fact it assumed (the Humans' Reserve) set in the
     form is asked again at once, and the answer follows it (Recruit refused with 0 in Reserve)."""
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+    page = phone_page
     page.goto(f"{host}/en/assistant.html")
     page.wait_for_selector("#ha-text", state="attached")
     page.fill("#ha-text", "what may the humans do now")
@@ -126,4 +123,3 @@ def test_changing_an_assumed_fact_answers_again_without_a_tap(browser: Any, host
     field.dispatch_event("change")
     page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=60_000)
     assert "✗ Recruit" in page.inner_text("#ha-answer .ha-report")  # an empty Reserve: refused now
-    context.close()

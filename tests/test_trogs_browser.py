@@ -4,6 +4,10 @@ The built site with its in-browser engine (the taps test's fixtures). The form i
 declaration (each decision's own, solo.engine.form): every decision is offered, and a decision's fields are the ones
 it declares. A stored solo example is picked, its decision asked, and the page must show what
 ``havoc trogs`` (``havoc.assistant.api.decide``) says for the request the page sent.
+
+Each test asks on a page of the file's one phone (test_browser.phone_page): its storage emptied
+first, as a new phone's, and its engine restored from the snapshot kept on that phone, which answers
+exactly as a started one (test_snapshot_browser).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 from test_ask_taps_browser import host, site  # noqa: F401 - the built site with its engine is shared
-from test_browser import PHONE, browser  # noqa: F401 - browser is a shared fixture
+from test_browser import browser, phone_page, warm_phone  # noqa: F401 - shared fixtures
 from test_site import real_site  # noqa: F401 - the fixture is shared
 
 from havoc.assistant import api
@@ -34,9 +38,8 @@ RECORD = """() => {
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])
-def test_a_trogs_decision_is_answered_on_the_page(browser: Any, host: str, lang: str) -> None:  # noqa: F811
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+def test_a_trogs_decision_is_answered_on_the_page(phone_page: Any, host: str, lang: str) -> None:  # noqa: F811
+    page = phone_page
     page.goto(f"{host}/{lang}/trogs.html")
     page.wait_for_selector("#ht-decision", state="attached")
     page.evaluate(RECORD)
@@ -73,7 +76,6 @@ def test_a_trogs_decision_is_answered_on_the_page(browser: Any, host: str, lang:
     page.locator("button.ha-ask").tap()
     page.wait_for_selector("#havoc-trogs[data-state=error]", state="attached", timeout=60_000)
     said = page.inner_text("#havoc-trogs .ha-top-errors")
-    context.close()
     place = where(f"regions.{rid}.units.trogs", TOP, lang, list(table["regions"]))
     assert place and f"{place}: " in said and f"regions.{rid}" not in said, said
     assert taps <= 8
@@ -87,11 +89,10 @@ def test_a_trogs_decision_is_answered_on_the_page(browser: Any, host: str, lang:
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])
-def test_the_table_described_on_the_ask_page_is_a_start_here(browser: Any, host: str, lang: str) -> None:  # noqa: F811
+def test_the_table_described_on_the_ask_page_is_a_start_here(phone_page: Any, host: str, lang: str) -> None:  # noqa: F811
     """No YAML on a phone: a solo table described with taps on the Ask page (and asked about
     there) is the Trogs page's first start, and a decision is answered on it."""
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+    page = phone_page
     page.goto(f"{host}/{lang}/assistant.html")
     page.wait_for_selector("[data-template=tpl-solo]", state="attached")
     page.locator("[data-template=tpl-solo]").first.tap()
@@ -111,7 +112,6 @@ def test_the_table_described_on_the_ask_page_is_a_start_here(browser: Any, host:
         "#havoc-trogs[data-state=done], #havoc-trogs[data-state=error]", state="attached", timeout=180_000
     )
     assert page.get_attribute("#havoc-trogs", "data-state") == "done", page.inner_text("#havoc-trogs")
-    context.close()
 
 
 @pytest.mark.parametrize(
@@ -119,7 +119,7 @@ def test_the_table_described_on_the_ask_page_is_a_start_here(browser: Any, host:
     [("en", "where do the 3 trogs move", "The Trogs move"), ("pl", "dokąd pójdą 3 trogowie", "Trogi przesuwają")],
 )
 def test_a_typed_question_for_the_solo_trogs_is_decided_on_the_ask_page(
-    browser: Any,  # noqa: F811
+    phone_page: Any,  # noqa: F811
     host: str,  # noqa: F811
     lang: str,
     sentence: str,
@@ -127,8 +127,7 @@ def test_a_typed_question_for_the_solo_trogs_is_decided_on_the_ask_page(
 ) -> None:
     """ "Where do the Trogs move?" typed on the Ask page, on a solo table: the Trogs' decision
     (POST /api/trogs), with the rule that decided it linked, not a refused question kind."""
-    context = browser.new_context(**PHONE, service_workers="block")
-    page = context.new_page()
+    page = phone_page
     page.goto(f"{host}/{lang}/assistant.html")
     page.wait_for_selector("[data-template=tpl-solo]", state="attached")
     page.locator("[data-template=tpl-solo]").first.tap()
@@ -142,4 +141,3 @@ def test_a_typed_question_for_the_solo_trogs_is_decided_on_the_ask_page(
     assert page.get_attribute("#havoc-answer", "data-state") == "done", page.inner_text("#havoc-understood")
     assert said in page.inner_text("#ha-answer")
     assert page.locator("#ha-answer .ha-rules a[data-rule]").count() >= 1
-    context.close()
