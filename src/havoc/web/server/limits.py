@@ -90,7 +90,7 @@ class JoinedWrites:
     complete (a HEAD answer has no body), or before the connection is closed. Anything else is
     the socket's transport's own."""
 
-    __slots__ = ("_held", "_headed", "_protocol", "_transport")
+    __slots__ = ("_headed", "_held", "_protocol", "_transport")
 
     def __init__(self, transport: asyncio.Transport, protocol: HttpToolsProtocol) -> None:
         self._transport = transport
