@@ -56,7 +56,9 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "assistant"
-AUTOCANNON = REPO / "node_modules" / "autocannon"
+# autocannon from the project's node_modules, or HAVOC_AUTOCANNON: a copy installed elsewhere
+# (`npm install autocannon@9.0.0` in a scratch folder) when this checkout's node_modules has none
+AUTOCANNON = Path(os.environ.get("HAVOC_AUTOCANNON") or REPO / "node_modules" / "autocannon")
 REQUESTS = int(os.environ.get("HAVOC_BENCH_REQUESTS", "10000"))  # different asks per round
 CONCURRENCY = 50
 PHASE_SECONDS = int(os.environ.get("HAVOC_BENCH_SECONDS", "3"))  # autocannon stops each phase by itself

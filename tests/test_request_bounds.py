@@ -414,6 +414,14 @@ TWICE = {
     ),
     "a field": _twice('{"players": ["humans"], "players": ["pilgrims"]}'),
     "a request's field": '{"position": {"players": ["humans"]}, "question": "legal", "question": "score"}',
+    # the first of the two holds colons of its own (in a text, in a mapping's members)
+    "with colons in the value left out": '{"position": {"players": ["humans"]}, "question": {"ask": "x:y"}, '
+    '"question": "legal"}',
+    # a colon written as an escape in the value kept makes up for the member left out: the
+    # colons written back would match the body's own (so such a body is counted member by member)
+    "behind an escaped colon": '{"position": {"players": ["humans"]}, "lang": "en", "lang": "\\u003a"}',
+    "behind a colon in a text": '{"position": {"players": ["humans"], "variant": "a:b"}, "question": "legal", '
+    '"question": "score"}',
     # a large body, read through the kept tables' texts
     "in a large body": _twice(json.dumps(TWENTY)[:-1] + ', "round": 1}'),
 }

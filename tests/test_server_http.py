@@ -429,3 +429,81 @@ def test_the_private_protocol_is_the_one_the_limits_were_written_for() -> None:
         loop.close()
     assert all(seen.values()), seen
     assert transport.written[0].startswith(b"HTTP/1.1 200")
+
+
+def _answered(app: Any, requests: list[bytes]) -> list[bytes]:
+    """What GuardedProtocol writes, write by write, answering ``requests`` on one connection."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from havoc.web.server import limits
+
+    loop = asyncio.new_event_loop()
+    try:
+        config = Config(app=app, http=limits.GuardedProtocol, lifespan="off", log_level="error")
+        protocol = limits.GuardedProtocol(config=config, server_state=ServerState(), app_state={}, _loop=loop)
+        transport = MemoryTransport()
+        protocol.connection_made(transport)  # type: ignore[arg-type]
+        for request in requests:
+            protocol.data_received(request)
+            loop.run_until_complete(asyncio.sleep(0.01))
+        protocol.connection_lost(None)
+    finally:
+        loop.close()
+    return transport.written
+
+
+def test_an_answers_head_goes_out_with_its_body_in_one_write() -> None:
+    """One write per answer (the head and the body together: one system call and one TCP segment,
+    not two), a HEAD answer's head still goes out though no body follows, and a streamed body's
+    pieces are not held back: each goes out as it comes."""
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["path"] == "/stream":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            for piece in (b"one", b"two"):
+                await send({"type": "http.response.body", "body": piece, "more_body": True})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    get = b"GET /x HTTP/1.1\r\nHost: x\r\n\r\n"
+    written = _answered(app, [get, get])
+    assert len(written) == 2, written
+    assert all(w.startswith(b"HTTP/1.1 200") and w.endswith(b"\r\n\r\nok") for w in written)
+    (head,) = _answered(app, [b"HEAD /x HTTP/1.1\r\nHost: x\r\n\r\n"])
+    assert head.startswith(b"HTTP/1.1 200") and head.endswith(b"\r\n\r\n")
+    streamed = _answered(app, [b"GET /stream HTTP/1.1\r\nHost: x\r\n\r\n"])
+    assert streamed[0].startswith(b"HTTP/1.1 200") and streamed[0].endswith(b"\r\n\r\n3\r\none\r\n")
+    assert streamed[1:] == [b"3\r\ntwo\r\n", b"0\r\n\r\n"]
+
+
+def test_a_100_continue_is_not_held_back() -> None:
+    """The client waits for ``100 Continue`` before it sends its body: it goes out at once, and the
+    answer (head and body in one write) after the body."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    from havoc.web.server import limits
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        message = await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": message["body"][:2]})
+
+    loop = asyncio.new_event_loop()
+    try:
+        config = Config(app=app, http=limits.GuardedProtocol, lifespan="off", log_level="error")
+        protocol = limits.GuardedProtocol(config=config, server_state=ServerState(), app_state={}, _loop=loop)
+        transport = MemoryTransport()
+        protocol.connection_made(transport)  # type: ignore[arg-type]
+        protocol.data_received(b"POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n")
+        loop.run_until_complete(asyncio.sleep(0.01))
+        assert transport.written == [b"HTTP/1.1 100 Continue\r\n\r\n"]
+        protocol.data_received(b"hi")
+        loop.run_until_complete(asyncio.sleep(0.01))
+        assert len(transport.written) == 2 and transport.written[1].endswith(b"\r\n\r\nhi")
+        protocol.connection_lost(None)
+    finally:
+        loop.close()

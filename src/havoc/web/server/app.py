@@ -326,6 +326,24 @@ def _keys_in(data: Any) -> int:
     return count
 
 
+def _colons_written(data: Any, key: bytes | None) -> int | None:
+    """The colons in orjson's text of a body's value ``data`` (None: orjson does not write it),
+    for a body with no ``\\u`` escape: as many as the body's own colons exactly when no key is
+    given twice, and a third of :func:`_keys_in`'s time for a Battle Region's small table.
+
+    Without ``\\u`` escapes a colon in a text is a colon in the body and in orjson's text alike
+    (orjson writes ":" as itself), and every member is written with one colon: the counts differ
+    only by the colons of members left out, the first of a key given twice and what its value
+    held. ``key``, orjson's text of the position (:func:`read_json`), is not written again."""
+    try:
+        if key and data.__class__ is dict and "position" in data:
+            rest = orjson.dumps({k: v for k, v in data.items() if k != "position"})
+            return key.count(b":") + 1 + rest.count(b":")  # (+1: the colon after "position")
+        return orjson.dumps(data).count(b":")
+    except orjson.JSONEncodeError:  # (nested deeper than orjson writes)
+        return None
+
+
 def _json(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
     return Response(encode(data), status, headers=dict(headers or {}), media_type=JSON_TYPE)
 
@@ -573,10 +591,13 @@ class Api:
             else:
                 data, key = read_json(raw, text, first)
                 if data.__class__ is dict or data.__class__ is list:
-                    members = _keys_in(data)
+                    members = _colons_written(data, key) if b"\\u" not in raw else None
+                    if members is None:
+                        members = _keys_in(data)
             # orjson keeps the last of a key given twice: a body whose objects have fewer members
-            # than it has colons (a key twice, or a colon in a text) is read again by the
-            # standard library, which refuses a key given twice (as YAML bodies do)
+            # (or whose value written back has fewer colons) than it has colons (a key twice, or a
+            # colon in a text) is read again by the standard library, which refuses a key given
+            # twice (as YAML bodies do)
             if members is not None and members != text.count(":"):
                 decode_json(text, first)
             if known is None and key and large:

@@ -79,6 +79,57 @@ def raw_response(status: int, reason: bytes, text: bytes, extra: bytes = b"") ->
     return _REFUSED % (status, reason, len(text), extra, text)
 
 
+class JoinedWrites:
+    """A connection's transport that sends an answer's head (status line and headers) with the
+    first piece of its body, in one write: uvicorn writes the two apart, and each write on a
+    socket is a system call, a TCP segment (the server sets no delay) and a wake-up of the
+    client, which then reads the answer in two pieces.
+
+    Only a head written once its answer has started is held (uvicorn's ``100 Continue`` goes at
+    once: the client waits for it); it goes out with the next write, or when the answer is
+    complete (a HEAD answer has no body), or before the connection is closed. Anything else is
+    the socket's transport's own."""
+
+    __slots__ = ("_headed", "_held", "_protocol", "_transport")
+
+    def __init__(self, transport: asyncio.Transport, protocol: HttpToolsProtocol) -> None:
+        self._transport = transport
+        self._protocol = protocol
+        self._held: bytes | None = None
+        self._headed: object = None  # the request cycle whose head was written last
+
+    def write(self, data: bytes) -> None:
+        held = self._held
+        if held is not None:
+            self._held = None
+            self._transport.write(held + data)
+            return
+        cycle = self._protocol.cycle
+        if cycle is not None and cycle is not self._headed and cycle.response_started and not cycle.response_complete:
+            # the first write once this request's answer has started is its head: its body comes next
+            self._headed = cycle
+            self._held = data
+            return
+        self._transport.write(data)
+
+    def flush(self) -> None:
+        held = self._held
+        if held is not None:
+            self._held = None
+            if not self._transport.is_closing():
+                self._transport.write(held)
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
 class GuardedProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol with a cap on connections and on the request's head, and
     deadlines for the head and the body.
@@ -100,6 +151,10 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        # every write of the connection (uvicorn's and ours, in order) through one that sends an
+        # answer's head with its body (super() has read the addresses and made the flow control
+        # with the socket's own transport)
+        self.transport = JoinedWrites(transport, self)  # type: ignore[assignment]
         if len(self.connections) > LIMITS.connections:
             self._refuse(503, b"Service Unavailable", TOO_MANY, b"retry-after: 1\r\n")
             return
@@ -166,6 +221,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self._cancel()
 
     def on_response_complete(self) -> None:
+        self.transport.flush()  # type: ignore[attr-defined]  # (a HEAD answer's head: no body follows)
         super().on_response_complete()
         if self.transport.is_closing() or self.pipeline:
             return
