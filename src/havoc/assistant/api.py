@@ -103,9 +103,9 @@ def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
         data = safeio.read_bytes(path, safeio.MAX_BYTES)
     except safeio.ReadError as exc:
         raise InputError([Problem(str(path), None, str(exc), code=exc.code)]) from None
-    chunks = [data, (rs.fingerprint if rs is not None else "no rules").encode()]
-    chunks.extend(cache.code_bytes(code) for code in game.code_files())
-    key = cache.digest(*chunks)
+    code = game.code_files()
+    made_by = cache.remembered("position code", code, lambda: cache.digest(*(cache.code_bytes(c) for c in code)))
+    key = cache.digest(data, (rs.fingerprint if rs is not None else "no rules").encode(), made_by.encode())
     cached: Any = cache.get("position", key, object)
     if cached is not None and game.is_position(cached):
         cached.name = str(path)

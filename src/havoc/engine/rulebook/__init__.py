@@ -215,11 +215,14 @@ def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool =
     disk cache when unchanged."""
     top = _plain(root) if root else _root()
     folder = _folder(ruleset or _default(top), top)
-    snapshot, key = stored.keyed(folder)  # read once: the key and the rules come from these bytes
+    snapshot, key = stored.keyed(folder)  # the rules are built from the bytes their key is made of
     memo = _memo.get((folder, key))
     if memo is not None and use_cache:
         return memo
     result = stored.read(folder, key) if use_cache else None
+    if result is None and snapshot is None and not sealed.active():  # a key from stat facts: read the files now
+        snapshot, key = stored.keyed(folder, read=True)
+        result = stored.read(folder, key) if use_cache else None
     if result is None:
         if snapshot is None:  # sealed: no rule files to fall back on
             raise sealed.SealedError(f"the sealed bundle's cache has no valid entry for the ruleset {folder}")
