@@ -24,7 +24,7 @@ from _collections_abc import Callable, Mapping, Sequence  # collections.abc with
 from havoc import TYPE_CHECKING
 from havoc.core.errors import Code, InputError, Problem, RulebookError
 from havoc.engine import rulebook
-from havoc.engine.game import Game, declared_shortcuts, shortcuts
+from havoc.engine.game import declared_shortcuts, shortcuts
 from havoc.engine.game import of as game_of
 from havoc.engine.interpreter.answer import Answer
 from havoc.engine.rulebook.model import Ruleset
@@ -36,6 +36,7 @@ else:
     Any = object  # named only in annotations and aliases
 
 if TYPE_CHECKING:
+    from havoc.engine.game import Game
     from havoc.search import Hit
 
 Position = Any  # the game's position object
