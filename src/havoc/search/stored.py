@@ -53,12 +53,12 @@ def fingerprint_key(fingerprint: str) -> str:
     Made from the files as they are now on every call, so an edited catalog is never answered
     from an index of the text before it: read and hashed (a megabyte, most of a short lookup)
     unless their stat facts vouch for the key they gave before (:func:`havoc.core.cache.remembered`)."""
-    others = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
+    listed = {lang: catalog_paths(lang) for lang in LANGUAGES if lang != SOURCE_LANGUAGE}
 
-    def compute() -> str:
+    def compute() -> str:  # of the files listed, the very ones whose stat facts are taken
         chunks = [fingerprint.encode()]
-        for lang in others:
-            for path, data in catalog_sources(lang):
+        for lang, paths in listed.items():
+            for path, data in catalog_sources(lang, paths=paths):
                 chunks += [lang.encode(), os.path.basename(path).encode(), data]
         for code in _CODE:
             try:
@@ -68,8 +68,8 @@ def fingerprint_key(fingerprint: str) -> str:
                 chunks.append(b"\0missing")
         return cache.digest(*chunks)
 
-    paths = [path for lang in others for path in catalog_paths(lang)]
-    return cache.remembered(f"search\0{fingerprint}", [*paths, *_CODE], compute)
+    files = [path for paths in listed.values() for path in paths]
+    return cache.remembered(f"search\0{fingerprint}", [*files, *_CODE], compute)
 
 
 def language_index(rs: Ruleset, lang: str) -> dict[str, Any]:
