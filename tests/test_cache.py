@@ -196,9 +196,69 @@ def test_what_is_read_once_per_process_reuses_the_ruleset_just_loaded(monkeypatc
         raise AssertionError("the rule files were read again")
 
     monkeypatch.setattr(rulebook.stored, "Snapshot", no_reading)
+    monkeypatch.setattr(rulebook.stored, "listing", no_reading)
     assert rulebook.loaded("cry-havoc") is rs
     with pytest.raises(AssertionError, match="read again"):
         rulebook.load("cry-havoc")  # load itself always looks at the files as they are now
+
+
+def _counted(paths: list[Path]) -> tuple[list[int], object]:
+    """A key of the files' bytes, and how many times it was computed."""
+    calls = [0]
+
+    def compute() -> str:
+        calls[0] += 1
+        return cache.digest(*(p.read_bytes() for p in paths))
+
+    return calls, compute
+
+
+def test_a_key_is_remembered_while_the_stat_facts_of_its_files_stay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stat facts vouch for a key only when its files are unchanged: a file replaced by one of
+    the same size (a new inode, as an editor saves), one removed or one added reads them again."""
+    monkeypatch.setattr(cache, "TRUST_AFTER", -(10**12))  # this test's files count as old ones
+    paths = [tmp_path / "a.yaml", tmp_path / "b.yaml"]
+    for p in paths:
+        p.write_text("one")
+    calls, compute = _counted(paths)
+    first = cache.remembered("test", paths, compute)  # type: ignore[arg-type]
+    assert cache.remembered("test", paths, compute) == first and calls == [1]  # type: ignore[arg-type]
+    assert cache.remembered("other", paths, compute) == first and calls == [2]  # type: ignore[arg-type]
+    (tmp_path / "new").write_text("two")
+    os.replace(tmp_path / "new", paths[0])  # same size, new bytes
+    second = cache.remembered("test", paths, compute)  # type: ignore[arg-type]
+    assert second != first and calls == [3] and second == cache.digest(b"two", b"one")
+    paths[1].unlink()
+    with pytest.raises(FileNotFoundError):
+        cache.remembered("test", paths, compute)  # type: ignore[arg-type]
+
+
+def test_a_file_just_written_is_never_vouched_for_by_its_stat(tmp_path: Path) -> None:
+    """A write in the same clock tick as the facts were taken could leave them as they were: the
+    key of a file changed less than TRUST_AFTER ago is computed every time and never kept."""
+    paths = [tmp_path / "a.yaml"]
+    paths[0].write_text("one")
+    calls, compute = _counted(paths)
+    before = set(_entries(cache.REMEMBERED))
+    for _ in range(2):
+        cache.remembered("test", paths, compute)  # type: ignore[arg-type]
+    assert calls == [2] and set(_entries(cache.REMEMBERED)) == before
+
+
+def test_a_remembered_key_is_verified_like_any_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A remembered key is a tagged entry: one altered on disk is computed again, not believed."""
+    monkeypatch.setattr(cache, "TRUST_AFTER", -(10**12))
+    paths = [tmp_path / "a.yaml"]
+    paths[0].write_text("one")
+    calls, compute = _counted(paths)
+    before = set(_entries(cache.REMEMBERED))
+    key = cache.remembered("tampered", paths, compute)  # type: ignore[arg-type]
+    (entry,) = set(_entries(cache.REMEMBERED)) - before
+    data = entry.read_bytes()
+    entry.write_bytes(data.replace(key.encode(), cache.digest(b"planted").encode()))
+    assert cache.remembered("tampered", paths, compute) == key and calls == [2]  # type: ignore[arg-type]
 
 
 def test_plain_data_is_marshalled_records_too_and_anything_else_is_pickled(

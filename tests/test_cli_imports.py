@@ -176,3 +176,43 @@ def test_a_command_imports_no_module_it_does_not_need(
 ) -> None:
     modules = set(_modules(line, tmp_path / "cache"))
     assert not modules & set(unneeded), f"havoc {' '.join(line)} imported {sorted(modules & set(unneeded))}"
+
+
+_OPENED = (
+    "import atexit, sys\n"
+    "from havoc.core import cache\n"
+    "cache.TRUST_AFTER = -(10**12)  # the files count as old ones, however recently checked out\n"
+    "opened = []\n"
+    "def hook(event, args):  # a file opened by havoc's code, not by an import (of a module's source, too)\n"
+    "    if event == 'open' and isinstance(args[0], str) and not sys._getframe(1).f_code.co_filename.startswith('<'):\n"
+    "        opened.append(args[0])\n"
+    "sys.addaudithook(hook)\n"
+    "atexit.register(lambda: print(opened, file=sys.stderr))\n"
+    "from havoc.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["ask", P, "move", "humans", "from=example-a", "to=example-b", "units=2"],
+        ["ask", P, "--text", "may the humans move 2 units from region a to region b"],
+        ["lookup", "retreat"],
+        ["legal", P, "humans"],
+        ["rule", "game-goal"],
+    ],
+    ids=lambda v: " ".join(v[:3]),
+)
+def test_a_warm_command_reads_no_rule_catalog_or_source_file_for_its_keys(line: list[str], tmp_path: Path) -> None:
+    """A second process finds its keys by the files' stat facts (cache.remembered): reading and
+    hashing the rules, the catalogs and havoc's own code for them was most of a short lookup."""
+    env = {**os.environ, "HAVOC_CACHE_DIR": str(tmp_path / "cache")}
+    run = None
+    for _ in range(2):
+        run = subprocess.run([sys.executable, "-c", _OPENED, *line], capture_output=True, text=True, env=env)
+        assert run.returncode == 0, run.stderr
+    assert run is not None
+    opened: list[str] = ast.literal_eval(run.stderr.strip().splitlines()[-1])
+    read = [p for p in opened if p.endswith((".po", ".py")) or (p.endswith(".yaml") and not p.endswith(P))]
+    assert read == [], f"havoc {' '.join(line)} read {read}"

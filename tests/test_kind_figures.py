@@ -198,6 +198,7 @@ def test_a_damaged_or_stale_manifest_is_made_again(tmp_path: Path, monkeypatch: 
         return real(path) + (b"# edited" if path.endswith("discard.py") else b"")
 
     monkeypatch.setattr(cache, "code_bytes", edited)
+    monkeypatch.setattr(cache, "TRUST_AFTER", 10**18)  # just edited: its stat facts vouch for no key
     assert registry._manifest_key() != key  # a kind's module edited: the cached manifest is stale
     registry.forget_manifest()
 

@@ -9,6 +9,7 @@ import typing
 
 import pytest
 
+from havoc.core import tuples
 from havoc.core.tuples import NamedTuple
 
 
@@ -58,7 +59,10 @@ class Fresh(NamedTuple):
 def test_made_by_name_with_defaults_and_unpickled_alike() -> None:
     assert pickle.loads(pickle.dumps(Fresh(1, "x"))) == (1, "x")  # all fields, in order
     assert Fresh(b="y", a=2) == (2, "y") and Fresh(3) == (3, "d") and Fresh(4, "z") == (4, "z")
-    assert Fresh.__new__.__defaults__ == ("d",) and Fresh(5) == Fresh(a=5)  # namedtuple's own __new__ now
+    assert Fresh.__new__.__defaults__ is None  # put together in Python so far: nothing compiled
+    made = [Fresh(a=i) for i in range(tuples.COMPILE_AFTER)]
+    assert Fresh.__new__.__defaults__ == ("d",)  # namedtuple's own __new__ now
+    assert made == [(i, "d") for i in range(tuples.COMPILE_AFTER)] and Fresh(5) == Fresh(a=5) == (5, "d")
     for wrong in [(), (1, "x", 2)]:
         with pytest.raises(TypeError):
             Fresh(*wrong)
@@ -69,6 +73,19 @@ def test_made_by_name_with_defaults_and_unpickled_alike() -> None:
     with pytest.raises(ValueError):
         Fresh(1)._replace(c=3)  # type: ignore[call-arg]
     assert Fresh.a.__doc__ == "Alias for field number 0" and Fresh.__match_args__ == ("a", "b")
+
+
+def test_a_wrong_call_is_refused_before_compiling_too() -> None:
+    """The records put together in Python before the compile refuse what namedtuple refuses."""
+    for args, kwargs in [((), {}), ((1, "x", 2), {}), ((1,), {"c": 2}), ((1,), {"a": 2}), ((), {"b": "x"})]:
+
+        class Early(NamedTuple):  # each wrong call meets a class that compiled nothing yet
+            a: int
+            b: str = "d"
+
+        assert Early(b="y", a=2) == (2, "y") and Early(1) == (1, "d")
+        with pytest.raises(TypeError):
+            Early(*args, **kwargs)  # type: ignore[misc]
 
 
 def test_what_typing_refuses_is_refused() -> None:

@@ -24,7 +24,7 @@ from _collections_abc import Callable, Mapping, Sequence  # collections.abc with
 from havoc import TYPE_CHECKING
 from havoc.core.errors import Code, InputError, Problem, RulebookError
 from havoc.engine import rulebook
-from havoc.engine.game import Game, declared_shortcuts, shortcuts
+from havoc.engine.game import declared_shortcuts, shortcuts
 from havoc.engine.game import of as game_of
 from havoc.engine.interpreter.answer import Answer
 from havoc.engine.rulebook.model import Ruleset
@@ -37,6 +37,7 @@ else:
     Any = object  # named only in annotations and aliases
 
 if TYPE_CHECKING:
+    from havoc.engine.game import Game
     from havoc.search import Hit
 
 Position = Any  # the game's position object
@@ -104,10 +105,9 @@ def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
         data = safeio.read_bytes(path, safeio.MAX_BYTES)
     except safeio.ReadError as exc:
         raise InputError([Problem(str(path), None, str(exc), code=exc.code)]) from None
-    chunks = [data, (rs.fingerprint if rs is not None else "no rules").encode()]
-    chunks.extend(cache.code_bytes(code) for code in game.code_files())
-    chunks.append(cache.code_bytes(__file__))  # (how the entries are laid out: see _named_key)
-    key = cache.digest(*chunks)
+    code = [*game.code_files(), __file__]  # (this module's too: how the entries are laid out, see _named_key)
+    made_by = cache.remembered("position code", code, lambda: cache.digest(*(cache.code_bytes(c) for c in code)))
+    key = cache.digest(data, (rs.fingerprint if rs is not None else "no rules").encode(), made_by.encode())
     cached: Any = cache.get("position", key, object)
     if _is_languages(cached):  # read through names: kept under a key of the catalogs read too
         cached = cache.get("position", _named_key(key, cached), object)

@@ -51,6 +51,7 @@ import havoc
 from havoc import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from pathlib import Path
     from typing import Any, TypeVar
 
@@ -139,6 +140,65 @@ def code_bytes(path: str | Path) -> bytes:
             return fh.read()
     except OSError:
         return b"\0missing"
+
+
+# A file whose last change (ctime, which no user can set back) is younger than this is not
+# vouched for by its stat facts: a write in the same clock tick as the facts were taken could
+# leave them as they were (git's "racily clean" files). Nanoseconds.
+TRUST_AFTER = 2_000_000_000
+REMEMBERED = "remembered"  # the kind of the entries :func:`remembered` keeps
+
+
+def _facts(paths: Sequence[str | Path]) -> bytes | None:
+    """What a file's stat says of each of ``paths`` (its size, change and modification times,
+    inode and device; None for one that is not there), or None when they cannot vouch for its
+    bytes: a file changed less than :data:`TRUST_AFTER` ago, or a system whose ctime is not
+    the time of the last change (Windows': its creation)."""
+    if os.name != "posix":
+        return None
+    from time import time_ns
+
+    recent = time_ns() - TRUST_AFTER
+    facts: list[Any] = []
+    for name in paths:
+        path = os.fspath(name)
+        try:
+            st = os.stat(path)
+        except OSError:
+            facts.append((path, None))
+            continue
+        if st.st_ctime_ns > recent or st.st_mtime_ns > recent:
+            return None
+        facts.append((path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev))
+    return marshal.dumps(facts)
+
+
+def remembered(what: str, paths: Sequence[str | Path], compute: Callable[[], str]) -> str:
+    """``compute()``, a key made of the bytes of the files at ``paths`` read now (and of nothing
+    else that can change but ``what``, which names it), or the key it gave before for these very
+    files, as their stat facts vouch.
+
+    Reading and hashing the files a key is made of (the rules, the catalogs, the code that reads
+    them: a megabyte for ``havoc lookup``) was most of what a short process did besides
+    importing. A key computed is remembered in the verified cache (tagged like any entry; a
+    string, read with marshal) under the files' stat facts (:func:`_facts`), taken before the
+    files were read and the same again after, and only for files last changed well before
+    that: any later write of a file changes its ctime (set by the system to the time of the
+    write, never by its owner), so facts once seen again mean the same bytes. Where the facts
+    cannot vouch (a file just written, another system) the key is computed every time, as
+    before. On a miss the caller still builds from bytes it reads itself, under the key of
+    those bytes."""
+    facts = _facts(paths)
+    if facts is None:
+        return compute()
+    name = digest(what.encode(), facts)
+    found = get(REMEMBERED, name, str)
+    if found is not None:
+        return found
+    made = compute()
+    if _facts(paths) == facts:  # nothing changed while compute() read them
+        put(REMEMBERED, name, made)
+    return made
 
 
 _keys: dict[str | Path, bytes | None] = {}

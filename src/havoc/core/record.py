@@ -6,8 +6,8 @@ and generating each class's methods with ``exec`` cost more than answering the q
 ``default_factory``) and type checkers read it as one (PEP 681); it gets ``__slots__``, an
 ``__init__`` (positional or keyword), ``__eq__``, ``__repr__``, pickling, and with
 ``frozen=True`` immutability and a hash. :func:`replace` copies one with some fields changed.
-Only the ``__init__`` is generated as source, and only when the class's first record is made
-(a short process compiles the few it uses; a server answers with plain slot assignments).
+Only the ``__init__`` is generated as source, and only once a class has made a few dozen
+records (a short process compiles none; a server answers with plain slot assignments).
 """
 
 from __future__ import annotations
@@ -56,16 +56,42 @@ def _build(cls: type, frozen: bool) -> type:
     return type(cls.__name__, cls.__bases__, namespace)
 
 
+# A class's records made before its ``__init__`` is compiled: a short process makes a few of
+# each (one compile costs more than a hundred of them), a server thousands.
+COMPILE_AFTER = 64
+
+
 def _init(clsname: str, names: tuple[str, ...], defaults: dict[str, Any], frozen: bool) -> Callable[..., None]:
-    """The class's ``__init__``, generated from its fields on the first record made.
+    """The class's ``__init__``: its first records are filled in by a loop over the fields, and
+    the :data:`COMPILE_AFTER`-th generates the class's own from its fields.
 
     A generated ``def __init__(self, a, b, c=…)`` assigns each slot directly (the hot path
-    makes thousands of answers a second); generating it when the class is declared would cost
-    every short process an ``exec`` per class, so the first call compiles it and puts it on the
-    class in its own place.
+    makes thousands of answers a second); generating it when the class is declared, or at its
+    first record, would cost every short process an ``exec`` per class it uses, so only a
+    class that makes many records compiles it, and puts it on the class in its own place. A
+    call the loop cannot read (a missing or unknown argument) goes to the generated one, which
+    says what is wrong as it always did.
     """
+    setter = object.__setattr__ if frozen else setattr
+    uncompiled = [COMPILE_AFTER]
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        uncompiled[0] -= 1
+        if uncompiled[0] > 0 and len(args) <= len(names):
+            values, named = list(args), 0
+            for name in names[len(args) :]:
+                if name in kwargs:
+                    values.append(kwargs[name])
+                    named += 1
+                elif name in defaults:
+                    value = defaults[name]
+                    values.append(value.make() if isinstance(value, _Factory) else value)
+                else:
+                    break
+            if len(values) == len(names) and named == len(kwargs):
+                for name, value in zip(names, values, strict=True):
+                    setter(self, name, value)
+                return
         cls = self.__class__
         own = _generated_init(clsname, names, defaults, frozen)
         for klass in cls.__mro__:  # the record class itself (a subclass may inherit it)

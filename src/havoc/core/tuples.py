@@ -14,9 +14,9 @@ the defaults), with the class body's methods, docstring and constants set on it.
 differences: ``__annotations__`` keeps the annotations as written, not checked by ``typing``;
 and the class is made without :func:`eval`. ``namedtuple`` compiles each class's ``__new__``
 from source (a tenth of a millisecond, for the dozens of record classes a short process
-makes); here a class's ``__new__`` takes all its fields in order until the first record is
-made another way (by keyword, with a default), which compiles ``namedtuple``'s own
-``__new__`` for that class. Unpickling a cached ruleset never needs it.
+makes); here a class's ``__new__`` takes all its fields in order, and the first records made
+another way (by keyword, with a default) are put together in Python; only the class's
+:data:`COMPILE_AFTER`-th such record compiles ``namedtuple``'s own ``__new__`` for it. Unpickling a cached ruleset never needs it.
 """
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ GenericAlias = type(list[int])  # types.GenericAlias, without importing types (s
 
 if TYPE_CHECKING:
     from typing import Any
+
+# A class's records made by name or with defaults before its ``__new__`` is compiled: a short
+# process makes a few of each (a compile costs more than a hundred of them), a server thousands.
+COMPILE_AFTER = 64
 
 try:
     from _collections import _tuplegetter  # namedtuple's own field accessor
@@ -64,10 +68,26 @@ def _namedtuple(name: str, fields: tuple[str, ...], defaults: tuple[object, ...]
     n = len(fields)
     tuple_new = tuple.__new__
 
+    field_defaults = dict(zip(fields[n - len(defaults) :], defaults, strict=True))
+    uncompiled = [COMPILE_AFTER]  # records made by name or with defaults before compiling
+
     def __new__(cls: Any, *args: object, **kwargs: object) -> Any:
         if not kwargs and len(args) == n:
             return tuple_new(cls, args)
-        return _compiled_new(cls)(cls, *args, **kwargs)
+        uncompiled[0] -= 1
+        if uncompiled[0] > 0 and len(args) <= n:
+            values, named = list(args), 0
+            for field in fields[len(args) :]:
+                if field in kwargs:
+                    values.append(kwargs[field])
+                    named += 1
+                elif field in field_defaults:
+                    values.append(field_defaults[field])
+                else:
+                    break
+            if len(values) == n and named == len(kwargs):
+                return tuple_new(cls, values)
+        return _compiled_new(cls)(cls, *args, **kwargs)  # (and its own error for a wrong call)
 
     __new__.__doc__ = f"Create new instance of {name}({', '.join(fields)})"
 
@@ -107,7 +127,7 @@ def _namedtuple(name: str, fields: tuple[str, ...], defaults: tuple[object, ...]
         "__doc__": f"{name}({', '.join(fields)})",
         "__slots__": (),
         "_fields": fields,
-        "_field_defaults": dict(zip(fields[n - len(defaults) :], defaults, strict=True)),
+        "_field_defaults": field_defaults,
         "__new__": __new__,
         "_make": _make,
         "_replace": _replace,

@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 else:
     from havoc.core.tuples import NamedTuple
 
-    Protocol = object  # named only in annotations and aliases
-
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -45,70 +43,69 @@ def _module_name(name: object) -> bool:
     return all(p and p[0] in _NAME_FIRST and all(c in _NAME_REST for c in p) for p in name.split("."))
 
 
-class Labels(Protocol):
-    """The words a game's answers and pages use for its identifiers, in a language."""
+# The protocols a game meets, for type checkers alone: nothing checks them at run time, and
+# making six classes was a measurable part of every short process's start-up.
+if TYPE_CHECKING:
 
-    def name(self, key: str, lang: str) -> str: ...  # a faction, side or other named party
-    def figure(self, name: str, lang: str) -> str: ...
-    def value(self, value: object, lang: str, values: str | None = None) -> str: ...  # values: its vocabulary list
-    def kind(self, kind: str, lang: str) -> str: ...
-    def unit(self, unit: str, n: int, lang: str) -> str: ...
-    def has(self, what: str, name: str) -> bool: ...
-    def figures(self, lang: str) -> dict[str, str]: ...  # every figure's label
-    def parties(self) -> tuple[str, ...]: ...  # the named parties of a table (factions), in order
-    def subject(self, head: str, lang: str) -> str: ...  # what a fact's subject (from, to) stands for
+    class Labels(Protocol):
+        """The words a game's answers and pages use for its identifiers, in a language."""
 
+        def name(self, key: str, lang: str) -> str: ...  # a faction, side or other named party
+        def figure(self, name: str, lang: str) -> str: ...
+        def value(self, value: object, lang: str, values: str | None = None) -> str: ...  # values: its vocabulary list
+        def kind(self, kind: str, lang: str) -> str: ...
+        def unit(self, unit: str, n: int, lang: str) -> str: ...
+        def has(self, what: str, name: str) -> bool: ...
+        def figures(self, lang: str) -> dict[str, str]: ...  # every figure's label
+        def parties(self) -> tuple[str, ...]: ...  # the named parties of a table (factions), in order
+        def subject(self, head: str, lang: str) -> str: ...  # what a fact's subject (from, to) stands for
 
-class Kind(Protocol):
-    """One question kind: its handler and what it declares (fields, figures, help)."""
+    class Kind(Protocol):
+        """One question kind: its handler and what it declares (fields, figures, help)."""
 
-    name: str
-    fields: tuple[str, ...]
-    figures: tuple[str, ...]
-    help: str
-    needs: tuple[str, ...]
+        name: str
+        fields: tuple[str, ...]
+        figures: tuple[str, ...]
+        help: str
+        needs: tuple[str, ...]
 
-    def handle(self, job: Any) -> Answer: ...
+        def handle(self, job: Any) -> Answer: ...
 
+    class FactImpl(Protocol):
+        fn: Callable[..., Any]
+        type: str
 
-class FactImpl(Protocol):
-    fn: Callable[..., Any]
-    type: str
+    class GameCore(Protocol):
+        """What every game package offers (module-level names): the commands it adds. Optional beside
+        them: ``check_rules(rs)`` and ``mechanism_rules(rs)`` (its data checks), ``SITE_EXTENSION``
+        (its site pages), ``LOOKUPS``, ``EXTRA_ANSWERS``, ``SHORTCUTS`` and ``OFF_ANSWER_PATH`` (its
+        modules no answer imports, left out of the site's in-browser engine)."""
 
+        COMMANDS: Mapping[str, str]  # extra CLI commands -> the module that registers them
 
-class GameCore(Protocol):
-    """What every game package offers (module-level names): the commands it adds. Optional beside
-    them: ``check_rules(rs)`` and ``mechanism_rules(rs)`` (its data checks), ``SITE_EXTENSION``
-    (its site pages), ``LOOKUPS``, ``EXTRA_ANSWERS``, ``SHORTCUTS`` and ``OFF_ANSWER_PATH`` (its
-    modules no answer imports, left out of the site's in-browser engine)."""
+    class Assistant(Protocol):
+        """The optional part of a game: its rules assistant (positions, questions, answers, words).
+        A game offers all of these names or none; one without them answers that it has none."""
 
-    COMMANDS: Mapping[str, str]  # extra CLI commands -> the module that registers them
+        def parse_position(self, data: Any, rs: Ruleset | None, name: str = "position") -> Any: ...
+        def parse_position_text(self, text: str, rs: Ruleset | None, name: str = "position") -> Any: ...
+        def is_position(self, value: object) -> bool: ...
+        def position_schema(self, rs: Ruleset | None) -> dict[str, Any]: ...
+        def code_files(self) -> Sequence[str | Path]: ...  # what a cached position's validity depends on
+        def parse_question(
+            self, data: Mapping[str, Any], pos: Any, name: str = "query"
+        ) -> Any: ...  # name: where errors point
+        def parse_compact(self, words: Sequence[str], pos: Any) -> Any: ...
+        def is_question(self, value: object) -> bool: ...
+        def question_schema(self) -> dict[str, Any]: ...
+        def answer(self, rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer: ...
+        def resolve_fact(self, name: str) -> tuple[FactImpl, str | None] | None: ...
+        def question_kinds(self) -> Mapping[str, Kind]: ...
+        def labels(self) -> Labels: ...
 
-
-class Assistant(Protocol):
-    """The optional part of a game: its rules assistant (positions, questions, answers, words).
-    A game offers all of these names or none; one without them answers that it has none."""
-
-    def parse_position(self, data: Any, rs: Ruleset | None, name: str = "position") -> Any: ...
-    def parse_position_text(self, text: str, rs: Ruleset | None, name: str = "position") -> Any: ...
-    def is_position(self, value: object) -> bool: ...
-    def position_schema(self, rs: Ruleset | None) -> dict[str, Any]: ...
-    def code_files(self) -> Sequence[str | Path]: ...  # what a cached position's validity depends on
-    def parse_question(
-        self, data: Mapping[str, Any], pos: Any, name: str = "query"
-    ) -> Any: ...  # name: where errors point
-    def parse_compact(self, words: Sequence[str], pos: Any) -> Any: ...
-    def is_question(self, value: object) -> bool: ...
-    def question_schema(self) -> dict[str, Any]: ...
-    def answer(self, rs: Ruleset, pos: Any, question: Any, lang: str) -> Answer: ...
-    def resolve_fact(self, name: str) -> tuple[FactImpl, str | None] | None: ...
-    def question_kinds(self) -> Mapping[str, Kind]: ...
-    def labels(self) -> Labels: ...
-
-
-class Game(GameCore, Assistant, Protocol):
-    """A loaded game as the engine sees it: its own names, and the assistant part (its own, or
-    one that says it has none, see :class:`_WithoutAssistant`)."""
+    class Game(GameCore, Assistant, Protocol):
+        """A loaded game as the engine sees it: its own names, and the assistant part (its own, or
+        one that says it has none, see :class:`_WithoutAssistant`)."""
 
 
 _loaded: dict[str, Game] = {}

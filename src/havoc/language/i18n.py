@@ -91,14 +91,19 @@ def _po_files(lang: str, root: str) -> list[str]:
     return [os.path.join(folder, n) for n in sorted(names) if n.endswith(".po")]
 
 
-def catalog_sources(lang: str, root: Path | None = None) -> list[tuple[str, bytes]]:
-    """The bytes of a language's readable .po files, by name: what its catalog is made from (a
-    sealed bundle has none: :func:`load_catalog`)."""
+def catalog_paths(lang: str, root: Path | None = None) -> list[str]:
+    """The paths of a language's .po files (those :func:`catalog_sources` reads)."""
+    return _po_files(lang, safeio.plain_path(root) if root else _locales())
+
+
+def catalog_sources(lang: str, root: Path | None = None, paths: list[str] | None = None) -> list[tuple[str, bytes]]:
+    """The bytes of a language's readable .po files (``paths``: as :func:`catalog_paths` gave
+    them), by name: what its catalog is made from (a sealed bundle has none: :func:`load_catalog`)."""
     from havoc.core import sealed
 
     sealed.refuse(f"the catalogs of {lang}")
     files: list[tuple[str, bytes]] = []
-    for p in _po_files(lang, safeio.plain_path(root) if root else _locales()):
+    for p in catalog_paths(lang, root) if paths is None else paths:
         try:
             files.append((p, safeio.read_bytes(p, 20_000_000)))
         except safeio.ReadError:
@@ -119,18 +124,21 @@ def load_catalog(lang: str, root: Path | None = None) -> Catalog:
     from havoc.core import cache, sealed
 
     name = os.path.join(safeio.plain_path(root) if root else _locales(), lang)
-    files: list[tuple[str, bytes]] = []
+    files: list[tuple[str, bytes]] | None = None
     if sealed.active():
         key = sealed.get("catalog", name)
     else:
+        key = sealed.value("catalog", name, lambda: _remembered_key(lang, root))
+    cached = cache.get(f"catalog-{lang}", key, tuple)  # plain data: read with marshal, the fastest
+    if cached is None and not sealed.active():  # a miss: the catalog and its key from bytes read now
         files = catalog_sources(lang, root)
-        key = sealed.value("catalog", name, lambda: _catalog_key(lang, files))
+        key = _catalog_key(lang, files)
+        cached = cache.get(f"catalog-{lang}", key, tuple)
     if root is None:
         _keys[(lang, _locales())] = key
-    cached = cache.get(f"catalog-{lang}", key, tuple)  # plain data: read with marshal, the fastest
     if cached is not None and len(cached) == len(Catalog._fields):
         return Catalog(*cached)
-    if sealed.active():
+    if sealed.active() or files is None:
         raise sealed.SealedError(f"the sealed bundle's cache has no valid catalog for {name}")
     catalog = _read_catalog(lang, files)
     cache.put(f"catalog-{lang}", key, tuple(catalog))
@@ -148,6 +156,17 @@ def _catalog_key(lang: str, files: list[tuple[str, bytes]]) -> str:
     )
 
 
+def _remembered_key(lang: str, root: Path | None = None) -> str:
+    """:func:`_catalog_key` of the files as they are now, which their stat facts may vouch for
+    without reading them (:func:`havoc.core.cache.remembered`)."""
+    from havoc.core import cache
+
+    paths = catalog_paths(lang, root)
+    return cache.remembered(
+        f"catalog\0{lang}", [*paths, __file__], lambda: _catalog_key(lang, catalog_sources(lang, root, paths))
+    )
+
+
 _keys: dict[tuple[str, str], str] = {}  # (language, locales folder) -> its catalog's key as last read
 
 
@@ -161,7 +180,7 @@ def catalog_key(lang: str) -> str:
     found = _keys.get(at)
     if found is None:
         name = os.path.join(at[1], lang)
-        found = sealed.get("catalog", name) if sealed.active() else _catalog_key(lang, catalog_sources(lang))
+        found = sealed.get("catalog", name) if sealed.active() else _remembered_key(lang)
         _keys[at] = found
     return found
 

@@ -18,7 +18,7 @@ import os
 
 from havoc import TYPE_CHECKING
 from havoc.core import cache
-from havoc.language.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_sources
+from havoc.language.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_paths, catalog_sources
 
 if TYPE_CHECKING:
     from typing import Any
@@ -50,20 +50,26 @@ def fingerprint_key(fingerprint: str) -> str:
     """The index's cache key from the ruleset's fingerprint (which covers every rule file and
     its path, so names the ruleset), the catalogs and the search code.
 
-    Made from the files as they are now on every call (a couple of milliseconds), so an edited
-    catalog is never answered from an index of the text before it."""
-    chunks = [fingerprint.encode()]
-    for lang in LANGUAGES:
-        if lang != SOURCE_LANGUAGE:
-            for path, data in catalog_sources(lang):
+    Made from the files as they are now on every call, so an edited catalog is never answered
+    from an index of the text before it: read and hashed (a megabyte, most of a short lookup)
+    unless their stat facts vouch for the key they gave before (:func:`havoc.core.cache.remembered`)."""
+    listed = {lang: catalog_paths(lang) for lang in LANGUAGES if lang != SOURCE_LANGUAGE}
+
+    def compute() -> str:  # of the files listed, the very ones whose stat facts are taken
+        chunks = [fingerprint.encode()]
+        for lang, paths in listed.items():
+            for path, data in catalog_sources(lang, paths=paths):
                 chunks += [lang.encode(), os.path.basename(path).encode(), data]
-    for code in _CODE:
-        try:
-            with open(code, "rb") as fh:
-                chunks.append(fh.read())
-        except OSError:
-            chunks.append(b"\0missing")
-    return cache.digest(*chunks)
+        for code in _CODE:
+            try:
+                with open(code, "rb") as fh:
+                    chunks.append(fh.read())
+            except OSError:
+                chunks.append(b"\0missing")
+        return cache.digest(*chunks)
+
+    files = [path for paths in listed.values() for path in paths]
+    return cache.remembered(f"search\0{fingerprint}", [*files, *_CODE], compute)
 
 
 def language_index(rs: Ruleset, lang: str) -> dict[str, Any]:

@@ -215,11 +215,14 @@ def load(ruleset: str | None = None, root: Path | None = None, use_cache: bool =
     disk cache when unchanged."""
     top = _plain(root) if root else _root()
     folder = _folder(ruleset or _default(top), top)
-    snapshot, key = stored.keyed(folder)  # read once: the key and the rules come from these bytes
+    snapshot, key = stored.keyed(folder)  # the rules are built from the bytes their key is made of
     memo = _memo.get((folder, key))
     if memo is not None and use_cache:
         return memo
     result = stored.read(folder, key) if use_cache else None
+    if result is None and snapshot is None and not sealed.active():  # a key from stat facts: read the files now
+        snapshot, key = stored.keyed(folder, read=True)
+        result = stored.read(folder, key) if use_cache else None
     if result is None:
         if snapshot is None:  # sealed: no rule files to fall back on
             raise sealed.SealedError(f"the sealed bundle's cache has no valid entry for the ruleset {folder}")
@@ -310,17 +313,35 @@ def declared_kinds(game: str) -> tuple[str, ...]:
     (each module's ``order=``, then the name; a module without a number comes after those with
     one). Empty when the game has no kinds folder. A sealed bundle ships the modules' bytecode,
     not their text: there the build's list (:mod:`havoc.core.sealed`)."""
-    return tuple(sealed.value("kinds", game, lambda: list(_declared_kinds(game))))
+    return tuple(sealed.value("kinds", game, lambda: list(_remembered_kinds(game))))
 
 
-def _declared_kinds(game: str) -> tuple[str, ...]:
+def _remembered_kinds(game: str) -> tuple[str, ...]:
+    """:func:`_declared_kinds`, which reads every kind's module, or what it found before while the
+    modules' stat facts vouch for it (:func:`havoc.core.cache.remembered`): reading them was a
+    measurable part of every short answer."""
+    from havoc.core import cache
+
     folder = kinds_folder(game)
     if folder is None:
         return ()
+    entries = _kind_modules(folder)
+    found = cache.remembered(
+        f"kinds\0{game}",
+        [os.path.join(folder, e) for e in entries],
+        lambda: "\0".join(_declared_kinds(folder, entries)),
+    )
+    return tuple(found.split("\0")) if found else ()
+
+
+def _kind_modules(folder: str) -> list[str]:
+    """The names of the kinds' modules in ``folder`` (listed, in the order the system lists them)."""
+    return [e for e in os.listdir(folder) if e.endswith(".py") and not e.startswith("_")]
+
+
+def _declared_kinds(folder: str, entries: list[str]) -> tuple[str, ...]:
     found: list[tuple[int, int, str]] = []
-    for entry in os.listdir(folder):
-        if not entry.endswith(".py") or entry.startswith("_"):
-            continue
+    for entry in entries:
         try:
             with open(os.path.join(folder, entry), encoding="utf-8") as handle:
                 text = handle.read()

@@ -42,10 +42,26 @@ def _parts(path: str) -> list[str]:
     return path.split("/")
 
 
+def listing(root: str | Path) -> list[str]:
+    """The paths of the ruleset's files: the ``*.yaml`` of its top folder and :data:`SUBFOLDERS`."""
+    top = os.fspath(root)
+    paths: list[str] = []
+    for folder in (top, *(os.path.join(top, s) for s in SUBFOLDERS)):
+        try:
+            # the names, not Path.glob: no pattern is compiled on every start-up
+            paths.extend(sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".yaml")))
+        except OSError:
+            continue
+        if len(paths) > MAX_FILES:
+            break
+    return paths[:MAX_FILES]
+
+
 class Snapshot:
     """Every file of one ruleset, read once: the loader parses these bytes, the key hashes them."""
 
-    def __init__(self, root: str | Path) -> None:
+    def __init__(self, root: str | Path, paths: list[str] | None = None) -> None:
+        """The files of ``root`` (``paths``: as :func:`listing` gave them just now)."""
         from havoc.core import safeio, sealed
 
         sealed.refuse(f"the rule files of {root}")
@@ -53,17 +69,7 @@ class Snapshot:
         self._files: dict[str, bytes] = {}
         self._errors: dict[str, str] = {}
         self._as_paths: tuple[dict[Path, bytes], dict[Path, str]] | None = None
-        top = os.fspath(root)
-        paths: list[str] = []
-        for folder in (top, *(os.path.join(top, s) for s in SUBFOLDERS)):
-            try:
-                # the names, not Path.glob: no pattern is compiled on every start-up
-                paths.extend(sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".yaml")))
-            except OSError:
-                continue
-            if len(paths) > MAX_FILES:
-                break
-        for path in paths[:MAX_FILES]:
+        for path in listing(root) if paths is None else paths:
             try:
                 self._files[path] = safeio.read_bytes(path)
             except safeio.ReadError as exc:
@@ -125,15 +131,29 @@ class Snapshot:
         return store.digest(*chunks)
 
 
-def keyed(root: str | Path) -> tuple[Snapshot | None, str]:
-    """The ruleset's files in ``root`` read once, and their key; in a sealed bundle, which ships
-    no rule files (:mod:`havoc.core.sealed`), no files and the key the build recorded for them."""
+def keyed(root: str | Path, read: bool = False) -> tuple[Snapshot | None, str]:
+    """The ruleset's key, and its files in ``root`` if they were read for it (``read``: always):
+    a key the files' stat facts vouch for (:func:`havoc.core.cache.remembered`) reads none, and
+    a caller that then misses the cache calls again with ``read``, so that what it builds and
+    the key it stores it under come from the same bytes. In a sealed bundle, which ships no
+    rule files (:mod:`havoc.core.sealed`), no files and the key the build recorded for them."""
     from havoc.core import sealed
 
+    top = os.fspath(root)
     if sealed.active():
-        return None, sealed.get("rules", os.fspath(root))
-    snapshot = Snapshot(root)
-    return snapshot, sealed.value("rules", os.fspath(root), snapshot.key)
+        return None, sealed.get("rules", top)
+    paths = listing(root)
+    if read:
+        snapshot = Snapshot(root, paths)
+        return snapshot, sealed.value("rules", top, snapshot.key)
+    made: list[Snapshot] = []
+
+    def key() -> str:
+        made.append(Snapshot(root, paths))
+        return made[0].key()
+
+    found = sealed.value("rules", top, lambda: store.remembered(f"rules\0{__version__}\0{top}", [*paths, *_CODE], key))
+    return (made[0] if made else None), found
 
 
 def fingerprint(root: str | Path) -> str:

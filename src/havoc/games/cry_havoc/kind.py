@@ -349,9 +349,12 @@ def _code_key() -> str:
     from havoc.core import cache
 
     here = os.path.dirname(__file__)
-    chunks = [MANIFEST.encode(), "\0".join(QUESTION_KINDS).encode(), cache.code_bytes(__file__)]
-    chunks.extend(cache.code_bytes(os.path.join(here, "kinds", f"{k.replace('-', '_')}.py")) for k in QUESTION_KINDS)
-    return cache.digest(*chunks)
+    code = [__file__, *(os.path.join(here, "kinds", f"{k.replace('-', '_')}.py") for k in QUESTION_KINDS)]
+    head = [MANIFEST.encode(), "\0".join(QUESTION_KINDS).encode()]
+    # the stat facts of the code may vouch for the key without reading it (cache.remembered)
+    return cache.remembered(
+        "kinds manifest\0" + "\0".join(QUESTION_KINDS), code, lambda: cache.digest(*head, *map(cache.code_bytes, code))
+    )
 
 
 _manifests: list[dict[str, Any]] = []  # the manifest this process read or made (at most one)

@@ -338,8 +338,11 @@ def _reading_names(position: Any) -> list[tuple[tuple[str, ...], str, str]]:
     )
     chunks = [FINGERPRINT.encode(), "\0".join(keys).encode(), "\0".join(f"{f}:{k}" for f, k in owned).encode()]
     chunks += [i18n.catalog_key(lang).encode() for lang in LANGUAGES if lang != i18n.SOURCE_LANGUAGE]
-    for path in (__file__, *code_files(), grammar.__file__, i18n.__file__, markup.__file__, nouns.__file__):
-        chunks.append(cache.code_bytes(str(path)))
+    code = [str(p) for p in (__file__, *code_files(), grammar.__file__, i18n.__file__, markup.__file__, nouns.__file__)]
+    # the stat facts of the code may vouch for its digest without reading it (cache.remembered)
+    chunks.append(
+        cache.remembered("reading names code", code, lambda: cache.digest(*map(cache.code_bytes, code))).encode()
+    )
     key = cache.digest(*chunks)
     found = cache.get(READING_NAMES, key, list)
     if found is not None:
