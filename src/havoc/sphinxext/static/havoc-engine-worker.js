@@ -20,9 +20,7 @@
  * this worker's SHA-256 (engine.json lists it: a change of the steps below is another build). A
  * later start restores that memory instead of starting Python from nothing, writes the files
  * back (they are not in the memory) and re-runs webapi.setup; it does not fetch or unpack the
- * bundle. The entry is read and its SHA-256 checked from the worker's first moment, beside
- * Pyodide's scripts and the compiling of its WebAssembly; Python's memory is filled from it only
- * once that check has passed. Any doubt is a normal start: no entry, another build's entry,
+ * bundle. Any doubt is a normal start: no entry, another build's entry,
  * one whose SHA-256 or lengths do not match (damaged, cut short), one Pyodide refuses (its own magic
  * and build id), or a restored Python without the engine in it (the private option ignored, as
  * after a Pyodide upgrade); a bad entry is deleted, and the normal start stores a new one. "ready"
@@ -181,45 +179,28 @@ async function digest(data, entry) {
   return hex(await crypto.subtle.digest("SHA-256", data)) + ":" + hex(await crypto.subtle.digest("SHA-256", where));
 }
 
-// The stored memory's and files' bytes, read and checked against the entry's SHA-256 as soon as
-// the entry is in (while the manifest and Pyodide's scripts load), or null (damaged, cut short):
-// {data, files} (the memory's pages stay in data until fill() puts them where they go)
-async function verified(entry) {
-  try {
-    if (!(entry.bytes > 0 && entry.pages instanceof Uint32Array)) return null;
-    const data = new Uint8Array(await entry.data.arrayBuffer());
-    if (await digest(data, entry) !== entry.sha256) return null;
-    let at = 0;
-    entry.pages.forEach(function (page, i) {
-      if ((i && page <= entry.pages[i - 1]) || page * PAGE >= entry.bytes) throw new Error("damaged");
-      at += Math.min(PAGE, entry.bytes - page * PAGE); // the last page may be short
-    });
-    const files = entry.files.map(function (f) { const part = data.subarray(at, at + f[1]); at += f[1]; return [f[0], part]; });
-    if (at !== data.length) return null;
-    return {data: data, files: files};
-  } catch (e) {
-    return null;
-  }
-}
-
-// The memory's pages written into memory (entry.bytes long, zeros), from a verified entry's data
-function fill(memory, entry, data) {
-  let at = 0;
-  entry.pages.forEach(function (page) {
-    const part = data.subarray(at, at + Math.min(PAGE, entry.bytes - page * PAGE));
-    memory.set(part, page * PAGE);
-    at += part.length;
-  });
-}
-
-// The stored entry, if it is this build's and whole; or why not (no entry; another build's, or
-// damaged: deleted). {entry, files, why}; the memory is filled in by restore() once it is checked.
-async function restorable(entry, manifest, checked) {
+// The stored memory and files, whole, or why not (no entry, another build's, damaged: deleted)
+async function restorable(entry, manifest) {
   if (!entry) return {why: "none"};
   if (entry.fingerprint !== fingerprint(manifest)) { await drop(); return {why: "stale"}; }
-  const ok = await checked;
-  if (!ok) { await drop(); return {why: "damaged"}; }
-  return {entry: entry, data: ok.data, files: ok.files, why: ""};
+  try {
+    const data = new Uint8Array(await entry.data.arrayBuffer());
+    if (await digest(data, entry) !== entry.sha256) throw new Error("damaged");
+    const memory = new Uint8Array(entry.bytes);
+    let at = 0;
+    entry.pages.forEach(function (page, i) {
+      if (i && page <= entry.pages[i - 1]) throw new Error("damaged");
+      const part = data.subarray(at, at + Math.min(PAGE, memory.length - page * PAGE));
+      memory.set(part, page * PAGE);
+      at += part.length;
+    });
+    const files = entry.files.map(function (f) { const part = data.subarray(at, at + f[1]); at += f[1]; return [f[0], part]; });
+    if (at !== data.length) throw new Error("damaged");
+    return {memory: memory, files: files, why: ""};
+  } catch (e) {
+    await drop();
+    return {why: "damaged"};
+  }
 }
 
 // Python's memory and the engine's files, now (before any question); stored in the background
@@ -250,23 +231,8 @@ async function keep(py, why) {
 }
 
 // --- the start ------------------------------------------------------------------------------------
-// Pyodide started with its WebAssembly module's script (pyodide.asm.mjs) imported at the worker's
-// start beside pyodide.mjs (Pyodide's experimental createPyodideModule option: it would import it
-// only once pyodide.mjs has run); held: a promise that Python's module waits for before Pyodide
-// goes on (restores the memory), so a snapshot's check runs beside the WebAssembly's compiling
-// rather than before it; its failure is loadPyodide's.
-async function python(loadPyodide, wasmScript, extra, held) {
-  let created = false;
-  function create(settings) {
-    created = true;
-    return wasmScript.then(function (m) { return m.default(settings); }).then(function (module) {
-      return held ? held.then(function () { return module; }) : module;
-    });
-  }
-  const options = {indexURL: new URL("pyodide/", here).href, packages: [], createPyodideModule: create};
-  const py = await loadPyodide(Object.assign(options, extra));
-  if (held && !created) throw new Error("createPyodideModule was not used"); // then the memory was not checked first
-  return py;
+async function python(loadPyodide, extra) {
+  return loadPyodide(Object.assign({indexURL: new URL("pyodide/", here).href, packages: []}, extra));
 }
 
 // The engine's files in py (the bundle unpacked, or after a restore the files kept with the memory),
@@ -336,13 +302,9 @@ async function start() {
   if (typeof WebAssembly !== "object") throw Object.assign(new Error("no WebAssembly"), {reason: "no-wasm"});
   post({kind: "progress", stage: "runtime"});
   const runtime = import(new URL("pyodide/pyodide.mjs", here).href); // meanwhile: the manifest, the bundle
-  const wasmScript = import(new URL("pyodide/pyodide.asm.mjs", here).href); // what Pyodide imports next
   runtime.catch(function () {}); // a failure is reported where it is awaited
-  wasmScript.catch(function () {});
   const usable = snapshotsUsable();
   const entry = usable ? stored("readonly", function (s) { return s.get(KEY); }).catch(function () { return null; }) : null;
-  // a kept entry's bytes read and checked at once, beside the manifest's fetch and Pyodide's scripts
-  const checking = entry ? entry.then(function (e) { mark("entry"); return e ? verified(e) : null; }) : null;
   const manifest = await (await fetch(new URL("engine.json", here))).json();
   mark("manifest");
   counting(manifest);
@@ -360,26 +322,20 @@ async function start() {
   }
   const kept = usable ? await entry : null;
   if (!kept) first().catch(function () {}); // fetched while Python loads; awaited below
-  const checked = kept ? restorable(kept, manifest, checking) : null; // read and checked while Pyodide's scripts load
+  const checked = kept ? restorable(kept, manifest) : null; // read and checked while Pyodide's scripts load
   const {loadPyodide} = await runtime;
   mark("runtime");
   let why = !usable ? "unsupported" : kept ? "" : "none";
   if (checked) {
     try {
-      // Pyodide takes the memory at once, to size Python's (kept.bytes: zeros until checked), and
-      // compiles its WebAssembly meanwhile; it restores the memory only once the check has
-      // passed and the pages are in (held): a bad entry never reaches Python
-      const memory = kept.bytes > 0 && kept.bytes <= 0x80000000 ? new Uint8Array(kept.bytes) : null;
-      const held = checked.then(async function (old) {
+      // Pyodide awaits the memory only once its own script is in: the two load side by side
+      const memory = checked.then(function (old) {
         mark("snapshot");
-        if (old.entry && !memory) { await drop(); old.why = "damaged"; } // a length no memory has
-        if (old.why) throw Object.assign(new Error("no snapshot: " + old.why), {why: old.why});
-        fill(memory, old.entry, old.data);
-        mark("filled");
+        if (!old.memory) throw Object.assign(new Error("no snapshot: " + old.why), {why: old.why});
+        return old.memory;
       });
-      held.catch(function () {}); // a failure is loadPyodide's (below)
-      if (!memory) await held;
-      const py = await python(loadPyodide, wasmScript, {_loadSnapshot: memory}, held);
+      const waited = {then: function (ok, no) { mark("awaited"); return memory.then(ok, no); }};
+      const py = await python(loadPyodide, {_loadSnapshot: waited});
       mark("python");
       // the option honoured: the engine is imported already (an ignored option gives a bare Python)
       if (!py.runPython("import sys; 'havoc.assistant.webapi' in sys.modules")) throw new Error("the snapshot was not restored");
@@ -397,7 +353,7 @@ async function start() {
   }
   first().catch(function () {}); // awaited below
   // no packages: the bundle has all the engine needs (its standard modules come with bytecode)
-  const py = await python(loadPyodide, wasmScript, usable ? {_makeSnapshot: true} : {}, null);
+  const py = await python(loadPyodide, usable ? {_makeSnapshot: true} : {});
   mark("python");
   post({kind: "progress", stage: "engine"});
   engine = Object.assign(await engineIn(py, manifest, first, false), {from: "start", why: why, make: usable});
