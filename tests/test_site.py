@@ -97,8 +97,7 @@ def _mini_at(work: Path) -> Site:
 def mini_built_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The mini project built, both languages, once for this module's tests that edit and rebuild
     it, and kept aside: (the folder it was built in, the kept copy). See :func:`mini_site`."""
-    work = tmp_path_factory.getbasetemp() / "mini-site"  # this worker's own: one test at a time
-    work.mkdir()
+    work = tmp_path_factory.mktemp("mini-site")  # the importing module's own: one test at a time
     rules = work / "rules"
     shutil.copytree(MINI_RULES, rules)
     source = copy_root("test-mini", work)
