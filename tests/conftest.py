@@ -73,6 +73,24 @@ def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Calla
         return value
 
 
+def copy_keeping_links(src: Path, dest: Path) -> None:
+    """``src`` copied to ``dest`` as it is: files with their dates, symbolic links as links, and
+    files hard-linked to each other (a published page and its twin in the build's work folder)
+    hard-linked in the copy too, so a build that wrote into a shared file would still be seen."""
+    first: dict[tuple[int, int], str] = {}
+
+    def copy(a: str, b: str) -> str:
+        st = os.stat(a, follow_symlinks=False)
+        if st.st_nlink > 1 and (st.st_dev, st.st_ino) in first:
+            os.link(first[(st.st_dev, st.st_ino)], b)
+        else:
+            shutil.copy2(a, b)
+            first[(st.st_dev, st.st_ino)] = b
+        return b
+
+    shutil.copytree(src, dest, symlinks=True, copy_function=copy)
+
+
 # Markers a test may carry (pyproject.toml, --strict-markers): what a -m expression can select.
 MARKERS = frozenset({"browser", "slow"})
 
@@ -125,11 +143,16 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 # The test files that take longest (a whole `make test` run, --durations, longest first). Under
 # xdist (`make test`, --dist loadfile --no-loadscope-reorder) each worker takes the next file
 # when it runs out, so starting with the longest leaves no long file to finish alone at the end.
+# The first three keep both workers busy while the run's shared builds are made: the first
+# builds the real site (test_site.real_site), the second the in-browser engine
+# (test_engine_browser.shared_engine, its first test's first build), and the third needs
+# neither, so the worker done first does not sit waiting on the other's build.
 # Only the order of files changes, never the order of tests in a file; a file not named here
 # keeps its place after these. A stale list costs time, never a result.
 LONGEST_FIRST = (
     "test_ask_taps_browser.py",
     "test_engine_incremental.py",
+    "test_docs_publish.py",
     "test_snapshot_browser.py",
     "test_a11y_browser.py",
     "test_browser.py",
@@ -142,7 +165,6 @@ LONGEST_FIRST = (
     "test_ask_names_browser.py",
     "test_engine_apart.py",
     "test_catalogs.py",
-    "test_docs_publish.py",
     "test_changes_page.py",
     "test_catalog_keep.py",
     "test_fuzz.py",
@@ -169,7 +191,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Each test session gets its own cache so tests never see a developer's cache."""
+    """Each test session gets its own cache so tests never see a developer's cache.
+
+    Session and module fixtures are made before this (the run's shared builds: the real site, the
+    in-browser engine, test_engine_browser.shared_engine): they use the cache a developer's own
+    ``havoc docs`` uses, on purpose. Its entries are verified and keyed by everything they are
+    made from, and the engine's bytecode in it (a minute of Node) is then made once per change of
+    the code, not once per run: `make test-fast` takes seconds for the engine, not minutes."""
     monkeypatch.setenv("HAVOC_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
     # The command line speaks the locale's language (havoc.cli.lang): tests expect English unless
     # they ask, whatever a developer's own locale is.

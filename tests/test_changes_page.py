@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_site import REPO, Site, build_site, mini_env, real_site  # noqa: F401 - fixtures shared
+from test_site import MINI_RULES, REPO, Site, build_site, copy_root, mini_env, real_site  # noqa: F401 - fixtures shared
 
 from havoc import quickref
 from havoc.engine import rulebook
@@ -105,9 +105,15 @@ def page_of(site: Site, lang: str, anchor: str) -> str:
 # --- the fixture project: a replaced rule and a source without a date ------------------------
 
 
-@pytest.fixture
-def mini_changes(mini_env: tuple[Path, Path], tmp_path: Path) -> Site:  # noqa: F811
-    source, rules = mini_env
+@pytest.fixture(scope="module")
+def mini_changes(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The mini site with a second, dated source, an erratum replacing a rule and the changes
+    page, both languages: built once for the tests that read it (each building its own made the
+    same files again)."""
+    tmp_path = tmp_path_factory.mktemp("mini-changes")
+    rules = tmp_path / "rules"
+    shutil.copytree(MINI_RULES, rules)
+    source = copy_root("test-mini", tmp_path)
     errata = rules / "mini" / "overlays" / "errata.yaml"
     text = errata.read_text(encoding="utf-8")
     text = text.replace(
@@ -121,7 +127,11 @@ def mini_changes(mini_env: tuple[Path, Path], tmp_path: Path) -> Site:  # noqa: 
     index.write_text(
         index.read_text(encoding="utf-8") + "\n```{toctree}\n:maxdepth: 1\n\nchanges\n```\n", encoding="utf-8"
     )
-    return build_site(source, tmp_path / "site", "mini", rules)
+    with pytest.MonkeyPatch.context() as mp:  # as test_site.mini_env makes them the ones havoc reads
+        mp.setenv("HAVOC_RULES", str(rules))
+        mp.setenv("HAVOC_LOCALES", str(source / "locales"))
+        mp.setenv("HAVOC_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))  # as conftest's _isolated_cache
+        return build_site(source, tmp_path / "site", "mini", rules)  # (for the build only: the tests read it)
 
 
 def test_mini_page_groups_by_source_with_its_date_or_says_unknown(mini_changes: Site) -> None:
@@ -226,13 +236,14 @@ def test_sheet_footer_names_the_layers_and_the_date(lang: str, monkeypatch: pyte
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_printed_sheet_keeps_two_pages_with_the_footer(
-    lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_printed_sheet_keeps_two_pages_with_the_footer(lang: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The run's printed sheets (test_sheet_pdf.real_sheets, built once for every sheet test, on
+    the same fixed day as here)."""
     pytest.importorskip("weasyprint")
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(DAY.timestamp())))
-    pdf = tmp_path / f"{lang}.pdf"
-    quickref.build(lang, pdf, None)
+    from test_sheet_pdf import SHEET_DAY, real_sheets
+
+    assert int(DAY.timestamp()) == SHEET_DAY
+    pdf, _columns = real_sheets(tmp_path_factory)[(rulebook.default_ruleset(), lang)]
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     assert re.search(r"^Pages:\s+2$", info, re.M)
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout

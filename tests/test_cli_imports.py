@@ -57,21 +57,29 @@ def _modules(line: list[str], cache: Path) -> list[str]:
     return found
 
 
+@pytest.fixture(scope="module")
+def cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache for every command line here, as a player's own holds the rules, the manifest and
+    the catalogs after any first command: each line's first process fills in only its own part
+    (its table, its answer), not the whole ruleset again."""
+    return tmp_path_factory.mktemp("commands") / "cache"
+
+
 @pytest.mark.parametrize(("line", "ceiling", "argparse"), COMMANDS, ids=[" ".join(c[0][:3]) for c in COMMANDS])
 def test_each_command_imports_no_more_than_its_ceiling(
-    line: list[str], ceiling: int, argparse: bool, tmp_path: Path
+    line: list[str], ceiling: int, argparse: bool, cache_folder: Path
 ) -> None:
-    modules = _modules(line, tmp_path / "cache")
+    modules = _modules(line, cache_folder)
     assert len(modules) <= ceiling, f"havoc {' '.join(line)} imported {len(modules)} modules (at most {ceiling})"
     if not argparse:
         assert "argparse" not in modules, f"havoc {' '.join(line)} went through argparse"
 
 
-def test_legal_imports_only_the_kinds_that_probe(tmp_path: Path) -> None:
+def test_legal_imports_only_the_kinds_that_probe(cache_folder: Path) -> None:
     """``havoc legal`` runs every probe: it imports the kinds that declare one, and no other kind."""
     from havoc.games.cry_havoc import kind as registry
 
-    modules = _modules(["legal", P], tmp_path / "cache")
+    modules = _modules(["legal", P], cache_folder)
     kinds = {m for m in modules if m.startswith("havoc.games.cry_havoc.kinds.")}
     probing = {registry.module_name(k.name) for k in registry.all_kinds() if k.probe is not None}
     assert kinds == {registry.module_name("legal"), *probing}
@@ -172,9 +180,9 @@ def test_any_other_legal_score_battle_or_rule_line_is_left_to_argparse(line: lis
     ids=lambda v: " ".join(v[:3]) if isinstance(v, list) else "",
 )
 def test_a_command_imports_no_module_it_does_not_need(
-    line: list[str], unneeded: tuple[str, ...], tmp_path: Path
+    line: list[str], unneeded: tuple[str, ...], cache_folder: Path
 ) -> None:
-    modules = set(_modules(line, tmp_path / "cache"))
+    modules = set(_modules(line, cache_folder))
     assert not modules & set(unneeded), f"havoc {' '.join(line)} imported {sorted(modules & set(unneeded))}"
 
 

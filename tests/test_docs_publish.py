@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import copy_keeping_links
 
 pytestmark = pytest.mark.slow
 
@@ -117,24 +118,6 @@ def make_project(tmp: Path) -> Project:
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     return make_project(tmp_path)
-
-
-def copy_keeping_links(src: Path, dest: Path) -> None:
-    """``src`` copied to ``dest`` as it is: files with their dates, symbolic links as links, and
-    files hard-linked to each other (a published page and its twin in the build's work folder)
-    hard-linked in the copy too, so a build that wrote into a shared file would still be seen."""
-    first: dict[tuple[int, int], str] = {}
-
-    def copy(a: str, b: str) -> str:
-        st = os.stat(a, follow_symlinks=False)
-        if st.st_nlink > 1 and (st.st_dev, st.st_ino) in first:
-            os.link(first[(st.st_dev, st.st_ino)], b)
-        else:
-            shutil.copy2(a, b)
-            first[(st.st_dev, st.st_ino)] = b
-        return b
-
-    shutil.copytree(src, dest, symlinks=True, copy_function=copy)
 
 
 @pytest.fixture(scope="module")

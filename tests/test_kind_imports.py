@@ -67,15 +67,25 @@ def _modules(words: list[str], env: dict[str, str]) -> list[str]:
     return found
 
 
+@pytest.fixture(scope="module")
+def cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache for every kind's questions, as a player's own cache holds the rules, the
+    manifest and the catalogs after the first question of any kind: each kind's first process
+    then fills in only its own position and question, not the whole ruleset again."""
+    return tmp_path_factory.mktemp("kinds") / "cache"
+
+
 @pytest.mark.parametrize("name", [k.name for k in registry.all_kinds()])
-def test_asking_a_kind_on_the_command_line_imports_only_what_its_answer_needs(name: str, tmp_path: Path) -> None:
+def test_asking_a_kind_on_the_command_line_imports_only_what_its_answer_needs(
+    name: str, tmp_path: Path, cache_folder: Path
+) -> None:
     from havoc.formats.spec import plain
 
     ex = _first_examples()[name]
     position, question = tmp_path / "table.json", tmp_path / "question.json"
     position.write_text(json.dumps(plain(ex.position)), encoding="utf-8")
     question.write_text(json.dumps(plain(ex.query)), encoding="utf-8")
-    env = {**os.environ, "HAVOC_CACHE_DIR": str(tmp_path / "cache")}
+    env = {**os.environ, "HAVOC_CACHE_DIR": str(cache_folder)}
     line = ["ask", str(position), "--query", str(question)]
     _modules(line, env)  # fills the caches (the rules, the position, the manifest, the catalogs)
     needed = needed_kinds(name)

@@ -7,6 +7,7 @@ would.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,9 +48,15 @@ def contains(text: str, phrase: str) -> bool:
 RULESETS = ("cry-havoc", "advanced-cry-havoc")
 
 
+# The day the run's sheets say they were made (their footer's "As of"): one fixed day, so the
+# sheets are the same bytes whenever the run is and a test may read the footer's date.
+SHEET_DAY = int(dt.datetime(2026, 12, 3, 12, tzinfo=dt.UTC).timestamp())
+
+
 def _build_sheets(folder: Path) -> dict[tuple[str, str], tuple[Path, tuple[int, ...]]]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("HAVOC_CACHE_DIR", str(folder / "cache"))
+        mp.setenv("SOURCE_DATE_EPOCH", str(SHEET_DAY))
         built = {}
         for name in RULESETS:
             rs = rulebook.load(name)
@@ -63,7 +70,8 @@ def _build_sheets(folder: Path) -> dict[tuple[str, str], tuple[Path, tuple[int, 
 def real_sheets(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], tuple[Path, tuple[int, ...]]]:
     """Every ruleset's real sheet in both languages, (ruleset, lang) -> (its PDF, with its HTML
     beside it; its pages' columns): built once per run for both sheet test files and both xdist
-    workers (conftest ``built_once``), into a scratch folder with a scratch cache. Read them only."""
+    workers (conftest ``built_once``), into a scratch folder with a scratch cache, dated
+    :data:`SHEET_DAY`. Read them only."""
     return built_once(tmp_path_factory, "sheets", _build_sheets)
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import built_once
+from conftest import built_once, copy_keeping_links
 
 from havoc.cli.commands.docs import SOURCE, build_languages, sphinx_command, write_root
 from havoc.engine import rulebook
@@ -87,10 +87,44 @@ def mini_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[
     yield source, rules
 
 
+def _mini_at(work: Path) -> Site:
+    """The mini project's site at ``work`` (its rules, sources, site and doctrees), as built there."""
+    source = work / "test-mini"
+    return Site(work / "site", source, work / "doctrees", work / "rules", "mini", {})
+
+
+@pytest.fixture(scope="module")
+def mini_built_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The mini project built, both languages, once for this module's tests that edit and rebuild
+    it, and kept aside: (the folder it was built in, the kept copy). See :func:`mini_site`."""
+    work = tmp_path_factory.mktemp("mini-site")  # the importing module's own: one test at a time
+    rules = work / "rules"
+    shutil.copytree(MINI_RULES, rules)
+    source = copy_root("test-mini", work)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HAVOC_RULES", str(rules))
+        mp.setenv("HAVOC_LOCALES", str(source / "locales"))
+        mp.setenv("HAVOC_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))  # as _isolated_cache
+        build_site(source, work / "site", "mini", rules)
+    kept = tmp_path_factory.mktemp("mini-kept") / "work"
+    copy_keeping_links(work, kept)
+    return work, kept
+
+
 @pytest.fixture
-def mini_site(mini_env: tuple[Path, Path], tmp_path: Path) -> Site:
-    source, rules = mini_env
-    return build_site(source, tmp_path / "site", "mini", rules)
+def mini_site(mini_built_once: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> Site:
+    """The mini site, both languages, of this test's own, which it may edit and rebuild: the
+    module's one build put back, as that build left it (dates, hard links), at the very place it
+    was built in (its doctrees and work folder name their absolute paths, so the test's rebuild
+    is the same incremental one as right after a build of its own), its rules and catalogs the
+    ones havoc reads."""
+    work, kept = mini_built_once
+    shutil.rmtree(work)
+    copy_keeping_links(kept, work)
+    site = _mini_at(work)
+    monkeypatch.setenv("HAVOC_RULES", str(site.rules))
+    monkeypatch.setenv("HAVOC_LOCALES", str(site.source / "locales"))
+    return site
 
 
 _REAL: list[Site] = []
@@ -200,13 +234,13 @@ def test_mini_indexes_show_each_rules_number(mini_site: Site) -> None:
         assert re.search(rf"{title}</code></a> <em>\({kind} {re.escape(number)}\)</em>", azindex), azindex
 
 
-def test_mini_sheet_is_linked_only_when_built(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+def test_mini_sheet_is_linked_only_when_built(mini_site: Site, tmp_path: Path) -> None:
     """In the menu, and in the home page's text ({havoc-sheet-link}, as the real home page has it)."""
-    source, rules = mini_env
+    source, rules = mini_site.source, mini_site.rules
     index = source / "index.md"
     index.write_text(index.read_text(encoding="utf-8") + "\n```{havoc-sheet-link}\n```\n", encoding="utf-8")
     assert "```{havoc-sheet-link}" in (SOURCE / "index.md").read_text(encoding="utf-8")
-    site = build_site(source, tmp_path / "a", "mini", rules, ("en",))
+    site = build_site(source, mini_site.out, "mini", rules, ("en",))  # the edited home page, without sheets
     assert "sheet.pdf" not in site.page("en", "index.html")
     (source / "sheets").mkdir()
     (source / "sheets" / "en.pdf").write_bytes(b"%PDF-1.4 test")
@@ -254,12 +288,12 @@ def test_missing_polish_page_text_fails_the_build(mini_env: tuple[Path, Path], t
 
 @pytest.mark.parametrize("cpus", [2, 1], ids=["forked", "one-after-the-other"])
 def test_a_language_failing_in_a_rebuild_is_reported_and_the_other_is_built(
-    mini_site: Site, mini_env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, cpus: int
+    mini_site: Site, monkeypatch: pytest.MonkeyPatch, cpus: int
 ) -> None:
     """Both languages rebuilt by one worker (a forked child each with 2+ CPUs, one after the other
     with one): the language that fails is reported failed with its warnings and keeps its previous
     site; the other language is built."""
-    source, _rules = mini_env
+    source = mini_site.source
     workers = _worker_with_cpus(monkeypatch, cpus)
     path = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
     path.write_text(
@@ -313,12 +347,12 @@ def _files(top: Path) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("cpus", [2, 1], ids=["forked", "one-after-the-other"])
 def test_a_rebuild_writes_what_a_clean_build_writes(
-    mini_site: Site, mini_env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, cpus: int
+    mini_site: Site, monkeypatch: pytest.MonkeyPatch, cpus: int
 ) -> None:
     """After an edit, both languages rebuilt by one worker (forked, or one after the other in one
     process) are byte for byte what a clean build of the same sources writes: no language's build
     leaks into the other's (as the English "Python Module Index" did into the Polish objects.inv)."""
-    source, _rules = mini_env
+    source = mini_site.source
     workers = _worker_with_cpus(monkeypatch, cpus)
     po = source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
     for path in (mini_site.rules / "mini" / "sections" / "01-draw.yaml", po):  # the translation follows
@@ -341,12 +375,12 @@ def test_a_rebuild_writes_what_a_clean_build_writes(
 
 @pytest.mark.parametrize("cpus", [2, 1], ids=["forked", "one-after-the-other"])
 def test_a_rebuild_never_writes_into_the_live_site(
-    mini_site: Site, mini_env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, cpus: int, tmp_path: Path
+    mini_site: Site, monkeypatch: pytest.MonkeyPatch, cpus: int, tmp_path: Path
 ) -> None:
     """The site's files are hard links to the files Sphinx keeps in its work folder, not copies:
     every file a rebuild writes is a new one, so each file the site had keeps its bytes (a reader
     of the published site, or a site a failed build leaves, never sees a page being rewritten)."""
-    source, _rules = mini_env
+    source = mini_site.source
     _worker_with_cpus(monkeypatch, cpus)
     po = source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
     yaml_file = mini_site.rules / "mini" / "sections" / "01-draw.yaml"
@@ -402,8 +436,8 @@ def test_editing_a_rule_text_rereads_only_its_page(mini_site: Site) -> None:
     assert "throw the rest onto your" in mini_site.page("en", "rules/draw.html")
 
 
-def test_editing_a_polish_msgstr_changes_the_polish_page(mini_site: Site, mini_env: tuple[Path, Path]) -> None:
-    po = mini_env[0] / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
+def test_editing_a_polish_msgstr_changes_the_polish_page(mini_site: Site) -> None:
+    po = mini_site.source / "locales" / "pl" / "LC_MESSAGES" / "rules.po"
     po.write_text(
         po.read_text(encoding="utf-8").replace('msgstr "Nikt nie wychodzi."', 'msgstr "Nikt stąd nie wyjdzie."'),
         encoding="utf-8",
@@ -582,12 +616,10 @@ def test_editing_the_extension_code_invalidates_saved_doctrees(tmp_path: Path) -
     assert code_version(tuple(copies)) != before
 
 
-def test_sphinx_page_index_is_off_but_the_search_page_stays(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+def test_sphinx_page_index_is_off_but_the_search_page_stays(mini_site: Site) -> None:
     """No page loads Sphinx's searchindex.js (the site's search has its own index), so it is not
     built; search.html and every page's link to it stay, and a stale index is removed."""
-    source, rules = mini_env
-    out = tmp_path / "site"
-    build_site(source, out, "mini", rules, ("en",))
+    source, rules, out = mini_site.source, mini_site.rules, mini_site.out
     en = out / "en"
     assert not (en / "searchindex.js").exists()
     assert (en / "_static" / "havoc-searchindex.js").is_file()
@@ -598,12 +630,11 @@ def test_sphinx_page_index_is_off_but_the_search_page_stays(mini_env: tuple[Path
     assert not (en / "searchindex.js").exists()
 
 
-def test_the_sidebar_cut_to_titles_changes_no_page(mini_env: tuple[Path, Path], tmp_path: Path) -> None:
+def test_the_sidebar_cut_to_titles_changes_no_page(mini_site: Site, tmp_path: Path) -> None:
     """The sidebar's tree made from title-only contents and shared by all pages of a folder, each
     page marked on it (:mod:`havoc.sphinxext.sidebar`), is the tree Sphinx and Furo make for each
     page from every page's full contents: every page is byte for byte the same."""
-    source, rules = mini_env
-    site = build_site(source, tmp_path / "site", "mini", rules, ("en",))
+    site, source = mini_site, mini_site.source
     plain = tmp_path / "plain"
     cmd = sphinx_command("html", "en", plain, tmp_path / "plain-doctrees", "mini", site.out / "no-sheets", source)
     assert cmd[1:3] == ["-m", "sphinx"]

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from test_site import Site, build_site, mini_env, mini_site  # noqa: F401 - the fixtures are shared
+from test_site import Site, build_site, mini_built_once, mini_env, mini_site  # noqa: F401 - the fixtures are shared
 
 from havoc.cli.commands.docs import SiteUrlError, check_site_url, remove_sitemap_index, write_sitemap_index
 

@@ -11,6 +11,7 @@ forms is an error of ``havoc check``.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from dataclasses import dataclass, field
@@ -550,9 +551,11 @@ _PLURAL_LINE = re.compile(rb'^"Plural-Forms:\s*nplurals\s*=\s*(\d+)\s*;\s*plural
 _PLURAL_SAMPLE = range(1000)  # every class of every rule Babel knows shows up below 1000
 
 
+@functools.lru_cache(maxsize=64)
 def _plural_meaning(line: bytes) -> bytes:
     """A ``Plural-Forms`` header line as what it means: the number of forms and the form it
-    gives each n (two spellings of one rule, with other spaces or parentheses, compare equal)."""
+    gives each n (two spellings of one rule, with other spaces or parentheses, compare equal).
+    Kept by line (a thousand evaluations of the rule each; every catalog compare asks again)."""
     found = _PLURAL_LINE.match(line.strip())
     if not found:
         return line
