@@ -174,6 +174,7 @@ LONGEST_FIRST = (
     "test_ask_words_browser.py",
     "test_acharts_webapi.py",
     "test_back_browser.py",
+    "test_back_kept_browser.py",
     "test_verdict_38.py",
     "test_acharts_lookup_browser.py",
     "test_server_fuzz.py",
