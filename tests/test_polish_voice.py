@@ -879,7 +879,7 @@ def test_where_the_units_stand_is_said_by_names(
 def test_the_polish_place_of_units_is_where_a_table_reads_them(tmp_path: Path) -> None:
     """ "Mgielnia › Oddziały (units) › Ludzie", as a Polish error shows it, leads to a place a table
     may write: the Region's and the faction's names as keys, the field's key after its label."""
-    from havoc.games.cry_havoc.ui import units_path
+    from havoc.games.cry_havoc.places import units_path
 
     place = units_path("foglands", "humans", "pl")
     assert place == "Mgielnia › Oddziały (units) › Ludzie"

@@ -71,6 +71,22 @@ def where(path: str, top: Spec, lang: str, regions: Iterable[str] = ()) -> str:
     return SEP.join(said + steps_said(spec, steps[1:], lang, regions, hint=True))
 
 
+def units_path(region: str, faction: str, lang: str = "en", regions: Iterable[str] = ()) -> str:
+    """Where a table lists a faction's Units in a Region, to show an error's reader where to look.
+
+    English keeps the file's path (``regions.foglands.units.humans``), which is what an English
+    table writes. Another language's reader gets the place as every other error of a table words
+    it ("Mgielnia › Oddziały (units) › Ludzie"; :mod:`havoc.games.cry_havoc.places`): the names
+    and the fields' labels, each key a file writes after its label, never a bare machine name.
+    ``regions``: the table's Region keys, which letter its invented Regions ("Region B")."""
+    path = f"regions.{region}.units.{faction}"
+    if lang == "en":
+        return path
+    from havoc.games.cry_havoc.position import TOP
+
+    return where(path, TOP, lang, regions) or path
+
+
 def steps_said(spec: Spec | None, steps: list[str | int], lang: str, regions: Iterable[str], hint: bool) -> list[str]:
     """The steps of a path below the field ``spec``, each in words: a list's item by its number,
     an object's field by its label (``hint``: the key after it, as a table's file writes it), a

@@ -18,7 +18,7 @@ from havoc.games.cry_havoc.fields import MOST_WORDS
 from havoc.games.cry_havoc.fields import PLACEMENT as PLACEMENT
 from havoc.games.cry_havoc.fields import QFIELDS as QFIELDS
 from havoc.games.cry_havoc.position import Position
-from havoc.games.cry_havoc.ui import faction_name, not_a_player, nui, region_names, ui, units_path
+from havoc.games.cry_havoc.ui import faction_name, not_a_player, nui, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 
 if TYPE_CHECKING:
@@ -372,6 +372,8 @@ def _check_counts(
     if kind in ("move", "retreat") and "from" in d:
         have = pos.regions[d["from"]].units.get(faction, 0)
         if units > have:
+            from havoc.games.cry_havoc.places import units_path  # (an error's wording: loaded on an error only)
+
             r.problem(
                 line("units"),
                 say("units"),

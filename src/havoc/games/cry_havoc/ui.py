@@ -283,23 +283,6 @@ def not_a_player(faction: str, players: Iterable[str], lang: str = "en") -> str:
     )
 
 
-def units_path(region: str, faction: str, lang: str = "en", regions: Iterable[str] = ()) -> str:
-    """Where a table lists a faction's Units in a Region, to show an error's reader where to look.
-
-    English keeps the file's path (``regions.foglands.units.humans``), which is what an English
-    table writes. Another language's reader gets the place as every other error of a table words
-    it ("Mgielnia › Oddziały (units) › Ludzie"; :mod:`havoc.games.cry_havoc.places`): the names
-    and the fields' labels, each key a file writes after its label, never a bare machine name.
-    ``regions``: the table's Region keys, which letter its invented Regions ("Region B")."""
-    path = f"regions.{region}.units.{faction}"
-    if lang == "en":
-        return path
-    from havoc.games.cry_havoc.places import where  # (an error's wording: loaded on an error only)
-    from havoc.games.cry_havoc.position import TOP
-
-    return where(path, TOP, lang, regions) or path
-
-
 def faction_owner(faction: str, lang: str = "en") -> str:
     """A faction's name as the owner of something ("the Humans' Move"), for ``{owner}`` slots.
 

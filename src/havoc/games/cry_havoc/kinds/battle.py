@@ -24,7 +24,7 @@ from havoc.games.cry_havoc.kind import HANDLER, QuestionKind
 from havoc.games.cry_havoc.position import Region, attacker_of
 from havoc.games.cry_havoc.retreats import Retreat, _values, retreat_options
 from havoc.games.cry_havoc.subsets import Subset, subset
-from havoc.games.cry_havoc.ui import faction_name, nui, objective_name, region_names, ui, units_path
+from havoc.games.cry_havoc.ui import faction_name, nui, objective_name, region_names, ui
 from havoc.games.cry_havoc.ui import message_language as _ml
 from havoc.language.grammar import Noun
 
@@ -606,6 +606,8 @@ def _checked_placement(job: Job, region: Region, sides: tuple[str, str]) -> dict
                 )
             )
         if total != want:
+            from havoc.games.cry_havoc.places import units_path  # (an error's wording: loaded on an error only)
+
             by_card = ui(" and {change} by {card}", _ml()).format(change=f"{change:+d}", card=q.card) if change else ""
             problems.append(
                 Problem(

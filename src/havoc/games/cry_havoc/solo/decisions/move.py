@@ -22,7 +22,6 @@ from havoc.games.cry_havoc.solo.engine import (
     read_field,
     start_decision,
 )
-from havoc.games.cry_havoc.ui import units_path
 from havoc.language.i18n import nui, ui
 
 if TYPE_CHECKING:
@@ -35,6 +34,8 @@ def decide_move(table: Table, query: Mapping[str, Any]) -> TrogDecision:
     lang = table.lang
     src = table.region(query.get("from", table.hq.id), "from")
     if table.trogs(src) == 0:
+        from havoc.games.cry_havoc.places import units_path  # (an error's wording: loaded on an error only)
+
         raise InputError(
             [
                 Problem(
