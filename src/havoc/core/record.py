@@ -13,6 +13,7 @@ records (a short process compiles none; a server answers with plain slot assignm
 from __future__ import annotations
 
 from havoc import TYPE_CHECKING
+from havoc.core.tuples import COMPILE_AFTER, bound
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -56,11 +57,6 @@ def _build(cls: type, frozen: bool) -> type:
     return type(cls.__name__, cls.__bases__, namespace)
 
 
-# A class's records made before its ``__init__`` is compiled: a short process makes a few of
-# each (one compile costs more than a hundred of them), a server thousands.
-COMPILE_AFTER = 64
-
-
 def _init(clsname: str, names: tuple[str, ...], defaults: dict[str, Any], frozen: bool) -> Callable[..., None]:
     """The class's ``__init__``: its first records are filled in by a loop over the fields, and
     the :data:`COMPILE_AFTER`-th generates the class's own from its fields.
@@ -77,21 +73,13 @@ def _init(clsname: str, names: tuple[str, ...], defaults: dict[str, Any], frozen
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         uncompiled[0] -= 1
-        if uncompiled[0] > 0 and len(args) <= len(names):
-            values, named = list(args), 0
-            for name in names[len(args) :]:
-                if name in kwargs:
-                    values.append(kwargs[name])
-                    named += 1
-                elif name in defaults:
-                    value = defaults[name]
-                    values.append(value.make() if isinstance(value, _Factory) else value)
-                else:
-                    break
-            if len(values) == len(names) and named == len(kwargs):
-                for name, value in zip(names, values, strict=True):
-                    setter(self, name, value)
-                return
+        values = bound(names, args, kwargs, defaults) if uncompiled[0] > 0 else None
+        if values is not None:
+            for name, value in zip(names, values, strict=True):
+                setter(
+                    self, name, value.make() if value is defaults.get(name) and isinstance(value, _Factory) else value
+                )
+            return
         cls = self.__class__
         own = _generated_init(clsname, names, defaults, frozen)
         for klass in cls.__mro__:  # the record class itself (a subclass may inherit it)

@@ -26,11 +26,35 @@ from havoc import TYPE_CHECKING
 GenericAlias = type(list[int])  # types.GenericAlias, without importing types (start-up time)
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
-# A class's records made by name or with defaults before its ``__new__`` is compiled: a short
-# process makes a few of each (a compile costs more than a hundred of them), a server thousands.
+# A class's records made by name or with defaults before its constructor is compiled (a named
+# tuple's ``__new__`` here, a record's ``__init__`` in havoc.core.record): a short process makes
+# a few of each (a compile costs more than a hundred of them), a server thousands.
 COMPILE_AFTER = 64
+
+
+def bound(
+    fields: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any], defaults: Mapping[str, Any]
+) -> list[Any] | None:
+    """A call's arguments as the values of ``fields`` in order, a field given by neither taken
+    from ``defaults``; None for a call that does not read so (too many, a field missing, a
+    keyword no field has), which the class's compiled constructor then refuses in its own words.
+    The one reading of a call for both kinds of record made before :data:`COMPILE_AFTER`."""
+    if len(args) > len(fields):
+        return None
+    values, named = list(args), 0
+    for field in fields[len(args) :]:
+        if field in kwargs:
+            values.append(kwargs[field])
+            named += 1
+        elif field in defaults:
+            values.append(defaults[field])
+        else:
+            return None
+    return values if named == len(kwargs) else None
+
 
 try:
     from _collections import _tuplegetter  # namedtuple's own field accessor
@@ -75,18 +99,9 @@ def _namedtuple(name: str, fields: tuple[str, ...], defaults: tuple[object, ...]
         if not kwargs and len(args) == n:
             return tuple_new(cls, args)
         uncompiled[0] -= 1
-        if uncompiled[0] > 0 and len(args) <= n:
-            values, named = list(args), 0
-            for field in fields[len(args) :]:
-                if field in kwargs:
-                    values.append(kwargs[field])
-                    named += 1
-                elif field in field_defaults:
-                    values.append(field_defaults[field])
-                else:
-                    break
-            if len(values) == n and named == len(kwargs):
-                return tuple_new(cls, values)
+        values = bound(fields, args, kwargs, field_defaults) if uncompiled[0] > 0 else None
+        if values is not None:
+            return tuple_new(cls, values)
         return _compiled_new(cls)(cls, *args, **kwargs)  # (and its own error for a wrong call)
 
     __new__.__doc__ = f"Create new instance of {name}({', '.join(fields)})"
