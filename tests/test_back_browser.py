@@ -68,13 +68,15 @@ def holding(site: Path) -> Iterator[tuple[str, type[_Holding]]]:
             handler.release.set()  # before the host shuts down: no request is left held
 
 
-def browse(p: Any, profile: Path) -> Any:
+def browse(p: Any, profile: Path, back_forward_cache: bool = True) -> Any:
+    """A phone's browser, its back/forward cache on as a phone's is (Playwright's default is off:
+    ``back_forward_cache=False`` keeps it so); ``window.__restored`` says whether a page came from it."""
     ctx = p.chromium.launch_persistent_context(
         str(profile),
         executable_path=CHROMIUM,
         args=ARGS,
         headless=True,
-        ignore_default_args=["--disable-back-forward-cache"],
+        ignore_default_args=["--disable-back-forward-cache"] if back_forward_cache else None,
         viewport={"width": 390, "height": 844},
     )
     ctx.add_init_script("window.addEventListener('pageshow', e => { window.__restored = e.persisted; });")

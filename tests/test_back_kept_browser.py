@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import ARGS, CHROMIUM, static_host
+from test_back_browser import answered, browse
+from test_browser import static_host
 from test_engine_browser import offline_copy
 from test_site import Site, real_site  # noqa: F401 - the fixture is shared
 
@@ -30,7 +31,6 @@ new MutationObserver(() => {
     window.__firstDone = {stage: window.havocEngine ? window.havocEngine.state().stage : 'none', kept: hook.dataset.kept || ''};
   }
 }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-state'], childList: true});
-window.addEventListener('pageshow', e => { window.__restored = e.persisted; });
 """
 
 
@@ -38,15 +38,6 @@ window.addEventListener('pageshow', e => { window.__restored = e.persisted; });
 def host(real_site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # noqa: F811
     with static_host(offline_copy(real_site.out, tmp_path_factory, "back-kept")) as base:
         yield base
-
-
-def _answered(page: Any, url: str) -> str:
-    page.goto(url)
-    page.wait_for_function("() => window.havocEngine && window.havocEngine.state().stage === 'ready'", timeout=240_000)
-    page.locator("[data-template=tpl-battle]").first.click()
-    page.locator("button.ha-ask").first.click()
-    page.wait_for_selector("#havoc-answer[data-state=done]", state="attached", timeout=120_000)
-    return str(page.inner_text("#ha-answer"))
 
 
 def _first_shown(page: Any) -> dict[str, str]:
@@ -61,16 +52,10 @@ def test_a_fresh_load_on_the_way_back_shows_the_answer_before_the_engine_is_up(
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        ctx = p.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=CHROMIUM,
-            args=ARGS,
-            headless=True,
-            viewport={"width": 390, "height": 844},
-        )
+        ctx = browse(p, tmp_path / "profile", back_forward_cache=False)
         ctx.add_init_script(WATCH)
         page = ctx.new_page()
-        answer = _answered(page, f"{host}/{lang}/assistant.html")
+        answer = answered(page, f"{host}/{lang}/assistant.html")
         page.locator("#havoc-answer a[href*='rules/']").first.click()
         page.wait_for_load_state("load")
         assert "/rules/" in page.url
@@ -94,16 +79,10 @@ def test_a_kept_answer_the_engine_does_not_give_is_redrawn(host: str, tmp_path: 
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        ctx = p.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=CHROMIUM,
-            args=ARGS,
-            headless=True,
-            viewport={"width": 390, "height": 844},
-        )
+        ctx = browse(p, tmp_path / "profile", back_forward_cache=False)
         ctx.add_init_script(WATCH)
         page = ctx.new_page()
-        answer = _answered(page, f"{host}/en/assistant.html")
+        answer = answered(page, f"{host}/en/assistant.html")
         page.evaluate(
             """() => { const kept = JSON.parse(sessionStorage.getItem('havoc-ask-answer'));
                        kept.res.answer.question = 'A question of another build';
