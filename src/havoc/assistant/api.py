@@ -119,9 +119,8 @@ def _cached(path: str, rs: Ruleset | None, game: Game) -> Position:
     except safeio.ReadError as exc:
         raise InputError([Problem(str(path), None, str(exc), code=exc.code)]) from None
     pos = game.parse_position_text(text, rs, str(path))
-    read = i18n.catalogs_read()
-    if read:
-        languages = tuple(sorted(read))
+    languages = i18n.catalogs_read()
+    if languages:
         cache.put("position", key, languages)
         cache.put("position", _named_key(key, languages), pos)
     else:

@@ -185,14 +185,14 @@ def catalog_key(lang: str) -> str:
     return found
 
 
-def catalogs_read() -> dict[str, str]:
-    """The languages other than the source whose catalog this process has read or keyed so far,
-    each with its key: what anything made since may have been made from. A cache entry of a
-    value read through names (a table written "Mgielnia: {units: {Ludzie: 3}}") is keyed by
-    these too, so that a catalog's edit is never answered from a value read with the old one.
-    It errs on the safe side: a catalog read for another reason counts as read."""
+def catalogs_read() -> tuple[str, ...]:
+    """The languages other than the source whose catalog this process has read or keyed so far
+    (sorted): what anything made since may have been made from. A cache entry of a value read
+    through names (a table written "Mgielnia: {units: {Ludzie: 3}}") is keyed by these
+    catalogs too, so that a catalog's edit is never answered from a value read with the old
+    one. It errs on the safe side: a catalog read for another reason counts as read."""
     here = _locales()
-    return {lang: key for (lang, folder), key in _keys.items() if folder == here and lang != SOURCE_LANGUAGE}
+    return tuple(sorted({lang for lang, folder in _keys if folder == here and lang != SOURCE_LANGUAGE}))
 
 
 def read_po_bytes(data: bytes, lang: str, *, strict: bool = False) -> Any:
